@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { MAX_BODY_BYTES, REQUEST_ID_HEADER } from "@cohort/contracts";
+import cookie from "@fastify/cookie";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { Redis } from "ioredis";
+import type { DestinationStream } from "pino";
+import pkg from "../package.json" with { type: "json" };
+import type { AppConfig } from "./config";
+import { createDb, type Db } from "./db/client";
+import { migrate } from "./db/migrate";
+import { systemRoutes } from "./modules/system/routes";
+import { registerCsrf } from "./platform/csrf";
+import { registerErrorHandling } from "./platform/errors";
+import { createLogger } from "./platform/logger";
+import { registerOpenApi } from "./platform/openapi";
+import { registerRateLimit } from "./platform/rate-limit";
+import { createRealtime, type Realtime } from "./platform/realtime";
+import { createRedis } from "./platform/redis";
+import { registerSecurityHeaders } from "./platform/security-headers";
+import { registerSpa } from "./platform/spa";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    config: AppConfig;
+    db: Db;
+    redis: Redis | undefined;
+    realtime: Realtime;
+    appVersion: string;
+  }
+}
+
+export interface AppDeps {
+  /** A database to use instead of opening the configured one (tests); the caller closes it. */
+  db?: Db;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+  /** Prefix for every Redis key and channel, so parallel test apps do not share state. */
+  redisPrefix?: string;
+}
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+/**
+ * Builds the whole application without listening (STYLE.md rule 7): tests `inject` into it,
+ * main.ts listens. Migrations run here, so an app that is built is ready to serve.
+ */
+export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: createLogger(config.logLevel, deps.logStream) as FastifyBaseLogger,
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: (request) => {
+      const given = request.headers[REQUEST_ID_HEADER];
+      return typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ownsDb = !deps.db;
+  const db = deps.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  app.decorate("db", db);
+  app.decorate("config", config);
+  app.decorate("appVersion", pkg.version);
+  await migrate(db);
+
+  const prefix = deps.redisPrefix ?? "cohort:";
+  const redis = config.redisUrl ? createRedis(config.redisUrl, "main") : undefined;
+  const pubsub = config.redisUrl
+    ? { pub: createRedis(config.redisUrl, "pub"), sub: createRedis(config.redisUrl, "sub") }
+    : undefined;
+  app.decorate("redis", redis);
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  registerErrorHandling(app);
+  await app.register(cookie, { secret: config.cookieSecret });
+  await registerSecurityHeaders(app, {
+    secure: config.secureCookies,
+    websocket: config.realtimeTransports.includes("websocket"),
+  });
+  await registerRateLimit(app, {
+    perMinute: config.rateLimitPerMinute,
+    redis,
+    nameSpace: `${prefix}rl:`,
+  });
+  await registerOpenApi(app, pkg.version);
+  registerCsrf(app, { key: config.cookieSecret, secureCookies: config.secureCookies });
+
+  await app.register(systemRoutes);
+
+  await registerSpa(app, config.webDistDir);
+
+  app.decorate(
+    "realtime",
+    createRealtime(app, {
+      transports: config.realtimeTransports,
+      redis: pubsub ? { ...pubsub, key: `${prefix}socket.io` } : undefined,
+    }),
+  );
+
+  app.addHook("onClose", async () => {
+    await Promise.all(
+      [redis, pubsub?.pub, pubsub?.sub].map((client) => client?.quit().catch(() => undefined)),
+    );
+    if (ownsDb) await db.close();
+  });
+  return app;
+}

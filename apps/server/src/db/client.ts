@@ -1,0 +1,119 @@
+import { mkdirSync } from "node:fs";
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import pg from "pg";
+
+/**
+ * One small seam over both databases: PGlite embedded (the default) and PostgreSQL (with
+ * DATABASE_URL). Services write plain parameterised SQL against this and never know which
+ * one is behind it.
+ */
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  /** Runs several statements separated by semicolons, without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres:// URL; absent means embedded PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; absent means in memory. */
+  dataDir?: string | undefined;
+  /** PostgreSQL schema to use (tests isolate each file in its own). */
+  schema?: string | undefined;
+  maxConnections?: number;
+}
+
+/** bigint and numeric arrive as numbers: every count and credit amount here fits a double. */
+const toNumber = (value: string) => Number(value);
+
+pg.types.setTypeParser(pg.types.builtins.INT8, toNumber);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, toNumber);
+
+export async function createDb(options: DbOptions): Promise<Db> {
+  return options.databaseUrl ? createPostgres(options) : createPglite(options);
+}
+
+async function createPglite(options: DbOptions): Promise<Db> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const lite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+  });
+  const run = async <R>(q: Pick<PGlite, "query">, sql: string, params?: unknown[]) => {
+    const result = await q.query<R>(sql, params);
+    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+  };
+  return {
+    kind: "pglite",
+    query: (sql, params) => run(lite, sql, params),
+    // PGlite has one connection: its transaction holds it exclusively, so concurrent
+    // transactions queue up and run one after another (serialisable by construction).
+    transaction: (fn) =>
+      lite.transaction((tx) =>
+        fn({
+          query: (sql, params) => run(tx, sql, params),
+          exec: async (sql) => {
+            await tx.exec(sql);
+          },
+        }),
+      ),
+    exec: async (sql) => {
+      await lite.exec(sql);
+    },
+    close: () => lite.close(),
+  };
+}
+
+async function createPostgres(options: DbOptions): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.maxConnections ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // An idle client's error (e.g. the server restarting) must not crash the process; the
+  // next query reports it through the health check and the request that needed it.
+  pool.on("error", () => {});
+  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
+    const result = await client.query(sql, params as unknown[]);
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+  };
+  return {
+    kind: "postgres",
+    query: (sql, params) => run(pool, sql, params),
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn({
+          query: (sql, params) => run(client, sql, params),
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+        });
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Db } from "./client";
+import { migrations } from "./migrations";
+
+export interface Migration {
+  /** Sorts in order of application, e.g. "0001_foundation". */
+  id: string;
+  sql: string;
+}
+
+/**
+ * Applies pending migrations in one transaction. On PostgreSQL an advisory lock makes
+ * concurrent instances wait for each other instead of racing.
+ */
+export async function migrate(db: Db, list: readonly Migration[] = migrations): Promise<string[]> {
+  await db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+  );
+  return db.transaction(async (tx) => {
+    if (db.kind === "postgres") {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.cohort_migrations'))");
+    }
+    const { rows } = await tx.query<{ id: string }>("SELECT id FROM schema_migrations");
+    const applied = new Set(rows.map((r) => r.id));
+    const pending = [...list].sort((a, b) => a.id.localeCompare(b.id)).filter((m) => !applied.has(m.id));
+    for (const migration of pending) {
+      await tx.exec(migration.sql);
+      await tx.query("INSERT INTO schema_migrations (id) VALUES ($1)", [migration.id]);
+    }
+    return pending.map((m) => m.id);
+  });
+}

@@ -1,0 +1,110 @@
+import { ERROR_CODES, type TApiError } from "@cohort/contracts";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+
+/**
+ * The one error type services throw. `message` is shown to the user as is, so it says what
+ * happened and what to do, and never carries internals.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly statusCode: number,
+    message: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again.";
+
+export function errorBody(code: string, message: string, details?: unknown): TApiError {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+function toIssues(error: FastifyError): ValidationIssue[] {
+  if (!hasZodFastifySchemaValidationErrors(error)) return [];
+  return error.validation.map((issue) => ({
+    path: issue.instancePath.replace(/^\//, "").replaceAll("/", ".") || "(root)",
+    message: issue.message ?? "is invalid",
+  }));
+}
+
+/** One error handler for the whole API: every failure leaves as `{ error: { code, message } }`. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      if (error.statusCode >= 500) request.log.error({ err: error }, "request failed");
+      return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? "body";
+      const issues = toIssues(error);
+      return reply.status(400).send(
+        errorBody(
+          ERROR_CODES.validationFailed,
+          `The request ${where} is invalid: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`,
+          { issues },
+        ),
+      );
+    }
+    const status = error.statusCode ?? 500;
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE" || status === 413) {
+      return reply
+        .status(413)
+        .send(errorBody(ERROR_CODES.payloadTooLarge, "The request body is larger than 1 MB."));
+    }
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" || status === 415) {
+      return reply
+        .status(415)
+        .send(
+          errorBody(ERROR_CODES.unsupportedMediaType, "Send the request body as application/json."),
+        );
+    }
+    if (
+      error instanceof SyntaxError ||
+      error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||
+      error.code === "FST_ERR_CTP_INVALID_JSON_BODY"
+    ) {
+      return reply
+        .status(400)
+        .send(errorBody(ERROR_CODES.invalidJson, "The request body is not valid JSON."));
+    }
+    if (status === 429) {
+      return reply
+        .status(429)
+        .send(errorBody(ERROR_CODES.rateLimited, "Too many requests. Please slow down and try again."));
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(errorBody(statusCode4xx(status), error.message));
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return reply.status(500).send(errorBody(ERROR_CODES.internal, INTERNAL_ERROR_MESSAGE));
+  });
+}
+
+function statusCode4xx(status: number): string {
+  switch (status) {
+    case 401:
+      return ERROR_CODES.unauthorized;
+    case 403:
+      return ERROR_CODES.forbidden;
+    case 404:
+      return ERROR_CODES.notFound;
+    case 405:
+      return ERROR_CODES.methodNotAllowed;
+    case 409:
+      return ERROR_CODES.conflict;
+    default:
+      return "bad_request";
+  }
+}

@@ -1,0 +1,49 @@
+import { ERROR_CODES } from "@cohort/contracts";
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { AppError } from "./errors";
+
+export interface RateLimitOptions {
+  perMinute: number;
+  redis?: Redis | undefined;
+  /** Redis key prefix; tests give each app its own. */
+  nameSpace?: string;
+}
+
+/** Paths a load balancer or the browser polls constantly are never throttled. */
+const UNLIMITED = new Set(["/api/health"]);
+
+/**
+ * A per-IP budget for the API: in memory by default, shared through Redis when REDIS_URL
+ * is set so that N instances enforce one limit. Over budget: 429 with Retry-After.
+ */
+export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions) {
+  await app.register(rateLimit, {
+    global: true,
+    max: options.perMinute,
+    timeWindow: 60_000,
+    ...(options.redis ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:" } : {}),
+    allowList: (request) => {
+      const path = request.url.split("?", 1)[0] ?? "";
+      return !path.startsWith("/api/") || UNLIMITED.has(path);
+    },
+    addHeadersOnExceeding: {
+      "x-ratelimit-limit": true,
+      "x-ratelimit-remaining": true,
+      "x-ratelimit-reset": true,
+    },
+    addHeaders: {
+      "x-ratelimit-limit": true,
+      "x-ratelimit-remaining": true,
+      "x-ratelimit-reset": true,
+      "retry-after": true,
+    },
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        ERROR_CODES.rateLimited,
+        429,
+        `Too many requests. Please wait ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds and try again.`,
+      ),
+  });
+}

@@ -1,0 +1,75 @@
+import { SERVER_EVENTS, SOCKET_PATH, type TSocketReady } from "@cohort/contracts";
+import { createAdapter } from "@socket.io/redis-adapter";
+import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { type ExtendedError, Server, type Socket } from "socket.io";
+
+export type HandshakeStep = (socket: Socket) => Promise<void>;
+
+/**
+ * The realtime hub: socket.io on the API's own HTTP server, polling transport by default
+ * (spec §7). Modules extend the handshake (authentication) with `useHandshake` and add
+ * their own events with `onConnection`; with Redis, rooms span every instance.
+ */
+export interface Realtime {
+  readonly io: Server;
+  useHandshake(step: HandshakeStep): void;
+  onConnection(handler: (socket: Socket) => void): void;
+}
+
+export function createRealtime(
+  app: FastifyInstance,
+  options: {
+    transports: readonly ("polling" | "websocket")[];
+    redis?: { pub: Redis; sub: Redis; key: string } | undefined;
+  },
+): Realtime {
+  const io = new Server(app.server, {
+    path: SOCKET_PATH,
+    transports: [...options.transports],
+    allowUpgrades: options.transports.includes("websocket"),
+    serveClient: false,
+    cors: { origin: false },
+    maxHttpBufferSize: 1_000_000,
+  });
+  if (options.redis) {
+    io.adapter(createAdapter(options.redis.pub, options.redis.sub, { key: options.redis.key }));
+  }
+
+  const steps: HandshakeStep[] = [];
+  const handlers: ((socket: Socket) => void)[] = [];
+  io.use((socket, next) => {
+    (async () => {
+      for (const step of steps) await step(socket);
+    })().then(
+      () => next(),
+      (error: unknown) => {
+        const refusal: ExtendedError = new Error(
+          error instanceof Error ? error.message : "Connection refused",
+        );
+        refusal.data = { code: (error as { code?: string }).code ?? "unauthorized" };
+        next(refusal);
+      },
+    );
+  });
+  io.on("connection", (socket) => {
+    const ready: TSocketReady = {
+      socketId: socket.id,
+      serverTime: new Date().toISOString(),
+      transport: socket.conn.transport.name,
+    };
+    for (const handler of handlers) handler(socket);
+    socket.emit(SERVER_EVENTS.ready, ready);
+  });
+
+  app.addHook("preClose", async () => {
+    io.disconnectSockets(true);
+    io.engine.close();
+  });
+
+  return {
+    io,
+    useHandshake: (step) => steps.push(step),
+    onConnection: (handler) => handlers.push(handler),
+  };
+}

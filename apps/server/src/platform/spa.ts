@@ -1,0 +1,68 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ERROR_CODES, matchAppRoute } from "@cohort/contracts";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { errorBody } from "./errors";
+
+const NOINDEX_META = '<meta name="robots" content="noindex" />';
+
+/** `/api` itself is the SPA's API overview page; everything below `/api/` is the API. */
+function isApiPath(url: string): boolean {
+  return url.startsWith("/api/");
+}
+
+/**
+ * Serves the built web app: hashed assets with a year of caching, and index.html for every
+ * path of the route table (200) or any other path (404, marked noindex), so crawlers and
+ * the browser see the same answer the app will render. Unknown /api paths get a JSON 404.
+ */
+export async function registerSpa(app: FastifyInstance, webDistDir: string) {
+  const indexFile = path.join(webDistDir, "index.html");
+  const built = existsSync(indexFile);
+  const indexHtml = built ? readFileSync(indexFile, "utf8") : null;
+  const notFoundHtml = indexHtml?.replace("</head>", `${NOINDEX_META}</head>`) ?? null;
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      prefix: "/",
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header(
+          "cache-control",
+          immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+        );
+      },
+    });
+  }
+
+  function sendHtml(reply: FastifyReply, status: number, html: string) {
+    reply.status(status).header("cache-control", "no-cache").type("text/html; charset=utf-8");
+    if (status === 404) reply.header("x-robots-tag", "noindex");
+    return reply.send(html);
+  }
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.url;
+    if (isApiPath(url) || !["GET", "HEAD"].includes(request.method)) {
+      return reply
+        .status(404)
+        .send(
+          errorBody(ERROR_CODES.notFound, `No API route matches ${request.method} ${url.split("?")[0]}.`),
+        );
+    }
+    const match = matchAppRoute(url);
+    if (!indexHtml || !notFoundHtml) {
+      return reply
+        .status(match ? 503 : 404)
+        .type("text/plain; charset=utf-8")
+        .send(
+          "The Cohort web app has not been built yet. Run `npm start` (it builds it first) or `npm run build`.",
+        );
+    }
+    return match ? sendHtml(reply, 200, indexHtml) : sendHtml(reply, 404, notFoundHtml);
+  });
+}

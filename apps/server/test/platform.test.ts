@@ -1,0 +1,247 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { expectConsoleError } from "../../../test-support/fail-on-console-error";
+import { CSRF_COOKIE, issueCsrfToken } from "../src/platform/csrf";
+import { createTestApp, TEST_COOKIE_SECRET, type TestApp, testDbKind } from "./support/app";
+import { TestClient } from "./support/client";
+
+const logLines: Record<string, unknown>[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
+    done();
+  },
+});
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ LOG_LEVEL: "info" }, { logStream });
+  const echoBody = z.object({ name: z.string().min(1), count: z.number().int().optional() });
+  t.app.post("/api/__test/echo", { schema: { body: echoBody } }, async (request) => ({
+    received: request.body,
+  }));
+  t.app.get("/api/__test/boom", async () => {
+    throw new Error("connection to db-internal-7 failed: password authentication failed");
+  });
+  await t.app.ready();
+});
+afterAll(() => t.close());
+
+describe("health", () => {
+  it("reports the database as up", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.status).toBe("ok");
+    expect(body.database).toMatchObject({ status: "up", kind: testDbKind });
+    expect(typeof body.database.latency_ms).toBe("number");
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe("request ids", () => {
+  it("generates one when absent and echoes it", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("keeps a well-formed incoming id and puts it in every log line of the request", async () => {
+    logLines.length = 0;
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/api/health",
+      headers: { "x-request-id": "req-abc.123" },
+    });
+    expect(response.headers["x-request-id"]).toBe("req-abc.123");
+    const lines = logLines.filter((l) => l.reqId === "req-abc.123");
+    expect(lines.map((l) => l.msg)).toEqual(["incoming request", "request completed"]);
+  });
+
+  it("replaces a malformed incoming id", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/api/health",
+      headers: { "x-request-id": "<script>alert(1)</script>" },
+    });
+    expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("error shape", () => {
+  it("answers unknown /api paths with a JSON 404", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/no/such/thing?x=1" });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      error: { code: "not_found", message: "No API route matches GET /api/no/such/thing." },
+    });
+  });
+
+  it("answers malformed JSON with 400", async () => {
+    const client = new TestClient(t.app);
+    const response = await client.post("/api/__test/echo", "{ not json", {
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe("invalid_json");
+  });
+
+  it("answers bodies over 1 MB with 413", async () => {
+    const client = new TestClient(t.app);
+    const response = await client.post("/api/__test/echo", { name: "x".repeat(1_100_000) });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error.code).toBe("payload_too_large");
+  });
+
+  it("answers validation failures with 400 naming the failing fields", async () => {
+    const client = new TestClient(t.app);
+    const response = await client.post("/api/__test/echo", { name: "", count: 1.5 });
+    expect(response.statusCode).toBe(400);
+    const { error } = response.json();
+    expect(error.code).toBe("validation_failed");
+    const paths = error.details.issues.map((i: { path: string }) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(["name", "count"]));
+  });
+
+  it("accepts a valid body", async () => {
+    const client = new TestClient(t.app);
+    const response = await client.post("/api/__test/echo", { name: "Ada" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ received: { name: "Ada" } });
+  });
+
+  it("never leaks internals on a 5xx, and logs it with the request id", async () => {
+    logLines.length = 0;
+    const response = await t.app.inject({ method: "GET", url: "/api/__test/boom" });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({
+      error: { code: "internal_error", message: "Something went wrong on our side. Please try again." },
+    });
+    expect(response.body).not.toContain("db-internal-7");
+    const logged = logLines.find((l) => l.level === 50);
+    expect(logged?.reqId).toBe(response.headers["x-request-id"]);
+  });
+});
+
+describe("CSRF", () => {
+  it("hands out a token and sets its secret cookie", async () => {
+    const client = new TestClient(t.app);
+    const response = await client.get("/api/csrf-token");
+    expect(response.statusCode).toBe(200);
+    expect(response.json().csrfToken).toEqual(expect.any(String));
+    const cookie = response.cookies.find((c) => c.name === CSRF_COOKIE);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+  });
+
+  it("refuses a mutating call without a token with 403 and a message naming CSRF", async () => {
+    const client = new TestClient(t.app);
+    const response = await client.post("/api/__test/echo", { name: "Ada" }, { csrf: false });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe("csrf_invalid");
+    expect(response.json().error.message).toContain("CSRF");
+  });
+
+  it("refuses a token issued to another browser", async () => {
+    const alice = new TestClient(t.app);
+    const mallory = new TestClient(t.app);
+    const token = await mallory.fetchCsrf();
+    await alice.fetchCsrf();
+    alice.csrfToken = token;
+    const response = await alice.post("/api/__test/echo", { name: "Ada" });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it("refuses a forged token and a stale one", async () => {
+    const client = new TestClient(t.app);
+    await client.fetchCsrf();
+    const secret = client.cookies.get(CSRF_COOKIE) as string;
+    client.csrfToken = issueCsrfToken("some-other-key-of-the-attacker-000000000", secret, Date.now());
+    expect((await client.post("/api/__test/echo", { name: "Ada" })).statusCode).toBe(403);
+    client.csrfToken = issueCsrfToken(TEST_COOKIE_SECRET, secret, Date.now() - 25 * 3600_000);
+    expect((await client.post("/api/__test/echo", { name: "Ada" })).statusCode).toBe(403);
+    client.csrfToken = issueCsrfToken(TEST_COOKIE_SECRET, secret, Date.now());
+    expect((await client.post("/api/__test/echo", { name: "Ada" })).statusCode).toBe(200);
+  });
+
+  it("exempts calls authenticated with a Bearer token", async () => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/__test/echo",
+      headers: { authorization: "Bearer abc123" },
+      payload: { name: "Ada" },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe("security headers", () => {
+  it("sends a Content-Security-Policy that allows only our own scripts", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/" });
+    const csp = response.headers["content-security-policy"] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents the routes from their schemas", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    const doc = response.json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/health", "/api/csrf-token"]));
+    expect(doc.paths["/api/csrf-token"].get.responses["200"]).toBeDefined();
+  });
+
+  it("serves the docs UI", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/docs/" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/html");
+  });
+});
+
+describe("the web app", () => {
+  it.each(["/", "/pricing", "/login", "/chat", "/chat/abc", "/use-cases/finance", "/api", "/admin/login"])(
+    "answers the app route %s with 200 and the SPA",
+    async (url) => {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toContain("text/html");
+      expect(response.body).toContain('<div id="root">');
+      expect(response.body).not.toContain("noindex");
+    },
+  );
+
+  it.each(["/no-such-page", "/use-cases/astrology", "/chat/a/b", "/dashboard/extra"])(
+    "answers %s with 404, the SPA and noindex",
+    async (url) => {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers["x-robots-tag"]).toBe("noindex");
+      expect(response.body).toContain('<meta name="robots" content="noindex" />');
+      expect(response.body).toContain('<div id="root">');
+    },
+  );
+
+  it("serves hashed assets with long-lived caching", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/assets/app.js" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["cache-control"]).toContain("immutable");
+  });
+});
+
+describe("a failing dependency", () => {
+  it("reports the database down with 503", async () => {
+    const broken = await createTestApp();
+    await broken.app.ready();
+    expectConsoleError(0);
+    await broken.db.close();
+    const response = await broken.app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ status: "degraded", database: { status: "down" } });
+    await broken.app.close();
+  });
+});

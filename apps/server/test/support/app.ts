@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { DestinationStream } from "pino";
+import { buildApp } from "../../src/app";
+import { type Env, loadConfig } from "../../src/config";
+import { createDb, type Db } from "../../src/db/client";
+
+/** Which database this test run targets: the vitest project sets COHORT_TEST_DB. */
+export const testDbKind = process.env.COHORT_TEST_DB === "postgres" ? "postgres" : "pglite";
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = testDbKind === "postgres" ? process.env.TEST_REDIS_URL : undefined;
+
+export interface TestDb {
+  db: Db;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: in-memory PGlite, or a new schema on the test PostgreSQL. */
+export async function createTestDb(): Promise<TestDb> {
+  if (testDbKind === "pglite" || !postgresUrl) {
+    const db = await createDb({});
+    return { db, drop: () => db.close() };
+  }
+  const schema = `t_${randomBytes(6).toString("hex")}`;
+  const admin = await createDb({ databaseUrl: postgresUrl, maxConnections: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  const db = await createDb({ databaseUrl: postgresUrl, schema, maxConnections: 20 });
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+/** A minimal built web app, so SPA serving is tested without running the real build. */
+export function createWebDistFixture(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "cohort-web-"));
+  mkdirSync(path.join(dir, "assets"));
+  writeFileSync(
+    path.join(dir, "index.html"),
+    '<!doctype html><html><head><title>Cohort</title></head><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>',
+  );
+  writeFileSync(path.join(dir, "assets", "app.js"), "console.log('cohort');");
+  writeFileSync(path.join(dir, "robots.txt"), "User-agent: *\nAllow: /\n");
+  return dir;
+}
+
+export const TEST_COOKIE_SECRET = "test-cookie-secret-that-is-long-enough-0123456789";
+
+export function testConfig(env: Env = {}) {
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "cohort-data-")),
+    COOKIE_SECRET: TEST_COOKIE_SECRET,
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    WEB_DIST_DIR: createWebDistFixture(),
+    RATE_LIMIT_PER_MINUTE: "100000",
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...env,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the real app on a fresh database. Call `app.ready()` (or inject) after adding any
+ * test-only routes.
+ */
+export async function createTestApp(
+  env: Env = {},
+  options: { logStream?: DestinationStream } = {},
+): Promise<TestApp> {
+  const testDb = await createTestDb();
+  const app = await buildApp(testConfig(env), {
+    db: testDb.db,
+    redisPrefix: `test:${randomBytes(6).toString("hex")}:`,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
+  return {
+    app,
+    db: testDb.db,
+    close: async () => {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * A browser-like client for `app.inject`: keeps cookies between calls and sends the CSRF
+ * token on mutating calls, as the web app does.
+ */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  csrfToken: string | null = null;
+  bearer: string | null = null;
+
+  constructor(readonly app: FastifyInstance) {}
+
+  private cookieHeader(): string | undefined {
+    if (this.cookies.size === 0) return undefined;
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  private remember(response: LightMyRequestResponse) {
+    for (const cookie of response.cookies) {
+      if (cookie.value === "" || (cookie.expires && cookie.expires.getTime() < Date.now())) {
+        this.cookies.delete(cookie.name);
+      } else {
+        this.cookies.set(cookie.name, cookie.value);
+      }
+    }
+  }
+
+  async fetchCsrf(): Promise<string> {
+    const response = await this.request("GET", "/api/csrf-token");
+    this.csrfToken = (response.json() as { csrfToken: string }).csrfToken;
+    return this.csrfToken;
+  }
+
+  async request(
+    method: Method,
+    url: string,
+    body?: unknown,
+    extra: { headers?: Record<string, string>; csrf?: boolean } = {},
+  ): Promise<LightMyRequestResponse> {
+    const mutating = method !== "GET";
+    if (mutating && extra.csrf !== false && !this.bearer && !this.csrfToken) await this.fetchCsrf();
+    const headers: Record<string, string> = { ...extra.headers };
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie = cookie;
+    if (mutating && extra.csrf !== false && this.csrfToken) headers["x-csrf-token"] = this.csrfToken;
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    const options: InjectOptions = { method, url, headers };
+    if (body !== undefined) options.payload = body as InjectOptions["payload"];
+    const response = await this.app.inject(options);
+    this.remember(response);
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request("GET", url, undefined, headers ? { headers } : {});
+  }
+  post(url: string, body?: unknown, extra?: { headers?: Record<string, string>; csrf?: boolean }) {
+    return this.request("POST", url, body ?? {}, extra);
+  }
+  put(url: string, body?: unknown) {
+    return this.request("PUT", url, body ?? {});
+  }
+  delete(url: string) {
+    return this.request("DELETE", url);
+  }
+}

@@ -1,0 +1,28 @@
+import { getBrowserStorage } from "../storage/browser-storage";
+import { logger } from "../telemetry/logger";
+import { type ApiClient, type ApiClientDeps, createApiClient, randomRequestId } from "./client";
+
+/** The browser's adapters for the API client; tests build their own instead. */
+export function browserApiDeps(overrides: Partial<ApiClientDeps> = {}): ApiClientDeps {
+  return {
+    fetch: (input, init) => globalThis.fetch(input, init),
+    clock: {
+      now: () => Date.now(),
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+    },
+    navigation: {
+      currentPath: () => window.location.pathname,
+      // A full load on purpose: it also drops every piece of state the lost session left behind.
+      redirect: (path) => window.location.assign(path),
+    },
+    sessionStorage: getBrowserStorage("sessionStorage"),
+    localStorage: getBrowserStorage("localStorage"),
+    logger,
+    randomId: randomRequestId,
+    ...overrides,
+  };
+}
+
+/** The app's one API client. */
+export const api: ApiClient = createApiClient(browserApiDeps());

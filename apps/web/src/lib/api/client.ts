@@ -1,0 +1,438 @@
+import {
+  API_BASE,
+  API_TIMEOUT_MS,
+  CSRF_HEADER,
+  DEFAULT_RETRY_AFTER_SECONDS,
+  ERROR_CODES,
+  REQUEST_ID_HEADER,
+  SLOW_REQUEST_WARNING_MS,
+  type TApiError,
+  UNAUTHORIZED_REDIRECT_MIN_INTERVAL_MS,
+} from "@cohort/contracts";
+import {
+  readStorage,
+  removeStorageIfPresent,
+  STORAGE_KEYS,
+  type StorageLike,
+  writeStorage,
+} from "../storage/browser-storage";
+import type { Logger } from "../telemetry/logger";
+import {
+  ApiError,
+  CLIENT_ERROR_CODES,
+  FRIENDLY_MESSAGES,
+  fallbackCodeForStatus,
+} from "./api-error";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+const MUTATING_METHODS: ReadonlySet<HttpMethod> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Pages where a 401 is the expected answer, so it must not bounce the user to /login. */
+const AUTH_PAGES: ReadonlySet<string> = new Set([
+  "/login",
+  "/signup",
+  "/forgot-password",
+  "/reset-password",
+  "/verify-email",
+  "/admin/login",
+]);
+
+/** Request URLs whose 401 means "wrong credentials", not "session expired". */
+const AUTH_URL_MARKERS = ["/user-auth/", "/auth/"] as const;
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Time, injectable so tests can drive time-outs and the redirect throttle. */
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface NavigationAdapter {
+  currentPath(): string;
+  redirect(path: string): void;
+}
+
+export interface ApiClientDeps {
+  fetch: FetchLike;
+  clock: Clock;
+  navigation: NavigationAdapter;
+  sessionStorage: StorageLike | null;
+  localStorage: StorageLike | null;
+  logger: Pick<Logger, "debug" | "info" | "warn" | "error">;
+  /** A fresh id for each HTTP request, sent as X-Request-Id. */
+  randomId: () => string;
+  /** Told about every 401 that counts as a lost session (after the profile is cleared). */
+  onUnauthorized?: (error: ApiError) => void;
+}
+
+/** Anything with a zod-like `parse`; the client stays free of a schema library. */
+export interface ResponseSchema<T> {
+  parse(data: unknown): T;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions<T = unknown> {
+  query?: Readonly<Record<string, QueryValue>>;
+  body?: unknown;
+  headers?: Readonly<Record<string, string>>;
+  /** Cancels the call (TanStack Query passes one to every query function). */
+  signal?: AbortSignal;
+  /** Defaults to 30 s; CoChat calls pass 180 s. */
+  timeoutMs?: number;
+  schema?: ResponseSchema<T>;
+}
+
+export type BodylessOptions<T> = Omit<RequestOptions<T>, "body">;
+
+export interface ApiClient {
+  request<T>(method: HttpMethod, path: string, options?: RequestOptions<T>): Promise<T>;
+  get<T>(path: string, options?: BodylessOptions<T>): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: BodylessOptions<T>): Promise<T>;
+  put<T>(path: string, body?: unknown, options?: BodylessOptions<T>): Promise<T>;
+  patch<T>(path: string, body?: unknown, options?: BodylessOptions<T>): Promise<T>;
+  delete<T>(path: string, options?: RequestOptions<T>): Promise<T>;
+  /** Forgets the CSRF token, e.g. on sign-out when the session it belongs to ends. */
+  clearCsrfToken(): void;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  requestId: string;
+}
+
+/** Resolves a path relative to /api; a path that already starts with /api is kept. */
+export function buildApiUrl(path: string, query?: Readonly<Record<string, QueryValue>>): string {
+  const withSlash = path.startsWith("/") ? path : `/${path}`;
+  const base =
+    withSlash === API_BASE || withSlash.startsWith(`${API_BASE}/`) || withSlash.startsWith(`${API_BASE}?`)
+      ? withSlash
+      : `${API_BASE}${withSlash}`;
+  if (!query) return base;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const search = params.toString();
+  if (search.length === 0) return base;
+  return `${base}${base.includes("?") ? "&" : "?"}${search}`;
+}
+
+/** Reads Retry-After as delta-seconds or an HTTP date; falls back to the spec's 60 s. */
+export function parseRetryAfter(value: string | null, nowMs: number): number {
+  if (value === null || value.trim() === "") return DEFAULT_RETRY_AFTER_SECONDS;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number.parseInt(trimmed, 10);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return DEFAULT_RETRY_AFTER_SECONDS;
+  return Math.max(0, Math.ceil((date - nowMs) / 1000));
+}
+
+/**
+ * A hand-written guard rather than ZApiError.parse: this client sits on the path of the first
+ * screen, and a schema library there would cost more than the whole client.
+ */
+function isApiErrorBody(value: unknown): value is TApiError {
+  if (typeof value !== "object" || value === null || !("error" in value)) return false;
+  const error = (value as { error: unknown }).error;
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof code === "string" && typeof message === "string";
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function isCsrfFailure(status: number, body: TApiError | null): boolean {
+  if (status !== 403 || body === null) return false;
+  return body.error.code === ERROR_CODES.csrfInvalid || body.error.message.includes("CSRF");
+}
+
+function normalizePath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+}
+
+export function createApiClient(deps: ApiClientDeps): ApiClient {
+  const { clock, logger } = deps;
+  let csrfToken: string | null = readStorage(deps.sessionStorage, STORAGE_KEYS.csrfToken);
+  let csrfRequest: Promise<string> | null = null;
+  let lastUnauthorizedRedirectAt = Number.NEGATIVE_INFINITY;
+
+  async function send(
+    method: HttpMethod,
+    url: string,
+    options: RequestOptions<unknown>,
+    extraHeaders: Record<string, string>,
+  ): Promise<RawResponse> {
+    const requestId = deps.randomId();
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      "Content-Type": "application/json",
+      ...options.headers,
+      ...extraHeaders,
+      [REQUEST_ID_HEADER]: requestId,
+    };
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = clock.setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs ?? API_TIMEOUT_MS);
+    const callerSignal = options.signal;
+    const onCallerAbort = () => controller.abort();
+    if (callerSignal?.aborted) controller.abort();
+    else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+
+    const startedAt = clock.now();
+    try {
+      const response = await deps.fetch(url, {
+        method,
+        headers,
+        credentials: "include",
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: controller.signal,
+      });
+      // The body is read inside the time-out too: a stalled stream is as bad as no answer.
+      const text = await response.text();
+      const durationMs = clock.now() - startedAt;
+      if (durationMs > SLOW_REQUEST_WARNING_MS) {
+        logger.warn("Slow API request", { method, url, status: response.status, durationMs, requestId });
+      }
+      return {
+        status: response.status,
+        headers: response.headers,
+        text,
+        requestId: response.headers.get(REQUEST_ID_HEADER) ?? requestId,
+      };
+    } catch (cause) {
+      const durationMs = clock.now() - startedAt;
+      if (timedOut) {
+        logger.error("API request timed out", { method, url, durationMs, requestId });
+        throw new ApiError({
+          status: 0,
+          code: CLIENT_ERROR_CODES.timeout,
+          message: FRIENDLY_MESSAGES.timeout,
+          requestId,
+        });
+      }
+      if (callerSignal?.aborted) {
+        logger.debug("API request cancelled", { method, url, requestId });
+        throw new ApiError({
+          status: 0,
+          code: CLIENT_ERROR_CODES.aborted,
+          message: FRIENDLY_MESSAGES.aborted,
+          requestId,
+        });
+      }
+      logger.error("API request failed before a response", {
+        method,
+        url,
+        durationMs,
+        requestId,
+        cause: cause instanceof Error ? cause.message : String(cause),
+      });
+      throw new ApiError({
+        status: 0,
+        code: CLIENT_ERROR_CODES.network,
+        message: FRIENDLY_MESSAGES.network,
+        requestId,
+      });
+    } finally {
+      clock.clearTimeout(timer);
+      callerSignal?.removeEventListener("abort", onCallerAbort);
+    }
+  }
+
+  function errorBodyOf(raw: RawResponse): TApiError | null {
+    if (raw.text.length === 0) return null;
+    const parsed = parseJson(raw.text);
+    return parsed.ok && isApiErrorBody(parsed.value) ? parsed.value : null;
+  }
+
+  function handleUnauthorized(url: string, error: ApiError): void {
+    const currentPath = normalizePath(deps.navigation.currentPath());
+    if (AUTH_PAGES.has(currentPath)) return;
+    if (AUTH_URL_MARKERS.some((marker) => url.includes(marker))) return;
+    removeStorageIfPresent(deps.localStorage, STORAGE_KEYS.userProfile);
+    removeStorageIfPresent(deps.sessionStorage, STORAGE_KEYS.sessionProfile);
+    deps.onUnauthorized?.(error);
+    const now = clock.now();
+    if (now - lastUnauthorizedRedirectAt < UNAUTHORIZED_REDIRECT_MIN_INTERVAL_MS) return;
+    lastUnauthorizedRedirectAt = now;
+    logger.warn("Session is not signed in; sending the user to /login", {
+      url,
+      from: currentPath,
+      requestId: error.requestId,
+    });
+    deps.navigation.redirect("/login");
+  }
+
+  /** Turns a non-2xx answer into an ApiError and applies the spec's per-status policy. */
+  function failure(method: HttpMethod, url: string, raw: RawResponse): ApiError {
+    const body = errorBodyOf(raw);
+    const status = raw.status;
+    const code = body?.error.code ?? fallbackCodeForStatus(status);
+    const details = body?.error.details;
+    const requestId = raw.requestId;
+
+    if (status >= 500) {
+      logger.error("Server error", { method, url, status, code, requestId });
+      return new ApiError({ status, code, message: FRIENDLY_MESSAGES.server, details, requestId });
+    }
+
+    if (status === 429) {
+      const retryAfterSeconds = parseRetryAfter(raw.headers.get("retry-after"), clock.now());
+      logger.warn("Rate limited", { method, url, retryAfterSeconds, requestId });
+      return new ApiError({
+        status,
+        code,
+        message: body?.error.message ?? FRIENDLY_MESSAGES.rateLimited(retryAfterSeconds),
+        details,
+        requestId,
+        retryAfterSeconds,
+      });
+    }
+
+    const error = new ApiError({
+      status,
+      code,
+      message: body?.error.message ?? FRIENDLY_MESSAGES.rejected,
+      details,
+      requestId,
+    });
+    if (status === 401) handleUnauthorized(url, error);
+    else logger.info("API request refused", { method, url, status, code, requestId });
+    return error;
+  }
+
+  function dropCsrfToken(): void {
+    csrfToken = null;
+    removeStorageIfPresent(deps.sessionStorage, STORAGE_KEYS.csrfToken);
+  }
+
+  async function fetchCsrfToken(): Promise<string> {
+    const url = buildApiUrl("/csrf-token");
+    const raw = await send("GET", url, {}, {});
+    if (raw.status < 200 || raw.status >= 300) throw failure("GET", url, raw);
+    const parsed = parseJson(raw.text);
+    const token =
+      parsed.ok && typeof parsed.value === "object" && parsed.value !== null
+        ? (parsed.value as { csrfToken?: unknown }).csrfToken
+        : undefined;
+    if (typeof token !== "string" || token.length === 0) {
+      logger.error("CSRF token response had no token", { url, requestId: raw.requestId });
+      throw new ApiError({
+        status: raw.status,
+        code: CLIENT_ERROR_CODES.invalidResponse,
+        message: FRIENDLY_MESSAGES.invalidResponse,
+        requestId: raw.requestId,
+      });
+    }
+    csrfToken = token;
+    writeStorage(deps.sessionStorage, STORAGE_KEYS.csrfToken, token);
+    return token;
+  }
+
+  /** One token request at a time, however many mutations wait for it. */
+  function ensureCsrfToken(): Promise<string> {
+    if (csrfToken !== null) return Promise.resolve(csrfToken);
+    csrfRequest ??= fetchCsrfToken().finally(() => {
+      csrfRequest = null;
+    });
+    return csrfRequest;
+  }
+
+  function parseSuccess<T>(raw: RawResponse, url: string, schema?: ResponseSchema<T>): T {
+    let data: unknown;
+    if (raw.status === 204 || raw.text.length === 0) {
+      data = undefined;
+    } else {
+      const parsed = parseJson(raw.text);
+      if (!parsed.ok) {
+        logger.error("API response was not valid JSON", { url, requestId: raw.requestId });
+        throw new ApiError({
+          status: raw.status,
+          code: CLIENT_ERROR_CODES.invalidResponse,
+          message: FRIENDLY_MESSAGES.invalidResponse,
+          requestId: raw.requestId,
+        });
+      }
+      data = parsed.value;
+    }
+    if (!schema) return data as T;
+    try {
+      return schema.parse(data);
+    } catch (cause) {
+      logger.error("API response did not match its schema", {
+        url,
+        requestId: raw.requestId,
+        cause: cause instanceof Error ? cause.message : String(cause),
+      });
+      throw new ApiError({
+        status: raw.status,
+        code: CLIENT_ERROR_CODES.invalidResponse,
+        message: FRIENDLY_MESSAGES.invalidResponse,
+        requestId: raw.requestId,
+      });
+    }
+  }
+
+  async function request<T>(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions<T> = {},
+  ): Promise<T> {
+    const url = buildApiUrl(path, options.query);
+    const mutating = MUTATING_METHODS.has(method);
+    let csrfRetried = false;
+    for (;;) {
+      const extraHeaders: Record<string, string> = {};
+      if (mutating) extraHeaders[CSRF_HEADER] = await ensureCsrfToken();
+      const raw = await send(method, url, options, extraHeaders);
+      if (raw.status >= 200 && raw.status < 300) return parseSuccess(raw, url, options.schema);
+      if (mutating && !csrfRetried && isCsrfFailure(raw.status, errorBodyOf(raw))) {
+        csrfRetried = true;
+        logger.warn("CSRF token rejected; fetching a fresh one and retrying once", {
+          method,
+          url,
+          requestId: raw.requestId,
+        });
+        dropCsrfToken();
+        continue;
+      }
+      throw failure(method, url, raw);
+    }
+  }
+
+  return {
+    request,
+    get: (path, options) => request("GET", path, options),
+    post: (path, body, options) => request("POST", path, { ...options, body }),
+    put: (path, body, options) => request("PUT", path, { ...options, body }),
+    patch: (path, body, options) => request("PATCH", path, { ...options, body }),
+    delete: (path, options) => request("DELETE", path, options),
+    clearCsrfToken: dropCsrfToken,
+  };
+}
+
+/** crypto.randomUUID exists only in secure contexts; a plain-http LAN address still needs ids. */
+export function randomRequestId(): string {
+  const cryptoApi = globalThis.crypto;
+  if (typeof cryptoApi?.randomUUID === "function") return cryptoApi.randomUUID();
+  const bytes = new Uint8Array(16);
+  cryptoApi.getRandomValues(bytes);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/** Every error the API sends has this shape (ARCHITECTURE.md, "Money and trust rules"). */
+export const ZApiError = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+});
+export type TApiError = z.infer<typeof ZApiError>;
+
+/** Error codes the server emits; the web client switches on these, never on messages. */
+export const ERROR_CODES = {
+  notFound: "not_found",
+  validationFailed: "validation_failed",
+  invalidJson: "invalid_json",
+  payloadTooLarge: "payload_too_large",
+  unsupportedMediaType: "unsupported_media_type",
+  methodNotAllowed: "method_not_allowed",
+  csrfInvalid: "csrf_invalid",
+  rateLimited: "rate_limited",
+  unauthorized: "unauthorized",
+  forbidden: "forbidden",
+  agreementRequired: "agreement_required",
+  insufficientCredits: "insufficient_credits",
+  cochatLocked: "cochat_locked",
+  conflict: "conflict",
+  internal: "internal_error",
+  unavailable: "service_unavailable",
+} as const;
+export type TErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,0 +1,90 @@
+/** Subscription tiers of spec §3 and the landing-page plans of spec §9. */
+export const SUBSCRIPTION_TIERS = ["free", "starter", "pro", "pro+", "enterprise"] as const;
+export type TSubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];
+
+export const TIER_LABELS: Record<TSubscriptionTier, string> = {
+  free: "Free",
+  starter: "Starter",
+  pro: "Pro",
+  "pro+": "Pro+",
+  enterprise: "Enterprise",
+};
+
+/** Spec §4: CoChat is unlocked for pro, pro+ and enterprise. */
+export const COCHAT_TIERS: readonly TSubscriptionTier[] = ["pro", "pro+", "enterprise"];
+export function hasCoChatAccess(tier: TSubscriptionTier): boolean {
+  return COCHAT_TIERS.includes(tier);
+}
+
+export interface TPlan {
+  tier: Exclude<TSubscriptionTier, "free">;
+  name: string;
+  priceUsdMonthly: number;
+  monthlyCredits: number;
+  features: readonly string[];
+  /** A badge on the plan card, e.g. "IN BETA". */
+  badge?: string;
+  /** The call-to-action text; "Coming Soon" renders a disabled button. */
+  cta: string;
+  available: boolean;
+  highlighted?: boolean;
+}
+
+export const PLANS: readonly TPlan[] = [
+  {
+    tier: "starter",
+    name: "Starter",
+    priceUsdMonthly: 9.99,
+    monthlyCredits: 200,
+    features: ["200 credits per month", "Basic models", "Standard support"],
+    badge: "IN BETA",
+    cta: "Get Started",
+    available: true,
+  },
+  {
+    tier: "pro",
+    name: "Pro",
+    priceUsdMonthly: 19.99,
+    monthlyCredits: 1000,
+    features: ["1,000 credits per month", "CoChat Unlimited", "All models", "Fast queue"],
+    cta: "Coming Soon",
+    available: false,
+    highlighted: true,
+  },
+  {
+    tier: "pro+",
+    name: "Pro+",
+    priceUsdMonthly: 49.99,
+    monthlyCredits: 3000,
+    features: [
+      "3,000 credits per month",
+      "CoChat Unlimited",
+      "Workspace saving",
+      "Memory across sessions",
+    ],
+    cta: "Coming Soon",
+    available: false,
+  },
+  {
+    tier: "enterprise",
+    name: "Enterprise",
+    priceUsdMonthly: 199.99,
+    monthlyCredits: 20000,
+    features: [
+      "20,000 credits per month",
+      "Everything in Pro+",
+      "Team workspaces",
+      "Priority support",
+    ],
+    cta: "Contact Sales",
+    available: true,
+  },
+];
+
+export function formatUsd(amount: number): string {
+  return `$${amount.toFixed(2)}`;
+}
+
+export function formatCredits(credits: number): string {
+  return credits.toLocaleString("en-US");
+}

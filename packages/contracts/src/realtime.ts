@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+/** socket.io event names (spec §7). Run events are added by the orchestration issue. */
+export const SOCKET_PATH = "/socket.io";
+export const CLIENT_EVENTS = {
+  joinSession: "join-session",
+  leaveSession: "leave-session",
+} as const;
+export const SERVER_EVENTS = {
+  ready: "ready",
+} as const;
+
+/** Sent by the server once a connection's handshake has passed. */
+export const ZSocketReady = z.object({
+  socketId: z.string(),
+  serverTime: z.string(),
+  transport: z.string(),
+});
+export type TSocketReady = z.infer<typeof ZSocketReady>;
