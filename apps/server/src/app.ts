@@ -60,7 +60,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.setSerializerCompiler(serializerCompiler);
 
   const ownsDb = !deps.db;
-  const db = deps.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const db =
+    deps.db ?? (await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   app.decorate("db", db);
   app.decorate("config", config);
   app.decorate("appVersion", pkg.version);

@@ -22,9 +22,9 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: "mysql://x" })).toThrow(
       /DATABASE_URL: must be a postgres/,
     );
-    expect(() => loadConfig({ DATA_DIR: tempDir(), REALTIME_TRANSPORTS: "carrier-pigeon" })).toThrow(
-      /REALTIME_TRANSPORTS/,
-    );
+    expect(() =>
+      loadConfig({ DATA_DIR: tempDir(), REALTIME_TRANSPORTS: "carrier-pigeon" }),
+    ).toThrow(/REALTIME_TRANSPORTS/);
     expect(() => loadConfig({ DATA_DIR: tempDir(), PORT: "x" })).toThrow(ConfigError);
   });
 

@@ -15,7 +15,12 @@ const booleanish = z
 
 const transports = z
   .string()
-  .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.enum(["polling", "websocket"])).min(1, "name at least one transport"));
 
 const base64Key32 = z

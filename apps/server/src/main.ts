@@ -41,6 +41,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Cohort failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `Cohort failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -116,7 +116,10 @@ describe("error shape", () => {
     const response = await t.app.inject({ method: "GET", url: "/api/__test/boom" });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({
-      error: { code: "internal_error", message: "Something went wrong on our side. Please try again." },
+      error: {
+        code: "internal_error",
+        message: "Something went wrong on our side. Please try again.",
+      },
     });
     expect(response.body).not.toContain("db-internal-7");
     const logged = logLines.find((l) => l.level === 50);
@@ -156,7 +159,11 @@ describe("CSRF", () => {
     const client = new TestClient(t.app);
     await client.fetchCsrf();
     const secret = client.cookies.get(CSRF_COOKIE) as string;
-    client.csrfToken = issueCsrfToken("some-other-key-of-the-attacker-000000000", secret, Date.now());
+    client.csrfToken = issueCsrfToken(
+      "some-other-key-of-the-attacker-000000000",
+      secret,
+      Date.now(),
+    );
     expect((await client.post("/api/__test/echo", { name: "Ada" })).statusCode).toBe(403);
     client.csrfToken = issueCsrfToken(TEST_COOKIE_SECRET, secret, Date.now() - 25 * 3600_000);
     expect((await client.post("/api/__test/echo", { name: "Ada" })).statusCode).toBe(403);
@@ -192,7 +199,9 @@ describe("OpenAPI", () => {
     expect(response.statusCode).toBe(200);
     const doc = response.json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/health", "/api/csrf-token"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/api/health", "/api/csrf-token"]),
+    );
     expect(doc.paths["/api/csrf-token"].get.responses["200"]).toBeDefined();
   });
 
@@ -204,16 +213,22 @@ describe("OpenAPI", () => {
 });
 
 describe("the web app", () => {
-  it.each(["/", "/pricing", "/login", "/chat", "/chat/abc", "/use-cases/finance", "/api", "/admin/login"])(
-    "answers the app route %s with 200 and the SPA",
-    async (url) => {
-      const response = await t.app.inject({ method: "GET", url });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers["content-type"]).toContain("text/html");
-      expect(response.body).toContain('<div id="root">');
-      expect(response.body).not.toContain("noindex");
-    },
-  );
+  it.each([
+    "/",
+    "/pricing",
+    "/login",
+    "/chat",
+    "/chat/abc",
+    "/use-cases/finance",
+    "/api",
+    "/admin/login",
+  ])("answers the app route %s with 200 and the SPA", async (url) => {
+    const response = await t.app.inject({ method: "GET", url });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/html");
+    expect(response.body).toContain('<div id="root">');
+    expect(response.body).not.toContain("noindex");
+  });
 
   it.each(["/no-such-page", "/use-cases/astrology", "/chat/a/b", "/dashboard/extra"])(
     "answers %s with 404, the SPA and noindex",

@@ -17,11 +17,15 @@ export async function migrate(db: Db, list: readonly Migration[] = migrations): 
   );
   return db.transaction(async (tx) => {
     if (db.kind === "postgres") {
-      await tx.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.cohort_migrations'))");
+      await tx.query(
+        "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.cohort_migrations'))",
+      );
     }
     const { rows } = await tx.query<{ id: string }>("SELECT id FROM schema_migrations");
     const applied = new Set(rows.map((r) => r.id));
-    const pending = [...list].sort((a, b) => a.id.localeCompare(b.id)).filter((m) => !applied.has(m.id));
+    const pending = [...list]
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .filter((m) => !applied.has(m.id));
     for (const migration of pending) {
       await tx.exec(migration.sql);
       await tx.query("INSERT INTO schema_migrations (id) VALUES ($1)", [migration.id]);

@@ -47,7 +47,8 @@ export function verifyCsrfToken(
   const [issuedAt, mac] = token.split(".");
   if (!issuedAt || !mac) return false;
   const issued = Number.parseInt(issuedAt, 36);
-  if (!Number.isFinite(issued) || now - issued > TOKEN_TTL_MS || issued - now > 60_000) return false;
+  if (!Number.isFinite(issued) || now - issued > TOKEN_TTL_MS || issued - now > 60_000)
+    return false;
   const expected = Buffer.from(sign(key, secret, issuedAt));
   const given = Buffer.from(mac);
   return expected.length === given.length && timingSafeEqual(expected, given);

@@ -44,18 +44,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       if (error.statusCode >= 500) request.log.error({ err: error }, "request failed");
-      return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
+      return reply
+        .status(error.statusCode)
+        .send(errorBody(error.code, error.message, error.details));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const where = error.validationContext ?? "body";
       const issues = toIssues(error);
-      return reply.status(400).send(
-        errorBody(
-          ERROR_CODES.validationFailed,
-          `The request ${where} is invalid: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`,
-          { issues },
-        ),
-      );
+      return reply
+        .status(400)
+        .send(
+          errorBody(
+            ERROR_CODES.validationFailed,
+            `The request ${where} is invalid: ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`,
+            { issues },
+          ),
+        );
     }
     const status = error.statusCode ?? 500;
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE" || status === 413) {
@@ -82,7 +86,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status === 429) {
       return reply
         .status(429)
-        .send(errorBody(ERROR_CODES.rateLimited, "Too many requests. Please slow down and try again."));
+        .send(
+          errorBody(ERROR_CODES.rateLimited, "Too many requests. Please slow down and try again."),
+        );
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send(errorBody(statusCode4xx(status), error.message));

@@ -26,10 +26,15 @@ describe("logger", () => {
       "hello",
     );
     const line = JSON.stringify(lines[0]);
-    for (const leaked of ["p1", "t1", "k1", "k2", "Bearer x", '"s"']) expect(line).not.toContain(leaked);
+    for (const leaked of ["p1", "t1", "k1", "k2", "Bearer x", '"s"'])
+      expect(line).not.toContain(leaked);
     expect(lines[0]).toMatchObject({
       password: "[REDACTED]",
-      user: { email: "a@b.c", token: "[REDACTED]", keys: [{ apiKey: "[REDACTED]", api_key: "[REDACTED]" }] },
+      user: {
+        email: "a@b.c",
+        token: "[REDACTED]",
+        keys: [{ apiKey: "[REDACTED]", api_key: "[REDACTED]" }],
+      },
       headers: { Authorization: "[REDACTED]" },
       deep: { a: { b: { secret: "[REDACTED]" } } },
     });

@@ -23,7 +23,9 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     global: true,
     max: options.perMinute,
     timeWindow: 60_000,
-    ...(options.redis ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:" } : {}),
+    ...(options.redis
+      ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:" }
+      : {}),
     allowList: (request) => {
       const path = request.url.split("?", 1)[0] ?? "";
       return !path.startsWith("/api/") || UNLIMITED.has(path);

@@ -51,7 +51,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
       return reply
         .status(404)
         .send(
-          errorBody(ERROR_CODES.notFound, `No API route matches ${request.method} ${url.split("?")[0]}.`),
+          errorBody(
+            ERROR_CODES.notFound,
+            `No API route matches ${request.method} ${url.split("?")[0]}.`,
+          ),
         );
     }
     const match = matchAppRoute(url);

@@ -45,7 +45,8 @@ export class TestClient {
     const headers: Record<string, string> = { ...extra.headers };
     const cookie = this.cookieHeader();
     if (cookie) headers.cookie = cookie;
-    if (mutating && extra.csrf !== false && this.csrfToken) headers["x-csrf-token"] = this.csrfToken;
+    if (mutating && extra.csrf !== false && this.csrfToken)
+      headers["x-csrf-token"] = this.csrfToken;
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     const options: InjectOptions = { method, url, headers };
     if (body !== undefined) options.payload = body as InjectOptions["payload"];

@@ -8,7 +8,11 @@ async function probe(kind: string, ping: () => Promise<unknown>): Promise<Compon
   const started = performance.now();
   try {
     await ping();
-    return { status: "up", kind, latency_ms: Math.round((performance.now() - started) * 100) / 100 };
+    return {
+      status: "up",
+      kind,
+      latency_ms: Math.round((performance.now() - started) * 100) / 100,
+    };
   } catch (error) {
     return {
       status: "down",

@@ -1,0 +1,156 @@
+import {
+  APP_ROUTES,
+  type TAppRoute,
+  type TAppRoutePath,
+  type TRouteAccess,
+} from "@cohort/contracts";
+import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from "react";
+import { type RouteObject, useParams } from "react-router";
+import { RouteErrorPage } from "./features/errors/route-error-page";
+import { MarketingLayout } from "./layouts/marketing-layout";
+import { PlainLayout } from "./layouts/plain-layout";
+import { RootLayout } from "./layouts/root-layout";
+
+/**
+ * The web route table. Paths and their access levels come from APP_ROUTES in contracts (the
+ * server answers 200 for exactly those), screens and layouts are chosen here:
+ *
+ * - `appScreens` maps a path to the module that renders it; every screen is lazy-loaded.
+ *   A path without a screen falls through to the 404 page.
+ * - A screen is rendered inside the layout its route's access level gets from
+ *   `layoutForAccess`, unless the entry names another one.
+ * - `layouts` holds each layout and an optional guard that wraps it (e.g. one that sends
+ *   signed-out users to /login). Layouts may themselves be lazy components.
+ */
+
+/** Loads a screen's module and returns its component (named exports, so no `default`). */
+export type LazyScreen = () => Promise<ComponentType>;
+
+export type TLayoutId = "marketing" | "plain";
+
+export interface ScreenEntry {
+  load: LazyScreen;
+  /** Overrides the layout of the route's access level. */
+  layout?: TLayoutId;
+}
+
+export interface LayoutEntry {
+  /** Renders the page chrome, `<main id="main-content" tabIndex={-1}>` and an `<Outlet />`. */
+  Layout: ComponentType;
+  /** Wraps the layout: decides whether its routes may render at all. */
+  Guard?: ComponentType<{ children: ReactNode }>;
+}
+
+export const layouts: Record<TLayoutId, LayoutEntry> = {
+  marketing: { Layout: MarketingLayout },
+  plain: { Layout: PlainLayout },
+};
+
+/**
+ * The default layout per access level. `null` means no layout exists for that level yet, so
+ * registering a screen for such a route fails loudly at start-up instead of rendering it
+ * without its guard.
+ */
+export const layoutForAccess: Record<TRouteAccess, TLayoutId | null> = {
+  public: "marketing",
+  protected: null,
+  admin: null,
+  debug: "plain",
+};
+
+export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
+  "/": { load: () => import("./features/landing/landing-page").then((m) => m.LandingPage) },
+  "/privacy": { load: () => import("./features/legal/privacy-page").then((m) => m.PrivacyPage) },
+  "/terms": { load: () => import("./features/legal/terms-page").then((m) => m.TermsPage) },
+  "/about": { load: () => import("./features/about/about-page").then((m) => m.AboutPage) },
+  "/features": {
+    load: () => import("./features/product-features/features-page").then((m) => m.FeaturesPage),
+  },
+  "/pricing": { load: () => import("./features/pricing/pricing-page").then((m) => m.PricingPage) },
+  "/use-cases": {
+    load: () => import("./features/use-cases/use-cases-page").then((m) => m.UseCasesPage),
+  },
+  "/use-cases/:industry": {
+    load: () => import("./features/use-cases/industry-page").then((m) => m.IndustryPage),
+  },
+  "/compare/:model": {
+    load: () => import("./features/compare/compare-page").then((m) => m.ComparePage),
+  },
+  "/solutions/:persona": {
+    load: () => import("./features/solutions/persona-page").then((m) => m.PersonaPage),
+  },
+  "/docs": { load: () => import("./features/docs/docs-page").then((m) => m.DocsPage) },
+  "/blog": { load: () => import("./features/blog/blog-page").then((m) => m.BlogPage) },
+  "/api": { load: () => import("./features/api-overview/api-page").then((m) => m.ApiPage) },
+  "/contact": { load: () => import("./features/contact/contact-page").then((m) => m.ContactPage) },
+};
+
+const loadNotFound: LazyScreen = () =>
+  import("./features/errors/not-found-page").then((m) => m.NotFoundPage);
+
+function lazyScreen(load: LazyScreen): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: await load() }));
+}
+
+interface AllowedParamsProps {
+  allowed: Readonly<Record<string, readonly string[]>>;
+  Screen: ComponentType;
+  NotFound: ComponentType;
+}
+
+/** A parameter outside its allow-list (e.g. /use-cases/astrology) is a 404, as on the server. */
+function AllowedParams({ allowed, Screen, NotFound }: AllowedParamsProps) {
+  const params = useParams();
+  const valid = Object.entries(allowed).every(([name, values]) => {
+    const value = params[name];
+    return value === undefined || values.includes(value);
+  });
+  return valid ? <Screen /> : <NotFound />;
+}
+
+/** Builds the router's route objects; `main.tsx` hands them to `createBrowserRouter`. */
+export function buildRouteObjects(screens: typeof appScreens = appScreens): RouteObject[] {
+  const NotFound = lazyScreen(loadNotFound);
+  const childrenByLayout = new Map<TLayoutId, RouteObject[]>();
+
+  for (const route of APP_ROUTES as readonly TAppRoute[]) {
+    const screen = screens[route.path as TAppRoutePath];
+    if (!screen) continue;
+    const layoutId = screen.layout ?? layoutForAccess[route.access];
+    if (layoutId === null) {
+      throw new Error(
+        `Route ${route.path} has a screen, but ${route.access} routes have no layout yet; add one to \`layouts\` and \`layoutForAccess\` in routes.tsx.`,
+      );
+    }
+    const Screen = lazyScreen(screen.load);
+    const element = route.params ? (
+      <AllowedParams allowed={route.params} Screen={Screen} NotFound={NotFound} />
+    ) : (
+      <Screen />
+    );
+    const siblings = childrenByLayout.get(layoutId) ?? [];
+    siblings.push({ path: route.path, element });
+    childrenByLayout.set(layoutId, siblings);
+  }
+
+  const marketing = childrenByLayout.get("marketing") ?? [];
+  marketing.push({ path: "*", element: <NotFound /> });
+  childrenByLayout.set("marketing", marketing);
+
+  const layoutRoutes: RouteObject[] = [...childrenByLayout].map(([id, children]) => {
+    const { Layout, Guard } = layouts[id];
+    return {
+      id: `layout:${id}`,
+      element: Guard ? (
+        <Guard>
+          <Layout />
+        </Guard>
+      ) : (
+        <Layout />
+      ),
+      children,
+    };
+  });
+
+  return [{ id: "root", element: <RootLayout />, errorElement: <RouteErrorPage />, children: layoutRoutes }];
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// Builds what is missing or stale: the web app (Vite) and the server bundle (esbuild).
+// A build is stale when any of its input files changed since the stamp in its dist/.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SKIP = new Set(["node_modules", "dist", ".vite"]);
+
+function listFiles(entry) {
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return [];
+  const stat = statSync(full);
+  if (stat.isFile()) return [full];
+  return readdirSync(full, { withFileTypes: true }).flatMap((d) =>
+    SKIP.has(d.name) ? [] : listFiles(path.join(entry, d.name)),
+  );
+}
+
+function fingerprint(inputs) {
+  const hash = createHash("sha256");
+  for (const file of inputs.flatMap(listFiles).sort()) {
+    const stat = statSync(file);
+    hash.update(`${path.relative(root, file)}:${stat.size}:${stat.mtimeMs}\n`);
+  }
+  return hash.digest("hex");
+}
+
+const targets = {
+  web: {
+    stamp: "apps/web/dist/.build-stamp",
+    inputs: [
+      "apps/web/src",
+      "apps/web/public",
+      "apps/web/index.html",
+      "apps/web/vite.config.ts",
+      "apps/web/package.json",
+      "packages/contracts/src",
+    ],
+    async build() {
+      const { build } = await import(
+        pathToFileURL(path.join(root, "node_modules/vite/dist/node/index.js")).href
+      );
+      await build({
+        root: path.join(root, "apps/web"),
+        logLevel: "warn",
+        configFile: path.join(root, "apps/web/vite.config.ts"),
+      });
+    },
+  },
+  server: {
+    stamp: "apps/server/dist/.build-stamp",
+    inputs: ["apps/server/src", "apps/server/package.json", "packages/contracts/src"],
+    async build() {
+      const esbuild = await import("esbuild");
+      const pkg = JSON.parse(readFileSync(path.join(root, "apps/server/package.json"), "utf8"));
+      const external = Object.keys(pkg.dependencies ?? {}).filter(
+        (name) => name !== "@cohort/contracts",
+      );
+      await esbuild.build({
+        entryPoints: [path.join(root, "apps/server/src/main.ts")],
+        outfile: path.join(root, "apps/server/dist/main.js"),
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        sourcemap: true,
+        external,
+        logLevel: "warning",
+        banner: {
+          js: "import { createRequire as __cohortRequire } from 'node:module'; const require = __cohortRequire(import.meta.url);",
+        },
+      });
+    },
+  },
+};
+
+export async function buildIfStale({ force = false, only } = {}) {
+  for (const [name, target] of Object.entries(targets)) {
+    if (only && !only.includes(name)) continue;
+    const stampFile = path.join(root, target.stamp);
+    const print = fingerprint(target.inputs);
+    if (!force && existsSync(stampFile) && readFileSync(stampFile, "utf8") === print) continue;
+    const started = Date.now();
+    process.stdout.write(`Building ${name}…`);
+    await target.build();
+    writeFileSync(stampFile, print);
+    process.stdout.write(` done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await buildIfStale({ force: process.argv.includes("--force") });
+}

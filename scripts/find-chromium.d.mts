@@ -1,0 +1,2 @@
+export function findChromium(env?: Record<string, string | undefined>): string | null;
+export const CHROMIUM_ARGS: string[];

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, unit, integration (PGlite; PostgreSQL + Redis when
+// TEST_DATABASE_URL / TEST_REDIS_URL are set) and browser tests in real Chromium.
+// Ends with one line: "N passed, N failed, N skipped".
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIfStale } from "./build.mjs";
+import { findChromium } from "./find-chromium.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function step(name, command, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}`);
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  console.log(`${ok ? "✔" : "✖"} ${name} (${seconds} s)`);
+  if (!ok) failures.push(name);
+  return ok;
+}
+
+function vitest(name, projects) {
+  const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
+  const args = [
+    "run",
+    ...projects.flatMap((p) => ["--project", p]),
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ];
+  const ok = step(name, bin("vitest"), args);
+  try {
+    const json = JSON.parse(readFileSync(report, "utf8"));
+    totals.passed += json.numPassedTests;
+    totals.failed += json.numFailedTests;
+    totals.skipped += json.numPendingTests + json.numTodoTests;
+  } catch {
+    if (!ok) totals.failed += 1;
+  }
+}
+
+step("typecheck", bin("tsc"), ["-p", "packages/contracts"]) &&
+  step("typecheck server", bin("tsc"), ["-p", "apps/server"]) &&
+  step("typecheck web", bin("tsc"), ["-p", "apps/web"]) &&
+  step("typecheck tools", bin("tsc"), ["-p", "tsconfig.tools.json"]);
+step("lint", bin("biome"), ["ci", "."]);
+
+const projects = ["unit", "integration"];
+if (process.env.TEST_DATABASE_URL) projects.push("integration-postgres");
+else console.log("\nTEST_DATABASE_URL is not set: integration tests run on PGlite only.");
+vitest("unit + integration", projects);
+
+const chromium = findChromium();
+if (chromium) {
+  console.log("\n▶ build for browser tests");
+  await buildIfStale();
+  vitest("browser tests (Chromium)", ["e2e"]);
+} else {
+  const banner = "!".repeat(78);
+  console.log(
+    `\n${banner}\n!! NO CHROMIUM FOUND: the browser tests were NOT run.\n!! Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.\n${banner}`,
+  );
+  if (process.env.E2E_REQUIRED === "1") {
+    failures.push("browser tests (E2E_REQUIRED=1 but no Chromium)");
+    totals.failed += 1;
+  }
+}
+
+console.log(failures.length ? `\nFailed steps: ${failures.join(", ")}` : "\nAll steps passed.");
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failures.length ? 1 : 0);
