@@ -1,17 +1,52 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin, parseAst } from "vite";
+
+/**
+ * Marks each top-level schema of contracts (`const ZFoo = z.object(…).describe(…)`) as pure by
+ * wrapping its initializer in an annotated arrow call. The `manualPureFunctions` hint below
+ * covers a bare `z.…()` call but neither the methods chained on its result nor the calls in
+ * its arguments, so without this a page that imports one constant from a contracts file (say
+ * NATIVE_MODELS) would also ship every schema beside it, and with them all of zod. Contracts
+ * holds only pure declarations (STYLE.md §2), so evaluating them lazily-or-never is safe.
+ */
+function pureContractSchemas(): Plugin {
+  const contractsFile = /packages[\\/]contracts[\\/]src[\\/](?!.*\.test\.ts$).*\.ts$/;
+  return {
+    name: "cohort:pure-contract-schemas",
+    enforce: "pre",
+    transform(code, id) {
+      if (!contractsFile.test(id)) return null;
+      const program = parseAst(code, { lang: "ts" }, id);
+      const spans: { start: number; end: number }[] = [];
+      for (const statement of program.body) {
+        const declaration =
+          statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
+        if (declaration?.type !== "VariableDeclaration") continue;
+        for (const declarator of declaration.declarations) {
+          if (declarator.init?.type === "CallExpression") spans.push(declarator.init);
+        }
+      }
+      let out = code;
+      for (const { start, end } of spans.reverse()) {
+        out = `${out.slice(0, start)}/* @__PURE__ */ (() => ${out.slice(start, end)})()${out.slice(end)}`;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
 
 /** The API server of `npm run dev`; the built app is served by that same server in production. */
 const API_ORIGIN = "http://127.0.0.1:3000";
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [pureContractSchemas(), react(), tailwindcss()],
   server: {
     port: 5173,
     strictPort: true,
     proxy: {
-      "/api": { target: API_ORIGIN },
+      // "/api" alone is the API overview page of the web app; only "/api/…" is the API.
+      "^/api/": { target: API_ORIGIN },
       "/socket.io": { target: API_ORIGIN, ws: true },
     },
   },
@@ -23,5 +58,14 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     target: "es2022",
+    rolldownOptions: {
+      treeshake: {
+        // contracts holds only schemas, types, constants and pure functions (STYLE.md §2), but
+        // its top-level zod calls look like side effects to the bundler; without these two hints
+        // importing PLANS or ERROR_CODES would ship all of zod with the page that imports them.
+        moduleSideEffects: [{ test: /packages[\\/]contracts[\\/]src[\\/]/, sideEffects: false }],
+        manualPureFunctions: ["z"],
+      },
+    },
   },
 });

@@ -9,10 +9,22 @@ import pkg from "../package.json" with { type: "json" };
 import type { AppConfig } from "./config";
 import { createDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
+import { adminRoutes } from "./modules/admin/routes";
+import { agreementRoutes } from "./modules/agreements/routes";
+import { seedDefaultAgreement } from "./modules/agreements/seed-default-agreement";
+import { ensureAdmin } from "./modules/auth/ensure-admin";
+import { resolveSession } from "./modules/auth/resolve-session";
+import { authRoutes } from "./modules/auth/routes";
+import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
+import { modelsRoutes } from "./modules/models/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { userRoutes } from "./modules/users/routes";
+import { registerAuth } from "./platform/auth";
 import { registerCsrf } from "./platform/csrf";
 import { registerErrorHandling } from "./platform/errors";
+import { registerJsonBodyParser } from "./platform/json-body";
 import { createLogger } from "./platform/logger";
+import { createMailer, type Mailer } from "./platform/mail";
 import { registerOpenApi } from "./platform/openapi";
 import { registerRateLimit } from "./platform/rate-limit";
 import { createRealtime, type Realtime } from "./platform/realtime";
@@ -26,7 +38,10 @@ declare module "fastify" {
     db: Db;
     redis: Redis | undefined;
     realtime: Realtime;
+    mailer: Mailer;
     appVersion: string;
+    /** The model gateway: every model call goes through it (modules/models). */
+    models: ModelGateway;
   }
 }
 
@@ -66,6 +81,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("config", config);
   app.decorate("appVersion", pkg.version);
   await migrate(db);
+  await seedDefaultAgreement(db);
+  if (config.admin) await ensureAdmin(db, config.admin);
 
   const prefix = deps.redisPrefix ?? "cohort:";
   const redis = config.redisUrl ? createRedis(config.redisUrl, "main") : undefined;
@@ -78,6 +95,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
   await app.register(cookie, { secret: config.cookieSecret });
   await registerSecurityHeaders(app, {
     secure: config.secureCookies,
@@ -91,10 +109,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await registerOpenApi(app, pkg.version);
   registerCsrf(app, { key: config.cookieSecret, secureCookies: config.secureCookies });
 
-  await app.register(systemRoutes);
-
-  await registerSpa(app, config.webDistDir);
-
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    db,
+    log: app.log,
+  });
+  app.decorate("mailer", mailer);
+  if (mailer.kind === "outbox" && config.env === "production") {
+    app.log.warn(
+      "SMTP_URL is not set: emails go to the dev outbox (admin area and log), not to users",
+    );
+  }
+  const sessions = { idleDays: config.sessionIdleDays, maxDays: config.sessionMaxDays };
+  registerAuth(app, (token) => resolveSession(db, token, sessions));
+  // Created before the modules, which add their handshake steps and events to it.
   app.decorate(
     "realtime",
     createRealtime(app, {
@@ -103,7 +132,18 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     }),
   );
 
+  await app.register(systemRoutes);
+  app.decorate("models", createModelGateway({ config: config.models, log: app.log }));
+  await app.register(modelsRoutes);
+  await app.register(authRoutes);
+  await app.register(userRoutes);
+  await app.register(agreementRoutes);
+  await app.register(adminRoutes);
+
+  await registerSpa(app, config.webDistDir);
+
   app.addHook("onClose", async () => {
+    await mailer.close();
     await Promise.all(
       [redis, pubsub?.pub, pubsub?.sub].map((client) => client?.quit().catch(() => undefined)),
     );

@@ -49,4 +49,49 @@ describe("loadConfig", () => {
     expect(config.secureCookies).toBe(true);
     expect(config.publicUrl).toBe("https://cohort.example");
   });
+
+  it("parses the accounts settings with their defaults", () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.mailFrom).toBe("Cohort <no-reply@localhost>");
+    expect(config.google).toBeUndefined();
+    expect(config.firebase).toBeUndefined();
+    expect(config.admin).toBeUndefined();
+    expect(config.sessionIdleDays).toBe(14);
+    expect(config.sessionMaxDays).toBe(60);
+
+    const full = loadConfig({
+      DATA_DIR: tempDir(),
+      GOOGLE_CLIENT_ID: "id",
+      GOOGLE_CLIENT_SECRET: "secret",
+      FIREBASE_PROJECT_ID: "proj",
+      ADMIN_EMAIL: "Admin@Example.com",
+      ADMIN_PASSWORD: "long enough",
+    });
+    expect(full.google).toEqual({
+      clientId: "id",
+      clientSecret: "secret",
+      issuerUrl: "https://accounts.google.com",
+    });
+    expect(full.firebase).toMatchObject({
+      projectId: "proj",
+      authDomain: "proj.firebaseapp.com",
+      jwksUrl:
+        "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com",
+    });
+    expect(full.admin).toEqual({ email: "admin@example.com", password: "long enough" });
+  });
+
+  it("names the missing half of a pair and bad accounts values", () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), GOOGLE_CLIENT_ID: "id" })).toThrow(
+      /GOOGLE_CLIENT_SECRET: required together with GOOGLE_CLIENT_ID/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ADMIN_PASSWORD: "long enough" })).toThrow(
+      /ADMIN_EMAIL: required together with ADMIN_PASSWORD/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SMTP_URL: "http://mail" })).toThrow(/SMTP_URL/);
+    expect(() =>
+      loadConfig({ DATA_DIR: tempDir(), SESSION_IDLE_DAYS: "90", SESSION_MAX_DAYS: "30" }),
+    ).toThrow(/SESSION_IDLE_DAYS: must not exceed SESSION_MAX_DAYS/);
+  });
 });

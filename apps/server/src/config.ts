@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
+import type { ModelsConfig } from "./modules/models/models-config";
 import { findRepoRoot } from "./platform/paths";
 
 /**
@@ -48,6 +50,44 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: booleanish.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER_URL: z.url().default("https://accounts.google.com"),
+  FIREBASE_PROJECT_ID: z.string().min(1).optional(),
+  FIREBASE_API_KEY: z.string().min(1).optional(),
+  FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
+  FIREBASE_APP_ID: z.string().min(1).optional(),
+  FIREBASE_JWKS_URL: z
+    .url()
+    .default(
+      "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com",
+    ),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(6, "must be at least 6 characters").max(128).optional(),
+  SESSION_IDLE_DAYS: z.coerce.number().positive().max(365).default(14),
+  SESSION_MAX_DAYS: z.coerce.number().positive().max(3650).default(60),
+  // Model providers: a provider without a key is answered by the built-in simulator.
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
+  OPENAI_API: z.enum(["responses", "chat"]).default("responses"),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.url().default("https://api.anthropic.com/v1"),
+  GOOGLE_GENERATIVE_AI_API_KEY: z.string().min(1).optional(),
+  GOOGLE_BASE_URL: z.url().default("https://generativelanguage.googleapis.com/v1beta"),
+  OPENAI_COMPATIBLE_BASE_URL: z.url().optional(),
+  OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
+  OPENAI_COMPATIBLE_MODELS: z.string().optional(),
+  MODELS_CONFIG_FILE: z.string().min(1).optional(),
+  MODEL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+  MODEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  MODEL_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  MODEL_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
+  SIMULATOR_TOKENS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(60),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -68,6 +108,29 @@ export interface AppConfig {
   readonly trustProxy: boolean;
   readonly webDistDir: string;
   readonly secureCookies: boolean;
+  /** SMTP server URL; absent means the dev outbox (database + log). */
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  /** Server-side Google sign-in (OIDC code flow + PKCE); absent when not configured. */
+  readonly google:
+    | { readonly clientId: string; readonly clientSecret: string; readonly issuerUrl: string }
+    | undefined;
+  /** Firebase ID-token verification for POST /api/auth/register; absent when not configured. */
+  readonly firebase:
+    | {
+        readonly projectId: string;
+        readonly jwksUrl: string;
+        readonly apiKey: string | undefined;
+        readonly authDomain: string;
+        readonly appId: string | undefined;
+      }
+    | undefined;
+  /** The administrator created or updated at start-up. */
+  readonly admin: { readonly email: string; readonly password: string } | undefined;
+  readonly sessionIdleDays: number;
+  readonly sessionMaxDays: number;
+  /** Model providers, the catalogue file and call reliability settings. */
+  readonly models: ModelsConfig;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +176,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
       throw new ConfigError(missing.map((name) => `${name}: required when NODE_ENV=production`));
     }
   }
+  const pairs = [
+    ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    ["ADMIN_EMAIL", "ADMIN_PASSWORD"],
+  ] as const;
+  const unpaired = pairs.flatMap(([a, b]) =>
+    Boolean(e[a]) === Boolean(e[b])
+      ? []
+      : [`${e[a] ? b : a}: required together with ${e[a] ? a : b}`],
+  );
+  if (e.SESSION_IDLE_DAYS > e.SESSION_MAX_DAYS) {
+    unpaired.push("SESSION_IDLE_DAYS: must not exceed SESSION_MAX_DAYS");
+  }
+  if (unpaired.length > 0) throw new ConfigError(unpaired);
   const dataDir = path.resolve(e.DATA_DIR);
   const stored = e.COOKIE_SECRET && e.ENCRYPTION_KEY ? null : loadOrCreateSecrets(dataDir);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
@@ -135,5 +211,69 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(findRepoRoot(), "apps/web/dist")),
     secureCookies: publicUrl.startsWith("https://"),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Cohort <no-reply@${new URL(publicUrl).hostname}>`,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? Object.freeze({
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            issuerUrl: e.GOOGLE_ISSUER_URL.replace(/\/+$/, ""),
+          })
+        : undefined,
+    firebase: e.FIREBASE_PROJECT_ID
+      ? Object.freeze({
+          projectId: e.FIREBASE_PROJECT_ID,
+          jwksUrl: e.FIREBASE_JWKS_URL,
+          apiKey: e.FIREBASE_API_KEY,
+          authDomain: e.FIREBASE_AUTH_DOMAIN ?? `${e.FIREBASE_PROJECT_ID}.firebaseapp.com`,
+          appId: e.FIREBASE_APP_ID,
+        })
+      : undefined,
+    admin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+        ? Object.freeze({ email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD })
+        : undefined,
+    sessionIdleDays: e.SESSION_IDLE_DAYS,
+    sessionMaxDays: e.SESSION_MAX_DAYS,
+    models: modelsConfig(e),
+  });
+}
+
+function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
+  const localModels = (e.OPENAI_COMPATIBLE_MODELS ?? "")
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (e.OPENAI_COMPATIBLE_BASE_URL && localModels.length === 0) {
+    throw new ConfigError([
+      "OPENAI_COMPATIBLE_MODELS: name the server's models (comma-separated) when OPENAI_COMPATIBLE_BASE_URL is set",
+    ]);
+  }
+  let catalogueFile: ModelsConfig["catalogueFile"];
+  if (e.MODELS_CONFIG_FILE) {
+    try {
+      catalogueFile = readModelsConfigFile(path.resolve(e.MODELS_CONFIG_FILE), localModels);
+    } catch (error) {
+      if (!(error instanceof CatalogueError)) throw error;
+      throw new ConfigError(error.issues.map((issue) => `MODELS_CONFIG_FILE: ${issue}`));
+    }
+  }
+  const trim = (url: string) => url.replace(/\/+$/, "");
+  return Object.freeze({
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: trim(e.OPENAI_BASE_URL), api: e.OPENAI_API },
+    anthropic: { apiKey: e.ANTHROPIC_API_KEY, baseUrl: trim(e.ANTHROPIC_BASE_URL) },
+    google: { apiKey: e.GOOGLE_GENERATIVE_AI_API_KEY, baseUrl: trim(e.GOOGLE_BASE_URL) },
+    openaiCompatible: {
+      baseUrl: e.OPENAI_COMPATIBLE_BASE_URL ? trim(e.OPENAI_COMPATIBLE_BASE_URL) : undefined,
+      apiKey: e.OPENAI_COMPATIBLE_API_KEY,
+      models: localModels,
+    },
+    catalogueFile,
+    callTimeoutMs: e.MODEL_CALL_TIMEOUT_MS,
+    maxAttempts: e.MODEL_MAX_ATTEMPTS,
+    retryBaseDelayMs: e.MODEL_RETRY_BASE_DELAY_MS,
+    retryMaxDelayMs: e.MODEL_RETRY_MAX_DELAY_MS,
+    simulatorTokensPerSecond: e.SIMULATOR_TOKENS_PER_SECOND,
   });
 }

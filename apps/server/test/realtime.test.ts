@@ -1,8 +1,10 @@
 import type { AddressInfo } from "node:net";
-import { SERVER_EVENTS, type TSocketReady } from "@cohort/contracts";
+import { SERVER_EVENTS, SESSION_COOKIE, type TSocketReady } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { linkToken, logIn, signUp, TEST_PASSWORD, waitForMail } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
+import { TestClient } from "./support/client";
 
 let t: TestApp;
 let url: string;
@@ -18,29 +20,133 @@ afterAll(async () => {
   await t.close();
 });
 
-function open(transports: ("polling" | "websocket")[]): Socket {
-  const socket = connect(url, { transports, reconnection: false, timeout: 5_000 });
+interface OpenOptions {
+  transports?: ("polling" | "websocket")[];
+  token?: string;
+  cookie?: string;
+}
+
+function open(options: OpenOptions = {}): Socket {
+  const socket = connect(url, {
+    transports: options.transports ?? ["polling"],
+    reconnection: false,
+    timeout: 5_000,
+    ...(options.token ? { auth: { token: options.token } } : {}),
+    ...(options.cookie ? { extraHeaders: { cookie: options.cookie } } : {}),
+  });
   sockets.push(socket);
   return socket;
 }
 
+function ready(socket: Socket): Promise<TSocketReady> {
+  return new Promise((resolve, reject) => {
+    socket.on(SERVER_EVENTS.ready, resolve);
+    socket.on("connect_error", reject);
+  });
+}
+
+function refusal(socket: Socket): Promise<{ message: string; data?: { code?: string } }> {
+  return new Promise((resolve, reject) => {
+    socket.on("connect", () => reject(new Error("connected")));
+    socket.on("connect_error", (error) => resolve(error as Error & { data?: { code?: string } }));
+  });
+}
+
+function disconnected(socket: Socket): Promise<string> {
+  return new Promise((resolve) => socket.on("disconnect", (reason) => resolve(reason)));
+}
+
 describe("realtime", () => {
-  it("completes the handshake over polling and says it is ready", async () => {
-    const socket = open(["polling"]);
-    const ready = await new Promise<TSocketReady>((resolve, reject) => {
-      socket.on(SERVER_EVENTS.ready, resolve);
-      socket.on("connect_error", reject);
-    });
-    expect(ready.transport).toBe("polling");
-    expect(ready.socketId).toBe(socket.id);
+  it("completes the handshake over polling with a token and says it is ready", async () => {
+    const { token } = await signUp(t.app);
+    const socket = open({ token });
+    const hello = await ready(socket);
+    expect(hello.transport).toBe("polling");
+    expect(hello.socketId).toBe(socket.id);
   });
 
   it("refuses the websocket transport unless REALTIME_TRANSPORTS allows it", async () => {
-    const socket = open(["websocket"]);
+    const { token } = await signUp(t.app);
+    const socket = open({ transports: ["websocket"], token });
     const outcome = await new Promise<string>((resolve) => {
       socket.on("connect", () => resolve("connected"));
       socket.on("connect_error", () => resolve("refused"));
     });
     expect(outcome).toBe("refused");
+  });
+});
+
+describe("socket authentication", () => {
+  it("refuses a connection without a session, with data.code 'unauthorized'", async () => {
+    const error = await refusal(open());
+    expect(error.message).toBe("Please sign in to continue.");
+    expect(error.data?.code).toBe("unauthorized");
+  });
+
+  it("refuses a forged token", async () => {
+    const error = await refusal(open({ token: "A".repeat(43) }));
+    expect(error.data?.code).toBe("unauthorized");
+  });
+
+  it("accepts the session cookie, puts the user on socket.data and joins its rooms", async () => {
+    const { token, user } = await signUp(t.app);
+    const socket = open({ cookie: `${SESSION_COOKIE}=${token}` });
+    await ready(socket);
+    const [server] = await t.app.realtime.io.in(`user:${user.id}`).fetchSockets();
+    expect(server?.id).toBe(socket.id);
+    expect(server?.data.user).toMatchObject({ id: user.id, email: user.email, role: "user" });
+    const sessionRooms = [...(server?.rooms ?? [])].filter((room) => room.startsWith("session:"));
+    expect(sessionRooms).toHaveLength(1);
+  });
+
+  it("disconnects a session's sockets at once when it is revoked, and only those", async () => {
+    const { email, client, token } = await signUp(t.app);
+    const { response } = await logIn(t.app, email, TEST_PASSWORD);
+    const otherToken = response.json().token as string;
+    const revokedSocket = open({ token });
+    const keptSocket = open({ token: otherToken });
+    await Promise.all([ready(revokedSocket), ready(keptSocket)]);
+
+    const sessions = (await client.get("/api/auth/sessions")).json().sessions;
+    const current = sessions.find((s: { current: boolean }) => s.current);
+    const gone = disconnected(revokedSocket);
+    const api = new TestClient(t.app);
+    api.bearer = otherToken;
+    expect((await api.delete(`/api/auth/sessions/${current.id}`)).statusCode).toBe(200);
+    expect(await gone).toBe("io server disconnect");
+    expect(keptSocket.connected).toBe(true);
+
+    // A revoked session cannot come back either.
+    expect((await refusal(open({ token }))).data?.code).toBe("unauthorized");
+  });
+
+  it("disconnects the socket on logout", async () => {
+    const { client, token } = await signUp(t.app);
+    const socket = open({ token });
+    await ready(socket);
+    const gone = disconnected(socket);
+    expect((await client.post("/api/auth/logout")).statusCode).toBe(200);
+    expect(await gone).toBe("io server disconnect");
+  });
+
+  it("disconnects every socket of the account when its password is reset", async () => {
+    const { email, token } = await signUp(t.app);
+    const { response } = await logIn(t.app, email, TEST_PASSWORD);
+    const first = open({ token });
+    const second = open({ token: response.json().token });
+    await Promise.all([ready(first), ready(second)]);
+    const gone = Promise.all([disconnected(first), disconnected(second)]);
+
+    await new TestClient(t.app).post("/api/user-auth/forgot-password", { email });
+    const resetToken = linkToken(
+      await waitForMail(t.app, email, (m) => m.subject.includes("Reset")),
+      "/reset-password",
+    );
+    const reset = await new TestClient(t.app).post("/api/user-auth/reset-password", {
+      token: resetToken,
+      password: "a fresh secret phrase",
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(await gone).toEqual(["io server disconnect", "io server disconnect"]);
   });
 });

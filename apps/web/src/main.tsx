@@ -1,8 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { createBrowserRouter } from "react-router";
-import { RouterProvider } from "react-router/dom";
+import { BrowserRouter, useRoutes } from "react-router";
 import { createQueryClient } from "./lib/api/query-client";
 import { buildRouteObjects } from "./routes";
 import "./styles.css";
@@ -11,12 +10,18 @@ const container = document.getElementById("root");
 if (!container) throw new Error("index.html must contain an element with id root");
 
 const queryClient = createQueryClient();
-const router = createBrowserRouter(buildRouteObjects());
+const routes = buildRouteObjects();
+
+function AppRoutes() {
+  return useRoutes(routes);
+}
 
 createRoot(container).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -6,7 +6,6 @@ import {
 } from "@cohort/contracts";
 import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode } from "react";
 import { type RouteObject, useParams } from "react-router";
-import { RouteErrorPage } from "./features/errors/route-error-page";
 import { MarketingLayout } from "./layouts/marketing-layout";
 import { PlainLayout } from "./layouts/plain-layout";
 import { RootLayout } from "./layouts/root-layout";
@@ -26,7 +25,7 @@ import { RootLayout } from "./layouts/root-layout";
 /** Loads a screen's module and returns its component (named exports, so no `default`). */
 export type LazyScreen = () => Promise<ComponentType>;
 
-export type TLayoutId = "marketing" | "plain";
+export type TLayoutId = "marketing" | "plain" | "app" | "admin";
 
 export interface ScreenEntry {
   load: LazyScreen;
@@ -41,9 +40,24 @@ export interface LayoutEntry {
   Guard?: ComponentType<{ children: ReactNode }>;
 }
 
+/** Named exports as lazy components, so the signed-in code stays off the public pages. */
+function lazyNamed<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+): LazyExoticComponent<ComponentType<P>> {
+  return lazy(async () => ({ default: await load() }));
+}
+
 export const layouts: Record<TLayoutId, LayoutEntry> = {
   marketing: { Layout: MarketingLayout },
   plain: { Layout: PlainLayout },
+  app: {
+    Layout: lazyNamed(() => import("./features/shell/app-shell").then((m) => m.AppShell)),
+    Guard: lazyNamed(() => import("./auth/require-auth").then((m) => m.RequireAuth)),
+  },
+  admin: {
+    Layout: lazyNamed(() => import("./features/admin/admin-shell").then((m) => m.AdminShell)),
+    Guard: lazyNamed(() => import("./auth/require-admin").then((m) => m.RequireAdmin)),
+  },
 };
 
 /**
@@ -53,8 +67,8 @@ export const layouts: Record<TLayoutId, LayoutEntry> = {
  */
 export const layoutForAccess: Record<TRouteAccess, TLayoutId | null> = {
   public: "marketing",
-  protected: null,
-  admin: null,
+  protected: "app",
+  admin: "admin",
   debug: "plain",
 };
 
@@ -83,6 +97,65 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   "/blog": { load: () => import("./features/blog/blog-page").then((m) => m.BlogPage) },
   "/api": { load: () => import("./features/api-overview/api-page").then((m) => m.ApiPage) },
   "/contact": { load: () => import("./features/contact/contact-page").then((m) => m.ContactPage) },
+
+  // Accounts: sign-in flows own the whole screen.
+  "/login": {
+    load: () => import("./features/login/login-page").then((m) => m.LoginPage),
+    layout: "plain",
+  },
+  "/forgot-password": {
+    load: () => import("./features/account/forgot-password-page").then((m) => m.ForgotPasswordPage),
+    layout: "plain",
+  },
+  "/reset-password": {
+    load: () => import("./features/account/reset-password-page").then((m) => m.ResetPasswordPage),
+    layout: "plain",
+  },
+  "/verify-email": {
+    load: () => import("./features/account/verify-email-page").then((m) => m.VerifyEmailPage),
+    layout: "plain",
+  },
+  "/admin/login": {
+    load: () => import("./features/admin/admin-login-page").then((m) => m.AdminLoginPage),
+    layout: "plain",
+  },
+
+  // The signed-in app (protected) and the admin area.
+  "/dashboard": {
+    load: () => import("./features/dashboard/dashboard-page").then((m) => m.DashboardPage),
+  },
+  "/settings": {
+    load: () => import("./features/settings/settings-page").then((m) => m.SettingsPage),
+  },
+  "/admin/dashboard": {
+    load: () => import("./features/admin/admin-dashboard-page").then((m) => m.AdminDashboardPage),
+  },
+
+  // Spec §2 debug and test routes (not indexed).
+  "/debug-auth": {
+    load: () => import("./features/debug/auth-diagnostics-page").then((m) => m.DebugAuthPage),
+  },
+  "/auth-debug": {
+    load: () => import("./features/debug/auth-diagnostics-page").then((m) => m.AuthDebugPage),
+  },
+  "/auth-debug-page": {
+    load: () => import("./features/debug/auth-diagnostics-page").then((m) => m.AuthDebugPagePage),
+  },
+  "/simple-auth": {
+    load: () => import("./features/debug/simple-auth-page").then((m) => m.SimpleAuthPage),
+  },
+  "/test-redirect": {
+    load: () => import("./features/debug/test-redirect-page").then((m) => m.TestRedirectPage),
+  },
+  "/no-router-auth": {
+    load: () => import("./features/debug/no-router-auth-page").then((m) => m.NoRouterAuthPage),
+  },
+  "/isolated-auth": {
+    load: () => import("./features/debug/isolated-auth").then((m) => m.IsolatedAuthPage),
+  },
+  "/isolated-dashboard": {
+    load: () => import("./features/debug/isolated-auth").then((m) => m.IsolatedDashboardPage),
+  },
 };
 
 const loadNotFound: LazyScreen = () =>
@@ -99,7 +172,7 @@ interface AllowedParamsProps {
 }
 
 /** A parameter outside its allow-list (e.g. /use-cases/astrology) is a 404, as on the server. */
-function AllowedParams({ allowed, Screen, NotFound }: AllowedParamsProps) {
+export function AllowedParams({ allowed, Screen, NotFound }: AllowedParamsProps) {
   const params = useParams();
   const valid = Object.entries(allowed).every(([name, values]) => {
     const value = params[name];
@@ -108,7 +181,7 @@ function AllowedParams({ allowed, Screen, NotFound }: AllowedParamsProps) {
   return valid ? <Screen /> : <NotFound />;
 }
 
-/** Builds the router's route objects; `main.tsx` hands them to `createBrowserRouter`. */
+/** Builds the route objects `main.tsx` renders with `useRoutes`. */
 export function buildRouteObjects(screens: typeof appScreens = appScreens): RouteObject[] {
   const NotFound = lazyScreen(loadNotFound);
   const childrenByLayout = new Map<TLayoutId, RouteObject[]>();
@@ -140,7 +213,6 @@ export function buildRouteObjects(screens: typeof appScreens = appScreens): Rout
   const layoutRoutes: RouteObject[] = [...childrenByLayout].map(([id, children]) => {
     const { Layout, Guard } = layouts[id];
     return {
-      id: `layout:${id}`,
       element: Guard ? (
         <Guard>
           <Layout />
@@ -152,5 +224,5 @@ export function buildRouteObjects(screens: typeof appScreens = appScreens): Rout
     };
   });
 
-  return [{ id: "root", element: <RootLayout />, errorElement: <RouteErrorPage />, children: layoutRoutes }];
+  return [{ element: <RootLayout />, children: layoutRoutes }];
 }

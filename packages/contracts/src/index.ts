@@ -1,3 +1,6 @@
+export * from "./admin";
+export * from "./agreements";
+export * from "./auth";
 export * from "./constants";
 export * from "./errors";
 export * from "./health";

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Spec §1: the native Co* models, each with its purpose. The Models issue extends this. */
 export const NATIVE_MODELS = [
   { id: "coreason", name: "CoReason", purpose: "Logical reasoning" },
@@ -17,3 +19,229 @@ export const AGENT_ROLE_NAMES: Record<TAgentRole, string> = {
   designer: "Designer",
   critic: "Critic",
 };
+
+// ---------------------------------------------------------------------------------------
+// The model catalogue on the wire (GET /api/ai/models, /api/models/*, /api/cochat/models).
+// Field names are snake_case like the rest of the API's payloads.
+// ---------------------------------------------------------------------------------------
+
+export type TNativeModelId = (typeof NATIVE_MODELS)[number]["id"];
+
+export const ZAgentRoleId = z.enum(AGENT_ROLES);
+
+/** The providers a model call can go to; the built-in simulator stands in for any of them. */
+export const PROVIDER_IDS = ["openai", "anthropic", "google", "openai-compatible"] as const;
+export const ZProviderId = z.enum(PROVIDER_IDS);
+export type TProviderId = z.infer<typeof ZProviderId>;
+export const PROVIDER_NAMES: Record<TProviderId | "simulator", string> = {
+  openai: "OpenAI",
+  anthropic: "Anthropic",
+  google: "Google",
+  "openai-compatible": "OpenAI-compatible (local)",
+  simulator: "Built-in simulator",
+};
+
+/** Shown next to every model name that answers from the built-in simulator. */
+export const SIMULATED_BADGE = "Simulated";
+
+/** Credits charged per 1,000 tokens. One credit is one US cent of provider list price. */
+export const ZModelPrice = z.object({
+  input_per_1k: z.number().nonnegative(),
+  output_per_1k: z.number().nonnegative(),
+});
+export type TModelPrice = z.infer<typeof ZModelPrice>;
+
+export const MODEL_CAPABILITIES = ["text", "structured", "image"] as const;
+
+export const ZModel = z.object({
+  /** Stable id used in API calls: `coreason`, `gpt-4.1`, `local:llama3.1`. */
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(["native", "external", "local"]),
+  family: z.enum(["co", "gpt", "claude", "gemini", "local"]),
+  purpose: z.string(),
+  description: z.string(),
+  /** The provider that serves the model now (the first configured one of `providers`). */
+  provider: ZProviderId,
+  /** Backing providers in preference order; a failing one falls back to the next. */
+  providers: z.array(ZProviderId),
+  /** True when no provider of this model has a key: the built-in simulator answers. */
+  simulated: z.boolean(),
+  /** "Simulated" when simulated, else null; the UI shows it wherever the name is shown. */
+  badge: z.literal(SIMULATED_BADGE).nullable(),
+  capabilities: z.array(z.enum(MODEL_CAPABILITIES)),
+  context_window: z.number().int().positive(),
+  max_output_tokens: z.number().int().positive(),
+  default_temperature: z.number().min(0).max(2),
+  price: ZModelPrice,
+  /** The agent roles this model suits. */
+  roles: z.array(ZAgentRoleId),
+});
+export type TModel = z.infer<typeof ZModel>;
+
+export const ZModelsResponse = z.object({ models: z.array(ZModel) });
+export type TModelsResponse = z.infer<typeof ZModelsResponse>;
+
+export const ZModelResponse = z.object({ model: ZModel });
+export type TModelResponse = z.infer<typeof ZModelResponse>;
+
+/** Spec §1: "CoChat is a separate chat feature with its own model list"; the first is the default. */
+export const ZCochatModelsResponse = z.object({ data: z.array(ZModel) });
+export type TCochatModelsResponse = z.infer<typeof ZCochatModelsResponse>;
+
+/** An agent role as the API describes it (TAgentRole is the role id). */
+export const ZAgentRole = z.object({
+  id: ZAgentRoleId,
+  name: z.string(),
+  description: z.string(),
+  default_model: z.string(),
+  suitable_models: z.array(z.string()),
+});
+export type TAgentRoleInfo = z.infer<typeof ZAgentRole>;
+
+export const ZAgentRolesResponse = z.object({ roles: z.array(ZAgentRole) });
+export type TAgentRolesResponse = z.infer<typeof ZAgentRolesResponse>;
+
+const queryBoolean = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1");
+
+/** GET /api/models/available: `role` filters by suitability; includeExternal=false keeps natives. */
+export const ZAvailableModelsQuery = z.object({
+  role: z.string().optional(),
+  includeExternal: queryBoolean.default(true),
+});
+
+export const ZAvailableModelsResponse = z.object({
+  models: z.array(ZModel),
+  /** The role's default model when `role` was given, else null. */
+  default_model: z.string().nullable(),
+});
+export type TAvailableModelsResponse = z.infer<typeof ZAvailableModelsResponse>;
+
+export const ZModelsByRoleResponse = z.object({
+  role: ZAgentRole,
+  default_model: z.string(),
+  models: z.array(ZModel),
+});
+export type TModelsByRoleResponse = z.infer<typeof ZModelsByRoleResponse>;
+
+/** One provider's state as seen from recent calls (passive: no probe calls cost money). */
+export const ZModelHealth = z.object({
+  provider: z.union([ZProviderId, z.literal("simulator")]),
+  name: z.string(),
+  /** A hosted key (or base URL for local servers) is configured. */
+  configured: z.boolean(),
+  mode: z.enum(["real", "simulated"]),
+  /** Outcome of the last call through the hosted key; null before the first call. */
+  reachable: z.boolean().nullable(),
+  last_success_at: z.string().nullable(),
+  last_error: z.object({ code: z.string(), message: z.string(), at: z.string() }).nullable(),
+  /** Median over the last 50 calls, in milliseconds. */
+  latency_ms_p50: z.number().nullable(),
+  ttft_ms_p50: z.number().nullable(),
+  samples: z.number().int().nonnegative(),
+});
+export type TModelHealth = z.infer<typeof ZModelHealth>;
+
+export const ZModelsHealthResponse = z.object({
+  /** degraded: a configured provider failed its last call. */
+  status: z.enum(["ok", "degraded"]),
+  /** True when no provider is configured and every model is simulated. */
+  all_simulated: z.boolean(),
+  providers: z.array(ZModelHealth),
+});
+export type TModelsHealthResponse = z.infer<typeof ZModelsHealthResponse>;
+
+/** Error codes of model calls and the catalogue (the web client switches on these). */
+export const MODEL_ERROR_CODES = {
+  modelNotFound: "model_not_found",
+  unknownRole: "unknown_role",
+  providerUnavailable: "provider_unavailable",
+  providerTimeout: "provider_timeout",
+  providerKeyRejected: "provider_key_rejected",
+  streamInterrupted: "provider_stream_interrupted",
+  invalidOutput: "model_output_invalid",
+  callAborted: "model_call_aborted",
+} as const;
+
+// ---------------------------------------------------------------------------------------
+// The coordinator's plan for a run (ARCHITECTURE.md, "The heart: a run").
+// ---------------------------------------------------------------------------------------
+
+export const MAX_PLAN_STEPS = 8;
+
+export const ZRunPlanStep = z.object({
+  id: z.string().min(1).max(40),
+  role: ZAgentRoleId,
+  task: z.string().min(1).max(2000),
+  /** Ids of earlier steps whose output this step needs; empty means it can start at once. */
+  dependsOn: z.array(z.string()),
+});
+
+export const ZRunPlan = z
+  .object({
+    rationale: z.string().min(1).max(2000),
+    steps: z.array(ZRunPlanStep).min(1).max(MAX_PLAN_STEPS),
+  })
+  .superRefine((plan, ctx) => {
+    // Dependencies may only point backwards, which rules out cycles without a graph walk.
+    const seen = new Set<string>();
+    plan.steps.forEach((step, index) => {
+      if (seen.has(step.id)) {
+        ctx.addIssue({ code: "custom", path: ["steps", index, "id"], message: "duplicate id" });
+      }
+      for (const dep of step.dependsOn) {
+        if (!seen.has(dep)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["steps", index, "dependsOn"],
+            message: `"${dep}" is not an earlier step`,
+          });
+        }
+      }
+      seen.add(step.id);
+    });
+  });
+export type TRunPlan = z.infer<typeof ZRunPlan>;
+
+// ---------------------------------------------------------------------------------------
+// Pricing: pure functions shared by the server (charging) and the web app (estimates).
+// ---------------------------------------------------------------------------------------
+
+export interface TTokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * The one token estimate used wherever a provider reports no count (the simulator, the
+ * reservation of a call's worst case): about four characters per token, as for English text.
+ */
+export function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.ceil(text.length / 4);
+}
+
+/** Credits are kept to hundredths; a fraction of a hundredth is charged as a whole one. */
+function toCredits(rawCredits: number): number {
+  // The epsilon keeps float noise (0.1 + 0.2) from rounding a whole hundredth up.
+  return rawCredits <= 0 ? 0 : Math.ceil(rawCredits * 100 - 1e-9) / 100;
+}
+
+/** What a finished call costs, from the model's price and the call's token usage. */
+export function priceCall(model: { price: TModelPrice }, usage: TTokenUsage): number {
+  const raw =
+    (usage.inputTokens * model.price.input_per_1k +
+      usage.outputTokens * model.price.output_per_1k) /
+    1000;
+  return toCredits(raw);
+}
+
+/** The most a call can cost: what a credit reservation holds before the call starts. */
+export function worstCaseCredits(
+  model: { price: TModelPrice },
+  inputTokensEstimate: number,
+  maxOutputTokens: number,
+): number {
+  return priceCall(model, { inputTokens: inputTokensEstimate, outputTokens: maxOutputTokens });
+}

@@ -1,4 +1,8 @@
-import { mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -45,10 +49,38 @@ export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? createPostgres(options) : createPglite(options);
 }
 
+/**
+ * PostgreSQL's default 128 MB of shared buffers is sized for a dedicated server; an embedded,
+ * single-connection database reads through the OS page cache just as well, and the smaller
+ * pool keeps an idle Cohort process well under 200 MB.
+ */
+const PGLITE_CONF = "shared_buffers=8MB";
+
+/**
+ * initdb grows PGlite's WebAssembly memory to ~700 MB, and WebAssembly memory never
+ * shrinks. A new data directory is therefore initialised by a short-lived child process, so
+ * the serving process only ever opens an existing one.
+ */
+function initPgliteDataDir(dataDir: string): void {
+  if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
+  mkdirSync(dataDir, { recursive: true });
+  const entry = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
+  const script = `const { PGlite } = await import(${JSON.stringify(entry)});
+    const db = await PGlite.create({ dataDir: process.argv[1], postgresqlconf: ${JSON.stringify(PGLITE_CONF)} });
+    await db.close();`;
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script, dataDir], {
+    encoding: "utf8",
+  });
+  if (result.status !== 0) {
+    throw new Error(`Could not initialise the database in ${dataDir}: ${result.stderr.trim()}`);
+  }
+}
+
 async function createPglite(options: DbOptions): Promise<Db> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) initPgliteDataDir(options.dataDir);
   const lite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    postgresqlconf: PGLITE_CONF,
     parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
   });
   const run = async <R>(q: Pick<PGlite, "query">, sql: string, params?: unknown[]) => {

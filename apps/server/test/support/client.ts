@@ -11,7 +11,11 @@ export class TestClient {
   csrfToken: string | null = null;
   bearer: string | null = null;
 
-  constructor(readonly app: FastifyInstance) {}
+  /** The client's IP address as the server sees it (throttling counts per address). */
+  constructor(
+    readonly app: FastifyInstance,
+    readonly remoteAddress = "127.0.0.1",
+  ) {}
 
   private cookieHeader(): string | undefined {
     if (this.cookies.size === 0) return undefined;
@@ -48,7 +52,7 @@ export class TestClient {
     if (mutating && extra.csrf !== false && this.csrfToken)
       headers["x-csrf-token"] = this.csrfToken;
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
-    const options: InjectOptions = { method, url, headers };
+    const options: InjectOptions = { method, url, headers, remoteAddress: this.remoteAddress };
     if (body !== undefined) options.payload = body as InjectOptions["payload"];
     const response = await this.app.inject(options);
     this.remember(response);

@@ -1,4 +1,4 @@
-import type { AnchorHTMLAttributes, ButtonHTMLAttributes } from "react";
+import type { AnchorHTMLAttributes, ComponentPropsWithRef } from "react";
 import { Link, type LinkProps } from "react-router";
 import { cn } from "./cn";
 
@@ -41,7 +41,8 @@ export function buttonClasses({
   return cn(base, variants[variant], sizes[size], className);
 }
 
-export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & ButtonStyleProps;
+/** React 19 passes `ref` as a prop, so a caller can focus the button. */
+export type ButtonProps = ComponentPropsWithRef<"button"> & ButtonStyleProps;
 
 export function Button({ variant, size, className, type = "button", ...props }: ButtonProps) {
   return <button type={type} className={buttonClasses({ variant, size, className })} {...props} />;

@@ -33,10 +33,7 @@ export function Logo({ inverse = false, className }: { inverse?: boolean; classN
     <span className={cn("inline-flex items-center gap-2.5", className)}>
       <LogoMark />
       <span
-        className={cn(
-          "text-lg font-bold tracking-tight",
-          inverse ? "text-white" : "text-ink-950",
-        )}
+        className={cn("text-lg font-bold tracking-tight", inverse ? "text-white" : "text-ink-950")}
       >
         Cohort
       </span>

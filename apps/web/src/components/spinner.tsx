@@ -14,10 +14,7 @@ export function Spinner({ label = "Loading…", size = "md", className }: Spinne
     <span role="status" className={cn("inline-flex items-center", className)}>
       <span
         aria-hidden="true"
-        className={cn(
-          "animate-spin rounded-full border-brand-100 border-t-brand-600",
-          sizes[size],
-        )}
+        className={cn("animate-spin rounded-full border-brand-100 border-t-brand-600", sizes[size])}
       />
       <span className="sr-only">{label}</span>
     </span>

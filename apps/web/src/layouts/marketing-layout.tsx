@@ -78,9 +78,19 @@ function SiteHeader() {
           <span className="sr-only">{menuOpen ? "Close menu" : "Open menu"}</span>
           <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6">
             {menuOpen ? (
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              <path
+                d="M6 6l12 12M18 6L6 18"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
             ) : (
-              <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              <path
+                d="M4 7h16M4 12h16M4 17h16"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
             )}
           </svg>
         </button>
@@ -91,7 +101,10 @@ function SiteHeader() {
             <ul className="grid gap-1">
               {NAV_LINKS.map((link) => (
                 <li key={link.to}>
-                  <NavLink to={link.to} className={(state) => cn(navLinkClass(state), "block py-3 text-base")}>
+                  <NavLink
+                    to={link.to}
+                    className={(state) => cn(navLinkClass(state), "block py-3 text-base")}
+                  >
                     {link.label}
                   </NavLink>
                 </li>
@@ -118,15 +131,18 @@ function SiteFooter() {
         <div className="max-w-xs">
           <Logo inverse />
           <p className="mt-4 text-sm leading-6 text-ink-400">
-            A coordinator and four specialist agents, each on the model that suits it, working
-            live on your task.
+            A coordinator and four specialist agents, each on the model that suits it, working live
+            on your task.
           </p>
         </div>
         <nav aria-label="Footer">
           <ul className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
             {FOOTER_LINKS.map((link) => (
               <li key={link.to}>
-                <Link to={link.to} className="rounded text-ink-300 hover:text-white hover:underline">
+                <Link
+                  to={link.to}
+                  className="rounded text-ink-300 hover:text-white hover:underline"
+                >
                   {link.label}
                 </Link>
               </li>

@@ -27,7 +27,11 @@ describe("toast store", () => {
   });
 
   it("keeps a caller's duration and removes a dismissed toast", () => {
-    const id = toast({ title: "Critical: Only 5 credits remaining!", variant: "error", durationMs: 5_000 });
+    const id = toast({
+      title: "Critical: Only 5 credits remaining!",
+      variant: "error",
+      durationMs: 5_000,
+    });
     toast({ title: "Low credits: 20 remaining", variant: "warning", durationMs: 4_000 });
     dismissToast(id);
     expect(getToasts().map((item) => [item.title, item.durationMs])).toEqual([

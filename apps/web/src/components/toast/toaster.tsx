@@ -30,12 +30,15 @@ export function Toaster() {
             }}
             className={cn(
               "pointer-events-auto relative flex w-full items-start gap-3 rounded-xl border bg-white p-4 pr-10 shadow-lg shadow-ink-900/10",
-              "data-[state=open]:animate-toast-in data-[state=closed]:animate-toast-out",
-              "data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=end]:animate-toast-out",
+              "motion-safe:data-[state=open]:animate-toast-in motion-safe:data-[state=closed]:animate-toast-out",
+              "data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 motion-safe:data-[swipe=end]:animate-toast-out",
               style.box,
             )}
           >
-            <span aria-hidden="true" className={cn("mt-1.5 size-2.5 shrink-0 rounded-full", style.icon)} />
+            <span
+              aria-hidden="true"
+              className={cn("mt-1.5 size-2.5 shrink-0 rounded-full", style.icon)}
+            />
             <div className="min-w-0 flex-1">
               <Toast.Title className="text-sm font-semibold text-ink-950">
                 <span className="sr-only">{style.label}: </span>
@@ -52,7 +55,12 @@ export function Toaster() {
               className="absolute top-3 right-3 rounded-md p-1 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
             >
               <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
-                <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" />
+                <path
+                  d="M4 4l8 8M12 4l-8 8"
+                  stroke="currentColor"
+                  strokeWidth="1.75"
+                  strokeLinecap="round"
+                />
               </svg>
             </Toast.Close>
           </Toast.Root>

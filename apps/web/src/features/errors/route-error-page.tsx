@@ -1,33 +1,29 @@
 import { useEffect } from "react";
-import { isRouteErrorResponse, useRouteError } from "react-router";
 import { buttonClasses } from "../../components/button";
 import { MAIN_CONTENT_ID } from "../../components/skip-link";
-import { logger } from "../../lib/telemetry/logger";
 
 /** A page's code failed to load (often a new release replaced it) or the page crashed. */
 function describeError(error: unknown): { title: string; text: string } {
-  if (isRouteErrorResponse(error)) {
-    return { title: `Error ${error.status}`, text: error.statusText || "This page could not be shown." };
-  }
   const message = error instanceof Error ? error.message : "";
-  if (/dynamically imported module|Importing a module script failed|Failed to fetch/i.test(message)) {
+  if (
+    /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(message)
+  ) {
     return {
-      title: "Cohort has been updated",
-      text: "This page belongs to an older version of Cohort. Reload to get the latest one.",
+      title: "This page couldn't load",
+      text: "You may be offline, or Cohort was updated since you opened this tab. Reload to try again.",
     };
   }
   return {
     title: "Something went wrong",
-    text: "This page hit an unexpected error. Reloading usually fixes it; if it keeps happening, tell us at the contact page.",
+    text: "This page hit an unexpected error. Reloading usually fixes it; if it keeps happening, please let us know.",
   };
 }
 
-export function RouteErrorPage() {
-  const error = useRouteError();
+/** Replaces the whole page, layout included, when a page throws or its code fails to load. */
+export function RouteErrorPage({ error }: { error: unknown }) {
   useEffect(() => {
-    logger.error("Route failed to render", { error });
     document.title = "Something went wrong — Cohort";
-  }, [error]);
+  }, []);
   const { title, text } = describeError(error);
   return (
     <main
@@ -40,11 +36,18 @@ export function RouteErrorPage() {
         <h1 className="mt-2 text-2xl font-bold tracking-tight text-ink-950">{title}</h1>
         <p className="mt-3 text-ink-600">{text}</p>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
-          <button type="button" className={buttonClasses()} onClick={() => window.location.reload()}>
+          <button
+            type="button"
+            className={buttonClasses()}
+            onClick={() => window.location.reload()}
+          >
             Reload page
           </button>
           <a href="/" className={buttonClasses({ variant: "outline" })}>
             Go to Homepage
+          </a>
+          <a href="/contact" className={buttonClasses({ variant: "ghost" })}>
+            Contact us
           </a>
         </div>
       </div>

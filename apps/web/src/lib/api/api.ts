@@ -1,6 +1,17 @@
 import { getBrowserStorage } from "../storage/browser-storage";
 import { logger } from "../telemetry/logger";
+import type { ApiError } from "./api-error";
 import { type ApiClient, type ApiClientDeps, createApiClient, randomRequestId } from "./client";
+
+const unauthorizedListeners = new Set<(error: ApiError) => void>();
+
+/** Tells `listener` about every 401 that means the session is gone; returns an unsubscribe. */
+export function onSessionLost(listener: (error: ApiError) => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => {
+    unauthorizedListeners.delete(listener);
+  };
+}
 
 /** The browser's adapters for the API client; tests build their own instead. */
 export function browserApiDeps(overrides: Partial<ApiClientDeps> = {}): ApiClientDeps {
@@ -20,6 +31,9 @@ export function browserApiDeps(overrides: Partial<ApiClientDeps> = {}): ApiClien
     localStorage: getBrowserStorage("localStorage"),
     logger,
     randomId: randomRequestId,
+    onUnauthorized: (error) => {
+      for (const listener of unauthorizedListeners) listener(error);
+    },
     ...overrides,
   };
 }

@@ -122,7 +122,10 @@ function setup(options: { path?: string; handlers?: Handler[] } = {}) {
   };
 }
 
-const csrfOk = (token: string): Handler => () => json(200, { csrfToken: token });
+const csrfOk =
+  (token: string): Handler =>
+  () =>
+    json(200, { csrfToken: token });
 const ok =
   (body: unknown = { ok: true }): Handler =>
   () =>
@@ -148,7 +151,9 @@ describe("request basics", () => {
     const client = t.create();
 
     await expect(client.get("/health")).resolves.toEqual({ status: "ok" });
-    await client.get("health", { query: { role: "coder", includeExternal: true, skip: undefined } });
+    await client.get("health", {
+      query: { role: "coder", includeExternal: true, skip: undefined },
+    });
 
     expect(t.calls[0]?.url).toBe("/api/health");
     expect(t.calls[1]?.url).toBe("/api/health?role=coder&includeExternal=true");
@@ -304,6 +309,15 @@ describe("401 policy", () => {
     expect(t.redirects).toEqual(["/login"]);
   });
 
+  it("lets an auth probe take its 401 as an answer: profile cleared, no redirect", async () => {
+    const t = setup({ handlers: [() => apiError(401, "unauthorized", "Not signed in")] });
+    t.local.setItem("userProfile", '{"id":"u1"}');
+    await rejection(t.create().get("/users/profile", { redirectOnUnauthorized: false }));
+    expect(t.redirects).toEqual([]);
+    expect(t.local.getItem("userProfile")).toBeNull();
+    expect(t.onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
   it.each(["/login", "/signup", "/forgot-password", "/reset-password", "/verify-email"])(
     "does nothing on the %s page",
     async (path) => {
@@ -315,14 +329,17 @@ describe("401 policy", () => {
     },
   );
 
-  it.each(["/user-auth/login", "/auth/register"])("does nothing for the auth URL %s", async (path) => {
-    const t = setup({
-      handlers: [csrfOk("tok"), () => apiError(401, "unauthorized", "Wrong email or password")],
-    });
-    const error = await rejection(t.create().post(path, { email: "a@b.c" }));
-    expect(error.message).toBe("Wrong email or password");
-    expect(t.redirects).toEqual([]);
-  });
+  it.each(["/user-auth/login", "/auth/register"])(
+    "does nothing for the auth URL %s",
+    async (path) => {
+      const t = setup({
+        handlers: [csrfOk("tok"), () => apiError(401, "unauthorized", "Wrong email or password")],
+      });
+      const error = await rejection(t.create().post(path, { email: "a@b.c" }));
+      expect(error.message).toBe("Wrong email or password");
+      expect(t.redirects).toEqual([]);
+    },
+  );
 });
 
 describe("429, 5xx, network, time-out", () => {

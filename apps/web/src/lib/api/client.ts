@@ -84,6 +84,12 @@ export interface RequestOptions<T = unknown> {
   /** Defaults to 30 s; CoChat calls pass 180 s. */
   timeoutMs?: number;
   schema?: ResponseSchema<T>;
+  /**
+   * false for calls that ask "who is signed in?" (the auth probe, the guards): their 401 is an
+   * answer, not a lost session, so the caller decides where to go instead of the 401 policy's
+   * full-page redirect. The stored profile is still cleared.
+   */
+  redirectOnUnauthorized?: boolean;
 }
 
 export type BodylessOptions<T> = Omit<RequestOptions<T>, "body">;
@@ -110,7 +116,9 @@ interface RawResponse {
 export function buildApiUrl(path: string, query?: Readonly<Record<string, QueryValue>>): string {
   const withSlash = path.startsWith("/") ? path : `/${path}`;
   const base =
-    withSlash === API_BASE || withSlash.startsWith(`${API_BASE}/`) || withSlash.startsWith(`${API_BASE}?`)
+    withSlash === API_BASE ||
+    withSlash.startsWith(`${API_BASE}/`) ||
+    withSlash.startsWith(`${API_BASE}?`)
       ? withSlash
       : `${API_BASE}${withSlash}`;
   if (!query) return base;
@@ -206,7 +214,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       const text = await response.text();
       const durationMs = clock.now() - startedAt;
       if (durationMs > SLOW_REQUEST_WARNING_MS) {
-        logger.warn("Slow API request", { method, url, status: response.status, durationMs, requestId });
+        logger.warn("Slow API request", {
+          method,
+          url,
+          status: response.status,
+          durationMs,
+          requestId,
+        });
       }
       return {
         status: response.status,
@@ -259,13 +273,14 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return parsed.ok && isApiErrorBody(parsed.value) ? parsed.value : null;
   }
 
-  function handleUnauthorized(url: string, error: ApiError): void {
+  function handleUnauthorized(url: string, error: ApiError, redirect: boolean): void {
     const currentPath = normalizePath(deps.navigation.currentPath());
     if (AUTH_PAGES.has(currentPath)) return;
     if (AUTH_URL_MARKERS.some((marker) => url.includes(marker))) return;
     removeStorageIfPresent(deps.localStorage, STORAGE_KEYS.userProfile);
     removeStorageIfPresent(deps.sessionStorage, STORAGE_KEYS.sessionProfile);
     deps.onUnauthorized?.(error);
+    if (!redirect) return;
     const now = clock.now();
     if (now - lastUnauthorizedRedirectAt < UNAUTHORIZED_REDIRECT_MIN_INTERVAL_MS) return;
     lastUnauthorizedRedirectAt = now;
@@ -278,7 +293,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   }
 
   /** Turns a non-2xx answer into an ApiError and applies the spec's per-status policy. */
-  function failure(method: HttpMethod, url: string, raw: RawResponse): ApiError {
+  function failure(
+    method: HttpMethod,
+    url: string,
+    raw: RawResponse,
+    redirectOnUnauthorized = true,
+  ): ApiError {
     const body = errorBodyOf(raw);
     const status = raw.status;
     const code = body?.error.code ?? fallbackCodeForStatus(status);
@@ -310,7 +330,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       details,
       requestId,
     });
-    if (status === 401) handleUnauthorized(url, error);
+    if (status === 401) handleUnauthorized(url, error, redirectOnUnauthorized);
     else logger.info("API request refused", { method, url, status, code, requestId });
     return error;
   }
@@ -410,7 +430,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         dropCsrfToken();
         continue;
       }
-      throw failure(method, url, raw);
+      throw failure(method, url, raw, options.redirectOnUnauthorized);
     }
   }
 

@@ -16,7 +16,12 @@ export function formatDocumentTitle(title: string, exact = false): string {
 }
 
 /** Sets the document title, description and robots directive for as long as a page is shown. */
-export function useDocumentMeta({ title, exactTitle = false, description, noindex = false }: DocumentMeta) {
+export function useDocumentMeta({
+  title,
+  exactTitle = false,
+  description,
+  noindex = false,
+}: DocumentMeta) {
   useEffect(() => {
     document.title = formatDocumentTitle(title, exactTitle);
   }, [title, exactTitle]);

@@ -1,0 +1,21 @@
+import type { TAgreement } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { isUuid } from "../../db/uuid";
+import { AGREEMENT_COLUMNS, type AgreementRow, toAgreement } from "./agreement-row";
+
+/** The most recently published version: the one every user must have accepted. */
+export async function getCurrentAgreement(db: Queryable): Promise<TAgreement | null> {
+  const { rows } = await db.query<AgreementRow>(
+    `SELECT ${AGREEMENT_COLUMNS} FROM agreements ORDER BY seq DESC LIMIT 1`,
+  );
+  return rows[0] ? toAgreement(rows[0]) : null;
+}
+
+export async function findAgreement(db: Queryable, id: string): Promise<TAgreement | null> {
+  if (!isUuid(id)) return null;
+  const { rows } = await db.query<AgreementRow>(
+    `SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE id = $1`,
+    [id],
+  );
+  return rows[0] ? toAgreement(rows[0]) : null;
+}

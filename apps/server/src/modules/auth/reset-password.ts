@@ -1,0 +1,30 @@
+import { markEmailVerified } from "../users/mark-email-verified";
+import type { AuthDeps } from "./auth-deps";
+import { checkPasswordPolicy } from "./check-password-policy";
+import { checkEmailToken, consumeEmailToken, voidEmailTokens } from "./email-tokens";
+import { hashPassword } from "./hash-password";
+import { revokeAllSessions } from "./revoke-sessions";
+import { setPasswordHash } from "./set-password";
+
+/**
+ * Sets a new password from a reset link and signs the account out everywhere: whoever knew
+ * the old password loses access. Returns the revoked session ids so their sockets can be
+ * dropped. The link also proves the mailbox, so the address counts as verified.
+ */
+export async function resetPassword(
+  deps: AuthDeps,
+  token: string,
+  password: string,
+): Promise<{ revokedSessionIds: string[] }> {
+  // Checked before the token is used up, so a refused password does not burn the link.
+  const owner = await checkEmailToken(deps.db, "reset_password", token);
+  checkPasswordPolicy(password, owner.email);
+  const passwordHash = await hashPassword(password);
+  return deps.db.transaction(async (tx) => {
+    const { userId, email } = await consumeEmailToken(tx, "reset_password", token);
+    await setPasswordHash(tx, userId, passwordHash);
+    await voidEmailTokens(tx, "reset_password", userId);
+    await markEmailVerified(tx, userId, email);
+    return { revokedSessionIds: await revokeAllSessions(tx, userId) };
+  });
+}

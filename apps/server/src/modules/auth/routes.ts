@@ -1,0 +1,237 @@
+import {
+  AUTH_MESSAGES,
+  ERROR_CODES,
+  type TAuthProviders,
+  ZAuthProviders,
+  ZAuthResponse,
+  ZForgotPasswordRequest,
+  ZLoginRequest,
+  ZLogoutResponse,
+  ZResetPasswordRequest,
+  ZSessionListResponse,
+  ZSignupRequest,
+  ZSuccessResponse,
+  ZVerifyEmailRequest,
+} from "@cohort/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { currentPrincipal, requireUser } from "../../platform/auth";
+import { setCsrfSecretCookie } from "../../platform/csrf";
+import { AppError } from "../../platform/errors";
+import { authDeps } from "./auth-deps";
+import { registerSocketAuth } from "./authenticate-socket";
+import { dropSessionSockets } from "./drop-session-sockets";
+import { googleRoutes } from "./google-routes";
+import { listSessions } from "./list-sessions";
+import { logIn } from "./log-in";
+import { replySignedIn, requestMeta } from "./reply-signed-in";
+import { requestPasswordReset } from "./request-password-reset";
+import { resetPassword } from "./reset-password";
+import { revokeSession } from "./revoke-sessions";
+import { clearSessionCookie } from "./session-cookie";
+import { signUp } from "./sign-up";
+import { resendVerification, verifyEmail } from "./verify-email";
+
+const tags = ["auth"];
+
+export async function authRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = authDeps(app);
+  registerSocketAuth(app);
+
+  r.post(
+    "/api/user-auth/signup",
+    {
+      schema: {
+        tags,
+        summary: "Create an account and sign in; sends the email verification link",
+        body: ZSignupRequest,
+        response: { 201: ZAuthResponse },
+      },
+    },
+    async (request, reply) => {
+      const signedIn = await signUp(deps, request.body, requestMeta(request));
+      return reply.status(201).send(replySignedIn(app, reply, signedIn));
+    },
+  );
+
+  r.post(
+    "/api/user-auth/login",
+    {
+      schema: {
+        tags,
+        summary: "Sign in with email and password (spec §3 login response)",
+        body: ZLoginRequest,
+        response: { 200: ZAuthResponse },
+      },
+    },
+    async (request, reply) => {
+      const signedIn = await logIn(deps, request.body, requestMeta(request));
+      return replySignedIn(app, reply, signedIn);
+    },
+  );
+
+  r.post(
+    "/api/user-auth/forgot-password",
+    {
+      schema: {
+        tags,
+        summary: "Email a password reset link; the same answer whether or not the account exists",
+        body: ZForgotPasswordRequest,
+        response: { 200: ZSuccessResponse },
+      },
+    },
+    async (request) => {
+      await requestPasswordReset(deps, request.body.email, requestMeta(request));
+      return { success: true as const, message: AUTH_MESSAGES.forgotPassword };
+    },
+  );
+
+  r.post(
+    "/api/user-auth/reset-password",
+    {
+      schema: {
+        tags,
+        summary: "Set a new password from a reset link; signs the account out everywhere",
+        body: ZResetPasswordRequest,
+        response: { 200: ZSuccessResponse },
+      },
+    },
+    async (request) => {
+      const { revokedSessionIds } = await resetPassword(
+        deps,
+        request.body.token,
+        request.body.password,
+      );
+      dropSessionSockets(app.realtime, revokedSessionIds);
+      return {
+        success: true as const,
+        message: "Your password has been reset. Please sign in with your new password.",
+      };
+    },
+  );
+
+  r.post(
+    "/api/user-auth/verify-email",
+    {
+      schema: {
+        tags,
+        summary: "Confirm an email address from a verification link",
+        body: ZVerifyEmailRequest,
+        response: { 200: ZSuccessResponse },
+      },
+    },
+    async (request) => {
+      await verifyEmail(deps, request.body.token);
+      return { success: true as const, message: "Thank you. Your email address is verified." };
+    },
+  );
+
+  r.post(
+    "/api/user-auth/resend-verification",
+    {
+      schema: {
+        tags,
+        summary: "Send the signed-in user a new email verification link",
+        response: { 200: ZSuccessResponse },
+      },
+    },
+    async (request) => {
+      const { user } = await requireUser(request);
+      await resendVerification(deps, user);
+      return {
+        success: true as const,
+        message: `We have sent a new verification link to ${user.email}.`,
+      };
+    },
+  );
+
+  r.post(
+    "/api/auth/logout",
+    {
+      schema: {
+        tags,
+        summary: "Sign out: revokes this session, clears the cookie, rotates the CSRF secret",
+        response: { 200: ZLogoutResponse },
+      },
+    },
+    async (request, reply) => {
+      const principal = await currentPrincipal(request);
+      if (principal) {
+        await revokeSession(app.db, principal.user.id, principal.sessionId);
+        dropSessionSockets(app.realtime, [principal.sessionId]);
+      }
+      clearSessionCookie(reply, app.config.secureCookies);
+      setCsrfSecretCookie(reply, app.config.secureCookies);
+      return { success: true as const };
+    },
+  );
+
+  r.get(
+    "/api/auth/sessions",
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user's active sessions",
+        response: { 200: ZSessionListResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = await requireUser(request);
+      reply.header("cache-control", "no-store");
+      return { sessions: await listSessions(app.db, user.id, sessionId) };
+    },
+  );
+
+  r.delete(
+    "/api/auth/sessions/:id",
+    {
+      schema: {
+        tags,
+        summary: "Revoke one of the signed-in user's sessions and disconnect its sockets",
+        params: z.object({ id: z.string().max(64) }),
+        response: { 200: ZLogoutResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = await requireUser(request);
+      if (!(await revokeSession(app.db, user.id, request.params.id))) {
+        throw new AppError(ERROR_CODES.notFound, 404, "Session not found.");
+      }
+      dropSessionSockets(app.realtime, [request.params.id]);
+      if (request.params.id === sessionId) clearSessionCookie(reply, app.config.secureCookies);
+      return { success: true as const };
+    },
+  );
+
+  r.get(
+    "/api/auth/providers",
+    {
+      schema: {
+        tags,
+        summary: "Which Google sign-in the server supports, and the identity provider's web config",
+        response: { 200: ZAuthProviders },
+      },
+    },
+    async () => {
+      const { google, firebase } = app.config;
+      const firebaseWeb = firebase?.apiKey
+        ? {
+            apiKey: firebase.apiKey,
+            authDomain: firebase.authDomain,
+            projectId: firebase.projectId,
+            appId: firebase.appId ?? null,
+          }
+        : null;
+      const googleMode: TAuthProviders["googleMode"] = google
+        ? "oidc"
+        : firebaseWeb
+          ? "firebase"
+          : null;
+      return { google: googleMode !== null, googleMode, firebase: firebaseWeb };
+    },
+  );
+
+  await app.register(googleRoutes);
+}

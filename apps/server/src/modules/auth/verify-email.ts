@@ -1,0 +1,38 @@
+import { AUTH_ERROR_CODES, type TUserProfile } from "@cohort/contracts";
+import { AppError } from "../../platform/errors";
+import { markEmailVerified } from "../users/mark-email-verified";
+import type { AuthDeps } from "./auth-deps";
+import { verificationEmail } from "./compose-emails";
+import { consumeEmailToken, createEmailToken } from "./email-tokens";
+import { consumeAttempt, THROTTLE } from "./throttle";
+
+/** Confirms the address the link was sent to, if it is still the account's address. */
+export async function verifyEmail(deps: AuthDeps, token: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const owner = await consumeEmailToken(tx, "verify_email", token);
+    if (!(await markEmailVerified(tx, owner.userId, owner.email))) {
+      throw new AppError(
+        AUTH_ERROR_CODES.invalidToken,
+        400,
+        "This verification link is for an address that is no longer on the account.",
+      );
+    }
+  });
+}
+
+/** Sends a fresh verification link to the signed-in user (a few per hour at most). */
+export async function resendVerification(deps: AuthDeps, user: TUserProfile): Promise<void> {
+  if (user.emailVerified) {
+    throw new AppError(
+      AUTH_ERROR_CODES.emailAlreadyVerified,
+      409,
+      "Your email address is already verified.",
+    );
+  }
+  await consumeAttempt(deps.db, [THROTTLE.verifyResendPerUser(user.id)], "verification emails");
+  const token = await createEmailToken(deps.db, "verify_email", {
+    userId: user.id,
+    email: user.email,
+  });
+  deps.mailer.sendLater(verificationEmail(deps.publicUrl, user, token));
+}

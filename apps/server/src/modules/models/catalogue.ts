@@ -1,0 +1,132 @@
+import { readFileSync } from "node:fs";
+import { AGENT_ROLES, NATIVE_MODELS, type TAgentRole } from "@cohort/contracts";
+import {
+  type CatalogueModel,
+  type CatalogueRole,
+  type ModelsConfigFile,
+  ZCatalogueModel,
+  ZModelsConfigFile,
+} from "./catalogue-schema";
+import {
+  DEFAULT_COCHAT_MODELS,
+  DEFAULT_MODELS,
+  DEFAULT_ROLES,
+  localModel,
+} from "./default-catalogue";
+
+/** The catalogue in force: built once at start-up from the defaults, the file and the env. */
+export interface Catalogue {
+  /** In display order: native, external, local. */
+  readonly models: readonly CatalogueModel[];
+  readonly roles: readonly CatalogueRole[];
+  readonly cochatModels: readonly string[];
+  getModel(id: string): CatalogueModel | undefined;
+  getRole(id: string): CatalogueRole | undefined;
+  /** The roles a model suits (derived from the roles' lists, the one source of truth). */
+  rolesFor(modelId: string): TAgentRole[];
+}
+
+export interface CatalogueSources {
+  file?: ModelsConfigFile | undefined;
+  /** Model names served by OPENAI_COMPATIBLE_BASE_URL; each becomes `local:<name>`. */
+  localModels?: readonly string[];
+}
+
+export class CatalogueError extends Error {
+  constructor(readonly issues: string[]) {
+    super(issues.join("; "));
+    this.name = "CatalogueError";
+  }
+}
+
+const NATIVE_IDS = new Set<string>(NATIVE_MODELS.map((m) => m.id));
+
+function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }, where: string) {
+  return error.issues.map(
+    (i) => `${where}${i.path.length ? `.${i.path.map(String).join(".")}` : ""}: ${i.message}`,
+  );
+}
+
+export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
+  const issues: string[] = [];
+  const models = new Map<string, CatalogueModel>(DEFAULT_MODELS.map((m) => [m.id, m]));
+  for (const name of sources.localModels ?? []) {
+    const model = localModel(name);
+    models.set(model.id, model);
+  }
+
+  const file = sources.file;
+  for (const id of file?.remove ?? []) {
+    if (NATIVE_IDS.has(id)) issues.push(`remove: ${id} is a native model and cannot be removed`);
+    else if (!models.delete(id)) issues.push(`remove: unknown model ${id}`);
+  }
+  for (const [index, entry] of (file?.models ?? []).entries()) {
+    const base = models.get(entry.id);
+    const merged = base
+      ? { ...base, ...entry, price: { ...base.price, ...entry.price } }
+      : { ...entry };
+    const parsed = ZCatalogueModel.safeParse(merged);
+    if (parsed.success) models.set(parsed.data.id, parsed.data);
+    else issues.push(...issuesOf(parsed.error, `models.${index} (${entry.id})`));
+  }
+
+  const roles = DEFAULT_ROLES.map((role) => {
+    const change = file?.roles.find((r) => r.id === role.id);
+    const merged: CatalogueRole = { ...role, ...change };
+    // Every local model suits every role: the operator chose to run it.
+    const local = [...models.values()].filter((m) => m.kind === "local").map((m) => m.id);
+    const suitable = [...new Set([merged.defaultModel, ...merged.suitableModels, ...local])];
+    for (const id of suitable) {
+      if (!models.has(id)) issues.push(`roles.${role.id}: unknown model ${id}`);
+    }
+    return { ...merged, suitableModels: suitable.filter((id) => models.has(id)) };
+  });
+
+  const cochatModels = [...(file?.cochatModels ?? DEFAULT_COCHAT_MODELS)];
+  if (!file?.cochatModels) {
+    cochatModels.push(...[...models.values()].filter((m) => m.kind === "local").map((m) => m.id));
+  }
+  for (const id of cochatModels) {
+    if (!models.has(id)) issues.push(`cochatModels: unknown model ${id}`);
+  }
+  if (issues.length > 0) throw new CatalogueError(issues);
+
+  const kindOrder = { native: 0, external: 1, local: 2 } as const;
+  const ordered = [...models.values()].sort((a, b) => kindOrder[a.kind] - kindOrder[b.kind]);
+  const rolesByModel = new Map<string, TAgentRole[]>();
+  for (const role of roles) {
+    for (const id of role.suitableModels) {
+      rolesByModel.set(id, [...(rolesByModel.get(id) ?? []), role.id]);
+    }
+  }
+  return {
+    models: ordered,
+    roles,
+    cochatModels: cochatModels.filter((id) => models.has(id)),
+    getModel: (id) => models.get(id),
+    getRole: (id) => roles.find((r) => r.id === id),
+    rolesFor: (modelId) =>
+      AGENT_ROLES.filter((role) => rolesByModel.get(modelId)?.includes(role) ?? false),
+  };
+}
+
+/**
+ * Reads and checks MODELS_CONFIG_FILE at start-up: the JSON must match the schema and, merged
+ * with the built-in catalogue, leave every reference resolvable. Throws CatalogueError.
+ */
+export function readModelsConfigFile(
+  filePath: string,
+  localModels: readonly string[] = [],
+): ModelsConfigFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(filePath, "utf8"));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CatalogueError([`cannot read ${filePath} as JSON: ${reason}`]);
+  }
+  const parsed = ZModelsConfigFile.safeParse(raw);
+  if (!parsed.success) throw new CatalogueError(issuesOf(parsed.error, filePath));
+  buildCatalogue({ file: parsed.data, localModels });
+  return parsed.data;
+}

@@ -1,0 +1,536 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import {
+  AGENT_ROLE_NAMES,
+  estimateTokens,
+  MODEL_ERROR_CODES,
+  priceCall,
+  type TAgentRole,
+  type TProviderId,
+  type TRunPlan,
+  type TTokenUsage,
+  worstCaseCredits,
+  ZRunPlan,
+} from "@cohort/contracts";
+import { type ModelMessage, Output, streamText } from "ai";
+import type { z } from "zod";
+import { AppError } from "../../platform/errors";
+import {
+  abortedError,
+  type CallFailure,
+  classifyFailure,
+  exhaustedError,
+  interruptedError,
+} from "./call-failures";
+import { buildCatalogue, type Catalogue } from "./catalogue";
+import type { CatalogueModel } from "./catalogue-schema";
+import type { ModelsConfig } from "./models-config";
+import { createHealthTracker, type HealthTracker } from "./provider-health";
+import {
+  createProviders,
+  type KeySource,
+  type ModelTarget,
+  type Providers,
+  type ResolvedModel,
+  resolveModel,
+  type UserProviderKeys,
+} from "./providers";
+import type { SimulatorPersona } from "./simulator/compose-answer";
+import { createSimulatedModel } from "./simulator/simulated-model";
+
+/**
+ * Every model call in Cohort goes through here: catalogue lookup, the provider fallback chain,
+ * retries with backoff that honour Retry-After, a time-out per request, abort end to end,
+ * usage, price and per-provider health. Built without Fastify so benchmarks and scripts can
+ * use it directly.
+ */
+
+export interface GatewayMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export interface ModelCallInput {
+  /** A catalogue id: `coreason`, `gpt-4.1`, `local:llama3.1`. */
+  modelId: string;
+  messages: readonly GatewayMessage[];
+  /** Added after the model's and the role's system prompts. */
+  system?: string;
+  /** The agent role the call works for: adds the role's system prompt. */
+  role?: TAgentRole;
+  temperature?: number;
+  /** Capped at the model's maximum; defaults to it. */
+  maxOutputTokens?: number;
+  /** A stop from the user: aborts the request to the provider at once. */
+  abortSignal?: AbortSignal;
+  /** Keys the user brought; calls on them cost no credits. */
+  userKeys?: UserProviderKeys;
+  /** Overrides MODEL_CALL_TIMEOUT_MS for this call (per request to a provider). */
+  timeoutMs?: number;
+}
+
+export interface StreamModelInput extends ModelCallInput {
+  /** Each piece of text as it arrives. After the first, a failure no longer falls back. */
+  onDelta?: (delta: string) => void;
+}
+
+export interface ModelCallResult {
+  text: string;
+  usage: TTokenUsage;
+  /** The provider sent no token counts, so they were estimated from the text. */
+  usageEstimated: boolean;
+  /** From the call's start to its last token, retries included. */
+  latencyMs: number;
+  /** From the call's start to its first token; null when no text came. */
+  ttftMs: number | null;
+  modelId: string;
+  modelName: string;
+  provider: TProviderId | "simulator";
+  providerModel: string;
+  simulated: boolean;
+  keySource: KeySource;
+  /** What the call costs: 0 on the user's own key. */
+  credits: number;
+  finishReason: string;
+  /** Failed attempts before the one that answered. */
+  failedAttempts: number;
+}
+
+export interface StructuredCallInput<T> extends ModelCallInput {
+  schema: z.ZodType<T>;
+  schemaName?: string;
+  schemaDescription?: string;
+}
+
+export interface PlanInput extends Omit<ModelCallInput, "messages" | "role"> {
+  /** The user's message the run is about. */
+  request: string;
+  /** Earlier turns of the session, oldest first. */
+  history?: readonly GatewayMessage[];
+  /** manual_agent_selection: the roles the user chose; the plan uses only these. */
+  allowedRoles?: readonly TAgentRole[];
+}
+
+export interface CallEstimate {
+  model: CatalogueModel;
+  maxOutputTokens: number;
+  inputTokensEstimate: number;
+  /** What a credit reservation holds; 0 when the call runs only on the user's keys. */
+  worstCaseCredits: number;
+  billable: boolean;
+  simulated: boolean;
+}
+
+export type CallSettledEvent =
+  | { ok: true; input: ModelCallInput; result: ModelCallResult }
+  | { ok: false; input: ModelCallInput; error: AppError };
+
+export interface GatewayLogger {
+  warn(details: object, message: string): void;
+}
+
+export interface GatewayOptions {
+  config: ModelsConfig;
+  /** Built from config when not given. */
+  catalogue?: Catalogue;
+  log?: GatewayLogger;
+  /** Called once per call, after it succeeds or fails (usage stats, telemetry). */
+  onCallSettled?: (event: CallSettledEvent) => void;
+}
+
+export interface ModelGateway {
+  readonly catalogue: Catalogue;
+  readonly providers: Providers;
+  readonly health: HealthTracker;
+  /** The fallback chain a call would use now. */
+  resolve(modelId: string, userKeys?: UserProviderKeys): ResolvedModel | undefined;
+  /** For credit reservations: the worst case of a call before it starts. */
+  estimateCall(input: ModelCallInput): CallEstimate;
+  streamModel(input: StreamModelInput): Promise<ModelCallResult>;
+  generateStructured<T>(input: StructuredCallInput<T>): Promise<ModelCallResult & { object: T }>;
+  generatePlan(input: PlanInput): Promise<ModelCallResult & { plan: TRunPlan }>;
+}
+
+/** Thrown from inside an attempt when the caller's onDelta throws: a bug, not a provider failure. */
+class ConsumerError extends Error {
+  constructor(readonly original: unknown) {
+    super("onDelta threw");
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const PERSONA_OF_ROLE: Record<TAgentRole, SimulatorPersona> = {
+  strategist: "strategist",
+  coder: "coder",
+  designer: "designer",
+  critic: "critic",
+};
+
+export const PLANNER_SYSTEM_PROMPT =
+  "You are the coordinator of a team of AI agents: Strategist (plans), Coder (writes code), Designer (writes design and UX specifications) and Critic (reviews and scores drafts). Split the user's request into 1 to 8 steps, each for one role with a concrete task. A step lists in dependsOn the ids of earlier steps whose output it needs; steps without dependencies run in parallel. Use only the roles the request needs; end with a Critic step when there is something to review. Explain the split in one or two sentences in rationale.";
+
+export function createModelGateway(options: GatewayOptions): ModelGateway {
+  const { config, log } = options;
+  const catalogue =
+    options.catalogue ??
+    buildCatalogue({ file: config.catalogueFile, localModels: config.openaiCompatible.models });
+  const providers = createProviders(config);
+  const health = createHealthTracker();
+  const simulators = new Map<string, LanguageModelV3>();
+  const simulator = (modelId: string) => {
+    let model = simulators.get(modelId);
+    if (!model) {
+      model = createSimulatedModel(modelId, { tokensPerSecond: config.simulatorTokensPerSecond });
+      simulators.set(modelId, model);
+    }
+    return model;
+  };
+  const resolve = (modelId: string, userKeys?: UserProviderKeys) =>
+    resolveModel({ catalogue, providers, simulator }, modelId, userKeys);
+
+  function resolveOrThrow(modelId: string, userKeys?: UserProviderKeys): ResolvedModel {
+    const resolved = resolve(modelId, userKeys);
+    if (!resolved) {
+      throw new AppError(
+        MODEL_ERROR_CODES.modelNotFound,
+        404,
+        `There is no model "${modelId}". See GET /api/ai/models for the list.`,
+      );
+    }
+    return resolved;
+  }
+
+  function systemFor(model: CatalogueModel, input: ModelCallInput): string | undefined {
+    const role = input.role ? catalogue.getRole(input.role) : undefined;
+    const parts = [model.systemPrompt, role?.systemPrompt, input.system].filter(
+      (p): p is string => Boolean(p?.trim()),
+    );
+    return parts.length > 0 ? parts.join("\n\n") : undefined;
+  }
+
+  function maxOutputFor(model: CatalogueModel, requested: number | undefined): number {
+    return Math.max(1, Math.min(requested ?? model.maxOutputTokens, model.maxOutputTokens));
+  }
+
+  function estimateCall(input: ModelCallInput): CallEstimate {
+    const resolved = resolveOrThrow(input.modelId, input.userKeys);
+    const maxOutputTokens = maxOutputFor(resolved.model, input.maxOutputTokens);
+    const system = systemFor(resolved.model, input) ?? "";
+    const inputTokensEstimate = estimateTokens(
+      [system, ...input.messages.map((m) => m.content)].join("\n"),
+    );
+    return {
+      model: resolved.model,
+      maxOutputTokens,
+      inputTokensEstimate,
+      worstCaseCredits: resolved.billable
+        ? worstCaseCredits(resolved.model, inputTokensEstimate, maxOutputTokens)
+        : 0,
+      billable: resolved.billable,
+      simulated: resolved.simulated,
+    };
+  }
+
+  interface AttemptOutcome {
+    text: string;
+    usage: TTokenUsage;
+    usageEstimated: boolean;
+    finishReason: string;
+    object: unknown;
+  }
+
+  interface CallState {
+    startedAt: number;
+    firstTokenAt: number | null;
+    deltasForwarded: boolean;
+  }
+
+  async function runAttempt(
+    target: ModelTarget,
+    resolved: ResolvedModel,
+    input: StreamModelInput,
+    output: ReturnType<typeof Output.object> | undefined,
+    call: CallState,
+    timeoutMs: number,
+  ): Promise<AttemptOutcome> {
+    const model = resolved.model;
+    const timer = new AbortController();
+    let timedOut = false;
+    const timeout = setTimeout(() => {
+      timedOut = true;
+      timer.abort(new DOMException(`No answer within ${timeoutMs} ms`, "TimeoutError"));
+    }, timeoutMs);
+    const signal = input.abortSignal
+      ? AbortSignal.any([input.abortSignal, timer.signal])
+      : timer.signal;
+    const system = systemFor(model, input);
+    const messages: ModelMessage[] = input.messages.map((m) => ({
+      role: m.role,
+      content: m.content,
+    }));
+    const persona: SimulatorPersona | undefined = input.role
+      ? PERSONA_OF_ROLE[input.role]
+      : model.id === "covision"
+        ? "vision"
+        : undefined;
+    const attemptStarted = performance.now();
+    let attemptFirstToken: number | null = null;
+    let text = "";
+    try {
+      const result = streamText({
+        model: target.languageModel,
+        ...(system ? { system } : {}),
+        messages,
+        temperature: input.temperature ?? model.temperature,
+        maxOutputTokens: maxOutputFor(model, input.maxOutputTokens),
+        abortSignal: signal,
+        // Retries are ours (below), explicit and testable, and they can move to another provider.
+        maxRetries: 0,
+        ...(output ? { output } : {}),
+        ...(persona && target.provider === "simulator"
+          ? { providerOptions: { simulator: { persona } } }
+          : {}),
+        // Errors arrive as stream parts and are handled there; the default logs to console.
+        onError: () => {},
+      });
+      let usage: TTokenUsage | undefined;
+      let finishReason = "unknown";
+      for await (const part of result.fullStream) {
+        if (part.type === "text-delta" && part.text.length > 0) {
+          text += part.text;
+          const now = performance.now();
+          attemptFirstToken ??= now;
+          call.firstTokenAt ??= now;
+          if (input.onDelta) {
+            call.deltasForwarded = true;
+            try {
+              input.onDelta(part.text);
+            } catch (error) {
+              throw new ConsumerError(error);
+            }
+          }
+        } else if (part.type === "error") {
+          throw part.error;
+        } else if (part.type === "abort") {
+          throw signal.reason ?? new DOMException("Aborted", "AbortError");
+        } else if (part.type === "finish") {
+          finishReason = part.finishReason;
+          const { inputTokens, outputTokens } = part.totalUsage;
+          if (inputTokens !== undefined && outputTokens !== undefined) {
+            usage = { inputTokens, outputTokens };
+          }
+        }
+      }
+      if (signal.aborted) throw signal.reason;
+      const object = output ? await result.output : undefined;
+      const latency = performance.now() - attemptStarted;
+      health.success(
+        target.provider,
+        latency,
+        attemptFirstToken === null ? null : attemptFirstToken - attemptStarted,
+      );
+      return {
+        text,
+        usage: usage ?? {
+          inputTokens: estimateTokens(
+            [system ?? "", ...input.messages.map((m) => m.content)].join("\n"),
+          ),
+          outputTokens: estimateTokens(text),
+        },
+        usageEstimated: usage === undefined,
+        finishReason,
+        object,
+      };
+    } catch (error) {
+      if (error instanceof ConsumerError) throw error;
+      if (input.abortSignal?.aborted && !timedOut) throw abortedError(model.name);
+      const failure = classifyFailure(error, target, {
+        timedOut,
+        deltasSeen: call.deltasForwarded,
+        timeoutMs,
+      });
+      // A user's bad key says nothing about the provider's health for everyone else.
+      if (target.keySource !== "user") {
+        health.failure(target.provider, failure.kind, `${failure.kind}${failure.status ? ` (${failure.status})` : ""}`);
+      }
+      throw failure;
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  function isFailure(value: unknown): value is CallFailure {
+    return typeof value === "object" && value !== null && "kind" in value && "retryable" in value;
+  }
+
+  function backoff(failure: CallFailure, attempt: number): number | null {
+    if (failure.retryAfterMs !== undefined) {
+      return failure.retryAfterMs <= config.retryMaxDelayMs ? failure.retryAfterMs : null;
+    }
+    const exponential = config.retryBaseDelayMs * 2 ** (attempt - 1);
+    // Jitter spreads retries from parallel calls so they do not hit the provider in step.
+    const jittered = exponential * (0.75 + Math.random() * 0.5);
+    return Math.min(config.retryMaxDelayMs, Math.round(jittered));
+  }
+
+  async function call(
+    input: StreamModelInput,
+    output: ReturnType<typeof Output.object> | undefined,
+  ): Promise<ModelCallResult & { object: unknown }> {
+    const resolved = resolveOrThrow(input.modelId, input.userKeys);
+    const model = resolved.model;
+    const timeoutMs = input.timeoutMs ?? config.callTimeoutMs;
+    const state: CallState = {
+      startedAt: performance.now(),
+      firstTokenAt: null,
+      deltasForwarded: false,
+    };
+    const failures: CallFailure[] = [];
+    try {
+      for (const target of resolved.targets) {
+        for (let attempt = 1; attempt <= config.maxAttempts; attempt++) {
+          if (input.abortSignal?.aborted) throw abortedError(model.name);
+          try {
+            const outcome = await runAttempt(target, resolved, input, output, state, timeoutMs);
+            const result: ModelCallResult & { object: unknown } = {
+              text: outcome.text,
+              usage: outcome.usage,
+              usageEstimated: outcome.usageEstimated,
+              latencyMs: Math.round(performance.now() - state.startedAt),
+              ttftMs:
+                state.firstTokenAt === null
+                  ? null
+                  : Math.round(state.firstTokenAt - state.startedAt),
+              modelId: model.id,
+              modelName: model.name,
+              provider: target.provider,
+              providerModel: target.providerModel,
+              simulated: target.provider === "simulator",
+              keySource: target.keySource,
+              credits: target.keySource === "user" ? 0 : priceCall(model, outcome.usage),
+              finishReason: outcome.finishReason,
+              failedAttempts: failures.length,
+              object: outcome.object,
+            };
+            options.onCallSettled?.({ ok: true, input, result });
+            return result;
+          } catch (error) {
+            if (!isFailure(error)) throw error;
+            failures.push(error);
+            log?.warn(
+              {
+                model: model.id,
+                provider: error.provider,
+                providerModel: error.providerModel,
+                attempt,
+                kind: error.kind,
+                status: error.status,
+                detail: error.detail,
+              },
+              "model call attempt failed",
+            );
+            if (error.kind === "interrupted" || (state.deltasForwarded && error.kind === "timeout")) {
+              throw interruptedError(model.name, error, timeoutMs);
+            }
+            if (!error.retryable || attempt === config.maxAttempts) break;
+            const delay = backoff(error, attempt);
+            if (delay === null) break;
+            await sleep(delay, input.abortSignal).catch(() => {
+              throw abortedError(model.name);
+            });
+          }
+        }
+      }
+      throw exhaustedError(model.name, failures, timeoutMs);
+    } catch (error) {
+      const appError =
+        error instanceof ConsumerError
+          ? error.original
+          : error instanceof AppError
+            ? error
+            : undefined;
+      if (appError instanceof AppError) options.onCallSettled?.({ ok: false, input, error: appError });
+      throw appError ?? error;
+    }
+  }
+
+  async function streamModel(input: StreamModelInput): Promise<ModelCallResult> {
+    const { object: _object, ...result } = await call(input, undefined);
+    return result;
+  }
+
+  async function generateStructured<T>(
+    input: StructuredCallInput<T>,
+  ): Promise<ModelCallResult & { object: T }> {
+    const { schema, schemaName, schemaDescription, ...rest } = input;
+    const output = Output.object({
+      schema,
+      ...(schemaName ? { name: schemaName } : {}),
+      ...(schemaDescription ? { description: schemaDescription } : {}),
+    });
+    const result = await call(rest, output);
+    // The SDK validated the object already; parsing again gives the caller its static type.
+    const parsed = schema.safeParse(result.object);
+    if (!parsed.success) {
+      throw new AppError(
+        MODEL_ERROR_CODES.invalidOutput,
+        502,
+        `${result.modelName} returned an answer in the wrong format. Please try again.`,
+      );
+    }
+    return { ...result, object: parsed.data };
+  }
+
+  async function generatePlan(input: PlanInput): Promise<ModelCallResult & { plan: TRunPlan }> {
+    const { request, history = [], allowedRoles, system, ...rest } = input;
+    const only =
+      allowedRoles && allowedRoles.length > 0
+        ? `Use only these roles: ${allowedRoles.map((r) => AGENT_ROLE_NAMES[r]).join(", ")}.`
+        : undefined;
+    const result = await generateStructured({
+      ...rest,
+      system: [PLANNER_SYSTEM_PROMPT, only, system].filter(Boolean).join("\n\n"),
+      messages: [...history, { role: "user", content: request }],
+      schema: ZRunPlan,
+      schemaName: "run_plan",
+      schemaDescription: "Which agent roles work on which sub-task, in which order.",
+    });
+    const plan = result.object;
+    if (allowedRoles && allowedRoles.length > 0) {
+      const stray = plan.steps.find((s) => !allowedRoles.includes(s.role));
+      if (stray) {
+        throw new AppError(
+          MODEL_ERROR_CODES.invalidOutput,
+          502,
+          `${result.modelName} planned a ${AGENT_ROLE_NAMES[stray.role]} step, but only ${allowedRoles.map((r) => AGENT_ROLE_NAMES[r]).join(", ")} were chosen. Please try again.`,
+        );
+      }
+    }
+    const { object: _object, ...rest2 } = result;
+    return { ...rest2, plan };
+  }
+
+  return {
+    catalogue,
+    providers,
+    health,
+    resolve,
+    estimateCall,
+    streamModel,
+    generateStructured,
+    generatePlan,
+  };
+}

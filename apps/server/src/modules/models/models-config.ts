@@ -1,0 +1,29 @@
+import type { ModelsConfigFile } from "./catalogue-schema";
+
+/** The models part of AppConfig, parsed from the environment by config.ts. */
+export interface ModelsConfig {
+  readonly openai: {
+    readonly apiKey: string | undefined;
+    readonly baseUrl: string;
+    /** `responses` (the SDK's default) or `chat` (chat completions, for proxies that lack it). */
+    readonly api: "responses" | "chat";
+  };
+  readonly anthropic: { readonly apiKey: string | undefined; readonly baseUrl: string };
+  readonly google: { readonly apiKey: string | undefined; readonly baseUrl: string };
+  readonly openaiCompatible: {
+    readonly baseUrl: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly models: readonly string[];
+  };
+  /** MODELS_CONFIG_FILE, read and checked at start-up. */
+  readonly catalogueFile: ModelsConfigFile | undefined;
+  /** Bound on one request to one provider, streaming included. */
+  readonly callTimeoutMs: number;
+  /** Tries per provider on 429/5xx/network errors before falling back to the next. */
+  readonly maxAttempts: number;
+  readonly retryBaseDelayMs: number;
+  /** A Retry-After longer than this is not waited for: the call falls back at once. */
+  readonly retryMaxDelayMs: number;
+  /** Pace of the built-in simulator; 0 streams as fast as possible. */
+  readonly simulatorTokensPerSecond: number;
+}

@@ -1,0 +1,189 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { TProviderId } from "@cohort/contracts";
+import type { Catalogue } from "./catalogue";
+import type { CatalogueModel } from "./catalogue-schema";
+import type { ModelsConfig } from "./models-config";
+
+/**
+ * The one seam between Cohort and model providers (after vercel/ai-chatbot's
+ * lib/ai/providers.ts): every provider client is made here, from config or from a user's
+ * own key, and nothing else imports a provider package.
+ */
+
+/** A key a user brought for one provider (stored and decrypted by the users module). */
+export interface ProviderCredential {
+  apiKey: string;
+  /**
+   * Only for `openai-compatible`: the user's own server. The caller must have checked it
+   * against SSRF; the server's hosted keys are never sent to it.
+   */
+  baseURL?: string;
+}
+
+export type UserProviderKeys = Partial<Record<TProviderId, ProviderCredential>>;
+
+export type ProviderSettings = Pick<
+  ModelsConfig,
+  "openai" | "anthropic" | "google" | "openaiCompatible"
+>;
+
+export interface Providers {
+  /** True when the server itself can call the provider (a hosted key or a local server). */
+  isHosted(provider: TProviderId): boolean;
+  /** A model on the hosted key, or on `credential` when given; undefined when neither exists. */
+  languageModel(
+    provider: TProviderId,
+    modelName: string,
+    credential?: ProviderCredential,
+  ): LanguageModelV3 | undefined;
+}
+
+type ModelFactory = (modelName: string) => LanguageModelV3;
+
+export function createProviders(settings: ProviderSettings): Providers {
+  // Base URLs and keys are always passed explicitly, so no SDK falls back to reading
+  // process.env itself (config.ts is the only reader of the environment).
+  const openaiFactory = (apiKey: string): ModelFactory => {
+    const provider = createOpenAI({ apiKey, baseURL: settings.openai.baseUrl });
+    return settings.openai.api === "chat"
+      ? (name) => provider.chat(name)
+      : (name) => provider.responses(name);
+  };
+  const anthropicFactory = (apiKey: string): ModelFactory => {
+    const provider = createAnthropic({ apiKey, baseURL: settings.anthropic.baseUrl });
+    return (name) => provider.messages(name);
+  };
+  const googleFactory = (apiKey: string): ModelFactory => {
+    const provider = createGoogleGenerativeAI({ apiKey, baseURL: settings.google.baseUrl });
+    return (name) => provider.chat(name);
+  };
+  const compatibleFactory = (baseURL: string, apiKey: string | undefined): ModelFactory => {
+    const provider = createOpenAICompatible({
+      name: "openai-compatible",
+      baseURL,
+      ...(apiKey ? { apiKey } : {}),
+      includeUsage: true,
+      supportsStructuredOutputs: true,
+    });
+    return (name) => provider.chatModel(name);
+  };
+
+  const compatible = settings.openaiCompatible;
+  const hosted: Partial<Record<TProviderId, ModelFactory>> = {
+    ...(settings.openai.apiKey ? { openai: openaiFactory(settings.openai.apiKey) } : {}),
+    ...(settings.anthropic.apiKey
+      ? { anthropic: anthropicFactory(settings.anthropic.apiKey) }
+      : {}),
+    ...(settings.google.apiKey ? { google: googleFactory(settings.google.apiKey) } : {}),
+    ...(compatible.baseUrl
+      ? { "openai-compatible": compatibleFactory(compatible.baseUrl, compatible.apiKey) }
+      : {}),
+  };
+
+  function userFactory(provider: TProviderId, credential: ProviderCredential) {
+    switch (provider) {
+      case "openai":
+        return openaiFactory(credential.apiKey);
+      case "anthropic":
+        return anthropicFactory(credential.apiKey);
+      case "google":
+        return googleFactory(credential.apiKey);
+      case "openai-compatible":
+        return credential.baseURL
+          ? compatibleFactory(credential.baseURL, credential.apiKey)
+          : undefined;
+    }
+  }
+
+  return {
+    isHosted: (provider) => hosted[provider] !== undefined,
+    languageModel(provider, modelName, credential) {
+      const factory = credential ? userFactory(provider, credential) : hosted[provider];
+      return factory?.(modelName);
+    },
+  };
+}
+
+export type KeySource = "hosted" | "user" | "simulator";
+
+/** One place a call can go: a provider's model on a key, or the simulator. */
+export interface ModelTarget {
+  provider: TProviderId | "simulator";
+  /** The provider's model name, or the catalogue id for the simulator. */
+  providerModel: string;
+  keySource: KeySource;
+  languageModel: LanguageModelV3;
+}
+
+export interface ResolvedModel {
+  model: CatalogueModel;
+  /** In order: each is tried (with retries) before falling back to the next. */
+  targets: ModelTarget[];
+  /** No provider of the model has a key: the built-in simulator answers. */
+  simulated: boolean;
+  /** The provider that serves the model now (its first backing one when simulated). */
+  provider: TProviderId;
+  /** Some target runs on a hosted key, so the call may cost credits. */
+  billable: boolean;
+}
+
+export interface ResolveDeps {
+  catalogue: Catalogue;
+  providers: Providers;
+  simulator(modelId: string): LanguageModelV3;
+}
+
+/**
+ * The fallback chain of a catalogue model: its backing providers in preference order, each on
+ * the user's key when they brought one for it (never the hosted key in its place), else on the
+ * hosted key, skipping providers with neither. With none left, the simulator answers: it is
+ * never a silent stand-in for a real provider that failed.
+ */
+export function resolveModel(
+  deps: ResolveDeps,
+  modelId: string,
+  userKeys: UserProviderKeys = {},
+): ResolvedModel | undefined {
+  const model = deps.catalogue.getModel(modelId);
+  if (!model) return undefined;
+  const targets: ModelTarget[] = [];
+  for (const backend of model.backends) {
+    const credential = userKeys[backend.provider];
+    const languageModel = deps.providers.languageModel(backend.provider, backend.model, credential);
+    if (!languageModel) continue;
+    targets.push({
+      provider: backend.provider,
+      providerModel: backend.model,
+      keySource: credential ? "user" : "hosted",
+      languageModel,
+    });
+  }
+  const primary = (targets[0]?.provider ?? model.backends[0]?.provider) as TProviderId;
+  if (targets.length === 0) {
+    return {
+      model,
+      targets: [
+        {
+          provider: "simulator",
+          providerModel: model.id,
+          keySource: "simulator",
+          languageModel: deps.simulator(model.id),
+        },
+      ],
+      simulated: true,
+      provider: primary,
+      billable: true,
+    };
+  }
+  return {
+    model,
+    targets,
+    simulated: false,
+    provider: primary,
+    billable: targets.some((t) => t.keySource === "hosted"),
+  };
+}

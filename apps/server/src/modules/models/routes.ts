@@ -1,0 +1,165 @@
+import {
+  AGENT_ROLES,
+  MODEL_ERROR_CODES,
+  type TAgentRole,
+  ZAgentRolesResponse,
+  ZAvailableModelsQuery,
+  ZAvailableModelsResponse,
+  ZCochatModelsResponse,
+  ZModelResponse,
+  ZModelsByRoleResponse,
+  ZModelsHealthResponse,
+  ZModelsResponse,
+} from "@cohort/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../../platform/errors";
+import { checkModelHealth } from "./check-model-health";
+import {
+  describeModel,
+  describeRole,
+  listAgentRoles,
+  listCochatModels,
+  listModels,
+} from "./list-models";
+
+const tags = ["models"];
+
+function parseRole(value: string): TAgentRole {
+  const role = value.toLowerCase();
+  if (!(AGENT_ROLES as readonly string[]).includes(role)) {
+    throw new AppError(
+      MODEL_ERROR_CODES.unknownRole,
+      400,
+      `There is no agent role "${value}". Choose one of: ${AGENT_ROLES.join(", ")}.`,
+    );
+  }
+  return role as TAgentRole;
+}
+
+/**
+ * The catalogue is public information (names, purposes, prices), so these routes need no
+ * sign-in; `simulated` reflects the server's hosted keys, not any user's own keys.
+ */
+export async function modelsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const gateway = app.models;
+
+  r.get(
+    "/api/ai/models",
+    {
+      schema: {
+        tags,
+        summary: "Every model: native Co* models, then GPT, Claude, Gemini and local ones",
+        response: { 200: ZModelsResponse },
+      },
+    },
+    async () => ({ models: listModels(gateway) }),
+  );
+
+  r.get(
+    "/api/ai/agent-roles",
+    {
+      schema: {
+        tags,
+        summary: "The agent roles with their default and suitable models",
+        response: { 200: ZAgentRolesResponse },
+      },
+    },
+    async () => ({ roles: listAgentRoles(gateway) }),
+  );
+
+  r.get(
+    "/api/models/available",
+    {
+      schema: {
+        tags,
+        summary: "Models to choose from, optionally for one role; includeExternal=false for native only",
+        querystring: ZAvailableModelsQuery,
+        response: { 200: ZAvailableModelsResponse },
+      },
+    },
+    async (request) => {
+      const role = request.query.role ? parseRole(request.query.role) : undefined;
+      return {
+        models: listModels(gateway, {
+          ...(role ? { role } : {}),
+          includeExternal: request.query.includeExternal,
+        }),
+        default_model: role ? (gateway.catalogue.getRole(role)?.defaultModel ?? null) : null,
+      };
+    },
+  );
+
+  r.get(
+    "/api/models/by-role/:role",
+    {
+      schema: {
+        tags,
+        summary: "One role with its default model and the models that suit it; 400 for an unknown role",
+        params: z.object({ role: z.string() }),
+        response: { 200: ZModelsByRoleResponse },
+      },
+    },
+    async (request) => {
+      const role = gateway.catalogue.getRole(parseRole(request.params.role));
+      if (!role) throw new AppError(MODEL_ERROR_CODES.unknownRole, 400, "Unknown agent role.");
+      return {
+        role: describeRole(role),
+        default_model: role.defaultModel,
+        models: listModels(gateway, { role: role.id }),
+      };
+    },
+  );
+
+  r.get(
+    "/api/models/health",
+    {
+      schema: {
+        tags,
+        summary: "Per provider: configured or simulated, last call outcome, recent latency",
+        response: { 200: ZModelsHealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+      return checkModelHealth(gateway);
+    },
+  );
+
+  r.get(
+    "/api/models/:id",
+    {
+      schema: {
+        tags,
+        summary: "One model; 404 when there is no such model",
+        params: z.object({ id: z.string() }),
+        response: { 200: ZModelResponse },
+      },
+    },
+    async (request) => {
+      const model = gateway.catalogue.getModel(request.params.id);
+      if (!model) {
+        throw new AppError(
+          MODEL_ERROR_CODES.modelNotFound,
+          404,
+          `There is no model "${request.params.id}". See GET /api/ai/models for the list.`,
+        );
+      }
+      return { model: describeModel(gateway, model) };
+    },
+  );
+
+  r.get(
+    "/api/cochat/models",
+    {
+      schema: {
+        tags: ["cochat"],
+        summary: "CoChat's own model list; the first is the default",
+        response: { 200: ZCochatModelsResponse },
+      },
+    },
+    async () => ({ data: listCochatModels(gateway) }),
+  );
+}

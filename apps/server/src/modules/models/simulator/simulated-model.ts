@@ -1,0 +1,224 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FinishReason,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import { estimateTokens } from "@cohort/contracts";
+import { composeAnswer, type SimulatorPersona } from "./compose-answer";
+import { jsonFromSchema } from "./json-from-schema";
+import { hashString, seededRandom } from "./seeded-random";
+
+/**
+ * The built-in simulator as an AI SDK language model (specification v3), so a simulated call
+ * goes through exactly the same `streamText` path, abort handling and usage accounting as a
+ * real provider. It answers in the shape of the role that asks, deterministically for the
+ * same prompt, at a realistic pace.
+ */
+export interface SimulatorOptions {
+  /** Streaming pace; 0 streams as fast as possible (tests). */
+  tokensPerSecond: number;
+}
+
+/** Per-call hints, passed as `providerOptions.simulator` (real providers ignore them). */
+export interface SimulatorCallHints {
+  persona?: SimulatorPersona;
+}
+
+const PERSONAS: readonly SimulatorPersona[] = [
+  "strategist",
+  "coder",
+  "designer",
+  "critic",
+  "coordinator",
+  "chat",
+  "vision",
+];
+
+const DEPTH: Record<string, number> = { coquick: 0.6, codepth: 1.5 };
+
+function textOf(content: LanguageModelV3CallOptions["prompt"][number]["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+function personaFor(modelId: string, system: string, hint: unknown): SimulatorPersona {
+  if (typeof hint === "string" && (PERSONAS as readonly string[]).includes(hint)) {
+    return hint as SimulatorPersona;
+  }
+  if (modelId === "covision") return "vision";
+  const role = /\bYou are the (Strategist|Coder|Designer|Critic)\b/.exec(system)?.[1];
+  if (role) return role.toLowerCase() as SimulatorPersona;
+  if (/\bcoordinator\b/i.test(system)) return "coordinator";
+  return "chat";
+}
+
+interface PreparedAnswer {
+  text: string;
+  usage: LanguageModelV3Usage;
+  finishReason: LanguageModelV3FinishReason;
+}
+
+function usageOf(inputTokens: number, outputTokens: number): LanguageModelV3Usage {
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+  };
+}
+
+function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAnswer {
+  const system = call.prompt
+    .filter((m) => m.role === "system")
+    .map((m) => textOf(m.content))
+    .join("\n");
+  const turns = call.prompt.filter((m) => m.role !== "system");
+  const lastUser = [...turns].reverse().find((m) => m.role === "user");
+  const request = lastUser ? textOf(lastUser.content) : "";
+  const everything = call.prompt.map((m) => textOf(m.content)).join("\n");
+  const context = turns
+    .filter((m) => m !== lastUser)
+    .map((m) => textOf(m.content))
+    .join("\n");
+  const hints = call.providerOptions?.simulator as SimulatorCallHints | undefined;
+  const persona = personaFor(modelId, system, hints?.persona);
+  const seed = hashString(`${modelId}\u0000${persona}\u0000${everything}`);
+  const inputTokens = estimateTokens(everything);
+
+  if (call.responseFormat?.type === "json") {
+    const value = jsonFromSchema(call.responseFormat.schema, {
+      request,
+      prompt: everything,
+      random: seededRandom(seed),
+    });
+    const text = JSON.stringify(value);
+    return {
+      text,
+      usage: usageOf(inputTokens, estimateTokens(text)),
+      finishReason: { unified: "stop", raw: "stop" },
+    };
+  }
+
+  let text = composeAnswer({
+    persona,
+    request,
+    context: `${system}\n${context}`,
+    depth: DEPTH[modelId] ?? 1,
+    seed,
+  });
+  let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
+  const limit = call.maxOutputTokens;
+  if (limit !== undefined && estimateTokens(text) > limit) {
+    text = text.slice(0, limit * 4);
+    finishReason = { unified: "length", raw: "length" };
+  }
+  return { text, usage: usageOf(inputTokens, estimateTokens(text)), finishReason };
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Words with their leading whitespace: the simulator's unit of streaming. */
+function piecesOf(text: string): string[] {
+  return text.match(/\s*\S+|\s+$/g) ?? [];
+}
+
+export function createSimulatedModel(modelId: string, options: SimulatorOptions): LanguageModelV3 {
+  const tps = options.tokensPerSecond;
+  return {
+    specificationVersion: "v3",
+    provider: "simulator",
+    modelId,
+    supportedUrls: {},
+
+    async doGenerate(call) {
+      if (call.abortSignal?.aborted) throw abortError(call.abortSignal);
+      const answer = prepare(modelId, call);
+      return {
+        content: [{ type: "text", text: answer.text }],
+        finishReason: answer.finishReason,
+        usage: answer.usage,
+        warnings: [],
+        response: { id: `sim-${hashString(answer.text).toString(16)}`, modelId },
+      };
+    },
+
+    async doStream(call) {
+      const signal = call.abortSignal;
+      if (signal?.aborted) throw abortError(signal);
+      const answer = prepare(modelId, call);
+      let cancelled = false;
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        async start(controller) {
+          try {
+            controller.enqueue({ type: "stream-start", warnings: [] });
+            controller.enqueue({
+              type: "response-metadata",
+              id: `sim-${hashString(answer.text).toString(16)}`,
+              modelId,
+              timestamp: new Date(),
+            });
+            // Time to first token grows with the pace, as with real models: ~0.25 s at 60/s.
+            const started = performance.now();
+            const firstTokenMs = tps > 0 ? Math.min(400, 15_000 / tps) : 0;
+            await sleep(firstTokenMs, signal);
+            controller.enqueue({ type: "text-start", id: "text-0" });
+            let sentTokens = 0;
+            let batch: string[] = [];
+            for (const piece of piecesOf(answer.text)) {
+              if (cancelled) return;
+              batch.push(piece);
+              const text = batch.join("");
+              // Unpaced (tests): a few large deltas. Paced: batches keep timers at >= 10 ms,
+              // so fast paces do not drown in timer overhead.
+              let wait = 0;
+              if (tps > 0) {
+                const due = started + firstTokenMs + ((sentTokens + text.length / 4) * 1000) / tps;
+                wait = due - performance.now();
+                if (wait < 10) continue;
+              } else if (batch.length < 16) {
+                continue;
+              }
+              controller.enqueue({ type: "text-delta", id: "text-0", delta: text });
+              sentTokens += text.length / 4;
+              batch = [];
+              await sleep(wait, signal);
+            }
+            if (batch.length > 0) {
+              controller.enqueue({ type: "text-delta", id: "text-0", delta: batch.join("") });
+            }
+            controller.enqueue({ type: "text-end", id: "text-0" });
+            controller.enqueue({
+              type: "finish",
+              usage: answer.usage,
+              finishReason: answer.finishReason,
+            });
+            controller.close();
+          } catch (error) {
+            if (!cancelled) controller.error(error);
+          }
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      return { stream, request: { body: { simulated: true } } };
+    },
+  };
+}

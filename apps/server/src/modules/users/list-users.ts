@@ -1,0 +1,26 @@
+import type { TAdminUsersQuery, TAdminUsersResponse } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { toUserProfile, USER_COLUMNS, type UserRow } from "./user-row";
+
+/** One page of users, newest first, optionally filtered by part of the email or name. */
+export async function listUsers(
+  db: Queryable,
+  query: TAdminUsersQuery,
+): Promise<TAdminUsersResponse> {
+  const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
+  const where = `WHERE $1::text IS NULL OR lower(email) LIKE $1
+    OR lower(first_name || ' ' || last_name) LIKE $1 OR lower(COALESCE(display_name, '')) LIKE $1`;
+  const [page, total] = await Promise.all([
+    db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      [pattern, query.pageSize, (query.page - 1) * query.pageSize],
+    ),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM users ${where}`, [pattern]),
+  ]);
+  return {
+    users: page.rows.map(toUserProfile),
+    total: total.rows[0]?.total ?? 0,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}

@@ -1,0 +1,89 @@
+import {
+  AUTH_MESSAGES,
+  ERROR_CODES,
+  SESSION_COOKIE,
+  type TUserProfile,
+  type TUserRole,
+} from "@cohort/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { AppError } from "./errors";
+
+/**
+ * The request's authentication, shared by every module: who is calling, through which
+ * session. The auth module supplies how a token becomes a principal (`resolveSession`);
+ * everything else only asks `requireUser` / `requireAdmin`.
+ */
+export interface Principal {
+  user: TUserProfile;
+  sessionId: string;
+}
+
+export type ResolveSession = (token: string) => Promise<Principal | null>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    resolveSession: ResolveSession;
+  }
+  interface FastifyRequest {
+    /** Memoised result of the first guard that looked, so later guards cost nothing. */
+    principal: Promise<Principal | null> | null;
+  }
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The session token of a request or a socket handshake: the Authorization header first, then
+ * the session cookie. A malformed or unknown bearer never falls back to the cookie, so a
+ * header always means exactly what it says.
+ */
+export function readSessionToken(
+  authorization: string | undefined,
+  cookies: Record<string, string | undefined>,
+): string | null {
+  if (authorization !== undefined && authorization !== "") {
+    return BEARER.exec(authorization)?.[1] ?? "";
+  }
+  return cookies[SESSION_COOKIE] ?? null;
+}
+
+export function registerAuth(app: FastifyInstance, resolveSession: ResolveSession): void {
+  app.decorate("resolveSession", resolveSession);
+  app.decorateRequest("principal", null);
+}
+
+function unauthorized(): AppError {
+  return new AppError(ERROR_CODES.unauthorized, 401, AUTH_MESSAGES.unauthorized);
+}
+
+/** The caller's principal, or null when the request carries no valid session. */
+export function currentPrincipal(request: FastifyRequest): Promise<Principal | null> {
+  if (!request.principal) {
+    const token = readSessionToken(request.headers.authorization, request.cookies);
+    request.principal = token ? request.server.resolveSession(token) : Promise.resolve(null);
+  }
+  return request.principal;
+}
+
+/**
+ * 401 `unauthorized` unless the request carries a valid, unexpired, unrevoked session. Works
+ * in a handler (`const { user } = await requireUser(request)`) and as a preHandler.
+ */
+export async function requireUser(request: FastifyRequest): Promise<Principal> {
+  const principal = await currentPrincipal(request);
+  if (!principal) throw unauthorized();
+  return principal;
+}
+
+export function hasRole(principal: Principal, role: TUserRole): boolean {
+  return principal.user.role === role;
+}
+
+/** 401 for anonymous callers, 403 `forbidden` for signed-in users who are not admins. */
+export async function requireAdmin(request: FastifyRequest): Promise<Principal> {
+  const principal = await requireUser(request);
+  if (!hasRole(principal, "admin")) {
+    throw new AppError(ERROR_CODES.forbidden, 403, "This area is for administrators only.");
+  }
+  return principal;
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from "fastify";
+
+/**
+ * The web client sends `Content-Type: application/json` on every call (spec §7), also on
+ * body-less POSTs such as logout. Fastify's JSON parser refuses an empty body; this one
+ * treats it as no body and otherwise is Fastify's own (prototype-poisoning checks kept).
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === "") {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}

@@ -1,0 +1,327 @@
+import { MODEL_ERROR_CODES, priceCall } from "@cohort/contracts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { AppError } from "../src/platform/errors";
+import { createTestApp, type TestApp } from "./support/app";
+import {
+  FakeProviderServer,
+  type RecordedRequest,
+} from "./support/fake-provider/fake-provider-server";
+
+/**
+ * The real AI SDK clients (OpenAI responses and chat completions, Anthropic, Google,
+ * OpenAI-compatible) against local servers that speak their wire formats, through the
+ * gateway of a fully built app.
+ */
+
+const fakes: Record<"openai" | "openaiChat" | "anthropic" | "google" | "compat", FakeProviderServer> =
+  {} as never;
+let app: TestApp;
+let chatApp: TestApp;
+
+const LONG_ANSWER = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+
+beforeAll(async () => {
+  for (const name of ["openai", "openaiChat", "anthropic", "google", "compat"] as const) {
+    fakes[name] = await FakeProviderServer.start();
+  }
+  const common = {
+    SIMULATOR_TOKENS_PER_SECOND: "0",
+    MODEL_RETRY_BASE_DELAY_MS: "10",
+    MODEL_RETRY_MAX_DELAY_MS: "3000",
+    ANTHROPIC_API_KEY: "sk-ant-hosted",
+    ANTHROPIC_BASE_URL: fakes.anthropic.baseUrls.anthropic,
+    GOOGLE_GENERATIVE_AI_API_KEY: "google-hosted",
+    GOOGLE_BASE_URL: fakes.google.baseUrls.google,
+    OPENAI_COMPATIBLE_BASE_URL: fakes.compat.baseUrls.openaiCompatible,
+    OPENAI_COMPATIBLE_MODELS: "llama3.1",
+  };
+  app = await createTestApp({
+    ...common,
+    OPENAI_API_KEY: "sk-openai-hosted",
+    OPENAI_BASE_URL: fakes.openai.baseUrls.openai,
+  });
+  chatApp = await createTestApp({
+    ...common,
+    OPENAI_API_KEY: "sk-openai-hosted",
+    OPENAI_BASE_URL: fakes.openaiChat.baseUrls.openai,
+    OPENAI_API: "chat",
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([app?.close(), chatApp?.close()]);
+  await Promise.all(Object.values(fakes).map((f) => f.close()));
+});
+
+beforeEach(() => {
+  for (const fake of Object.values(fakes)) fake.reset();
+});
+
+async function expectAppError(promise: Promise<unknown>, code: string, status: number) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect(error).toMatchObject({ code, statusCode: status });
+  return error as AppError;
+}
+
+const variants = [
+  {
+    name: "OpenAI responses API",
+    fake: () => fakes.openai,
+    gateway: () => app.app.models,
+    modelId: "gpt-4.1",
+    path: "/v1/responses",
+    auth: (r: RecordedRequest) => r.headers.authorization === "Bearer sk-openai-hosted",
+  },
+  {
+    name: "OpenAI chat completions",
+    fake: () => fakes.openaiChat,
+    gateway: () => chatApp.app.models,
+    modelId: "gpt-4.1",
+    path: "/v1/chat/completions",
+    auth: (r: RecordedRequest) => r.headers.authorization === "Bearer sk-openai-hosted",
+  },
+  {
+    name: "Anthropic messages",
+    fake: () => fakes.anthropic,
+    gateway: () => app.app.models,
+    modelId: "claude-sonnet-4",
+    path: "/v1/messages",
+    auth: (r: RecordedRequest) => r.headers["x-api-key"] === "sk-ant-hosted",
+  },
+  {
+    name: "Gemini streamGenerateContent",
+    fake: () => fakes.google,
+    gateway: () => app.app.models,
+    modelId: "gemini-2.5-pro",
+    path: "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+    auth: (r: RecordedRequest) => r.headers["x-goog-api-key"] === "google-hosted",
+  },
+  {
+    name: "OpenAI-compatible server",
+    fake: () => fakes.compat,
+    gateway: () => app.app.models,
+    modelId: "local:llama3.1",
+    path: "/v1/chat/completions",
+    auth: () => true,
+  },
+] as const;
+
+describe.each(variants)("$name", (variant) => {
+  const messages = [{ role: "user" as const, content: "Say hello" }];
+
+  it("streams the answer piece by piece and reports usage and price", async () => {
+    const fake = variant.fake();
+    fake.next({ text: "Hello there, this streams in pieces.", usage: { inputTokens: 20, outputTokens: 7 } });
+    const deltas: string[] = [];
+    const result = await variant.gateway().streamModel({
+      modelId: variant.modelId,
+      messages,
+      onDelta: (d) => deltas.push(d),
+    });
+    expect(result.text).toBe("Hello there, this streams in pieces.");
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe(result.text);
+    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 7 });
+    expect(result.usageEstimated).toBe(false);
+    const model = variant.gateway().catalogue.getModel(variant.modelId);
+    expect(result.credits).toBe(priceCall(model as NonNullable<typeof model>, result.usage));
+    expect(result).toMatchObject({ simulated: false, keySource: "hosted", failedAttempts: 0 });
+    expect(result.ttftMs).not.toBeNull();
+    const [request] = fake.requests;
+    expect(request?.path).toBe(variant.path);
+    expect(request?.stream).toBe(true);
+    expect(variant.auth(request as RecordedRequest)).toBe(true);
+    expect(JSON.stringify(request?.body)).toContain("Say hello");
+  });
+
+  it("waits for Retry-After on a 429 and then succeeds", async () => {
+    const fake = variant.fake();
+    fake.next({ status: 429, headers: { "retry-after": "1" } }, { text: "after the wait" });
+    const result = await variant.gateway().streamModel({ modelId: variant.modelId, messages });
+    expect(result.text).toBe("after the wait");
+    expect(result.failedAttempts).toBe(1);
+    expect(fake.requests).toHaveLength(2);
+    const [first, second] = fake.requests as [RecordedRequest, RecordedRequest];
+    // A lower bound only: the gateway must not retry before the provider allows it.
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(990);
+  });
+
+  it("fails clearly when the stream is cut mid-way, without retrying a half-sent answer", async () => {
+    const fake = variant.fake();
+    fake.next({ text: LONG_ANSWER, cutAfterChunks: 5 });
+    const deltas: string[] = [];
+    const error = await expectAppError(
+      variant.gateway().streamModel({
+        modelId: variant.modelId,
+        messages,
+        onDelta: (d) => deltas.push(d),
+      }),
+      MODEL_ERROR_CODES.streamInterrupted,
+      502,
+    );
+    expect(error.message).toMatch(/was cut off/);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("times out a provider that never answers, within the configured time", async () => {
+    const fake = variant.fake();
+    fake.next({ hang: true });
+    const started = performance.now();
+    const error = await expectAppError(
+      variant.gateway().streamModel({ modelId: variant.modelId, messages, timeoutMs: 300 }),
+      MODEL_ERROR_CODES.providerTimeout,
+      504,
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(error.message).toMatch(/did not answer within/);
+    expect(await fake.requests[0]?.closed).toEqual({ early: true });
+  });
+
+  it("aborts the provider request when the caller stops", async () => {
+    const fake = variant.fake();
+    fake.next({ text: LONG_ANSWER, chunkDelayMs: 30 });
+    const controller = new AbortController();
+    let deltas = 0;
+    await expectAppError(
+      variant.gateway().streamModel({
+        modelId: variant.modelId,
+        messages,
+        abortSignal: controller.signal,
+        onDelta: () => {
+          deltas += 1;
+          if (deltas === 2) controller.abort();
+        },
+      }),
+      MODEL_ERROR_CODES.callAborted,
+      499,
+    );
+    expect(await fake.requests[0]?.closed).toEqual({ early: true });
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe("fallback and failure", () => {
+  const messages = [{ role: "user" as const, content: "Plan a launch" }];
+
+  it("falls back to the next provider after repeated 500s", async () => {
+    fakes.openai.next({ status: 500 }, { status: 500 }, { status: 500 });
+    fakes.anthropic.next({ text: "Anthropic answered" });
+    const result = await app.app.models.streamModel({ modelId: "coreason", messages });
+    expect(result).toMatchObject({
+      text: "Anthropic answered",
+      provider: "anthropic",
+      providerModel: "claude-sonnet-4-0",
+      failedAttempts: 3,
+    });
+    expect(fakes.openai.requests).toHaveLength(3);
+    const health = (await app.app.inject({ method: "GET", url: "/api/models/health" })).json();
+    const byProvider = Object.fromEntries(
+      (health.providers as { provider: string }[]).map((p) => [p.provider, p]),
+    );
+    expect(byProvider.openai).toMatchObject({ configured: true, mode: "real", reachable: false });
+    expect(byProvider.openai.last_error.code).toBe("server_error");
+    expect(byProvider.anthropic).toMatchObject({ reachable: true });
+    expect(byProvider.anthropic.latency_ms_p50).toEqual(expect.any(Number));
+    expect(health.status).toBe("degraded");
+  });
+
+  it("falls back at once when Retry-After is longer than the gateway will wait", async () => {
+    fakes.openai.next({ status: 429, headers: { "retry-after": "3600" } });
+    fakes.anthropic.next({ text: "no waiting" });
+    const result = await app.app.models.streamModel({ modelId: "coreason", messages });
+    expect(result.provider).toBe("anthropic");
+    expect(fakes.openai.requests).toHaveLength(1);
+  });
+
+  it("retries a stream cut before any text reached the caller", async () => {
+    fakes.openai.next({ text: LONG_ANSWER, cutAfterChunks: 0 }, { text: "second try" });
+    const result = await app.app.models.streamModel({ modelId: "gpt-4.1", messages });
+    expect(result.text).toBe("second try");
+    expect(fakes.openai.requests).toHaveLength(2);
+  });
+
+  it("names the model when every provider fails, and never falls back to the simulator", async () => {
+    const down = { status: 503, errorMessage: "overloaded" };
+    fakes.openai.next(down, down, down);
+    fakes.anthropic.next(down, down, down);
+    fakes.google.next(down, down, down);
+    const error = await expectAppError(
+      app.app.models.streamModel({ modelId: "coreason", messages }),
+      MODEL_ERROR_CODES.providerUnavailable,
+      502,
+    );
+    expect(error.message).toContain("CoReason is unavailable right now");
+    expect(error.message).not.toContain("overloaded");
+    expect(
+      (error.details as { attempts: { provider: string }[] }).attempts.map((a) => a.provider),
+    ).toEqual(["openai", "openai", "openai", "anthropic", "anthropic", "anthropic", "google", "google", "google"]);
+  });
+
+  it("uses the user's own key instead of the hosted one, at no credit cost", async () => {
+    fakes.openai.next({ text: "on your key" });
+    const result = await app.app.models.streamModel({
+      modelId: "gpt-4.1",
+      messages,
+      userKeys: { openai: { apiKey: "sk-user-own" } },
+    });
+    expect(result).toMatchObject({ text: "on your key", keySource: "user", credits: 0 });
+    expect(fakes.openai.requests[0]?.headers.authorization).toBe("Bearer sk-user-own");
+    expect(app.app.models.estimateCall({ modelId: "gpt-4.1", messages, userKeys: { openai: { apiKey: "k" } } })).toMatchObject({ billable: false, worstCaseCredits: 0 });
+  });
+
+  it("says the user's key was rejected, without blaming the provider's health", async () => {
+    fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
+    const error = await expectAppError(
+      app.app.models.streamModel({
+        modelId: "gpt-4.1",
+        messages,
+        userKeys: { openai: { apiKey: "sk-user-bad" } },
+      }),
+      MODEL_ERROR_CODES.providerKeyRejected,
+      400,
+    );
+    expect(error.message).toContain("Your OpenAI API key was rejected");
+    expect(error.message).not.toContain("sk-user");
+    expect(fakes.openai.requests).toHaveLength(1);
+  });
+
+  it("returns the coordinator's plan as validated structured output from each SDK", async () => {
+    const plan = {
+      rationale: "Code first, then review.",
+      steps: [
+        { id: "s1", role: "coder", task: "Write it", dependsOn: [] },
+        { id: "s2", role: "critic", task: "Review it", dependsOn: ["s1"] },
+      ],
+    };
+    for (const [fake, modelId] of [
+      [fakes.openai, "gpt-4.1"],
+      [fakes.anthropic, "claude-sonnet-4"],
+      [fakes.google, "gemini-2.5-pro"],
+    ] as const) {
+      fake.next({ json: plan });
+      const result = await app.app.models.generatePlan({ modelId, request: "Write a CSV parser" });
+      expect(result.plan).toEqual(plan);
+    }
+  });
+
+  it("rejects a plan that does not match the schema as the model's fault", async () => {
+    fakes.openai.next({ json: { rationale: "x", steps: [] } });
+    await expectAppError(
+      app.app.models.generatePlan({ modelId: "gpt-4.1", request: "Anything" }),
+      MODEL_ERROR_CODES.invalidOutput,
+      502,
+    );
+  });
+
+  it("estimates usage when the provider reports none", async () => {
+    fakes.compat.next({ text: "no usage here", omitUsage: true });
+    const result = await app.app.models.streamModel({ modelId: "local:llama3.1", messages });
+    expect(result.usageEstimated).toBe(true);
+    expect(result.usage.outputTokens).toBe(Math.ceil("no usage here".length / 4));
+  });
+});

@@ -1,0 +1,16 @@
+import type { ReactNode } from "react";
+import { Navigate } from "react-router";
+import { FullScreenSpinner } from "./full-screen-spinner";
+import { useInitialCheckDelay } from "./require-auth";
+import { useAuth } from "./use-auth";
+
+/** Spec §2/§6: /admin/dashboard needs an admin session; everyone else goes to /admin/login. */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const { status, user } = useAuth();
+  const delayPassed = useInitialCheckDelay();
+  if (status === "loading" || !delayPassed) return <FullScreenSpinner />;
+  if (status !== "authenticated" || user?.role !== "admin") {
+    return <Navigate to="/admin/login" replace />;
+  }
+  return children;
+}

@@ -1,0 +1,132 @@
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+  useId,
+  useState,
+} from "react";
+import { cn } from "./cn";
+
+export const inputClasses =
+  "block w-full rounded-lg border border-ink-300 bg-white px-3 py-2.5 text-sm text-ink-950 shadow-xs placeholder:text-ink-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 disabled:bg-ink-50 disabled:text-ink-500 aria-invalid:border-red-400";
+
+export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  hint?: ReactNode;
+  /** Shown below the input and announced; also marks the input invalid. */
+  error?: string | null;
+  /** Content placed inside the input box on the right (e.g. a show/hide toggle). */
+  trailing?: ReactNode;
+}
+
+/** A labelled input with an optional hint and error, wired up for assistive technology. */
+export function Field({ label, hint, error, trailing, id, className, ...props }: FieldProps) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ");
+  return (
+    <div className={className}>
+      <label htmlFor={inputId} className="block text-sm font-medium text-ink-800">
+        {label}
+      </label>
+      <div className="relative mt-1.5">
+        <input
+          id={inputId}
+          aria-describedby={describedBy || undefined}
+          aria-invalid={error ? true : undefined}
+          className={cn(inputClasses, trailing ? "pr-20" : undefined)}
+          {...props}
+        />
+        {trailing ? (
+          <div className="absolute inset-y-0 right-0 flex items-center pr-1.5">{trailing}</div>
+        ) : null}
+      </div>
+      {hint ? (
+        <p id={hintId} className="mt-1.5 text-xs text-ink-500">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="mt-1.5 text-xs font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  hint?: ReactNode;
+}
+
+export function TextAreaField({ label, hint, id, className, ...props }: TextAreaFieldProps) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  return (
+    <div className={className}>
+      <label htmlFor={inputId} className="block text-sm font-medium text-ink-800">
+        {label}
+      </label>
+      <textarea
+        id={inputId}
+        aria-describedby={hint ? `${inputId}-hint` : undefined}
+        className={cn(inputClasses, "mt-1.5 font-mono text-xs leading-5")}
+        {...props}
+      />
+      {hint ? (
+        <p id={`${inputId}-hint`} className="mt-1.5 text-xs text-ink-500">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export type PasswordFieldProps = Omit<FieldProps, "type" | "trailing">;
+
+/** A password input with the show/hide toggle of spec §2. */
+export function PasswordField(props: PasswordFieldProps) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <Field
+      {...props}
+      type={visible ? "text" : "password"}
+      trailing={
+        <button
+          type="button"
+          onClick={() => setVisible((v) => !v)}
+          aria-pressed={visible}
+          aria-label={visible ? "Hide password" : "Show password"}
+          className="rounded-md px-2 py-1 text-xs font-semibold text-brand-700 hover:bg-brand-50"
+        >
+          {visible ? "Hide" : "Show"}
+        </button>
+      }
+    />
+  );
+}
+
+/** A polite live region for form-level messages (errors and confirmations). */
+export function FormMessage({
+  tone = "error",
+  children,
+}: {
+  tone?: "error" | "success" | "info";
+  children?: ReactNode;
+}) {
+  const tones = {
+    error: "border-red-200 bg-red-50 text-red-800",
+    success: "border-emerald-200 bg-emerald-50 text-emerald-800",
+    info: "border-brand-200 bg-brand-50 text-brand-900",
+  } as const;
+  return (
+    <div aria-live="polite" aria-atomic="true">
+      {children ? (
+        <p className={cn("rounded-lg border px-3 py-2.5 text-sm", tones[tone])}>{children}</p>
+      ) : null}
+    </div>
+  );
+}

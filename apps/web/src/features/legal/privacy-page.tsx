@@ -1,0 +1,323 @@
+import { Link } from "react-router";
+import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { SITE } from "../../lib/site";
+import { LegalDocument, type LegalSection } from "./legal-document";
+
+const mail = (address: string) => <a href={`mailto:${address}`}>{address}</a>;
+
+const SECTIONS: readonly LegalSection[] = [
+  {
+    id: "who-we-are",
+    title: "Who we are",
+    body: (
+      <>
+        <p>
+          {SITE.legalName} (“Cohort”, “we”, “us”) runs the Cohort multi-agent AI platform, its
+          CoChat feature, its API and this website. We are the controller of the personal data
+          described here. Where your organisation gives you access to Cohort and decides what you
+          use it for, your organisation is the controller of the content you enter and we process it
+          on its behalf.
+        </p>
+        <p>
+          Questions about this policy go to {mail(SITE.emails.privacy)}. We answer every request
+          within 30 days.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "what-we-collect",
+    title: "What we collect",
+    body: (
+      <>
+        <h3>Account data</h3>
+        <p>
+          Your email address, first and last name, and a hash of your password (argon2id — we never
+          store or see the password itself). If you sign in with Google, we receive your Google
+          account identifier, display name, email address and profile photo address from the
+          identity provider. We also record your subscription tier, your credit balance and the
+          ledger of credits added, reserved, spent and released.
+        </p>
+        <h3>Your content</h3>
+        <p>
+          The sessions you create, the messages you send, documents you upload and everything the
+          agents produce in response: the coordinator's plan, each agent's drafts, the Critic's
+          scores and the final answer. Each run is stored as a sequence of events so you can
+          reconnect, replay and export it.
+        </p>
+        <h3>Provider API keys</h3>
+        <p>
+          If you add your own OpenAI, Anthropic or Google key, we encrypt it at rest with
+          AES-256-GCM and use it only to make the model calls you start. A saved key is never sent
+          back to your browser and never appears in logs.
+        </p>
+        <h3>Usage and diagnostics</h3>
+        <p>
+          Pages viewed, the page you came from and campaign parameters (UTM source, medium,
+          campaign, term and content), device and screen size, page performance measurements (such
+          as largest contentful paint, first input delay, layout shift and time to first byte), how
+          long a visit lasts, and error logs with the page address, browser user agent, your user id
+          and a session id. Before any log entry is stored, values under keys such as password,
+          token, secret, api_key, apiKey and authorization are replaced with “[REDACTED]”.
+        </p>
+        <h3>Agreement records</h3>
+        <p>
+          Which version of the user agreement you accepted, when, and from where (for example the
+          web app).
+        </p>
+        <h3>Payment data</h3>
+        <p>
+          Payments are taken on Stripe's hosted checkout. We receive the plan or credit package you
+          bought, the amount, the currency and a payment reference. We never receive or store your
+          full card number or security code.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "how-we-use-it",
+    title: "How we use it",
+    body: (
+      <>
+        <ul>
+          <li>
+            <strong>To provide Cohort</strong> — running your sessions, routing each part of a task
+            to the model you chose, streaming results, and keeping your history (performance of our
+            contract with you).
+          </li>
+          <li>
+            <strong>To charge fairly</strong> — reserving and settling credits, applying your plan
+            and processing payments (contract; legal obligations for tax records).
+          </li>
+          <li>
+            <strong>To keep Cohort secure</strong> — sign-in sessions, CSRF protection, rate limits,
+            fraud prevention and the audit log of administrative actions (legitimate interests).
+          </li>
+          <li>
+            <strong>To improve Cohort</strong> — aggregated usage and performance measurements tell
+            us which pages are slow and which features are used (legitimate interests). We don't
+            build advertising profiles.
+          </li>
+          <li>
+            <strong>To talk to you</strong> — account emails such as verification, password reset,
+            receipts and changes to these terms (contract), and product news only if you opt in
+            (consent).
+          </li>
+        </ul>
+        <p>
+          We do not sell your personal data, and we do not use your prompts or outputs to train AI
+          models.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "model-providers",
+    title: "Model providers",
+    body: (
+      <>
+        <p>
+          To answer a message, Cohort sends the relevant part of your session to the provider of
+          each model involved: OpenAI for GPT models, Anthropic for Claude models, Google for Gemini
+          models, or a model server your organisation configured. Native Co* models run on
+          infrastructure we operate or contract. Each provider processes that content under its own
+          API terms, and we choose API offerings whose terms don't allow training on that content.
+        </p>
+        <p>
+          When a call runs on your own API key, your own agreement with that provider governs it,
+          and the provider bills you directly.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "cookies",
+    title: "Cookies and browser storage",
+    body: (
+      <>
+        <p>
+          Cohort uses only what it needs to work. There are no advertising or third-party tracking
+          cookies.
+        </p>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name or key</th>
+              <th scope="col">Where</th>
+              <th scope="col">Purpose</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>Session cookie</td>
+              <td>Cookie (httpOnly)</td>
+              <td>Keeps you signed in; unreadable to page scripts; ends when you sign out.</td>
+            </tr>
+            <tr>
+              <td>CSRF token</td>
+              <td>sessionStorage (csrfToken)</td>
+              <td>
+                Proves that a change request came from Cohort's own pages; tied to your session.
+              </td>
+            </tr>
+            <tr>
+              <td>authToken, userProfile</td>
+              <td>localStorage</td>
+              <td>
+                Remembers that this browser is signed in and shows your name and plan quickly.
+              </td>
+            </tr>
+            <tr>
+              <td>Profile, recent navigation, redirect counters</td>
+              <td>sessionStorage</td>
+              <td>
+                Your profile for this tab, and the last 20 pages visited in it, used only to detect
+                and stop redirect loops. Cleared when the tab closes.
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </>
+    ),
+  },
+  {
+    id: "sharing",
+    title: "Who we share data with",
+    body: (
+      <ul>
+        <li>
+          <strong>Model providers</strong> (OpenAI, Anthropic, Google, or those you configure) — the
+          content needed for the calls you start.
+        </li>
+        <li>
+          <strong>Stripe</strong> — payment processing and fraud checks for purchases.
+        </li>
+        <li>
+          <strong>Google</strong> — only if you choose Google sign-in.
+        </li>
+        <li>
+          <strong>Infrastructure providers</strong> — hosting, database, email delivery and error
+          monitoring, bound by contracts that limit them to processing on our instructions.
+        </li>
+        <li>
+          <strong>Authorities</strong> — when the law requires it; we push back on requests that are
+          overbroad and tell you unless we are legally prevented.
+        </li>
+      </ul>
+    ),
+  },
+  {
+    id: "retention",
+    title: "How long we keep it",
+    body: (
+      <ul>
+        <li>Account data: while your account is open, and up to 30 days after you close it.</li>
+        <li>
+          Sessions, messages and run events: until you delete them or close your account; removed
+          from backups within a further 35 days.
+        </li>
+        <li>Provider API keys: until you remove them or close your account.</li>
+        <li>Usage, performance and error logs: 90 days, then deleted or aggregated anonymously.</li>
+        <li>
+          Credit ledger, invoices and payment records: as long as tax and accounting law requires,
+          usually seven years.
+        </li>
+        <li>
+          Agreement acceptance records: for as long as the agreement applies to you, plus six years.
+        </li>
+      </ul>
+    ),
+  },
+  {
+    id: "security",
+    title: "How we protect it",
+    body: (
+      <p>
+        Traffic is encrypted in transit. Passwords are hashed with argon2id; sign-in sessions are
+        random tokens stored only as hashes and can be revoked; provider keys are encrypted at rest.
+        Every change request needs a CSRF token, request bodies are validated, sensitive fields are
+        redacted from logs, and administrative actions are written to an audit log. Report a
+        security issue to {mail(SITE.emails.security)}.
+      </p>
+    ),
+  },
+  {
+    id: "your-rights",
+    title: "Your rights",
+    body: (
+      <>
+        <p>Depending on where you live, you can ask us to:</p>
+        <ul>
+          <li>give you a copy of your personal data, in a portable format;</li>
+          <li>correct data that is wrong;</li>
+          <li>delete your data or your account;</li>
+          <li>restrict or object to processing based on our legitimate interests;</li>
+          <li>withdraw consent you gave, such as for product emails.</li>
+        </ul>
+        <p>
+          Write to {mail(SITE.emails.privacy)} from the address on your account. You can also
+          complain to your local data protection authority. California residents have the rights
+          described in the CCPA; we do not sell or share personal information for cross-context
+          advertising.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "transfers",
+    title: "International transfers",
+    body: (
+      <p>
+        Model providers and our infrastructure may process data outside your country, including in
+        the United States. Where the law requires it, transfers rely on the European Commission's
+        standard contractual clauses or an equivalent safeguard.
+      </p>
+    ),
+  },
+  {
+    id: "children",
+    title: "Children",
+    body: (
+      <p>
+        Cohort is not meant for anyone under 16, and we don't knowingly collect their data. If you
+        believe a child has an account, tell us and we'll delete it.
+      </p>
+    ),
+  },
+  {
+    id: "changes",
+    title: "Changes to this policy",
+    body: (
+      <p>
+        When we change this policy in a way that matters, we update the date above and tell you by
+        email or in the app before the change takes effect. The policy works together with our{" "}
+        <Link to="/terms">terms of service</Link>.
+      </p>
+    ),
+  },
+  {
+    id: "contact",
+    title: "Contact",
+    body: (
+      <p>
+        Privacy questions and requests: {mail(SITE.emails.privacy)}. Everything else: see the{" "}
+        <Link to="/contact">contact page</Link>.
+      </p>
+    ),
+  },
+];
+
+export function PrivacyPage() {
+  useDocumentMeta({
+    title: "Privacy policy",
+    description:
+      "What Cohort collects, why, who it is shared with, how long it is kept and how to use your rights.",
+  });
+  return (
+    <LegalDocument
+      title="Privacy policy"
+      lead="What Cohort collects when you use it, why, who else sees it, how long we keep it, and how you stay in control."
+      sections={SECTIONS}
+    />
+  );
+}

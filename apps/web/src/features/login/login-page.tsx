@@ -1,0 +1,377 @@
+import {
+  AGREEMENT_MESSAGES,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_TOO_SHORT_MESSAGE,
+  type TAgreement,
+} from "@cohort/contracts";
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { failureMessage, logIn, signUp } from "../../auth/account-api";
+import { type AuthSnapshot, applyAuthResponse } from "../../auth/auth-store";
+import { mayRedirectToDashboard } from "../../auth/dashboard-redirect";
+import { FullScreenSpinner } from "../../auth/full-screen-spinner";
+import { announceGoogleFailure, startGoogleSignIn } from "../../auth/google-sign-in";
+import { useAuth } from "../../auth/use-auth";
+import { Button } from "../../components/button";
+import { Field, FormMessage, PasswordField } from "../../components/form";
+import { toast } from "../../components/toast/toast-store";
+import { isApiError } from "../../lib/api/api-error";
+import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { logger } from "../../lib/telemetry/logger";
+import { fetchCurrentAgreement } from "../agreement/agreement-api";
+import { ModelsPanel } from "./models-panel";
+
+const AgreementModal = lazy(() =>
+  import("../agreement/agreement-modal").then((m) => ({ default: m.AgreementModal })),
+);
+const RedirectLoopAlert = lazy(() =>
+  import("./redirect-loop-alert").then((m) => ({ default: m.RedirectLoopAlert })),
+);
+
+/** Spec §8 texts of this screen, word for word. */
+export const LOGIN_TEXTS = {
+  welcomeBack: "Welcome back!",
+  loginFailed: "Login failed. Please try again.",
+  accountCreated: "Account created successfully!",
+  registrationFailed: "Registration failed. Please try again.",
+  createFailedAfterAgreement: "Failed to create account. Please try again.",
+  passwordHint: "Password must be at least 6 characters long.",
+} as const;
+
+type Mode = "signin" | "signup";
+
+interface FormValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
+
+const EMPTY: FormValues = { firstName: "", lastName: "", email: "", password: "" };
+
+interface HeldSignup {
+  values: FormValues;
+  agreement: TAgreement;
+}
+
+function GoogleIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" className="size-5">
+      <path
+        fill="#4285F4"
+        d="M22.56 12.25c0-.78-.07-1.53-.2-2.25H12v4.26h5.92a5.06 5.06 0 0 1-2.2 3.32v2.77h3.57c2.08-1.92 3.27-4.74 3.27-8.1Z"
+      />
+      <path
+        fill="#34A853"
+        d="M12 23c2.97 0 5.46-.98 7.28-2.66l-3.57-2.77c-.98.66-2.23 1.06-3.71 1.06-2.86 0-5.29-1.93-6.16-4.53H2.18v2.84A11 11 0 0 0 12 23Z"
+      />
+      <path
+        fill="#FBBC05"
+        d="M5.84 14.1A6.6 6.6 0 0 1 5.5 12c0-.73.13-1.44.34-2.1V7.06H2.18A11 11 0 0 0 1 12c0 1.78.43 3.45 1.18 4.94l3.66-2.84Z"
+      />
+      <path
+        fill="#EA4335"
+        d="M12 5.38c1.62 0 3.06.56 4.21 1.64l3.15-3.15A10.96 10.96 0 0 0 12 1 11 11 0 0 0 2.18 7.06l3.66 2.84C6.71 7.3 9.14 5.38 12 5.38Z"
+      />
+    </svg>
+  );
+}
+
+/** Spec §2 Login screen: sign in or create an account, by password or with Google. */
+export function LoginPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [mode, setMode] = useState<Mode>(
+    searchParams.get("mode") === "signup" ? "signup" : "signin",
+  );
+  useDocumentMeta({
+    title: mode === "signin" ? "Sign in" : "Create your account",
+    description: "Sign in to Cohort or create your account.",
+  });
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<FormValues>(EMPTY);
+  const [submitting, setSubmitting] = useState(false);
+  const [googleBusy, setGoogleBusy] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [held, setHeld] = useState<HeldSignup | null>(null);
+  const [registering, setRegistering] = useState(false);
+  /** Set once the redirect-loop guard stopped a redirect; the form stays up from then on. */
+  const [loopStopped, setLoopStopped] = useState(false);
+  const [loopAlertOpen, setLoopAlertOpen] = useState(false);
+  const handledAuth = useRef<AuthSnapshot | null>(null);
+  const handledGoogleError = useRef(false);
+
+  // The server-side Google flow comes back here with ?error=google when it fails.
+  useEffect(() => {
+    if (searchParams.get("error") !== "google" || handledGoogleError.current) return;
+    handledGoogleError.current = true;
+    announceGoogleFailure();
+    setSearchParams(
+      (params) => {
+        params.delete("error");
+        return params;
+      },
+      { replace: true },
+    );
+  }, [searchParams, setSearchParams]);
+
+  // A signed-in user goes to the dashboard, through the redirect-loop guard (spec §4).
+  useEffect(() => {
+    if (auth.status !== "authenticated" || handledAuth.current === auth) return;
+    handledAuth.current = auth;
+    if (mayRedirectToDashboard()) navigate("/dashboard", { replace: true });
+    else {
+      setLoopStopped(true);
+      setLoopAlertOpen(true);
+    }
+  }, [auth, navigate]);
+
+  const update = (field: keyof FormValues) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setValues((previous) => ({ ...previous, [field]: value }));
+    if (field === "password") setPasswordError(null);
+  };
+
+  const switchMode = (next: Mode) => {
+    setMode(next);
+    setFormError(null);
+    setPasswordError(null);
+  };
+
+  async function signIn() {
+    setSubmitting(true);
+    try {
+      const response = await logIn({ email: values.email, password: values.password });
+      toast({ title: LOGIN_TEXTS.welcomeBack, variant: "success" });
+      applyAuthResponse(response);
+    } catch (error) {
+      // Spec §8: login errors are only logged (not reported as application errors).
+      logger.info("Login failed", { code: isApiError(error) ? error.code : undefined });
+      const message = failureMessage(error, LOGIN_TEXTS.loginFailed);
+      toast({ title: message, variant: "error" });
+      setFormError(message);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  async function register(form: FormValues, agreement: TAgreement | null) {
+    const response = await signUp({ ...form, ...(agreement ? { agreementId: agreement.id } : {}) });
+    toast({ title: LOGIN_TEXTS.accountCreated, variant: "success" });
+    applyAuthResponse(response);
+  }
+
+  async function startSignUp() {
+    if (values.password.length < PASSWORD_MIN_LENGTH) {
+      setPasswordError(PASSWORD_TOO_SHORT_MESSAGE);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const agreement = await fetchCurrentAgreement();
+      if (agreement) {
+        // Spec §4: hold the form back while the agreement is read and accepted.
+        setHeld({ values: { ...values }, agreement });
+        return;
+      }
+      await register(values, null);
+    } catch (error) {
+      logger.info("Registration failed", { code: isApiError(error) ? error.code : undefined });
+      const message = failureMessage(error, LOGIN_TEXTS.registrationFailed);
+      toast({ title: message, variant: "error" });
+      setFormError(message);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  async function acceptAndRegister() {
+    if (!held) return;
+    setRegistering(true);
+    try {
+      await register(held.values, held.agreement);
+      setHeld(null);
+    } catch (error) {
+      logger.info("Registration after accepting the agreement failed", {
+        code: isApiError(error) ? error.code : undefined,
+      });
+      const detail = failureMessage(error, "");
+      toast({
+        title: LOGIN_TEXTS.createFailedAfterAgreement,
+        ...(detail ? { description: detail } : {}),
+        variant: "error",
+      });
+      setFormError(detail || LOGIN_TEXTS.createFailedAfterAgreement);
+      setHeld(null);
+    } finally {
+      setRegistering(false);
+    }
+  }
+
+  const discardHeld = () => {
+    setHeld(null);
+    setFormError(AGREEMENT_MESSAGES.declineNotAllowed);
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    setFormError(null);
+    void (mode === "signin" ? signIn() : startSignUp());
+  };
+
+  const onGoogle = async () => {
+    setGoogleBusy(true);
+    try {
+      await startGoogleSignIn();
+    } finally {
+      setGoogleBusy(false);
+    }
+  };
+
+  const redirecting = auth.status === "authenticated" && !loopStopped;
+  if (auth.status === "loading" || redirecting) return <FullScreenSpinner />;
+
+  const signingUp = mode === "signup";
+  return (
+    <div className="grid min-h-dvh lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
+      <div className="flex items-center justify-center bg-white px-4 py-10 sm:px-8 lg:order-2">
+        <div className="w-full max-w-md">
+          <h1 className="text-3xl font-bold tracking-tight text-ink-950">
+            {signingUp ? "Create your account" : "Sign in"}
+          </h1>
+          <p className="mt-2 text-sm text-ink-600">
+            {signingUp ? (
+              <>
+                Already have an account?{" "}
+                <button
+                  type="button"
+                  onClick={() => switchMode("signin")}
+                  className="font-semibold text-brand-700 hover:underline"
+                >
+                  Sign in
+                </button>
+              </>
+            ) : (
+              <>
+                New to Cohort?{" "}
+                <button
+                  type="button"
+                  onClick={() => switchMode("signup")}
+                  className="font-semibold text-brand-700 hover:underline"
+                >
+                  Create your account
+                </button>
+              </>
+            )}
+          </p>
+
+          <Button
+            variant="outline"
+            size="lg"
+            className="mt-8 w-full"
+            onClick={onGoogle}
+            disabled={googleBusy}
+          >
+            <GoogleIcon />
+            Continue with Google
+          </Button>
+
+          <div className="my-6 flex items-center gap-3 text-xs text-ink-500" aria-hidden="true">
+            <span className="h-px flex-1 bg-ink-200" />
+            or with your email
+            <span className="h-px flex-1 bg-ink-200" />
+          </div>
+
+          <form onSubmit={onSubmit} className="grid gap-4" noValidate={false}>
+            {signingUp ? (
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Field
+                  label="First Name"
+                  name="firstName"
+                  autoComplete="given-name"
+                  required
+                  value={values.firstName}
+                  onChange={update("firstName")}
+                />
+                <Field
+                  label="Last Name"
+                  name="lastName"
+                  autoComplete="family-name"
+                  required
+                  value={values.lastName}
+                  onChange={update("lastName")}
+                />
+              </div>
+            ) : null}
+            <Field
+              label="Email address"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={values.email}
+              onChange={update("email")}
+            />
+            <PasswordField
+              label="Password"
+              name="password"
+              autoComplete={signingUp ? "new-password" : "current-password"}
+              required
+              value={values.password}
+              onChange={update("password")}
+              hint={LOGIN_TEXTS.passwordHint}
+              error={passwordError}
+            />
+            {signingUp ? null : (
+              <div className="-mt-1 text-right">
+                <Link
+                  to="/forgot-password"
+                  className="text-sm font-medium text-brand-700 hover:underline"
+                >
+                  Forgot your password?
+                </Link>
+              </div>
+            )}
+            <FormMessage>{formError}</FormMessage>
+            <Button type="submit" size="lg" className="w-full" disabled={submitting}>
+              {submitting ? "Loading..." : signingUp ? "Create account" : "Sign in"}
+            </Button>
+          </form>
+
+          <p className="mt-8 text-center text-xs leading-5 text-ink-500">
+            By continuing you agree to the{" "}
+            <Link to="/terms" className="underline hover:text-ink-800">
+              Terms
+            </Link>{" "}
+            and the{" "}
+            <Link to="/privacy" className="underline hover:text-ink-800">
+              Privacy Policy
+            </Link>
+            .
+          </p>
+        </div>
+      </div>
+      <ModelsPanel />
+
+      {held ? (
+        <Suspense fallback={null}>
+          <AgreementModal
+            agreement={held.agreement}
+            open
+            busy={registering}
+            onClose={discardHeld}
+            onAccept={acceptAndRegister}
+            onDecline={held.agreement.allowDecline ? discardHeld : undefined}
+          />
+        </Suspense>
+      ) : null}
+      {loopStopped ? (
+        <Suspense fallback={null}>
+          <RedirectLoopAlert open={loopAlertOpen} onClose={() => setLoopAlertOpen(false)} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

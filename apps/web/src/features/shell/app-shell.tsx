@@ -1,0 +1,195 @@
+import { isNavLinkActive, TIER_LABELS, type TUserProfile } from "@cohort/contracts";
+import { Dialog } from "radix-ui";
+import { Suspense, useEffect, useRef, useState } from "react";
+import { Link, Outlet, useLocation, useNavigate } from "react-router";
+import { announceGoogleSignIn } from "../../auth/google-sign-in";
+import { useAuth } from "../../auth/use-auth";
+import { Badge } from "../../components/badge";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+import { Logo } from "../../components/logo";
+import { MAIN_CONTENT_ID } from "../../components/skip-link";
+import { PageSpinner } from "../../components/spinner";
+import { showFlashToasts } from "../../lib/ui/flash-toast";
+import { AgreementGate } from "../agreement/agreement-gate";
+import { CoChatBadge } from "./cochat-badge";
+import { ConnectionStatusSlot } from "./connection-status";
+import { CreditBalance } from "./credit-balance";
+import { displayNameOf } from "./display-name";
+import { APP_NAV_ITEMS } from "./nav-items";
+import { useSignOut } from "./use-sign-out";
+
+function NavList({ onNavigate }: { onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  return (
+    <ul className="grid gap-1">
+      {APP_NAV_ITEMS.map((item) => {
+        const active = isNavLinkActive(item.to, pathname);
+        return (
+          <li key={item.to}>
+            <Link
+              to={item.to}
+              onClick={onNavigate}
+              aria-current={active ? "page" : undefined}
+              className={cn(
+                "flex items-center rounded-lg px-3 py-2 text-sm font-medium transition-colors",
+                active
+                  ? "bg-brand-50 text-brand-800 ring-1 ring-brand-200 ring-inset"
+                  : "text-ink-700 hover:bg-ink-100 hover:text-ink-950",
+              )}
+            >
+              {item.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function AccountPanel({ user }: { user: TUserProfile | null }) {
+  const { signOut, pending } = useSignOut();
+  const tier = user?.subscription_tier ?? "free";
+  return (
+    <div className="grid gap-3 border-t border-ink-200 pt-4">
+      <div className="min-w-0">
+        <p className="truncate text-sm font-semibold text-ink-950" data-testid="shell-display-name">
+          {displayNameOf(user)}
+        </p>
+        {user ? <p className="truncate text-xs text-ink-500">{user.email}</p> : null}
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone="brand" data-testid="shell-tier">
+          {TIER_LABELS[tier]}
+        </Badge>
+      </div>
+      <CoChatBadge tier={tier} />
+      <CreditBalance credits={user?.credits_remaining ?? 0} />
+      <Button variant="outline" size="sm" onClick={signOut} disabled={pending}>
+        Sign out
+      </Button>
+    </div>
+  );
+}
+
+function SidebarContent({
+  user,
+  onNavigate,
+}: {
+  user: TUserProfile | null;
+  onNavigate?: () => void;
+}) {
+  return (
+    <div className="flex h-full flex-col gap-6 p-4">
+      <Link
+        to="/dashboard"
+        onClick={onNavigate}
+        className="rounded-lg px-1"
+        aria-label="Cohort dashboard"
+      >
+        <Logo />
+      </Link>
+      <ConnectionStatusSlot />
+      <nav aria-label="App" className="flex-1">
+        <NavList onNavigate={onNavigate} />
+      </nav>
+      <AccountPanel user={user} />
+    </div>
+  );
+}
+
+/** Greets arrivals from a reload (flash toasts) or from Google, once per mount. */
+function useArrivalNotices() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current) return;
+    done.current = true;
+    showFlashToasts();
+    announceGoogleSignIn(location.search);
+    const params = new URLSearchParams(location.search);
+    if (params.has("login")) {
+      params.delete("login");
+      const search = params.toString();
+      navigate(
+        { pathname: location.pathname, search: search ? `?${search}` : "" },
+        { replace: true },
+      );
+    }
+  }, [location, navigate]);
+}
+
+/** Spec §2 App shell: sidebar (a drawer on small screens), account facts and the content. */
+export function AppShell() {
+  const { user } = useAuth();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { pathname } = useLocation();
+  useArrivalNotices();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page closes the drawer
+  useEffect(() => setDrawerOpen(false), [pathname]);
+
+  return (
+    <AgreementGate>
+      <div className="min-h-dvh bg-ink-50 lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
+        <aside
+          aria-label="Sidebar"
+          className="sticky top-0 hidden h-dvh border-r border-ink-200 bg-white lg:block"
+        >
+          <SidebarContent user={user} />
+        </aside>
+
+        <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <header className="sticky top-0 z-30 flex h-14 items-center justify-between gap-3 border-b border-ink-200 bg-white/95 px-3 backdrop-blur lg:hidden">
+            <Dialog.Trigger asChild>
+              <Button variant="ghost" size="sm" aria-label="Open navigation">
+                <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6">
+                  <path
+                    d="M4 7h16M4 12h16M4 17h16"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                  />
+                </svg>
+              </Button>
+            </Dialog.Trigger>
+            <Link to="/dashboard" aria-label="Cohort dashboard" className="rounded-lg">
+              <Logo />
+            </Link>
+            <CreditBalance credits={user?.credits_remaining ?? 0} className="text-xs" />
+          </header>
+          <Dialog.Portal>
+            <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />
+            <Dialog.Content
+              aria-describedby={undefined}
+              className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white shadow-2xl outline-none lg:hidden"
+            >
+              <Dialog.Title className="sr-only">Navigation</Dialog.Title>
+              <Dialog.Close
+                aria-label="Close navigation"
+                className="absolute top-3 right-3 rounded-md p-1.5 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
+              >
+                <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
+                  <path
+                    d="M4 4l8 8M12 4l-8 8"
+                    stroke="currentColor"
+                    strokeWidth="1.75"
+                    strokeLinecap="round"
+                  />
+                </svg>
+              </Dialog.Close>
+              <SidebarContent user={user} onNavigate={() => setDrawerOpen(false)} />
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+
+        <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 outline-none">
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </AgreementGate>
+  );
+}

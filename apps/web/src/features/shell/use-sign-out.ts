@@ -1,0 +1,22 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { signOut } from "../../auth/auth-store";
+import { toast } from "../../components/toast/toast-store";
+
+export const LOGGED_OUT_MESSAGE = "Logged out successfully";
+
+/** Signs out (server, then locally), forgets cached data and goes to `to`. */
+export function useSignOut(to = "/login") {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
+  const run = async () => {
+    setPending(true);
+    await signOut();
+    queryClient.clear();
+    toast({ title: LOGGED_OUT_MESSAGE, variant: "success" });
+    navigate(to, { replace: true });
+  };
+  return { signOut: run, pending };
+}

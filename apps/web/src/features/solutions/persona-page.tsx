@@ -1,0 +1,96 @@
+import { PERSONAS } from "@cohort/contracts";
+import { Link, useParams } from "react-router";
+import { ButtonLink } from "../../components/button";
+import { Container } from "../../components/container";
+import { CtaBand } from "../../components/marketing/cta-band";
+import { ExamplePrompt } from "../../components/marketing/example-prompt";
+import { PageHeader } from "../../components/marketing/page-header";
+import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { PERSONA_CONTENT, type TPersona } from "./personas";
+
+function isPersona(value: string | undefined): value is TPersona {
+  return (PERSONAS as readonly string[]).includes(value ?? "");
+}
+
+/** /solutions/:persona — what Cohort does for one kind of user. */
+export function PersonaPage() {
+  const { persona } = useParams();
+  const slug: TPersona = isPersona(persona) ? persona : "developers";
+  const content = PERSONA_CONTENT[slug];
+  useDocumentMeta({
+    title: `Solutions for ${content.name.toLowerCase()}`,
+    description: content.summary,
+  });
+
+  return (
+    <>
+      <PageHeader eyebrow={`Solutions · ${content.name}`} title={content.title} lead={content.lead}>
+        <div className="flex flex-wrap gap-3">
+          <ButtonLink to="/login" size="lg">
+            Get Started
+          </ButtonLink>
+          <ButtonLink to="/pricing" size="lg" variant="outline">
+            See pricing
+          </ButtonLink>
+        </div>
+      </PageHeader>
+      <section aria-labelledby="pains-title" className="py-16 sm:py-20">
+        <Container>
+          <h2 id="pains-title" className="text-2xl font-bold tracking-tight text-ink-950">
+            What changes for {content.name.toLowerCase()}
+          </h2>
+          <ul className="mt-8 grid gap-6 md:grid-cols-3">
+            {content.pains.map((pain) => (
+              <li key={pain.title} className="rounded-2xl border border-ink-200 p-6">
+                <h3 className="font-semibold text-ink-950">{pain.title}</h3>
+                <p className="mt-2 text-sm leading-6 text-ink-600">{pain.text}</p>
+              </li>
+            ))}
+          </ul>
+        </Container>
+      </section>
+      <section
+        aria-labelledby="gains-title"
+        className="border-y border-ink-200 bg-ink-50 py-16 sm:py-20"
+      >
+        <Container className="grid gap-10 lg:grid-cols-2">
+          <div>
+            <h2 id="gains-title" className="text-2xl font-bold tracking-tight text-ink-950">
+              What you get
+            </h2>
+            <ul className="mt-6 space-y-3 text-ink-700">
+              {content.gains.map((gain) => (
+                <li key={gain} className="flex gap-3">
+                  <span
+                    aria-hidden="true"
+                    className="mt-2.5 size-1.5 shrink-0 rounded-full bg-brand-500"
+                  />
+                  <span>{gain}</span>
+                </li>
+              ))}
+            </ul>
+            <p className="mt-6 text-sm text-ink-600">{content.planHint}</p>
+          </div>
+          <ExamplePrompt prompt={content.examplePrompt} />
+        </Container>
+      </section>
+      <Container className="pt-12 text-sm text-ink-600">
+        <p>
+          Cohort for:{" "}
+          {PERSONAS.filter((other) => other !== slug).map((other, index, list) => (
+            <span key={other}>
+              <Link
+                to={`/solutions/${other}`}
+                className="font-medium text-brand-700 hover:underline"
+              >
+                {PERSONA_CONTENT[other].name}
+              </Link>
+              {index < list.length - 1 ? " · " : ""}
+            </span>
+          ))}
+        </p>
+      </Container>
+      <CtaBand />
+    </>
+  );
+}

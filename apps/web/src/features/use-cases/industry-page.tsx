@@ -1,0 +1,98 @@
+import { INDUSTRIES } from "@cohort/contracts";
+import { Link, useParams } from "react-router";
+import { ButtonLink } from "../../components/button";
+import { Container } from "../../components/container";
+import { CautionNote } from "../../components/marketing/caution-note";
+import { CtaBand } from "../../components/marketing/cta-band";
+import { ExamplePrompt } from "../../components/marketing/example-prompt";
+import { PageHeader } from "../../components/marketing/page-header";
+import { RoleGrid } from "../../components/marketing/role-grid";
+import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { INDUSTRY_CONTENT, type TIndustry } from "./industries";
+
+function isIndustry(value: string | undefined): value is TIndustry {
+  return (INDUSTRIES as readonly string[]).includes(value ?? "");
+}
+
+/** /use-cases/:industry — the route table already sent unknown slugs to the 404 page. */
+export function IndustryPage() {
+  const { industry } = useParams();
+  const slug: TIndustry = isIndustry(industry) ? industry : "software";
+  const content = INDUSTRY_CONTENT[slug];
+  useDocumentMeta({
+    title: `${content.name} use cases`,
+    description: content.summary,
+  });
+
+  return (
+    <>
+      <PageHeader eyebrow={`Use cases · ${content.name}`} title={content.title} lead={content.lead}>
+        <div className="flex flex-wrap gap-3">
+          <ButtonLink to="/login" size="lg">
+            Get Started
+          </ButtonLink>
+          <ButtonLink to="/use-cases" size="lg" variant="outline">
+            All use cases
+          </ButtonLink>
+        </div>
+      </PageHeader>
+      <section aria-labelledby="workflows-title" className="py-16 sm:py-20">
+        <Container>
+          <h2 id="workflows-title" className="text-2xl font-bold tracking-tight text-ink-950">
+            Where it helps
+          </h2>
+          <ul className="mt-8 grid gap-6 md:grid-cols-3">
+            {content.workflows.map((workflow) => (
+              <li key={workflow.title} className="rounded-2xl border border-ink-200 p-6">
+                <h3 className="font-semibold text-ink-950">{workflow.title}</h3>
+                <p className="mt-2 text-sm leading-6 text-ink-600">{workflow.text}</p>
+              </li>
+            ))}
+          </ul>
+        </Container>
+      </section>
+      <section
+        aria-labelledby="team-title"
+        className="border-y border-ink-200 bg-ink-50 py-16 sm:py-20"
+      >
+        <Container className="grid gap-10 lg:grid-cols-[1fr_1.2fr]">
+          <div>
+            <h2 id="team-title" className="text-2xl font-bold tracking-tight text-ink-950">
+              How the team divides the work
+            </h2>
+            <p className="mt-3 text-ink-600">
+              The coordinator decides who is needed for each task. For {content.name.toLowerCase()}{" "}
+              work, this is what each role usually contributes.
+            </p>
+            <div className="mt-8">
+              <ExamplePrompt prompt={content.examplePrompt} />
+            </div>
+          </div>
+          <RoleGrid roles={content.roles} />
+        </Container>
+      </section>
+      {content.caution ? (
+        <Container className="pt-12">
+          <CautionNote>{content.caution}</CautionNote>
+        </Container>
+      ) : null}
+      <Container className="pt-12 text-sm text-ink-600">
+        <p>
+          Other fields:{" "}
+          {INDUSTRIES.filter((other) => other !== slug).map((other, index, list) => (
+            <span key={other}>
+              <Link
+                to={`/use-cases/${other}`}
+                className="font-medium text-brand-700 hover:underline"
+              >
+                {INDUSTRY_CONTENT[other].name}
+              </Link>
+              {index < list.length - 1 ? ", " : "."}
+            </span>
+          ))}
+        </p>
+      </Container>
+      <CtaBand />
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { AGREEMENT_MESSAGES } from "@cohort/contracts";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createUser, currentAgreement, longAgreementText, signInContext } from "./support/accounts";
+import { launchBrowser, openPage, screenshot } from "./support/browser";
+import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe("a new agreement version", () => {
+  it("is published in the admin area, then blocks the app until the user accepts it", async () => {
+    const user = await createUser();
+    const version = `2.${Date.now().toString(36)}`;
+
+    // The admin publishes the new version through the admin dashboard.
+    const admin = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    await admin.page.goto("/admin/login");
+    await admin.page.getByLabel("Email address").fill(inject("adminEmail"));
+    await admin.page.getByLabel("Password", { exact: true }).fill(inject("adminPassword"));
+    await admin.page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await admin.page.waitForURL("**/admin/dashboard");
+    const form = admin.page.getByRole("form", { name: "Publish agreement version" });
+    await form.getByLabel("Version", { exact: true }).fill(version);
+    await form.getByLabel("Effective date").fill("2026-01-15");
+    await form.getByLabel("Content").fill(longAgreementText(version));
+    await form.getByRole("button", { name: "Publish version" }).click();
+    await expectToast(admin.page, `Agreement version ${version} published`);
+    expect((await currentAgreement()).version).toBe(version);
+    admin.expectNoErrors([EXPECTED_401]);
+    await admin.close();
+
+    const { page, expectNoErrors, close } = await openPage(browser, {
+      viewport: { width: 1280, height: 860 },
+    });
+    await signInContext(page.context(), user.token);
+    await page.goto("/dashboard");
+    const overlay = page.getByRole("alertdialog", { name: "Agreement Acceptance Required" });
+    await overlay.waitFor();
+    const gated = page.getByTestId("agreement-gated-content");
+    expect(await gated.getAttribute("class")).toContain("blur");
+    expect(await gated.getAttribute("inert")).not.toBeNull();
+    await screenshot(page, "agreement-required", false);
+
+    // Closing the modal without a decision is refused for this version.
+    await overlay.getByRole("button", { name: "Review Agreement" }).click();
+    const dialog = page.getByRole("dialog", { name: "Cohort User Agreement" });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId("agreement-version").textContent()).toBe(`Version ${version}`);
+    expect(await dialog.getByTestId("agreement-effective-date").textContent()).toBe(
+      "Effective January 15, 2026",
+    );
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await overlay.getByText(AGREEMENT_MESSAGES.declineNotAllowed).waitFor();
+
+    await overlay.getByRole("button", { name: "Review Agreement" }).click();
+    await acceptAgreementInModal(page);
+    // Accepting reloads the page; the toast is shown after the reload.
+    await expectToast(page, "Agreement accepted successfully");
+    await page.getByRole("heading", { level: 1, name: /^Welcome, / }).waitFor();
+    expect(await overlay.count()).toBe(0);
+    expect(await gated.getAttribute("inert")).toBeNull();
+    expectNoErrors();
+    await close();
+  });
+});

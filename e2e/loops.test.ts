@@ -1,0 +1,129 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, signInContext } from "./support/accounts";
+import { launchBrowser, openPage, screenshot } from "./support/browser";
+import { EXPECTED_401 } from "./support/ui";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe("the login redirect-loop guard", () => {
+  it("stops the 4th redirect to the dashboard within 2 s, clears the stored state and alerts", async () => {
+    const user = await createUser();
+    const { page, expectNoErrors, close } = await openPage(browser);
+    await signInContext(page.context(), user.token);
+    for (let i = 1; i <= 3; i++) {
+      await page.goto("/login");
+      await page.waitForURL("**/dashboard");
+    }
+    expect(await page.evaluate(() => sessionStorage.getItem("loginRedirectCount"))).toBe("3");
+    expect(await page.evaluate(() => localStorage.getItem("authToken"))).toBe("cookie-session");
+
+    await page.goto("/login");
+    const alert = page.getByRole("alertdialog", { name: "Redirect loop stopped" });
+    await alert.waitFor();
+    expect(new URL(page.url()).pathname).toBe("/login");
+    const stored = await page.evaluate(() => ({
+      authToken: localStorage.getItem("authToken"),
+      userProfile: localStorage.getItem("userProfile"),
+      count: sessionStorage.getItem("loginRedirectCount"),
+    }));
+    expect(stored).toEqual({ authToken: null, userProfile: null, count: "4" });
+    await alert.getByRole("button", { name: "OK" }).click();
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+    expectNoErrors();
+    await close();
+  });
+});
+
+describe("the route-loop detector", () => {
+  it("shows the Authentication Error page, and 'Clear Data and Login' wipes storage", async () => {
+    const { page, expectNoErrors, close } = await openPage(browser, {
+      viewport: { width: 1280, height: 800 },
+    });
+    await page.goto("/debug-auth");
+    await page.getByRole("heading", { level: 1, name: "Auth debug" }).waitFor();
+    await page.evaluate(() => {
+      localStorage.setItem("e2e-marker", "1");
+      sessionStorage.setItem("e2e-marker", "1");
+    });
+    const debugNav = page.getByRole("navigation", { name: "Debug pages" });
+    // /debug-auth is visited a 4th time within 5 s on the last click.
+    for (let i = 0; i < 3; i++) {
+      await debugNav.getByRole("link", { name: "/test-redirect" }).click();
+      await page.getByRole("heading", { level: 1, name: "Redirect test" }).waitFor();
+      await debugNav.getByRole("link", { name: "/debug-auth" }).click();
+    }
+    await page.getByRole("heading", { level: 1, name: "Authentication Error" }).waitFor();
+    await page
+      .getByText("A redirect loop was detected. Please clear your browser data and try again.")
+      .waitFor();
+    await screenshot(page, "auth-error");
+
+    await page.getByRole("button", { name: "Clear Data and Login" }).click();
+    await page.waitForURL("**/login");
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+    const left = await page.evaluate(() => ({
+      local: localStorage.getItem("e2e-marker"),
+      session: sessionStorage.getItem("e2e-marker"),
+      history: JSON.parse(sessionStorage.getItem("navigationHistory") ?? "[]") as {
+        path: string;
+      }[],
+    }));
+    expect(left.local).toBeNull();
+    expect(left.session).toBeNull();
+    expect(left.history.map((entry) => entry.path)).toEqual(["/login"]);
+    expectNoErrors([EXPECTED_401]);
+    await close();
+  });
+
+  it("keeps the navigation history of the last 20 navigations in sessionStorage", async () => {
+    const { page, expectNoErrors, close } = await openPage(browser);
+    await page.goto("/simple-auth");
+    await page.getByText("Not signed in.").waitFor();
+    const nav = page.getByRole("navigation", { name: "Debug pages" });
+    for (const target of ["/auth-debug", "/auth-debug-page", "/isolated-auth", "/simple-auth"]) {
+      await nav.getByRole("link", { name: target, exact: true }).click();
+      await page.waitForURL(`**${target}`);
+    }
+    const history = await page.evaluate(
+      () =>
+        JSON.parse(sessionStorage.getItem("navigationHistory") ?? "[]") as {
+          path: string;
+          time: number;
+          search: string;
+          state: unknown;
+        }[],
+    );
+    expect(history.map((entry) => entry.path)).toEqual([
+      "/simple-auth",
+      "/auth-debug",
+      "/auth-debug-page",
+      "/isolated-auth",
+      "/simple-auth",
+    ]);
+    expect(Object.keys(history[0] ?? {}).sort()).toEqual(["path", "search", "state", "time"]);
+    expect(await page.locator('meta[name="robots"][content="noindex"]').count()).toBeGreaterThan(0);
+    expectNoErrors([EXPECTED_401]);
+    await close();
+  });
+});
+
+describe("the isolated auth pair", () => {
+  it("redirects to /isolated-auth after a 500 ms check without a token, and opens with one", async () => {
+    const { page, expectNoErrors, close } = await openPage(browser);
+    await page.goto("/isolated-dashboard");
+    await page.getByText("Checking the fake token…").waitFor();
+    await page.waitForURL("**/isolated-auth");
+    await page.getByText("No token.").waitFor();
+    await page.getByRole("button", { name: "Set fake token" }).click();
+    await page.getByRole("link", { name: "Open the isolated dashboard" }).click();
+    await page.getByTestId("isolated-dashboard-ok").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/isolated-dashboard");
+    expectNoErrors();
+    await close();
+  });
+});

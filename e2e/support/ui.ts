@@ -1,0 +1,39 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+
+/**
+ * The browser logs every 401 answer as a failed resource. Signed-out visitors of auth-aware
+ * pages get exactly that from the session check (GET /api/users/profile), and a wrong
+ * password from the login call; nothing else may fail.
+ */
+export const EXPECTED_401 = /Failed to load resource: the server responded with a status of 401/;
+
+/** Waits until a toast with this text (part of its title) is on screen. */
+export async function expectToast(page: Page, text: string): Promise<void> {
+  // Radix renders each toast as an <li> of the viewport's <ol>.
+  await page.locator("ol > li").getByText(text).first().waitFor();
+}
+
+/** The agreement modal of spec §2: scroll to the end, tick, 'I Agree'. */
+export async function acceptAgreementInModal(page: Page): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: "Cohort User Agreement" });
+  await dialog.waitFor();
+  const checkbox = dialog.getByRole("checkbox");
+  const agree = dialog.getByRole("button", { name: "I Agree" });
+  expect(await checkbox.isDisabled()).toBe(true);
+  expect(await agree.isDisabled()).toBe(true);
+  await dialog.getByTestId("agreement-scroll").evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+  });
+  await expect.poll(() => checkbox.isEnabled()).toBe(true);
+  expect(await agree.isDisabled()).toBe(true);
+  await checkbox.check();
+  expect(await agree.isEnabled()).toBe(true);
+  await agree.click();
+}
+
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
