@@ -111,6 +111,8 @@ describe("sign-up, sign-out and sign-in", () => {
     expect(stored.profile?.email).toBe(email);
     expect(stored.cookies).not.toContain("cohort_session");
     await screenshot(page, "dashboard");
+    await page.getByRole("button", { name: "Resend email" }).click();
+    await expectToast(page, `We have sent a new verification link to ${email}.`);
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL("**/login");
@@ -163,9 +165,12 @@ describe("forgotten password", () => {
     await page.waitForURL("**/forgot-password");
     await page.getByLabel("Email address").fill(user.email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    await page.waitForTimeout(2000);
-    console.log("DEBUG", await page.locator("main").textContent());
-    await page.getByText(AUTH_MESSAGES.forgotPassword).waitFor();
+    await page
+      .getByText(AUTH_MESSAGES.forgotPassword)
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\nPage said: ${await page.locator("main").textContent()}`);
+      });
 
     const email = await waitForEmail(user.email, /reset/i);
     const link = linkIn(email, "/reset-password?token=");

@@ -38,7 +38,7 @@ describe("the admin area", () => {
       /^http:\/\/127\.0\.0\.1:\d+\/verify-email\?token=/,
     );
     expect(await page.getByRole("form", { name: "Publish agreement version" }).count()).toBe(1);
-    await screenshot(page, "admin-dashboard");
+    await screenshot(page, "admin-dashboard", false);
     expectNoErrors([EXPECTED_401]);
     await close();
   });

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage, screenshot } from "./support/browser";
+import { launchBrowser, openPage } from "./support/browser";
 import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
 
 let browser: Browser;
@@ -36,7 +36,6 @@ describe("Google sign-in", () => {
     expect(
       await page.locator("ol > li").getByText("Logged in with Google successfully!").count(),
     ).toBe(0);
-    await screenshot(page, "dashboard-google", false);
     expectNoErrors([EXPECTED_401]);
     await close();
   });

@@ -1,5 +1,3 @@
-process.on("unhandledRejection", (e) => { console.log("UNHANDLED REJECTION", String(e), (e as Error)?.stack?.split("\n").slice(0,12).join("\n")); });
-process.on("uncaughtException", (e) => { console.log("UNCAUGHT", String(e), e.stack?.split("\n").slice(0,12).join("\n")); });
 import { FakeProviderServer } from "../test/support/fake-provider/fake-provider-server.ts";
 import { streamText } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -88,6 +88,13 @@ const EnvSchema = z.object({
   MODEL_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   MODEL_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
   SIMULATOR_TOKENS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(60),
+  // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_...)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "must be a webhook secret (whsec_...)").optional(),
+  STRIPE_API_BASE: z.url().optional(),
+  SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  HOLD_TTL_MINUTES: z.coerce.number().positive().max(1440).default(15),
+  CREDITS_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(60),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -131,6 +138,25 @@ export interface AppConfig {
   readonly sessionMaxDays: number;
   /** Model providers, the catalogue file and call reliability settings. */
   readonly models: ModelsConfig;
+  readonly billing: BillingConfig;
+}
+
+export interface BillingConfig {
+  /** Stripe Checkout and webhooks; absent means the built-in dev checkout. */
+  readonly stripe:
+    | { readonly secretKey: string; readonly apiBase: URL | undefined }
+    | undefined;
+  /**
+   * Verifies webhook signatures: STRIPE_WEBHOOK_SECRET, or on the dev checkout a secret
+   * derived from COOKIE_SECRET, with which the dev checkout signs its own events.
+   */
+  readonly webhookSecret: string;
+  /** Credits a new account starts with (ledger reason signup_grant). */
+  readonly signupCredits: number;
+  /** How long a credit hold stays open before the sweeper releases it. */
+  readonly holdTtlMs: number;
+  /** How often the sweeper looks for expired holds; 0 turns the timer off. */
+  readonly sweepIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -185,6 +211,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ? []
       : [`${e[a] ? b : a}: required together with ${e[a] ? a : b}`],
   );
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    unpaired.push("STRIPE_WEBHOOK_SECRET: required together with STRIPE_SECRET_KEY");
+  }
   if (e.SESSION_IDLE_DAYS > e.SESSION_MAX_DAYS) {
     unpaired.push("SESSION_IDLE_DAYS: must not exceed SESSION_MAX_DAYS");
   }
@@ -237,6 +266,26 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sessionIdleDays: e.SESSION_IDLE_DAYS,
     sessionMaxDays: e.SESSION_MAX_DAYS,
     models: modelsConfig(e),
+    billing: billingConfig(e, e.COOKIE_SECRET ?? (stored as StoredSecrets).cookieSecret),
+  });
+}
+
+function billingConfig(e: z.infer<typeof EnvSchema>, cookieSecret: string): BillingConfig {
+  const stripe = e.STRIPE_SECRET_KEY
+    ? Object.freeze({
+        secretKey: e.STRIPE_SECRET_KEY,
+        apiBase: e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : undefined,
+      })
+    : undefined;
+  const devSecret = `whsec_dev_${createHmac("sha256", cookieSecret).update("cohort dev checkout webhook").digest("base64url")}`;
+  return Object.freeze({
+    stripe,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? devSecret,
+    // Spec §3 says accounts start at 0; with only the dev checkout, 50 lets someone trying
+    // Cohort run a task at once and still see the whole credit flow.
+    signupCredits: e.SIGNUP_CREDITS ?? (stripe ? 0 : 50),
+    holdTtlMs: Math.round(e.HOLD_TTL_MINUTES * 60_000),
+    sweepIntervalMs: Math.round(e.CREDITS_SWEEP_INTERVAL_SECONDS * 1000),
   });
 }
 

@@ -1,5 +1,6 @@
 export * from "./admin";
 export * from "./agreements";
+export * from "./billing";
 export * from "./auth";
 export * from "./constants";
 export * from "./errors";
@@ -9,3 +10,5 @@ export * from "./plans";
 export * from "./realtime";
 export * from "./redact";
 export * from "./routes";
+export * from "./runs";
+export * from "./sessions";

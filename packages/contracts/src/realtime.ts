@@ -8,6 +8,14 @@ export const CLIENT_EVENTS = {
 } as const;
 export const SERVER_EVENTS = {
   ready: "ready",
+  /** To the user's own sockets after every change of their balance or holds (billing.ts). */
+  creditsChanged: "credits.changed",
+  /**
+   * Every run event (runs.ts, TRunEvent: its `type` says which) to the session's room
+   * `chat:<sessionId>`. One channel keeps them in seq order and apart from the user-room
+   * `credits.changed` above.
+   */
+  runEvent: "run-event",
 } as const;
 
 /** Sent by the server once a connection's handshake has passed. */

@@ -136,4 +136,220 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: "0006_credits",
+    sql: `
+      -- credits: balances, the append-only ledger, holds and usage. Every amount is a bigint
+      -- count of hundredths of a credit, so sums are exact.
+      CREATE TABLE credit_accounts (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        balance bigint NOT NULL DEFAULT 0 CHECK (balance >= 0),
+        held bigint NOT NULL DEFAULT 0 CHECK (held >= 0 AND held <= balance),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE credit_ledger (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        delta bigint NOT NULL CHECK (delta <> 0),
+        balance_after bigint NOT NULL CHECK (balance_after >= 0),
+        reason text NOT NULL,
+        reference text NOT NULL,
+        description text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        UNIQUE (reason, reference)
+      );
+      CREATE INDEX credit_ledger_user ON credit_ledger (user_id, id DESC);
+      CREATE FUNCTION credit_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'credit_ledger is append-only';
+      END
+      $$;
+      CREATE TRIGGER credit_ledger_no_update BEFORE UPDATE ON credit_ledger
+        FOR EACH ROW EXECUTE FUNCTION credit_ledger_append_only();
+      CREATE TABLE credit_holds (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        reference text NOT NULL UNIQUE,
+        amount bigint NOT NULL CHECK (amount > 0),
+        charged bigint NOT NULL DEFAULT 0 CHECK (charged >= 0 AND charged <= amount),
+        status text NOT NULL DEFAULT 'open'
+          CHECK (status IN ('open', 'settled', 'released', 'expired')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        closed_at timestamptz
+      );
+      CREATE INDEX credit_holds_open ON credit_holds (expires_at) WHERE status = 'open';
+      CREATE TABLE usage_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        reference text NOT NULL UNIQUE,
+        model text NOT NULL,
+        provider text NOT NULL,
+        input_tokens integer NOT NULL DEFAULT 0 CHECK (input_tokens >= 0),
+        output_tokens integer NOT NULL DEFAULT 0 CHECK (output_tokens >= 0),
+        credits bigint NOT NULL DEFAULT 0 CHECK (credits >= 0),
+        cost_usd numeric(16, 6) NOT NULL DEFAULT 0 CHECK (cost_usd >= 0),
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX usage_events_user_time ON usage_events (user_id, created_at);
+      -- users: the cached balance moves to credit_accounts, backed by an opening ledger row.
+      INSERT INTO credit_accounts (user_id, balance)
+        SELECT id, round(credits_remaining * 100)::bigint FROM users;
+      INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, description)
+        SELECT id, round(credits_remaining * 100)::bigint, round(credits_remaining * 100)::bigint,
+          'opening_balance', id::text, 'Balance before the credit ledger'
+        FROM users WHERE round(credits_remaining * 100) > 0;
+      ALTER TABLE users DROP COLUMN credits_remaining;
+    `,
+  },
+  {
+    id: "0007_billing",
+    sql: `
+      -- billing: Stripe customers, checkouts (Stripe or dev), subscriptions, applied events.
+      CREATE TABLE billing_customers (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        stripe_customer_id text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE billing_checkouts (
+        id text PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        mode text NOT NULL CHECK (mode IN ('stripe', 'dev')),
+        kind text NOT NULL CHECK (kind IN ('subscription', 'credits')),
+        tier text,
+        billing_period text CHECK (billing_period IN ('monthly', 'yearly')),
+        package_id text,
+        credits integer NOT NULL CHECK (credits > 0),
+        amount_cents integer NOT NULL CHECK (amount_cents > 0),
+        status text NOT NULL DEFAULT 'open'
+          CHECK (status IN ('open', 'completed', 'canceled', 'failed')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        completed_at timestamptz
+      );
+      CREATE INDEX billing_checkouts_user ON billing_checkouts (user_id, created_at DESC);
+      CREATE TABLE billing_subscriptions (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        stripe_subscription_id text NOT NULL UNIQUE,
+        tier text NOT NULL CHECK (tier IN ('starter', 'pro', 'pro+', 'enterprise')),
+        billing_period text NOT NULL CHECK (billing_period IN ('monthly', 'yearly')),
+        status text NOT NULL,
+        current_period_end timestamptz,
+        cancel_at_period_end boolean NOT NULL DEFAULT false,
+        state_at bigint NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE billing_events (
+        id text PRIMARY KEY,
+        type text NOT NULL,
+        created bigint NOT NULL,
+        outcome text NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+  {
+    id: "0008_sessions",
+    sql: `
+      -- sessions: a user's multi-agent conversations and their messages.
+      CREATE TABLE sessions (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        title text NOT NULL,
+        description text NOT NULL DEFAULT '',
+        coordinator_model text NOT NULL,
+        manual_agent_selection boolean NOT NULL DEFAULT false,
+        agent_preferences jsonb,
+        status text NOT NULL DEFAULT 'active'
+          CHECK (status IN ('active', 'paused', 'completed', 'archived')),
+        budget_credits numeric(12, 2) CHECK (budget_credits IS NULL OR budget_credits > 0),
+        spent_credits numeric(12, 2) NOT NULL DEFAULT 0 CHECK (spent_credits >= 0),
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX sessions_user_created ON sessions (user_id, created_at DESC, id);
+      CREATE TABLE session_messages (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        session_id uuid NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        role text NOT NULL CHECK (role IN ('user', 'assistant')),
+        content text NOT NULL,
+        run_id uuid,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX session_messages_session ON session_messages (session_id, created_at, id);
+    `,
+  },
+  {
+    id: "0009_orchestration",
+    sql: `
+      -- orchestration: runs, their model calls (steps) and their events with per-session seq.
+      CREATE TABLE runs (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        session_id uuid NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        message_id uuid NOT NULL,
+        result_message_id uuid,
+        status text NOT NULL DEFAULT 'queued' CHECK (status IN
+          ('queued', 'planning', 'running', 'reviewing', 'synthesizing', 'completed', 'failed', 'cancelled')),
+        mode text NOT NULL CHECK (mode IN ('automatic', 'manual')),
+        coordinator_model text NOT NULL,
+        plan jsonb,
+        critic_score numeric(4, 1),
+        total_credits numeric(12, 2) NOT NULL DEFAULT 0,
+        input_tokens integer NOT NULL DEFAULT 0,
+        output_tokens integer NOT NULL DEFAULT 0,
+        error_code text,
+        error_message text,
+        first_seq bigint,
+        instance_id text NOT NULL,
+        heartbeat_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        finished_at timestamptz
+      );
+      CREATE INDEX runs_session ON runs (session_id, created_at);
+      -- One run at a time per session, whichever instance starts it.
+      CREATE UNIQUE INDEX runs_one_active_per_session ON runs (session_id)
+        WHERE status IN ('queued', 'planning', 'running', 'reviewing', 'synthesizing');
+      CREATE TABLE run_steps (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        run_id uuid NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('plan', 'agent', 'critic', 'revision', 'synthesis')),
+        step_id text,
+        role text,
+        model text NOT NULL,
+        model_name text NOT NULL,
+        provider text,
+        simulated boolean,
+        key_source text,
+        status text NOT NULL DEFAULT 'running'
+          CHECK (status IN ('running', 'completed', 'failed', 'stopped')),
+        stopped boolean NOT NULL DEFAULT false,
+        hold_id uuid,
+        reserved_credits numeric(12, 2) NOT NULL DEFAULT 0,
+        credits numeric(12, 2) NOT NULL DEFAULT 0,
+        input_tokens integer NOT NULL DEFAULT 0,
+        output_tokens integer NOT NULL DEFAULT 0,
+        latency_ms integer,
+        ttft_ms integer,
+        output text NOT NULL DEFAULT '',
+        error_code text,
+        error_message text,
+        started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        finished_at timestamptz
+      );
+      CREATE INDEX run_steps_run ON run_steps (run_id, started_at);
+      CREATE TABLE run_event_counters (
+        session_id uuid PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+        last_seq bigint NOT NULL
+      );
+      CREATE TABLE run_events (
+        session_id uuid NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seq bigint NOT NULL,
+        run_id uuid NOT NULL,
+        type text NOT NULL,
+        data jsonb NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+    `,
+  },
 ];

@@ -2,7 +2,7 @@ import type { TUserProfile, TUserRole } from "@cohort/contracts";
 import { AUTH_ERROR_CODES, AUTH_MESSAGES } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { toUserProfile, USER_COLUMNS, type UserRow } from "./user-row";
+import { toUserProfileOf, USER_COLUMNS, type UserRow } from "./user-row";
 
 export interface NewUser {
   email: string;
@@ -40,5 +40,5 @@ export async function createUser(db: Queryable, user: NewUser): Promise<TUserPro
   );
   const row = rows[0];
   if (!row) throw new AppError(AUTH_ERROR_CODES.emailTaken, 409, AUTH_MESSAGES.emailTaken);
-  return toUserProfile(row);
+  return toUserProfileOf(db, row);
 }

@@ -1,6 +1,6 @@
 import type { TAdminUsersQuery, TAdminUsersResponse } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { toUserProfile, USER_COLUMNS, type UserRow } from "./user-row";
+import { toUserProfiles, USER_COLUMNS, type UserRow } from "./user-row";
 
 /** One page of users, newest first, optionally filtered by part of the email or name. */
 export async function listUsers(
@@ -18,7 +18,7 @@ export async function listUsers(
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM users ${where}`, [pattern]),
   ]);
   return {
-    users: page.rows.map(toUserProfile),
+    users: await toUserProfiles(db, page.rows),
     total: total.rows[0]?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,

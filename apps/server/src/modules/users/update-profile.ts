@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES, ERROR_CODES, type TUserProfile } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { toUserProfile, USER_COLUMNS, type UserRow } from "./user-row";
+import { toUserProfileOf, USER_COLUMNS, type UserRow } from "./user-row";
 
 export interface ProfileChanges {
   firstName?: string | undefined;
@@ -37,5 +37,5 @@ export async function updateProfile(
   );
   const row = rows[0];
   if (!row) throw new AppError(ERROR_CODES.unauthorized, 401, AUTH_MESSAGES.unauthorized);
-  return toUserProfile(row);
+  return toUserProfileOf(db, row);
 }

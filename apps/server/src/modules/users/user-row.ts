@@ -5,6 +5,8 @@ import {
   type TUserProfile,
   type TUserRole,
 } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { getCreditBalances } from "../credits/get-balance";
 
 /** The users table as it comes back from a query; only this module's files read it. */
 export interface UserRow {
@@ -16,20 +18,36 @@ export interface UserRow {
   photo_url: string | null;
   email_verified_at: Date | string | null;
   role: TUserRole;
-  credits_remaining: number;
   subscription_tier: TSubscriptionTier;
   created_at: Date | string;
 }
 
 export const USER_COLUMNS =
-  "id, email, first_name, last_name, display_name, photo_url, email_verified_at, role, credits_remaining, subscription_tier, created_at";
+  "id, email, first_name, last_name, display_name, photo_url, email_verified_at, role, subscription_tier, created_at";
 
 /** "u." prefixed columns, for queries that join users to another table. */
 export const USER_COLUMNS_U = USER_COLUMNS.split(", ")
   .map((column) => `u.${column}`)
   .join(", ");
 
-export function toUserProfile(row: UserRow): TUserProfile {
+/**
+ * Profiles for user rows. The balance belongs to the credits module (its ledger), so it is
+ * read through that module's service rather than from a users column.
+ */
+export async function toUserProfiles(db: Queryable, rows: readonly UserRow[]): Promise<TUserProfile[]> {
+  if (rows.length === 0) return [];
+  const balances = await getCreditBalances(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toUserProfile(row, balances.get(row.id) ?? 0));
+}
+
+export async function toUserProfileOf(db: Queryable, row: UserRow): Promise<TUserProfile> {
+  return toUserProfile(row, (await getCreditBalances(db, [row.id])).get(row.id) ?? 0);
+}
+
+function toUserProfile(row: UserRow, creditsRemaining: number): TUserProfile {
   const fullName = `${row.first_name} ${row.last_name}`.trim();
   return {
     id: row.id,
@@ -40,7 +58,7 @@ export function toUserProfile(row: UserRow): TUserProfile {
     photoURL: row.photo_url,
     emailVerified: row.email_verified_at !== null,
     role: row.role,
-    credits_remaining: Number(row.credits_remaining),
+    credits_remaining: creditsRemaining,
     subscription_tier: row.subscription_tier,
     cochat_access: hasCoChatAccess(row.subscription_tier),
     created_at: new Date(row.created_at).toISOString(),

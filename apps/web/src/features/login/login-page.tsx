@@ -14,6 +14,7 @@ import { announceGoogleFailure, startGoogleSignIn } from "../../auth/google-sign
 import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { Field, FormMessage, PasswordField } from "../../components/form";
+import { Logo } from "../../components/logo";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
@@ -238,6 +239,9 @@ export function LoginPage() {
     <div className="grid min-h-dvh lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
       <div className="flex items-center justify-center bg-white px-4 py-10 sm:px-8 lg:order-2">
         <div className="w-full max-w-md">
+          <Link to="/" aria-label="Cohort home" className="mb-8 inline-block rounded-lg lg:hidden">
+            <Logo />
+          </Link>
           <h1 className="text-3xl font-bold tracking-tight text-ink-950">
             {signingUp ? "Create your account" : "Sign in"}
           </h1>

@@ -62,8 +62,8 @@ function AccountPanel({ user }: { user: TUserProfile | null }) {
         <Badge tone="brand" data-testid="shell-tier">
           {TIER_LABELS[tier]}
         </Badge>
+        <CoChatBadge tier={tier} />
       </div>
-      <CoChatBadge tier={tier} />
       <CreditBalance credits={user?.credits_remaining ?? 0} />
       <Button variant="outline" size="sm" onClick={signOut} disabled={pending}>
         Sign out

@@ -2,15 +2,18 @@ import { hasCoChatAccess, type TSubscriptionTier } from "@cohort/contracts";
 import { Link } from "react-router";
 import { Badge } from "../../components/badge";
 
-/** Spec §6: CoChat Unlimited for pro, pro+ and enterprise; otherwise locked, with the way up. */
+/**
+ * Spec §6: CoChat Unlimited for pro, pro+ and enterprise; otherwise locked, with the way up.
+ * Meant for a wrapping flex row: the upgrade link takes a line of its own.
+ */
 export function CoChatBadge({ tier }: { tier: TSubscriptionTier }) {
   if (hasCoChatAccess(tier)) return <Badge tone="success">CoChat Unlimited</Badge>;
   return (
-    <div className="flex flex-col items-start gap-1">
+    <>
       <Badge tone="neutral">CoChat Locked</Badge>
-      <Link to="/pricing" className="text-xs font-medium text-brand-700 hover:underline">
+      <Link to="/pricing" className="basis-full text-xs font-medium text-brand-700 hover:underline">
         Upgrade to unlock CoChat
       </Link>
-    </div>
+    </>
   );
 }

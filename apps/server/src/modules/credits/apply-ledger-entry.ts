@@ -1,0 +1,69 @@
+import type { TLedgerReason } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { fromHundredths, toHundredths } from "./amounts";
+import type { CreditChange } from "./credits-deps";
+import { insufficientCredits } from "./insufficient-credits";
+
+export interface LedgerEntryInput {
+  userId: string;
+  /** Signed amount in credits (at most two decimals); never 0. */
+  credits: number;
+  reason: TLedgerReason;
+  /** With the reason, unique: the same grant or charge is never applied twice. */
+  reference: string;
+  description?: string;
+}
+
+/**
+ * Appends one ledger row and moves the cached balance with it, in the caller's transaction
+ * (the caller publishes the change after commit). Returns null when (reason, reference) was
+ * applied before. A debit that would leave less than the credits on hold is refused with 402.
+ */
+export async function applyLedgerEntry(
+  tx: Queryable,
+  entry: LedgerEntryInput,
+): Promise<CreditChange | null> {
+  const delta = toHundredths(entry.credits);
+  if (delta === 0) throw new RangeError("a ledger entry moves at least 0.01 credits");
+  // The upsert creates the account on first use and, either way, locks its row until commit,
+  // so every change to one user's balance happens one after another.
+  const { rows } = await tx.query<{ balance: number; held: number }>(
+    `INSERT INTO credit_accounts (user_id) VALUES ($1)
+     ON CONFLICT (user_id) DO UPDATE SET updated_at = now()
+     RETURNING balance, held`,
+    [entry.userId],
+  );
+  const account = rows[0] as { balance: number; held: number };
+  const next = account.balance + delta;
+  if (next < account.held) {
+    if (await wasApplied(tx, entry.reason, entry.reference)) return null;
+    throw insufficientCredits(fromHundredths(-delta), fromHundredths(account.balance - account.held));
+  }
+  const inserted = await tx.query(
+    `INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, description)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (reason, reference) DO NOTHING
+     RETURNING id`,
+    [entry.userId, delta, next, entry.reason, entry.reference, entry.description ?? ""],
+  );
+  if (inserted.rowCount === 0) return null;
+  await tx.query("UPDATE credit_accounts SET balance = $2, updated_at = now() WHERE user_id = $1", [
+    entry.userId,
+    next,
+  ]);
+  return {
+    userId: entry.userId,
+    balance: fromHundredths(next),
+    available: fromHundredths(next - account.held),
+    delta: fromHundredths(delta),
+    reason: entry.reason,
+  };
+}
+
+async function wasApplied(tx: Queryable, reason: string, reference: string): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    "SELECT 1 FROM credit_ledger WHERE reason = $1 AND reference = $2",
+    [reason, reference],
+  );
+  return rowCount > 0;
+}

@@ -1,0 +1,40 @@
+import type { Queryable } from "../../db/client";
+import { fromHundredths } from "./amounts";
+
+export interface CreditBalance {
+  balance: number;
+  held: number;
+  /** balance − held: what new holds and charges can use. */
+  available: number;
+}
+
+interface AccountRow {
+  user_id: string;
+  balance: number;
+  held: number;
+}
+
+export async function getBalance(db: Queryable, userId: string): Promise<CreditBalance> {
+  const { rows } = await db.query<AccountRow>(
+    "SELECT user_id, balance, held FROM credit_accounts WHERE user_id = $1",
+    [userId],
+  );
+  const row = rows[0] ?? { user_id: userId, balance: 0, held: 0 };
+  return {
+    balance: fromHundredths(row.balance),
+    held: fromHundredths(row.held),
+    available: fromHundredths(row.balance - row.held),
+  };
+}
+
+/** Balances of several users at once (profiles); a user with no account yet has 0. */
+export async function getCreditBalances(
+  db: Queryable,
+  userIds: readonly string[],
+): Promise<Map<string, number>> {
+  const { rows } = await db.query<AccountRow>(
+    "SELECT user_id, balance, held FROM credit_accounts WHERE user_id = ANY($1::uuid[])",
+    [userIds],
+  );
+  return new Map(rows.map((row) => [row.user_id, fromHundredths(row.balance)]));
+}

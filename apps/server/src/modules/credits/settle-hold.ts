@@ -1,0 +1,119 @@
+import { ERROR_CODES } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { AppError } from "../../platform/errors";
+import { fromHundredths, toHundredths } from "./amounts";
+import type { CreditChange, CreditsDeps } from "./credits-deps";
+import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
+import { insertUsage, type UsageInput } from "./record-usage";
+
+export interface Settlement {
+  hold: Hold;
+  /** Credits taken from the balance by this call; 0 when the hold had been closed before. */
+  charged: number;
+  /** false when the hold was already settled or released: nothing changed. */
+  applied: boolean;
+}
+
+/**
+ * Charges the actual cost of a call against its hold — never more than was held — and
+ * releases the rest, in one transaction. Settling a hold twice changes nothing the second
+ * time; settling a released hold charges nothing. A hold the sweeper expired while its call
+ * was still running is charged what the available balance still covers, so a slow call is
+ * not free and the balance still never goes below zero.
+ */
+export async function settleHold(
+  deps: CreditsDeps,
+  holdId: string,
+  actualCredits: number,
+): Promise<Settlement> {
+  return settle(deps, holdId, actualCredits, null);
+}
+
+/** settleHold and the call's usage row in the same transaction: both or neither. */
+export async function settleHoldWithUsage(
+  deps: CreditsDeps,
+  holdId: string,
+  actualCredits: number,
+  usage: Omit<UsageInput, "userId" | "credits" | "reference">,
+): Promise<Settlement> {
+  return settle(deps, holdId, actualCredits, usage);
+}
+
+async function settle(
+  deps: CreditsDeps,
+  holdId: string,
+  actualCredits: number,
+  usage: Omit<UsageInput, "userId" | "credits" | "reference"> | null,
+): Promise<Settlement> {
+  const actual = toHundredths(actualCredits);
+  if (actual < 0) throw new RangeError("a call costs 0 credits or more");
+  const { settlement, change } = await deps.db.transaction(async (tx) => {
+    const hold = await lockHold(tx, holdId);
+    if (hold.status === "settled" || hold.status === "released") {
+      return { settlement: { hold: toHold(hold), charged: 0, applied: false }, change: null };
+    }
+    const { rows } = await tx.query<{ balance: number; held: number }>(
+      "SELECT balance, held FROM credit_accounts WHERE user_id = $1 FOR UPDATE",
+      [hold.user_id],
+    );
+    const account = rows[0] as { balance: number; held: number };
+    const open = hold.status === "open";
+    const charge = open
+      ? Math.min(actual, hold.amount)
+      : Math.max(0, Math.min(actual, hold.amount, account.balance - account.held));
+    const balance = account.balance - charge;
+    const held = open ? account.held - hold.amount : account.held;
+    if (charge > 0) {
+      await tx.query(
+        `INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, description)
+         VALUES ($1, $2, $3, 'usage', $4, $5)`,
+        [hold.user_id, -charge, balance, hold.reference, usage ? usage.model : ""],
+      );
+    }
+    await tx.query(
+      "UPDATE credit_accounts SET balance = $2, held = $3, updated_at = now() WHERE user_id = $1",
+      [hold.user_id, balance, held],
+    );
+    const closed = await tx.query<HoldRow>(
+      `UPDATE credit_holds SET status = 'settled', charged = $2, closed_at = now()
+       WHERE id = $1 RETURNING ${HOLD_COLUMNS}`,
+      [hold.id, charge],
+    );
+    if (usage) {
+      await insertUsage(tx, {
+        ...usage,
+        userId: hold.user_id,
+        reference: hold.reference,
+        credits: fromHundredths(charge),
+      });
+    }
+    const change: CreditChange = {
+      userId: hold.user_id,
+      balance: fromHundredths(balance),
+      available: fromHundredths(balance - held),
+      delta: fromHundredths(-charge),
+      reason: "usage",
+    };
+    return {
+      settlement: {
+        hold: toHold(closed.rows[0] as HoldRow),
+        charged: fromHundredths(charge),
+        applied: true,
+      },
+      change,
+    };
+  });
+  if (change) deps.publish([change]);
+  return settlement;
+}
+
+/** Locks the hold first, then (by the caller) its account: the same order everywhere. */
+export async function lockHold(tx: Queryable, holdId: string): Promise<HoldRow> {
+  const { rows } = await tx.query<HoldRow>(
+    `SELECT ${HOLD_COLUMNS} FROM credit_holds WHERE id = $1 FOR UPDATE`,
+    [holdId],
+  );
+  const hold = rows[0];
+  if (!hold) throw new AppError(ERROR_CODES.notFound, 404, "This credit hold does not exist.");
+  return hold;
+}

@@ -1,0 +1,72 @@
+import type {
+  TAgentPreferences,
+  TChatMessage,
+  TSession,
+  TSessionStatus,
+} from "@cohort/contracts";
+
+/** The sessions table as queries return it; only this module's files read it. */
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  coordinator_model: string;
+  manual_agent_selection: boolean;
+  agent_preferences: TAgentPreferences | null;
+  status: TSessionStatus;
+  budget_credits: number | null;
+  spent_credits: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export const SESSION_COLUMNS =
+  "id, user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at";
+
+export function toSession(row: SessionRow): TSession {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    coordinator_model: row.coordinator_model,
+    manual_agent_selection: row.manual_agent_selection,
+    agent_preferences: row.agent_preferences,
+    status: row.status,
+    budget_credits: row.budget_credits === null ? null : Number(row.budget_credits),
+    spent_credits: Number(row.spent_credits),
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** A session with its owner, for services that act on the owner's behalf (runs, budgets). */
+export interface OwnedSession extends TSession {
+  userId: string;
+}
+
+export function toOwnedSession(row: SessionRow): OwnedSession {
+  return { ...toSession(row), userId: row.user_id };
+}
+
+export interface MessageRow {
+  id: string;
+  session_id: string;
+  role: "user" | "assistant";
+  content: string;
+  run_id: string | null;
+  created_at: Date | string;
+}
+
+export const MESSAGE_COLUMNS = "id, session_id, role, content, run_id, created_at";
+
+export function toChatMessage(row: MessageRow): TChatMessage {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    role: row.role,
+    content: row.content,
+    run_id: row.run_id,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,363 @@
+import { z } from "zod";
+import { ZAgentRoleId } from "./models";
+import { ZChatMessage, ZSession } from "./sessions";
+
+// ---------------------------------------------------------------------------------------
+// Runs (ARCHITECTURE.md, "The heart: a run"): what one user message starts in a session.
+// ---------------------------------------------------------------------------------------
+
+export const RUN_STATUSES = [
+  "queued",
+  "planning",
+  "running",
+  "reviewing",
+  "synthesizing",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
+export const ZRunStatus = z.enum(RUN_STATUSES);
+export type TRunStatus = z.infer<typeof ZRunStatus>;
+
+/** A run in one of these is going: a session has at most one. */
+export const ACTIVE_RUN_STATUSES = [
+  "queued",
+  "planning",
+  "running",
+  "reviewing",
+  "synthesizing",
+] as const satisfies readonly TRunStatus[];
+
+export function isRunActive(status: TRunStatus): boolean {
+  return (ACTIVE_RUN_STATUSES as readonly TRunStatus[]).includes(status);
+}
+
+/** One model call of a run. */
+export const RUN_STEP_KINDS = ["plan", "agent", "critic", "revision", "synthesis"] as const;
+export const ZRunStepKind = z.enum(RUN_STEP_KINDS);
+export type TRunStepKind = z.infer<typeof ZRunStepKind>;
+
+export const RUN_STEP_STATUSES = ["running", "completed", "failed", "stopped"] as const;
+export const ZRunStepStatus = z.enum(RUN_STEP_STATUSES);
+export type TRunStepStatus = z.infer<typeof ZRunStepStatus>;
+
+/** The Critic's bar: a lower score starts the one revision round. */
+export const CRITIC_SCORE_BAR = 7;
+/** The most drafts one revision round rewrites (the weakest first). */
+export const MAX_REVISIONS = 3;
+/** The longest message a user can send to a session. */
+export const CHAT_MESSAGE_MAX = 20_000;
+
+export const ZRunMode = z.enum(["automatic", "manual"]);
+export type TRunMode = z.infer<typeof ZRunMode>;
+
+export const ZRunError = z.object({ code: z.string(), message: z.string() });
+export type TRunError = z.infer<typeof ZRunError>;
+
+/** Where a call goes: the model, and the provider answering it (or the simulator). */
+const modelRef = {
+  model: z.string(),
+  model_name: z.string(),
+  provider: z.string(),
+  simulated: z.boolean(),
+};
+
+/** A step of the plan as it runs: the coordinator's sub-task with the model it runs on. */
+export const ZPlannedStep = z.object({
+  id: z.string(),
+  role: ZAgentRoleId,
+  task: z.string(),
+  depends_on: z.array(z.string()),
+  /** agent: works in parallel with its independent peers; review: the Critic's pass. */
+  phase: z.enum(["agent", "review"]),
+  ...modelRef,
+});
+export type TPlannedStep = z.infer<typeof ZPlannedStep>;
+
+export const ZRunPlanView = z.object({
+  mode: ZRunMode,
+  /** The coordinator's reason for this split (automatic mode: why these roles). */
+  rationale: z.string(),
+  steps: z.array(ZPlannedStep),
+  /** What the engine changed in the coordinator's plan, e.g. a chosen role it left out. */
+  notes: z.array(z.string()),
+  coordinator: z.object(modelRef),
+});
+export type TRunPlanView = z.infer<typeof ZRunPlanView>;
+
+export const ZRunStep = z.object({
+  id: z.string(),
+  kind: ZRunStepKind,
+  /** The plan step it works on; null for the plan and the synthesis. */
+  step_id: z.string().nullable(),
+  role: ZAgentRoleId.nullable(),
+  ...modelRef,
+  provider: z.string().nullable(),
+  simulated: z.boolean().nullable(),
+  status: ZRunStepStatus,
+  /** True when a stop (or shutdown) cut the call: `output` is what had arrived. */
+  stopped: z.boolean(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  credits: z.number(),
+  latency_ms: z.number().int().nullable(),
+  ttft_ms: z.number().int().nullable(),
+  output: z.string(),
+  error: ZRunError.nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type TRunStep = z.infer<typeof ZRunStep>;
+
+export const ZRun = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  /** The user's message that started the run. */
+  message_id: z.string(),
+  /** The final answer, once there is one. */
+  result_message_id: z.string().nullable(),
+  status: ZRunStatus,
+  mode: ZRunMode,
+  coordinator_model: z.string(),
+  plan: ZRunPlanView.nullable(),
+  critic_score: z.number().nullable(),
+  total_credits: z.number(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  error: ZRunError.nullable(),
+  /** seq of the run's first event: join with lastSeq = first_seq - 1 to replay the run. */
+  first_seq: z.number().int().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  steps: z.array(ZRunStep),
+});
+export type TRun = z.infer<typeof ZRun>;
+
+/** POST /api/ai/chat (spec §3 "Chat message"). */
+export const ZChatRequest = z.object({
+  session_id: z.string().trim().min(1),
+  message: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(CHAT_MESSAGE_MAX, `must be at most ${CHAT_MESSAGE_MAX} characters`),
+});
+export type TChatRequest = z.infer<typeof ZChatRequest>;
+
+export const ZChatResponse = z.object({ run_id: z.string(), message_id: z.string() });
+export type TChatResponse = z.infer<typeof ZChatResponse>;
+
+export const ZCancelRunResponse = z.object({ run_id: z.string(), status: ZRunStatus });
+export type TCancelRunResponse = z.infer<typeof ZCancelRunResponse>;
+
+export const RUN_ERROR_CODES = {
+  runInProgress: "run_in_progress",
+  budgetExceeded: "budget_exceeded",
+  planFailed: "plan_failed",
+  synthesisFailed: "synthesis_failed",
+  allAgentsFailed: "all_agents_failed",
+  interrupted: "run_interrupted",
+} as const;
+
+// ---------------------------------------------------------------------------------------
+// Run events: stored with a per-session sequence number and sent to the session's room.
+// ---------------------------------------------------------------------------------------
+
+export const RUN_EVENT_TYPES = [
+  "run.started",
+  "run.plan",
+  "agent.started",
+  "agent.delta",
+  "agent.done",
+  "critic.verdict",
+  "final.delta",
+  "run.completed",
+  "run.failed",
+  "run.cancelled",
+  "credits.changed",
+] as const;
+export type TRunEventType = (typeof RUN_EVENT_TYPES)[number];
+
+const eventBase = {
+  /** Per session, from 1, without gaps: the client's cursor for replay. */
+  seq: z.number().int().positive(),
+  session_id: z.string(),
+  run_id: z.string(),
+  /** When the server created the event (ISO time). */
+  at: z.string(),
+};
+
+/** The calls whose text streams in lanes: the agents, the Critic and revisions. */
+const ZLaneKind = z.enum(["agent", "critic", "revision"]);
+
+const callBase = {
+  /** The run step (one model call); deltas and the done event carry the same id. */
+  call_id: z.string(),
+  step_id: z.string(),
+  kind: ZLaneKind,
+};
+
+export const ZRunEvent = z.discriminatedUnion("type", [
+  z.object({
+    ...eventBase,
+    type: z.literal("run.started"),
+    message: ZChatMessage,
+    mode: ZRunMode,
+    coordinator_model: z.string(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal("run.plan"),
+    plan: ZRunPlanView,
+    /** The planning call: its cost, and whether a repair retry was needed. */
+    credits: z.number(),
+    repaired: z.boolean(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal("agent.started"),
+    ...callBase,
+    role: ZAgentRoleId,
+    task: z.string(),
+    ...modelRef,
+  }),
+  z.object({ ...eventBase, type: z.literal("agent.delta"), ...callBase, text: z.string() }),
+  z.object({
+    ...eventBase,
+    type: z.literal("agent.done"),
+    ...callBase,
+    role: ZAgentRoleId,
+    status: z.enum(["completed", "failed", "stopped"]),
+    provider: z.string().nullable(),
+    simulated: z.boolean().nullable(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    credits: z.number(),
+    latency_ms: z.number().int().nullable(),
+    ttft_ms: z.number().int().nullable(),
+    /** Why it failed, and what the run does next (e.g. continues without this agent). */
+    error: ZRunError.nullable(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal("critic.verdict"),
+    call_id: z.string(),
+    /** The overall "Score: N/10"; null when the Critic gave none. */
+    score: z.number().nullable(),
+    bar: z.number(),
+    verdict: z.enum(["approve", "revise", "unscored"]),
+    /** Per-draft scores by plan step id, where the Critic gave them. */
+    draft_scores: z.record(z.string(), z.number()),
+    /** The drafts the revision round rewrites (empty when approved). */
+    revise_step_ids: z.array(z.string()),
+  }),
+  z.object({ ...eventBase, type: z.literal("final.delta"), call_id: z.string(), text: z.string() }),
+  z.object({
+    ...eventBase,
+    type: z.literal("run.completed"),
+    message: ZChatMessage,
+    critic_score: z.number().nullable(),
+    total_credits: z.number(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    duration_ms: z.number().int(),
+    /** The synthesis call (the final answer's badge). */
+    synthesis: z.object({ call_id: z.string(), ...modelRef, credits: z.number() }),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal("run.failed"),
+    code: z.string(),
+    message: z.string(),
+    total_credits: z.number(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal("run.cancelled"),
+    reason: z.enum(["user", "shutdown"]),
+    total_credits: z.number(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal("credits.changed"),
+    call_id: z.string(),
+    /** What this call cost (0 on the user's own key). */
+    credits: z.number(),
+    run_credits: z.number(),
+    session_spent_credits: z.number(),
+    /** The user's balance after the charge, and what is left of it for new holds. */
+    balance: z.number(),
+    available: z.number(),
+  }),
+]);
+export type TRunEvent = z.infer<typeof ZRunEvent>;
+export type TRunEventOf<K extends TRunEventType> = Extract<TRunEvent, { type: K }>;
+
+/** GET /api/sessions/{id}/events?after=seq: the same events as the socket replays. */
+export const ZRunEventsQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});
+export type TRunEventsQuery = z.infer<typeof ZRunEventsQuery>;
+
+export const ZRunEventsResponse = z.object({
+  events: z.array(ZRunEvent),
+  /** The session's newest seq (0 before its first event). */
+  last_seq: z.number().int(),
+  has_more: z.boolean(),
+});
+export type TRunEventsResponse = z.infer<typeof ZRunEventsResponse>;
+
+/** socket `join-session` (spec §7). lastSeq: the newest seq the client has; 0 or absent for all. */
+export const ZJoinSessionRequest = z.object({
+  sessionId: z.string(),
+  lastSeq: z.number().int().min(0).optional(),
+});
+export type TJoinSessionRequest = z.infer<typeof ZJoinSessionRequest>;
+
+/**
+ * The ack of `join-session`. The server joins the room before it reads the backlog, so live
+ * events may arrive before the ack and overlap the backlog: apply both through
+ * `takeNewEvents`, which drops what was seen and keeps seq order.
+ */
+export type TJoinSessionAck =
+  | { ok: true; backlog: TRunEvent[]; lastSeq: number; hasMore: boolean }
+  | { ok: false; error: "not_found" | "invalid_request" };
+
+export const ZLeaveSessionRequest = z.object({ sessionId: z.string() });
+export type TLeaveSessionAck = { ok: boolean };
+
+/** The most events one join ack carries; the rest come from GET /api/sessions/{id}/events. */
+export const JOIN_BACKLOG_LIMIT = 2000;
+
+/**
+ * The client side of exactly-once delivery: from events that may repeat or arrive out of
+ * order (backlog + live), the ones after `lastSeq`, each once, in seq order, stopping at the
+ * first gap (the missing ones are still on their way or must be fetched).
+ */
+export function takeNewEvents<E extends { seq: number }>(
+  lastSeq: number,
+  events: readonly E[],
+): { events: E[]; lastSeq: number; pending: E[] } {
+  const bySeq = new Map<number, E>();
+  for (const event of events) if (event.seq > lastSeq) bySeq.set(event.seq, event);
+  const taken: E[] = [];
+  let cursor = lastSeq;
+  while (bySeq.has(cursor + 1)) {
+    cursor += 1;
+    taken.push(bySeq.get(cursor) as E);
+    bySeq.delete(cursor);
+  }
+  const pending = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  return { events: taken, lastSeq: cursor, pending };
+}
+
+/** GET /api/sessions/{id}: the session with its conversation and its runs, oldest first. */
+export const ZSessionDetailResponse = z.object({
+  session: ZSession,
+  messages: z.array(ZChatMessage),
+  runs: z.array(ZRun),
+  /** The session's newest event seq: join with it to get only what happens next. */
+  last_seq: z.number().int(),
+});
+export type TSessionDetailResponse = z.infer<typeof ZSessionDetailResponse>;

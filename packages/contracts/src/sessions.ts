@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { ZAgentRoleId } from "./models";
+
+// ---------------------------------------------------------------------------------------
+// Sessions (spec §3, §7): a conversation in which the coordinator and the agents work.
+// ---------------------------------------------------------------------------------------
+
+/** Spec §4 leaves the statuses to us: docs/decisions/007-session-statuses.md. */
+export const SESSION_STATUSES = ["active", "paused", "completed", "archived"] as const;
+export const ZSessionStatus = z.enum(SESSION_STATUSES, {
+  error: `must be one of: ${SESSION_STATUSES.join(", ")}`,
+});
+export type TSessionStatus = z.infer<typeof ZSessionStatus>;
+
+/**
+ * The allowed status changes. Only an active session takes new messages; archived sessions
+ * are put away and come back through "active" (restore). Setting the current status again is
+ * allowed and changes nothing.
+ */
+export const SESSION_STATUS_TRANSITIONS: Readonly<Record<TSessionStatus, readonly TSessionStatus[]>> =
+  {
+    active: ["paused", "completed", "archived"],
+    paused: ["active", "completed", "archived"],
+    completed: ["active", "archived"],
+    archived: ["active"],
+  };
+
+export function canChangeSessionStatus(from: TSessionStatus, to: TSessionStatus): boolean {
+  return from === to || SESSION_STATUS_TRANSITIONS[from].includes(to);
+}
+
+/** The coordinator a session gets when the request names none. */
+export const DEFAULT_COORDINATOR_MODEL = "coreason";
+
+export const SESSION_TITLE_MAX = 120;
+export const SESSION_DESCRIPTION_MAX = 2000;
+export const SESSION_BUDGET_MAX = 1_000_000;
+
+/** One role's choice: whether it works (manual selection) and on which model (null: default). */
+export const ZAgentPreference = z.object({
+  enabled: z.boolean().default(true),
+  model: z.string().trim().min(1).max(100).nullable().default(null),
+});
+export type TAgentPreference = z.infer<typeof ZAgentPreference>;
+
+/** Per role; a role left out is off in manual selection and on its default model. */
+export const ZAgentPreferences = z.partialRecord(ZAgentRoleId, ZAgentPreference);
+export type TAgentPreferences = z.infer<typeof ZAgentPreferences>;
+
+const ZCredits = z
+  .number()
+  .positive()
+  .max(SESSION_BUDGET_MAX)
+  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
+    error: "use at most two decimal places",
+  });
+
+export const ZSession = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  coordinator_model: z.string(),
+  manual_agent_selection: z.boolean(),
+  agent_preferences: ZAgentPreferences.nullable(),
+  status: ZSessionStatus,
+  /** A cap on what the session's runs may spend; null means no cap. */
+  budget_credits: z.number().nullable(),
+  spent_credits: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TSession = z.infer<typeof ZSession>;
+
+export const ZCreateSessionRequest = z.object({
+  title: z.string().trim().min(1, "is required").max(SESSION_TITLE_MAX),
+  description: z.string().trim().max(SESSION_DESCRIPTION_MAX).default(""),
+  coordinator_model: z.string().trim().min(1).max(100).default(DEFAULT_COORDINATOR_MODEL),
+  manual_agent_selection: z.boolean().default(false),
+  agent_preferences: ZAgentPreferences.nullable().default(null),
+  budget_credits: ZCredits.nullable().default(null),
+});
+export type TCreateSessionRequest = z.input<typeof ZCreateSessionRequest>;
+
+/** PATCH: rename, describe, re-budget or re-staff; fields left out stay as they are. */
+export const ZUpdateSessionRequest = z
+  .object({
+    title: z.string().trim().min(1, "is required").max(SESSION_TITLE_MAX),
+    description: z.string().trim().max(SESSION_DESCRIPTION_MAX),
+    coordinator_model: z.string().trim().min(1).max(100),
+    manual_agent_selection: z.boolean(),
+    agent_preferences: ZAgentPreferences.nullable(),
+    budget_credits: ZCredits.nullable(),
+  })
+  .partial();
+export type TUpdateSessionRequest = z.input<typeof ZUpdateSessionRequest>;
+
+export const ZUpdateSessionStatusRequest = z.object({ status: ZSessionStatus });
+export type TUpdateSessionStatusRequest = z.infer<typeof ZUpdateSessionStatusRequest>;
+
+export const ZSessionResponse = z.object({ session: ZSession });
+export type TSessionResponse = z.infer<typeof ZSessionResponse>;
+
+export const ZSessionsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  q: z.string().trim().max(SESSION_TITLE_MAX).optional().describe("Part of the title"),
+});
+export type TSessionsQuery = z.infer<typeof ZSessionsQuery>;
+
+export const ZSessionsResponse = z.object({
+  sessions: z.array(ZSession),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type TSessionsResponse = z.infer<typeof ZSessionsResponse>;
+
+/** Spec §3 "Chat message": the user's messages and the coordinator's final answers. */
+export const ZChatMessage = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  role: z.enum(["user", "assistant"]),
+  content: z.string(),
+  /** The run the message started (user) or ended (assistant). */
+  run_id: z.string().nullable(),
+  created_at: z.string(),
+});
+export type TChatMessage = z.infer<typeof ZChatMessage>;
+
+export const ZDeleteSessionResponse = z.object({ deleted: z.literal(true) });
+
+export const SESSION_ERROR_CODES = {
+  unknownModel: "unknown_model",
+  modelNotSuitable: "model_not_suitable",
+  noAgentsSelected: "no_agents_selected",
+  invalidTransition: "invalid_status_transition",
+  sessionNotActive: "session_not_active",
+} as const;
