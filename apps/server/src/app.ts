@@ -15,8 +15,13 @@ import { seedDefaultAgreement } from "./modules/agreements/seed-default-agreemen
 import { ensureAdmin } from "./modules/auth/ensure-admin";
 import { resolveSession } from "./modules/auth/resolve-session";
 import { authRoutes } from "./modules/auth/routes";
+import { billingRoutes } from "./modules/billing/routes";
+import { creditsDeps } from "./modules/credits/credits-deps";
+import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
 import { modelsRoutes } from "./modules/models/routes";
+import { registerOrchestration } from "./modules/orchestration/register-orchestration";
+import { sessionRoutes } from "./modules/sessions/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { userRoutes } from "./modules/users/routes";
 import { registerAuth } from "./platform/auth";
@@ -28,7 +33,7 @@ import { createMailer, type Mailer } from "./platform/mail";
 import { registerOpenApi } from "./platform/openapi";
 import { registerRateLimit } from "./platform/rate-limit";
 import { createRealtime, type Realtime } from "./platform/realtime";
-import { createRedis } from "./platform/redis";
+import { connectRedis } from "./platform/redis";
 import { registerSecurityHeaders } from "./platform/security-headers";
 import { registerSpa } from "./platform/spa";
 
@@ -85,10 +90,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   if (config.admin) await ensureAdmin(db, config.admin);
 
   const prefix = deps.redisPrefix ?? "cohort:";
-  const redis = config.redisUrl ? createRedis(config.redisUrl, "main") : undefined;
-  const pubsub = config.redisUrl
-    ? { pub: createRedis(config.redisUrl, "pub"), sub: createRedis(config.redisUrl, "sub") }
-    : undefined;
+  const redisConnections = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const redis = redisConnections?.main;
   app.decorate("redis", redis);
 
   app.addHook("onRequest", async (request, reply) => {
@@ -128,7 +131,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     "realtime",
     createRealtime(app, {
       transports: config.realtimeTransports,
-      redis: pubsub ? { ...pubsub, key: `${prefix}socket.io` } : undefined,
+      adapter: redisConnections?.socketAdapter(`${prefix}socket.io`),
     }),
   );
 
@@ -139,14 +142,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(userRoutes);
   await app.register(agreementRoutes);
   await app.register(adminRoutes);
+  await app.register(billingRoutes);
+  if (config.billing.sweepIntervalMs > 0) {
+    const sweeper = startHoldSweeper(creditsDeps(app), config.billing.sweepIntervalMs, app.log);
+    // preClose: the sweeper stops before the database closes (onClose).
+    app.addHook("preClose", () => sweeper.stop());
+  }
+  // After credits (the engine holds and settles through it); before the SPA's catch-all.
+  await registerOrchestration(app, { redisPrefix: prefix });
+  await app.register(sessionRoutes);
 
   await registerSpa(app, config.webDistDir);
 
   app.addHook("onClose", async () => {
     await mailer.close();
-    await Promise.all(
-      [redis, pubsub?.pub, pubsub?.sub].map((client) => client?.quit().catch(() => undefined)),
-    );
+    await redisConnections?.close();
     if (ownsDb) await db.close();
   });
   return app;

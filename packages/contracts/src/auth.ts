@@ -72,6 +72,10 @@ export type TUserProfile = z.infer<typeof ZUserProfile>;
 export const ZUserResponse = z.object({ user: ZUserProfile });
 export type TUserResponse = z.infer<typeof ZUserResponse>;
 
+/** GET /api/auth/session: who is signed in, if anyone — a signed-out answer is not an error. */
+export const ZSessionStateResponse = z.object({ user: ZUserProfile.nullable() });
+export type TSessionStateResponse = z.infer<typeof ZSessionStateResponse>;
+
 export const ZSignupRequest = z.object({
   email: ZEmail,
   password: ZNewPassword,

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
-import pg from "pg";
+import type pg from "pg";
 
 /**
  * One small seam over both databases: PGlite embedded (the default) and PostgreSQL (with
@@ -41,9 +41,6 @@ export interface DbOptions {
 
 /** bigint and numeric arrive as numbers: every count and credit amount here fits a double. */
 const toNumber = (value: string) => Number(value);
-
-pg.types.setTypeParser(pg.types.builtins.INT8, toNumber);
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, toNumber);
 
 export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? createPostgres(options) : createPglite(options);
@@ -109,6 +106,10 @@ async function createPglite(options: DbOptions): Promise<Db> {
 }
 
 async function createPostgres(options: DbOptions): Promise<Db> {
+  // The driver loads only when DATABASE_URL is set; embedded instances never pay for it.
+  const { default: pg } = await import("pg");
+  pg.types.setTypeParser(pg.types.builtins.INT8, toNumber);
+  pg.types.setTypeParser(pg.types.builtins.NUMERIC, toNumber);
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: options.maxConnections ?? 10,

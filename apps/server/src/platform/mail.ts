@@ -1,6 +1,6 @@
 import type { TOutboxMessage } from "@cohort/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import { createTransport } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Queryable } from "../db/client";
 
 export interface MailMessage {
@@ -66,12 +66,16 @@ interface Delivery {
 }
 
 function smtpDelivery(url: string, from: string): Delivery {
-  const transport = createTransport(url);
+  // nodemailer loads with the first email, so the dev-outbox default never pays for it.
+  let transport: Promise<Transporter> | null = null;
   return {
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      transport ??= import("nodemailer").then(({ createTransport }) => createTransport(url));
+      await (await transport).sendMail({ from, ...message });
     },
-    close: () => transport.close(),
+    close: () => {
+      void transport?.then((t) => t.close());
+    },
   };
 }
 

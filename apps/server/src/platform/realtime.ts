@@ -1,8 +1,6 @@
 import { SERVER_EVENTS, SOCKET_PATH, type TSocketReady } from "@cohort/contracts";
-import { createAdapter } from "@socket.io/redis-adapter";
 import type { FastifyInstance } from "fastify";
-import type { Redis } from "ioredis";
-import { type ExtendedError, Server, type Socket } from "socket.io";
+import { type ExtendedError, Server, type ServerOptions, type Socket } from "socket.io";
 
 export type HandshakeStep = (socket: Socket) => Promise<void>;
 
@@ -21,7 +19,8 @@ export function createRealtime(
   app: FastifyInstance,
   options: {
     transports: readonly ("polling" | "websocket")[];
-    redis?: { pub: Redis; sub: Redis; key: string } | undefined;
+    /** Carries room events between instances (Redis); absent means this process only. */
+    adapter?: ServerOptions["adapter"] | undefined;
   },
 ): Realtime {
   const io = new Server(app.server, {
@@ -32,9 +31,7 @@ export function createRealtime(
     cors: { origin: false },
     maxHttpBufferSize: 1_000_000,
   });
-  if (options.redis) {
-    io.adapter(createAdapter(options.redis.pub, options.redis.sub, { key: options.redis.key }));
-  }
+  if (options.adapter) io.adapter(options.adapter);
 
   const steps: HandshakeStep[] = [];
   const handlers: ((socket: Socket) => void)[] = [];

@@ -1,8 +1,8 @@
 import {
   AUTH_INIT_TIMEOUT_MS,
   type TAuthResponse,
+  type TSessionStateResponse,
   type TUserProfile,
-  type TUserResponse,
 } from "@cohort/contracts";
 import { api, onSessionLost } from "../lib/api/api";
 import { isApiError } from "../lib/api/api-error";
@@ -99,10 +99,12 @@ async function checkSession(): Promise<void> {
     emit({ status: "unauthenticated", user: null });
   }, AUTH_INIT_TIMEOUT_MS);
   try {
-    const { user } = await api.get<TUserResponse>("/users/profile", {
+    const { user } = await api.get<TSessionStateResponse>("/auth/session", {
       redirectOnUnauthorized: false,
     });
-    if (mine === generation) setSignedIn(user);
+    if (mine !== generation) return;
+    if (user) setSignedIn(user);
+    else setSignedOut();
   } catch (error) {
     if (mine !== generation) return;
     if (isApiError(error) && error.status === 401) {

@@ -9,6 +9,8 @@ export interface AuthDeps {
   mailer: Mailer;
   publicUrl: string;
   sessions: SessionSettings;
+  /** Credits a new account starts with (SIGNUP_CREDITS). */
+  signupCredits: number;
 }
 
 export interface RequestMeta {
@@ -22,5 +24,6 @@ export function authDeps(app: FastifyInstance): AuthDeps {
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
     sessions: { idleDays: app.config.sessionIdleDays, maxDays: app.config.sessionMaxDays },
+    signupCredits: app.config.billing.signupCredits,
   };
 }

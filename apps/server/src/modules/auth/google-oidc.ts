@@ -1,4 +1,4 @@
-import * as oidc from "openid-client";
+import type * as OidcLib from "openid-client";
 
 export interface GoogleOidcSettings {
   clientId: string;
@@ -39,23 +39,25 @@ const str = (value: unknown) => (typeof value === "string" && value !== "" ? val
  * discovery is retried on the next sign-in instead of being cached.
  */
 export function createGoogleOidc(settings: GoogleOidcSettings): GoogleOidc {
-  let configuration: Promise<oidc.Configuration> | null = null;
+  // openid-client loads on the first Google sign-in, so instances without Google pay nothing.
+  let configuration: Promise<{ oidc: typeof OidcLib; config: OidcLib.Configuration }> | null = null;
   const discover = () => {
-    configuration ??= oidc
-      .discovery(
-        new URL(settings.issuerUrl),
-        settings.clientId,
-        { redirect_uris: [settings.redirectUri] },
-        oidc.ClientSecretPost(settings.clientSecret),
-        // Plain http is only allowed for a provider on this machine (local development, tests).
-        LOOPBACK.has(new URL(settings.issuerUrl).hostname) && settings.issuerUrl.startsWith("http:")
-          ? { execute: [oidc.allowInsecureRequests] }
-          : {},
-      )
-      .then((config) => {
+    configuration ??= import("openid-client")
+      .then(async (oidc) => {
+        const config = await oidc.discovery(
+          new URL(settings.issuerUrl),
+          settings.clientId,
+          { redirect_uris: [settings.redirectUri] },
+          oidc.ClientSecretPost(settings.clientSecret),
+          // Plain http is only allowed for a provider on this machine (local development, tests).
+          LOOPBACK.has(new URL(settings.issuerUrl).hostname) &&
+            settings.issuerUrl.startsWith("http:")
+            ? { execute: [oidc.allowInsecureRequests] }
+            : {},
+        );
         // Check the ID token's signature too, not only its claims: defence in depth.
         oidc.enableNonRepudiationChecks(config);
-        return config;
+        return { oidc, config };
       })
       .catch((error: unknown) => {
         configuration = null;
@@ -66,7 +68,7 @@ export function createGoogleOidc(settings: GoogleOidcSettings): GoogleOidc {
 
   return {
     async begin() {
-      const config = await discover();
+      const { oidc, config } = await discover();
       const pending: PendingLogin = {
         state: oidc.randomState(),
         nonce: oidc.randomNonce(),
@@ -84,7 +86,7 @@ export function createGoogleOidc(settings: GoogleOidcSettings): GoogleOidc {
     },
 
     async finish(callbackUrl, pending) {
-      const config = await discover();
+      const { oidc, config } = await discover();
       const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: pending.verifier,
         expectedState: pending.state,

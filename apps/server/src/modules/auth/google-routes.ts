@@ -43,7 +43,9 @@ export async function googleRoutes(app: FastifyInstance) {
 
   const signIn = (identity: VerifiedIdentity, meta: ReturnType<typeof requestMeta>) =>
     app.db.transaction(async (tx) => {
-      const user = await signInWithIdentity(tx, identity);
+      const user = await signInWithIdentity(tx, identity, {
+        signupCredits: config.billing.signupCredits,
+      });
       const session = await issueSession(tx, user.id, sessions, meta);
       return { user, token: session.token, sessionId: session.sessionId };
     });

@@ -1,6 +1,7 @@
 import { AUTH_ERROR_CODES, type TUserProfile } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
+import { grantSignupCredits } from "../credits/grant-credits";
 import { createUser } from "../users/create-user";
 import { findUserByEmail, findUserById } from "../users/find-user";
 import { markEmailVerified } from "../users/mark-email-verified";
@@ -30,6 +31,7 @@ function splitName(displayName: string | undefined): { first: string; last: stri
 export async function signInWithIdentity(
   db: Queryable,
   identity: VerifiedIdentity,
+  options: { signupCredits: number } = { signupCredits: 0 },
 ): Promise<TUserProfile> {
   const linked = await db.query<{ user_id: string }>(
     "SELECT user_id FROM user_identities WHERE provider = $1 AND subject = $2",
@@ -63,6 +65,9 @@ export async function signInWithIdentity(
       photoUrl: identity.photoUrl ?? null,
       emailVerified: true,
     });
+    if (await grantSignupCredits(db, user.id, options.signupCredits)) {
+      user = (await findUserById(db, user.id)) ?? user;
+    }
   }
   await db.query(
     `INSERT INTO user_identities (provider, subject, user_id, email) VALUES ($1, $2, $3, $4)

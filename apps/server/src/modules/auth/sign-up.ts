@@ -1,6 +1,8 @@
 import type { TSignupRequest, TUserProfile } from "@cohort/contracts";
 import { acceptAgreement } from "../agreements/accept-agreement";
+import { grantSignupCredits } from "../credits/grant-credits";
 import { createUser } from "../users/create-user";
+import { findUserById } from "../users/find-user";
 import type { AuthDeps, RequestMeta } from "./auth-deps";
 import { checkPasswordPolicy } from "./check-password-policy";
 import { verificationEmail } from "./compose-emails";
@@ -28,11 +30,14 @@ export async function signUp(
   checkPasswordPolicy(input.password, input.email);
   const passwordHash = await hashPassword(input.password);
   const { user, session, verifyToken } = await deps.db.transaction(async (tx) => {
-    const user = await createUser(tx, {
+    const created = await createUser(tx, {
       email: input.email,
       firstName: input.firstName,
       lastName: input.lastName,
     });
+    const user = (await grantSignupCredits(tx, created.id, deps.signupCredits))
+      ? ((await findUserById(tx, created.id)) ?? created)
+      : created;
     await setPasswordHash(tx, user.id, passwordHash);
     if (input.agreementId) {
       await acceptAgreement(tx, {

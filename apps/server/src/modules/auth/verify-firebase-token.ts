@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import type { JWTPayload } from "jose";
 
 export interface FirebaseSettings {
   projectId: string;
@@ -21,8 +21,13 @@ export type FirebaseTokenVerifier = (idToken: string) => Promise<FirebaseClaims>
  * audience the project, unexpired, with a subject. Anything else throws.
  */
 export function createFirebaseVerifier(settings: FirebaseSettings): FirebaseTokenVerifier {
-  const jwks = createRemoteJWKSet(new URL(settings.jwksUrl), { cooldownDuration: 30_000 });
+  // jose loads on the first token to verify, so instances without Firebase pay nothing.
+  const verifier = import("jose").then(({ createRemoteJWKSet, jwtVerify }) => ({
+    jwtVerify,
+    jwks: createRemoteJWKSet(new URL(settings.jwksUrl), { cooldownDuration: 30_000 }),
+  }));
   return async (idToken) => {
+    const { jwtVerify, jwks } = await verifier;
     const { payload } = await jwtVerify(idToken, jwks, {
       issuer: `https://securetoken.google.com/${settings.projectId}`,
       audience: settings.projectId,

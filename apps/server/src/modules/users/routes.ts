@@ -1,7 +1,14 @@
-import { ZUpdateProfileRequest, ZUserResponse } from "@cohort/contracts";
+import {
+  ZSessionStateResponse,
+  ZUpdateProfileRequest,
+  ZUsageQuery,
+  ZUserResponse,
+  ZUserUsage,
+} from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { requireUser } from "../../platform/auth";
+import { currentPrincipal, requireUser } from "../../platform/auth";
+import { getUsageBreakdown } from "../credits/get-usage";
 import { updateProfile } from "./update-profile";
 
 const tags = ["users"];
@@ -18,6 +25,41 @@ export async function userRoutes(app: FastifyInstance) {
       const { user } = await requireUser(request);
       reply.header("cache-control", "no-store");
       return { user };
+    },
+  );
+
+  // The web app asks this on every page load; answering "nobody" with 200 keeps a signed-out
+  // visitor's console free of 401s, while /api/users/profile keeps the spec's 401.
+  r.get(
+    "/api/auth/session",
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user, or null when the request carries no valid session",
+        response: { 200: ZSessionStateResponse },
+      },
+    },
+    async (request, reply) => {
+      const principal = await currentPrincipal(request);
+      reply.header("cache-control", "no-store");
+      return { user: principal?.user ?? null };
+    },
+  );
+
+  r.get(
+    "/api/users/usage",
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user's model usage per day and per model (last 30 days by default)",
+        querystring: ZUsageQuery,
+        response: { 200: ZUserUsage },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      reply.header("cache-control", "no-store");
+      return getUsageBreakdown(app.db, user.id, request.query.days);
     },
   );
 

@@ -34,7 +34,10 @@ export const USER_COLUMNS_U = USER_COLUMNS.split(", ")
  * Profiles for user rows. The balance belongs to the credits module (its ledger), so it is
  * read through that module's service rather than from a users column.
  */
-export async function toUserProfiles(db: Queryable, rows: readonly UserRow[]): Promise<TUserProfile[]> {
+export async function toUserProfiles(
+  db: Queryable,
+  rows: readonly UserRow[],
+): Promise<TUserProfile[]> {
   if (rows.length === 0) return [];
   const balances = await getCreditBalances(
     db,
