@@ -89,8 +89,14 @@ const EnvSchema = z.object({
   MODEL_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
   SIMULATOR_TOKENS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(60),
   // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_...)").optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "must be a webhook secret (whsec_...)").optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_...)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, "must be a webhook secret (whsec_...)")
+    .optional(),
   STRIPE_API_BASE: z.url().optional(),
   SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).optional(),
   HOLD_TTL_MINUTES: z.coerce.number().positive().max(1440).default(15),
@@ -143,9 +149,7 @@ export interface AppConfig {
 
 export interface BillingConfig {
   /** Stripe Checkout and webhooks; absent means the built-in dev checkout. */
-  readonly stripe:
-    | { readonly secretKey: string; readonly apiBase: URL | undefined }
-    | undefined;
+  readonly stripe: { readonly secretKey: string; readonly apiBase: URL | undefined } | undefined;
   /**
    * Verifies webhook signatures: STRIPE_WEBHOOK_SECRET, or on the dev checkout a secret
    * derived from COOKIE_SECRET, with which the dev checkout signs its own events.

@@ -1,4 +1,4 @@
-import { MODEL_ERROR_CODES, priceCall } from "@cohort/contracts";
+import { MODEL_ERROR_CODES, priceCall, ZModelsHealthResponse } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../src/platform/errors";
 import { createTestApp, type TestApp } from "./support/app";
@@ -13,8 +13,10 @@ import {
  * gateway of a fully built app.
  */
 
-const fakes: Record<"openai" | "openaiChat" | "anthropic" | "google" | "compat", FakeProviderServer> =
-  {} as never;
+const fakes: Record<
+  "openai" | "openaiChat" | "anthropic" | "google" | "compat",
+  FakeProviderServer
+> = {} as never;
 let app: TestApp;
 let chatApp: TestApp;
 
@@ -115,7 +117,10 @@ describe.each(variants)("$name", (variant) => {
 
   it("streams the answer piece by piece and reports usage and price", async () => {
     const fake = variant.fake();
-    fake.next({ text: "Hello there, this streams in pieces.", usage: { inputTokens: 20, outputTokens: 7 } });
+    fake.next({
+      text: "Hello there, this streams in pieces.",
+      usage: { inputTokens: 20, outputTokens: 7 },
+    });
     const deltas: string[] = [];
     const result = await variant.gateway().streamModel({
       modelId: variant.modelId,
@@ -182,6 +187,25 @@ describe.each(variants)("$name", (variant) => {
     expect(await fake.requests[0]?.closed).toEqual({ early: true });
   });
 
+  it("times out a stream that stalls mid-answer, keeping what the caller already saw", async () => {
+    const fake = variant.fake();
+    fake.next({ text: LONG_ANSWER, chunkDelayMs: 200 });
+    const deltas: string[] = [];
+    const error = await expectAppError(
+      variant.gateway().streamModel({
+        modelId: variant.modelId,
+        messages,
+        timeoutMs: 800,
+        onDelta: (d) => deltas.push(d),
+      }),
+      MODEL_ERROR_CODES.providerTimeout,
+      504,
+    );
+    expect(error.message).toMatch(/stopped answering/);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("aborts the provider request when the caller stops", async () => {
     const fake = variant.fake();
     fake.next({ text: LONG_ANSWER, chunkDelayMs: 30 });
@@ -219,14 +243,15 @@ describe("fallback and failure", () => {
       failedAttempts: 3,
     });
     expect(fakes.openai.requests).toHaveLength(3);
-    const health = (await app.app.inject({ method: "GET", url: "/api/models/health" })).json();
-    const byProvider = Object.fromEntries(
-      (health.providers as { provider: string }[]).map((p) => [p.provider, p]),
+    const health = ZModelsHealthResponse.parse(
+      (await app.app.inject({ method: "GET", url: "/api/models/health" })).json(),
     );
-    expect(byProvider.openai).toMatchObject({ configured: true, mode: "real", reachable: false });
-    expect(byProvider.openai.last_error.code).toBe("server_error");
-    expect(byProvider.anthropic).toMatchObject({ reachable: true });
-    expect(byProvider.anthropic.latency_ms_p50).toEqual(expect.any(Number));
+    const openai = health.providers.find((p) => p.provider === "openai");
+    const anthropic = health.providers.find((p) => p.provider === "anthropic");
+    expect(openai).toMatchObject({ configured: true, mode: "real", reachable: false });
+    expect(openai?.last_error?.code).toBe("server_error");
+    expect(anthropic).toMatchObject({ reachable: true });
+    expect(anthropic?.latency_ms_p50).toEqual(expect.any(Number));
     expect(health.status).toBe("degraded");
   });
 
@@ -259,7 +284,17 @@ describe("fallback and failure", () => {
     expect(error.message).not.toContain("overloaded");
     expect(
       (error.details as { attempts: { provider: string }[] }).attempts.map((a) => a.provider),
-    ).toEqual(["openai", "openai", "openai", "anthropic", "anthropic", "anthropic", "google", "google", "google"]);
+    ).toEqual([
+      "openai",
+      "openai",
+      "openai",
+      "anthropic",
+      "anthropic",
+      "anthropic",
+      "google",
+      "google",
+      "google",
+    ]);
   });
 
   it("uses the user's own key instead of the hosted one, at no credit cost", async () => {
@@ -271,7 +306,13 @@ describe("fallback and failure", () => {
     });
     expect(result).toMatchObject({ text: "on your key", keySource: "user", credits: 0 });
     expect(fakes.openai.requests[0]?.headers.authorization).toBe("Bearer sk-user-own");
-    expect(app.app.models.estimateCall({ modelId: "gpt-4.1", messages, userKeys: { openai: { apiKey: "k" } } })).toMatchObject({ billable: false, worstCaseCredits: 0 });
+    expect(
+      app.app.models.estimateCall({
+        modelId: "gpt-4.1",
+        messages,
+        userKeys: { openai: { apiKey: "k" } },
+      }),
+    ).toMatchObject({ billable: false, worstCaseCredits: 0 });
   });
 
   it("says the user's key was rejected, without blaming the provider's health", async () => {

@@ -72,7 +72,10 @@ export function classifyFailure(
       const retryAfterMs = parseRetryAfter(error.responseHeaders);
       return { ...base, kind: "rate_limited", status, retryAfterMs, retryable: true, detail };
     }
-    if (status === undefined) return { ...base, kind: "network", retryable: true, detail };
+    // No status: no connection. A 2xx: the response broke while being read. Both transient.
+    if (status === undefined || status < 400) {
+      return { ...base, kind: "network", status, retryable: true, detail };
+    }
     if (RETRYABLE_STATUSES.has(status) || status >= 500) {
       const retryAfterMs = parseRetryAfter(error.responseHeaders);
       return { ...base, kind: "server_error", status, retryAfterMs, retryable: true, detail };
@@ -96,7 +99,7 @@ export function describeFailure(failure: CallFailure, timeoutMs: number): string
     case "server_error":
       return `${name} had a server error (${failure.status})`;
     case "network":
-      return `${name} could not be reached`;
+      return `the connection to ${name} failed`;
     case "timeout":
       return `${name} did not answer within ${Math.round(timeoutMs / 1000)} s`;
     case "auth":

@@ -43,7 +43,7 @@ const NATIVE_IDS = new Set<string>(NATIVE_MODELS.map((m) => m.id));
 
 function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }, where: string) {
   return error.issues.map(
-    (i) => `${where}${i.path.length ? `.${i.path.map(String).join(".")}` : ""}: ${i.message}`,
+    (i) => `${where}: ${i.path.length ? `${i.path.map(String).join(".")}: ` : ""}${i.message}`,
   );
 }
 
@@ -56,9 +56,11 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
   }
 
   const file = sources.file;
+  const removed = new Set<string>();
   for (const id of file?.remove ?? []) {
     if (NATIVE_IDS.has(id)) issues.push(`remove: ${id} is a native model and cannot be removed`);
     else if (!models.delete(id)) issues.push(`remove: unknown model ${id}`);
+    else removed.add(id);
   }
   for (const [index, entry] of (file?.models ?? []).entries()) {
     const base = models.get(entry.id);
@@ -72,17 +74,29 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
 
   const roles = DEFAULT_ROLES.map((role) => {
     const change = file?.roles.find((r) => r.id === role.id);
-    const merged: CatalogueRole = { ...role, ...change };
+    // Removing a model takes it out of the built-in lists; the file's own lists must be exact.
+    const merged: CatalogueRole = {
+      ...role,
+      suitableModels: role.suitableModels.filter((id) => !removed.has(id)),
+      ...change,
+    };
+    if (removed.has(merged.defaultModel)) {
+      issues.push(
+        `roles.${role.id}: its default model ${merged.defaultModel} was removed; set a new defaultModel`,
+      );
+    }
     // Every local model suits every role: the operator chose to run it.
     const local = [...models.values()].filter((m) => m.kind === "local").map((m) => m.id);
     const suitable = [...new Set([merged.defaultModel, ...merged.suitableModels, ...local])];
     for (const id of suitable) {
-      if (!models.has(id)) issues.push(`roles.${role.id}: unknown model ${id}`);
+      if (!models.has(id) && !removed.has(id)) issues.push(`roles.${role.id}: unknown model ${id}`);
     }
     return { ...merged, suitableModels: suitable.filter((id) => models.has(id)) };
   });
 
-  const cochatModels = [...(file?.cochatModels ?? DEFAULT_COCHAT_MODELS)];
+  const cochatModels = [
+    ...(file?.cochatModels ?? DEFAULT_COCHAT_MODELS.filter((id) => !removed.has(id))),
+  ];
   if (!file?.cochatModels) {
     cochatModels.push(...[...models.values()].filter((m) => m.kind === "local").map((m) => m.id));
   }

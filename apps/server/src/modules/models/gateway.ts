@@ -18,6 +18,7 @@ import {
   abortedError,
   type CallFailure,
   classifyFailure,
+  describeFailure,
   exhaustedError,
   interruptedError,
 } from "./call-failures";
@@ -215,8 +216,8 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
 
   function systemFor(model: CatalogueModel, input: ModelCallInput): string | undefined {
     const role = input.role ? catalogue.getRole(input.role) : undefined;
-    const parts = [model.systemPrompt, role?.systemPrompt, input.system].filter(
-      (p): p is string => Boolean(p?.trim()),
+    const parts = [model.systemPrompt, role?.systemPrompt, input.system].filter((p): p is string =>
+      Boolean(p?.trim()),
     );
     return parts.length > 0 ? parts.join("\n\n") : undefined;
   }
@@ -246,6 +247,8 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
 
   interface AttemptOutcome {
     text: string;
+    /** performance.now() of this attempt's first token. */
+    firstTokenAt: number | null;
     usage: TTokenUsage;
     usageEstimated: boolean;
     finishReason: string;
@@ -254,7 +257,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
 
   interface CallState {
     startedAt: number;
-    firstTokenAt: number | null;
+    /** Text reached the caller: from here on a failure can no longer fall back. */
     deltasForwarded: boolean;
   }
 
@@ -311,9 +314,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       for await (const part of result.fullStream) {
         if (part.type === "text-delta" && part.text.length > 0) {
           text += part.text;
-          const now = performance.now();
-          attemptFirstToken ??= now;
-          call.firstTokenAt ??= now;
+          attemptFirstToken ??= performance.now();
           if (input.onDelta) {
             call.deltasForwarded = true;
             try {
@@ -344,6 +345,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       );
       return {
         text,
+        firstTokenAt: attemptFirstToken,
         usage: usage ?? {
           inputTokens: estimateTokens(
             [system ?? "", ...input.messages.map((m) => m.content)].join("\n"),
@@ -364,7 +366,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       });
       // A user's bad key says nothing about the provider's health for everyone else.
       if (target.keySource !== "user") {
-        health.failure(target.provider, failure.kind, `${failure.kind}${failure.status ? ` (${failure.status})` : ""}`);
+        health.failure(target.provider, failure.kind, describeFailure(failure, timeoutMs));
       }
       throw failure;
     } finally {
@@ -393,11 +395,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     const resolved = resolveOrThrow(input.modelId, input.userKeys);
     const model = resolved.model;
     const timeoutMs = input.timeoutMs ?? config.callTimeoutMs;
-    const state: CallState = {
-      startedAt: performance.now(),
-      firstTokenAt: null,
-      deltasForwarded: false,
-    };
+    const state: CallState = { startedAt: performance.now(), deltasForwarded: false };
     const failures: CallFailure[] = [];
     try {
       for (const target of resolved.targets) {
@@ -411,9 +409,9 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
               usageEstimated: outcome.usageEstimated,
               latencyMs: Math.round(performance.now() - state.startedAt),
               ttftMs:
-                state.firstTokenAt === null
+                outcome.firstTokenAt === null
                   ? null
-                  : Math.round(state.firstTokenAt - state.startedAt),
+                  : Math.round(outcome.firstTokenAt - state.startedAt),
               modelId: model.id,
               modelName: model.name,
               provider: target.provider,
@@ -442,7 +440,10 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
               },
               "model call attempt failed",
             );
-            if (error.kind === "interrupted" || (state.deltasForwarded && error.kind === "timeout")) {
+            if (
+              error.kind === "interrupted" ||
+              (state.deltasForwarded && error.kind === "timeout")
+            ) {
               throw interruptedError(model.name, error, timeoutMs);
             }
             if (!error.retryable || attempt === config.maxAttempts) break;
@@ -462,7 +463,8 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
           : error instanceof AppError
             ? error
             : undefined;
-      if (appError instanceof AppError) options.onCallSettled?.({ ok: false, input, error: appError });
+      if (appError instanceof AppError)
+        options.onCallSettled?.({ ok: false, input, error: appError });
       throw appError ?? error;
     }
   }
@@ -519,8 +521,8 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         );
       }
     }
-    const { object: _object, ...rest2 } = result;
-    return { ...rest2, plan };
+    const { object: _object, ...callResult } = result;
+    return { ...callResult, plan };
   }
 
   return {

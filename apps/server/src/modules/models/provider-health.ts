@@ -19,7 +19,9 @@ interface ProviderState {
 export interface HealthTracker {
   success(provider: HealthKey, latencyMs: number, ttftMs: number | null): void;
   failure(provider: HealthKey, code: string, message: string): void;
-  read(provider: HealthKey): Pick<
+  read(
+    provider: HealthKey,
+  ): Pick<
     TModelHealth,
     "reachable" | "last_success_at" | "last_error" | "latency_ms_p50" | "ttft_ms_p50" | "samples"
   >;

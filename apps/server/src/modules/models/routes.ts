@@ -45,6 +45,11 @@ function parseRole(value: string): TAgentRole {
 export async function modelsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const gateway = app.models;
+  if (app.config.env === "production" && checkModelHealth(gateway).all_simulated) {
+    app.log.warn(
+      "No model provider key is set: every model answers from the built-in simulator (labelled Simulated)",
+    );
+  }
 
   r.get(
     "/api/ai/models",
@@ -75,7 +80,8 @@ export async function modelsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: "Models to choose from, optionally for one role; includeExternal=false for native only",
+        summary:
+          "Models to choose from, optionally for one role; includeExternal=false for native only",
         querystring: ZAvailableModelsQuery,
         response: { 200: ZAvailableModelsResponse },
       },
@@ -97,7 +103,8 @@ export async function modelsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: "One role with its default model and the models that suit it; 400 for an unknown role",
+        summary:
+          "One role with its default model and the models that suit it; 400 for an unknown role",
         params: z.object({ role: z.string() }),
         response: { 200: ZModelsByRoleResponse },
       },

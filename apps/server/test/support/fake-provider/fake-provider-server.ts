@@ -94,9 +94,17 @@ function piecesOf(text: string): string[] {
 }
 
 const ERROR_TYPES: Record<number, { openai: string; anthropic: string; google: string }> = {
-  400: { openai: "invalid_request_error", anthropic: "invalid_request_error", google: "INVALID_ARGUMENT" },
+  400: {
+    openai: "invalid_request_error",
+    anthropic: "invalid_request_error",
+    google: "INVALID_ARGUMENT",
+  },
   401: { openai: "invalid_api_key", anthropic: "authentication_error", google: "UNAUTHENTICATED" },
-  429: { openai: "rate_limit_exceeded", anthropic: "rate_limit_error", google: "RESOURCE_EXHAUSTED" },
+  429: {
+    openai: "rate_limit_exceeded",
+    anthropic: "rate_limit_error",
+    google: "RESOURCE_EXHAUSTED",
+  },
   500: { openai: "server_error", anthropic: "api_error", google: "INTERNAL" },
   503: { openai: "server_error", anthropic: "overloaded_error", google: "UNAVAILABLE" },
 };
@@ -172,7 +180,9 @@ export class FakeProviderServer {
     const { api, model: pathModel } = detectApi(method, url.pathname);
     let body: Record<string, unknown> = {};
     try {
-      body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as typeof body) : {};
+      body = chunks.length
+        ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as typeof body)
+        : {};
     } catch {
       body = {};
     }
@@ -211,12 +221,16 @@ export class FakeProviderServer {
     if (!connectionOpen) return;
     if (api === "unknown") {
       res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: `No fake route for ${method} ${url.pathname}` } }));
+      res.end(
+        JSON.stringify({ error: { message: `No fake route for ${method} ${url.pathname}` } }),
+      );
       return;
     }
     if (reply.status && reply.status >= 400) {
       res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-      res.end(JSON.stringify(errorBody(api, reply.status, reply.errorMessage ?? `Fake ${reply.status}`)));
+      res.end(
+        JSON.stringify(errorBody(api, reply.status, reply.errorMessage ?? `Fake ${reply.status}`)),
+      );
       return;
     }
 
@@ -252,7 +266,9 @@ export class FakeProviderServer {
     });
     const send = (event: SseEvent) => {
       if (!connectionOpen) return;
-      res.write(`${event.event ? `event: ${event.event}\n` : ""}data: ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n\n`);
+      res.write(
+        `${event.event ? `event: ${event.event}\n` : ""}data: ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n\n`,
+      );
     };
     for (const event of writer.start(context)) send(event);
     for (const [i, piece] of pieces.entries()) {
@@ -385,8 +401,7 @@ const messageItem = (ctx: WriteContext, status: "in_progress" | "completed") => 
   id: "msg_fake",
   status,
   role: "assistant",
-  content:
-    status === "completed" ? [{ type: "output_text", text: ctx.text, annotations: [] }] : [],
+  content: status === "completed" ? [{ type: "output_text", text: ctx.text, annotations: [] }] : [],
 });
 
 const openaiResponses: Writer = {
@@ -405,7 +420,14 @@ const openaiResponses: Writer = {
       data: {
         type: "response.created",
         sequence_number: 0,
-        response: { id: "resp_fake", object: "response", created_at: CREATED, model: ctx.model, status: "in_progress", output: [] },
+        response: {
+          id: "resp_fake",
+          object: "response",
+          created_at: CREATED,
+          model: ctx.model,
+          status: "in_progress",
+          output: [],
+        },
       },
     },
     {
@@ -467,7 +489,14 @@ const anthropic: Writer = {
     role: "assistant",
     model: ctx.model,
     content: ctx.jsonTool
-      ? [{ type: "tool_use", id: "toolu_fake", name: "json", input: JSON.parse(ctx.text) as unknown }]
+      ? [
+          {
+            type: "tool_use",
+            id: "toolu_fake",
+            name: "json",
+            input: JSON.parse(ctx.text) as unknown,
+          },
+        ]
       : [{ type: "text", text: ctx.text }],
     stop_reason: ctx.jsonTool ? "tool_use" : "end_turn",
     stop_sequence: null,
@@ -563,7 +592,9 @@ const google: Writer = {
   end: (ctx) => [
     {
       data: {
-        candidates: [{ content: { parts: [{ text: "" }], role: "model" }, finishReason: "STOP", index: 0 }],
+        candidates: [
+          { content: { parts: [{ text: "" }], role: "model" }, finishReason: "STOP", index: 0 },
+        ],
         ...googleUsage(ctx),
         modelVersion: ctx.model,
       },

@@ -54,7 +54,12 @@ function scaled(base: number, depth: number, min: number, max: number): number {
 
 /** Picks `count` items of `pool` but keeps them in the pool's order (steps stay logical). */
 function orderedSample<T>(random: Random, pool: readonly T[], count: number): T[] {
-  const chosen = new Set(random.sample(pool.map((_, i) => i), count));
+  const chosen = new Set(
+    random.sample(
+      pool.map((_, i) => i),
+      count,
+    ),
+  );
   return pool.filter((_, i) => chosen.has(i));
 }
 
@@ -67,15 +72,36 @@ function strategist(req: AnswerRequest, random: Random): string {
   const [k1, k2] = keywordsOf(req.request, 2) as [string, string];
   const words = { topic, k1, k2 };
   const middle = [
-    ["Map the current state", "List what already exists around {k1}, what is missing, and the constraints: time, budget, technology."],
-    ["Design the approach", "Sketch the main parts of {k1} and {k2}, how they connect, and the one decision that is hardest to undo."],
-    ["Build the smallest useful slice", "Make the core path work end to end first, with {k1} handling one realistic case."],
-    ["Validate early", "Try the slice with real inputs, measure what matters (speed, accuracy, cost) and fix the biggest gap."],
-    ["Handle the edge cases", "Cover empty, invalid and very large inputs for {k2}, and decide what the user sees when something fails."],
-    ["Polish and document", "Tidy the naming, write a short guide to {k1}, and record the follow-ups you chose not to do."],
+    [
+      "Map the current state",
+      "List what already exists around {k1}, what is missing, and the constraints: time, budget, technology.",
+    ],
+    [
+      "Design the approach",
+      "Sketch the main parts of {k1} and {k2}, how they connect, and the one decision that is hardest to undo.",
+    ],
+    [
+      "Build the smallest useful slice",
+      "Make the core path work end to end first, with {k1} handling one realistic case.",
+    ],
+    [
+      "Validate early",
+      "Try the slice with real inputs, measure what matters (speed, accuracy, cost) and fix the biggest gap.",
+    ],
+    [
+      "Handle the edge cases",
+      "Cover empty, invalid and very large inputs for {k2}, and decide what the user sees when something fails.",
+    ],
+    [
+      "Polish and document",
+      "Tidy the naming, write a short guide to {k1}, and record the follow-ups you chose not to do.",
+    ],
   ] as const;
   const steps = [
-    ["Clarify the scope", "Agree who the {k1} work is for, the must-haves versus nice-to-haves, and two or three acceptance criteria."],
+    [
+      "Clarify the scope",
+      "Agree who the {k1} work is for, the must-haves versus nice-to-haves, and two or three acceptance criteria.",
+    ],
     ...orderedSample(random, middle, scaled(3, req.depth, 2, 5)),
     ["Ship and watch", "Release to a small group first, watch errors and feedback, then widen."],
   ];
@@ -229,6 +255,7 @@ function coder(req: AnswerRequest, random: Random): string {
           "  let total = 0;",
           "  for (const item of items) {",
           '    if (!item.id) throw new Error("Each item needs an id");',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: this is generated source code
           "    if (!Number.isFinite(item.value)) throw new Error(`Item ${item.id} has no numeric value`);",
           "    byId.set(item.id, (byId.get(item.id) ?? 0) + item.value);",
           "    total += item.value;",
@@ -243,6 +270,7 @@ function coder(req: AnswerRequest, random: Random): string {
           "  for (let attempt = 1; attempt <= attempts; attempt++) {",
           "    try {",
           "      const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: this is generated source code
           "      if (!response.ok) throw new Error(`HTTP ${response.status}`);",
           "      return await response.json();",
           "    } catch (error) {",
@@ -302,7 +330,7 @@ function designer(req: AnswerRequest, random: Random): string {
   const components = random.sample(
     [
       `**${capitalise(k1)} list**: rows with a title, a one-line summary and a status chip; click opens details.`,
-      "**Primary button**: one per screen, verb-first label (\"Create\", \"Save changes\").",
+      '**Primary button**: one per screen, verb-first label ("Create", "Save changes").',
       `**Search and filter bar**: instant search over ${k2}, filters as removable chips.`,
       "**Inline form**: labels above fields, hints below, errors in red text beside the field.",
       "**Toast**: confirms saves and undoable deletions for five seconds.",
@@ -366,7 +394,10 @@ function critic(req: AnswerRequest, random: Random): string {
   );
   const issues = random.sample(
     [
-      [`Acceptance criteria for ${k1} are vague`, "state two measurable checks, e.g. a time or a count."],
+      [
+        `Acceptance criteria for ${k1} are vague`,
+        "state two measurable checks, e.g. a time or a count.",
+      ],
       [`${capitalise(k2)} edge cases are missing`, "cover empty and oversized input explicitly."],
       ["No test shows the main path works", "add one test for the core scenario."],
       ["Naming is inconsistent between drafts", "pick one term per concept and use it everywhere."],
@@ -424,7 +455,6 @@ function coordinator(req: AnswerRequest, random: Random): string {
 }
 
 function chat(req: AnswerRequest, random: Random): string {
-  const topic = topicOf(req.request);
   const [k1] = keywordsOf(req.request, 1) as [string];
   if (req.request.trim().length === 0) return "Hello! What would you like to talk about?";
   const opening = random.pick([
@@ -452,9 +482,13 @@ function chat(req: AnswerRequest, random: Random): string {
 function vision(req: AnswerRequest, random: Random): string {
   const topic = topicOf(req.request);
   const url = svgDataUrl(topic, random);
-  return [`Here is an illustration of **${topic}**.`, "", `![${topic.replace(/[[\]]/g, "")}](${url})`, "", "_Vector illustration generated by CoVision._"].join(
-    "\n",
-  );
+  return [
+    `Here is an illustration of **${topic}**.`,
+    "",
+    `![${topic.replace(/[[\]]/g, "")}](${url})`,
+    "",
+    "_Vector illustration generated by CoVision._",
+  ].join("\n");
 }
 
 const COMPOSERS: Record<SimulatorPersona, (req: AnswerRequest, random: Random) => string> = {

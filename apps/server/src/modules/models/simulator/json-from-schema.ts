@@ -131,10 +131,13 @@ function generate(
     }
     case "integer":
     case "number": {
-      const min = schema.minimum ?? (schema.exclusiveMinimum as number | undefined) ?? 0;
-      const max = schema.maximum ?? (schema.exclusiveMaximum as number | undefined) ?? min + 10;
-      const value = ctx.random.int(Math.ceil(min), Math.floor(max));
-      return Math.min(max, Math.max(min, value));
+      const exclusiveMin =
+        typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : undefined;
+      const exclusiveMax =
+        typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - 1 : undefined;
+      const min = Math.ceil(schema.minimum ?? exclusiveMin ?? 0);
+      const max = Math.floor(schema.maximum ?? exclusiveMax ?? min + 10);
+      return max < min ? min : ctx.random.int(min, max);
     }
     case "boolean":
       return ctx.random.next() < 0.5;

@@ -1,0 +1,82 @@
+import { AGENT_ROLES, NATIVE_MODELS } from "@cohort/contracts";
+import { describe, expect, it } from "vitest";
+import { buildCatalogue, CatalogueError } from "./catalogue";
+import { ZCatalogueModel, ZModelsConfigFile } from "./catalogue-schema";
+import { DEFAULT_MODELS } from "./default-catalogue";
+
+describe("built-in catalogue", () => {
+  const catalogue = buildCatalogue();
+
+  it("has every native model of the spec, valid and priced", () => {
+    for (const native of NATIVE_MODELS) {
+      const model = catalogue.getModel(native.id);
+      expect(model).toMatchObject({ name: native.name, purpose: native.purpose, kind: "native" });
+      expect(model?.backends.map((b) => b.provider)).toEqual(
+        expect.arrayContaining(["openai", "anthropic", "google"]),
+      );
+    }
+    for (const model of DEFAULT_MODELS) expect(ZCatalogueModel.safeParse(model).success).toBe(true);
+  });
+
+  it("prices a native model at least as high as any model behind it", () => {
+    for (const native of catalogue.models.filter((m) => m.kind === "native")) {
+      for (const backend of native.backends) {
+        const external = catalogue.models.find(
+          (m) => m.kind === "external" && m.backends[0]?.model === backend.model,
+        );
+        if (!external) continue;
+        expect(native.price.input_per_1k).toBeGreaterThanOrEqual(external.price.input_per_1k);
+        expect(native.price.output_per_1k).toBeGreaterThanOrEqual(external.price.output_per_1k);
+      }
+    }
+  });
+
+  it("gives every role a default model that suits it, and derives each model's roles", () => {
+    expect(catalogue.roles.map((r) => r.id)).toEqual([...AGENT_ROLES]);
+    for (const role of catalogue.roles) expect(role.suitableModels).toContain(role.defaultModel);
+    expect(catalogue.rolesFor("covision")).toEqual(["designer"]);
+    expect(catalogue.rolesFor("cochat")).toEqual(["designer"]);
+    expect(catalogue.cochatModels[0]).toBe("cochat");
+  });
+});
+
+describe("catalogue changes", () => {
+  const file = (raw: unknown) => ZModelsConfigFile.parse(raw);
+
+  it("adds local models to every role and to CoChat", () => {
+    const catalogue = buildCatalogue({ localModels: ["llama3.1"] });
+    expect(catalogue.getModel("local:llama3.1")?.backends).toEqual([
+      { provider: "openai-compatible", model: "llama3.1" },
+    ]);
+    expect(catalogue.rolesFor("local:llama3.1")).toEqual([...AGENT_ROLES]);
+    expect(catalogue.cochatModels).toContain("local:llama3.1");
+  });
+
+  it("collects every problem of a bad file in one error", () => {
+    let caught: unknown;
+    try {
+      buildCatalogue({
+        file: file({
+          remove: ["coreason", "nope"],
+          roles: [{ id: "coder", suitableModels: ["ghost"] }],
+        }),
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CatalogueError);
+    expect((caught as CatalogueError).issues).toEqual([
+      "remove: coreason is a native model and cannot be removed",
+      "remove: unknown model nope",
+      "roles.coder: unknown model ghost",
+    ]);
+  });
+
+  it("asks for a new default when a role's default model is removed", () => {
+    expect(() =>
+      buildCatalogue({
+        file: file({ remove: ["gpt-4.1"], roles: [{ id: "coder", defaultModel: "gpt-4.1" }] }),
+      }),
+    ).toThrow(/default model gpt-4.1 was removed/);
+  });
+});
