@@ -21,6 +21,7 @@ function listFiles(entry) {
 
 function fingerprint(inputs) {
   const hash = createHash("sha256");
+  hash.update("production-v2\n");
   for (const file of inputs.flatMap(listFiles).sort()) {
     const stat = statSync(file);
     hash.update(`${path.relative(root, file)}:${stat.size}:${stat.mtimeMs}\n`);
@@ -43,11 +44,21 @@ const targets = {
       const { build } = await import(
         pathToFileURL(path.join(root, "node_modules/vite/dist/node/index.js")).href
       );
-      await build({
-        root: path.join(root, "apps/web"),
-        logLevel: "warn",
-        configFile: path.join(root, "apps/web/vite.config.ts"),
-      });
+      // Vite takes the React build flavour from NODE_ENV, which test runners set to "test":
+      // what we serve is always the production build, whoever asks for it.
+      const previous = process.env.NODE_ENV;
+      process.env.NODE_ENV = "production";
+      try {
+        await build({
+          root: path.join(root, "apps/web"),
+          mode: "production",
+          logLevel: "warn",
+          configFile: path.join(root, "apps/web/vite.config.ts"),
+        });
+      } finally {
+        if (previous === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = previous;
+      }
     },
   },
   server: {

@@ -157,6 +157,9 @@ export async function setup(project: TestProject) {
       GOOGLE_CLIENT_ID,
       GOOGLE_CLIENT_SECRET,
       GOOGLE_ISSUER_URL: google.issuer,
+      // Runs finish in seconds, yet slowly enough for a browser to stop or reload one
+      // mid-stream (e2e/chat.test.ts).
+      SIMULATOR_TOKENS_PER_SECOND: "120",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -16,6 +16,7 @@ import { ensureAdmin } from "./modules/auth/ensure-admin";
 import { resolveSession } from "./modules/auth/resolve-session";
 import { authRoutes } from "./modules/auth/routes";
 import { billingRoutes } from "./modules/billing/routes";
+import { cochatRoutes } from "./modules/cochat/routes";
 import { creditsDeps } from "./modules/credits/credits-deps";
 import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
@@ -23,6 +24,7 @@ import { modelsRoutes } from "./modules/models/routes";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { apiKeyRoutes } from "./modules/users/api-key-routes";
 import { userRoutes } from "./modules/users/routes";
 import { registerAuth } from "./platform/auth";
 import { registerCsrf } from "./platform/csrf";
@@ -36,6 +38,7 @@ import { createRealtime, type Realtime } from "./platform/realtime";
 import { connectRedis } from "./platform/redis";
 import { registerSecurityHeaders } from "./platform/security-headers";
 import { registerSpa } from "./platform/spa";
+import { createSsrfGuard, type HostResolver } from "./platform/ssrf";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -57,6 +60,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** Prefix for every Redis key and channel, so parallel test apps do not share state. */
   redisPrefix?: string;
+  /** DNS for checking users' base URLs (tests answer from a table: no real DNS). */
+  resolveHost?: HostResolver;
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -137,9 +142,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   await app.register(systemRoutes);
   app.decorate("models", createModelGateway({ config: config.models, log: app.log }));
+  app.decorate(
+    "ssrf",
+    createSsrfGuard({
+      ...(deps.resolveHost ? { resolve: deps.resolveHost } : {}),
+      allowedNetworks: config.userBaseUrlAllowedNetworks,
+    }),
+  );
   await app.register(modelsRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);
+  await app.register(apiKeyRoutes);
   await app.register(agreementRoutes);
   await app.register(adminRoutes);
   await app.register(billingRoutes);
@@ -151,6 +164,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
   await registerOrchestration(app, { redisPrefix: prefix });
   await app.register(sessionRoutes);
+  await app.register(cochatRoutes, { redisPrefix: prefix });
 
   await registerSpa(app, config.webDistDir);
 

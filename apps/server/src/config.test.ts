@@ -95,3 +95,35 @@ describe("loadConfig", () => {
     ).toThrow(/SESSION_IDLE_DAYS: must not exceed SESSION_MAX_DAYS/);
   });
 });
+
+describe("billing configuration", () => {
+  it("runs payments on the dev checkout with 50 signup credits by default", () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config.billing).toMatchObject({
+      stripe: undefined,
+      signupCredits: 50,
+      holdTtlMs: 15 * 60_000,
+      sweepIntervalMs: 60_000,
+    });
+    expect(config.billing.webhookSecret).toMatch(/^whsec_dev_/);
+  });
+
+  it("starts accounts at 0 credits with Stripe, and needs its webhook secret", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_y",
+      STRIPE_API_BASE: "http://127.0.0.1:12111",
+    });
+    expect(config.billing.signupCredits).toBe(0);
+    expect(config.billing.webhookSecret).toBe("whsec_y");
+    expect(config.billing.stripe?.apiBase?.port).toBe("12111");
+    expect(() => loadConfig({ DATA_DIR: tempDir(), STRIPE_SECRET_KEY: "sk_test_x" })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: required together with STRIPE_SECRET_KEY/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tempDir(), STRIPE_SECRET_KEY: "pk_live_x" })).toThrow(
+      /STRIPE_SECRET_KEY/,
+    );
+    expect(loadConfig({ DATA_DIR: tempDir(), SIGNUP_CREDITS: "0" }).billing.signupCredits).toBe(0);
+  });
+});

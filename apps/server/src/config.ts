@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
 import type { ModelsConfig } from "./modules/models/models-config";
 import { findRepoRoot } from "./platform/paths";
+import { parseNetwork } from "./platform/ssrf";
 
 /**
  * The only reader of process.env (STYLE.md rule 1). Everything the process needs is parsed
@@ -46,6 +47,17 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   COOKIE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ENCRYPTION_KEY: base64Key32.optional(),
+  // Keys rotated out of ENCRYPTION_KEY: still decrypt what they encrypted (comma-separated).
+  PREVIOUS_ENCRYPTION_KEYS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(base64Key32))
+    .default([]),
   REALTIME_TRANSPORTS: transports.default(["polling"]),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: booleanish.default(false),
@@ -88,6 +100,32 @@ const EnvSchema = z.object({
   MODEL_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   MODEL_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
   SIMULATOR_TOKENS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(60),
+  // Users' own base URLs (OpenAI-compatible) may reach only public addresses, plus these
+  // networks (comma-separated CIDRs, e.g. a LAN model server of a self-hosted install).
+  USER_BASE_URL_ALLOWED_NETWORKS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine((n) => {
+          try {
+            parseNetwork(n);
+            return true;
+          } catch {
+            return false;
+          }
+        }, "each entry must be an IP address or CIDR range, e.g. 10.0.0.0/8"),
+      ),
+    )
+    .default([]),
+  // CoChat Unlimited: no credits, but a fair-use limit per user, and spec §9's 180 s time-out.
+  COCHAT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
+  COCHAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(180),
   // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
   STRIPE_SECRET_KEY: z
     .string()
@@ -116,6 +154,10 @@ export interface AppConfig {
   readonly logLevel: string;
   readonly cookieSecret: string;
   readonly encryptionKey: Buffer;
+  /** Earlier ENCRYPTION_KEYs, kept to decrypt what was encrypted before a rotation. */
+  readonly previousEncryptionKeys: readonly Buffer[];
+  /** Networks users' own base URLs may reach besides public addresses (platform/ssrf.ts). */
+  readonly userBaseUrlAllowedNetworks: readonly string[];
   readonly realtimeTransports: readonly ("polling" | "websocket")[];
   readonly rateLimitPerMinute: number;
   readonly trustProxy: boolean;
@@ -145,6 +187,12 @@ export interface AppConfig {
   /** Model providers, the catalogue file and call reliability settings. */
   readonly models: ModelsConfig;
   readonly billing: BillingConfig;
+  readonly cochat: {
+    /** Fair use of CoChat Unlimited, per user. */
+    readonly messagesPerHour: number;
+    /** Bound on one CoChat answer, server side (spec §9: 180 s). */
+    readonly timeoutMs: number;
+  };
 }
 
 export interface BillingConfig {
@@ -271,6 +319,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sessionMaxDays: e.SESSION_MAX_DAYS,
     models: modelsConfig(e),
     billing: billingConfig(e, e.COOKIE_SECRET ?? (stored as StoredSecrets).cookieSecret),
+    previousEncryptionKeys: Object.freeze(
+      e.PREVIOUS_ENCRYPTION_KEYS.map((k) => Buffer.from(k, "base64")),
+    ),
+    userBaseUrlAllowedNetworks: Object.freeze([...e.USER_BASE_URL_ALLOWED_NETWORKS]),
+    cochat: Object.freeze({
+      messagesPerHour: e.COCHAT_MESSAGES_PER_HOUR,
+      timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
+    }),
   });
 }
 

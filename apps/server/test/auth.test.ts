@@ -35,7 +35,8 @@ describe("sign-up", () => {
       photoURL: null,
       emailVerified: false,
       role: "user",
-      credits_remaining: 0,
+      // SIGNUP_CREDITS' default on the dev checkout (no Stripe key in tests).
+      credits_remaining: 50,
       subscription_tier: "free",
       cochat_access: false,
     });

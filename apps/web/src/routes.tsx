@@ -124,8 +124,14 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   "/dashboard": {
     load: () => import("./features/dashboard/dashboard-page").then((m) => m.DashboardPage),
   },
+  "/chat/:sessionId?": {
+    load: () => import("./features/chat/chat-page").then((m) => m.ChatPage),
+  },
   "/settings": {
     load: () => import("./features/settings/settings-page").then((m) => m.SettingsPage),
+  },
+  "/billing": {
+    load: () => import("./features/billing/billing-page").then((m) => m.BillingPage),
   },
   "/admin/dashboard": {
     load: () => import("./features/admin/admin-dashboard-page").then((m) => m.AdminDashboardPage),

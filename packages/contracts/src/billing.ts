@@ -14,7 +14,12 @@ export const YEARLY_PRICE_MONTHS = 10;
 export const YEARLY_CREDIT_MONTHS = 12;
 
 export type TPaidTier = Exclude<TSubscriptionTier, "free">;
-export const PAID_TIERS = ["starter", "pro", "pro+", "enterprise"] as const satisfies readonly TPaidTier[];
+export const PAID_TIERS = [
+  "starter",
+  "pro",
+  "pro+",
+  "enterprise",
+] as const satisfies readonly TPaidTier[];
 
 /** Higher rank, more entitlement: used to tell an upgrade from a downgrade. */
 export const TIER_RANK: Record<TSubscriptionTier, number> = {

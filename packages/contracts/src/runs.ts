@@ -322,7 +322,7 @@ export type TJoinSessionRequest = z.infer<typeof ZJoinSessionRequest>;
  */
 export type TJoinSessionAck =
   | { ok: true; backlog: TRunEvent[]; lastSeq: number; hasMore: boolean }
-  | { ok: false; error: "not_found" | "invalid_request" };
+  | { ok: false; error: "not_found" | "invalid_request" | "unavailable" };
 
 export const ZLeaveSessionRequest = z.object({ sessionId: z.string() });
 export type TLeaveSessionAck = { ok: boolean };

@@ -17,13 +17,14 @@ export type TSessionStatus = z.infer<typeof ZSessionStatus>;
  * are put away and come back through "active" (restore). Setting the current status again is
  * allowed and changes nothing.
  */
-export const SESSION_STATUS_TRANSITIONS: Readonly<Record<TSessionStatus, readonly TSessionStatus[]>> =
-  {
-    active: ["paused", "completed", "archived"],
-    paused: ["active", "completed", "archived"],
-    completed: ["active", "archived"],
-    archived: ["active"],
-  };
+export const SESSION_STATUS_TRANSITIONS: Readonly<
+  Record<TSessionStatus, readonly TSessionStatus[]>
+> = {
+  active: ["paused", "completed", "archived"],
+  paused: ["active", "completed", "archived"],
+  completed: ["active", "archived"],
+  archived: ["active"],
+};
 
 export function canChangeSessionStatus(from: TSessionStatus, to: TSessionStatus): boolean {
   return from === to || SESSION_STATUS_TRANSITIONS[from].includes(to);

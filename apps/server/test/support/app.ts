@@ -7,6 +7,7 @@ import type { DestinationStream } from "pino";
 import { buildApp } from "../../src/app";
 import { type Env, loadConfig } from "../../src/config";
 import { createDb, type Db } from "../../src/db/client";
+import type { HostResolver } from "../../src/platform/ssrf";
 
 /** Which database this test run targets: the vitest project sets COHORT_TEST_DB. */
 export const testDbKind = process.env.COHORT_TEST_DB === "postgres" ? "postgres" : "pglite";
@@ -79,13 +80,14 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Env = {},
-  options: { logStream?: DestinationStream } = {},
+  options: { logStream?: DestinationStream; resolveHost?: HostResolver } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   const app = await buildApp(testConfig(env), {
     db: testDb.db,
     redisPrefix: `test:${randomBytes(6).toString("hex")}:`,
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
   });
   return {
     app,

@@ -352,4 +352,64 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: "0010_user_api_keys",
+    sql: `
+      -- users: provider keys users bring (BYOK), AES-256-GCM encrypted; key_id names the
+      -- encryption key that sealed each value, so ENCRYPTION_KEY can be rotated.
+      CREATE TABLE user_api_keys (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        provider text NOT NULL
+          CHECK (provider IN ('openai', 'anthropic', 'google', 'openai-compatible')),
+        ciphertext text NOT NULL,
+        iv text NOT NULL,
+        auth_tag text NOT NULL,
+        key_id text NOT NULL,
+        last4 text NOT NULL,
+        base_url text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, provider)
+      );
+    `,
+  },
+  {
+    id: "0011_cochat",
+    sql: `
+      -- cochat: single-model conversations. The id is the client's session_id
+      -- (cochat-{timestamp} by default), unique per user.
+      CREATE TABLE cochat_conversations (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id text NOT NULL,
+        title text NOT NULL,
+        model text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (user_id, id)
+      );
+      CREATE INDEX cochat_conversations_recent ON cochat_conversations (user_id, updated_at DESC);
+      CREATE TABLE cochat_messages (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        user_id uuid NOT NULL,
+        conversation_id text NOT NULL,
+        role text NOT NULL CHECK (role IN ('user', 'assistant')),
+        content text NOT NULL,
+        model text,
+        model_name text,
+        provider text,
+        simulated boolean,
+        key_source text,
+        status text NOT NULL DEFAULT 'complete' CHECK (status IN ('complete', 'stopped', 'failed')),
+        error_code text,
+        error_message text,
+        input_tokens integer,
+        output_tokens integer,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        FOREIGN KEY (user_id, conversation_id)
+          REFERENCES cochat_conversations (user_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX cochat_messages_conversation
+        ON cochat_messages (user_id, conversation_id, created_at, id);
+    `,
+  },
 ];

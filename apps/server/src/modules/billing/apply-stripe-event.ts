@@ -13,8 +13,10 @@ import {
 } from "@cohort/contracts";
 import type { Stripe } from "stripe";
 import type { Queryable } from "../../db/client";
+import { isUuid } from "../../db/uuid";
 import { applyLedgerEntry } from "../credits/apply-ledger-entry";
 import type { CreditChange } from "../credits/credits-deps";
+import { findUserById } from "../users/find-user";
 import { applySubscriptionState, findSubscription } from "./apply-subscription-state";
 import { CHECKOUT_COLUMNS, type CheckoutRow } from "./checkout-row";
 import { rememberCustomer } from "./ensure-customer";
@@ -147,8 +149,7 @@ async function subscriptionOwner(
   if (known) return known.user_id;
   const userId = metadata?.user_id;
   if (!userId) return null;
-  const { rowCount } = await tx.query("SELECT 1 FROM users WHERE id::text = $1", [userId]);
-  return rowCount > 0 ? userId : null;
+  return isUuid(userId) && (await findUserById(tx, userId)) ? userId : null;
 }
 
 /** Invoices that start a paid period; proration invoices of mid-period changes grant nothing. */
@@ -192,7 +193,7 @@ async function invoicePaid(
     status: "active",
     tier,
     billingPeriod,
-    currentPeriodEnd: line?.period?.end,
+    currentPeriodEnd: line?.period?.end ?? undefined,
   });
   return `${outcome}; ${state}`;
 }
@@ -258,7 +259,7 @@ async function subscriptionChanged(
     status: type === "customer.subscription.deleted" ? "canceled" : asStatus(subscription.status),
     tier,
     billingPeriod,
-    currentPeriodEnd: item?.current_period_end,
+    currentPeriodEnd: item?.current_period_end ?? undefined,
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
   });
 }

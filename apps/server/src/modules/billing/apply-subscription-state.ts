@@ -1,4 +1,9 @@
-import type { TBillingPeriod, TPaidTier, TSubscriptionStatus, TSubscriptionTier } from "@cohort/contracts";
+import type {
+  TBillingPeriod,
+  TPaidTier,
+  TSubscriptionStatus,
+  TSubscriptionTier,
+} from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { setSubscriptionTier } from "../users/set-subscription-tier";
 

@@ -8,8 +8,8 @@ import { createStripeClient } from "./stripe-client";
 export interface BillingDeps {
   db: Db;
   credits: CreditsDeps;
-  /** The Stripe API; null when payments run on the dev checkout. */
-  stripe: Stripe | null;
+  /** The Stripe API (created on first use); null when payments run on the dev checkout. */
+  stripe: (() => Promise<Stripe>) | null;
   webhookSecret: string;
   publicUrl: string;
   log: FastifyBaseLogger;
@@ -17,10 +17,17 @@ export interface BillingDeps {
 
 export function billingDeps(app: FastifyInstance): BillingDeps {
   const { billing } = app.config;
+  const stripeConfig = billing.stripe;
+  let client: Promise<Stripe> | null = null;
   return {
     db: app.db,
     credits: creditsDeps(app),
-    stripe: billing.stripe ? createStripeClient(billing.stripe) : null,
+    stripe: stripeConfig
+      ? () => {
+          client ??= createStripeClient(stripeConfig);
+          return client;
+        }
+      : null,
     webhookSecret: billing.webhookSecret,
     publicUrl: app.config.publicUrl,
     log: app.log,

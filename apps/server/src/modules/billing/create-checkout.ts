@@ -50,7 +50,8 @@ function describe(userId: string, request: CheckoutRequest): LineItem {
     };
   }
   const pack = findCreditPack(request.packageId);
-  if (!pack) throw new AppError(ERROR_CODES.validationFailed, 400, "This credit pack does not exist.");
+  if (!pack)
+    throw new AppError(ERROR_CODES.validationFailed, 400, "This credit pack does not exist.");
   return {
     name: `Cohort credits: ${pack.name}`,
     amountCents: Math.round(pack.priceUsd * 100),
@@ -69,47 +70,16 @@ export async function createCheckout(
   request: CheckoutRequest,
 ): Promise<CheckoutStarted> {
   const item = describe(user.id, request);
-  const subscription = request.kind === "subscription";
   let started: CheckoutStarted & { expiresAt: Date };
   if (deps.stripe) {
-    const customer = await ensureCustomer(deps, user);
-    const params: Stripe.Checkout.SessionCreateParams = {
-      mode: subscription ? "subscription" : "payment",
-      customer,
-      client_reference_id: user.id,
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: "usd",
-            unit_amount: item.amountCents,
-            product_data: { name: item.name },
-            ...(request.kind === "subscription"
-              ? { recurring: { interval: request.billingPeriod === "yearly" ? "year" : "month" } }
-              : {}),
-          },
-        },
-      ],
-      metadata: item.metadata,
-      ...(subscription
-        ? { subscription_data: { metadata: item.metadata } }
-        : { payment_intent_data: { metadata: item.metadata } }),
-      success_url: `${deps.publicUrl}/billing?checkout=success`,
-      cancel_url: `${deps.publicUrl}/billing?checkout=cancel`,
-    };
-    const session = await deps.stripe.checkout.sessions.create(params).catch((error: unknown) => {
-      deps.log.error({ err: error }, "Stripe Checkout Session could not be created");
-      throw new AppError(
-        ERROR_CODES.unavailable,
-        503,
-        "The payment provider is not reachable right now. Please try again in a minute.",
-      );
-    });
+    const session = await createStripeSession(deps, await deps.stripe(), user, request, item);
     if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
     started = {
       sessionId: session.id,
       checkoutUrl: session.url,
-      expiresAt: new Date(session.expires_at * 1000),
+      expiresAt: new Date(
+        session.expires_at ? session.expires_at * 1000 : Date.now() + DEV_CHECKOUT_TTL_S * 1000,
+      ),
     };
   } else {
     // The id is the page's only key besides the user's session: unguessable, single-user.
@@ -139,4 +109,48 @@ export async function createCheckout(
     ],
   );
   return { sessionId: started.sessionId, checkoutUrl: started.checkoutUrl };
+}
+
+async function createStripeSession(
+  deps: BillingDeps,
+  stripe: Stripe,
+  user: { id: string; email: string; displayName: string },
+  request: CheckoutRequest,
+  item: LineItem,
+): Promise<Stripe.Checkout.Session> {
+  const subscription = request.kind === "subscription";
+  try {
+    const customer = await ensureCustomer(deps, user);
+    return await stripe.checkout.sessions.create({
+      mode: subscription ? "subscription" : "payment",
+      customer,
+      client_reference_id: user.id,
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: "usd",
+            unit_amount: item.amountCents,
+            product_data: { name: item.name },
+            ...(request.kind === "subscription"
+              ? { recurring: { interval: request.billingPeriod === "yearly" ? "year" : "month" } }
+              : {}),
+          },
+        },
+      ],
+      metadata: item.metadata,
+      ...(subscription
+        ? { subscription_data: { metadata: item.metadata } }
+        : { payment_intent_data: { metadata: item.metadata } }),
+      success_url: `${deps.publicUrl}/billing?checkout=success`,
+      cancel_url: `${deps.publicUrl}/billing?checkout=cancel`,
+    });
+  } catch (error) {
+    deps.log.error({ err: error }, "Stripe Checkout Session could not be created");
+    throw new AppError(
+      ERROR_CODES.unavailable,
+      503,
+      "The payment provider is not reachable right now. Please try again in a minute.",
+    );
+  }
 }

@@ -34,7 +34,7 @@ export async function ensureCustomer(
   const known = await findCustomerId(deps.db, user.id);
   if (known) return known;
   if (!deps.stripe) throw new Error("ensureCustomer needs the Stripe API");
-  const customer = await deps.stripe.customers.create(
+  const customer = await (await deps.stripe()).customers.create(
     { email: user.email, name: user.displayName, metadata: { user_id: user.id } },
     { idempotencyKey: `cohort-customer-${user.id}` },
   );

@@ -1,9 +1,10 @@
 import { BILLING_ERROR_CODES } from "@cohort/contracts";
-import { Stripe } from "stripe";
+import type { Stripe } from "stripe";
 import { AppError } from "../../platform/errors";
 import type { CreditChange } from "../credits/credits-deps";
 import { applyStripeEvent } from "./apply-stripe-event";
 import type { BillingDeps } from "./billing-deps";
+import { loadStripe } from "./stripe-client";
 
 /** A signed event older than this is refused, so a captured delivery cannot be replayed. */
 export const WEBHOOK_TOLERANCE_S = 300;
@@ -24,9 +25,10 @@ export async function handleWebhook(
   rawBody: Buffer | string,
   signature: string | undefined,
 ): Promise<WebhookOutcome> {
+  const { Stripe: StripeSdk } = await loadStripe();
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(
+    event = StripeSdk.webhooks.constructEvent(
       rawBody,
       signature ?? "",
       deps.webhookSecret,

@@ -37,7 +37,10 @@ export async function applyLedgerEntry(
   const next = account.balance + delta;
   if (next < account.held) {
     if (await wasApplied(tx, entry.reason, entry.reference)) return null;
-    throw insufficientCredits(fromHundredths(-delta), fromHundredths(account.balance - account.held));
+    throw insufficientCredits(
+      fromHundredths(-delta),
+      fromHundredths(account.balance - account.held),
+    );
   }
   const inserted = await tx.query(
     `INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, description)
@@ -61,9 +64,10 @@ export async function applyLedgerEntry(
 }
 
 async function wasApplied(tx: Queryable, reason: string, reference: string): Promise<boolean> {
-  const { rowCount } = await tx.query(
+  // rows, not rowCount: PGlite reports no affected rows for a SELECT.
+  const { rows } = await tx.query(
     "SELECT 1 FROM credit_ledger WHERE reason = $1 AND reference = $2",
     [reason, reference],
   );
-  return rowCount > 0;
+  return rows.length > 0;
 }

@@ -11,7 +11,10 @@ export interface GrantResult {
 }
 
 /** One ledger entry in its own transaction, published to the user's sockets after commit. */
-export async function grantCredits(deps: CreditsDeps, entry: LedgerEntryInput): Promise<GrantResult> {
+export async function grantCredits(
+  deps: CreditsDeps,
+  entry: LedgerEntryInput,
+): Promise<GrantResult> {
   const change = await deps.db.transaction((tx) => applyLedgerEntry(tx, entry));
   if (change) {
     deps.publish([change]);

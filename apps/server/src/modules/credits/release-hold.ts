@@ -1,5 +1,5 @@
-import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { fromHundredths } from "./amounts";
+import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { lockHold } from "./settle-hold";
 
 /**
@@ -15,10 +15,11 @@ export async function releaseHold(
     const hold = await lockHold(tx, holdId);
     if (hold.status !== "open") return null;
     if (status === "expired") {
-      const due = await tx.query("SELECT 1 FROM credit_holds WHERE id = $1 AND expires_at <= now()", [
-        holdId,
-      ]);
-      if (due.rowCount === 0) return null;
+      const due = await tx.query(
+        "SELECT 1 FROM credit_holds WHERE id = $1 AND expires_at <= now()",
+        [holdId],
+      );
+      if (due.rows.length === 0) return null;
     }
     const { rows } = await tx.query<{ balance: number; held: number }>(
       `UPDATE credit_accounts SET held = held - $2, updated_at = now()

@@ -48,58 +48,70 @@ async function settle(
   const actual = toHundredths(actualCredits);
   if (actual < 0) throw new RangeError("a call costs 0 credits or more");
   const { settlement, change } = await deps.db.transaction(async (tx) => {
-    const hold = await lockHold(tx, holdId);
-    if (hold.status === "settled" || hold.status === "released") {
-      return { settlement: { hold: toHold(hold), charged: 0, applied: false }, change: null };
-    }
-    const { rows } = await tx.query<{ balance: number; held: number }>(
-      "SELECT balance, held FROM credit_accounts WHERE user_id = $1 FOR UPDATE",
-      [hold.user_id],
+    // The common case in one statement: close an open hold (locking it) and fix its charge.
+    const closed = await tx.query<HoldRow>(
+      `UPDATE credit_holds SET status = 'settled', charged = LEAST($2::bigint, amount),
+         closed_at = now()
+       WHERE id = $1 AND status = 'open'
+       RETURNING ${HOLD_COLUMNS}`,
+      [holdId, actual],
     );
-    const account = rows[0] as { balance: number; held: number };
-    const open = hold.status === "open";
-    const charge = open
-      ? Math.min(actual, hold.amount)
-      : Math.max(0, Math.min(actual, hold.amount, account.balance - account.held));
-    const balance = account.balance - charge;
-    const held = open ? account.held - hold.amount : account.held;
-    if (charge > 0) {
+    let hold = closed.rows[0];
+    let account: { balance: number; held: number };
+    if (hold) {
+      const { rows } = await tx.query<{ balance: number; held: number }>(
+        `UPDATE credit_accounts SET balance = balance - $2, held = held - $3, updated_at = now()
+         WHERE user_id = $1 RETURNING balance, held`,
+        [hold.user_id, hold.charged, hold.amount],
+      );
+      account = rows[0] as { balance: number; held: number };
+    } else {
+      const locked = await lockHold(tx, holdId);
+      if (locked.status !== "expired") {
+        return { settlement: { hold: toHold(locked), charged: 0, applied: false }, change: null };
+      }
+      const { rows } = await tx.query<{ balance: number; held: number }>(
+        "SELECT balance, held FROM credit_accounts WHERE user_id = $1 FOR UPDATE",
+        [locked.user_id],
+      );
+      const current = rows[0] as { balance: number; held: number };
+      const charge = Math.max(0, Math.min(actual, locked.amount, current.balance - current.held));
+      account = { balance: current.balance - charge, held: current.held };
+      await tx.query(
+        "UPDATE credit_accounts SET balance = $2, updated_at = now() WHERE user_id = $1",
+        [locked.user_id, account.balance],
+      );
+      const late = await tx.query<HoldRow>(
+        `UPDATE credit_holds SET status = 'settled', charged = $2, closed_at = now()
+         WHERE id = $1 RETURNING ${HOLD_COLUMNS}`,
+        [locked.id, charge],
+      );
+      hold = late.rows[0] as HoldRow;
+    }
+    if (hold.charged > 0) {
       await tx.query(
         `INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, description)
          VALUES ($1, $2, $3, 'usage', $4, $5)`,
-        [hold.user_id, -charge, balance, hold.reference, usage ? usage.model : ""],
+        [hold.user_id, -hold.charged, account.balance, hold.reference, usage ? usage.model : ""],
       );
     }
-    await tx.query(
-      "UPDATE credit_accounts SET balance = $2, held = $3, updated_at = now() WHERE user_id = $1",
-      [hold.user_id, balance, held],
-    );
-    const closed = await tx.query<HoldRow>(
-      `UPDATE credit_holds SET status = 'settled', charged = $2, closed_at = now()
-       WHERE id = $1 RETURNING ${HOLD_COLUMNS}`,
-      [hold.id, charge],
-    );
     if (usage) {
       await insertUsage(tx, {
         ...usage,
         userId: hold.user_id,
         reference: hold.reference,
-        credits: fromHundredths(charge),
+        credits: fromHundredths(hold.charged),
       });
     }
     const change: CreditChange = {
       userId: hold.user_id,
-      balance: fromHundredths(balance),
-      available: fromHundredths(balance - held),
-      delta: fromHundredths(-charge),
+      balance: fromHundredths(account.balance),
+      available: fromHundredths(account.balance - account.held),
+      delta: fromHundredths(-hold.charged),
       reason: "usage",
     };
     return {
-      settlement: {
-        hold: toHold(closed.rows[0] as HoldRow),
-        charged: fromHundredths(charge),
-        applied: true,
-      },
+      settlement: { hold: toHold(hold), charged: fromHundredths(hold.charged), applied: true },
       change,
     };
   });

@@ -22,6 +22,11 @@ export interface ProviderCredential {
    * against SSRF; the server's hosted keys are never sent to it.
    */
   baseURL?: string;
+  /**
+   * Required with `baseURL`: the SSRF guard's fetch (platform/ssrf.ts), which checks every
+   * connection and redirect. Without it a user's base URL is never called.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 export type UserProviderKeys = Partial<Record<TProviderId, ProviderCredential>>;
@@ -61,11 +66,16 @@ export function createProviders(settings: ProviderSettings): Providers {
     const provider = createGoogleGenerativeAI({ apiKey, baseURL: settings.google.baseUrl });
     return (name) => provider.chat(name);
   };
-  const compatibleFactory = (baseURL: string, apiKey: string | undefined): ModelFactory => {
+  const compatibleFactory = (
+    baseURL: string,
+    apiKey: string | undefined,
+    fetch?: typeof globalThis.fetch,
+  ): ModelFactory => {
     const provider = createOpenAICompatible({
       name: "openai-compatible",
       baseURL,
       ...(apiKey ? { apiKey } : {}),
+      ...(fetch ? { fetch } : {}),
       includeUsage: true,
       supportsStructuredOutputs: true,
     });
@@ -93,8 +103,8 @@ export function createProviders(settings: ProviderSettings): Providers {
       case "google":
         return googleFactory(credential.apiKey);
       case "openai-compatible":
-        return credential.baseURL
-          ? compatibleFactory(credential.baseURL, credential.apiKey)
+        return credential.baseURL && credential.fetch
+          ? compatibleFactory(credential.baseURL, credential.apiKey, credential.fetch)
           : undefined;
     }
   }

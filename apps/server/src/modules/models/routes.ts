@@ -14,7 +14,10 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { currentPrincipal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import { apiKeyDeps } from "../users/api-key-deps";
+import { loadUserKeys } from "../users/load-user-keys";
 import { checkModelHealth } from "./check-model-health";
 import {
   describeModel,
@@ -163,10 +166,16 @@ export async function modelsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ["cochat"],
-        summary: "CoChat's own model list; the first is the default",
+        summary:
+          "CoChat's own model list; the first is the default. Signed in, `simulated` counts the user's own keys",
         response: { 200: ZCochatModelsResponse },
       },
     },
-    async () => ({ data: listCochatModels(gateway) }),
+    async (request, reply) => {
+      const principal = await currentPrincipal(request);
+      const userKeys = principal ? await loadUserKeys(apiKeyDeps(app), principal.user.id) : {};
+      if (principal) reply.header("cache-control", "private, no-store");
+      return { data: listCochatModels(gateway, userKeys) };
+    },
   );
 }

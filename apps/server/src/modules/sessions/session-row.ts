@@ -1,9 +1,4 @@
-import type {
-  TAgentPreferences,
-  TChatMessage,
-  TSession,
-  TSessionStatus,
-} from "@cohort/contracts";
+import type { TAgentPreferences, TChatMessage, TSession, TSessionStatus } from "@cohort/contracts";
 
 /** The sessions table as queries return it; only this module's files read it. */
 export interface SessionRow {

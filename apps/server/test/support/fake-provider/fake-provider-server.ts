@@ -219,6 +219,23 @@ export class FakeProviderServer {
     if (reply.hang) return;
     await wait(reply.firstByteDelayMs);
     if (!connectionOpen) return;
+    // GET …/models: the model list OpenAI-compatible servers (and OpenAI) answer, which a key
+    // test of an OpenAI-compatible server uses.
+    if (method === "GET" && url.pathname.endsWith("/models")) {
+      const status = reply.status ?? 200;
+      res.writeHead(status, { "content-type": "application/json", ...reply.headers });
+      res.end(
+        JSON.stringify(
+          status >= 400
+            ? errorBody("openai-chat", status, reply.errorMessage ?? `Fake ${status}`)
+            : {
+                object: "list",
+                data: ["llama3.1", "qwen2.5"].map((id) => ({ id, object: "model", owned_by: "fake" })),
+              },
+        ),
+      );
+      return;
+    }
     if (api === "unknown") {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(

@@ -1,21 +1,76 @@
-import { formatCredits, hasCoChatAccess, TIER_LABELS } from "@cohort/contracts";
+import {
+  formatCredits,
+  hasCoChatAccess,
+  TIER_LABELS,
+  type TSession,
+  type TSessionsResponse,
+  type TUsageStats,
+} from "@cohort/contracts";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
+import { ButtonLink } from "../../components/button";
 import { Card } from "../../components/card";
+import { cn } from "../../components/cn";
+import { Spinner } from "../../components/spinner";
+import { api } from "../../lib/api/api";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { logger } from "../../lib/telemetry/logger";
 import { displayNameOf } from "../shell/display-name";
 import { VerifyEmailBanner } from "./verify-email-banner";
 
+const RECENT_SESSIONS = 5;
+
+export const ZERO_USAGE: TUsageStats = {
+  total_requests: 0,
+  total_tokens: 0,
+  total_cost: 0,
+  total_credits_used: 0,
+};
+
+/** Spec §7: GET /billing/usage-stats, "zeros on failure". */
+export async function fetchUsageStats(signal?: AbortSignal): Promise<TUsageStats> {
+  try {
+    const body = await api.get<TUsageStats | { stats: TUsageStats }>("/billing/usage-stats", {
+      signal,
+    });
+    const stats = "stats" in body ? body.stats : body;
+    return { ...ZERO_USAGE, ...stats };
+  } catch (error) {
+    logger.info("Usage stats unavailable; showing zeros", {
+      cause: error instanceof Error ? error.message : String(error),
+    });
+    return ZERO_USAGE;
+  }
+}
+
 const START_LINKS = [
-  {
-    to: "/chat",
-    title: "Cohort Chat",
-    text: "Start a session: the coordinator plans, the agents work on it live.",
-  },
   { to: "/cochat", title: "CoChat", text: "A conversation with a single model." },
   { to: "/billing", title: "Billing", text: "Your plan, credit packages and usage." },
   { to: "/settings", title: "Settings", text: "Your profile and where you are signed in." },
 ] as const;
+
+const STATUS_TONES: Record<TSession["status"], string> = {
+  active: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  paused: "bg-amber-50 text-amber-900 ring-amber-200",
+  completed: "bg-sky-50 text-sky-800 ring-sky-200",
+  archived: "bg-ink-100 text-ink-700 ring-ink-200",
+};
+
+const whenFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const whole = new Intl.NumberFormat("en-US");
+const money = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const credits2 = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -28,7 +83,128 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-/** The signed-in home: who you are, what your account holds, where to start. */
+function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="rounded-xl bg-ink-50 px-3 py-2.5 ring-1 ring-ink-100 ring-inset">
+      <dt className="text-xs text-ink-500">{label}</dt>
+      <dd className="mt-0.5 text-xl font-bold text-ink-950 tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function RecentSessions() {
+  const { data, isPending, isError } = useQuery({
+    queryKey: ["sessions", "recent"],
+    queryFn: ({ signal }) =>
+      api.get<TSessionsResponse>("/sessions", {
+        query: { page: 1, pageSize: RECENT_SESSIONS },
+        signal,
+      }),
+    staleTime: 10_000,
+  });
+  const sessions = data?.sessions ?? [];
+  return (
+    <Card
+      role="region"
+      className="flex flex-col p-5 sm:p-6 lg:col-span-2"
+      aria-labelledby="recent-title"
+    >
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="recent-title" className="text-sm font-semibold text-ink-900">
+          Recent sessions
+        </h2>
+        {sessions.length > 0 ? (
+          <Link to="/chat" className="text-sm font-semibold text-brand-700 hover:underline">
+            All sessions
+          </Link>
+        ) : null}
+      </div>
+      {isPending ? (
+        <div className="flex flex-1 items-center justify-center py-8">
+          <Spinner label="Loading recent sessions" />
+        </div>
+      ) : isError ? (
+        <p className="mt-4 text-sm text-ink-600">Your sessions could not be loaded just now.</p>
+      ) : sessions.length === 0 ? (
+        <div className="mt-4 flex flex-1 flex-col items-start justify-center gap-3 rounded-xl border border-dashed border-ink-300 p-5">
+          <p className="text-sm text-ink-600">
+            No sessions yet. Give the team a task: the coordinator plans it, the Strategist, Coder,
+            Designer and Critic work on it live.
+          </p>
+          <ButtonLink to="/chat?new=1" size="sm">
+            Start your first session
+          </ButtonLink>
+        </div>
+      ) : (
+        <ul className="mt-3 divide-y divide-ink-100" data-testid="recent-sessions">
+          {sessions.map((session) => (
+            <li key={session.id}>
+              <Link
+                to={`/chat/${session.id}`}
+                className="-mx-2 flex items-center justify-between gap-3 rounded-lg px-2 py-2.5 hover:bg-ink-50"
+              >
+                <span className="min-w-0">
+                  <span className="block truncate text-sm font-semibold text-ink-900">
+                    {session.title}
+                  </span>
+                  <span className="block truncate text-xs text-ink-500">
+                    {whenFormat.format(new Date(session.updated_at))}
+                    {session.spent_credits > 0
+                      ? ` · ${credits2.format(session.spent_credits)} credits`
+                      : ""}
+                  </span>
+                </span>
+                <span
+                  className={cn(
+                    "shrink-0 rounded-full px-2 py-0.5 text-[11px] font-semibold capitalize ring-1 ring-inset",
+                    STATUS_TONES[session.status],
+                  )}
+                >
+                  {session.status}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function UsageAtAGlance() {
+  const { data } = useQuery({
+    queryKey: ["billing", "usage-stats"],
+    queryFn: ({ signal }) => fetchUsageStats(signal),
+    staleTime: 30_000,
+  });
+  const stats = data ?? ZERO_USAGE;
+  return (
+    <Card role="region" className="p-5 sm:p-6" aria-labelledby="usage-title">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="usage-title" className="text-sm font-semibold text-ink-900">
+          Usage at a glance
+        </h2>
+        <Link to="/billing" className="text-sm font-semibold text-brand-700 hover:underline">
+          Details
+        </Link>
+      </div>
+      <dl className="mt-4 grid grid-cols-2 gap-3">
+        <Stat label="Requests" value={whole.format(stats.total_requests)} testId="usage-requests" />
+        <Stat label="Tokens" value={whole.format(stats.total_tokens)} testId="usage-tokens" />
+        <Stat
+          label="Credits used"
+          value={credits2.format(stats.total_credits_used)}
+          testId="usage-credits"
+        />
+        <Stat label="Provider cost" value={money.format(stats.total_cost)} testId="usage-cost" />
+      </dl>
+    </Card>
+  );
+}
+
+/** The signed-in home: recent sessions, usage, account facts and a quick start. */
 export function DashboardPage() {
   useDocumentMeta({ title: "Dashboard" });
   const { user } = useAuth();
@@ -36,16 +212,30 @@ export function DashboardPage() {
   const memberSince = new Intl.DateTimeFormat("en-US", { dateStyle: "long" }).format(
     new Date(user.created_at),
   );
+
   return (
-    <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:px-6 lg:px-10 lg:py-10">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">
-          Welcome, {displayNameOf(user)}
-        </h1>
-        <p className="mt-1 text-sm text-ink-600">Here is your account at a glance.</p>
+    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6 lg:px-10 lg:py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">
+            Welcome, {displayNameOf(user)}
+          </h1>
+          <p className="mt-1 text-sm text-ink-600">Your sessions, usage and account at a glance.</p>
+        </div>
+        <ButtonLink to="/chat?new=1" size="lg">
+          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+            <path d="M8 3v10M3 8h10" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+          New session
+        </ButtonLink>
       </div>
 
       {user.emailVerified ? null : <VerifyEmailBanner email={user.email} />}
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <RecentSessions />
+        <UsageAtAGlance />
+      </div>
 
       <Card className="p-5 sm:p-6">
         <h2 className="text-sm font-semibold text-ink-900">Your account</h2>
@@ -66,9 +256,9 @@ export function DashboardPage() {
 
       <section aria-labelledby="start-title">
         <h2 id="start-title" className="text-sm font-semibold text-ink-900">
-          Where to start
+          More to explore
         </h2>
-        <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+        <ul className="mt-3 grid gap-3 sm:grid-cols-3">
           {START_LINKS.map((link) => (
             <li key={link.to}>
               <Link

@@ -14,7 +14,8 @@ import { showFlashToasts } from "../../lib/ui/flash-toast";
 import { AgreementGate } from "../agreement/agreement-gate";
 import { CoChatBadge } from "./cochat-badge";
 import { ConnectionStatusSlot } from "./connection-status";
-import { CreditBalance } from "./credit-balance";
+import { CreditBalance, CreditBalanceChip } from "./credit-balance";
+import { CreditAnnouncer, useCreditWatch, useLiveCredits } from "./credit-watch";
 import { displayNameOf } from "./display-name";
 import { APP_NAV_ITEMS } from "./nav-items";
 import { useSignOut } from "./use-sign-out";
@@ -64,7 +65,7 @@ function AccountPanel({ user }: { user: TUserProfile | null }) {
         </Badge>
         <CoChatBadge tier={tier} />
       </div>
-      <CreditBalance credits={user?.credits_remaining ?? 0} />
+      {user ? <CreditBalance credits={user.credits_remaining} /> : null}
       <Button variant="outline" size="sm" onClick={signOut} disabled={pending}>
         Sign out
       </Button>
@@ -126,12 +127,15 @@ export function AppShell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
   useArrivalNotices();
+  const creditAnnouncement = useCreditWatch(user?.id, user?.credits_remaining);
+  useLiveCredits();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new page closes the drawer
   useEffect(() => setDrawerOpen(false), [pathname]);
 
   return (
     <AgreementGate>
+      <CreditAnnouncer text={creditAnnouncement} />
       <div className="min-h-dvh bg-ink-50 lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
         <aside
           aria-label="Sidebar"
@@ -157,7 +161,7 @@ export function AppShell() {
             <Link to="/dashboard" aria-label="Cohort dashboard" className="rounded-lg">
               <Logo />
             </Link>
-            <CreditBalance credits={user?.credits_remaining ?? 0} className="text-xs" />
+            {user ? <CreditBalanceChip credits={user.credits_remaining} /> : null}
           </header>
           <Dialog.Portal>
             <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />

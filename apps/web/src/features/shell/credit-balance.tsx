@@ -1,15 +1,128 @@
-import { formatCredits } from "@cohort/contracts";
+import { useState } from "react";
+import { Link } from "react-router";
+import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { toast } from "../../components/toast/toast-store";
+import {
+  CREDIT_LEVEL_MESSAGES,
+  CREDITS_REFRESH_FAILED_MESSAGE,
+  CREDITS_REFRESHED_MESSAGE,
+  type CreditLevel,
+  creditLevel,
+  formatCreditAmount,
+} from "./credit-levels";
+import { refreshCredits } from "./credit-sync";
+
+const levelStyles: Record<CreditLevel, { box: string; figure: string; dot: string }> = {
+  normal: { box: "border-ink-200 bg-ink-50", figure: "text-ink-950", dot: "bg-emerald-500" },
+  low: { box: "border-amber-300 bg-amber-50", figure: "text-amber-900", dot: "bg-amber-500" },
+  critical: { box: "border-red-300 bg-red-50", figure: "text-red-800", dot: "bg-red-600" },
+};
+
+const messageStyles: Record<CreditLevel, string> = {
+  normal: "",
+  low: "text-amber-900",
+  critical: "text-red-800",
+};
+
+function RefreshCreditsButton() {
+  const [pending, setPending] = useState(false);
+  const refresh = async () => {
+    setPending(true);
+    try {
+      await refreshCredits();
+      toast({ title: CREDITS_REFRESHED_MESSAGE, variant: "success" });
+    } catch {
+      toast({ title: CREDITS_REFRESH_FAILED_MESSAGE, variant: "error" });
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      className="w-full"
+      onClick={refresh}
+      disabled={pending}
+      aria-busy={pending || undefined}
+    >
+      {pending ? "Refreshing…" : "Refresh credits"}
+    </Button>
+  );
+}
 
 /**
- * The credit figure of the app shell, from the profile's credits_remaining. The Credits issue
- * replaces it with the full widget (levels, announcements, refresh).
+ * The shell's credit balance widget (spec §4, §8): the balance, coloured by level, the
+ * level's inline message, the way to more credits and, at 0, a refresh button. Drops are
+ * announced and toasted once for the shell by `useCreditWatch`, not here.
  */
-export function CreditBalance({ credits, className }: { credits: number; className?: string }) {
+export function CreditBalance({ credits }: { credits: number }) {
+  const level = creditLevel(credits);
+  const styles = levelStyles[level];
+  const message = CREDIT_LEVEL_MESSAGES[level];
   return (
-    <p className={cn("text-sm text-ink-600", className)} data-testid="credit-balance">
-      <span className="font-semibold text-ink-950 tabular-nums">{formatCredits(credits)}</span>{" "}
-      {credits === 1 ? "credit" : "credits"}
-    </p>
+    <section
+      aria-label="Credit balance"
+      className={cn("grid gap-2 rounded-xl border p-3", styles.box)}
+      data-testid="credit-balance"
+      data-level={level}
+    >
+      <div className="flex items-baseline justify-between gap-2">
+        <p className="text-xs font-medium tracking-wide text-ink-600 uppercase">Credits</p>
+        <Link
+          to="/billing"
+          className="rounded text-xs font-semibold text-brand-700 hover:underline"
+          aria-label="Add credits on the billing page"
+        >
+          Add credits
+        </Link>
+      </div>
+      <p className="flex items-center gap-2">
+        <span aria-hidden="true" className={cn("size-2 shrink-0 rounded-full", styles.dot)} />
+        <span
+          className={cn("text-2xl font-bold tracking-tight tabular-nums", styles.figure)}
+          data-testid="credit-balance-amount"
+        >
+          {formatCreditAmount(credits)}
+        </span>
+        <span className="text-sm text-ink-600">{credits === 1 ? "credit" : "credits"}</span>
+      </p>
+      {message ? (
+        <p className={cn("text-xs font-medium", messageStyles[level])} data-testid="credit-message">
+          {message}
+        </p>
+      ) : null}
+      {credits <= 0 ? <RefreshCreditsButton /> : null}
+    </section>
+  );
+}
+
+/**
+ * The mobile header's short form: the balance, coloured by level, linking to /billing. The
+ * inline message and the refresh button are in the drawer's full widget.
+ */
+export function CreditBalanceChip({ credits }: { credits: number }) {
+  const level = creditLevel(credits);
+  const styles = levelStyles[level];
+  const message = CREDIT_LEVEL_MESSAGES[level];
+  const amount = formatCreditAmount(credits);
+  const word = credits === 1 ? "credit" : "credits";
+  return (
+    <Link
+      to="/billing"
+      className={cn(
+        "inline-flex items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs font-semibold",
+        styles.box,
+        styles.figure,
+      )}
+      aria-label={`${amount} ${word}.${message ? ` ${message}` : ""} Open billing.`}
+      data-testid="credit-chip"
+      data-level={level}
+    >
+      <span aria-hidden="true" className={cn("size-1.5 rounded-full", styles.dot)} />
+      <span className="tabular-nums">{amount}</span>
+      <span className="font-medium">{word}</span>
+    </Link>
   );
 }

@@ -1,0 +1,128 @@
+import { ERROR_CODES, findPlan, planPriceCents, TIER_LABELS } from "@cohort/contracts";
+import { AppError } from "../../platform/errors";
+import { findSubscription, type SubscriptionRow } from "./apply-subscription-state";
+import type { BillingDeps } from "./billing-deps";
+import { devCustomerId } from "./dev-checkout";
+import {
+  type DevSubscription,
+  devInvoicePaid,
+  devSubscriptionEvent,
+  randomDevId,
+  sendDevEvents,
+} from "./dev-events";
+
+export const DEV_PORTAL_ACTIONS = ["cancel", "resume", "end", "renew"] as const;
+export type DevPortalAction = (typeof DEV_PORTAL_ACTIONS)[number];
+
+const seconds = (value: Date | string | null) =>
+  value === null ? null : Math.floor(new Date(value).getTime() / 1000);
+
+function asDevSubscription(row: SubscriptionRow): DevSubscription {
+  return {
+    id: row.stripe_subscription_id,
+    customer: devCustomerId(row.user_id),
+    billingPeriod: row.billing_period,
+    metadata: {
+      user_id: row.user_id,
+      kind: "subscription",
+      tier: row.tier,
+      billing_period: row.billing_period,
+    },
+  };
+}
+
+/**
+ * The dev stand-in for Stripe's customer portal: what Stripe would send when the customer
+ * cancels at period end, resumes, when the period ends, or when the next period is paid.
+ */
+export async function runDevPortalAction(
+  deps: BillingDeps,
+  userId: string,
+  action: DevPortalAction,
+): Promise<void> {
+  const row = await findSubscription(deps.db, { userId });
+  if (!row || row.status === "canceled") {
+    throw new AppError(ERROR_CODES.conflict, 409, "There is no subscription to change.");
+  }
+  const subscription = asDevSubscription(row);
+  const periodEnd = seconds(row.current_period_end);
+  switch (action) {
+    case "cancel":
+    case "resume":
+      await sendDevEvents(deps, [
+        devSubscriptionEvent(subscription, "customer.subscription.updated", {
+          status: row.status,
+          cancelAtPeriodEnd: action === "cancel",
+          periodEnd,
+        }),
+      ]);
+      return;
+    case "end":
+      await sendDevEvents(deps, [
+        devSubscriptionEvent(subscription, "customer.subscription.deleted", {
+          status: "canceled",
+          cancelAtPeriodEnd: false,
+          periodEnd,
+        }),
+      ]);
+      return;
+    case "renew": {
+      const plan = findPlan(row.tier);
+      if (!plan) throw new AppError(ERROR_CODES.conflict, 409, "This plan no longer exists.");
+      await sendDevEvents(deps, [
+        devInvoicePaid(
+          subscription,
+          randomDevId("in"),
+          periodEnd ?? Math.floor(Date.now() / 1000),
+          planPriceCents(plan, row.billing_period),
+          "subscription_cycle",
+        ),
+      ]);
+      return;
+    }
+  }
+}
+
+const button = (action: DevPortalAction, label: string) =>
+  `<form method="post" action="/api/billing/dev-portal/${action}"><button type="submit">${label}</button></form>`;
+
+export async function renderDevPortalPage(deps: BillingDeps, userId: string): Promise<string> {
+  const row = await findSubscription(deps.db, { userId });
+  const live = row && row.status !== "canceled";
+  const end = row?.current_period_end ? new Date(row.current_period_end).toUTCString() : "—";
+  const body = live
+    ? `<p><strong>${TIER_LABELS[row.tier]}</strong>, billed ${row.billing_period} — ${row.status}${
+        row.cancel_at_period_end ? `, ends ${end}` : `, renews ${end}`
+      }</p>
+      ${row.cancel_at_period_end ? button("resume", "Resume subscription") : button("cancel", "Cancel at period end")}
+      ${button("renew", "Start next period now (test renewal)")}
+      ${button("end", "End subscription now (as at period end)")}`
+    : "<p>You have no active subscription.</p>";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Test billing portal — Cohort</title>
+<style>
+  body { font-family: system-ui, sans-serif; background: #f5f5f7; color: #111; margin: 0; }
+  main { max-width: 32rem; margin: 3rem auto; background: #fff; border-radius: 12px;
+    padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.1); }
+  .banner { background: #fff4d6; border: 1px solid #e8b400; border-radius: 8px;
+    padding: .75rem 1rem; font-weight: 600; }
+  form { margin: .5rem 0; }
+  button { font: inherit; border-radius: 8px; padding: .5rem 1rem; cursor: pointer;
+    background: #fff; border: 1px solid #bbb; }
+</style>
+</head>
+<body>
+<main>
+  <p class="banner" role="note">Test billing portal — no real card is charged</p>
+  <h1>Manage subscription</h1>
+  ${body}
+  <p><a href="/billing">Back to billing</a></p>
+</main>
+</body>
+</html>`;
+}

@@ -1,0 +1,217 @@
+import {
+  AGENT_ROLE_NAMES,
+  AGENT_ROLES,
+  MODEL_ERROR_CODES,
+  RUN_ERROR_CODES,
+  type TAgentRole,
+  type TPlannedStep,
+  type TRunPlan,
+  type TRunPlanView,
+  ZAgentRoleId,
+  ZRunPlan,
+} from "@cohort/contracts";
+import { z } from "zod";
+import { AppError } from "../../platform/errors";
+import { CallFailed, callModel } from "./call-model";
+import { messagesFor, PLAN_MAX_OUTPUT_TOKENS, planRepair, planSystem } from "./prompts";
+import { type RunContext, RunStop } from "./run-context";
+
+/**
+ * The shape asked of the model. The plan's rules (step count, backward dependencies, the
+ * chosen roles) are checked here rather than by the provider, so a broken plan comes back
+ * with the exact rule it broke for the repair retry.
+ */
+const ZRunPlanDraft = z.object({
+  rationale: z.string(),
+  steps: z.array(
+    z.object({
+      id: z.string(),
+      role: ZAgentRoleId,
+      task: z.string(),
+      dependsOn: z.array(z.string()),
+    }),
+  ),
+});
+
+export interface PlanOutcome {
+  plan: TRunPlanView;
+  credits: number;
+  repaired: boolean;
+}
+
+/** The roles the user chose in manual selection (the Critic reviews when chosen). */
+export function chosenRoles(ctx: RunContext): TAgentRole[] | null {
+  if (ctx.mode !== "manual") return null;
+  return AGENT_ROLES.filter((role) => ctx.preferences[role]?.enabled === true);
+}
+
+function problemsOf(plan: TRunPlan | z.infer<typeof ZRunPlanDraft>, allowed: TAgentRole[] | null) {
+  const problems: string[] = [];
+  const parsed = ZRunPlan.safeParse(plan);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join(".") || "(plan)"}: ${issue.message}`);
+    }
+  }
+  if (allowed) {
+    for (const step of plan.steps) {
+      if (!allowed.includes(step.role)) {
+        problems.push(
+          `step ${step.id} uses the ${AGENT_ROLE_NAMES[step.role]}, who is not on the team (${allowed.map((r) => AGENT_ROLE_NAMES[r]).join(", ")})`,
+        );
+      }
+    }
+  }
+  if (plan.steps.length > 0 && plan.steps.every((s) => s.role === "critic")) {
+    problems.push("the plan needs at least one step for a role other than the Critic");
+  }
+  return problems;
+}
+
+/**
+ * Planning: the coordinator returns a structured plan; an answer that is not valid JSON for
+ * the schema or breaks a rule gets one repair retry with the problem fed back. Then the plan
+ * is fitted to the run: chosen roles the coordinator left out are added (manual), the
+ * Critic's steps become one review pass, and each step gets its role's model.
+ */
+export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
+  const allowed = chosenRoles(ctx);
+  const system = planSystem(allowed);
+  const messages = messagesFor(ctx, ctx.coordinatorModel, ctx.message.content, {
+    system,
+    maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
+    history: true,
+  });
+  let credits = 0;
+  let problem: string | null = null;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const conversation =
+      problem === null
+        ? messages
+        : [...messages, { role: "user" as const, content: planRepair(problem) }];
+    try {
+      const outcome = await callModel(ctx, {
+        kind: "plan",
+        stepId: null,
+        role: null,
+        modelId: ctx.coordinatorModel,
+        messages: conversation,
+        system,
+        maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
+        schema: ZRunPlanDraft,
+      });
+      credits += outcome.charged;
+      const draft = outcome.object as z.infer<typeof ZRunPlanDraft>;
+      const problems = problemsOf(draft, allowed);
+      if (problems.length === 0) {
+        return {
+          plan: fitPlan(ctx, ZRunPlan.parse(draft), allowed),
+          credits,
+          repaired: attempt > 1,
+        };
+      }
+      problem = problems.join("; ");
+      ctx.deps.log.warn(
+        { runId: ctx.runId, attempt, problem },
+        "the coordinator's plan broke a rule",
+      );
+    } catch (error) {
+      if (!(error instanceof CallFailed)) throw error;
+      if (error.stopped) throw error;
+      if (error.code !== MODEL_ERROR_CODES.invalidOutput) throw planFailed(ctx, error.message);
+      problem = "it was not valid JSON for the run_plan schema.";
+    }
+  }
+  throw planFailed(ctx, `Its plan was still unusable after a repair attempt (${problem}).`);
+}
+
+function planFailed(ctx: RunContext, reason: string): RunStop {
+  const name =
+    ctx.deps.models.catalogue.getModel(ctx.coordinatorModel)?.name ?? ctx.coordinatorModel;
+  return new RunStop(
+    RUN_ERROR_CODES.planFailed,
+    `The coordinator (${name}) could not plan this task. ${reason} Please try again.`,
+  );
+}
+
+/** The model a role runs on in this session: the user's choice, else the role's default. */
+export function modelForRole(ctx: RunContext, role: TAgentRole): string {
+  const chosen = ctx.preferences[role]?.model;
+  if (chosen) return chosen;
+  const fallback = ctx.deps.models.catalogue.getRole(role)?.defaultModel;
+  if (!fallback) throw new AppError("unknown_role", 500, `No default model for ${role}.`);
+  return fallback;
+}
+
+function modelRef(ctx: RunContext, modelId: string) {
+  const resolved = ctx.deps.models.resolve(modelId);
+  return {
+    model: modelId,
+    model_name: resolved?.model.name ?? modelId,
+    provider: resolved?.targets[0]?.provider ?? resolved?.provider ?? "unknown",
+    simulated: resolved?.simulated ?? false,
+  };
+}
+
+function fitPlan(ctx: RunContext, plan: TRunPlan, allowed: TAgentRole[] | null): TRunPlanView {
+  const notes: string[] = [];
+  const steps = [...plan.steps];
+  if (allowed) {
+    for (const role of allowed) {
+      if (steps.some((s) => s.role === role)) continue;
+      const makers = steps.filter((s) => s.role !== "critic").map((s) => s.id);
+      const id = uniqueId(steps, role);
+      steps.push({
+        id,
+        role,
+        task:
+          role === "critic"
+            ? "Review the drafts against the request; score them out of 10."
+            : `Contribute the ${AGENT_ROLE_NAMES[role]}'s part of the request.`,
+        dependsOn: role === "critic" ? makers : [],
+      });
+      notes.push(
+        `Added a ${AGENT_ROLE_NAMES[role]} step: you chose this role and the plan left it out.`,
+      );
+    }
+  }
+  const critics = steps.filter((s) => s.role === "critic");
+  const criticIds = new Set(critics.map((s) => s.id));
+  if (critics.length > 1) {
+    notes.push(`Merged ${critics.length} Critic steps into one review of all drafts.`);
+  }
+  const planned: TPlannedStep[] = steps
+    .filter((s) => s.role !== "critic")
+    .map((s) => ({
+      id: s.id,
+      role: s.role,
+      task: s.task,
+      depends_on: s.dependsOn.filter((d) => !criticIds.has(d)),
+      phase: "agent" as const,
+      ...modelRef(ctx, modelForRole(ctx, s.role)),
+    }));
+  const [firstCritic] = critics;
+  if (firstCritic) {
+    planned.push({
+      id: firstCritic.id,
+      role: "critic",
+      task: critics.map((c) => c.task).join("\n"),
+      depends_on: planned.map((s) => s.id),
+      phase: "review",
+      ...modelRef(ctx, modelForRole(ctx, "critic")),
+    });
+  }
+  return {
+    mode: ctx.mode,
+    rationale: plan.rationale,
+    steps: planned,
+    notes,
+    coordinator: modelRef(ctx, ctx.coordinatorModel),
+  };
+}
+
+function uniqueId(steps: readonly { id: string }[], role: TAgentRole): string {
+  let n = steps.length + 1;
+  while (steps.some((s) => s.id === `${role}-${n}`)) n++;
+  return `${role}-${n}`;
+}

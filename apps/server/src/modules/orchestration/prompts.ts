@@ -1,0 +1,147 @@
+import {
+  AGENT_ROLE_NAMES,
+  CRITIC_SCORE_BAR,
+  estimateTokens,
+  type TAgentRole,
+} from "@cohort/contracts";
+import type { GatewayMessage } from "../models/gateway";
+import { PLANNER_SYSTEM_PROMPT } from "../models/gateway";
+import { fitHistory, truncateMiddle } from "./fit-to-context";
+import type { RunContext } from "./run-context";
+
+/** Output caps per call kind: they bound each call's worst case, so its credit hold. */
+export const PLAN_MAX_OUTPUT_TOKENS = 1500;
+export const AGENT_MAX_OUTPUT_TOKENS = 4096;
+export const CRITIC_MAX_OUTPUT_TOKENS = 1500;
+export const SYNTHESIS_MAX_OUTPUT_TOKENS = 4096;
+/** The most earlier messages a run reads; each call keeps what fits its window. */
+export const HISTORY_MESSAGES = 20;
+/** The gateway adds the model's and the role's system prompts: room kept for them. */
+const GATEWAY_PROMPT_TOKENS = 800;
+
+/*
+ * Each call's user turn starts with the user's request as they wrote it, then a rule and the
+ * call's own material (task, drafts, review) under plain headings.
+ */
+
+/**
+ * A call's messages: as much of the session's history as fits the model's context window
+ * beside the system prompt, this call's content and the room for its answer, then the
+ * content as the user's turn (shortened in the middle if even it alone would not fit).
+ */
+export function messagesFor(
+  ctx: RunContext,
+  modelId: string,
+  content: string,
+  options: { system: string; maxOutputTokens: number; history: boolean },
+): GatewayMessage[] {
+  const model = ctx.deps.models.catalogue.getModel(modelId);
+  const limits = {
+    contextWindow: model?.contextWindow ?? 8192,
+    maxOutputTokens: Math.min(options.maxOutputTokens, model?.maxOutputTokens ?? Infinity),
+  };
+  const room =
+    Math.floor(limits.contextWindow * 0.95) -
+    limits.maxOutputTokens -
+    estimateTokens(options.system) -
+    GATEWAY_PROMPT_TOKENS;
+  const fitted = truncateMiddle(content, Math.max(200, room));
+  const history = options.history
+    ? fitHistory(ctx.history, `${options.system}\n${fitted}`, {
+        contextWindow: limits.contextWindow - GATEWAY_PROMPT_TOKENS,
+        maxOutputTokens: limits.maxOutputTokens,
+      })
+    : [];
+  return [...history, { role: "user", content: fitted }];
+}
+
+const names = (roles: readonly TAgentRole[]) => roles.map((r) => AGENT_ROLE_NAMES[r]).join(", ");
+
+export function planSystem(manualRoles: readonly TAgentRole[] | null): string {
+  const parts = [PLANNER_SYSTEM_PROMPT];
+  if (manualRoles) {
+    // The simulator reads this line too ("only these roles:"), so keep its wording.
+    parts.push(
+      `The user chose the team. Use only these roles: ${names(manualRoles)}.\nGive each of them at least one step; your job is to write their sub-tasks and the order.`,
+    );
+  }
+  parts.push(
+    "Step ids are short and unique (s1, s2, …). A Critic step reviews the other steps' drafts, so it depends on them.",
+  );
+  return parts.join("\n\n");
+}
+
+export function planRepair(problem: string): string {
+  return `Your previous answer could not be used as the plan: ${problem}\nAnswer again with only the JSON object for the run_plan schema: "rationale" (one or two sentences) and "steps" (1 to 8 items, each {"id", "role": one of strategist, coder, designer, critic, "task", "dependsOn": ids of earlier steps}).`;
+}
+
+export interface DraftText {
+  stepId: string;
+  role: TAgentRole;
+  text: string;
+}
+
+function draftBlock(drafts: readonly DraftText[]): string {
+  return drafts
+    .map((d) => `### Draft ${d.stepId} (${AGENT_ROLE_NAMES[d.role]})\n\n${d.text.trim()}`)
+    .join("\n\n");
+}
+
+export function agentContent(
+  request: string,
+  task: string,
+  inputs: readonly DraftText[],
+  missing: readonly { stepId: string; role: TAgentRole }[],
+): string {
+  const parts = [request, `---\nYour task:\n${task}`];
+  if (inputs.length > 0) {
+    parts.push(`Work from these results of earlier steps:\n\n${draftBlock(inputs)}`);
+  }
+  for (const m of missing) {
+    parts.push(
+      `(The ${AGENT_ROLE_NAMES[m.role]}'s step ${m.stepId} failed, so its result is missing; do without it.)`,
+    );
+  }
+  return parts.join("\n\n");
+}
+
+export function criticSystem(stepIds: readonly string[]): string {
+  return [
+    "Review the drafts with this rubric, each point out of 10: correctness, completeness for the request, clarity, and risks handled.",
+    `Start with one line per draft in the form "Draft <id>: N/10" for ${stepIds.join(", ")}.`,
+    "Then list the concrete issues, each with its fix, naming the draft.",
+    `End with "Score: N/10" (the overall score, an integer) and "Verdict: approve" at ${CRITIC_SCORE_BAR} or above, else "Verdict: revise".`,
+  ].join("\n");
+}
+
+export function criticContent(request: string, task: string, drafts: readonly DraftText[]): string {
+  return `${request}\n\n---\nYour task:\n${task}\n\nThe drafts to review:\n\n${draftBlock(drafts)}`;
+}
+
+export function revisionContent(
+  request: string,
+  task: string,
+  draft: DraftText,
+  review: string,
+): string {
+  return [
+    request,
+    `---\nYour task:\n${task}`,
+    `Your first draft:\n\n${draft.text.trim()}`,
+    `The Critic's review of the drafts:\n\n${review.trim()}`,
+    `Write the revised draft: fix every issue the Critic raised about draft ${draft.stepId}, keep what was good, and answer with the complete revised draft only.`,
+  ].join("\n\n");
+}
+
+export const SYNTHESIS_SYSTEM =
+  "You are the coordinator of a team of AI agents (Strategist, Coder, Designer, Critic). Their drafts for the user's request are below. Write the final answer to the user: combine the drafts into one coherent, complete answer in Markdown, keep code blocks intact, resolve contradictions, and apply the Critic's fixes where given. Answer the user directly; do not describe the team's process.";
+
+export function synthesisContent(
+  request: string,
+  drafts: readonly DraftText[],
+  review: string | null,
+): string {
+  const parts = [request, `---\nThe team's drafts:\n\n${draftBlock(drafts)}`];
+  if (review) parts.push(`The Critic's review:\n\n${review.trim()}`);
+  return parts.join("\n\n");
+}

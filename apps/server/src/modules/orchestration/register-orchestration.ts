@@ -1,0 +1,45 @@
+import type { FastifyInstance } from "fastify";
+import { creditsDeps } from "../credits/credits-deps";
+import { createCreditsPort } from "./credits-port";
+import { orchestrationRoutes } from "./routes";
+import type { EngineDeps } from "./run-context";
+import { createRunControl, type RunControl } from "./run-control";
+import type { RunEventLogDeps } from "./run-events";
+import { registerSessionSockets } from "./session-socket";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The run engine's dependencies and the control of runs (modules/orchestration). */
+    orchestration: { deps: EngineDeps & RunEventLogDeps; control: RunControl };
+  }
+}
+
+/**
+ * Wires the run engine into the app: its routes and socket events, the control of runs
+ * (stops across instances through Redis when there is one), recovery of runs a crash left
+ * active, and a clean stop of every run when the app closes.
+ */
+export async function registerOrchestration(
+  app: FastifyInstance,
+  options: { redisPrefix: string },
+): Promise<void> {
+  const deps: EngineDeps & RunEventLogDeps = {
+    db: app.db,
+    models: app.models,
+    credits: createCreditsPort(creditsDeps(app)),
+    realtime: app.realtime,
+    log: app.log,
+  };
+  const control = createRunControl({
+    deps,
+    redis: app.redis ? { pub: app.redis, channel: `${options.redisPrefix}runs:cancel` } : undefined,
+  });
+  app.decorate("orchestration", { deps, control });
+  await control.recover();
+  registerSessionSockets(app);
+  await app.register(orchestrationRoutes);
+  // preClose: before the database and Redis close, so stopped runs are stored and released.
+  app.addHook("preClose", async () => {
+    await control.close();
+  });
+}

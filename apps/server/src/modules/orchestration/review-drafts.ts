@@ -1,0 +1,123 @@
+import {
+  AGENT_ROLE_NAMES,
+  CRITIC_SCORE_BAR,
+  MAX_REVISIONS,
+  type TPlannedStep,
+  type TRunPlanView,
+} from "@cohort/contracts";
+import { CallFailed, callModel } from "./call-model";
+import { draftsToRevise, parseCriticVerdict } from "./parse-critic-verdict";
+import {
+  AGENT_MAX_OUTPUT_TOKENS,
+  CRITIC_MAX_OUTPUT_TOKENS,
+  criticContent,
+  criticSystem,
+  messagesFor,
+  revisionContent,
+} from "./prompts";
+import type { Draft } from "./run-agents";
+import { inParallel, persist, type RunContext } from "./run-context";
+import { setRunStatus } from "./run-store";
+
+export interface Review {
+  text: string;
+  score: number | null;
+}
+
+/**
+ * The review phase: the Critic scores the drafts against the rubric; below the bar, one
+ * revision round (no second review, so the round is bounded) rewrites the weakest drafts in
+ * parallel, each by its own role and model. The score is kept on the run. A Critic that
+ * fails leaves the drafts as they are; a revision that fails keeps its first draft.
+ */
+export async function reviewDrafts(
+  ctx: RunContext,
+  plan: TRunPlanView,
+  drafts: Map<string, Draft>,
+): Promise<Review | null> {
+  const critic = plan.steps.find((s) => s.phase === "review");
+  const reviewed = [...drafts.values()].filter((d) => d.ok);
+  if (!critic || reviewed.length === 0) return null;
+  const stepIds = reviewed.map((d) => d.stepId);
+  const system = criticSystem(stepIds);
+  let text: string;
+  let callId: string;
+  try {
+    const outcome = await callModel(ctx, {
+      kind: "critic",
+      stepId: critic.id,
+      role: "critic",
+      modelId: critic.model,
+      task: critic.task,
+      system,
+      messages: messagesFor(
+        ctx,
+        critic.model,
+        criticContent(ctx.message.content, critic.task, reviewed),
+        {
+          system,
+          maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
+          history: false,
+        },
+      ),
+      maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
+      failureNote: "The run continues without a review.",
+    });
+    text = outcome.result.text;
+    callId = outcome.callId;
+  } catch (error) {
+    if (error instanceof CallFailed && !error.stopped) return null;
+    throw error;
+  }
+
+  const verdict = parseCriticVerdict(text, stepIds);
+  const revise = draftsToRevise(verdict, stepIds, CRITIC_SCORE_BAR, MAX_REVISIONS);
+  persist(ctx, () =>
+    setRunStatus(ctx.deps.db, ctx.runId, "reviewing", { criticScore: verdict.score }),
+  );
+  void ctx.events.append({
+    type: "critic.verdict",
+    call_id: callId,
+    score: verdict.score,
+    bar: CRITIC_SCORE_BAR,
+    verdict:
+      verdict.score === null
+        ? "unscored"
+        : verdict.score >= CRITIC_SCORE_BAR
+          ? "approve"
+          : "revise",
+    draft_scores: verdict.draftScores,
+    revise_step_ids: revise,
+  });
+
+  const byId = new Map(plan.steps.map((s) => [s.id, s]));
+  await inParallel(
+    ctx,
+    revise.map((stepId) => async () => {
+      const step = byId.get(stepId) as TPlannedStep;
+      const draft = drafts.get(stepId) as Draft;
+      try {
+        const outcome = await callModel(ctx, {
+          kind: "revision",
+          stepId,
+          role: step.role,
+          modelId: step.model,
+          task: step.task,
+          messages: messagesFor(
+            ctx,
+            step.model,
+            revisionContent(ctx.message.content, step.task, draft, text),
+            { system: "", maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS, history: true },
+          ),
+          maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+          failureNote: `The ${AGENT_ROLE_NAMES[step.role]}'s first draft is kept.`,
+        });
+        drafts.set(stepId, { ...draft, text: outcome.result.text });
+      } catch (error) {
+        if (error instanceof CallFailed && !error.stopped) return;
+        throw error;
+      }
+    }),
+  );
+  return { text, score: verdict.score };
+}

@@ -1,0 +1,105 @@
+import {
+  AGENT_ROLE_NAMES,
+  RUN_ERROR_CODES,
+  type TPlannedStep,
+  type TRunPlanView,
+} from "@cohort/contracts";
+import { CallFailed, callModel } from "./call-model";
+import { AGENT_MAX_OUTPUT_TOKENS, agentContent, type DraftText, messagesFor } from "./prompts";
+import { haltRun, type RunContext, RunStop } from "./run-context";
+
+export interface Draft extends DraftText {
+  ok: boolean;
+}
+
+/**
+ * The agents phase: every step whose dependencies are done starts at once, so independent
+ * steps run in parallel, each on its role's model. A step that fails (after the gateway's
+ * own retries and provider fallback) is left out and the others go on; its dependents work
+ * without its result. A stop or a RunStop aborts the rest, and waits for them to wind down.
+ */
+export async function runAgents(ctx: RunContext, plan: TRunPlanView): Promise<Map<string, Draft>> {
+  const steps = plan.steps.filter((s) => s.phase === "agent");
+  const drafts = new Map<string, Draft>();
+  const running = new Map<string, Promise<void>>();
+  const started = new Set<string>();
+  let failure: unknown = null;
+
+  const launch = (step: TPlannedStep) => {
+    started.add(step.id);
+    const task = runStep(ctx, step, drafts)
+      .then((draft) => {
+        drafts.set(step.id, draft);
+      })
+      .catch((error: unknown) => {
+        failure ??= error;
+        if (error instanceof RunStop) haltRun(ctx, error);
+        else if (!ctx.controller.signal.aborted) ctx.controller.abort(error);
+      })
+      .finally(() => {
+        running.delete(step.id);
+      });
+    running.set(step.id, task);
+  };
+
+  while (drafts.size < steps.length && failure === null && !ctx.controller.signal.aborted) {
+    for (const step of steps) {
+      if (started.has(step.id)) continue;
+      if (step.depends_on.every((id) => drafts.has(id) || !steps.some((s) => s.id === id))) {
+        launch(step);
+      }
+    }
+    if (running.size === 0) break;
+    await Promise.race(running.values());
+  }
+  await Promise.allSettled([...running.values()]);
+  if (failure !== null) throw failure;
+  if (ctx.controller.signal.aborted) return drafts;
+  if (![...drafts.values()].some((d) => d.ok)) {
+    throw new RunStop(
+      RUN_ERROR_CODES.allAgentsFailed,
+      "No agent could finish its step, so there is nothing to build an answer from. Please try again in a moment.",
+    );
+  }
+  return drafts;
+}
+
+async function runStep(
+  ctx: RunContext,
+  step: TPlannedStep,
+  drafts: Map<string, Draft>,
+): Promise<Draft> {
+  const inputs = step.depends_on.flatMap((id) => {
+    const d = drafts.get(id);
+    return d?.ok ? [d] : [];
+  });
+  const missing = step.depends_on.flatMap((id) => {
+    const d = drafts.get(id);
+    return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
+  });
+  const content = agentContent(ctx.message.content, step.task, inputs, missing);
+  try {
+    const outcome = await callModel(ctx, {
+      kind: "agent",
+      stepId: step.id,
+      role: step.role,
+      modelId: step.model,
+      task: step.task,
+      messages: messagesFor(ctx, step.model, content, {
+        system: "",
+        maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+        history: true,
+      }),
+      maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+      failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
+    });
+    return { stepId: step.id, role: step.role, text: outcome.result.text, ok: true };
+  } catch (error) {
+    if (!(error instanceof CallFailed) || error.stopped) throw error;
+    ctx.deps.log.warn(
+      { runId: ctx.runId, stepId: step.id, code: error.code },
+      "an agent failed; the run continues without it",
+    );
+    return { stepId: step.id, role: step.role, text: error.partial, ok: false };
+  }
+}

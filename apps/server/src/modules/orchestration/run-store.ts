@@ -1,0 +1,405 @@
+import {
+  ACTIVE_RUN_STATUSES,
+  type TAgentRole,
+  type TRun,
+  type TRunMode,
+  type TRunPlanView,
+  type TRunStatus,
+  type TRunStep,
+  type TRunStepKind,
+  type TRunStepStatus,
+} from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+
+/** The runs and run_steps tables; only this module's files read or write them. */
+
+export const ACTIVE_STATUSES_SQL = `(${ACTIVE_RUN_STATUSES.map((s) => `'${s}'`).join(", ")})`;
+
+interface RunRow {
+  id: string;
+  session_id: string;
+  user_id: string;
+  message_id: string;
+  result_message_id: string | null;
+  status: TRunStatus;
+  mode: TRunMode;
+  coordinator_model: string;
+  plan: TRunPlanView | null;
+  critic_score: number | null;
+  total_credits: number;
+  input_tokens: number;
+  output_tokens: number;
+  error_code: string | null;
+  error_message: string | null;
+  first_seq: number | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+const RUN_COLUMNS =
+  "id, session_id, user_id, message_id, result_message_id, status, mode, coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens, error_code, error_message, first_seq, created_at, finished_at";
+
+interface StepRow {
+  id: string;
+  run_id: string;
+  kind: TRunStepKind;
+  step_id: string | null;
+  role: TAgentRole | null;
+  model: string;
+  model_name: string;
+  provider: string | null;
+  simulated: boolean | null;
+  status: TRunStepStatus;
+  stopped: boolean;
+  credits: number;
+  input_tokens: number;
+  output_tokens: number;
+  latency_ms: number | null;
+  ttft_ms: number | null;
+  output: string;
+  error_code: string | null;
+  error_message: string | null;
+  started_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+const STEP_COLUMNS =
+  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, status, stopped, credits, input_tokens, output_tokens, latency_ms, ttft_ms, output, error_code, error_message, started_at, finished_at";
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
+
+function toStep(row: StepRow): TRunStep {
+  return {
+    id: row.id,
+    kind: row.kind,
+    step_id: row.step_id,
+    role: row.role,
+    model: row.model,
+    model_name: row.model_name,
+    provider: row.provider,
+    simulated: row.simulated,
+    status: row.status,
+    stopped: row.stopped,
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    credits: Number(row.credits),
+    latency_ms: row.latency_ms,
+    ttft_ms: row.ttft_ms,
+    output: row.output,
+    error:
+      row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? "" },
+    started_at: iso(row.started_at),
+    finished_at: isoOrNull(row.finished_at),
+  };
+}
+
+function toRun(row: RunRow, steps: TRunStep[]): TRun {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    message_id: row.message_id,
+    result_message_id: row.result_message_id,
+    status: row.status,
+    mode: row.mode,
+    coordinator_model: row.coordinator_model,
+    plan: row.plan,
+    critic_score: row.critic_score === null ? null : Number(row.critic_score),
+    total_credits: Number(row.total_credits),
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    error:
+      row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? "" },
+    first_seq: row.first_seq === null ? null : Number(row.first_seq),
+    created_at: iso(row.created_at),
+    finished_at: isoOrNull(row.finished_at),
+    steps,
+  };
+}
+
+export interface NewRun {
+  id: string;
+  sessionId: string;
+  userId: string;
+  messageId: string;
+  mode: TRunMode;
+  coordinatorModel: string;
+  instanceId: string;
+}
+
+/** Inserts a queued run; a second active run in the session violates a unique index (23505). */
+export async function insertRun(db: Queryable, run: NewRun): Promise<void> {
+  await db.query(
+    `INSERT INTO runs (id, session_id, user_id, message_id, mode, coordinator_model, instance_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      run.id,
+      run.sessionId,
+      run.userId,
+      run.messageId,
+      run.mode,
+      run.coordinatorModel,
+      run.instanceId,
+    ],
+  );
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "23505";
+}
+
+/** The session's runs with their steps, oldest first. */
+export async function listRuns(db: Queryable, sessionId: string): Promise<TRun[]> {
+  const [runs, steps] = await Promise.all([
+    db.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = $1 ORDER BY created_at, id`,
+      [sessionId],
+    ),
+    db.query<StepRow>(
+      `SELECT ${STEP_COLUMNS.split(", ")
+        .map((c) => `s.${c}`)
+        .join(", ")}
+       FROM run_steps s JOIN runs r ON r.id = s.run_id
+       WHERE r.session_id = $1 ORDER BY s.started_at, s.id`,
+      [sessionId],
+    ),
+  ]);
+  const byRun = new Map<string, TRunStep[]>();
+  for (const row of steps.rows) {
+    byRun.set(row.run_id, [...(byRun.get(row.run_id) ?? []), toStep(row)]);
+  }
+  return runs.rows.map((row) => toRun(row, byRun.get(row.id) ?? []));
+}
+
+export async function getRun(db: Queryable, runId: string): Promise<TRun | null> {
+  const { rows } = await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`, [runId]);
+  const row = rows[0];
+  if (!row) return null;
+  const steps = await db.query<StepRow>(
+    `SELECT ${STEP_COLUMNS} FROM run_steps WHERE run_id = $1 ORDER BY started_at, id`,
+    [runId],
+  );
+  return toRun(row, steps.rows.map(toStep));
+}
+
+export interface RunRef {
+  id: string;
+  sessionId: string;
+  userId: string;
+  status: TRunStatus;
+}
+
+/** The run if `userId` started it (else null: the caller answers 404). */
+export async function findOwnedRun(
+  db: Queryable,
+  userId: string,
+  runId: string,
+): Promise<RunRef | null> {
+  const { rows } = await db.query<{ id: string; session_id: string; status: TRunStatus }>(
+    "SELECT id, session_id, status FROM runs WHERE id = $1 AND user_id = $2",
+    [runId, userId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, sessionId: row.session_id, userId, status: row.status } : null;
+}
+
+export async function findActiveRun(db: Queryable, sessionId: string): Promise<RunRef | null> {
+  const { rows } = await db.query<{
+    id: string;
+    user_id: string;
+    status: TRunStatus;
+  }>(
+    `SELECT id, user_id, status FROM runs WHERE session_id = $1 AND status IN ${ACTIVE_STATUSES_SQL}`,
+    [sessionId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, sessionId, userId: row.user_id, status: row.status } : null;
+}
+
+export async function runStatus(db: Queryable, runId: string): Promise<TRunStatus | null> {
+  const { rows } = await db.query<{ status: TRunStatus }>("SELECT status FROM runs WHERE id = $1", [
+    runId,
+  ]);
+  return rows[0]?.status ?? null;
+}
+
+/** Moves an active run on; a run that already ended stays as it is. */
+export async function setRunStatus(
+  db: Queryable,
+  runId: string,
+  status: TRunStatus,
+  extra: { firstSeq?: number; plan?: TRunPlanView; criticScore?: number | null } = {},
+): Promise<void> {
+  await db.query(
+    `UPDATE runs SET status = $2,
+       first_seq = COALESCE($3, first_seq),
+       plan = COALESCE($4::jsonb, plan),
+       critic_score = CASE WHEN $5::boolean THEN $6 ELSE critic_score END,
+       heartbeat_at = now()
+     WHERE id = $1 AND status IN ${ACTIVE_STATUSES_SQL}`,
+    [
+      runId,
+      status,
+      extra.firstSeq ?? null,
+      extra.plan ? JSON.stringify(extra.plan) : null,
+      extra.criticScore !== undefined,
+      extra.criticScore ?? null,
+    ],
+  );
+}
+
+export interface RunEnding {
+  status: "completed" | "failed" | "cancelled";
+  totalCredits: number;
+  inputTokens: number;
+  outputTokens: number;
+  error?: { code: string; message: string } | undefined;
+  resultMessageId?: string | undefined;
+}
+
+/** Ends an active run once; returns false when it had ended already (another instance). */
+export async function finishRun(db: Queryable, runId: string, ending: RunEnding): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE runs SET status = $2, total_credits = $3, input_tokens = $4, output_tokens = $5,
+       error_code = $6, error_message = $7, result_message_id = $8, finished_at = clock_timestamp()
+     WHERE id = $1 AND status IN ${ACTIVE_STATUSES_SQL}`,
+    [
+      runId,
+      ending.status,
+      ending.totalCredits,
+      ending.inputTokens,
+      ending.outputTokens,
+      ending.error?.code ?? null,
+      ending.error?.message ?? null,
+      ending.resultMessageId ?? null,
+    ],
+  );
+  return rowCount > 0;
+}
+
+export async function touchRuns(db: Queryable, runIds: readonly string[]): Promise<void> {
+  if (runIds.length === 0) return;
+  await db.query("UPDATE runs SET heartbeat_at = now() WHERE id = ANY($1::uuid[])", [runIds]);
+}
+
+export interface NewStep {
+  id: string;
+  runId: string;
+  kind: TRunStepKind;
+  stepId: string | null;
+  role: TAgentRole | null;
+  model: string;
+  modelName: string;
+  provider: string;
+  simulated: boolean;
+  holdId: string | null;
+  reservedCredits: number;
+}
+
+export async function insertStep(db: Queryable, step: NewStep): Promise<void> {
+  await db.query(
+    `INSERT INTO run_steps
+       (id, run_id, kind, step_id, role, model, model_name, provider, simulated, hold_id, reserved_credits)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      step.id,
+      step.runId,
+      step.kind,
+      step.stepId,
+      step.role,
+      step.model,
+      step.modelName,
+      step.provider,
+      step.simulated,
+      step.holdId,
+      step.reservedCredits,
+    ],
+  );
+}
+
+export interface StepEnding {
+  status: "completed" | "failed" | "stopped";
+  provider: string | null;
+  simulated: boolean | null;
+  keySource: string | null;
+  credits: number;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number | null;
+  ttftMs: number | null;
+  output: string;
+  error: { code: string; message: string } | null;
+}
+
+export async function finishStep(db: Queryable, id: string, ending: StepEnding): Promise<void> {
+  await db.query(
+    `UPDATE run_steps SET status = $2, stopped = $3, provider = COALESCE($4, provider),
+       simulated = COALESCE($5, simulated), key_source = $6, credits = $7, input_tokens = $8,
+       output_tokens = $9, latency_ms = $10, ttft_ms = $11, output = $12, error_code = $13,
+       error_message = $14, finished_at = clock_timestamp()
+     WHERE id = $1`,
+    [
+      id,
+      ending.status,
+      ending.status === "stopped",
+      ending.provider,
+      ending.simulated,
+      ending.keySource,
+      ending.credits,
+      ending.inputTokens,
+      ending.outputTokens,
+      ending.latencyMs,
+      ending.ttftMs,
+      ending.output,
+      ending.error?.code ?? null,
+      ending.error?.message ?? null,
+    ],
+  );
+}
+
+/** Ends the calls of a run that were cut off; returns the holds they still had. */
+export async function stopRunningSteps(db: Queryable, runId: string): Promise<string[]> {
+  const { rows } = await db.query<{ hold_id: string | null }>(
+    `UPDATE run_steps SET status = 'stopped', stopped = true, error_code = 'stopped',
+       error_message = 'Stopped before it finished.', finished_at = clock_timestamp()
+     WHERE run_id = $1 AND status = 'running' RETURNING hold_id`,
+    [runId],
+  );
+  return rows.flatMap((r) => (r.hold_id ? [r.hold_id] : []));
+}
+
+export async function sumRunSteps(
+  db: Queryable,
+  runId: string,
+): Promise<{ credits: number; inputTokens: number; outputTokens: number }> {
+  const { rows } = await db.query<{ credits: number; input_tokens: number; output_tokens: number }>(
+    `SELECT COALESCE(sum(credits), 0) AS credits, COALESCE(sum(input_tokens), 0)::int AS input_tokens,
+       COALESCE(sum(output_tokens), 0)::int AS output_tokens
+     FROM run_steps WHERE run_id = $1`,
+    [runId],
+  );
+  const row = rows[0];
+  return {
+    credits: Number(row?.credits ?? 0),
+    inputTokens: Number(row?.input_tokens ?? 0),
+    outputTokens: Number(row?.output_tokens ?? 0),
+  };
+}
+
+/**
+ * Active runs nobody is running: with `staleMs`, those whose instance stopped beating;
+ * without, every active run except `exceptIds` (one embedded database has one process).
+ */
+export async function listOrphanedRuns(
+  db: Queryable,
+  options: { staleMs: number | null; exceptIds: readonly string[] },
+): Promise<{ id: string; sessionId: string }[]> {
+  const { rows } = await db.query<{ id: string; session_id: string }>(
+    `SELECT id, session_id FROM runs
+     WHERE status IN ${ACTIVE_STATUSES_SQL}
+       AND ($1::float8 IS NULL OR heartbeat_at < now() - make_interval(secs => $1::float8 / 1000))
+       AND NOT (id = ANY($2::uuid[]))`,
+    [options.staleMs, options.exceptIds],
+  );
+  return rows.map((r) => ({ id: r.id, sessionId: r.session_id }));
+}

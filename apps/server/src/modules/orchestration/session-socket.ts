@@ -1,0 +1,62 @@
+import {
+  CLIENT_EVENTS,
+  JOIN_BACKLOG_LIMIT,
+  SERVER_EVENTS,
+  type TJoinSessionAck,
+  type TLeaveSessionAck,
+  ZJoinSessionRequest,
+  ZLeaveSessionRequest,
+} from "@cohort/contracts";
+import type { FastifyInstance } from "fastify";
+import type { SocketAuthData } from "../auth/authenticate-socket";
+import { findOwnedSession } from "../sessions/find-session";
+import { chatRoom, listRunEvents } from "./run-events";
+
+type Ack<T> = (reply: T) => void;
+
+/**
+ * `join-session` / `leave-session` (spec §7). Joining puts the socket in the session's room
+ * FIRST and reads the backlog after, so every event is in the backlog, live, or both —
+ * never neither; the client drops repeats by seq (`takeNewEvents`). Only the owner may
+ * join; anyone else gets `not_found`, as over HTTP.
+ */
+export function registerSessionSockets(app: FastifyInstance): void {
+  app.realtime.onConnection((socket) => {
+    const { user } = socket.data as SocketAuthData;
+
+    socket.on(CLIENT_EVENTS.joinSession, async (payload: unknown, ack?: Ack<TJoinSessionAck>) => {
+      const reply = typeof ack === "function" ? ack : undefined;
+      const parsed = ZJoinSessionRequest.safeParse(payload);
+      if (!parsed.success) {
+        reply?.({ ok: false, error: "invalid_request" });
+        return;
+      }
+      const { sessionId, lastSeq = 0 } = parsed.data;
+      try {
+        await findOwnedSession(app.db, user.id, sessionId);
+      } catch {
+        reply?.({ ok: false, error: "not_found" });
+        return;
+      }
+      await socket.join(chatRoom(sessionId));
+      try {
+        const page = await listRunEvents(app.db, sessionId, lastSeq, JOIN_BACKLOG_LIMIT);
+        if (reply) {
+          reply({ ok: true, backlog: page.events, lastSeq: page.last_seq, hasMore: page.has_more });
+        } else {
+          for (const event of page.events) socket.emit(SERVER_EVENTS.runEvent, event);
+        }
+      } catch (error) {
+        app.log.error({ err: error, sessionId }, "join-session backlog failed");
+        await socket.leave(chatRoom(sessionId));
+        reply?.({ ok: false, error: "unavailable" });
+      }
+    });
+
+    socket.on(CLIENT_EVENTS.leaveSession, async (payload: unknown, ack?: Ack<TLeaveSessionAck>) => {
+      const parsed = ZLeaveSessionRequest.safeParse(payload);
+      if (parsed.success) await socket.leave(chatRoom(parsed.data.sessionId));
+      if (typeof ack === "function") ack({ ok: parsed.success });
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import type { TSession } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
+
+export interface NewSession {
+  title: string;
+  description: string;
+  coordinator_model: string;
+  manual_agent_selection: boolean;
+  agent_preferences: TSession["agent_preferences"];
+  budget_credits: number | null;
+}
+
+/** Creates an active session; the caller has checked the model choices. */
+export async function createSession(
+  db: Queryable,
+  userId: string,
+  input: NewSession,
+): Promise<TSession> {
+  const { rows } = await db.query<SessionRow>(
+    `INSERT INTO sessions
+       (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+     RETURNING ${SESSION_COLUMNS}`,
+    [
+      userId,
+      input.title,
+      input.description,
+      input.coordinator_model,
+      input.manual_agent_selection,
+      input.agent_preferences === null ? null : JSON.stringify(input.agent_preferences),
+      input.budget_credits,
+    ],
+  );
+  return toSession(rows[0] as SessionRow);
+}

@@ -1,0 +1,30 @@
+import type { TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
+
+/** One page of the user's sessions, newest first, optionally those whose title has `q`. */
+export async function listSessions(
+  db: Queryable,
+  userId: string,
+  query: TSessionsQuery,
+): Promise<TSessionsResponse> {
+  const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
+  const where = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
+  const [page, total] = await Promise.all([
+    db.query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions ${where}
+       ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+      [userId, pattern, query.pageSize, (query.page - 1) * query.pageSize],
+    ),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM sessions ${where}`, [
+      userId,
+      pattern,
+    ]),
+  ]);
+  return {
+    sessions: page.rows.map(toSession),
+    total: total.rows[0]?.total ?? 0,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}

@@ -1,0 +1,166 @@
+import {
+  ZCreateSessionRequest,
+  ZDeleteSessionResponse,
+  ZSessionDetailResponse,
+  ZSessionResponse,
+  ZSessionsQuery,
+  ZSessionsResponse,
+  ZUpdateSessionRequest,
+  ZUpdateSessionStatusRequest,
+} from "@cohort/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireAgreement } from "../agreements/require-agreement";
+import { lastEventSeq } from "../orchestration/run-events";
+import { listRuns } from "../orchestration/run-store";
+import { checkModelChoices } from "./check-model-choices";
+import { createSession } from "./create-session";
+import { deleteSession } from "./delete-session";
+import { findOwnedSession } from "./find-session";
+import { listMessages } from "./list-messages";
+import { listSessions } from "./list-sessions";
+import { setSessionStatus } from "./set-session-status";
+import { updateSession } from "./update-session";
+
+const tags = ["sessions"];
+const params = z.object({ id: z.string() });
+
+/** Sessions (spec §3, §7). Every call is the owner's only: anyone else gets 404. */
+export async function sessionRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const catalogue = app.models.catalogue;
+
+  r.post(
+    "/api/sessions",
+    {
+      schema: {
+        tags,
+        summary: "Create a session with its coordinator model and agent team",
+        body: ZCreateSessionRequest,
+        response: { 201: ZSessionResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAgreement(request);
+      checkModelChoices(catalogue, request.body);
+      const session = await createSession(app.db, user.id, request.body);
+      return reply.status(201).send({ session });
+    },
+  );
+
+  r.get(
+    "/api/sessions",
+    {
+      schema: {
+        tags,
+        summary: "The user's sessions, newest first, a page at a time; q searches the titles",
+        querystring: ZSessionsQuery,
+        response: { 200: ZSessionsResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAgreement(request);
+      reply.header("cache-control", "no-store");
+      return listSessions(app.db, user.id, request.query);
+    },
+  );
+
+  r.get(
+    "/api/sessions/:id",
+    {
+      schema: {
+        tags,
+        summary: "A session with its messages and runs (plans, steps, costs), oldest first",
+        params,
+        response: { 200: ZSessionDetailResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAgreement(request);
+      const { userId: _owner, ...session } = await findOwnedSession(
+        app.db,
+        user.id,
+        request.params.id,
+      );
+      // The seq first: events that land while the rest is read are replayed, not missed.
+      const last_seq = await lastEventSeq(app.db, session.id);
+      const [messages, runs] = await Promise.all([
+        listMessages(app.db, session.id),
+        listRuns(app.db, session.id),
+      ]);
+      reply.header("cache-control", "no-store");
+      return { session, messages, runs, last_seq };
+    },
+  );
+
+  r.put(
+    "/api/sessions/:id/status",
+    {
+      schema: {
+        tags,
+        summary:
+          "Change the status (active, paused, completed, archived); 409 for a change the rules forbid. Leaving active stops a running task.",
+        params,
+        body: ZUpdateSessionStatusRequest,
+        response: { 200: ZSessionResponse },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAgreement(request);
+      const current = await findOwnedSession(app.db, user.id, request.params.id);
+      const session = await setSessionStatus(app.db, user.id, current.id, request.body.status);
+      if (session.status !== "active") {
+        await app.orchestration.control.cancelSessionRun(session.id);
+      }
+      return { session };
+    },
+  );
+
+  r.patch(
+    "/api/sessions/:id",
+    {
+      schema: {
+        tags,
+        summary: "Rename, describe, change the budget or the team; fields left out stay",
+        params,
+        body: ZUpdateSessionRequest,
+        response: { 200: ZSessionResponse },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAgreement(request);
+      const current = await findOwnedSession(app.db, user.id, request.params.id);
+      const changes = request.body;
+      checkModelChoices(catalogue, {
+        coordinator_model: changes.coordinator_model ?? current.coordinator_model,
+        manual_agent_selection: changes.manual_agent_selection ?? current.manual_agent_selection,
+        agent_preferences:
+          changes.agent_preferences !== undefined
+            ? changes.agent_preferences
+            : current.agent_preferences,
+      });
+      const session = await updateSession(app.db, user.id, current.id, changes);
+      return { session };
+    },
+  );
+
+  r.delete(
+    "/api/sessions/:id",
+    {
+      schema: {
+        tags,
+        summary: "Delete a session with its messages, runs and events (a running task is stopped)",
+        params,
+        response: { 200: ZDeleteSessionResponse },
+      },
+    },
+    async (request) => {
+      const { user } = await requireAgreement(request);
+      const session = await findOwnedSession(app.db, user.id, request.params.id);
+      await app.orchestration.control.cancelSessionRun(session.id);
+      await deleteSession(app.db, user.id, session.id);
+      return { deleted: true as const };
+    },
+  );
+}

@@ -1,0 +1,471 @@
+import type { TRun, TRunEvent } from "@cohort/contracts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app";
+import { signUp } from "./support/accounts";
+import { createTestApp, createTestDb, type TestApp, testConfig } from "./support/app";
+import type { TestClient } from "./support/client";
+import {
+  FakeProviderServer,
+  type RecordedRequest,
+} from "./support/fake-provider/fake-provider-server";
+import {
+  createSession,
+  eventsOf,
+  sendMessage,
+  sessionEvents,
+  waitForEvent,
+  waitForRunEnd,
+} from "./support/runs";
+import { balanceOf, setCredits } from "./support/runs-credits";
+
+/**
+ * Runs against a local server that speaks OpenAI's (and Anthropic's) real wire format, with
+ * scripted answers: plans, drafts, reviews, failures, slow streams.
+ */
+let fake: FakeProviderServer;
+let t: TestApp;
+
+const RELIABILITY = {
+  SIGNUP_CREDITS: "0",
+  MODEL_RETRY_BASE_DELAY_MS: "1",
+  MODEL_RETRY_MAX_DELAY_MS: "10",
+};
+
+beforeAll(async () => {
+  fake = await FakeProviderServer.start();
+  t = await createTestApp({
+    ...RELIABILITY,
+    OPENAI_API_KEY: "sk-hosted",
+    OPENAI_BASE_URL: fake.baseUrls.openai,
+  });
+  await t.app.ready();
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+beforeEach(() => {
+  fake.reset();
+  fake.defaultReply = { text: "A draft from the fake provider." };
+});
+
+const ONE_CODER = {
+  rationale: "One coder step is enough.",
+  steps: [{ id: "s1", role: "coder", task: "Write the parser", dependsOn: [] }],
+};
+
+const bodyOf = (request: RecordedRequest | undefined) => JSON.stringify(request?.body ?? {});
+
+async function user(credits = 500) {
+  const signed = await signUp(t.app);
+  await setCredits(t.app, signed.user.id, credits);
+  return signed;
+}
+
+async function runTask(client: TestClient, message = "Write a CSV parser") {
+  const session = await createSession(client);
+  const started = await sendMessage(client, session.id, message);
+  const events = await waitForRunEnd(client, session.id, started.run_id);
+  const detail = (await client.get(`/api/sessions/${session.id}`)).json();
+  return { session, ...started, events, detail, run: detail.runs.at(-1) as TRun };
+}
+
+describe("planning", () => {
+  it("repairs a plan that is not valid JSON by feeding the problem back once", async () => {
+    const { client, user: me } = await user();
+    fake.next({ text: "Sure! Here is my plan: first code, then review." }, { json: ONE_CODER });
+    const { events, run } = await runTask(client);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    expect(eventsOf(events, "run.plan")[0]).toMatchObject({
+      repaired: true,
+      plan: { rationale: "One coder step is enough.", steps: [{ id: "s1", role: "coder" }] },
+    });
+    const plans = run.steps.filter((s) => s.kind === "plan");
+    expect(plans.map((s) => [s.status, s.error?.code ?? null])).toEqual([
+      ["failed", "model_output_invalid"],
+      ["completed", null],
+    ]);
+    expect(plans[0]?.credits).toBe(0);
+    const repair = bodyOf(fake.requests[1]);
+    expect(repair).toContain("could not be used as the plan: it was not valid JSON");
+    expect(repair).toContain("run_plan schema");
+    expect((await balanceOf(t.app, me.id)).held).toBe(0);
+  });
+
+  it("repairs a plan that breaks a rule, naming the rule", async () => {
+    const { client } = await user();
+    fake.next(
+      {
+        json: {
+          rationale: "Backwards.",
+          steps: [
+            { id: "s1", role: "coder", task: "Code", dependsOn: ["s2"] },
+            { id: "s2", role: "strategist", task: "Plan", dependsOn: [] },
+          ],
+        },
+      },
+      { json: ONE_CODER },
+    );
+    const { events } = await runTask(client);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    expect(bodyOf(fake.requests[1])).toContain(
+      'steps.0.dependsOn: \\"s2\\" is not an earlier step',
+    );
+  });
+
+  it("in manual mode, repairs a plan that uses a role the user did not choose", async () => {
+    const { client } = await user();
+    const session = await createSession(client, {
+      manual_agent_selection: true,
+      agent_preferences: { coder: { enabled: true } },
+    });
+    fake.next(
+      {
+        json: {
+          rationale: "Plan then code.",
+          steps: [
+            { id: "s1", role: "strategist", task: "Plan", dependsOn: [] },
+            { id: "s2", role: "coder", task: "Code", dependsOn: ["s1"] },
+          ],
+        },
+      },
+      { json: ONE_CODER },
+    );
+    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
+    const events = await waitForRunEnd(client, session.id, run_id);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    expect(bodyOf(fake.requests[0])).toContain("Use only these roles: Coder.");
+    expect(bodyOf(fake.requests[1])).toContain(
+      "step s1 uses the Strategist, who is not on the team",
+    );
+    expect(eventsOf(events, "run.plan")[0]?.plan.steps.map((s) => s.role)).toEqual(["coder"]);
+  });
+
+  it("fails the run with a clear error when the repair does not help, keeping the message", async () => {
+    const { client, user: me } = await user();
+    fake.next({ text: "no" }, { text: "still no" });
+    const { events, detail } = await runTask(client);
+    expect(events.at(-1)).toMatchObject({
+      type: "run.failed",
+      code: "plan_failed",
+      message: expect.stringContaining("The coordinator (CoReason) could not plan this task."),
+    });
+    expect(
+      detail.messages.map((m: { role: string; content: string }) => [m.role, m.content]),
+    ).toEqual([["user", "Write a CSV parser"]]);
+    expect(fake.requests).toHaveLength(2);
+    expect((await balanceOf(t.app, me.id)).held).toBe(0);
+  });
+});
+
+describe("agents, review and synthesis", () => {
+  it("runs independent steps in parallel and the Critic after both", async () => {
+    const { client } = await user();
+    fake.next({
+      json: {
+        rationale: "Code and design side by side, then review.",
+        steps: [
+          { id: "s1", role: "coder", task: "Code it", dependsOn: [] },
+          { id: "s2", role: "designer", task: "Design it", dependsOn: [] },
+          { id: "s3", role: "critic", task: "Review both", dependsOn: ["s1", "s2"] },
+        ],
+      },
+    });
+    // Every answer takes a while to start, so a second lane could only start after the first
+    // finished if the engine ran them one after the other.
+    fake.defaultReply = {
+      text: "A fine draft. Score: 8/10",
+      firstByteDelayMs: 150,
+      chunkDelayMs: 5,
+    };
+    const { events } = await runTask(client);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    const index = (match: (e: TRunEvent) => boolean) => events.findIndex(match);
+    const started = (id: string) =>
+      index((e) => e.type === "agent.started" && e.step_id === id && e.kind === "agent");
+    const done = (id: string) =>
+      index((e) => e.type === "agent.done" && e.step_id === id && e.kind === "agent");
+    expect(Math.max(started("s1"), started("s2"))).toBeLessThan(Math.min(done("s1"), done("s2")));
+    const criticStarted = index((e) => e.type === "agent.started" && e.kind === "critic");
+    expect(criticStarted).toBeGreaterThan(Math.max(done("s1"), done("s2")));
+    expect(eventsOf(events, "critic.verdict")[0]).toMatchObject({
+      score: 8,
+      verdict: "approve",
+      revise_step_ids: [],
+    });
+    expect(eventsOf(events, "agent.started").filter((e) => e.kind === "revision")).toHaveLength(0);
+  });
+
+  it("below the bar, revises the weakest draft once and keeps the score", async () => {
+    const { client } = await user();
+    fake.next(
+      {
+        json: {
+          rationale: "Code, then review.",
+          steps: [
+            { id: "s1", role: "coder", task: "Write the parser", dependsOn: [] },
+            { id: "s2", role: "critic", task: "Review the parser", dependsOn: ["s1"] },
+          ],
+        },
+      },
+      { text: "FIRST DRAFT of the parser." },
+      { text: "Draft s1: 4/10\n1. No tests: add them.\nScore: 4/10\nVerdict: revise" },
+      { text: "REVISED DRAFT of the parser, with tests." },
+      { text: "The final answer." },
+    );
+    const { events, run: stored } = await runTask(client);
+    expect(events.at(-1)).toMatchObject({ type: "run.completed", critic_score: 4 });
+    expect(eventsOf(events, "critic.verdict")[0]).toMatchObject({
+      score: 4,
+      bar: 7,
+      verdict: "revise",
+      draft_scores: { s1: 4 },
+      revise_step_ids: ["s1"],
+    });
+    expect(stored.critic_score).toBe(4);
+    expect(stored.steps.map((s) => [s.kind, s.step_id])).toEqual([
+      ["plan", null],
+      ["agent", "s1"],
+      ["critic", "s2"],
+      ["revision", "s1"],
+      ["synthesis", null],
+    ]);
+    const revision = bodyOf(fake.requests[3]);
+    expect(revision).toContain("FIRST DRAFT of the parser.");
+    expect(revision).toContain("No tests: add them.");
+    const synthesis = bodyOf(fake.requests[4]);
+    expect(synthesis).toContain("REVISED DRAFT of the parser");
+    expect(synthesis).not.toContain("FIRST DRAFT");
+    expect(fake.requests).toHaveLength(5);
+  });
+
+  it("fails the run clearly when the synthesis fails, keeping the drafts", async () => {
+    const { client } = await user();
+    fake.next({ json: ONE_CODER }, { text: "The draft." }, { status: 400, errorMessage: "bad" });
+    const { events, run: stored } = await runTask(client);
+    expect(events.at(-1)).toMatchObject({
+      type: "run.failed",
+      code: "synthesis_failed",
+      message: expect.stringContaining("The coordinator could not write the final answer"),
+    });
+    expect(stored.steps.find((s) => s.kind === "agent")).toMatchObject({
+      status: "completed",
+      output: "The draft.",
+    });
+  });
+
+  it("stores streamed text exactly, in far fewer events than provider chunks", async () => {
+    const { client } = await user();
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}`).join(" ");
+    fake.next({ json: ONE_CODER }, { text: words, chunkDelayMs: 1 });
+    const { events, run: stored } = await runTask(client);
+    const deltas = eventsOf(events, "agent.delta");
+    expect(deltas.map((d) => d.text).join("")).toBe(words);
+    expect(stored.steps.find((s) => s.kind === "agent")?.output).toBe(words);
+    expect(deltas.length).toBeLessThan(100);
+  });
+
+  it("gives later runs the conversation so far", async () => {
+    const { client } = await user();
+    const session = await createSession(client);
+    fake.next({ json: ONE_CODER }, { text: "draft" }, { text: "FINAL-ANSWER-ONE" });
+    const first = await sendMessage(client, session.id, "FIRST-QUESTION");
+    await waitForRunEnd(client, session.id, first.run_id);
+    fake.next({ json: ONE_CODER });
+    const second = await sendMessage(client, session.id, "SECOND-QUESTION");
+    await waitForRunEnd(client, session.id, second.run_id);
+    const plan = bodyOf(fake.requests[3]);
+    expect(plan).toContain("FIRST-QUESTION");
+    expect(plan).toContain("FINAL-ANSWER-ONE");
+    expect(plan).toContain("SECOND-QUESTION");
+  });
+});
+
+describe("stopping", () => {
+  it("cancels mid-stream: aborts the call, keeps the partial output as stopped, releases holds", async () => {
+    const { client, user: me } = await user(100);
+    const session = await createSession(client);
+    const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
+    fake.next({ json: ONE_CODER }, { text: words, chunkDelayMs: 30 });
+    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
+    await waitForEvent(client, session.id, (e) => e.type === "agent.delta");
+    const agentRequest = fake.requests[1];
+
+    const cancel = await client.post(`/api/ai/chat/${run_id}/cancel`);
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json()).toEqual({ run_id, status: "cancelled" });
+    expect(await agentRequest?.closed).toEqual({ early: true });
+
+    const events = (await sessionEvents(client, session.id)).filter((e) => e.run_id === run_id);
+    expect(events.at(-1)).toMatchObject({ type: "run.cancelled", reason: "user" });
+    expect(eventsOf(events, "agent.done")).toEqual([
+      expect.objectContaining({ step_id: "s1", status: "stopped", credits: 0 }),
+    ]);
+    const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs[0] as TRun;
+    expect(stored.status).toBe("cancelled");
+    const agent = stored.steps.find((s) => s.kind === "agent");
+    expect(agent).toMatchObject({ status: "stopped", stopped: true, credits: 0 });
+    expect(agent?.output.length).toBeGreaterThan(0);
+    expect(words.startsWith(agent?.output ?? "x")).toBe(true);
+    expect(agent?.output.length).toBeLessThan(words.length);
+    expect(
+      eventsOf(events, "agent.delta")
+        .map((d) => d.text)
+        .join(""),
+    ).toBe(agent?.output);
+
+    const settled = stored.steps.reduce((sum, s) => sum + s.credits, 0);
+    const balance = await balanceOf(t.app, me.id);
+    expect(balance.held).toBe(0);
+    expect(balance.balance).toBeCloseTo(100 - settled, 2);
+    expect(stored.total_credits).toBeCloseTo(settled, 2);
+  });
+
+  it("allows one run at a time per session (409 run_in_progress) until it is stopped", async () => {
+    const { client } = await user();
+    const session = await createSession(client);
+    fake.next({ hang: true });
+    const { run_id } = await sendMessage(client, session.id, "First");
+    const second = await client.post("/api/ai/chat", { session_id: session.id, message: "Second" });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.code).toBe("run_in_progress");
+    expect((await client.post(`/api/ai/chat/${run_id}/cancel`)).json().status).toBe("cancelled");
+    fake.next({ json: ONE_CODER });
+    const third = await sendMessage(client, session.id, "Third");
+    expect((await waitForRunEnd(client, session.id, third.run_id)).at(-1)?.type).toBe(
+      "run.completed",
+    );
+    const messages = (await client.get(`/api/sessions/${session.id}`)).json().messages;
+    expect(messages.map((m: { content: string }) => m.content)).toEqual([
+      "First",
+      "Third",
+      expect.any(String),
+    ]);
+  });
+
+  it("stops the running task when the session is paused or deleted", async () => {
+    const { client, user: me } = await user();
+    const session = await createSession(client);
+    fake.next({ hang: true });
+    const first = await sendMessage(client, session.id, "First");
+    const paused = await client.put(`/api/sessions/${session.id}/status`, { status: "paused" });
+    expect(paused.json().session.status).toBe("paused");
+    const detail = (await client.get(`/api/sessions/${session.id}`)).json();
+    expect(detail.runs[0]).toMatchObject({ id: first.run_id, status: "cancelled" });
+
+    await client.put(`/api/sessions/${session.id}/status`, { status: "active" });
+    fake.next({ hang: true });
+    await sendMessage(client, session.id, "Second");
+    expect((await client.delete(`/api/sessions/${session.id}`)).statusCode).toBe(200);
+    expect((await client.get(`/api/sessions/${session.id}`)).statusCode).toBe(404);
+    expect((await balanceOf(t.app, me.id)).held).toBe(0);
+  });
+
+  it("cancels every running run when the app shuts down", async () => {
+    const testDb = await createTestDb();
+    const app = await buildApp(
+      testConfig({
+        ...RELIABILITY,
+        OPENAI_API_KEY: "sk-hosted",
+        OPENAI_BASE_URL: fake.baseUrls.openai,
+      }),
+      { db: testDb.db, redisPrefix: `test:shutdown:${Date.now()}:` },
+    );
+    try {
+      const { client, user: me } = await signUp(app);
+      await setCredits(app, me.id, 50);
+      const session = await createSession(client);
+      fake.next({ json: ONE_CODER }, { hang: true });
+      const { run_id } = await sendMessage(client, session.id, "Long task");
+      await fake.waitForRequests(2);
+      await app.close();
+      const { rows } = await testDb.db.query<{ status: string }>(
+        "SELECT status FROM runs WHERE id = $1",
+        [run_id],
+      );
+      expect(rows[0]?.status).toBe("cancelled");
+      const last = await testDb.db.query<{ data: TRunEvent }>(
+        "SELECT data FROM run_events WHERE run_id = $1 ORDER BY seq DESC LIMIT 1",
+        [run_id],
+      );
+      expect(last.rows[0]?.data).toMatchObject({ type: "run.cancelled", reason: "shutdown" });
+      const held = await testDb.db.query<{ held: number }>(
+        "SELECT held FROM credit_accounts WHERE user_id = $1",
+        [me.id],
+      );
+      expect(Number(held.rows[0]?.held)).toBe(0);
+    } finally {
+      await app.close();
+      await testDb.drop();
+    }
+  });
+});
+
+describe("a provider failing mid-run", () => {
+  let openai: FakeProviderServer;
+  let anthropic: FakeProviderServer;
+  let two: TestApp;
+
+  beforeAll(async () => {
+    openai = await FakeProviderServer.start();
+    anthropic = await FakeProviderServer.start();
+    two = await createTestApp({
+      ...RELIABILITY,
+      OPENAI_API_KEY: "sk-hosted",
+      OPENAI_BASE_URL: openai.baseUrls.openai,
+      ANTHROPIC_API_KEY: "sk-ant-hosted",
+      ANTHROPIC_BASE_URL: anthropic.baseUrls.anthropic,
+    });
+    await two.app.ready();
+  });
+  afterAll(async () => {
+    await two?.close();
+    await openai?.close();
+    await anthropic?.close();
+  });
+
+  it("falls back to the next provider first, else goes on without the agent and says so", async () => {
+    const { client, user: me } = await signUp(two.app);
+    await setCredits(two.app, me.id, 500);
+    const session = await createSession(client, {
+      manual_agent_selection: true,
+      agent_preferences: {
+        coder: { enabled: true, model: "gpt-4.1" },
+        // CoDepth runs on Anthropic first, then OpenAI: it falls back.
+        strategist: { enabled: true, model: "codepth" },
+        // Claude Sonnet runs on Anthropic only: nothing to fall back to.
+        designer: { enabled: true, model: "claude-sonnet-4" },
+      },
+    });
+    openai.next({
+      json: {
+        rationale: "All three side by side.",
+        steps: [
+          { id: "s1", role: "strategist", task: "Plan", dependsOn: [] },
+          { id: "s2", role: "coder", task: "Code", dependsOn: [] },
+          { id: "s3", role: "designer", task: "Design", dependsOn: [] },
+        ],
+      },
+    });
+    openai.defaultReply = { text: "OPENAI-DRAFT" };
+    anthropic.defaultReply = { status: 500, errorMessage: "overloaded" };
+    const { run_id } = await sendMessage(client, session.id, "Build a landing page");
+    const events = await waitForRunEnd(client, session.id, run_id);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    const done = Object.fromEntries(eventsOf(events, "agent.done").map((e) => [e.step_id, e]));
+    expect(done.s1).toMatchObject({ status: "completed", provider: "openai" });
+    expect(done.s2).toMatchObject({ status: "completed", provider: "openai" });
+    expect(done.s3).toMatchObject({
+      status: "failed",
+      error: {
+        code: "provider_unavailable",
+        message: expect.stringContaining("The run continues without the Designer."),
+      },
+    });
+    expect(done.s3?.error?.message).toContain("Anthropic had a server error (500)");
+    const synthesis = bodyOf(openai.requests.at(-1));
+    expect(synthesis).toContain("Draft s1 (Strategist)");
+    expect(synthesis).not.toContain("Draft s3");
+    expect((await balanceOf(two.app, me.id)).held).toBe(0);
+  });
+});

@@ -1,0 +1,195 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { CLIENT_EVENTS, SERVER_EVENTS, type TRunEvent } from "@cohort/contracts";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app";
+import { creditsDeps } from "../src/modules/credits/credits-deps";
+import { reserveCredits } from "../src/modules/credits/reserve-credits";
+import { signUp } from "./support/accounts";
+import { createTestDb, type TestDb, testConfig, testDbKind } from "./support/app";
+import { TestClient } from "./support/client";
+import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { createSession, sendMessage, sessionEvents } from "./support/runs";
+import { balanceOf, setCredits } from "./support/runs-credits";
+
+/** Several app instances on one database: a crash's leftovers, and stops across instances. */
+let fake: FakeProviderServer;
+let testDb: TestDb;
+
+beforeAll(async () => {
+  fake = await FakeProviderServer.start();
+  testDb = await createTestDb();
+});
+afterAll(async () => {
+  await testDb?.drop();
+  await fake?.close();
+});
+
+const env = () =>
+  testConfig({
+    SIGNUP_CREDITS: "0",
+    OPENAI_API_KEY: "sk-hosted",
+    OPENAI_BASE_URL: fake.baseUrls.openai,
+  });
+
+describe("a run left running by a crash", () => {
+  it("is marked failed at start-up, its open call stopped and its hold released", async () => {
+    const first = await buildApp(env(), {
+      db: testDb.db,
+      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
+    });
+    const { client: firstClient, user, token } = await signUp(first);
+    await setCredits(first, user.id, 20);
+    const session = await createSession(firstClient);
+    // What a crash mid-call leaves behind: an active run, a running step and its open hold.
+    const runId = randomUUID();
+    const hold = await reserveCredits(creditsDeps(first), user.id, 5, `run:${runId}:crashed`);
+    await first.close();
+    const messageId = randomUUID();
+    await testDb.db.query(
+      `INSERT INTO session_messages (id, session_id, role, content, run_id) VALUES ($1, $2, 'user', 'Lost?', $3)`,
+      [messageId, session.id, runId],
+    );
+    await testDb.db.query(
+      `INSERT INTO runs (id, session_id, user_id, message_id, status, mode, coordinator_model, instance_id, heartbeat_at)
+       VALUES ($1, $2, $3, $4, 'running', 'automatic', 'coreason', 'crashed', now() - interval '10 minutes')`,
+      [runId, session.id, user.id, messageId],
+    );
+    await testDb.db.query(
+      `INSERT INTO run_steps (run_id, kind, step_id, role, model, model_name, hold_id, reserved_credits, output)
+       VALUES ($1, 'agent', 's1', 'coder', 'cologic', 'CoLogic', $2, 5, 'partial')`,
+      [runId, hold.id],
+    );
+    expect((await balanceOf(first, user.id)).held).toBe(5);
+
+    const second = await buildApp(env(), {
+      db: testDb.db,
+      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
+    });
+    try {
+      const client = new TestClient(second);
+      client.bearer = token;
+      const detail = (await client.get(`/api/sessions/${session.id}`)).json();
+      expect(detail.messages.map((m: { content: string }) => m.content)).toEqual(["Lost?"]);
+      expect(detail.runs[0]).toMatchObject({
+        id: runId,
+        status: "failed",
+        error: {
+          code: "run_interrupted",
+          message: expect.stringContaining("Please send it again"),
+        },
+      });
+      expect(detail.runs[0].steps[0]).toMatchObject({
+        status: "stopped",
+        stopped: true,
+        output: "partial",
+      });
+      expect(await balanceOf(second, user.id)).toEqual({ balance: 20, held: 0, available: 20 });
+      const events = await sessionEvents(client, session.id);
+      expect(events.at(-1)).toMatchObject({
+        type: "run.failed",
+        code: "run_interrupted",
+        run_id: runId,
+      });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it.runIf(testDbKind === "postgres")(
+    "is left alone while its instance still beats (another live server's run)",
+    async () => {
+      const app = await buildApp(env(), {
+        db: testDb.db,
+        redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
+      });
+      try {
+        const { client, user } = await signUp(app);
+        const session = await createSession(client);
+        const runId = randomUUID();
+        await testDb.db.query(
+          `INSERT INTO runs (id, session_id, user_id, message_id, status, mode, coordinator_model, instance_id)
+           VALUES ($1, $2, $3, $4, 'running', 'automatic', 'coreason', 'alive')`,
+          [runId, session.id, user.id, randomUUID()],
+        );
+        await app.orchestration.control.recover();
+        const { rows } = await testDb.db.query<{ status: string }>(
+          "SELECT status FROM runs WHERE id = $1",
+          [runId],
+        );
+        expect(rows[0]?.status).toBe("running");
+        await testDb.db.query("UPDATE runs SET status = 'failed' WHERE id = $1", [runId]);
+      } finally {
+        await app.close();
+      }
+    },
+  );
+});
+
+describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))(
+  "two instances with Redis",
+  () => {
+    it("stops a run from the other instance and carries its events to the other's sockets", async () => {
+      const prefix = `test:${randomBytes(6).toString("hex")}:`;
+      const a = await buildApp(env(), { db: testDb.db, redisPrefix: prefix });
+      const b = await buildApp(env(), { db: testDb.db, redisPrefix: prefix });
+      let socket: Socket | undefined;
+      try {
+        await b.listen({ port: 0, host: "127.0.0.1" });
+        const { client, user, token } = await signUp(a);
+        await setCredits(a, user.id, 50);
+        const session = await createSession(client);
+
+        socket = connect(`http://127.0.0.1:${(b.server.address() as AddressInfo).port}`, {
+          transports: ["polling"],
+          reconnection: false,
+          auth: { token },
+        });
+        const seen: TRunEvent[] = [];
+        socket.on(SERVER_EVENTS.runEvent, (event: TRunEvent) => seen.push(event));
+        await new Promise<void>((resolve, reject) => {
+          socket?.once("connect", () => resolve());
+          socket?.once("connect_error", reject);
+        });
+        const ack = await socket
+          .timeout(5_000)
+          .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: session.id });
+        expect(ack.ok).toBe(true);
+
+        fake.reset();
+        fake.next(
+          {
+            json: {
+              rationale: "r",
+              steps: [{ id: "s1", role: "coder", task: "t", dependsOn: [] }],
+            },
+          },
+          { hang: true },
+        );
+        const { run_id } = await sendMessage(client, session.id, "Run on A");
+        expect(a.orchestration.control.activeRunIds()).toEqual([run_id]);
+        await fake.waitForRequests(2);
+
+        // The stop arrives at B, which does not run it: it goes to A through Redis.
+        const viaB = new TestClient(b);
+        viaB.bearer = token;
+        const cancel = await viaB.post(`/api/ai/chat/${run_id}/cancel`);
+        expect(cancel.json()).toEqual({ run_id, status: "cancelled" });
+
+        const stored = (await sessionEvents(viaB, session.id)).filter((e) => e.run_id === run_id);
+        expect(stored.at(-1)).toMatchObject({ type: "run.cancelled", reason: "user" });
+        const deadline = Date.now() + 10_000;
+        while (seen.length < stored.length && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(seen).toEqual(stored);
+        expect((await balanceOf(a, user.id)).held).toBe(0);
+      } finally {
+        socket?.close();
+        await a.close();
+        await b.close();
+      }
+    });
+  },
+);

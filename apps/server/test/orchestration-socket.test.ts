@@ -1,0 +1,204 @@
+import type { AddressInfo } from "node:net";
+import {
+  CLIENT_EVENTS,
+  SERVER_EVENTS,
+  type TJoinSessionAck,
+  type TRunEvent,
+  takeNewEvents,
+} from "@cohort/contracts";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signUp } from "./support/accounts";
+import { createTestApp, type TestApp } from "./support/app";
+import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
+import { setCredits } from "./support/runs-credits";
+
+let t: TestApp;
+let fake: FakeProviderServer;
+let url: string;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  fake = await FakeProviderServer.start();
+  t = await createTestApp({
+    SIGNUP_CREDITS: "0",
+    OPENAI_API_KEY: "sk-hosted",
+    OPENAI_BASE_URL: fake.baseUrls.openai,
+  });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t?.close();
+  await fake?.close();
+});
+beforeEach(() => fake.reset());
+
+const ONE_CODER = {
+  rationale: "One coder step.",
+  steps: [{ id: "s1", role: "coder", task: "Write it", dependsOn: [] }],
+};
+
+function open(token: string): Socket {
+  const socket = connect(url, {
+    transports: ["polling"],
+    reconnection: false,
+    timeout: 5_000,
+    auth: { token },
+  });
+  sockets.push(socket);
+  return socket;
+}
+
+function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.connected) return resolve();
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+}
+
+function join(socket: Socket, sessionId: unknown, lastSeq?: number): Promise<TJoinSessionAck> {
+  return socket
+    .timeout(5_000)
+    .emitWithAck(
+      CLIENT_EVENTS.joinSession,
+      lastSeq === undefined ? { sessionId } : { sessionId, lastSeq },
+    );
+}
+
+async function signedIn(credits = 200) {
+  const signed = await signUp(t.app);
+  await setCredits(t.app, signed.user.id, credits);
+  return signed;
+}
+
+const until = async (check: () => boolean | Promise<boolean>, what: string) => {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe("join-session", () => {
+  it("lets only the owner join: anyone else gets not_found, bad payloads invalid_request", async () => {
+    const owner = await signedIn();
+    const stranger = await signedIn();
+    const session = await createSession(owner.client);
+    const socket = open(stranger.token);
+    await connected(socket);
+    expect(await join(socket, session.id)).toEqual({ ok: false, error: "not_found" });
+    expect(await join(socket, "00000000-0000-4000-8000-000000000000")).toEqual({
+      ok: false,
+      error: "not_found",
+    });
+    expect(await join(socket, "not-a-uuid")).toEqual({ ok: false, error: "not_found" });
+    expect(await join(socket, 42)).toEqual({ ok: false, error: "invalid_request" });
+    const [server] = await t.app.realtime.io.in(`user:${stranger.user.id}`).fetchSockets();
+    expect([...(server?.rooms ?? [])].some((room) => room.startsWith("chat:"))).toBe(false);
+
+    const mine = open(owner.token);
+    await connected(mine);
+    expect(await join(mine, session.id)).toEqual({
+      ok: true,
+      backlog: [],
+      lastSeq: 0,
+      hasMore: false,
+    });
+  });
+
+  it("sends live events to joined sockets only, until they leave", async () => {
+    const owner = await signedIn();
+    const session = await createSession(owner.client);
+    const joined = open(owner.token);
+    const left = open(owner.token);
+    await Promise.all([connected(joined), connected(left)]);
+    await join(joined, session.id);
+    await join(left, session.id);
+    expect(
+      await left.timeout(5_000).emitWithAck(CLIENT_EVENTS.leaveSession, { sessionId: session.id }),
+    ).toEqual({
+      ok: true,
+    });
+    const seen: TRunEvent[] = [];
+    const seenAfterLeaving: TRunEvent[] = [];
+    joined.on(SERVER_EVENTS.runEvent, (event: TRunEvent) => seen.push(event));
+    left.on(SERVER_EVENTS.runEvent, (event: TRunEvent) => seenAfterLeaving.push(event));
+
+    fake.next({ json: ONE_CODER });
+    const { run_id } = await sendMessage(owner.client, session.id, "Hello");
+    const stored = await waitForRunEnd(owner.client, session.id, run_id);
+    await until(() => seen.length === stored.length, "every live event");
+    expect(seen).toEqual(stored);
+    expect(seenAfterLeaving).toEqual([]);
+  });
+
+  it("replays what a reconnecting client missed: every event exactly once, in order", async () => {
+    const owner = await signedIn();
+    const session = await createSession(owner.client);
+    const words = Array.from({ length: 150 }, (_, i) => `token${i}`).join(" ");
+    fake.next(
+      { json: ONE_CODER },
+      { text: words, chunkDelayMs: 15 },
+      { text: words, chunkDelayMs: 5 },
+    );
+
+    // The client's state: the events it applied, and the live ones waiting for the join ack.
+    let lastSeq = 0;
+    const applied: TRunEvent[] = [];
+    const received: number[] = [];
+    let buffered: TRunEvent[] = [];
+    let joining = false;
+    const apply = (events: TRunEvent[]) => {
+      const next = takeNewEvents(lastSeq, events);
+      applied.push(...next.events);
+      lastSeq = next.lastSeq;
+      buffered = next.pending;
+    };
+
+    const socket = connect(url, {
+      transports: ["polling"],
+      reconnection: false,
+      auth: { token: owner.token },
+    });
+    sockets.push(socket);
+    socket.on(SERVER_EVENTS.runEvent, (event: TRunEvent) => {
+      received.push(event.seq);
+      if (joining) buffered.push(event);
+      else apply([...buffered, event]);
+    });
+    const rejoin = async () => {
+      joining = true;
+      const ack = await join(socket, session.id, lastSeq);
+      if (!ack.ok) throw new Error(ack.error);
+      joining = false;
+      apply([...ack.backlog, ...buffered]);
+    };
+    socket.on("connect", () => void rejoin());
+    await connected(socket);
+
+    const { run_id } = await sendMessage(owner.client, session.id, "Write a long answer");
+    await until(() => applied.filter((e) => e.type === "agent.delta").length >= 3, "three deltas");
+    socket.disconnect();
+    const missedFrom = lastSeq;
+    // While the client is away the run goes on: wait until it has missed some events.
+    await until(
+      async () => (await sessionEvents(owner.client, session.id)).length > missedFrom + 5,
+      "events to miss",
+    );
+    socket.connect();
+    const stored = await waitForRunEnd(owner.client, session.id, run_id);
+    await until(() => applied.some((e) => e.type === "run.completed"), "the end of the run");
+
+    const seqs = applied.map((e) => e.seq);
+    expect(seqs).toEqual(stored.map((_, i) => i + 1));
+    expect(applied).toEqual(stored);
+    // The client really was away: events after missedFrom came from the backlog, not live.
+    expect(received.filter((seq) => seq > missedFrom).length).toBeLessThan(
+      stored.length - missedFrom,
+    );
+  });
+});

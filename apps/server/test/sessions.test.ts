@@ -1,0 +1,278 @@
+import {
+  SESSION_STATUS_TRANSITIONS,
+  SESSION_STATUSES,
+  type TSessionStatus,
+} from "@cohort/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUp } from "./support/accounts";
+import { createTestApp, type TestApp } from "./support/app";
+import { TestClient } from "./support/client";
+import { createSession } from "./support/runs";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0" });
+  await t.app.ready();
+});
+afterAll(() => t.close());
+
+const patch = (client: TestClient, url: string, body: unknown) =>
+  client.request("PATCH", url, body);
+
+describe("creating a session", () => {
+  it("answers 201 with the session: defaults filled in, active, nothing spent", async () => {
+    const { client } = await signUp(t.app);
+    const response = await client.post("/api/sessions", {
+      title: "  Launch plan  ",
+      description: "Plan the launch",
+    });
+    expect(response.statusCode).toBe(201);
+    const { session } = response.json();
+    expect(session).toEqual({
+      id: expect.any(String),
+      title: "Launch plan",
+      description: "Plan the launch",
+      coordinator_model: "coreason",
+      manual_agent_selection: false,
+      agent_preferences: null,
+      status: "active",
+      budget_credits: null,
+      spent_credits: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+  });
+
+  it("keeps the chosen coordinator, team and budget", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client, {
+      coordinator_model: "gpt-4.1",
+      manual_agent_selection: true,
+      agent_preferences: {
+        coder: { enabled: true, model: "claude-sonnet-4" },
+        critic: { enabled: true },
+        designer: { enabled: false, model: null },
+      },
+      budget_credits: 12.5,
+    });
+    expect(session).toMatchObject({
+      coordinator_model: "gpt-4.1",
+      manual_agent_selection: true,
+      agent_preferences: {
+        coder: { enabled: true, model: "claude-sonnet-4" },
+        critic: { enabled: true, model: null },
+        designer: { enabled: false, model: null },
+      },
+      budget_credits: 12.5,
+    });
+  });
+
+  it.each([
+    [{ title: "" }, "validation_failed"],
+    [{ title: "x", coordinator_model: "gpt-9" }, "unknown_model"],
+    [{ title: "x", coordinator_model: "covision" }, "model_not_suitable"],
+    [
+      { title: "x", agent_preferences: { coder: { enabled: true, model: "nope" } } },
+      "unknown_model",
+    ],
+    [
+      { title: "x", agent_preferences: { coder: { enabled: true, model: "covision" } } },
+      "model_not_suitable",
+    ],
+    [{ title: "x", agent_preferences: { wizard: { enabled: true } } }, "validation_failed"],
+    [{ title: "x", manual_agent_selection: true }, "no_agents_selected"],
+    [
+      {
+        title: "x",
+        manual_agent_selection: true,
+        agent_preferences: { critic: { enabled: true } },
+      },
+      "no_agents_selected",
+    ],
+    [{ title: "x", budget_credits: 0 }, "validation_failed"],
+    [{ title: "x", budget_credits: 1.234 }, "validation_failed"],
+  ])("refuses %j with 400 %s", async (body, code) => {
+    const { client } = await signUp(t.app);
+    const response = await client.post("/api/sessions", body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe(code);
+  });
+});
+
+describe("listing sessions", () => {
+  it("pages the user's own sessions newest first and searches titles", async () => {
+    const { client } = await signUp(t.app);
+    const { client: other } = await signUp(t.app);
+    await createSession(other, { title: "Someone else's alpha" });
+    for (const title of ["Alpha one", "Beta", "alpha two", "Gamma 100%"]) {
+      await createSession(client, { title });
+    }
+    const all = (await client.get("/api/sessions")).json();
+    expect(all.total).toBe(4);
+    expect(all.sessions.map((s: { title: string }) => s.title)).toEqual([
+      "Gamma 100%",
+      "alpha two",
+      "Beta",
+      "Alpha one",
+    ]);
+    const page = (await client.get("/api/sessions?page=2&pageSize=3")).json();
+    expect(page).toMatchObject({ total: 4, page: 2, pageSize: 3 });
+    expect(page.sessions.map((s: { title: string }) => s.title)).toEqual(["Alpha one"]);
+    const found = (await client.get("/api/sessions?q=ALPHA")).json();
+    expect(found.sessions.map((s: { title: string }) => s.title)).toEqual([
+      "alpha two",
+      "Alpha one",
+    ]);
+    // LIKE wildcards in the search are literal characters.
+    expect((await client.get("/api/sessions?q=%25")).json().total).toBe(1);
+  });
+});
+
+describe("one session", () => {
+  it("comes with its (empty) messages and runs", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client);
+    const response = await client.get(`/api/sessions/${session.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ session, messages: [], runs: [], last_seq: 0 });
+  });
+
+  it("is renamed, re-budgeted and re-staffed by PATCH, with the same checks as creation", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client, { budget_credits: 5 });
+    const renamed = await patch(client, `/api/sessions/${session.id}`, {
+      title: "Renamed",
+      budget_credits: null,
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().session).toMatchObject({
+      title: "Renamed",
+      budget_credits: null,
+      description: session.description,
+    });
+    const bad = await patch(client, `/api/sessions/${session.id}`, {
+      manual_agent_selection: true,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe("no_agents_selected");
+    const staffed = await patch(client, `/api/sessions/${session.id}`, {
+      manual_agent_selection: true,
+      agent_preferences: { designer: { enabled: true, model: "cochat" } },
+    });
+    expect(staffed.json().session).toMatchObject({
+      manual_agent_selection: true,
+      agent_preferences: { designer: { enabled: true, model: "cochat" } },
+    });
+  });
+
+  it("is deleted with DELETE, after which it is gone", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client);
+    const response = await client.delete(`/api/sessions/${session.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ deleted: true });
+    expect((await client.get(`/api/sessions/${session.id}`)).statusCode).toBe(404);
+    expect((await client.delete(`/api/sessions/${session.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe("status transitions", () => {
+  const all = SESSION_STATUSES.flatMap((from) => SESSION_STATUSES.map((to) => [from, to] as const));
+
+  async function sessionIn(client: TestClient, status: TSessionStatus) {
+    const session = await createSession(client);
+    const path: Record<TSessionStatus, TSessionStatus[]> = {
+      active: [],
+      paused: ["paused"],
+      completed: ["completed"],
+      archived: ["archived"],
+    };
+    for (const step of path[status]) {
+      const response = await client.put(`/api/sessions/${session.id}/status`, { status: step });
+      expect(response.statusCode).toBe(200);
+    }
+    return session.id;
+  }
+
+  it.each(all)("%s → %s follows the transition table", async (from, to) => {
+    const { client } = await signUp(t.app);
+    const id = await sessionIn(client, from);
+    const response = await client.put(`/api/sessions/${id}/status`, { status: to });
+    const allowed = from === to || SESSION_STATUS_TRANSITIONS[from].includes(to);
+    if (allowed) {
+      expect(response.statusCode).toBe(200);
+      expect(response.json().session.status).toBe(to);
+    } else {
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error).toMatchObject({
+        code: "invalid_status_transition",
+        details: { from, to },
+      });
+      expect(response.json().error.message).toContain(`cannot become ${to}`);
+    }
+  });
+
+  it("refuses a status that does not exist with 400", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client);
+    const response = await client.put(`/api/sessions/${session.id}/status`, { status: "deleted" });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe("validation_failed");
+    expect(response.json().error.message).toContain("active, paused, completed, archived");
+  });
+
+  it("takes new messages only while active", async () => {
+    const { client } = await signUp(t.app);
+    const id = await sessionIn(client, "paused");
+    const response = await client.post("/api/ai/chat", { session_id: id, message: "Hello" });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe("session_not_active");
+  });
+});
+
+describe("who may use a session", () => {
+  it("gives anyone but the owner 404 on every call", async () => {
+    const { client: owner } = await signUp(t.app);
+    const { client: stranger } = await signUp(t.app);
+    const session = await createSession(owner);
+    const url = `/api/sessions/${session.id}`;
+    const calls = [
+      stranger.get(url),
+      stranger.put(`${url}/status`, { status: "paused" }),
+      patch(stranger, url, { title: "Mine now" }),
+      stranger.delete(url),
+      stranger.get(`${url}/events`),
+      stranger.post("/api/ai/chat", { session_id: session.id, message: "Hi" }),
+    ];
+    for (const response of await Promise.all(calls)) {
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error).toEqual({
+        code: "not_found",
+        message: "This session does not exist.",
+      });
+    }
+    // Nothing changed for the owner.
+    expect((await owner.get(url)).json().session).toEqual(session);
+    // A malformed id is a 404 too, never a 500.
+    expect((await owner.get("/api/sessions/not-a-uuid")).statusCode).toBe(404);
+  });
+
+  it("needs a signed-in user (401) who accepted the agreement (403)", async () => {
+    const anonymous = new TestClient(t.app);
+    expect((await anonymous.get("/api/sessions")).statusCode).toBe(401);
+    expect((await anonymous.post("/api/sessions", { title: "x" })).statusCode).toBe(401);
+    const { client } = await signUp(t.app, { acceptAgreement: false });
+    for (const response of [
+      await client.get("/api/sessions"),
+      await client.post("/api/sessions", { title: "x" }),
+      await client.post("/api/ai/chat", {
+        session_id: "00000000-0000-4000-8000-000000000000",
+        message: "x",
+      }),
+    ]) {
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe("agreement_required");
+    }
+  });
+});

@@ -1,0 +1,189 @@
+import { Fragment, memo, type ReactNode, useMemo } from "react";
+import { cn } from "../cn";
+import { CodeBlock } from "./code-block";
+import { type Block, type Inline, parseMarkdown } from "./parse-markdown";
+
+/**
+ * Renders model output (Markdown) as React elements. Nothing from the text becomes raw HTML:
+ * tags show as text, links are limited to http(s) and mailto and open in a new tab without
+ * an opener, code blocks are highlighted and can be copied. Shared by Cohort Chat and CoChat.
+ */
+function renderInline(nodes: Inline[], keyPrefix = ""): ReactNode[] {
+  return nodes.map((node, index) => {
+    const key = `${keyPrefix}${index}`;
+    switch (node.type) {
+      case "text":
+        return <Fragment key={key}>{node.text}</Fragment>;
+      case "strong":
+        return (
+          <strong key={key} className="font-semibold text-ink-950">
+            {renderInline(node.children, `${key}.`)}
+          </strong>
+        );
+      case "em":
+        return <em key={key}>{renderInline(node.children, `${key}.`)}</em>;
+      case "del":
+        return <del key={key}>{renderInline(node.children, `${key}.`)}</del>;
+      case "code":
+        return (
+          <code
+            key={key}
+            className="rounded-md bg-ink-100 px-1.5 py-0.5 font-mono text-[0.85em] text-ink-900 ring-1 ring-ink-200 ring-inset"
+          >
+            {node.text}
+          </code>
+        );
+      case "break":
+        return <br key={key} />;
+      case "link":
+        return (
+          <a
+            key={key}
+            href={node.href}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="font-medium text-brand-700 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-600"
+          >
+            {renderInline(node.children, `${key}.`)}
+          </a>
+        );
+      case "image":
+        return (
+          <img
+            key={key}
+            src={node.src}
+            alt={node.alt}
+            loading="lazy"
+            referrerPolicy="no-referrer"
+            className="my-2 inline-block max-h-96 max-w-full rounded-lg border border-ink-200"
+          />
+        );
+    }
+    return null;
+  });
+}
+
+const HEADING_CLASSES = {
+  1: "text-xl font-bold",
+  2: "text-lg font-bold",
+  3: "text-base font-semibold",
+  4: "text-sm font-semibold",
+  5: "text-sm font-semibold",
+  6: "text-sm font-semibold text-ink-700",
+} as const;
+
+function renderBlocks(blocks: Block[], tight = false, keyPrefix = ""): ReactNode[] {
+  return blocks.map((block, index) => {
+    const key = `${keyPrefix}${index}`;
+    switch (block.type) {
+      case "heading": {
+        // Headings inside an answer sit under the page's own headings (h1–h2), so h3 is the top.
+        const Tag = (["h3", "h3", "h4", "h5", "h6", "h6"] as const)[block.level - 1] ?? "h6";
+        return (
+          <Tag
+            key={key}
+            className={cn("mt-4 mb-2 text-ink-950 first:mt-0", HEADING_CLASSES[block.level])}
+          >
+            {renderInline(block.children)}
+          </Tag>
+        );
+      }
+      case "paragraph":
+        return tight ? (
+          <Fragment key={key}>{renderInline(block.children)}</Fragment>
+        ) : (
+          <p key={key} className="my-2 first:mt-0 last:mb-0">
+            {renderInline(block.children)}
+          </p>
+        );
+      case "code":
+        return <CodeBlock key={key} code={block.text} lang={block.lang} />;
+      case "quote":
+        return (
+          <blockquote
+            key={key}
+            className="my-3 border-l-4 border-brand-200 pl-3 text-ink-700 italic"
+          >
+            {renderBlocks(block.children, false, `${key}.`)}
+          </blockquote>
+        );
+      case "list": {
+        const items = block.items.map((item, itemIndex) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
+          <li key={itemIndex} className="pl-1">
+            {renderBlocks(item, block.tight, `${key}.${itemIndex}.`)}
+          </li>
+        ));
+        return block.ordered ? (
+          <ol
+            key={key}
+            start={block.start === 1 ? undefined : block.start}
+            className="my-2 list-decimal space-y-1 pl-6 marker:font-semibold marker:text-ink-500"
+          >
+            {items}
+          </ol>
+        ) : (
+          <ul key={key} className="my-2 list-disc space-y-1 pl-6 marker:text-brand-400">
+            {items}
+          </ul>
+        );
+      }
+      case "table":
+        return (
+          <div key={key} className="my-3 overflow-x-auto rounded-lg border border-ink-200">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-ink-50">
+                <tr>
+                  {block.head.map((cell, c) => (
+                    <th
+                      // biome-ignore lint/suspicious/noArrayIndexKey: table cells are positional
+                      key={c}
+                      scope="col"
+                      style={{ textAlign: block.align[c] ?? undefined }}
+                      className="border-b border-ink-200 px-3 py-2 font-semibold text-ink-900"
+                    >
+                      {renderInline(cell)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {block.rows.map((row, r) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: table rows are positional
+                  <tr key={r} className="border-b border-ink-100 last:border-0">
+                    {row.map((cell, c) => (
+                      <td
+                        // biome-ignore lint/suspicious/noArrayIndexKey: table cells are positional
+                        key={c}
+                        style={{ textAlign: block.align[c] ?? undefined }}
+                        className="px-3 py-2 align-top"
+                      >
+                        {renderInline(cell)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        );
+      case "rule":
+        return <hr key={key} className="my-4 border-ink-200" />;
+    }
+    return null;
+  });
+}
+
+export interface MarkdownProps {
+  text: string;
+  className?: string;
+}
+
+export const Markdown = memo(function Markdown({ text, className }: MarkdownProps) {
+  const blocks = useMemo(() => parseMarkdown(text), [text]);
+  return (
+    <div className={cn("text-sm leading-6 break-words text-ink-800", className)}>
+      {renderBlocks(blocks)}
+    </div>
+  );
+});

@@ -1,0 +1,126 @@
+// @vitest-environment node
+import type { TSubscriptionInfo } from "@cohort/contracts";
+import { describe, expect, it } from "vitest";
+import {
+  barPercent,
+  formatCost,
+  formatCreditDelta,
+  formatDateTime,
+  formatDay,
+  formatTokens,
+  ledgerReasonLabel,
+  niceCeiling,
+} from "./billing-format";
+import { type PlanContext, planAction, yearlySavingMonths } from "./plan-actions";
+
+describe("billing formatting", () => {
+  it("signs ledger deltas with a real minus and keeps hundredths", () => {
+    expect(formatCreditDelta(100)).toBe("+100");
+    expect(formatCreditDelta(-2.5)).toBe("\u22122.5");
+    expect(formatCreditDelta(-0.1 - 0.2)).toBe("\u22120.3");
+    expect(formatCreditDelta(1500)).toBe("+1,500");
+    expect(formatCreditDelta(0)).toBe("0");
+  });
+
+  it("names ledger reasons for people, unknown ones readably", () => {
+    expect(ledgerReasonLabel("credit_purchase")).toBe("Credit pack");
+    expect(ledgerReasonLabel("subscription_grant")).toBe("Plan credits");
+    expect(ledgerReasonLabel("some_new_reason")).toBe("some new reason");
+  });
+
+  it("shortens large token counts and keeps small costs visible", () => {
+    expect(formatTokens(950)).toBe("950");
+    expect(formatTokens(12_345)).toBe("12.3k");
+    expect(formatTokens(2_500_000)).toBe("2.5M");
+    expect(formatCost(0)).toBe("$0.00");
+    expect(formatCost(0.0042)).toBe("$0.0042");
+    expect(formatCost(1234.5)).toBe("$1,234.50");
+  });
+
+  it("formats UTC days and timestamps", () => {
+    expect(formatDay("2026-03-05")).toBe("Mar 5");
+    expect(formatDay("2026-03-05", true)).toBe("March 5, 2026");
+    expect(formatDay("not a day")).toBe("not a day");
+    // ICU versions differ in the space before PM.
+    expect(formatDateTime("2026-03-05T14:04:00Z", "UTC")).toMatch(/^Mar 5, 2026, 2:04\sPM$/);
+  });
+});
+
+describe("chart scale", () => {
+  it("rounds the top of the scale up to 1, 2, 2.5 or 5 × 10^k", () => {
+    expect(niceCeiling(0)).toBe(1);
+    expect(niceCeiling(0.3)).toBe(0.5);
+    expect(niceCeiling(1)).toBe(1);
+    expect(niceCeiling(7)).toBe(10);
+    expect(niceCeiling(18)).toBe(20);
+    expect(niceCeiling(23)).toBe(25);
+    expect(niceCeiling(130)).toBe(200);
+    expect(niceCeiling(4200)).toBe(5000);
+  });
+
+  it("gives non-zero values at least a visible sliver", () => {
+    expect(barPercent(0, 10)).toBe(0);
+    expect(barPercent(5, 10)).toBe(50);
+    expect(barPercent(0.001, 1000)).toBe(1.5);
+    expect(barPercent(20, 10)).toBe(100);
+  });
+});
+
+describe("planAction", () => {
+  const pro = { tier: "pro" as const, name: "Pro" };
+  const starter = { tier: "starter" as const, name: "Starter" };
+  const sub = (over: Partial<TSubscriptionInfo>): TSubscriptionInfo => ({
+    tier: "pro",
+    billing_period: "monthly",
+    status: "active",
+    current_period_end: null,
+    cancel_at_period_end: false,
+    ...over,
+  });
+  const dev = (
+    currentTier: PlanContext["currentTier"],
+    subscription: TSubscriptionInfo | null = null,
+  ): PlanContext => ({ currentTier, subscription, payments: "dev" });
+
+  it("offers every higher plan as an upgrade through checkout", () => {
+    expect(planAction(pro, dev("free"), "monthly")).toEqual({
+      kind: "checkout",
+      label: "Upgrade to Pro",
+      ariaLabel: "Upgrade to Pro, billed monthly",
+    });
+    expect(planAction(pro, dev("starter", sub({ tier: "starter" })), "yearly").label).toBe(
+      "Upgrade to Pro",
+    );
+  });
+
+  it("marks the current plan, and offers the other billing period of it", () => {
+    expect(planAction(pro, dev("pro", sub({})), "monthly")).toEqual({
+      kind: "current",
+      label: "Current plan",
+    });
+    expect(planAction(pro, dev("pro", sub({})), "yearly").label).toBe("Switch to yearly billing");
+    // A tier granted without a subscription (an administrator's grant) is simply current.
+    expect(planAction(pro, dev("pro"), "yearly").kind).toBe("current");
+  });
+
+  it("offers lower plans as a switch", () => {
+    expect(planAction(starter, dev("pro", sub({})), "monthly").label).toBe("Switch to Starter");
+  });
+
+  it("changes a live Stripe subscription in the portal, never with a second checkout", () => {
+    const stripe: PlanContext = { currentTier: "pro", subscription: sub({}), payments: "stripe" };
+    expect(planAction(starter, stripe, "monthly").kind).toBe("portal");
+    expect(planAction(pro, stripe, "yearly").kind).toBe("portal");
+    // Without a live subscription (never bought, or ended) Stripe sells through checkout.
+    const ended = {
+      ...stripe,
+      currentTier: "free" as const,
+      subscription: sub({ status: "canceled" }),
+    };
+    expect(planAction(pro, ended, "monthly").kind).toBe("checkout");
+  });
+
+  it("counts the months a yearly price saves", () => {
+    expect(yearlySavingMonths({ price_monthly_usd: 19.99, price_yearly_usd: 199.9 })).toBe(2);
+  });
+});

@@ -1,0 +1,207 @@
+import { SERVER_EVENTS } from "@cohort/contracts";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { Link } from "react-router";
+import { useAuth } from "../../auth/use-auth";
+import { Button } from "../../components/button";
+import { Card } from "../../components/card";
+import { PageSpinner, Spinner } from "../../components/spinner";
+import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { useRealtimeEvent } from "../../lib/realtime/use-realtime";
+import {
+  BILLING_QUERY_KEY,
+  billingKeys,
+  fetchBillingSummary,
+  fetchUsageStats,
+  fetchUserUsage,
+} from "./billing-api";
+import { BillingOverview, UsageAtAGlance } from "./billing-overview";
+import { CreditPacks } from "./credit-packs";
+import { LedgerTable } from "./ledger-table";
+import { PlanPicker } from "./plan-picker";
+import { UsageCharts } from "./usage-charts";
+import { useCheckoutReturn } from "./use-checkout-return";
+
+const USAGE_RANGES = [7, 30, 90] as const;
+type UsageRange = (typeof USAGE_RANGES)[number];
+
+function Section({
+  title,
+  lead,
+  action,
+  children,
+  testId,
+}: {
+  title: string;
+  lead?: string;
+  action?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="grid gap-4" data-testid={testId}>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id={headingId} className="text-lg font-semibold text-ink-950">
+            {title}
+          </h2>
+          {lead ? <p className="mt-0.5 text-sm text-ink-600">{lead}</p> : null}
+        </div>
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * Whenever the shell learns of a new balance (a refresh on focus, a checkout return, a
+ * realtime push), the billing figures and the ledger are fetched again too.
+ */
+function useBillingFollowsBalance(credits: number | undefined): void {
+  const queryClient = useQueryClient();
+  const seen = useRef(credits);
+  useEffect(() => {
+    if (seen.current === credits) return;
+    seen.current = credits;
+    void queryClient.invalidateQueries({ queryKey: BILLING_QUERY_KEY });
+  }, [credits, queryClient]);
+  // A hold opening or closing changes what is available, not the balance.
+  useRealtimeEvent(SERVER_EVENTS.creditsChanged, (change) => {
+    if (change.delta === 0) void queryClient.invalidateQueries({ queryKey: billingKeys.summary });
+  });
+}
+
+function UsageSection() {
+  const [days, setDays] = useState<UsageRange>(30);
+  const selectId = useId();
+  const stats = useQuery({
+    queryKey: billingKeys.usageStats,
+    queryFn: ({ signal }) => fetchUsageStats(signal),
+  });
+  const usage = useQuery({
+    queryKey: billingKeys.usage(days),
+    queryFn: ({ signal }) => fetchUserUsage(days, signal),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Section
+      title="Usage"
+      lead="Every model call on hosted keys, in credits."
+      testId="billing-usage"
+      action={
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor={selectId} className="text-ink-600">
+            Charts cover
+          </label>
+          <select
+            id={selectId}
+            value={days}
+            onChange={(event) => setDays(Number(event.target.value) as UsageRange)}
+            className="rounded-lg border border-ink-300 bg-white px-2 py-1.5 text-sm text-ink-900"
+          >
+            {USAGE_RANGES.map((range) => (
+              <option key={range} value={range}>
+                Last {range} days
+              </option>
+            ))}
+          </select>
+        </div>
+      }
+    >
+      <Card className="grid gap-6 p-5 sm:p-6">
+        <div className="grid gap-3">
+          <h3 className="text-sm font-semibold text-ink-900">All time</h3>
+          {stats.data ? (
+            <UsageAtAGlance stats={stats.data} />
+          ) : (
+            <Spinner label="Loading usage totals…" />
+          )}
+        </div>
+        <div className="border-t border-ink-100 pt-6">
+          {usage.data ? (
+            <UsageCharts usage={usage.data} />
+          ) : usage.isError ? (
+            <div className="flex flex-wrap items-center gap-3 text-sm text-ink-700">
+              <p>The usage charts could not be loaded.</p>
+              <Button variant="outline" size="sm" onClick={() => void usage.refetch()}>
+                Try again
+              </Button>
+            </div>
+          ) : (
+            <Spinner label="Loading usage charts…" />
+          )}
+        </div>
+      </Card>
+    </Section>
+  );
+}
+
+/** /billing: plan, balance, plans and packs through checkout, usage and the credit ledger. */
+export function BillingPage() {
+  useDocumentMeta({ title: "Billing" });
+  const { user } = useAuth();
+  useCheckoutReturn();
+  useBillingFollowsBalance(user?.credits_remaining);
+  const summary = useQuery({
+    queryKey: billingKeys.summary,
+    queryFn: ({ signal }) => fetchBillingSummary(signal),
+    // Payments finish on another page or tab; coming back should show their result.
+    refetchOnWindowFocus: true,
+  });
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-8 sm:px-6 lg:px-10 lg:py-10">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Billing</h1>
+        <p className="mt-1 text-sm text-ink-600">
+          Your plan, your credits and where they went. Compare plans on the{" "}
+          <Link to="/pricing" className="font-medium text-brand-700 hover:underline">
+            pricing page
+          </Link>
+          .
+        </p>
+      </div>
+
+      {summary.data ? (
+        <>
+          <BillingOverview summary={summary.data} />
+          <Section
+            title="Plans"
+            lead="Each plan adds its credits every billing period. Change or cancel any time."
+            testId="billing-plans"
+          >
+            <PlanPicker summary={summary.data} />
+          </Section>
+          <Section
+            title="Credit packs"
+            lead="One-off credits on top of your plan, bought whenever you need them."
+            testId="billing-packs"
+          >
+            <CreditPacks packs={summary.data.packs} />
+          </Section>
+        </>
+      ) : summary.isError ? (
+        <Card className="flex flex-wrap items-center gap-3 p-5 text-sm text-ink-700">
+          <p>Your billing details could not be loaded.</p>
+          <Button variant="outline" size="sm" onClick={() => void summary.refetch()}>
+            Try again
+          </Button>
+        </Card>
+      ) : (
+        <PageSpinner label="Loading billing…" />
+      )}
+
+      <UsageSection />
+
+      <Section
+        title="Credit history"
+        lead="Every grant, purchase and charge, newest first."
+        testId="billing-ledger"
+      >
+        <LedgerTable />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import type { TUsageDay, TUsageModel, TUserUsage } from "@cohort/contracts";
+import { useId } from "react";
+import {
+  barPercent,
+  formatCost,
+  formatDay,
+  formatNumber,
+  formatTokens,
+  niceCeiling,
+} from "./billing-format";
+
+/**
+ * Hand-made bar charts (no chart library: a few divs draw them, and the data is a table for
+ * anyone who cannot see the bars). The day chart is one labelled image with a text summary
+ * and the full numbers behind a disclosure; the model chart is a plain list, readable as is.
+ */
+
+function creditsText(value: number): string {
+  return `${formatNumber(value)} ${value === 1 ? "credit" : "credits"}`;
+}
+
+function daySummary(days: readonly TUsageDay[]): string {
+  const first = days[0];
+  const last = days.at(-1);
+  if (!first || !last) return "No days to show.";
+  const total = days.reduce((sum, day) => sum + day.credits, 0);
+  const range = `from ${formatDay(first.date, true)} to ${formatDay(last.date, true)}`;
+  if (total <= 0) return `Bar chart of credits used per day ${range}: no credits used.`;
+  const peak = days.reduce((best, day) => (day.credits > best.credits ? day : best), first);
+  return `Bar chart of credits used per day ${range}: ${creditsText(total)} in total, the most on ${formatDay(peak.date, true)} (${creditsText(peak.credits)}).`;
+}
+
+export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
+  const captionId = useId();
+  const max = niceCeiling(Math.max(0, ...days.map((day) => day.credits)));
+  const ticks = [max, max / 2, 0];
+  const labelEvery = Math.max(1, Math.ceil(days.length / 5));
+  const empty = days.every((day) => day.credits <= 0);
+  return (
+    <figure
+      aria-labelledby={captionId}
+      className="grid content-start gap-3"
+      data-testid="usage-by-day"
+    >
+      <figcaption id={captionId} className="text-sm font-semibold text-ink-900">
+        Credits used per day
+      </figcaption>
+      <div role="img" aria-label={daySummary(days)} className="grid grid-cols-[auto_1fr] gap-x-2">
+        <div
+          aria-hidden="true"
+          className="flex h-40 flex-col justify-between text-right text-[11px] text-ink-500 tabular-nums"
+        >
+          {ticks.map((tick) => (
+            <span key={tick} className="-my-1.5 leading-3">
+              {formatNumber(tick)}
+            </span>
+          ))}
+        </div>
+        <div aria-hidden="true" className="relative h-40 border-b border-l border-ink-200">
+          <div className="absolute inset-x-0 top-0 border-t border-dashed border-ink-200" />
+          <div className="absolute inset-x-0 top-1/2 border-t border-dashed border-ink-200" />
+          {empty ? (
+            <p className="absolute inset-0 flex items-center justify-center text-sm text-ink-500">
+              <span className="bg-white px-2">No credits used in this period.</span>
+            </p>
+          ) : null}
+          <div className="absolute inset-0 flex items-end gap-px px-px sm:gap-0.5">
+            {days.map((day) => (
+              <div
+                key={day.date}
+                title={`${formatDay(day.date)}: ${creditsText(day.credits)}, ${formatNumber(day.requests)} requests`}
+                className="flex h-full min-w-0 flex-1 items-end"
+              >
+                <div
+                  className="w-full rounded-t-sm bg-brand-500 hover:bg-brand-700"
+                  style={{ height: `${barPercent(day.credits, max)}%` }}
+                />
+              </div>
+            ))}
+          </div>
+        </div>
+        <div />
+        <div aria-hidden="true" className="flex gap-px px-px pt-1 sm:gap-0.5">
+          {days.map((day, index) => (
+            <span
+              key={day.date}
+              className="min-w-0 flex-1 overflow-visible text-[11px] whitespace-nowrap text-ink-500"
+            >
+              {index % labelEvery === 0 ? formatDay(day.date) : ""}
+            </span>
+          ))}
+        </div>
+      </div>
+      <details className="text-sm">
+        <summary className="cursor-pointer font-medium text-brand-700 hover:underline">
+          Show the numbers
+        </summary>
+        <div className="mt-2 max-h-64 overflow-auto rounded-lg border border-ink-200">
+          <table className="w-full text-left text-xs">
+            <caption className="sr-only">Usage per day</caption>
+            <thead className="sticky top-0 bg-ink-50 text-ink-600">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Day
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Requests
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Tokens
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Credits
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-100 tabular-nums">
+              {days.map((day) => (
+                <tr key={day.date}>
+                  <th scope="row" className="px-3 py-1.5 font-normal text-ink-700">
+                    {formatDay(day.date, true)}
+                  </th>
+                  <td className="px-3 py-1.5 text-right">{formatNumber(day.requests)}</td>
+                  <td className="px-3 py-1.5 text-right">
+                    {formatTokens(day.input_tokens + day.output_tokens)}
+                  </td>
+                  <td className="px-3 py-1.5 text-right">{formatNumber(day.credits)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
+
+export function ModelUsageChart({ models }: { models: readonly TUsageModel[] }) {
+  const captionId = useId();
+  const max = Math.max(0, ...models.map((model) => model.credits));
+  return (
+    <figure
+      aria-labelledby={captionId}
+      className="grid content-start gap-3"
+      data-testid="usage-by-model"
+    >
+      <figcaption id={captionId} className="text-sm font-semibold text-ink-900">
+        Credits used per model
+      </figcaption>
+      {models.length === 0 ? (
+        <p className="text-sm text-ink-600">No model calls in this period yet.</p>
+      ) : (
+        <ul className="grid gap-3">
+          {models.map((model) => (
+            <li key={`${model.provider}:${model.model}`} className="grid gap-1">
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+                <span className="min-w-0 truncate font-medium text-ink-900">
+                  {model.model}{" "}
+                  <span className="text-xs font-normal text-ink-500">{model.provider}</span>
+                </span>
+                <span className="text-xs text-ink-600 tabular-nums">
+                  {creditsText(model.credits)} · {formatNumber(model.requests)} requests ·{" "}
+                  {formatCost(model.cost)}
+                </span>
+              </div>
+              <div aria-hidden="true" className="h-2 overflow-hidden rounded-full bg-ink-100">
+                <div
+                  className="h-full rounded-full bg-brand-500"
+                  style={{ width: `${barPercent(model.credits, max)}%` }}
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </figure>
+  );
+}
+
+export function UsageCharts({ usage }: { usage: TUserUsage }) {
+  return (
+    <div className="grid gap-8 lg:grid-cols-2">
+      <DailyUsageChart days={usage.days} />
+      <ModelUsageChart models={usage.models} />
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { Dialog } from "radix-ui";
+import { useEffect, useMemo, useState } from "react";
+import { useLocation, useParams, useSearchParams } from "react-router";
+import { Button } from "../../components/button";
+import { ROLE_COPY } from "../../content/agent-roles";
+import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { modelsById, useModels } from "./chat-api";
+import { Conversation } from "./conversation";
+import { NewSessionDialog } from "./new-session-dialog";
+import { RoleAvatar } from "./run-parts";
+import { SessionList } from "./session-list";
+
+function SessionsDrawer({ currentId, onNew }: { currentId: string; onNew(): void }) {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another session closes the drawer
+  useEffect(() => setOpen(false), [pathname]);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button variant="outline" size="sm" className="lg:hidden" aria-label="Open sessions">
+          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+            <path
+              d="M2.5 4h11M2.5 8h11M2.5 12h7"
+              stroke="currentColor"
+              strokeWidth="1.5"
+              strokeLinecap="round"
+            />
+          </svg>
+          <span className="sr-only sm:not-sr-only">Sessions</span>
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="fixed inset-y-0 left-0 z-50 flex w-80 max-w-[88vw] flex-col bg-white shadow-2xl outline-none lg:hidden"
+        >
+          <Dialog.Title className="sr-only">Sessions</Dialog.Title>
+          <SessionList
+            currentId={currentId}
+            onNew={() => {
+              setOpen(false);
+              onNew();
+            }}
+            onNavigate={() => setOpen(false)}
+            className="h-full"
+          />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function Welcome({ onNew }: { onNew(): void }) {
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col items-center px-6 py-14 text-center lg:py-24">
+      <div className="flex -space-x-2" aria-hidden="true">
+        {ROLE_COPY.map((role) => (
+          <RoleAvatar
+            key={role.role}
+            role={role.role}
+            className="size-11 text-base ring-4 ring-ink-50"
+          />
+        ))}
+      </div>
+      <h1 className="mt-6 text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">
+        Cohort Chat
+      </h1>
+      <p className="mt-3 text-sm leading-6 text-ink-600 sm:text-base">
+        Start a session, give it a task, and watch a coordinator plan the work while the Strategist,
+        Coder, Designer and Critic each work on it live, on their own models.
+      </p>
+      <Button size="lg" className="mt-6" onClick={onNew}>
+        Start a new session
+      </Button>
+      <p className="mt-3 text-xs text-ink-500">Or pick one of your sessions from the list.</p>
+    </div>
+  );
+}
+
+/** /chat/:sessionId? — the session list beside the conversation (a drawer on phones). */
+export function ChatPage() {
+  const { sessionId } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const [creating, setCreating] = useState(false);
+  const modelsQuery = useModels();
+  const models = useMemo(() => modelsById(modelsQuery.data), [modelsQuery.data]);
+  useDocumentMeta({ title: "Cohort Chat" });
+
+  // /chat?new=1 (the dashboard's "New session") opens the dialog once.
+  useEffect(() => {
+    if (search.get("new") === null) return;
+    setCreating(true);
+    const next = new URLSearchParams(search);
+    next.delete("new");
+    setSearch(next, { replace: true });
+  }, [search, setSearch]);
+
+  const openNew = () => setCreating(true);
+
+  return (
+    <div className="lg:grid lg:grid-cols-[17rem_minmax(0,1fr)]">
+      <aside
+        aria-label="Your sessions"
+        className="sticky top-0 hidden h-dvh border-r border-ink-200 bg-white lg:flex lg:flex-col"
+      >
+        <SessionList currentId={sessionId} onNew={openNew} className="h-full" />
+      </aside>
+      <div className="min-w-0">
+        {sessionId ? (
+          <Conversation
+            key={sessionId}
+            sessionId={sessionId}
+            models={models}
+            leading={<SessionsDrawer currentId={sessionId} onNew={openNew} />}
+          />
+        ) : (
+          <>
+            <Welcome onNew={openNew} />
+            <div className="mx-auto max-w-xl px-3 pb-10 lg:hidden">
+              <div className="rounded-2xl border border-ink-200 bg-white">
+                <SessionList currentId={undefined} onNew={openNew} />
+              </div>
+            </div>
+          </>
+        )}
+      </div>
+      {creating ? <NewSessionDialog open onOpenChange={setCreating} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { CHAT_MESSAGE_MAX } from "@cohort/contracts";
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+
+export interface ComposerProps {
+  /** A run is going: the box is locked and Stop replaces Send. */
+  running: boolean;
+  /** Why sending is not possible now (paused session…); null when it is. */
+  blockedReason: string | null;
+  onSend(text: string): Promise<boolean>;
+  onStop(): void;
+  stopping: boolean;
+  notice?: ReactNode;
+}
+
+/** The message box: Enter sends, Shift+Enter adds a line; Stop while a run is going. */
+export function Composer({
+  running,
+  blockedReason,
+  onSend,
+  onStop,
+  stopping,
+  notice,
+}: ComposerProps) {
+  const [text, setText] = useState("");
+  const [sending, setSending] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const hintId = useId();
+  const locked = running || sending || blockedReason !== null;
+
+  // Grow with the text up to a limit, then scroll.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measures again whenever the text changes
+  useEffect(() => {
+    const element = area.current;
+    if (!element) return;
+    element.style.height = "auto";
+    element.style.height = `${Math.min(element.scrollHeight, 200)}px`;
+  }, [text]);
+
+  // Back to typing once the run ends.
+  const wasLocked = useRef(locked);
+  useEffect(() => {
+    if (wasLocked.current && !locked) area.current?.focus({ preventScroll: true });
+    wasLocked.current = locked;
+  }, [locked]);
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const message = text.trim();
+    if (!message || locked) return;
+    setSending(true);
+    setText("");
+    const ok = await onSend(message);
+    setSending(false);
+    if (!ok) setText(message);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="grid grid-cols-1 gap-2">
+      {notice}
+      <div
+        className={cn(
+          "flex items-end gap-2 rounded-2xl border bg-white p-2 shadow-lg shadow-ink-900/5 transition-colors",
+          locked
+            ? "border-ink-200"
+            : "border-ink-300 focus-within:border-brand-500 focus-within:ring-4 focus-within:ring-brand-500/15",
+        )}
+      >
+        <label htmlFor={`${hintId}-input`} className="sr-only">
+          Message
+        </label>
+        <textarea
+          id={`${hintId}-input`}
+          ref={area}
+          rows={1}
+          value={text}
+          maxLength={CHAT_MESSAGE_MAX}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          disabled={locked}
+          aria-describedby={hintId}
+          placeholder={
+            blockedReason ??
+            (running
+              ? "The team is working… stop the run to send something else."
+              : "Give the team a task…")
+          }
+          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed disabled:text-ink-500"
+        />
+        {running ? (
+          <Button
+            type="button"
+            variant="outline"
+            onClick={onStop}
+            disabled={stopping}
+            className="border-red-300 text-red-700 hover:border-red-400 hover:bg-red-50"
+          >
+            <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-current" />
+            {stopping ? "Stopping…" : "Stop"}
+          </Button>
+        ) : (
+          <Button type="submit" disabled={locked || text.trim() === ""}>
+            {sending ? "Sending…" : "Send"}
+            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+              <path
+                d="M2.5 8h10m0 0L8.5 4m4 4l-4 4"
+                stroke="currentColor"
+                strokeWidth="1.75"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </Button>
+        )}
+      </div>
+      <p id={hintId} className="hidden px-2 text-xs text-ink-500 sm:block">
+        Enter to send · Shift+Enter for a new line
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,263 @@
+import {
+  ERROR_CODES,
+  RUN_ERROR_CODES,
+  SCROLL_TO_BOTTOM_THRESHOLD_PX,
+  SESSION_ERROR_CODES,
+  type TModel,
+} from "@cohort/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
+import { Button, ButtonLink } from "../../components/button";
+import { PageSpinner } from "../../components/spinner";
+import { isApiError } from "../../lib/api/api-error";
+import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
+import { cancelRun, sendChatMessage } from "./chat-api";
+import { Composer } from "./composer";
+import { CollapsedRun, RunCard, UserMessage } from "./run-card";
+import { activeRunOf, timelineOf } from "./run-state";
+import { SessionHeader } from "./session-header";
+import { useConversation } from "./use-conversation";
+import { useRunAnnouncements } from "./use-run-announcements";
+
+interface SendFailure {
+  message: string;
+  action?: ReactNode;
+}
+
+function describeSendFailure(error: unknown): SendFailure {
+  if (!isApiError(error)) return { message: "The message could not be sent. Please try again." };
+  switch (error.code) {
+    case ERROR_CODES.insufficientCredits:
+      return {
+        message: error.message,
+        action: (
+          <Link to="/billing" className="font-semibold underline">
+            Add credits on the Billing page
+          </Link>
+        ),
+      };
+    case ERROR_CODES.agreementRequired:
+      return { message: "Please accept the updated User Agreement to keep using Cohort." };
+    case RUN_ERROR_CODES.runInProgress:
+      return {
+        message:
+          "The team is still working on the previous message. Stop it or wait for the answer.",
+      };
+    case RUN_ERROR_CODES.budgetExceeded:
+      return { message: error.message };
+    default:
+      return { message: error.message };
+  }
+}
+
+/** Keeps the newest output in view while the reader is at the bottom (spec §9: 50 px). */
+function useStickToBottom(dependency: unknown) {
+  const atBottom = useRef(true);
+  useEffect(() => {
+    const onScroll = () => {
+      const { scrollHeight } = document.documentElement;
+      atBottom.current =
+        window.innerHeight + window.scrollY >= scrollHeight - SCROLL_TO_BOTTOM_THRESHOLD_PX;
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows every content change
+  useLayoutEffect(() => {
+    if (atBottom.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+  }, [dependency]);
+  return () => {
+    atBottom.current = true;
+  };
+}
+
+export function Conversation({
+  sessionId,
+  models,
+  leading,
+}: {
+  sessionId: string;
+  models: Map<string, TModel>;
+  leading?: ReactNode;
+}) {
+  const queryClient = useQueryClient();
+  const { load, session, setSession, state, addSent, retry } = useConversation(sessionId);
+  const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
+  const [failure, setFailure] = useState<SendFailure | null>(null);
+  const [stopping, setStopping] = useState(false);
+  const announcement = useRunAnnouncements(state);
+  const timeline = useMemo(() => timelineOf(state), [state]);
+  const active = activeRunOf(state);
+  const pinToBottom = useStickToBottom(state);
+  useDocumentMeta({ title: session ? `${session.title} · Cohort Chat` : "Cohort Chat" });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new session starts clean
+  useEffect(() => {
+    setPending(null);
+    setFailure(null);
+    setStopping(false);
+  }, [sessionId]);
+
+  useEffect(() => {
+    if (!active) setStopping(false);
+  }, [active]);
+
+  if (load.status === "loading") return <PageSpinner label="Loading the session…" />;
+  if (load.status === "missing") {
+    return (
+      <div className="mx-auto grid max-w-md gap-3 px-6 py-16 text-center">
+        <h1 className="text-xl font-bold text-ink-950">This session does not exist</h1>
+        <p className="text-sm text-ink-600">It may have been deleted, or the link is wrong.</p>
+        <ButtonLink to="/chat" variant="outline" className="justify-self-center">
+          Back to your sessions
+        </ButtonLink>
+      </div>
+    );
+  }
+  if (load.status === "error" || !session) {
+    return (
+      <div className="mx-auto grid max-w-md gap-3 px-6 py-16 text-center" role="alert">
+        <h1 className="text-xl font-bold text-ink-950">The session could not be loaded</h1>
+        <p className="text-sm text-ink-600">{load.status === "error" ? load.message : null}</p>
+        <Button variant="outline" onClick={retry} className="justify-self-center">
+          Try again
+        </Button>
+      </div>
+    );
+  }
+
+  const blockedReason =
+    session.status === "active"
+      ? null
+      : session.status === "paused"
+        ? "This session is paused. Resume it to send a message."
+        : session.status === "completed"
+          ? "This session is complete. Reopen it to send a message."
+          : "This session is archived. Restore it to send a message.";
+
+  const send = async (text: string): Promise<boolean> => {
+    setFailure(null);
+    setPending({ content: text, at: new Date().toISOString() });
+    pinToBottom();
+    try {
+      const { run_id, message_id } = await sendChatMessage(session.id, text);
+      addSent({ runId: run_id, messageId: message_id, content: text });
+      setPending(null);
+      return true;
+    } catch (error) {
+      setPending(null);
+      setFailure(describeSendFailure(error));
+      if (isApiError(error) && error.code === ERROR_CODES.agreementRequired) {
+        void queryClient.invalidateQueries({ queryKey: AGREEMENT_STATUS_QUERY_KEY });
+      }
+      if (isApiError(error) && error.code === SESSION_ERROR_CODES.sessionNotActive) retry();
+      return false;
+    }
+  };
+
+  const stop = async () => {
+    if (!active) return;
+    setStopping(true);
+    try {
+      await cancelRun(active.id);
+    } catch (error) {
+      setStopping(false);
+      setFailure({
+        message: isApiError(error)
+          ? error.message
+          : "The run could not be stopped. Please try again.",
+      });
+    }
+  };
+
+  const latestRunId = [...timeline].reverse().find((entry) => entry.run)?.run?.id;
+  const coordinator = models.get(session.coordinator_model);
+
+  return (
+    <div
+      className="flex min-h-[calc(100dvh-3.5rem)] flex-col lg:min-h-dvh"
+      data-testid="conversation"
+    >
+      <div className="z-20 lg:sticky lg:top-0">
+        <SessionHeader
+          session={session}
+          coordinator={coordinator}
+          runActive={active !== null}
+          onSessionChange={setSession}
+          leading={leading}
+        />
+      </div>
+      <div className="sr-only" aria-live="polite" aria-atomic="true" data-testid="run-announcer">
+        {announcement}
+      </div>
+      <div className="mx-auto w-full max-w-5xl flex-1 px-3 py-5 sm:px-6">
+        {timeline.length === 0 && !pending ? (
+          <div className="mx-auto mt-6 max-w-xl rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center">
+            <h2 className="text-lg font-bold text-ink-950">What should the team work on?</h2>
+            <p className="mt-2 text-sm leading-6 text-ink-600">
+              Describe a task below. The coordinator splits it between the Strategist, Coder,
+              Designer and Critic; you watch each of them work, live, and get one combined answer.
+            </p>
+          </div>
+        ) : null}
+        <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
+          {timeline.map((entry) => (
+            <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
+              {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
+              {entry.message?.role === "assistant" && !entry.run ? (
+                <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
+                  {entry.message.content}
+                </div>
+              ) : null}
+              {entry.run ? (
+                entry.run.id === latestRunId ? (
+                  <RunCard run={entry.run} models={models} />
+                ) : (
+                  <CollapsedRun run={entry.run} models={models} />
+                )
+              ) : null}
+            </li>
+          ))}
+          {pending ? (
+            <li>
+              <UserMessage message={{ content: pending.content, created_at: pending.at }} pending />
+            </li>
+          ) : null}
+        </ol>
+      </div>
+      <div className="sticky bottom-0 z-10 bg-gradient-to-t from-ink-50 via-ink-50/95 to-ink-50/0 px-3 pt-4 pb-3 sm:px-6 sm:pb-5">
+        <div className="mx-auto max-w-5xl">
+          <Composer
+            running={active !== null}
+            blockedReason={blockedReason}
+            onSend={send}
+            onStop={stop}
+            stopping={stopping}
+            notice={
+              failure ? (
+                <div
+                  role="alert"
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900"
+                  data-testid="send-error"
+                >
+                  <span>
+                    {failure.message} {failure.action}
+                  </span>
+                  <button
+                    type="button"
+                    onClick={() => setFailure(null)}
+                    className="rounded-md px-2 py-0.5 text-xs font-semibold hover:bg-red-100"
+                  >
+                    Dismiss
+                  </button>
+                </div>
+              ) : null
+            }
+          />
+        </div>
+      </div>
+    </div>
+  );
+}

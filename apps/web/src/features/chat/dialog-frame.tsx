@@ -1,0 +1,63 @@
+import { Dialog } from "radix-ui";
+import type { ReactNode } from "react";
+import { cn } from "../../components/cn";
+
+/** The chat screen's modal look: a centred card on desktop, a bottom sheet on phones. */
+export function DialogFrame({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  wide = false,
+  testId,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+  wide?: boolean;
+  testId?: string;
+}) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-ink-950/40 backdrop-blur-[2px]" />
+        <Dialog.Content
+          data-testid={testId}
+          {...(description ? {} : { "aria-describedby": undefined })}
+          className={cn(
+            "fixed inset-x-0 bottom-0 z-50 flex max-h-[92dvh] flex-col rounded-t-3xl bg-white shadow-2xl outline-none sm:inset-x-auto sm:bottom-auto sm:top-1/2 sm:left-1/2 sm:max-h-[88dvh] sm:w-[calc(100vw-2rem)] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-3xl",
+            wide ? "sm:max-w-2xl" : "sm:max-w-md",
+          )}
+        >
+          <div className="flex items-start justify-between gap-4 border-b border-ink-100 px-5 pt-5 pb-4 sm:px-6">
+            <div>
+              <Dialog.Title className="text-lg font-bold text-ink-950">{title}</Dialog.Title>
+              {description ? (
+                <Dialog.Description className="mt-1 text-sm text-ink-600">
+                  {description}
+                </Dialog.Description>
+              ) : null}
+            </div>
+            <Dialog.Close
+              aria-label="Close"
+              className="-mt-1 -mr-2 rounded-lg p-2 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
+            >
+              <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
+                <path
+                  d="M4 4l8 8M12 4l-8 8"
+                  stroke="currentColor"
+                  strokeWidth="1.75"
+                  strokeLinecap="round"
+                />
+              </svg>
+            </Dialog.Close>
+          </div>
+          <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,359 @@
+import {
+  AGENT_ROLES,
+  DEFAULT_COORDINATOR_MODEL,
+  SESSION_BUDGET_MAX,
+  SESSION_DESCRIPTION_MAX,
+  SESSION_TITLE_MAX,
+  SIMULATED_BADGE,
+  type TAgentPreferences,
+  type TAgentRole,
+  type TAgentRoleInfo,
+  type TModel,
+} from "@cohort/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useMemo, useState } from "react";
+import { useNavigate } from "react-router";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+import { Field, FormMessage, inputClasses } from "../../components/form";
+import { roleCopy } from "../../content/agent-roles";
+import { isApiError } from "../../lib/api/api-error";
+import { chatKeys, createSession, modelsById, useAgentRoles, useModels } from "./chat-api";
+import { DialogFrame } from "./dialog-frame";
+import { ModelBadge } from "./model-badge";
+import { RoleAvatar } from "./run-parts";
+
+interface RoleChoice {
+  enabled: boolean;
+  /** "" = the role's default model. */
+  model: string;
+}
+
+function optionLabel(model: TModel): string {
+  return `${model.name} — ${model.purpose}${model.simulated ? ` (${SIMULATED_BADGE})` : ""}`;
+}
+
+/** Text models that can write a structured plan: the coordinator's job. */
+function coordinatorModels(models: readonly TModel[]): TModel[] {
+  return models.filter(
+    (m) => m.capabilities.includes("structured") && m.capabilities.includes("text"),
+  );
+}
+
+function RoleRow({
+  role,
+  info,
+  choice,
+  manual,
+  models,
+  onChange,
+}: {
+  role: TAgentRole;
+  info: TAgentRoleInfo | undefined;
+  choice: RoleChoice;
+  manual: boolean;
+  models: Map<string, TModel>;
+  onChange(choice: RoleChoice): void;
+}) {
+  const id = useId();
+  const copy = roleCopy(role);
+  const suitable = (info?.suitable_models ?? [])
+    .map((m) => models.get(m))
+    .filter((m) => m !== undefined);
+  const fallback = info ? models.get(info.default_model) : undefined;
+  const chosen = choice.model ? models.get(choice.model) : fallback;
+  const off = manual && !choice.enabled;
+  return (
+    <li
+      data-testid={`role-${role}`}
+      className={cn(
+        "grid grid-cols-1 gap-2 rounded-2xl border p-3 transition-colors sm:grid-cols-[minmax(0,1fr)_14rem] sm:items-center",
+        off ? "border-ink-200 bg-ink-50" : "border-ink-200 bg-white",
+      )}
+    >
+      <div className="flex min-w-0 items-start gap-3">
+        <RoleAvatar role={role} className={off ? "opacity-50" : undefined} />
+        <div className="min-w-0">
+          {manual ? (
+            <label className="flex items-center gap-2 text-sm font-semibold text-ink-950">
+              <input
+                type="checkbox"
+                checked={choice.enabled}
+                onChange={(event) => onChange({ ...choice, enabled: event.target.checked })}
+                className="size-4 rounded border-ink-300 accent-brand-600"
+              />
+              {copy.name}
+            </label>
+          ) : (
+            <p className="text-sm font-semibold text-ink-950">{copy.name}</p>
+          )}
+          <p className={cn("mt-0.5 text-xs leading-5", off ? "text-ink-400" : "text-ink-600")}>
+            {info?.description ?? copy.summary}
+          </p>
+        </div>
+      </div>
+      <div className="grid grid-cols-1 gap-1">
+        <label htmlFor={`${id}-model`} className="sr-only">
+          {copy.name} model
+        </label>
+        <select
+          id={`${id}-model`}
+          value={choice.model}
+          disabled={off}
+          onChange={(event) => onChange({ ...choice, model: event.target.value })}
+          className={cn(inputClasses, "py-2")}
+        >
+          <option value="">
+            Default
+            {fallback ? ` (${fallback.name})` : ""}
+          </option>
+          {suitable.map((model) => (
+            <option key={model.id} value={model.id}>
+              {optionLabel(model)}
+            </option>
+          ))}
+        </select>
+        {chosen && !off ? (
+          <ModelBadge name={chosen.name} provider={chosen.provider} simulated={chosen.simulated} />
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+export function NewSessionDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const modelsQuery = useModels();
+  const rolesQuery = useAgentRoles();
+  const models = useMemo(() => modelsById(modelsQuery.data), [modelsQuery.data]);
+  const roles = useMemo(
+    () => new Map((rolesQuery.data ?? []).map((role) => [role.id, role])),
+    [rolesQuery.data],
+  );
+  const [title, setTitle] = useState("");
+  const [description, setDescription] = useState("");
+  const [coordinator, setCoordinator] = useState(DEFAULT_COORDINATOR_MODEL);
+  const [manual, setManual] = useState(false);
+  const [choices, setChoices] = useState<Record<TAgentRole, RoleChoice>>(() => ({
+    strategist: { enabled: true, model: "" },
+    coder: { enabled: true, model: "" },
+    designer: { enabled: true, model: "" },
+    critic: { enabled: true, model: "" },
+  }));
+  const [budget, setBudget] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = useId();
+
+  const coordinators = coordinatorModels(modelsQuery.data ?? []);
+  const coordinatorModel = models.get(coordinator);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const trimmed = title.trim();
+    if (!trimmed) {
+      setError("Give the session a title.");
+      return;
+    }
+    if (manual && !AGENT_ROLES.some((role) => role !== "critic" && choices[role].enabled)) {
+      setError("Choose the Strategist, the Coder or the Designer (the Critic only reviews).");
+      return;
+    }
+    let budgetCredits: number | null = null;
+    if (budget.trim()) {
+      const value = Number(budget);
+      if (!Number.isFinite(value) || value <= 0 || value > SESSION_BUDGET_MAX) {
+        setError(
+          `The budget must be a number of credits between 0.01 and ${SESSION_BUDGET_MAX.toLocaleString("en-US")}.`,
+        );
+        return;
+      }
+      budgetCredits = Math.round(value * 100) / 100;
+    }
+    const customised = manual || AGENT_ROLES.some((role) => choices[role].model !== "");
+    const preferences: TAgentPreferences | null = customised
+      ? Object.fromEntries(
+          AGENT_ROLES.map((role) => [
+            role,
+            { enabled: manual ? choices[role].enabled : true, model: choices[role].model || null },
+          ]),
+        )
+      : null;
+    setBusy(true);
+    try {
+      const { session } = await createSession({
+        title: trimmed,
+        description: description.trim(),
+        coordinator_model: coordinator,
+        manual_agent_selection: manual,
+        agent_preferences: preferences,
+        budget_credits: budgetCredits,
+      });
+      await queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
+      onOpenChange(false);
+      navigate(`/chat/${session.id}`);
+    } catch (cause) {
+      setError(
+        isApiError(cause) ? cause.message : "The session could not be created. Please try again.",
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      title="New session"
+      description="Give the team a goal. The coordinator plans the work; the agents take it from there."
+      wide
+      testId="new-session-dialog"
+    >
+      <form onSubmit={submit} className="grid grid-cols-1 gap-5 px-5 py-5 sm:px-6" noValidate>
+        <Field
+          label="Title"
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+          maxLength={SESSION_TITLE_MAX}
+          required
+          autoFocus
+          placeholder="e.g. Launch plan for the mobile app"
+        />
+        <div>
+          <label htmlFor={`${ids}-description`} className="block text-sm font-medium text-ink-800">
+            Description <span className="font-normal text-ink-500">(optional)</span>
+          </label>
+          <textarea
+            id={`${ids}-description`}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            maxLength={SESSION_DESCRIPTION_MAX}
+            rows={2}
+            placeholder="Context every agent should know: audience, constraints, tone…"
+            className={cn(inputClasses, "mt-1.5 resize-y")}
+          />
+        </div>
+
+        <div>
+          <label htmlFor={`${ids}-coordinator`} className="block text-sm font-medium text-ink-800">
+            Coordinator model
+          </label>
+          <select
+            id={`${ids}-coordinator`}
+            value={coordinator}
+            onChange={(event) => setCoordinator(event.target.value)}
+            className={cn(inputClasses, "mt-1.5")}
+            disabled={modelsQuery.isPending}
+          >
+            {coordinators.length === 0 ? <option value={coordinator}>{coordinator}</option> : null}
+            {coordinators.map((model) => (
+              <option key={model.id} value={model.id}>
+                {optionLabel(model)}
+              </option>
+            ))}
+          </select>
+          <div className="mt-1.5 flex flex-wrap items-center gap-2 text-xs text-ink-500">
+            {coordinatorModel ? (
+              <ModelBadge
+                name={coordinatorModel.name}
+                provider={coordinatorModel.provider}
+                simulated={coordinatorModel.simulated}
+              />
+            ) : null}
+            Plans the work and writes the final answer.
+          </div>
+        </div>
+
+        <fieldset>
+          <legend className="text-sm font-medium text-ink-800">Agents</legend>
+          <div
+            className="mt-1.5 grid gap-2 sm:grid-cols-2"
+            role="radiogroup"
+            aria-label="How agents are chosen"
+          >
+            {[
+              {
+                value: false,
+                label: "Automatic",
+                text: "The coordinator picks the roles each task needs.",
+              },
+              { value: true, label: "Manual", text: "You pick which roles work on every task." },
+            ].map((option) => (
+              <label
+                key={option.label}
+                className={cn(
+                  "flex cursor-pointer items-start gap-3 rounded-2xl border p-3 transition-colors",
+                  manual === option.value
+                    ? "border-brand-400 bg-brand-50 ring-1 ring-brand-400"
+                    : "border-ink-200 bg-white hover:border-ink-300",
+                )}
+              >
+                <input
+                  type="radio"
+                  name={`${ids}-mode`}
+                  checked={manual === option.value}
+                  onChange={() => setManual(option.value)}
+                  className="mt-0.5 size-4 accent-brand-600"
+                />
+                <span>
+                  <span className="block text-sm font-semibold text-ink-950">{option.label}</span>
+                  <span className="block text-xs leading-5 text-ink-600">{option.text}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          <p className="mt-3 text-xs text-ink-500">
+            {manual
+              ? "Switch roles on or off and choose each one's model."
+              : "Optionally choose the model each role uses."}
+          </p>
+          <ul className="mt-2 grid gap-2" aria-label="Agent roles">
+            {AGENT_ROLES.map((role) => (
+              <RoleRow
+                key={role}
+                role={role}
+                info={roles.get(role)}
+                choice={choices[role]}
+                manual={manual}
+                models={models}
+                onChange={(choice) => setChoices((all) => ({ ...all, [role]: choice }))}
+              />
+            ))}
+          </ul>
+        </fieldset>
+
+        <Field
+          label="Credit budget (optional)"
+          type="number"
+          inputMode="decimal"
+          min={0.01}
+          step={0.01}
+          max={SESSION_BUDGET_MAX}
+          value={budget}
+          onChange={(event) => setBudget(event.target.value)}
+          hint="A cap on what this session's runs may spend. A run that would pass it stops cleanly."
+          placeholder="No cap"
+        />
+
+        <FormMessage>{error}</FormMessage>
+        <div className="sticky bottom-0 -mx-5 -mb-5 flex flex-col-reverse gap-2 border-t border-ink-100 bg-white px-5 py-4 sm:-mx-6 sm:flex-row sm:justify-end sm:px-6">
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy ? "Creating…" : "Create session"}
+          </Button>
+        </div>
+      </form>
+    </DialogFrame>
+  );
+}

@@ -1,0 +1,217 @@
+import { ERROR_CODES, RUN_ERROR_CODES, type TChatMessage, type TModel } from "@cohort/contracts";
+import { Link } from "react-router";
+import { cn } from "../../components/cn";
+import { formatWhen } from "./format";
+import { ModelBadge } from "./model-badge";
+import {
+  CriticCard,
+  FinalAnswer,
+  LaneGrid,
+  PhaseStepper,
+  PlanChecklist,
+  RunStatusBadge,
+  RunTotals,
+} from "./run-parts";
+import type { RunView } from "./run-state";
+
+export function UserMessage({
+  message,
+  pending = false,
+}: {
+  message: Pick<TChatMessage, "content" | "created_at">;
+  pending?: boolean;
+}) {
+  return (
+    <div className="flex justify-end" data-testid="user-message">
+      <div
+        className={cn(
+          "max-w-[min(42rem,90%)] rounded-2xl rounded-br-md bg-brand-600 px-4 py-2.5 text-[15px] leading-6 whitespace-pre-wrap text-white shadow-sm",
+          pending && "opacity-70",
+        )}
+      >
+        <p className="break-words">{message.content}</p>
+        <p className="mt-1 text-right text-[11px] text-brand-100">
+          {pending ? "Sending…" : formatWhen(message.created_at)}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function RunError({ run }: { run: RunView }) {
+  if (run.status === "cancelled") {
+    return (
+      <p
+        className="rounded-xl border border-ink-200 bg-ink-50 px-4 py-3 text-sm text-ink-700"
+        data-testid="run-stopped"
+      >
+        {run.cancelReason === "shutdown"
+          ? "The server restarted and stopped this run. What the team wrote so far is kept above."
+          : "You stopped this run. What the team wrote so far is kept above."}
+      </p>
+    );
+  }
+  if (run.status !== "failed" || !run.error) return null;
+  const credits = run.error.code === ERROR_CODES.insufficientCredits;
+  const budget = run.error.code === RUN_ERROR_CODES.budgetExceeded;
+  return (
+    <div
+      role="alert"
+      className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
+      data-testid="run-error"
+    >
+      <p className="font-semibold">
+        {budget ? "Session budget reached" : credits ? "Out of credits" : "The run failed"}
+      </p>
+      <p className="mt-0.5">{run.error.message}</p>
+      {credits ? (
+        <Link to="/billing" className="mt-1.5 inline-block font-semibold text-red-900 underline">
+          Add credits on the Billing page
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+/** The whole run: phases, plan, the agents' lanes, the critic, the answer, the cost. */
+function RunWork({ run, models }: { run: RunView; models: Map<string, TModel> }) {
+  const agentLanes = run.lanes.filter((l) => l.kind !== "revision");
+  const revisions = run.lanes.filter((l) => l.kind === "revision");
+  return (
+    <div className="grid grid-cols-1 gap-4">
+      <PlanChecklist run={run} />
+      {agentLanes.length > 0 ? (
+        <section aria-label="Agents" className="grid grid-cols-1 gap-2">
+          <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
+            Agents · {agentLanes.length} {agentLanes.length === 1 ? "lane" : "lanes"}
+          </h3>
+          <LaneGrid lanes={agentLanes} models={models} />
+        </section>
+      ) : null}
+      <CriticCard run={run} />
+      {revisions.length > 0 ? (
+        <section aria-label="Revision round" className="grid grid-cols-1 gap-2">
+          <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
+            Revision round
+          </h3>
+          <LaneGrid lanes={revisions} models={models} />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function RunHeader({ run, models }: { run: RunView; models: Map<string, TModel> }) {
+  const coordinator = run.coordinatorModel ? models.get(run.coordinatorModel) : undefined;
+  const planRef = run.plan?.coordinator;
+  return (
+    <header className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+      <div className="flex min-w-0 flex-wrap items-center gap-2">
+        <span
+          className="flex size-8 items-center justify-center rounded-xl bg-ink-950 text-white shadow-sm"
+          aria-hidden="true"
+        >
+          <svg viewBox="0 0 20 20" className="size-4" fill="none" aria-hidden="true">
+            <circle cx="10" cy="5" r="2.25" fill="currentColor" />
+            <circle cx="4.5" cy="14.5" r="2.25" fill="currentColor" />
+            <circle cx="15.5" cy="14.5" r="2.25" fill="currentColor" />
+            <path
+              d="M10 7.5v3m0 0l-4 2.5m4-2.5l4 2.5"
+              stroke="currentColor"
+              strokeWidth="1.5"
+              strokeLinecap="round"
+            />
+          </svg>
+        </span>
+        <span className="text-sm font-semibold text-ink-950">Coordinator</span>
+        {planRef || coordinator || run.coordinatorModel ? (
+          <ModelBadge
+            name={planRef?.model_name ?? coordinator?.name ?? run.coordinatorModel ?? ""}
+            provider={planRef?.provider ?? coordinator?.provider}
+            simulated={planRef?.simulated ?? coordinator?.simulated}
+          />
+        ) : null}
+        {run.mode ? (
+          <span className="text-xs text-ink-500">
+            {run.mode === "manual" ? "Manual team" : "Automatic team"}
+            {run.planRepaired ? " · plan repaired" : ""}
+          </span>
+        ) : null}
+      </div>
+      <RunStatusBadge status={run.status} />
+    </header>
+  );
+}
+
+export function RunCard({ run, models }: { run: RunView; models: Map<string, TModel> }) {
+  return (
+    <section
+      aria-label="Run"
+      data-testid="run"
+      data-run-id={run.id}
+      data-status={run.status}
+      className="grid grid-cols-1 gap-4 rounded-3xl border border-ink-200 bg-white/80 p-3 shadow-sm sm:p-5"
+    >
+      <RunHeader run={run} models={models} />
+      <PhaseStepper run={run} />
+      <RunWork run={run} models={models} />
+      <FinalAnswer run={run} models={models} />
+      <RunError run={run} />
+      <div className="border-t border-ink-100 pt-3">
+        <RunTotals run={run} />
+      </div>
+    </section>
+  );
+}
+
+/** An earlier run: the answer stays readable, the team's work folds away. */
+export function CollapsedRun({ run, models }: { run: RunView; models: Map<string, TModel> }) {
+  const agents = run.lanes.filter((l) => l.kind === "agent").length;
+  const summary = [
+    `${agents} ${agents === 1 ? "agent" : "agents"}`,
+    run.critic?.score != null ? `critic ${run.critic.score}/10` : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  return (
+    <section
+      aria-label="Earlier run"
+      data-testid="run"
+      data-run-id={run.id}
+      data-status={run.status}
+      className="grid grid-cols-1 gap-3"
+    >
+      <details className="group rounded-2xl border border-ink-200 bg-white shadow-xs">
+        <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2 rounded-2xl px-4 py-2.5 text-sm hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
+          <span className="flex items-center gap-2 font-medium text-ink-800">
+            <svg
+              viewBox="0 0 16 16"
+              aria-hidden="true"
+              className="size-4 text-ink-500 transition-transform group-open:rotate-90"
+              fill="none"
+            >
+              <path
+                d="M6 4l4 4-4 4"
+                stroke="currentColor"
+                strokeWidth="1.75"
+                strokeLinecap="round"
+              />
+            </svg>
+            The team's work
+            <span className="font-normal text-ink-500">{summary}</span>
+          </span>
+          <span className="flex items-center gap-2">
+            <RunStatusBadge status={run.status} />
+            <RunTotals run={run} />
+          </span>
+        </summary>
+        <div className="grid grid-cols-1 gap-4 border-t border-ink-100 p-3 sm:p-4">
+          <PhaseStepper run={run} />
+          <RunWork run={run} models={models} />
+        </div>
+      </details>
+      <FinalAnswer run={run} models={models} />
+      <RunError run={run} />
+    </section>
+  );
+}

@@ -1,0 +1,302 @@
+import type {
+  TChatMessage,
+  TRun,
+  TRunEvent,
+  TRunPlanView,
+  TSession,
+  TSessionDetailResponse,
+} from "@cohort/contracts";
+import { describe, expect, it } from "vitest";
+import {
+  activeRunOf,
+  addSentMessage,
+  applyRunEvents,
+  conversationFromDetail,
+  EMPTY_CONVERSATION,
+  planStepState,
+  timelineOf,
+} from "./run-state";
+
+const S = "session-1";
+const R = "run-1";
+const at = (n: number) => `2025-01-01T00:00:${String(n).padStart(2, "0")}.000Z`;
+const ref = { model: "coquick", model_name: "CoQuick", provider: "openai", simulated: true };
+
+const userMessage: TChatMessage = {
+  id: "m-user",
+  session_id: S,
+  role: "user",
+  content: "Build a landing page",
+  run_id: R,
+  created_at: at(0),
+};
+const answer: TChatMessage = {
+  id: "m-answer",
+  session_id: S,
+  role: "assistant",
+  content: "## Summary\n\nDone.",
+  run_id: R,
+  created_at: at(30),
+};
+
+const plan: TRunPlanView = {
+  mode: "automatic",
+  rationale: "Two drafts and a review.",
+  notes: [],
+  coordinator: ref,
+  steps: [
+    { id: "s1", role: "strategist", task: "Plan it", depends_on: [], phase: "agent", ...ref },
+    { id: "s2", role: "coder", task: "Code it", depends_on: [], phase: "agent", ...ref },
+    { id: "s3", role: "critic", task: "Review", depends_on: ["s1", "s2"], phase: "review", ...ref },
+  ],
+};
+
+let seq = 0;
+function ev<T extends TRunEvent["type"]>(
+  type: T,
+  body: Omit<Extract<TRunEvent, { type: T }>, "type" | "seq" | "session_id" | "run_id" | "at">,
+): TRunEvent {
+  seq += 1;
+  return { type, seq, session_id: S, run_id: R, at: at(seq), ...body } as unknown as TRunEvent;
+}
+const lane = (callId: string, stepId: string, kind: "agent" | "critic" | "revision" = "agent") => ({
+  call_id: callId,
+  step_id: stepId,
+  kind,
+});
+const done = (
+  callId: string,
+  stepId: string,
+  role: "strategist" | "coder" | "critic",
+  status: "completed" | "failed" | "stopped" = "completed",
+  kind: "agent" | "critic" | "revision" = "agent",
+) =>
+  ev("agent.done", {
+    ...lane(callId, stepId, kind),
+    role,
+    status,
+    provider: "openai",
+    simulated: true,
+    input_tokens: 100,
+    output_tokens: 40,
+    credits: 0.25,
+    latency_ms: 900,
+    ttft_ms: 200,
+    error: null,
+  });
+
+function fullRun(): TRunEvent[] {
+  seq = 0;
+  return [
+    ev("run.started", { message: userMessage, mode: "automatic", coordinator_model: "coreason" }),
+    ev("run.plan", { plan, credits: 0.1, repaired: false }),
+    ev("agent.started", { ...lane("c1", "s1"), role: "strategist", task: "Plan it", ...ref }),
+    ev("agent.started", { ...lane("c2", "s2"), role: "coder", task: "Code it", ...ref }),
+    ev("agent.delta", { ...lane("c1", "s1"), text: "Step one" }),
+    ev("agent.delta", { ...lane("c2", "s2"), text: "```ts\n" }),
+    ev("agent.delta", { ...lane("c1", "s1"), text: ", step two" }),
+    done("c1", "s1", "strategist"),
+    ev("credits.changed", {
+      call_id: "c1",
+      credits: 0.25,
+      run_credits: 0.35,
+      session_spent_credits: 0.35,
+      balance: 99,
+      available: 98,
+    }),
+    done("c2", "s2", "coder"),
+    ev("agent.started", { ...lane("c3", "s3", "critic"), role: "critic", task: "Review", ...ref }),
+    ev("agent.delta", { ...lane("c3", "s3", "critic"), text: "Score: 6/10" }),
+    done("c3", "s3", "critic", "completed", "critic"),
+    ev("critic.verdict", {
+      call_id: "c3",
+      score: 6,
+      bar: 7,
+      verdict: "revise",
+      draft_scores: { s2: 5 },
+      revise_step_ids: ["s2"],
+    }),
+    ev("agent.started", {
+      ...lane("c4", "s2", "revision"),
+      role: "coder",
+      task: "Code it",
+      ...ref,
+    }),
+    ev("agent.delta", { ...lane("c4", "s2", "revision"), text: "better code" }),
+    done("c4", "s2", "coder", "completed", "revision"),
+    ev("final.delta", { call_id: "c5", text: "## Summary" }),
+    ev("final.delta", { call_id: "c5", text: "\n\nDone." }),
+    ev("run.completed", {
+      message: answer,
+      critic_score: 6,
+      total_credits: 1.5,
+      input_tokens: 900,
+      output_tokens: 400,
+      duration_ms: 30_000,
+      synthesis: { call_id: "c5", ...ref, model: "coreason", model_name: "CoReason", credits: 0.4 },
+    }),
+  ];
+}
+
+describe("run events → run view", () => {
+  it("follows a run from start to answer", () => {
+    const events = fullRun();
+    const midway = applyRunEvents(EMPTY_CONVERSATION, events.slice(0, 8));
+    const live = midway.runs[R];
+    expect(live?.status).toBe("running");
+    expect(live?.lanes.map((l) => [l.role, l.text, l.status])).toEqual([
+      ["strategist", "Step one, step two", "completed"],
+      ["coder", "```ts\n", "running"],
+    ]);
+    expect(planStepState(live as never, "s1")).toBe("done");
+    expect(planStepState(live as never, "s2")).toBe("running");
+    expect(planStepState(live as never, "s3")).toBe("pending");
+    expect(activeRunOf(midway)?.id).toBe(R);
+
+    const end = applyRunEvents(midway, events.slice(8));
+    const run = end.runs[R];
+    expect(run?.status).toBe("completed");
+    expect(run?.lanes.map((l) => l.kind)).toEqual(["agent", "agent", "critic", "revision"]);
+    expect(run?.lanes[0]?.credits).toBe(0.25);
+    expect(run?.critic).toMatchObject({ score: 6, verdict: "revise", reviseStepIds: ["s2"] });
+    expect(run?.final).toMatchObject({ text: "## Summary\n\nDone.", credits: 0.4 });
+    expect(run?.final?.ref?.modelName).toBe("CoReason");
+    expect(run?.totalCredits).toBe(1.5);
+    expect(planStepState(run as never, "s3")).toBe("done");
+    expect(activeRunOf(end)).toBeNull();
+    // The answer shows inside its run, not as a message of its own.
+    expect(timelineOf(end)).toEqual([{ message: userMessage, run }]);
+  });
+
+  it("keeps partial output when a run is stopped", () => {
+    const events = fullRun().slice(0, 7);
+    seq = 7;
+    const state = applyRunEvents(EMPTY_CONVERSATION, [
+      ...events,
+      done("c2", "s2", "coder", "stopped"),
+      ev("run.cancelled", { reason: "user", total_credits: 0.35 }),
+    ]);
+    const run = state.runs[R];
+    expect(run?.status).toBe("cancelled");
+    expect(run?.lanes.map((l) => [l.text, l.status])).toEqual([
+      ["Step one, step two", "stopped"],
+      ["```ts\n", "stopped"],
+    ]);
+    expect(planStepState(run as never, "s3")).toBe("stopped");
+  });
+
+  it("records a failure with its message", () => {
+    seq = 0;
+    const state = applyRunEvents(EMPTY_CONVERSATION, [
+      ev("run.started", { message: userMessage, mode: "automatic", coordinator_model: "coreason" }),
+      ev("run.failed", { code: "insufficient_credits", message: "Add credits.", total_credits: 0 }),
+    ]);
+    expect(state.runs[R]?.error).toEqual({ code: "insufficient_credits", message: "Add credits." });
+    expect(state.messages).toEqual([userMessage]);
+  });
+
+  it("shows the sent message at once and merges the server's events into it", () => {
+    const sent = addSentMessage(EMPTY_CONVERSATION, {
+      runId: R,
+      messageId: userMessage.id,
+      sessionId: S,
+      content: userMessage.content,
+      at: at(0),
+    });
+    expect(timelineOf(sent)).toHaveLength(1);
+    expect(timelineOf(sent)[0]?.message?.content).toBe("Build a landing page");
+    const after = applyRunEvents(sent, fullRun().slice(0, 2));
+    expect(timelineOf(after)).toHaveLength(1);
+    expect(after.runs[R]?.plan?.steps).toHaveLength(3);
+  });
+});
+
+describe("session detail → conversation", () => {
+  const session = {} as TSession;
+  const storedRun = (status: TRun["status"]): TRun => ({
+    id: R,
+    session_id: S,
+    message_id: userMessage.id,
+    result_message_id: status === "completed" ? answer.id : null,
+    status,
+    mode: "automatic",
+    coordinator_model: "coreason",
+    plan,
+    critic_score: status === "completed" ? 8 : null,
+    total_credits: 1.2,
+    input_tokens: 10,
+    output_tokens: 20,
+    error: null,
+    first_seq: 5,
+    created_at: at(0),
+    finished_at: status === "completed" ? at(30) : null,
+    steps: [
+      {
+        id: "c1",
+        kind: "agent",
+        step_id: "s1",
+        role: "strategist",
+        ...ref,
+        status: "completed",
+        stopped: false,
+        input_tokens: 1,
+        output_tokens: 2,
+        credits: 0.3,
+        latency_ms: 10,
+        ttft_ms: 5,
+        output: "Stored draft",
+        error: null,
+        started_at: at(1),
+        finished_at: at(2),
+      },
+      {
+        id: "c3",
+        kind: "critic",
+        step_id: "s3",
+        role: "critic",
+        ...ref,
+        status: "completed",
+        stopped: false,
+        input_tokens: 1,
+        output_tokens: 2,
+        credits: 0.1,
+        latency_ms: 10,
+        ttft_ms: 5,
+        output: "Score: 8/10",
+        error: null,
+        started_at: at(3),
+        finished_at: at(4),
+      },
+    ],
+  });
+
+  it("takes finished runs as stored and ignores their old events", () => {
+    const detail: TSessionDetailResponse = {
+      session,
+      messages: [userMessage, answer],
+      runs: [storedRun("completed")],
+      last_seq: 40,
+    };
+    const { state, afterSeq } = conversationFromDetail(detail);
+    expect(afterSeq).toBe(40);
+    const run = state.runs[R];
+    expect(run?.final?.text).toBe(answer.content);
+    expect(run?.lanes[0]).toMatchObject({ text: "Stored draft", task: "Plan it" });
+    expect(run?.critic).toMatchObject({ score: 8, verdict: "approve" });
+    expect(applyRunEvents(state, fullRun().slice(0, 3))).toBe(state);
+  });
+
+  it("replays a run in progress from its first event", () => {
+    const detail: TSessionDetailResponse = {
+      session,
+      messages: [userMessage],
+      runs: [storedRun("running")],
+      last_seq: 40,
+    };
+    const { state, afterSeq } = conversationFromDetail(detail);
+    expect(afterSeq).toBe(4);
+    expect(state.runs[R]?.lanes).toEqual([]);
+    const replayed = applyRunEvents(state, fullRun().slice(0, 5));
+    expect(replayed.runs[R]?.lanes[0]?.text).toBe("Step one");
+  });
+});

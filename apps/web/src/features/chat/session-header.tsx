@@ -1,0 +1,353 @@
+import {
+  SESSION_BUDGET_MAX,
+  SESSION_DESCRIPTION_MAX,
+  SESSION_STATUS_TRANSITIONS,
+  SESSION_TITLE_MAX,
+  type TModel,
+  type TSession,
+  type TSessionStatus,
+} from "@cohort/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { AlertDialog, DropdownMenu } from "radix-ui";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { useNavigate } from "react-router";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+import { Field, FormMessage, inputClasses } from "../../components/form";
+import { toast } from "../../components/toast/toast-store";
+import { isApiError } from "../../lib/api/api-error";
+import { chatKeys, deleteSession, setSessionStatus, updateSession } from "./chat-api";
+import { DialogFrame } from "./dialog-frame";
+import { formatRunCredits } from "./format";
+import { ModelBadge } from "./model-badge";
+import { SessionStatusBadge } from "./session-list";
+
+/** The verb for each change, from where the session is now (docs/decisions: session statuses). */
+function transitionLabel(from: TSessionStatus, to: TSessionStatus): string {
+  if (to === "paused") return "Pause";
+  if (to === "completed") return "Mark complete";
+  if (to === "archived") return "Archive";
+  return from === "paused" ? "Resume" : from === "archived" ? "Restore" : "Reopen";
+}
+
+function BudgetMeter({ session }: { session: TSession }) {
+  const budget = session.budget_credits;
+  if (budget === null) {
+    return (
+      <span className="text-xs text-ink-500 tabular-nums" data-testid="session-spent">
+        Spent {formatRunCredits(session.spent_credits)}
+      </span>
+    );
+  }
+  const ratio = Math.min(1, session.spent_credits / budget);
+  return (
+    <span
+      className="inline-flex items-center gap-2 text-xs text-ink-600 tabular-nums"
+      data-testid="session-spent"
+    >
+      <span aria-hidden="true" className="h-1.5 w-16 overflow-hidden rounded-full bg-ink-200">
+        <span
+          className={
+            ratio >= 0.9
+              ? "block h-full bg-red-500"
+              : ratio >= 0.7
+                ? "block h-full bg-amber-500"
+                : "block h-full bg-emerald-500"
+          }
+          style={{ width: `${ratio * 100}%` }}
+        />
+      </span>
+      {formatRunCredits(session.spent_credits)} of {budget.toLocaleString("en-US")}
+    </span>
+  );
+}
+
+function EditSessionDialog({
+  session,
+  open,
+  onOpenChange,
+  onSaved,
+}: {
+  session: TSession;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  onSaved(session: TSession): void;
+}) {
+  const [title, setTitle] = useState(session.title);
+  const [description, setDescription] = useState(session.description);
+  const [budget, setBudget] = useState(
+    session.budget_credits === null ? "" : String(session.budget_credits),
+  );
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = useId();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!title.trim()) {
+      setError("Give the session a title.");
+      return;
+    }
+    let budgetCredits: number | null = null;
+    if (budget.trim()) {
+      const value = Number(budget);
+      if (!Number.isFinite(value) || value <= 0 || value > SESSION_BUDGET_MAX) {
+        setError("The budget must be a positive number of credits, or empty for no cap.");
+        return;
+      }
+      budgetCredits = Math.round(value * 100) / 100;
+    }
+    setBusy(true);
+    try {
+      const { session: saved } = await updateSession(session.id, {
+        title: title.trim(),
+        description: description.trim(),
+        budget_credits: budgetCredits,
+      });
+      onSaved(saved);
+      onOpenChange(false);
+    } catch (cause) {
+      setError(isApiError(cause) ? cause.message : "The session could not be saved.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <DialogFrame open={open} onOpenChange={onOpenChange} title="Edit session">
+      <form onSubmit={submit} className="grid grid-cols-1 gap-4 px-5 py-5 sm:px-6" noValidate>
+        <Field
+          label="Title"
+          value={title}
+          maxLength={SESSION_TITLE_MAX}
+          onChange={(e) => setTitle(e.target.value)}
+          autoFocus
+          required
+        />
+        <div>
+          <label htmlFor={`${ids}-description`} className="block text-sm font-medium text-ink-800">
+            Description
+          </label>
+          <textarea
+            id={`${ids}-description`}
+            value={description}
+            maxLength={SESSION_DESCRIPTION_MAX}
+            rows={3}
+            onChange={(e) => setDescription(e.target.value)}
+            className={cn(inputClasses, "mt-1.5 resize-y")}
+          />
+        </div>
+        <Field
+          label="Credit budget"
+          type="number"
+          inputMode="decimal"
+          min={0.01}
+          step={0.01}
+          value={budget}
+          onChange={(e) => setBudget(e.target.value)}
+          hint={`Spent so far: ${formatRunCredits(session.spent_credits)}. Leave empty for no cap.`}
+          placeholder="No cap"
+        />
+        <FormMessage>{error}</FormMessage>
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy ? "Saving…" : "Save"}
+          </Button>
+        </div>
+      </form>
+    </DialogFrame>
+  );
+}
+
+function DeleteDialog({
+  session,
+  open,
+  onOpenChange,
+}: {
+  session: TSession;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await deleteSession(session.id);
+      await queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
+      toast({ title: "Session deleted", variant: "success" });
+      navigate("/chat", { replace: true });
+    } catch (cause) {
+      toast({
+        title: isApiError(cause) ? cause.message : "The session could not be deleted.",
+        variant: "error",
+      });
+      setBusy(false);
+    }
+  };
+  return (
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-ink-950/40" />
+        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-3xl bg-white p-6 shadow-2xl outline-none">
+          <AlertDialog.Title className="text-lg font-bold text-ink-950">
+            Delete “{session.title}”?
+          </AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-ink-600">
+            Its messages, runs and the agents' work are removed for good. Credits already spent are
+            not refunded.
+          </AlertDialog.Description>
+          <div className="mt-6 flex justify-end gap-2">
+            <AlertDialog.Cancel asChild>
+              <Button variant="outline">Cancel</Button>
+            </AlertDialog.Cancel>
+            <Button
+              onClick={remove}
+              disabled={busy}
+              className="bg-red-600 hover:bg-red-700 focus-visible:outline-red-600"
+            >
+              {busy ? "Deleting…" : "Delete session"}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}
+
+const menuItem =
+  "flex cursor-pointer items-center rounded-lg px-3 py-2 text-sm text-ink-800 outline-none select-none data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 data-[highlighted]:bg-ink-100";
+
+export function SessionHeader({
+  session,
+  coordinator,
+  runActive,
+  onSessionChange,
+  leading,
+}: {
+  session: TSession;
+  coordinator: TModel | undefined;
+  runActive: boolean;
+  onSessionChange(session: TSession): void;
+  leading?: ReactNode;
+}) {
+  const queryClient = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [changing, setChanging] = useState<TSessionStatus | null>(null);
+  const targets = SESSION_STATUS_TRANSITIONS[session.status];
+
+  const changeStatus = async (status: TSessionStatus) => {
+    setChanging(status);
+    try {
+      const { session: saved } = await setSessionStatus(session.id, status);
+      onSessionChange(saved);
+      void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
+    } catch (cause) {
+      toast({
+        title: isApiError(cause) ? cause.message : "The status could not be changed.",
+        variant: "error",
+      });
+    } finally {
+      setChanging(null);
+    }
+  };
+
+  const saved = (next: TSession) => {
+    onSessionChange(next);
+    void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
+  };
+
+  return (
+    <header
+      className="border-b border-ink-200 bg-white/95 px-4 py-3 backdrop-blur sm:px-6"
+      data-testid="session-header"
+    >
+      <div className="flex items-start gap-3">
+        {leading}
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h1 className="min-w-0 truncate text-lg font-bold tracking-tight text-ink-950 sm:text-xl">
+              {session.title}
+            </h1>
+            <SessionStatusBadge status={session.status} />
+          </div>
+          <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-ink-500">
+            {coordinator ? (
+              <span className="inline-flex items-center gap-1.5">
+                Coordinator
+                <ModelBadge name={coordinator.name} simulated={coordinator.simulated} compact />
+              </span>
+            ) : null}
+            <span>{session.manual_agent_selection ? "Manual team" : "Automatic team"}</span>
+            <BudgetMeter session={session} />
+          </div>
+          {session.description ? (
+            <p className="mt-1 line-clamp-2 text-sm text-ink-600">{session.description}</p>
+          ) : null}
+        </div>
+        <div className="flex shrink-0 items-center gap-1.5">
+          <div className="hidden items-center gap-1.5 md:flex">
+            {targets.map((status) => (
+              <Button
+                key={status}
+                variant="outline"
+                size="sm"
+                onClick={() => changeStatus(status)}
+                disabled={changing !== null}
+              >
+                {changing === status ? "Saving…" : transitionLabel(session.status, status)}
+              </Button>
+            ))}
+          </div>
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger asChild>
+              <Button variant="ghost" size="sm" aria-label="Session actions">
+                <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="currentColor">
+                  <circle cx="3" cy="8" r="1.5" />
+                  <circle cx="8" cy="8" r="1.5" />
+                  <circle cx="13" cy="8" r="1.5" />
+                </svg>
+              </Button>
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content
+                align="end"
+                sideOffset={6}
+                className="z-50 min-w-48 rounded-xl border border-ink-200 bg-white p-1 shadow-xl"
+              >
+                {targets.map((status) => (
+                  <DropdownMenu.Item
+                    key={status}
+                    className={menuItem}
+                    disabled={changing !== null}
+                    onSelect={() => void changeStatus(status)}
+                  >
+                    {transitionLabel(session.status, status)}
+                  </DropdownMenu.Item>
+                ))}
+                <DropdownMenu.Separator className="my-1 h-px bg-ink-100" />
+                <DropdownMenu.Item className={menuItem} onSelect={() => setRenaming(true)}>
+                  Edit details…
+                </DropdownMenu.Item>
+                <DropdownMenu.Item
+                  className={`${menuItem} text-red-700 data-[highlighted]:bg-red-50`}
+                  disabled={runActive}
+                  onSelect={() => setDeleting(true)}
+                >
+                  Delete…
+                </DropdownMenu.Item>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
+        </div>
+      </div>
+      {renaming ? (
+        <EditSessionDialog session={session} open onOpenChange={setRenaming} onSaved={saved} />
+      ) : null}
+      <DeleteDialog session={session} open={deleting} onOpenChange={setDeleting} />
+    </header>
+  );
+}

@@ -1,0 +1,208 @@
+import type { TSession, TSessionStatus } from "@cohort/contracts";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
+import { Link } from "react-router";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+import { inputClasses } from "../../components/form";
+import { Spinner } from "../../components/spinner";
+import { chatKeys, listSessions } from "./chat-api";
+import { formatWhen } from "./format";
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+export const SESSION_STATUS_LABELS: Record<TSessionStatus, string> = {
+  active: "Active",
+  paused: "Paused",
+  completed: "Completed",
+  archived: "Archived",
+};
+
+export function SessionStatusBadge({
+  status,
+  className,
+}: {
+  status: TSessionStatus;
+  className?: string;
+}) {
+  const tone = {
+    active: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+    paused: "bg-amber-50 text-amber-900 ring-amber-200",
+    completed: "bg-sky-50 text-sky-800 ring-sky-200",
+    archived: "bg-ink-100 text-ink-700 ring-ink-200",
+  }[status];
+  return (
+    <span
+      data-testid="session-status"
+      className={cn(
+        "inline-flex items-center rounded-full px-2 py-0.5 text-[11px] font-semibold ring-1 ring-inset",
+        tone,
+        className,
+      )}
+    >
+      {SESSION_STATUS_LABELS[status]}
+    </span>
+  );
+}
+
+function useDebounced(value: string, ms: number): string {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+function SessionRow({
+  session,
+  current,
+  onNavigate,
+}: {
+  session: TSession;
+  current: boolean;
+  onNavigate?: () => void;
+}) {
+  return (
+    <li>
+      <Link
+        to={`/chat/${session.id}`}
+        onClick={onNavigate}
+        aria-current={current ? "page" : undefined}
+        className={cn(
+          "block rounded-xl px-3 py-2.5 transition-colors",
+          current ? "bg-brand-50 ring-1 ring-brand-200 ring-inset" : "hover:bg-ink-100",
+        )}
+      >
+        <span className="flex items-start justify-between gap-2">
+          <span
+            className={cn(
+              "min-w-0 truncate text-sm font-semibold",
+              current ? "text-brand-900" : "text-ink-900",
+            )}
+          >
+            {session.title}
+          </span>
+          {session.status !== "active" ? (
+            <SessionStatusBadge status={session.status} className="shrink-0" />
+          ) : null}
+        </span>
+        <span className="mt-0.5 flex items-center justify-between gap-2 text-xs text-ink-500">
+          <span className="min-w-0 truncate">{session.description || "No description"}</span>
+          <span className="shrink-0 tabular-nums">{formatWhen(session.updated_at)}</span>
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+/** The user's sessions, newest first, with title search and the New session action. */
+export function SessionList({
+  currentId,
+  onNew,
+  onNavigate,
+  className,
+}: {
+  currentId: string | undefined;
+  onNew(): void;
+  onNavigate?: () => void;
+  className?: string;
+}) {
+  const searchId = useId();
+  const [search, setSearch] = useState("");
+  const q = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
+  const { data, isPending, isError, refetch, isFetching } = useQuery({
+    queryKey: chatKeys.sessionList(q),
+    queryFn: ({ signal }) => listSessions(q, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
+  const sessions = data?.sessions ?? [];
+
+  return (
+    <nav
+      aria-label="Sessions"
+      className={cn("flex min-h-0 flex-col", className)}
+      data-testid="session-list"
+    >
+      <div className="grid grid-cols-1 gap-3 p-4 pb-3">
+        <div className="flex items-center justify-between gap-2">
+          <h2 className="text-sm font-semibold text-ink-950">Sessions</h2>
+          {isFetching && !isPending ? <Spinner size="sm" label="Updating sessions" /> : null}
+        </div>
+        <Button onClick={onNew} className="w-full">
+          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+            <path d="M8 3v10M3 8h10" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+          New session
+        </Button>
+        <div className="relative">
+          <label htmlFor={searchId} className="sr-only">
+            Search sessions by title
+          </label>
+          <svg
+            viewBox="0 0 16 16"
+            aria-hidden="true"
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-400"
+            fill="none"
+          >
+            <circle cx="7" cy="7" r="4.5" stroke="currentColor" strokeWidth="1.5" />
+            <path
+              d="M10.5 10.5L14 14"
+              stroke="currentColor"
+              strokeWidth="1.5"
+              strokeLinecap="round"
+            />
+          </svg>
+          <input
+            id={searchId}
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search sessions"
+            className={cn(inputClasses, "py-2 pl-9")}
+          />
+        </div>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-4">
+        {isPending ? (
+          <div className="flex justify-center py-8">
+            <Spinner label="Loading sessions" />
+          </div>
+        ) : isError ? (
+          <div className="px-3 py-6 text-center text-sm text-ink-600">
+            <p>The sessions could not be loaded.</p>
+            <Button variant="outline" size="sm" className="mt-2" onClick={() => refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : sessions.length === 0 ? (
+          <p className="px-3 py-6 text-center text-sm text-ink-500">
+            {q
+              ? `No session titled like “${q}”.`
+              : "No sessions yet. Start one to put the team to work."}
+          </p>
+        ) : (
+          <ul
+            className="grid grid-cols-1 gap-0.5"
+            aria-label={q ? `Sessions matching ${q}` : "Recent sessions"}
+          >
+            {sessions.map((session) => (
+              <SessionRow
+                key={session.id}
+                session={session}
+                current={session.id === currentId}
+                onNavigate={onNavigate}
+              />
+            ))}
+          </ul>
+        )}
+        {data && data.total > sessions.length ? (
+          <p className="px-3 pt-3 text-xs text-ink-500">
+            Showing the {sessions.length} newest of {data.total}. Search to find older ones.
+          </p>
+        ) : null}
+      </div>
+    </nav>
+  );
+}

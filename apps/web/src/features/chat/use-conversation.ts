@@ -1,0 +1,129 @@
+import type { TRunEvent, TSession } from "@cohort/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { isApiError } from "../../lib/api/api-error";
+import { socketSessionTransport } from "../../lib/realtime/realtime-client";
+import { startSessionFeed } from "../../lib/realtime/session-feed";
+import { useRealtimeConnection } from "../../lib/realtime/use-realtime";
+import { logger } from "../../lib/telemetry/logger";
+import { chatKeys, getSessionDetail, listSessionEvents } from "./chat-api";
+import {
+  addSentMessage,
+  applyRunEvents,
+  type ConversationState,
+  conversationFromDetail,
+  EMPTY_CONVERSATION,
+} from "./run-state";
+
+export type ConversationLoad =
+  | { status: "loading" }
+  | { status: "missing" }
+  | { status: "error"; message: string }
+  | { status: "ready" };
+
+/**
+ * One session's conversation, live: the stored detail first, then every run event after it
+ * (HTTP backfill, then the socket room, resumed after reconnects). A reload mid-run replays
+ * the run from its first event, so nothing streamed so far is lost. Events are applied once
+ * per animation frame, however fast the tokens come.
+ */
+export function useConversation(sessionId: string) {
+  useRealtimeConnection();
+  const queryClient = useQueryClient();
+  const [load, setLoad] = useState<ConversationLoad>({ status: "loading" });
+  const [session, setSession] = useState<TSession | null>(null);
+  const [state, setState] = useState<ConversationState>(EMPTY_CONVERSATION);
+  const [attempt, setAttempt] = useState(0);
+  const queue = useRef<TRunEvent[]>([]);
+  const frame = useRef<number | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts the load (Retry)
+  useEffect(() => {
+    const abort = new AbortController();
+    let stop: (() => void) | null = null;
+    setLoad({ status: "loading" });
+    setSession(null);
+    setState(EMPTY_CONVERSATION);
+    queue.current = [];
+
+    const flush = () => {
+      frame.current = null;
+      const events = queue.current;
+      queue.current = [];
+      if (events.length === 0) return;
+      setState((current) => applyRunEvents(current, events));
+      let ended = false;
+      for (const event of events) {
+        if (event.type === "credits.changed") {
+          setSession((s) => (s ? { ...s, spent_credits: event.session_spent_credits } : s));
+        }
+        if (
+          event.type === "run.completed" ||
+          event.type === "run.failed" ||
+          event.type === "run.cancelled"
+        ) {
+          ended = true;
+        }
+      }
+      // The list shows recent activity; the profile's balance moved with the run.
+      if (ended) void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
+    };
+
+    getSessionDetail(sessionId, abort.signal).then(
+      (detail) => {
+        if (abort.signal.aborted) return;
+        const { state: initial, afterSeq } = conversationFromDetail(detail);
+        setSession(detail.session);
+        setState(initial);
+        setLoad({ status: "ready" });
+        const feed = startSessionFeed({
+          sessionId,
+          afterSeq,
+          fetchEvents: (after, signal) => listSessionEvents(sessionId, after, signal),
+          transport: socketSessionTransport(),
+          onEvents: (events) => {
+            queue.current.push(...events);
+            frame.current ??= requestAnimationFrame(flush);
+          },
+          onError: (error) => {
+            logger.warn("Live updates for a session failed", {
+              sessionId,
+              cause: error instanceof Error ? error.message : String(error),
+            });
+          },
+        });
+        stop = () => feed.stop();
+      },
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        if (isApiError(error) && error.status === 404) setLoad({ status: "missing" });
+        else {
+          setLoad({
+            status: "error",
+            message: isApiError(error) ? error.message : "This session could not be loaded.",
+          });
+        }
+      },
+    );
+
+    return () => {
+      abort.abort();
+      stop?.();
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = null;
+    };
+  }, [sessionId, attempt, queryClient]);
+
+  const addSent = useCallback(
+    (sent: { runId: string; messageId: string; content: string }) => {
+      setState((current) =>
+        addSentMessage(current, { ...sent, sessionId, at: new Date().toISOString() }),
+      );
+    },
+    [sessionId],
+  );
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+
+  return { load, session, setSession, state, addSent, retry };
+}

@@ -1,0 +1,94 @@
+import { CREDITS_CRITICAL_THRESHOLD, CREDITS_LOW_THRESHOLD } from "@cohort/contracts";
+
+/**
+ * The credit balance widget's state machine (spec §4 Credit levels, §8 texts, §9 thresholds),
+ * free of React so every rule is unit-tested: the level of a balance, and what a change from
+ * one observed balance to the next must tell the user.
+ */
+export type CreditLevel = "normal" | "low" | "critical";
+
+export function creditLevel(credits: number): CreditLevel {
+  if (credits <= CREDITS_CRITICAL_THRESHOLD) return "critical";
+  if (credits <= CREDITS_LOW_THRESHOLD) return "low";
+  return "normal";
+}
+
+/** The inline message under the balance (spec §8); none while the balance is normal. */
+export const CREDIT_LEVEL_MESSAGES: Record<CreditLevel, string | null> = {
+  normal: null,
+  low: "Running low. Consider adding credits.",
+  critical: "Critical! Add credits to continue.",
+};
+
+export const CREDITS_REFRESHED_MESSAGE = "Credits refreshed";
+export const CREDITS_REFRESH_FAILED_MESSAGE = "Failed to refresh credits";
+
+export const CRITICAL_TOAST_DURATION_MS = 5_000;
+export const LOW_TOAST_DURATION_MS = 4_000;
+
+/** Credits are kept to hundredths; anything finer is floating-point noise. */
+export function formatCreditAmount(credits: number): string {
+  return (Math.round(credits * 100) / 100).toLocaleString("en-US", {
+    maximumFractionDigits: 2,
+  });
+}
+
+function creditsWord(amount: number): string {
+  return Math.round(amount * 100) === 100 ? "credit" : "credits";
+}
+
+/** "3 credits", "1 credit", "0.5 credits". */
+export function formatCreditCount(amount: number): string {
+  return `${formatCreditAmount(amount)} ${creditsWord(amount)}`;
+}
+
+export function criticalToastTitle(credits: number): string {
+  return `Critical: Only ${formatCreditAmount(credits)} credits remaining!`;
+}
+
+export function lowToastTitle(credits: number): string {
+  return `Low credits: ${formatCreditAmount(credits)} remaining`;
+}
+
+export interface CreditToast {
+  title: string;
+  variant: "error" | "warning";
+  durationMs: number;
+}
+
+export interface CreditChange {
+  level: CreditLevel;
+  /** For the live region: how much a drop used and what is left; null unless it dropped. */
+  announcement: string | null;
+  /** Shown only when the balance crosses a threshold downwards, never on every render. */
+  toast: CreditToast | null;
+}
+
+/** Anything below a hundredth of a credit is rounding, not spending. */
+const EPSILON = 0.005;
+
+/**
+ * What the user must be told when the balance goes from `previous` to `next`. `previous` is
+ * null for the first balance seen (after a page load): that sets the baseline and announces
+ * nothing, since nothing changed in front of the user; the inline message still shows the level.
+ * A drop across both thresholds at once gets only the critical toast: it supersedes the other.
+ */
+export function observeCredits(previous: number | null, next: number): CreditChange {
+  const level = creditLevel(next);
+  if (previous === null || next > previous - EPSILON) {
+    return { level, announcement: null, toast: null };
+  }
+  const used = previous - next;
+  const announcement = `Used ${formatCreditCount(used)}. ${formatCreditCount(next)} remaining.`;
+  let toast: CreditToast | null = null;
+  if (previous > CREDITS_CRITICAL_THRESHOLD && next <= CREDITS_CRITICAL_THRESHOLD) {
+    toast = {
+      title: criticalToastTitle(next),
+      variant: "error",
+      durationMs: CRITICAL_TOAST_DURATION_MS,
+    };
+  } else if (previous > CREDITS_LOW_THRESHOLD && next <= CREDITS_LOW_THRESHOLD) {
+    toast = { title: lowToastTitle(next), variant: "warning", durationMs: LOW_TOAST_DURATION_MS };
+  }
+  return { level, announcement, toast };
+}

@@ -1,0 +1,59 @@
+import { SERVER_EVENTS } from "@cohort/contracts";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "../../components/toast/toast-store";
+import { realtime } from "../../lib/realtime/realtime-client";
+import { useRealtimeEvent } from "../../lib/realtime/use-realtime";
+import { logger } from "../../lib/telemetry/logger";
+import { observeCredits } from "./credit-levels";
+import { applyCreditBalance, refreshCredits } from "./credit-sync";
+
+/**
+ * Watches the signed-in user's balance once for the whole shell (the widget itself is drawn
+ * twice: sidebar and mobile header), so each drop is announced and each threshold toast shown
+ * exactly once. Returns the text of the latest drop for the live region.
+ */
+export function useCreditWatch(userId: string | undefined, credits: number | undefined): string {
+  const seen = useRef<{ userId: string; credits: number } | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+
+  useEffect(() => {
+    if (userId === undefined || credits === undefined) return;
+    const previous = seen.current?.userId === userId ? seen.current.credits : null;
+    seen.current = { userId, credits };
+    if (previous === credits) return;
+    const change = observeCredits(previous, credits);
+    if (change.announcement) setAnnouncement(change.announcement);
+    if (change.toast) toast(change.toast);
+  }, [userId, credits]);
+
+  return announcement;
+}
+
+/**
+ * Live balance (the issue's `credits.changed`, sent to the user's sockets after every change):
+ * spending, a payment, an administrator's grant show without a reload. On every (re)connection
+ * the profile is asked for again, since changes made before the socket joined were not pushed.
+ */
+export function useLiveCredits(): void {
+  useRealtimeEvent(SERVER_EVENTS.creditsChanged, (change) => applyCreditBalance(change.balance));
+  useEffect(
+    () =>
+      realtime.onConnect(() => {
+        refreshCredits().catch((error: unknown) => {
+          logger.warn("Could not refresh the credit balance", {
+            cause: error instanceof Error ? error.message : String(error),
+          });
+        });
+      }),
+    [],
+  );
+}
+
+/** The polite live region that reads out each drop ("Used 3 credits. 17 credits remaining."). */
+export function CreditAnnouncer({ text }: { text: string }) {
+  return (
+    <p role="status" aria-live="polite" className="sr-only" data-testid="credit-announcement">
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm run bench:credits`: reserve+settle operations per second, 50 concurrent users, on
+// embedded PGlite and on PostgreSQL (BENCH_DATABASE_URL, default the CI test server; a fresh
+// schema, dropped afterwards). It calls the credits services directly — no HTTP — because it
+// measures the ledger's transactions and locks, which is what every model call pays for; the
+// HTTP platform has its own benchmark (bench:api). Runs under tsx (the services are TypeScript).
+import { randomBytes } from "node:crypto";
+import { cpus } from "node:os";
+import { createDb } from "../apps/server/src/db/client.ts";
+import { migrate } from "../apps/server/src/db/migrate.ts";
+import { getBalance } from "../apps/server/src/modules/credits/get-balance.ts";
+import { grantCredits } from "../apps/server/src/modules/credits/grant-credits.ts";
+import { sumLedger } from "../apps/server/src/modules/credits/list-ledger.ts";
+import { reserveCredits } from "../apps/server/src/modules/credits/reserve-credits.ts";
+import { settleHold } from "../apps/server/src/modules/credits/settle-hold.ts";
+import { createUser } from "../apps/server/src/modules/users/create-user.ts";
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const USERS = 50;
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+async function openDb(kind) {
+  if (kind === "pglite") {
+    const db = await createDb({});
+    return { db, drop: () => db.close() };
+  }
+  const schema = `bench_${randomBytes(6).toString("hex")}`;
+  const admin = await createDb({ databaseUrl: POSTGRES_URL, maxConnections: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  const db = await createDb({ databaseUrl: POSTGRES_URL, schema, maxConnections: 20 });
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/** `workers` loops, each on its user, reserving 1.5 credits and settling 1.00 until time is up. */
+async function run(deps, userIds, workers) {
+  const latencies = [];
+  const deadline = Date.now() + DURATION_S * 1000;
+  let ops = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      const userId = userIds[w % userIds.length];
+      for (let i = 0; Date.now() < deadline; i++) {
+        const started = performance.now();
+        const hold = await reserveCredits(deps, userId, 1.5, `bench-${w}-${i}-${started}`);
+        await settleHold(deps, hold.id, 1);
+        latencies.push(performance.now() - started);
+        ops++;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    opsPerSec: Math.round(ops / DURATION_S),
+    p50: Number(percentile(latencies, 0.5).toFixed(2)),
+    p99: Number(percentile(latencies, 0.99).toFixed(2)),
+    ops,
+  };
+}
+
+async function bench(kind) {
+  const { db, drop } = await openDb(kind);
+  try {
+    await migrate(db);
+    const deps = { db, holdTtlMs: 15 * 60_000, publish: () => {} };
+    const users = [];
+    for (let i = 0; i < USERS; i++) {
+      const user = await createUser(db, {
+        email: `bench-${i}-${randomBytes(4).toString("hex")}@example.com`,
+      });
+      await grantCredits(deps, {
+        userId: user.id,
+        credits: 10_000_000,
+        reason: "admin_adjustment",
+        reference: `bench-fund-${user.id}`,
+      });
+      users.push(user.id);
+    }
+    const spread = await run(deps, users, USERS);
+    const hot = await run(deps, users.slice(0, 1), USERS);
+    // The invariant still holds after the load: every balance equals its ledger.
+    for (const userId of users) {
+      const { balance, held } = await getBalance(db, userId);
+      if (balance !== (await sumLedger(db, userId)) || held !== 0) {
+        throw new Error(`ledger mismatch for ${userId}`);
+      }
+    }
+    return { kind, spread, hot };
+  } finally {
+    await drop();
+  }
+}
+
+const results = [];
+for (const kind of ["pglite", "postgres"]) {
+  try {
+    results.push(await bench(kind));
+  } catch (error) {
+    console.error(`${kind}: skipped (${error.message})`);
+  }
+}
+console.log(
+  `\nreserve+settle, ${DURATION_S} s per run, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"})`,
+);
+console.log(
+  `${"database".padEnd(10)} ${"load".padEnd(42)} ${"ops/s".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(8)}`,
+);
+for (const { kind, spread, hot } of results) {
+  for (const [label, r] of [
+    [`${USERS} concurrent users, one each`, spread],
+    [`${USERS} concurrent calls, one user (hot row)`, hot],
+  ]) {
+    console.log(
+      `${kind.padEnd(10)} ${label.padEnd(42)} ${String(r.opsPerSec).padStart(6)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)}`,
+    );
+  }
+}
+console.log("\nBalances equal their ledgers after every run; no hold left open.");
