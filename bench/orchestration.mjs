@@ -12,7 +12,8 @@
 //     sending). C doubles until the p99 passes 50 ms, then bisects.
 // The fake provider runs in its own process, so its timers do not compete with the clients.
 import { spawn } from "node:child_process";
-import { cpus } from "node:os";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { io } from "socket.io-client";
@@ -200,7 +201,13 @@ async function measureOverhead(base, token) {
   };
 }
 
-async function measureConcurrency(base, token, concurrency) {
+/** CPU time the server process has used so far, in ms (Linux /proc; 100 ticks a second). */
+function serverCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function measureConcurrency(base, token, concurrency, pid) {
   const latencies = [];
   const sockets = Array.from({ length: Math.ceil(concurrency / 10) }, () =>
     openSocket(base, token, latencies),
@@ -214,6 +221,7 @@ async function measureConcurrency(base, token, concurrency) {
     sessions.push({ id, client });
   }
   latencies.length = 0;
+  const cpuBefore = serverCpuMs(pid);
   const deadline = performance.now() + WINDOW_S * 1000;
   let completed = 0;
   let failed = 0;
@@ -234,6 +242,7 @@ async function measureConcurrency(base, token, concurrency) {
     }),
   );
   const elapsed = (performance.now() - deadline) / 1000 + WINDOW_S;
+  const cpuMs = serverCpuMs(pid) - cpuBefore;
   for (const s of sockets) s.close();
   return {
     concurrency,
@@ -244,6 +253,8 @@ async function measureConcurrency(base, token, concurrency) {
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     runMs: mean(durations),
+    cpuPerRunMs: cpuMs / Math.max(1, completed),
+    cpuShare: cpuMs / 1000 / elapsed,
   };
 }
 
@@ -257,6 +268,10 @@ const server = await startServer({
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/cohort-prof" to see where the server's time goes.
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS
+      ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+      : {}),
   },
 });
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
@@ -268,10 +283,10 @@ try {
   let pass = null;
   let fail = null;
   for (let c = 1; c <= MAX_CONCURRENCY; c *= 2) {
-    const result = await measureConcurrency(server.url, token, c);
+    const result = await measureConcurrency(server.url, token, c, server.child.pid);
     levels.push(result);
     console.log(
-      `  C=${c}: p99 ${fmt(result.p99, 0)} ms, p50 ${fmt(result.p50, 0)} ms, ${fmt(result.runsPerS)} runs/s, ${fmt(result.eventsPerS, 0)} events/s, run ${fmt(result.runMs, 0)} ms`,
+      `  C=${c}: p99 ${fmt(result.p99, 0)} ms, p50 ${fmt(result.p50, 0)} ms, ${fmt(result.runsPerS)} runs/s, ${fmt(result.eventsPerS, 0)} events/s, run ${fmt(result.runMs, 0)} ms, server CPU ${fmt(result.cpuPerRunMs, 0)} ms/run (${fmt(result.cpuShare * 100, 0)}% of a core)`,
     );
     if (result.p99 < P99_TARGET_MS && result.failed === 0) pass = result;
     else {
@@ -282,10 +297,10 @@ try {
   // Bisect between the last level that passed and the first that did not.
   while (pass && fail && fail.concurrency - pass.concurrency > Math.max(1, pass.concurrency / 8)) {
     const c = Math.round((pass.concurrency + fail.concurrency) / 2);
-    const result = await measureConcurrency(server.url, token, c);
+    const result = await measureConcurrency(server.url, token, c, server.child.pid);
     levels.push(result);
     console.log(
-      `  C=${c}: p99 ${fmt(result.p99, 0)} ms, p50 ${fmt(result.p50, 0)} ms, ${fmt(result.runsPerS)} runs/s, ${fmt(result.eventsPerS, 0)} events/s, run ${fmt(result.runMs, 0)} ms`,
+      `  C=${c}: p99 ${fmt(result.p99, 0)} ms, p50 ${fmt(result.p50, 0)} ms, ${fmt(result.runsPerS)} runs/s, ${fmt(result.eventsPerS, 0)} events/s, run ${fmt(result.runMs, 0)} ms, server CPU ${fmt(result.cpuPerRunMs, 0)} ms/run (${fmt(result.cpuShare * 100, 0)}% of a core)`,
     );
     if (result.p99 < P99_TARGET_MS && result.failed === 0) pass = result;
     else fail = result;
@@ -319,6 +334,13 @@ try {
         ? `${fail.concurrency} (p99 ${fmt(fail.p99, 0)} ms, ${fmt(fail.runsPerS)} runs/s, failed runs ${fail.failed})`
         : `none up to ${MAX_CONCURRENCY}`,
     ],
+    [
+      "server CPU per run",
+      pass
+        ? `${fmt(pass.cpuPerRunMs, 0)} ms at ${pass.concurrency} concurrent runs (${fmt(pass.cpuShare * 100, 0)}% of one core)`
+        : "-",
+    ],
+    ["machine load (1-min average) at the end", loadavg()[0].toFixed(1)],
     ["server RSS at the end", `${server.rssMb().toFixed(0)} MB`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

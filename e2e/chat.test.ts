@@ -298,9 +298,13 @@ describe("Cohort Chat", () => {
 
     // The phone layout: one column, lanes stacked, the session list in a drawer.
     await page.setViewportSize({ width: 360, height: 780 });
-    await page.evaluate(() => window.scrollTo(0, 0));
     expect(await horizontalOverflow(page)).toBe(0);
+    // The newest run, from its plan down to the first lanes (below the phone's top bar).
+    await third.evaluate((run) =>
+      window.scrollTo(0, run.getBoundingClientRect().top + window.scrollY - 64),
+    );
     await screenshot(page, "chat-mobile", false);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole("button", { name: "Open sessions" }).click();
     const drawer = page.getByRole("dialog", { name: "Sessions" });
     await drawer.getByRole("link", { name: /Recipe app launch/ }).waitFor();

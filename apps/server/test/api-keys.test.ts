@@ -72,9 +72,7 @@ describe("storing keys", () => {
     const list = await client.get("/api/users/api-keys");
     expect(list.statusCode).toBe(200);
     const { keys } = ZApiKeysResponse.parse(list.json());
-    expect(keys).toEqual([
-      expect.objectContaining({ provider: "openai", last4: "WXYZ" }),
-    ]);
+    expect(keys).toEqual([expect.objectContaining({ provider: "openai", last4: "WXYZ" })]);
     expect(list.body).not.toContain(OPENAI_KEY.slice(0, -4));
     expect(list.headers["cache-control"]).toBe("no-store");
 
@@ -101,7 +99,10 @@ describe("storing keys", () => {
   it("replaces a provider's key, removes it, and keeps users' keys apart", async () => {
     const a = await signUp(t.app);
     const b = await signUp(t.app);
-    await a.client.put("/api/users/api-keys", { provider: "anthropic", apiKey: "sk-ant-first-key-1111" });
+    await a.client.put("/api/users/api-keys", {
+      provider: "anthropic",
+      apiKey: "sk-ant-first-key-1111",
+    });
     const second = await a.client.put("/api/users/api-keys", {
       provider: "anthropic",
       apiKey: "  sk-ant-second-key-2222  ",
@@ -146,7 +147,9 @@ describe("storing keys", () => {
     });
     expect(openaiWithUrl.statusCode).toBe(400);
     expect(openaiWithUrl.json().error.code).toBe("validation_failed");
-    expect((await put({ provider: "openai-compatible", apiKey: "local-key" })).statusCode).toBe(400);
+    expect((await put({ provider: "openai-compatible", apiKey: "local-key" })).statusCode).toBe(
+      400,
+    );
     expect(
       (await put({ provider: "openai-compatible", apiKey: "k", baseURL: "ftp://llm.example.test" }))
         .statusCode,
@@ -182,8 +185,14 @@ describe("storing keys", () => {
   it("binds each ciphertext to its row, and survives a key rotation", async () => {
     const a = await signUp(t.app);
     const b = await signUp(t.app);
-    await a.client.put("/api/users/api-keys", { provider: "google", apiKey: "AIza-user-a-key-0000" });
-    await b.client.put("/api/users/api-keys", { provider: "google", apiKey: "AIza-user-b-key-1111" });
+    await a.client.put("/api/users/api-keys", {
+      provider: "google",
+      apiKey: "AIza-user-a-key-0000",
+    });
+    await b.client.put("/api/users/api-keys", {
+      provider: "google",
+      apiKey: "AIza-user-b-key-1111",
+    });
     // Moving A's sealed key into B's row does not hand B's calls A's key.
     await t.db.query(
       `UPDATE user_api_keys AS target SET ciphertext = source.ciphertext, iv = source.iv,
@@ -333,21 +342,33 @@ describe("POST /api/users/test-api-key", () => {
 
   it("checks every redirect again, and drops the key when one leaves the origin", async () => {
     const base = `http://llm.example.test:${compatPort}`;
-    fakes.compat.next({ status: 302, headers: { location: `http://127.0.0.2:${compatPort}/v1/models` } });
-    const refused = await testKey({ provider: "openai-compatible", apiKey: "k", baseURL: `${base}/v1` });
+    fakes.compat.next({
+      status: 302,
+      headers: { location: `http://127.0.0.2:${compatPort}/v1/models` },
+    });
+    const refused = await testKey({
+      provider: "openai-compatible",
+      apiKey: "k",
+      baseURL: `${base}/v1`,
+    });
     expect(refused).toMatchObject({ valid: false });
     expect(refused.message).toContain("127.0.0.2 is a loopback address");
     expect(fakes.compat.requests).toHaveLength(1);
 
     fakes.compat.reset();
     fakes.compat.next({ status: 307, headers: { location: "/v2/models" } });
-    expect((await testKey({ provider: "openai-compatible", apiKey: "k", baseURL: `${base}/v1` })).valid).toBe(true);
+    expect(
+      (await testKey({ provider: "openai-compatible", apiKey: "k", baseURL: `${base}/v1` })).valid,
+    ).toBe(true);
     expect(fakes.compat.requests.map((r) => r.path)).toEqual(["/v1/models", "/v2/models"]);
     expect(fakes.compat.requests[1]?.headers.authorization).toBe("Bearer k");
 
     fakes.compat.reset();
     fakes.compat.next({ status: 302, headers: { location: `${fakes.compat.url}/v1/models` } });
-    expect((await testKey({ provider: "openai-compatible", apiKey: "secret-k", baseURL: `${base}/v1` })).valid).toBe(true);
+    expect(
+      (await testKey({ provider: "openai-compatible", apiKey: "secret-k", baseURL: `${base}/v1` }))
+        .valid,
+    ).toBe(true);
     expect(fakes.compat.requests[0]?.headers.authorization).toBe("Bearer secret-k");
     expect(fakes.compat.requests[1]?.headers.authorization).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   COCHAT_ERROR_CODES,
@@ -100,7 +101,11 @@ describe("who may chat", () => {
   });
 
   it("needs a session and the current agreement", async () => {
-    const anonymous = await sim.app.inject({ method: "POST", url: "/api/cochat/chat", payload: hello });
+    const anonymous = await sim.app.inject({
+      method: "POST",
+      url: "/api/cochat/chat",
+      payload: hello,
+    });
     expect(anonymous.statusCode).toBe(403); // CSRF comes first for a cookie-less browser call
     const bearerless = await sim.app.inject({
       method: "POST",
@@ -211,7 +216,9 @@ describe("a CoChat answer", () => {
       model: "coquick",
       message_count: 4,
     });
-    const { messages } = (await pro.client.get("/api/cochat/conversations/cochat-continue-1")).json();
+    const { messages } = (
+      await pro.client.get("/api/cochat/conversations/cochat-continue-1")
+    ).json();
     expect(messages.map((m: { role: string }) => m.role)).toEqual([
       "user",
       "assistant",
@@ -227,14 +234,18 @@ describe("a CoChat answer", () => {
     await chat(other.client, { ...hello, session_id: "cochat-shared-id" });
     const mine = (await pro.client.get("/api/cochat/conversations/cochat-shared-id")).json();
     expect(mine.messages).toHaveLength(2);
-    expect((await other.client.delete("/api/cochat/conversations/cochat-shared-id")).statusCode).toBe(
-      200,
-    );
-    expect((await other.client.get("/api/cochat/conversations/cochat-shared-id")).statusCode).toBe(404);
-    expect((await pro.client.get("/api/cochat/conversations/cochat-shared-id")).statusCode).toBe(200);
-    expect((await other.client.delete("/api/cochat/conversations/cochat-shared-id")).statusCode).toBe(
+    expect(
+      (await other.client.delete("/api/cochat/conversations/cochat-shared-id")).statusCode,
+    ).toBe(200);
+    expect((await other.client.get("/api/cochat/conversations/cochat-shared-id")).statusCode).toBe(
       404,
     );
+    expect((await pro.client.get("/api/cochat/conversations/cochat-shared-id")).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await other.client.delete("/api/cochat/conversations/cochat-shared-id")).statusCode,
+    ).toBe(404);
   });
 
   it("refuses models CoChat does not offer and bodies that break the rules", async () => {
@@ -271,15 +282,24 @@ describe("a CoChat answer", () => {
 describe("CoChat on real SDKs against the fake provider", () => {
   it("uses the user's own key: the fake sees it, the spec's defaults, and no credits", async () => {
     const pro = await userWithTier(real, "pro");
-    await pro.client.put("/api/users/api-keys", { provider: "openai", apiKey: "sk-user-own-key-1234" });
+    await pro.client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-user-own-key-1234",
+    });
     const models = ZCochatModelsResponse.parse((await pro.client.get("/api/cochat/models")).json());
-    expect(models.data.find((m) => m.id === "cochat")).toMatchObject({ simulated: false, badge: null });
+    expect(models.data.find((m) => m.id === "cochat")).toMatchObject({
+      simulated: false,
+      badge: null,
+    });
     const anonymousModels = ZCochatModelsResponse.parse(
       (await real.app.inject({ method: "GET", url: "/api/cochat/models" })).json(),
     );
     expect(anonymousModels.data.find((m) => m.id === "cochat")?.simulated).toBe(true);
 
-    openai.next({ text: "Hi! I am CoChat on your key.", usage: { inputTokens: 30, outputTokens: 8 } });
+    openai.next({
+      text: "Hi! I am CoChat on your key.",
+      usage: { inputTokens: 30, outputTokens: 8 },
+    });
     const response = await chat(pro.client, hello);
     const events = parseSse(response.body);
     expect(events.map((e) => e.event)).toEqual(["start", ...Array(7).fill("delta"), "done"]);
@@ -306,7 +326,10 @@ describe("CoChat on real SDKs against the fake provider", () => {
 
   it("sends an error event when the provider rejects the user's key", async () => {
     const pro = await userWithTier(real, "pro+");
-    await pro.client.put("/api/users/api-keys", { provider: "openai", apiKey: "sk-user-bad-key-000" });
+    await pro.client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-user-bad-key-000",
+    });
     openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
     const events = parseSse((await chat(pro.client, hello)).body);
     expect(events.map((e) => e.event)).toEqual(["start", "error"]);
@@ -348,7 +371,10 @@ describe("CoChat on real SDKs against the fake provider", () => {
 
   it("ends with a time-out error after COCHAT_TIMEOUT_SECONDS", async () => {
     const pro = await userWithTier(real, "enterprise");
-    await pro.client.put("/api/users/api-keys", { provider: "openai", apiKey: "sk-user-slow-key-1" });
+    await pro.client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-user-slow-key-1",
+    });
     openai.next({ hang: true });
     const started = performance.now();
     const events = parseSse((await chat(pro.client, hello)).body);
@@ -363,28 +389,34 @@ describe("CoChat on real SDKs against the fake provider", () => {
 
   it("aborts the provider call when the client disconnects (Stop), keeping the partial answer", async () => {
     const pro = await userWithTier(real, "pro");
-    await pro.client.put("/api/users/api-keys", { provider: "openai", apiKey: "sk-user-stop-key-1" });
+    await pro.client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-user-stop-key-1",
+    });
     openai.next({ text: "one two three four five six seven eight nine ten", chunkDelayMs: 150 });
     await real.app.listen({ port: 0, host: "127.0.0.1" });
     const { port } = real.app.server.address() as AddressInfo;
-    const controller = new AbortController();
-    const response = await fetch(`http://127.0.0.1:${port}/api/cochat/chat`, {
+    // A plain HTTP client on its own connection: destroying it is exactly a closed tab or
+    // the browser's fetch being aborted by Stop.
+    const request = httpRequest({
+      host: "127.0.0.1",
+      port,
       method: "POST",
-      signal: controller.signal,
-      headers: {
-        "content-type": "application/json",
-        authorization: `Bearer ${pro.token}`,
-      },
-      body: JSON.stringify({ ...hello, session_id: "cochat-stop-1" }),
+      path: "/api/cochat/chat",
+      agent: false,
+      headers: { "content-type": "application/json", authorization: `Bearer ${pro.token}` },
     });
-    expect(response.status).toBe(200);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    request.end(JSON.stringify({ ...hello, session_id: "cochat-stop-1" }));
+    const response = await new Promise<IncomingMessage>((resolve) =>
+      request.on("response", resolve),
+    );
+    expect(response.statusCode).toBe(200);
     let seen = "";
-    while (!seen.includes("event: delta")) {
-      const { value } = await reader.read();
-      seen += new TextDecoder().decode(value);
+    for await (const chunk of response) {
+      seen += String(chunk);
+      if (seen.includes("event: delta")) break;
     }
-    controller.abort();
+    request.destroy();
     const closed = await openai.requests[0]?.closed;
     expect(closed?.early).toBe(true);
     let stored: { status: string; content: string } | undefined;

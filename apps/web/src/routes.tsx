@@ -127,6 +127,9 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   "/chat/:sessionId?": {
     load: () => import("./features/chat/chat-page").then((m) => m.ChatPage),
   },
+  "/cochat": {
+    load: () => import("./features/cochat/cochat-page").then((m) => m.CochatPage),
+  },
   "/settings": {
     load: () => import("./features/settings/settings-page").then((m) => m.SettingsPage),
   },

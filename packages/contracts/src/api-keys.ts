@@ -19,7 +19,9 @@ export const ZApiKeyRequest = z
       .string()
       .trim()
       .min(1, { error: "Enter the API key." })
-      .max(API_KEY_MAX_LENGTH, { error: `The key is longer than ${API_KEY_MAX_LENGTH} characters.` })
+      .max(API_KEY_MAX_LENGTH, {
+        error: `The key is longer than ${API_KEY_MAX_LENGTH} characters.`,
+      })
       .regex(/^[\x21-\x7e]+$/, { error: "An API key has no spaces or special characters." }),
     baseURL: z
       .url({ protocol: /^https?$/, error: "Enter an http:// or https:// address." })

@@ -42,7 +42,12 @@ export const ZCochatChatRequest = z.object({
   model: z.string().min(1).max(100).optional(),
   session_id: ZCochatSessionId.optional(),
   temperature: z.number().min(0).max(2).default(COCHAT_DEFAULT_TEMPERATURE),
-  max_tokens: z.number().int().min(1).max(COCHAT_MAX_TOKENS_LIMIT).default(COCHAT_DEFAULT_MAX_TOKENS),
+  max_tokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(COCHAT_MAX_TOKENS_LIMIT)
+    .default(COCHAT_DEFAULT_MAX_TOKENS),
 });
 export type TCochatChatRequest = z.input<typeof ZCochatChatRequest>;
 

@@ -190,7 +190,10 @@ describe("checkUrl", () => {
   });
 
   it("lets an operator allow chosen networks, but never cloud metadata", async () => {
-    const lan = createSsrfGuard({ resolve: dns, allowedNetworks: ["192.168.1.0/24", "169.254.0.0/16"] });
+    const lan = createSsrfGuard({
+      resolve: dns,
+      allowedNetworks: ["192.168.1.0/24", "169.254.0.0/16"],
+    });
     await expect(lan.checkUrl("http://lan.example.test/v1")).resolves.toBeTruthy();
     await expect(lan.checkUrl("http://[::ffff:192.168.1.5]/v1")).resolves.toBeTruthy();
     expect((await refusal("http://192.168.2.1/v1", lan)).reason).toBe("private");

@@ -128,7 +128,11 @@ export function parseIPv6(text: string): number[] | null {
   const rest = groups(halves[1]);
   const missing = 8 - head.length - rest.length;
   if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const all = [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => "0"), ...rest];
+  const all = [
+    ...head,
+    ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => "0"),
+    ...rest,
+  ];
   const out: number[] = [];
   for (const group of all) {
     if (!/^[0-9a-f]{1,4}$/i.test(group)) return null;

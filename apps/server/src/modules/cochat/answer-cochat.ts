@@ -29,7 +29,10 @@ export interface AnswerDeps {
   models: ModelGateway;
   /** The whole answer's bound (spec §9: 180 s), retries included. */
   timeoutMs: number;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: {
+    warn(details: object, message: string): void;
+    error(details: object, message: string): void;
+  };
 }
 
 /**

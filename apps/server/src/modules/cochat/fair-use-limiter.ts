@@ -49,10 +49,12 @@ export function createFairUseLimiter(options: FairUseOptions): FairUseLimiter {
     const prefix = `${options.prefix ?? "cohort:"}cochat:fair-use:`;
     return {
       async take(userId) {
-        const [count, ttl] = (await redis.eval(TAKE_SCRIPT, 1, `${prefix}${userId}`, WINDOW_MS)) as [
-          number,
-          number,
-        ];
+        const [count, ttl] = (await redis.eval(
+          TAKE_SCRIPT,
+          1,
+          `${prefix}${userId}`,
+          WINDOW_MS,
+        )) as [number, number];
         return verdict(Number(count), Number(ttl));
       },
     };

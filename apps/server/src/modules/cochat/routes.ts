@@ -15,9 +15,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireAgreement } from "../agreements/require-agreement";
 import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import { requireAgreement } from "../agreements/require-agreement";
 import { apiKeyDeps } from "../users/api-key-deps";
 import { loadUserKeys } from "../users/load-user-keys";
 import { answerCochat } from "./answer-cochat";
@@ -105,8 +105,7 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
       const userKeys = await loadUserKeys(keyDeps, user.id);
       const conversationId = body.session_id ?? defaultCochatSessionId();
       const lastMessage = body.messages.at(-1)?.content ?? "";
-      const firstUserMessage =
-        body.messages.find((m) => m.role === "user")?.content ?? lastMessage;
+      const firstUserMessage = body.messages.find((m) => m.role === "user")?.content ?? lastMessage;
       await startTurn(app.db, {
         userId: user.id,
         conversationId,

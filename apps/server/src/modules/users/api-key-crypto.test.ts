@@ -43,8 +43,6 @@ describe("provider key encryption", () => {
     expect(currentKeyId(rotated)).not.toBe(old.keyId);
     expect(currentKeyId(rotated)).not.toContain(keyB.toString("hex").slice(0, 16));
     expect(openSecret(rotated, old, "row")).toBe(SECRET);
-    expect(() => openSecret({ current: keyB, previous: [] }, old, "row")).toThrow(
-      /unknown key id/,
-    );
+    expect(() => openSecret({ current: keyB, previous: [] }, old, "row")).toThrow(/unknown key id/);
   });
 });

@@ -68,9 +68,7 @@ export class SecretUnreadableError extends Error {
 
 /** Throws SecretUnreadableError when no key of the ring sealed it or it was tampered with. */
 export function openSecret(ring: KeyRing, sealed: SealedSecret, context: string): string {
-  const candidate = [ring.current, ...ring.previous]
-    .map(derive)
-    .find((k) => k.id === sealed.keyId);
+  const candidate = [ring.current, ...ring.previous].map(derive).find((k) => k.id === sealed.keyId);
   if (!candidate) throw new SecretUnreadableError(`unknown key id ${sealed.keyId}`);
   try {
     const decipher = createDecipheriv(

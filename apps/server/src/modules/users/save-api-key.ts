@@ -3,7 +3,13 @@ import { AppError } from "../../platform/errors";
 import { UrlNotAllowedError } from "../../platform/ssrf";
 import { sealSecret } from "./api-key-crypto";
 import type { ApiKeyDeps } from "./api-key-deps";
-import { API_KEY_INFO_COLUMNS, type ApiKeyRow, keyContext, lastFourOf, toApiKeyInfo } from "./api-key-row";
+import {
+  API_KEY_INFO_COLUMNS,
+  type ApiKeyRow,
+  keyContext,
+  lastFourOf,
+  toApiKeyInfo,
+} from "./api-key-row";
 
 /** Refuses a base URL that is not http(s) or does not resolve only to allowed addresses. */
 export async function checkBaseUrl(deps: ApiKeyDeps, baseURL: string): Promise<string> {

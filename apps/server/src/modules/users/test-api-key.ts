@@ -7,8 +7,8 @@ import {
   type TTestApiKeyResponse,
 } from "@cohort/contracts";
 import { generateText } from "ai";
-import type { ModelGateway } from "../models/gateway";
 import { type SsrfGuard, UrlNotAllowedError } from "../../platform/ssrf";
+import type { ModelGateway } from "../models/gateway";
 
 /**
  * POST /api/users/test-api-key: one cheap, real call with the key, through the same SDK the
@@ -131,7 +131,8 @@ function statusVerdict(provider: TProviderId, status: number): TTestApiKeyRespon
   if (status === 404 && provider === "openai-compatible") {
     return {
       valid: false,
-      message: "No OpenAI-compatible API at this address (404). Check that the base URL ends in /v1.",
+      message:
+        "No OpenAI-compatible API at this address (404). Check that the base URL ends in /v1.",
     };
   }
   if (status >= 500) {
@@ -140,7 +141,11 @@ function statusVerdict(provider: TProviderId, status: number): TTestApiKeyRespon
   return { valid: false, message: `${name} refused the test call (${status}).` };
 }
 
-function verdictOf(deps: TestApiKeyDeps, provider: TProviderId, error: unknown): TTestApiKeyResponse {
+function verdictOf(
+  deps: TestApiKeyDeps,
+  provider: TProviderId,
+  error: unknown,
+): TTestApiKeyResponse {
   const name = PROVIDER_NAMES[provider];
   if (error instanceof UrlNotAllowedError) return { valid: false, message: error.message };
   if (APICallError.isInstance(error) && error.statusCode !== undefined) {

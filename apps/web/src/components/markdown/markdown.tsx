@@ -64,15 +64,27 @@ function renderInline(nodes: Inline[], keyPrefix = ""): ReactNode[] {
 }
 
 const HEADING_CLASSES = {
-  1: "text-xl font-bold",
-  2: "text-lg font-bold",
-  3: "text-base font-semibold",
-  4: "text-sm font-semibold",
-  5: "text-sm font-semibold",
-  6: "text-sm font-semibold text-ink-700",
+  md: {
+    1: "text-xl font-bold",
+    2: "text-lg font-bold",
+    3: "text-base font-semibold",
+    4: "text-sm font-semibold",
+    5: "text-sm font-semibold",
+    6: "text-sm font-semibold text-ink-700",
+  },
+  sm: {
+    1: "text-base font-bold",
+    2: "text-sm font-bold",
+    3: "text-sm font-semibold",
+    4: "text-[13px] font-semibold",
+    5: "text-[13px] font-semibold",
+    6: "text-[13px] font-semibold text-ink-700",
+  },
 } as const;
 
-function renderBlocks(blocks: Block[], tight = false, keyPrefix = ""): ReactNode[] {
+type Size = keyof typeof HEADING_CLASSES;
+
+function renderBlocks(blocks: Block[], size: Size, tight = false, keyPrefix = ""): ReactNode[] {
   return blocks.map((block, index) => {
     const key = `${keyPrefix}${index}`;
     switch (block.type) {
@@ -82,7 +94,7 @@ function renderBlocks(blocks: Block[], tight = false, keyPrefix = ""): ReactNode
         return (
           <Tag
             key={key}
-            className={cn("mt-4 mb-2 text-ink-950 first:mt-0", HEADING_CLASSES[block.level])}
+            className={cn("mt-4 mb-2 text-ink-950 first:mt-0", HEADING_CLASSES[size][block.level])}
           >
             {renderInline(block.children)}
           </Tag>
@@ -104,14 +116,14 @@ function renderBlocks(blocks: Block[], tight = false, keyPrefix = ""): ReactNode
             key={key}
             className="my-3 border-l-4 border-brand-200 pl-3 text-ink-700 italic"
           >
-            {renderBlocks(block.children, false, `${key}.`)}
+            {renderBlocks(block.children, size, false, `${key}.`)}
           </blockquote>
         );
       case "list": {
         const items = block.items.map((item, itemIndex) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
           <li key={itemIndex} className="pl-1">
-            {renderBlocks(item, block.tight, `${key}.${itemIndex}.`)}
+            {renderBlocks(item, size, block.tight, `${key}.${itemIndex}.`)}
           </li>
         ));
         return block.ordered ? (
@@ -177,13 +189,15 @@ function renderBlocks(blocks: Block[], tight = false, keyPrefix = ""): ReactNode
 export interface MarkdownProps {
   text: string;
   className?: string;
+  /** "sm" for dense places (an agent's lane): smaller headings. */
+  size?: Size;
 }
 
-export const Markdown = memo(function Markdown({ text, className }: MarkdownProps) {
+export const Markdown = memo(function Markdown({ text, className, size = "md" }: MarkdownProps) {
   const blocks = useMemo(() => parseMarkdown(text), [text]);
   return (
     <div className={cn("text-sm leading-6 break-words text-ink-800", className)}>
-      {renderBlocks(blocks)}
+      {renderBlocks(blocks, size)}
     </div>
   );
 });

@@ -166,7 +166,7 @@ export function PhaseStepper({ run }: { run: RunView }) {
             <span
               aria-hidden="true"
               className={cn(
-                "h-px w-3 sm:w-6",
+                "hidden h-px w-6 sm:block",
                 phase.state === "waiting" || phase.state === "skipped"
                   ? "bg-ink-200"
                   : "bg-brand-300",
@@ -480,7 +480,7 @@ export function LaneCard({ lane, model }: { lane: LaneView; model: TModel | unde
         data-chars={lane.text.length}
       >
         {lane.text ? (
-          <Markdown text={lane.text} className="text-[13px] leading-[1.4rem]" />
+          <Markdown text={lane.text} size="sm" className="text-[13px] leading-[1.4rem]" />
         ) : running ? (
           <p className="flex items-center gap-2 text-sm text-ink-500">
             <span className="flex gap-1" aria-hidden="true">

@@ -1,6 +1,7 @@
 import { useAuth } from "../../auth/use-auth";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { ProfileForm } from "./profile-form";
+import { ProviderKeys } from "./provider-keys";
 import { SessionsList } from "./sessions-list";
 
 export function SettingsPage() {
@@ -11,6 +12,7 @@ export function SettingsPage() {
     <div className="mx-auto grid max-w-3xl gap-6 px-4 py-8 sm:px-6 lg:px-10 lg:py-10">
       <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Settings</h1>
       <ProfileForm key={user.id} user={user} />
+      <ProviderKeys />
       <SessionsList />
     </div>
   );

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { signOut } from "../../auth/auth-store";
 import { toast } from "../../components/toast/toast-store";
+import { realtime } from "../../lib/realtime/realtime-client";
 
 export const LOGGED_OUT_MESSAGE = "Logged out successfully";
 
@@ -13,6 +14,8 @@ export function useSignOut(to = "/login") {
   const [pending, setPending] = useState(false);
   const run = async () => {
     setPending(true);
+    // Close the live connection first: signing out makes the server cut it mid-request.
+    realtime.disconnect();
     await signOut();
     queryClient.clear();
     toast({ title: LOGGED_OUT_MESSAGE, variant: "success" });

@@ -94,6 +94,20 @@ export interface RequestOptions<T = unknown> {
 
 export type BodylessOptions<T> = Omit<RequestOptions<T>, "body">;
 
+export type StreamOptions = Omit<RequestOptions<unknown>, "schema">;
+
+/**
+ * A streamed answer (Server-Sent Events): the status line arrived with a 2xx; `chunks()` yields
+ * the body's text as it comes. The time-out covers the whole read, like a normal call's, and
+ * ending the loop early cancels the request.
+ */
+export interface ApiStream {
+  status: number;
+  headers: Headers;
+  requestId: string;
+  chunks(): AsyncGenerator<string, void, undefined>;
+}
+
 export interface ApiClient {
   request<T>(method: HttpMethod, path: string, options?: RequestOptions<T>): Promise<T>;
   get<T>(path: string, options?: BodylessOptions<T>): Promise<T>;
@@ -101,6 +115,11 @@ export interface ApiClient {
   put<T>(path: string, body?: unknown, options?: BodylessOptions<T>): Promise<T>;
   patch<T>(path: string, body?: unknown, options?: BodylessOptions<T>): Promise<T>;
   delete<T>(path: string, options?: RequestOptions<T>): Promise<T>;
+  /**
+   * Opens a streamed call (CoChat's SSE) with the same headers, CSRF handling and error policy
+   * as every other call; a non-2xx answer rejects with an ApiError before any chunk.
+   */
+  stream(method: HttpMethod, path: string, options?: StreamOptions): Promise<ApiStream>;
   /** Forgets the CSRF token, e.g. on sign-out when the session it belongs to ends. */
   clearCsrfToken(): void;
 }
@@ -229,42 +248,63 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         requestId: response.headers.get(REQUEST_ID_HEADER) ?? requestId,
       };
     } catch (cause) {
-      const durationMs = clock.now() - startedAt;
-      if (timedOut) {
-        logger.error("API request timed out", { method, url, durationMs, requestId });
-        throw new ApiError({
-          status: 0,
-          code: CLIENT_ERROR_CODES.timeout,
-          message: FRIENDLY_MESSAGES.timeout,
-          requestId,
-        });
-      }
-      if (callerSignal?.aborted) {
-        logger.debug("API request cancelled", { method, url, requestId });
-        throw new ApiError({
-          status: 0,
-          code: CLIENT_ERROR_CODES.aborted,
-          message: FRIENDLY_MESSAGES.aborted,
-          requestId,
-        });
-      }
-      logger.error("API request failed before a response", {
+      throw transportError({
         method,
         url,
-        durationMs,
         requestId,
-        cause: cause instanceof Error ? cause.message : String(cause),
-      });
-      throw new ApiError({
-        status: 0,
-        code: CLIENT_ERROR_CODES.network,
-        message: FRIENDLY_MESSAGES.network,
-        requestId,
+        durationMs: clock.now() - startedAt,
+        timedOut,
+        cancelled: callerSignal?.aborted === true,
+        cause,
       });
     } finally {
       clock.clearTimeout(timer);
       callerSignal?.removeEventListener("abort", onCallerAbort);
     }
+  }
+
+  /** A call that got no (complete) answer: timed out, cancelled by the caller, or no network. */
+  function transportError(failed: {
+    method: HttpMethod;
+    url: string;
+    requestId: string;
+    durationMs: number;
+    timedOut: boolean;
+    cancelled: boolean;
+    cause: unknown;
+  }): ApiError {
+    const { method, url, requestId, durationMs } = failed;
+    if (failed.timedOut) {
+      logger.error("API request timed out", { method, url, durationMs, requestId });
+      return new ApiError({
+        status: 0,
+        code: CLIENT_ERROR_CODES.timeout,
+        message: FRIENDLY_MESSAGES.timeout,
+        requestId,
+      });
+    }
+    if (failed.cancelled) {
+      logger.debug("API request cancelled", { method, url, requestId });
+      return new ApiError({
+        status: 0,
+        code: CLIENT_ERROR_CODES.aborted,
+        message: FRIENDLY_MESSAGES.aborted,
+        requestId,
+      });
+    }
+    logger.error("API request failed before a response", {
+      method,
+      url,
+      durationMs,
+      requestId,
+      cause: failed.cause instanceof Error ? failed.cause.message : String(failed.cause),
+    });
+    return new ApiError({
+      status: 0,
+      code: CLIENT_ERROR_CODES.network,
+      message: FRIENDLY_MESSAGES.network,
+      requestId,
+    });
   }
 
   function errorBodyOf(raw: RawResponse): TApiError | null {
@@ -434,8 +474,127 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
+  async function stream(
+    method: HttpMethod,
+    path: string,
+    options: StreamOptions = {},
+  ): Promise<ApiStream> {
+    const url = buildApiUrl(path, options.query);
+    const mutating = MUTATING_METHODS.has(method);
+    let csrfRetried = false;
+    for (;;) {
+      const requestId = deps.randomId();
+      const headers: Record<string, string> = {
+        Accept: "text/event-stream",
+        "Content-Type": "application/json",
+        ...options.headers,
+        [REQUEST_ID_HEADER]: requestId,
+      };
+      if (mutating) headers[CSRF_HEADER] = await ensureCsrfToken();
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = clock.setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, options.timeoutMs ?? API_TIMEOUT_MS);
+      const callerSignal = options.signal;
+      const onCallerAbort = () => controller.abort();
+      if (callerSignal?.aborted) controller.abort();
+      else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+      const startedAt = clock.now();
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        clock.clearTimeout(timer);
+        callerSignal?.removeEventListener("abort", onCallerAbort);
+      };
+      const failedTransport = (cause: unknown) => {
+        finish();
+        return transportError({
+          method,
+          url,
+          requestId,
+          durationMs: clock.now() - startedAt,
+          timedOut,
+          cancelled: callerSignal?.aborted === true,
+          cause,
+        });
+      };
+
+      let response: Response;
+      let errorText = "";
+      try {
+        response = await deps.fetch(url, {
+          method,
+          headers,
+          credentials: "include",
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          signal: controller.signal,
+        });
+        if (!response.ok) errorText = await response.text();
+      } catch (cause) {
+        throw failedTransport(cause);
+      }
+      const answeredId = response.headers.get(REQUEST_ID_HEADER) ?? requestId;
+      if (!response.ok) {
+        finish();
+        const raw = {
+          status: response.status,
+          headers: response.headers,
+          text: errorText,
+          requestId: answeredId,
+        };
+        if (mutating && !csrfRetried && isCsrfFailure(raw.status, errorBodyOf(raw))) {
+          csrfRetried = true;
+          logger.warn("CSRF token rejected; fetching a fresh one and retrying once", {
+            method,
+            url,
+            requestId: answeredId,
+          });
+          dropCsrfToken();
+          continue;
+        }
+        throw failure(method, url, raw, options.redirectOnUnauthorized);
+      }
+      const body = response.body;
+      return {
+        status: response.status,
+        headers: response.headers,
+        requestId: answeredId,
+        async *chunks() {
+          if (!body) {
+            finish();
+            return;
+          }
+          const reader = body.getReader();
+          const decoder = new TextDecoder();
+          let complete = false;
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              const text = decoder.decode(value, { stream: true });
+              if (text) yield text;
+            }
+            const rest = decoder.decode();
+            if (rest) yield rest;
+            complete = true;
+          } catch (cause) {
+            throw failedTransport(cause);
+          } finally {
+            finish();
+            // The consumer stopped reading before the end: cancel the request itself.
+            if (!complete) controller.abort();
+          }
+        },
+      };
+    }
+  }
+
   return {
     request,
+    stream,
     get: (path, options) => request("GET", path, options),
     post: (path, body, options) => request("POST", path, { ...options, body }),
     put: (path, body, options) => request("PUT", path, { ...options, body }),

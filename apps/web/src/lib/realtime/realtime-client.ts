@@ -32,6 +32,8 @@ export interface ServerEventPayloads {
 export type ServerEventName = keyof ServerEventPayloads;
 
 const ACK_TIMEOUT_MS = 10_000;
+/** How long to wait before reconnecting a socket the server closed on purpose. */
+const SERVER_DISCONNECT_RECONNECT_MS = 1_500;
 /** A quick unmount–mount (React StrictMode, a layout swap) keeps the socket. */
 const RELEASE_GRACE_MS = 1_000;
 
@@ -52,6 +54,11 @@ export interface RealtimeClient {
   leaveSession(sessionId: string): void;
   /** After the automatic attempts are spent: try again now. */
   retry(): void;
+  /**
+   * Closes the socket now, from this side (before signing out: the server would otherwise
+   * cut it mid-request). The next `acquire()` opens a new one.
+   */
+  disconnect(): void;
 }
 
 function createRealtimeClient(): RealtimeClient {
@@ -97,9 +104,14 @@ function createRealtimeClient(): RealtimeClient {
     created.on("disconnect", (reason) => {
       connection.disconnected();
       logger.info("Realtime connection lost", { reason });
-      // The server closed this socket on purpose (restart, deploy): socket.io does not
-      // come back by itself then, but the user still wants live updates.
-      if (reason === "io server disconnect") created.connect();
+      // The server closed this socket on purpose (restart, deploy, sign-out): socket.io does
+      // not come back by itself then. Once the old connection is gone, a page that still
+      // wants live updates reconnects; one that signed out has released the socket by then.
+      if (reason === "io server disconnect") {
+        setTimeout(() => {
+          if (socket === created && holders > 0 && !created.connected) created.connect();
+        }, SERVER_DISCONNECT_RECONNECT_MS);
+      }
     });
     created.on("connect_error", (error) => {
       const code = (error as Error & { data?: { code?: string } }).data?.code;
@@ -193,6 +205,10 @@ function createRealtimeClient(): RealtimeClient {
       if (!socket || socket.connected) return;
       connection.retrying();
       socket.connect();
+    },
+    disconnect() {
+      if (opening) void opening.then(() => close()).catch(() => undefined);
+      else close();
     },
   };
 }

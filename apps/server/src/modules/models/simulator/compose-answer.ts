@@ -30,7 +30,9 @@ const STOPWORDS = new Set(
 
 /** The request's first sentence, trimmed to a title-sized topic. */
 export function topicOf(request: string): string {
-  const flat = request.replace(/\s+/g, " ").trim();
+  // Prompts put the user's request first and their own sections after a "---" line.
+  const userPart = request.split(/\n\s*-{3,}\s*(?:\n|$)/)[0] ?? request;
+  const flat = userPart.replace(/\s+/g, " ").trim();
   const sentence = (flat.split(/(?<=[.!?])\s/)[0] ?? flat).replace(/[.!?:;,]+$/, "");
   if (sentence.length === 0) return "your request";
   if (sentence.length <= 80) return sentence;

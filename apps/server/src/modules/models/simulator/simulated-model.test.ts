@@ -110,6 +110,12 @@ describe("simulated model", () => {
     });
     expect(chat.text).toMatch(/\?$/);
     expect(chat.text).not.toContain("```");
+    // A chat that asks for code gets code, as it would from a real model.
+    const code = await run({
+      prompt: "Write a TypeScript function that checks a palindrome",
+      model: createSimulatedModel("cochat", { tokensPerSecond: 0 }),
+    });
+    expect(code.text).toContain("```ts");
   });
 
   it("is deterministic for the same prompt and varies with the prompt", async () => {

@@ -43,7 +43,16 @@ function textOf(content: LanguageModelV3CallOptions["prompt"][number]["content"]
   return content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-function personaFor(modelId: string, system: string, hint: unknown): SimulatorPersona {
+/** A plain chat message that asks for code (CoChat users do): answered with code, as a real model would. */
+const CODE_REQUEST =
+  /\b(write|show|give|implement|create|generate|code)\b[^.?!\n]*\b(code|function|script|snippet|class|program|query|regex)\b|\bin (python|typescript|javascript|java|go|rust|sql|bash)\b/i;
+
+function personaFor(
+  modelId: string,
+  system: string,
+  hint: unknown,
+  request: string,
+): SimulatorPersona {
   if (typeof hint === "string" && (PERSONAS as readonly string[]).includes(hint)) {
     return hint as SimulatorPersona;
   }
@@ -51,7 +60,7 @@ function personaFor(modelId: string, system: string, hint: unknown): SimulatorPe
   const role = /\bYou are the (Strategist|Coder|Designer|Critic)\b/.exec(system)?.[1];
   if (role) return role.toLowerCase() as SimulatorPersona;
   if (/\bcoordinator\b/i.test(system)) return "coordinator";
-  return "chat";
+  return CODE_REQUEST.test(request) ? "coder" : "chat";
 }
 
 interface PreparedAnswer {
@@ -81,7 +90,7 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
     .map((m) => textOf(m.content))
     .join("\n");
   const hints = call.providerOptions?.simulator as SimulatorCallHints | undefined;
-  const persona = personaFor(modelId, system, hints?.persona);
+  const persona = personaFor(modelId, system, hints?.persona, request);
   const seed = hashString(`${modelId}\u0000${persona}\u0000${everything}`);
   const inputTokens = estimateTokens(everything);
 

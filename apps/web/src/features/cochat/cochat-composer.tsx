@@ -1,0 +1,109 @@
+import { COCHAT_MESSAGE_MAX_CHARS } from "@cohort/contracts";
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+
+/** The message box: Enter sends, Shift+Enter adds a line; Stop while an answer streams. */
+export function CochatComposer({
+  streaming,
+  disabled,
+  onSend,
+  onStop,
+}: {
+  streaming: boolean;
+  disabled: boolean;
+  onSend(text: string): void;
+  onStop(): void;
+}) {
+  const [text, setText] = useState("");
+  const area = useRef<HTMLTextAreaElement>(null);
+  const hintId = useId();
+  const locked = streaming || disabled;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measures again whenever the text changes
+  useEffect(() => {
+    const element = area.current;
+    if (!element) return;
+    element.style.height = "auto";
+    element.style.height = `${Math.min(element.scrollHeight, 200)}px`;
+  }, [text]);
+
+  const wasLocked = useRef(locked);
+  useEffect(() => {
+    if (wasLocked.current && !locked) area.current?.focus({ preventScroll: true });
+    wasLocked.current = locked;
+  }, [locked]);
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const message = text.trim();
+    if (!message || locked) return;
+    setText("");
+    onSend(message);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="grid gap-1.5">
+      <div
+        className={cn(
+          "flex items-end gap-2 rounded-2xl border bg-white p-2 shadow-lg shadow-ink-900/5 transition-colors",
+          locked
+            ? "border-ink-200"
+            : "border-ink-300 focus-within:border-brand-500 focus-within:ring-4 focus-within:ring-brand-500/15",
+        )}
+      >
+        <label htmlFor={`${hintId}-input`} className="sr-only">
+          Message CoChat
+        </label>
+        <textarea
+          id={`${hintId}-input`}
+          ref={area}
+          rows={1}
+          value={text}
+          maxLength={COCHAT_MESSAGE_MAX_CHARS}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          disabled={disabled}
+          readOnly={streaming}
+          aria-describedby={hintId}
+          placeholder={streaming ? "CoChat is answering…" : "Message CoChat…"}
+          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed"
+        />
+        {streaming ? (
+          <Button
+            type="button"
+            variant="outline"
+            onClick={onStop}
+            className="border-red-300 text-red-700 hover:border-red-400 hover:bg-red-50"
+          >
+            <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-current" />
+            Stop
+          </Button>
+        ) : (
+          <Button type="submit" disabled={locked || text.trim() === ""}>
+            Send
+            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+              <path
+                d="M2.5 8h10m0 0L8.5 4m4 4l-4 4"
+                stroke="currentColor"
+                strokeWidth="1.75"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </Button>
+        )}
+      </div>
+      <p id={hintId} className="hidden px-2 text-xs text-ink-500 sm:block">
+        Enter to send · Shift+Enter for a new line · CoChat Unlimited: no credits used
+      </p>
+    </form>
+  );
+}

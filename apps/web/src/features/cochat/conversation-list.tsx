@@ -1,0 +1,172 @@
+import type { TCochatConversation } from "@cohort/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+import { Spinner } from "../../components/spinner";
+import { toast } from "../../components/toast/toast-store";
+import { isApiError } from "../../lib/api/api-error";
+import { cochatKeys, deleteConversation, useCochatConversations } from "./cochat-api";
+import { formatWhen } from "./format-when";
+
+function ConversationRow({
+  conversation,
+  current,
+  onSelect,
+  onDeleted,
+}: {
+  conversation: TCochatConversation;
+  current: boolean;
+  onSelect(id: string): void;
+  onDeleted(id: string): void;
+}) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await deleteConversation(conversation.id);
+      onDeleted(conversation.id);
+      toast({ title: "Conversation deleted", variant: "success" });
+    } catch (error) {
+      toast({
+        title: isApiError(error) ? error.message : "Could not delete the conversation.",
+        variant: "error",
+      });
+    } finally {
+      setDeleting(false);
+      setConfirming(false);
+      await queryClient.invalidateQueries({ queryKey: cochatKeys.conversations });
+    }
+  };
+
+  return (
+    <li
+      className={cn(
+        "group relative rounded-xl transition-colors",
+        current ? "bg-brand-50 ring-1 ring-brand-200 ring-inset" : "hover:bg-ink-100",
+      )}
+    >
+      <button
+        type="button"
+        onClick={() => onSelect(conversation.id)}
+        aria-current={current ? "page" : undefined}
+        className="block w-full rounded-xl py-2.5 pr-10 pl-3 text-left focus-visible:outline-2 focus-visible:outline-brand-600"
+      >
+        <span
+          className={cn(
+            "block truncate text-sm font-semibold",
+            current ? "text-brand-900" : "text-ink-900",
+          )}
+        >
+          {conversation.title}
+        </span>
+        <span className="mt-0.5 block text-xs text-ink-500">
+          {formatWhen(conversation.updated_at)} · {conversation.message_count} message
+          {conversation.message_count === 1 ? "" : "s"}
+        </span>
+      </button>
+      {confirming ? (
+        <div className="flex items-center gap-2 px-3 pb-2.5">
+          <span className="text-xs font-medium text-ink-700">Delete?</span>
+          <Button
+            size="sm"
+            variant="outline"
+            className="h-7 border-red-300 px-2 text-xs text-red-700 hover:bg-red-50"
+            onClick={remove}
+            disabled={deleting}
+          >
+            {deleting ? "Deleting…" : "Delete"}
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="h-7 px-2 text-xs"
+            onClick={() => setConfirming(false)}
+          >
+            Cancel
+          </Button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          onClick={() => setConfirming(true)}
+          aria-label={`Delete conversation: ${conversation.title}`}
+          className="absolute top-2 right-2 rounded-md p-1.5 text-ink-400 opacity-100 transition hover:bg-white hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600 lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100"
+        >
+          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+            <path
+              d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.1a1 1 0 001 .9h3.8a1 1 0 001-.9l.6-8.1"
+              stroke="currentColor"
+              strokeWidth="1.4"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** The user's CoChat conversations, newest first, with New chat at the top. */
+export function ConversationList({
+  currentId,
+  onSelect,
+  onNew,
+  onDeleted,
+  className,
+}: {
+  currentId: string | null;
+  onSelect(id: string): void;
+  onNew(): void;
+  onDeleted(id: string): void;
+  className?: string;
+}) {
+  const conversations = useCochatConversations();
+  return (
+    <div className={cn("flex min-h-0 flex-col", className)}>
+      <div className="flex items-center justify-between gap-2 border-b border-ink-200 px-4 py-3">
+        <h2 className="text-sm font-semibold text-ink-950">Conversations</h2>
+        <Button size="sm" onClick={onNew}>
+          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+            <path
+              d="M8 3v10M3 8h10"
+              stroke="currentColor"
+              strokeWidth="1.75"
+              strokeLinecap="round"
+            />
+          </svg>
+          New chat
+        </Button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+        {conversations.isPending ? (
+          <div className="flex justify-center py-8">
+            <Spinner label="Loading conversations…" />
+          </div>
+        ) : conversations.isError ? (
+          <p className="px-2 py-4 text-sm text-red-700">Could not load your conversations.</p>
+        ) : conversations.data.length === 0 ? (
+          <p className="px-2 py-4 text-sm text-ink-500">
+            No conversations yet. Your chats are saved here.
+          </p>
+        ) : (
+          <ul aria-label="Your conversations" className="grid grid-cols-[minmax(0,1fr)] gap-1">
+            {conversations.data.map((conversation) => (
+              <ConversationRow
+                key={conversation.id}
+                conversation={conversation}
+                current={conversation.id === currentId}
+                onSelect={onSelect}
+                onDeleted={onDeleted}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

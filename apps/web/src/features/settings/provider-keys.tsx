@@ -1,0 +1,295 @@
+import {
+  PROVIDER_IDS,
+  PROVIDER_NAMES,
+  PROVIDERS_WITH_BASE_URL,
+  type TApiKeyInfo,
+  type TApiKeyRequest,
+  type TProviderId,
+  type TTestApiKeyResponse,
+} from "@cohort/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { failureMessage } from "../../auth/account-api";
+import { Button } from "../../components/button";
+import { Card } from "../../components/card";
+import { cn } from "../../components/cn";
+import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Spinner } from "../../components/spinner";
+import { toast } from "../../components/toast/toast-store";
+import {
+  PROVIDER_KEYS_QUERY_KEY,
+  removeProviderKey,
+  saveProviderKey,
+  testProviderKey,
+  useProviderKeys,
+} from "./provider-keys-api";
+
+/** CoChat's model list says "Simulated" per the user's keys: it changes with them. */
+const COCHAT_MODELS_QUERY_KEY = ["cochat", "models"] as const;
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+
+const KEY_HINTS: Record<TProviderId, string> = {
+  openai: "Starts with sk-. Create one at platform.openai.com.",
+  anthropic: "Starts with sk-ant-. Create one at console.anthropic.com.",
+  google: "A Gemini API key from aistudio.google.com.",
+  "openai-compatible":
+    "The key your server expects (Ollama, vLLM, LM Studio, llama.cpp); any text if it needs none.",
+};
+
+function KeyRow({ info }: { info: TApiKeyInfo }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const name = PROVIDER_NAMES[info.provider];
+
+  const remove = async () => {
+    setRemoving(true);
+    try {
+      await removeProviderKey(info.provider);
+      toast({ title: `${name} key removed`, variant: "success" });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: PROVIDER_KEYS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: COCHAT_MODELS_QUERY_KEY }),
+      ]);
+    } catch (error) {
+      toast({ title: failureMessage(error, "Could not remove the key."), variant: "error" });
+      setRemoving(false);
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <li
+      className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between"
+      data-testid={`provider-key-${info.provider}`}
+    >
+      <div className="min-w-0">
+        <p className="text-sm font-semibold text-ink-950">{name}</p>
+        <p className="mt-1 font-mono text-xs text-ink-600">
+          <span className="sr-only">Key ending in </span>
+          <span aria-hidden="true">••••••••</span>
+          {info.last4 || <span className="font-sans italic">(too short to show)</span>}
+        </p>
+        {info.baseURL ? (
+          <p className="mt-0.5 truncate text-xs text-ink-500">{info.baseURL}</p>
+        ) : null}
+        <p className="mt-0.5 text-xs text-ink-500">
+          Added {dateFormat.format(new Date(info.created_at))}
+          {info.updated_at !== info.created_at
+            ? ` · replaced ${dateFormat.format(new Date(info.updated_at))}`
+            : ""}
+        </p>
+      </div>
+      {confirming ? (
+        <div className="flex items-center gap-2">
+          <span className="text-sm text-ink-700">Remove this key?</span>
+          <Button
+            size="sm"
+            variant="outline"
+            className="border-red-300 text-red-700 hover:bg-red-50"
+            onClick={remove}
+            disabled={removing}
+          >
+            {removing ? "Removing…" : "Remove"}
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+        </div>
+      ) : (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => setConfirming(true)}
+          aria-label={`Remove ${name} key`}
+        >
+          Remove
+        </Button>
+      )}
+    </li>
+  );
+}
+
+function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [provider, setProvider] = useState<TProviderId>("openai");
+  const [apiKey, setApiKey] = useState("");
+  const [baseURL, setBaseURL] = useState("");
+  const [busy, setBusy] = useState<"test" | "save" | null>(null);
+  const [result, setResult] = useState<TTestApiKeyResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const takesBaseUrl = PROVIDERS_WITH_BASE_URL.includes(provider);
+  const replacing = stored.some((k) => k.provider === provider);
+
+  const body = (): TApiKeyRequest => ({
+    provider,
+    apiKey: apiKey.trim(),
+    ...(takesBaseUrl ? { baseURL: baseURL.trim() } : {}),
+  });
+
+  const reset = () => {
+    setResult(null);
+    setError(null);
+  };
+
+  const test = async () => {
+    reset();
+    if (!apiKey.trim()) {
+      setError("Enter the API key to test.");
+      return;
+    }
+    setBusy("test");
+    try {
+      setResult(await testProviderKey(body()));
+    } catch (cause) {
+      setError(failureMessage(cause, "Could not test the key. Please try again."));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    reset();
+    setBusy("save");
+    try {
+      await saveProviderKey(body());
+      toast({ title: `${PROVIDER_NAMES[provider]} key saved`, variant: "success" });
+      setApiKey("");
+      setBaseURL("");
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: PROVIDER_KEYS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: COCHAT_MODELS_QUERY_KEY }),
+      ]);
+    } catch (cause) {
+      setError(failureMessage(cause, "Could not save the key. Please try again."));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <form aria-labelledby={`${id}-title`} onSubmit={save} className="grid gap-4" autoComplete="off">
+      <h3 id={`${id}-title`} className="text-sm font-semibold text-ink-950">
+        Add a key
+      </h3>
+      <div className="grid gap-4 sm:grid-cols-[15rem_minmax(0,1fr)]">
+        <div>
+          <label htmlFor={`${id}-provider`} className="block text-sm font-medium text-ink-800">
+            Provider
+          </label>
+          <select
+            id={`${id}-provider`}
+            value={provider}
+            onChange={(event) => {
+              setProvider(event.target.value as TProviderId);
+              reset();
+            }}
+            className={cn(inputClasses, "mt-1.5")}
+          >
+            {PROVIDER_IDS.map((p) => (
+              <option key={p} value={p}>
+                {PROVIDER_NAMES[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          label="API key"
+          type="password"
+          name="provider-api-key"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          maxLength={1024}
+          value={apiKey}
+          onChange={(event) => {
+            setApiKey(event.target.value);
+            reset();
+          }}
+          hint={KEY_HINTS[provider]}
+        />
+      </div>
+      {takesBaseUrl ? (
+        <Field
+          label="Base URL"
+          type="url"
+          inputMode="url"
+          name="provider-base-url"
+          required
+          placeholder="https://llm.example.com/v1"
+          maxLength={2048}
+          value={baseURL}
+          onChange={(event) => {
+            setBaseURL(event.target.value);
+            reset();
+          }}
+          hint="Your server's public address, ending in /v1. Private and local network addresses are refused."
+        />
+      ) : null}
+      <FormMessage tone={result ? (result.valid ? "success" : "error") : "error"}>
+        {result ? (
+          <span data-testid="key-test-result">
+            <strong className="font-semibold">{result.valid ? "Valid. " : "Not valid. "}</strong>
+            {result.message}
+          </span>
+        ) : (
+          error
+        )}
+      </FormMessage>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" variant="outline" onClick={test} disabled={busy !== null}>
+          {busy === "test" ? <Spinner size="sm" label="Testing the key…" /> : null}
+          {busy === "test" ? "Testing…" : "Test"}
+        </Button>
+        <Button type="submit" disabled={busy !== null || apiKey.trim() === ""}>
+          {busy === "save" ? "Saving…" : replacing ? "Replace key" : "Save key"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Settings → Provider keys: add, test and remove the user's own keys (shown by last four only). */
+export function ProviderKeys() {
+  const keys = useProviderKeys();
+  return (
+    <Card role="region" aria-labelledby="provider-keys-title" className="p-5 sm:p-6">
+      <h2 id="provider-keys-title" className="text-base font-semibold text-ink-950">
+        Provider keys
+      </h2>
+      <p className="mt-1 text-sm text-ink-600">
+        Use your own OpenAI, Anthropic, Google or OpenAI-compatible keys: calls on them cost no
+        credits. Keys are encrypted and never shown again, only their last four characters.
+      </p>
+      <div className="mt-4">
+        {keys.isPending ? (
+          <div className="py-4">
+            <Spinner label="Loading your keys…" />
+          </div>
+        ) : keys.isError ? (
+          <p className="py-2 text-sm text-red-700">Could not load your keys.</p>
+        ) : keys.data.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-ink-300 px-4 py-3 text-sm text-ink-600">
+            No keys yet: models use Cohort's hosted keys (paid with credits) or the built-in
+            simulator.
+          </p>
+        ) : (
+          <ul
+            aria-label="Your provider keys"
+            className="divide-y divide-ink-200 border-y border-ink-200"
+          >
+            {keys.data.map((info) => (
+              <KeyRow key={info.provider} info={info} />
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="mt-6">
+        <AddKeyForm stored={keys.data ?? []} />
+      </div>
+    </Card>
+  );
+}
