@@ -63,6 +63,8 @@ async function startFakeProvider() {
     lines.once("line", resolve);
     child.once("exit", () => reject(new Error("the fake provider exited")));
   });
+  // Never outlive the benchmark, even when it fails.
+  process.once("exit", () => child.kill("SIGTERM"));
   return { url, stop: () => child.kill("SIGTERM") };
 }
 
@@ -268,10 +270,6 @@ const server = await startServer({
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/cohort-prof" to see where the server's time goes.
-    ...(process.env.BENCH_SERVER_NODE_OPTIONS
-      ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
-      : {}),
   },
 });
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");

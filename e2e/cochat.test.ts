@@ -44,7 +44,8 @@ function lastAnswer(page: Page) {
 }
 
 async function answerLength(page: Page): Promise<number> {
-  return (await lastAnswer(page).getByTestId("cochat-answer-body").innerText()).length;
+  const text = await lastAnswer(page).getByTestId("cochat-answer-body").textContent();
+  return (text ?? "").length;
 }
 
 async function answerStatus(page: Page): Promise<string | null> {
@@ -160,8 +161,12 @@ describe("CoChat", () => {
     });
     await signInContext(page.context(), user.token);
     await page.goto("/cochat");
-    await page.getByLabel("Message CoChat").waitFor();
+    const box = page.getByLabel("Message CoChat");
+    await box.fill("How do I keep a sourdough starter alive?");
+    await box.press("Enter");
+    await expect.poll(() => answerStatus(page), { timeout: 30_000 }).toBe("complete");
     expect(await horizontalOverflow(page)).toBe(0);
+    await screenshot(page, "cochat-mobile", false);
     await page.getByRole("button", { name: "Open conversations" }).click();
     await page.getByRole("dialog", { name: "Conversations" }).getByText("New chat").waitFor();
     expectNoErrors();

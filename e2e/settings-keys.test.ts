@@ -61,7 +61,7 @@ describe("settings: provider keys", () => {
     await expectToast(page, "OpenAI key saved");
     const row = section.getByTestId("provider-key-openai");
     await row.waitFor();
-    expect(await row.innerText()).toContain("ABCD");
+    expect(await row.textContent()).toContain("ABCD");
     expect(await page.content()).not.toContain(OPENAI_KEY.slice(0, -4));
     expect(await section.getByLabel("API key", { exact: true }).inputValue()).toBe("");
     expect(await section.getByRole("button", { name: "Replace key" }).isVisible()).toBe(true);

@@ -122,9 +122,9 @@ describe("a run on the simulator", () => {
     expect(charges).toHaveLength(run.steps.length);
     expect(charges.at(-1)).toMatchObject({
       run_credits: run.total_credits,
-      balance: balance.balance,
-      available: balance.available,
+      session_spent_credits: run.total_credits,
     });
+    expect(charges.reduce((sum, c) => sum + c.credits, 0)).toBeCloseTo(run.total_credits, 2);
     const usage = (await client.get("/api/users/usage")).json();
     expect(usage.totals.total_requests).toBe(run.steps.length);
   });

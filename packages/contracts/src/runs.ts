@@ -285,9 +285,7 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     credits: z.number(),
     run_credits: z.number(),
     session_spent_credits: z.number(),
-    /** The user's balance after the charge, and what is left of it for new holds. */
-    balance: z.number(),
-    available: z.number(),
+    // The balance itself comes with the user-room `credits.changed` (SERVER_EVENTS).
   }),
 ]);
 export type TRunEvent = z.infer<typeof ZRunEvent>;

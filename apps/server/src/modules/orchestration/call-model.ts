@@ -355,15 +355,12 @@ export async function callModel<T = undefined>(
       });
     }
     if (sessionSpent !== null) {
-      const balance = await deps.credits.balance(ctx.userId);
       void ctx.events.append({
         type: "credits.changed",
         call_id: callId,
         credits: booked,
         run_credits: ctx.totals.credits,
         session_spent_credits: sessionSpent,
-        balance: balance.balance,
-        available: balance.available,
       });
     }
   });

@@ -1,5 +1,4 @@
 import type { CreditsDeps } from "../credits/credits-deps";
-import { getBalance } from "../credits/get-balance";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
 import { reserveCredits } from "../credits/reserve-credits";
@@ -33,7 +32,6 @@ export interface CreditsPort {
   release(holdId: string): Promise<void>;
   /** A call that needed no hold (own key, free model): usage only. */
   recordFree(userId: string, reference: string, usage: CallUsage): Promise<void>;
-  balance(userId: string): Promise<{ balance: number; available: number }>;
 }
 
 export function createCreditsPort(deps: CreditsDeps): CreditsPort {
@@ -64,10 +62,6 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
         outputTokens: usage.outputTokens,
         credits: 0,
       });
-    },
-    async balance(userId) {
-      const { balance, available } = await getBalance(deps.db, userId);
-      return { balance, available };
     },
   };
 }

@@ -4,7 +4,7 @@ import { createCreditsPort } from "./credits-port";
 import { orchestrationRoutes } from "./routes";
 import type { EngineDeps } from "./run-context";
 import { createRunControl, type RunControl } from "./run-control";
-import type { RunEventLogDeps } from "./run-events";
+import { createEventHub, type RunEventLogDeps } from "./run-events";
 import { registerSessionSockets } from "./session-socket";
 
 declare module "fastify" {
@@ -28,6 +28,8 @@ export async function registerOrchestration(
     models: app.models,
     credits: createCreditsPort(creditsDeps(app)),
     realtime: app.realtime,
+    // One process sends run events before storing them; several (Redis) store first.
+    events: createEventHub({ sendFirst: !app.redis }),
     log: app.log,
   };
   const control = createRunControl({

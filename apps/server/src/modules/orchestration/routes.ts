@@ -13,7 +13,7 @@ import { isUuid } from "../../db/uuid";
 import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
 import { findOwnedSession } from "../sessions/find-session";
-import { listRunEvents } from "./run-events";
+import { readRunEvents } from "./run-events";
 import { findOwnedRun } from "./run-store";
 import { startRun } from "./start-run";
 
@@ -77,7 +77,7 @@ export async function orchestrationRoutes(app: FastifyInstance) {
       const { user } = await requireAgreement(request);
       const session = await findOwnedSession(app.db, user.id, request.params.id);
       reply.header("cache-control", "no-store");
-      return listRunEvents(app.db, session.id, request.query.after, request.query.limit);
+      return readRunEvents(deps, session.id, request.query.after, request.query.limit);
     },
   );
 }

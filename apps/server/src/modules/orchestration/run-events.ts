@@ -10,38 +10,83 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** An event as the engine writes it: the log adds seq, session, run and time. */
 export type RunEventInput = DistributiveOmit<TRunEvent, "seq" | "session_id" | "run_id" | "at">;
 
+/**
+ * Run events are numbered per session (1, 2, … without gaps), stored, and sent to the
+ * session's room. What a client may never see is a gap between the backlog it reads on
+ * joining and the live events after it. Two ways keep that true:
+ *
+ * - **store first** (several instances, with Redis): an event is numbered and stored in one
+ *   statement and sent only after. A join enters the room first and reads the backlog after,
+ *   so every event is live, in the backlog, or both.
+ * - **send first** (one process: no Redis): the process hands out the numbers itself and
+ *   sends an event at once, before its write lands; until it does, the event is "in flight"
+ *   and a join reads it from memory (snapshot before the backlog query). Every writer of the
+ *   session's events is in this process, so the numbers stay consecutive, and an event's
+ *   latency no longer waits for the database — the embedded one runs on this very thread.
+ *
+ * Either way the client applies backlog and live events through `takeNewEvents`.
+ */
+export interface EventHub {
+  readonly sendFirst: boolean;
+  /** Sent but not yet stored events of the session after `after`, in seq order. */
+  inflight(sessionId: string, after: number): TRunEvent[];
+}
+
+interface SessionStream {
+  /** The next number to hand out; null until read from the database. */
+  next: number | null;
+  ready: Promise<void> | null;
+  inflight: Map<number, TRunEvent>;
+  writers: number;
+}
+
+interface Hub extends EventHub {
+  streams: Map<string, SessionStream>;
+}
+
+export function createEventHub(options: { sendFirst: boolean }): EventHub {
+  const streams = new Map<string, SessionStream>();
+  const hub: Hub = {
+    sendFirst: options.sendFirst,
+    streams,
+    inflight(sessionId, after) {
+      const stream = streams.get(sessionId);
+      if (!stream) return [];
+      return [...stream.inflight.values()].filter((e) => e.seq > after).sort((a, b) => a.seq - b.seq);
+    },
+  };
+  return hub;
+}
+
 export interface RunEventLogDeps {
   db: Db;
   realtime: Realtime;
+  events: EventHub;
   log: { error(details: object, message: string): void };
 }
 
 /**
- * A run's event stream. Events are numbered per session in the order `append` is called,
- * stored, and only then sent to the session's room — so anything a client receives live is
- * already in the backlog a later join reads, and nothing falls between the two.
- *
- * Appends made while a write is in flight go out together in the next write: one statement
- * numbers and stores the whole batch, which keeps the database work per event small when
- * several agents stream at once.
+ * A run's event stream. Appends are numbered in call order; appends made while a write is
+ * in flight go out together in the next write, which keeps the database work per event small
+ * when several agents stream at once.
  */
 export interface RunEventLog {
+  /** Resolves when the event is stored (and sent). */
   append(event: RunEventInput): Promise<TRunEvent>;
   /** Resolves when everything appended so far is stored and sent. */
   flush(): Promise<void>;
+  /** After the last flush: the stream lets go of the session. */
+  close(): void;
 }
 
-interface Pending {
-  event: Omit<TRunEvent, "seq">;
+interface Pending<E> {
+  event: E;
   resolve(event: TRunEvent): void;
   reject(error: unknown): void;
 }
 
-/**
- * One statement: bump the session's counter by the batch size (its row lock orders
- * concurrent writers) and insert the batch with consecutive numbers.
- */
-const INSERT_BATCH = `
+/** Store first: bump the session's counter by the batch size and insert it, in one statement. */
+const NUMBER_AND_INSERT = `
   WITH counter AS (
     INSERT INTO run_event_counters (session_id, last_seq) VALUES ($1, $2)
     ON CONFLICT (session_id) DO UPDATE SET last_seq = run_event_counters.last_seq + EXCLUDED.last_seq
@@ -52,69 +97,218 @@ const INSERT_BATCH = `
   FROM counter, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, ord)
   RETURNING seq`;
 
+/** Send first: the numbers are given; the counter follows the highest one stored. */
+const INSERT_NUMBERED = `
+  WITH counter AS (
+    INSERT INTO run_event_counters (session_id, last_seq) VALUES ($1, $2)
+    ON CONFLICT (session_id) DO UPDATE
+      SET last_seq = GREATEST(run_event_counters.last_seq, EXCLUDED.last_seq)
+  )
+  INSERT INTO run_events (session_id, seq, run_id, type, data)
+  SELECT $1, (e.value->>'seq')::bigint, $3, e.value->>'type', e.value - 'seq'
+  FROM jsonb_array_elements($4::jsonb) AS e(value)`;
+
 export function createRunEventLog(
   deps: RunEventLogDeps,
   sessionId: string,
   runId: string,
 ): RunEventLog {
-  let queue: Pending[] = [];
-  let writing: Promise<void> | null = null;
-
-  async function writeBatch(batch: Pending[]) {
-    try {
-      const { rows } = await deps.db.query<{ seq: number }>(INSERT_BATCH, [
-        sessionId,
-        batch.length,
-        runId,
-        JSON.stringify(batch.map((p) => p.event)),
-      ]);
-      const last = Math.max(...rows.map((r) => Number(r.seq)));
-      const first = last - batch.length + 1;
-      const room = deps.realtime.io.to(chatRoom(sessionId));
-      batch.forEach((pending, i) => {
-        const event = { ...pending.event, seq: first + i } as TRunEvent;
-        room.emit(SERVER_EVENTS.runEvent, event);
-        pending.resolve(event);
-      });
-    } catch (error) {
-      deps.log.error({ err: error, sessionId, runId }, "run events could not be stored");
-      for (const pending of batch) pending.reject(error);
-    }
-  }
-
-  function drain(): Promise<void> {
-    if (!writing) {
-      writing = (async () => {
-        while (queue.length > 0) {
-          const batch = queue;
-          queue = [];
-          await writeBatch(batch);
-        }
-        writing = null;
-      })();
-    }
-    return writing;
-  }
-
-  return {
-    append(input) {
-      const event = {
+  const scope: Scope = {
+    deps,
+    sessionId,
+    runId,
+    room: () => deps.realtime.io.to(chatRoom(sessionId)),
+    stamp: (input) =>
+      ({
         ...input,
         session_id: sessionId,
         run_id: runId,
         at: new Date().toISOString(),
-      } as Omit<TRunEvent, "seq">;
-      const stored = new Promise<TRunEvent>((resolve, reject) => {
-        queue.push({ event, resolve, reject });
-      });
-      // Most appends are fire-and-forget (the write is logged when it fails); a caller that
-      // awaits still sees the rejection.
-      stored.catch(() => {});
+      }) as Omit<TRunEvent, "seq">,
+    failed: (batch, error) => {
+      deps.log.error({ err: error, sessionId, runId }, "run events could not be stored");
+      for (const entry of batch) entry.reject(error);
+    },
+  };
+  return deps.events.sendFirst
+    ? sendFirstLog(scope, deps.events as Hub)
+    : storeFirstLog(scope);
+}
+
+interface Scope {
+  deps: RunEventLogDeps;
+  sessionId: string;
+  runId: string;
+  room(): ReturnType<Realtime["io"]["to"]>;
+  stamp(input: RunEventInput): Omit<TRunEvent, "seq">;
+  failed(batch: readonly Pending<unknown>[], error: unknown): void;
+}
+
+function pending<E>(event: E): { entry: Pending<E>; stored: Promise<TRunEvent> } {
+  let entry: Pending<E> | undefined;
+  const stored = new Promise<TRunEvent>((resolve, reject) => {
+    entry = { event, resolve, reject };
+  });
+  // Most appends are fire-and-forget (a failed write is logged); a caller that awaits
+  // still sees the rejection.
+  stored.catch(() => {});
+  return { entry: entry as Pending<E>, stored };
+}
+
+/** Writes what is queued, batch after batch, one write at a time. */
+function createWriter<E>(write: (batch: Pending<E>[]) => Promise<void>) {
+  let queue: Pending<E>[] = [];
+  let writing: Promise<void> | null = null;
+  const drain = (): Promise<void> => {
+    writing ??= (async () => {
+      while (queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        await write(batch);
+      }
+      writing = null;
+    })();
+    return writing;
+  };
+  return {
+    push(entry: Pending<E>) {
+      queue.push(entry);
       void drain();
+    },
+    busy: () => writing !== null || queue.length > 0,
+    drain,
+  };
+}
+
+function storeFirstLog(scope: Scope): RunEventLog {
+  const writer = createWriter<Omit<TRunEvent, "seq">>(async (batch) => {
+    try {
+      const { rows } = await scope.deps.db.query<{ seq: number }>(NUMBER_AND_INSERT, [
+        scope.sessionId,
+        batch.length,
+        scope.runId,
+        JSON.stringify(batch.map((p) => p.event)),
+      ]);
+      const first = Math.max(...rows.map((r) => Number(r.seq))) - batch.length + 1;
+      const room = scope.room();
+      batch.forEach((entry, i) => {
+        const event = { ...entry.event, seq: first + i } as TRunEvent;
+        room.emit(SERVER_EVENTS.runEvent, event);
+        entry.resolve(event);
+      });
+    } catch (error) {
+      scope.failed(batch, error);
+    }
+  });
+  return {
+    append(input) {
+      const { entry, stored } = pending(scope.stamp(input));
+      writer.push(entry);
       return stored;
     },
     async flush() {
-      while (writing || queue.length > 0) await drain();
+      while (writer.busy()) await writer.drain();
+    },
+    close() {},
+  };
+}
+
+function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
+  let stream: SessionStream | null = null;
+  let unnumbered: Pending<Omit<TRunEvent, "seq">>[] = [];
+  let waiting = false;
+
+  const writer = createWriter<TRunEvent>(async (batch) => {
+    try {
+      await scope.deps.db.query(INSERT_NUMBERED, [
+        scope.sessionId,
+        Math.max(...batch.map((p) => p.event.seq)),
+        scope.runId,
+        JSON.stringify(batch.map((p) => p.event)),
+      ]);
+      for (const written of batch) written.resolve(written.event);
+    } catch (error) {
+      scope.failed(batch, error);
+    } finally {
+      for (const written of batch) stream?.inflight.delete(written.event.seq);
+    }
+  });
+
+  const open = (): SessionStream => {
+    if (!stream) {
+      stream = hub.streams.get(scope.sessionId) ?? {
+        next: null,
+        ready: null,
+        inflight: new Map(),
+        writers: 0,
+      };
+      hub.streams.set(scope.sessionId, stream);
+      stream.writers += 1;
+    }
+    return stream;
+  };
+
+  /** Numbers and sends what waits, in append order; the writes follow. */
+  const number = (s: SessionStream) => {
+    const room = scope.room();
+    for (const waiting of unnumbered) {
+      const event = { ...waiting.event, seq: s.next as number } as TRunEvent;
+      s.next = event.seq + 1;
+      s.inflight.set(event.seq, event);
+      room.emit(SERVER_EVENTS.runEvent, event);
+      writer.push({ ...waiting, event });
+    }
+    unnumbered = [];
+  };
+
+  return {
+    append(input) {
+      const s = open();
+      const { entry, stored } = pending(scope.stamp(input));
+      unnumbered.push(entry);
+      if (waiting) return stored;
+      if (s.next !== null) {
+        number(s);
+        return stored;
+      }
+      // The first event of the session in this process: its number follows the stored ones.
+      waiting = true;
+      s.ready ??= scope.deps.db
+        .query<{ last_seq: number }>(
+          "SELECT last_seq FROM run_event_counters WHERE session_id = $1",
+          [scope.sessionId],
+        )
+        .then(({ rows }) => {
+          s.next ??= Number(rows[0]?.last_seq ?? 0) + 1;
+        });
+      s.ready.then(
+        () => {
+          waiting = false;
+          number(s);
+        },
+        (error: unknown) => {
+          waiting = false;
+          s.ready = null;
+          scope.failed(unnumbered, error);
+          unnumbered = [];
+        },
+      );
+      return stored;
+    },
+    async flush() {
+      while (waiting || writer.busy()) {
+        if (waiting) await stream?.ready?.catch(() => {});
+        // The numbering callback of `ready` runs before this continues.
+        await Promise.resolve();
+        await writer.drain();
+      }
+    },
+    close() {
+      const s = stream;
+      if (!s) return;
+      stream = null;
+      s.writers -= 1;
+      if (s.writers === 0 && s.inflight.size === 0) hub.streams.delete(scope.sessionId);
     },
   };
 }
@@ -124,8 +318,8 @@ interface EventRow {
   data: Omit<TRunEvent, "seq">;
 }
 
-/** Stored events of a session after `after`, in order, as the socket replays them. */
-export async function listRunEvents(
+/** Stored events of a session after `after`, in order. */
+export async function listStoredRunEvents(
   db: Queryable,
   sessionId: string,
   after: number,
@@ -149,6 +343,30 @@ export async function listRunEvents(
     // The two reads are not one snapshot: a batch may land between them.
     last_seq: Math.max(Number(counter.rows[0]?.last_seq ?? 0), list.at(-1)?.seq ?? 0),
     has_more: events.rows.length > limit,
+  };
+}
+
+/**
+ * The session's events after `after` as a join or a reload needs them: stored ones, plus
+ * (send first) those in flight — snapshotted BEFORE the stored ones are read, so an event
+ * that lands in between is in one or the other.
+ */
+export async function readRunEvents(
+  deps: Pick<RunEventLogDeps, "db" | "events">,
+  sessionId: string,
+  after: number,
+  limit: number,
+): Promise<TRunEventsResponse> {
+  const inflight = deps.events.inflight(sessionId, after);
+  const page = await listStoredRunEvents(deps.db, sessionId, after, limit);
+  if (inflight.length === 0 || page.has_more) return page;
+  const bySeq = new Map(page.events.map((e) => [e.seq, e]));
+  for (const event of inflight) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
+  const events = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(0, limit);
+  return {
+    events,
+    last_seq: Math.max(page.last_seq, events.at(-1)?.seq ?? 0),
+    has_more: bySeq.size > limit,
   };
 }
 

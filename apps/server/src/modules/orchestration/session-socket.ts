@@ -10,14 +10,15 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { SocketAuthData } from "../auth/authenticate-socket";
 import { findOwnedSession } from "../sessions/find-session";
-import { chatRoom, listRunEvents } from "./run-events";
+import { chatRoom, readRunEvents } from "./run-events";
 
 type Ack<T> = (reply: T) => void;
 
 /**
  * `join-session` / `leave-session` (spec §7). Joining puts the socket in the session's room
- * FIRST and reads the backlog after, so every event is in the backlog, live, or both —
- * never neither; the client drops repeats by seq (`takeNewEvents`). Only the owner may
+ * FIRST and reads the backlog after (in-flight events, then stored ones: run-events.ts), so
+ * every event is in the backlog, live, or both — never neither; the client drops repeats by
+ * seq (`takeNewEvents`). Only the owner may
  * join; anyone else gets `not_found`, as over HTTP.
  */
 export function registerSessionSockets(app: FastifyInstance): void {
@@ -40,7 +41,12 @@ export function registerSessionSockets(app: FastifyInstance): void {
       }
       await socket.join(chatRoom(sessionId));
       try {
-        const page = await listRunEvents(app.db, sessionId, lastSeq, JOIN_BACKLOG_LIMIT);
+        const page = await readRunEvents(
+          app.orchestration.deps,
+          sessionId,
+          lastSeq,
+          JOIN_BACKLOG_LIMIT,
+        );
         if (reply) {
           reply({ ok: true, backlog: page.events, lastSeq: page.last_seq, hasMore: page.has_more });
         } else {

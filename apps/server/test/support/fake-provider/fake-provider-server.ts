@@ -230,7 +230,11 @@ export class FakeProviderServer {
             ? errorBody("openai-chat", status, reply.errorMessage ?? `Fake ${status}`)
             : {
                 object: "list",
-                data: ["llama3.1", "qwen2.5"].map((id) => ({ id, object: "model", owned_by: "fake" })),
+                data: ["llama3.1", "qwen2.5"].map((id) => ({
+                  id,
+                  object: "model",
+                  owned_by: "fake",
+                })),
               },
         ),
       );

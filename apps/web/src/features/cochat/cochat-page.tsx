@@ -177,7 +177,7 @@ function CochatWorkspace() {
               {COCHAT_MESSAGES.unlimited}
             </Badge>
           </h1>
-          <div className="ml-auto flex flex-wrap items-center gap-2">
+          <div className="flex w-full items-center gap-2 sm:ml-auto sm:w-auto">
             {list.length > 0 && chosen ? (
               <ModelPicker
                 models={list}

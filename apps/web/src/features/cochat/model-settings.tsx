@@ -30,8 +30,11 @@ export function ModelPicker({
   const id = useId();
   const selected = models.find((m) => m.id === value);
   return (
-    <div className="flex min-w-0 flex-wrap items-center gap-2">
-      <label htmlFor={id} className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
+    <div className="flex min-w-0 flex-1 items-center gap-2 sm:flex-none">
+      <label
+        htmlFor={id}
+        className="sr-only text-xs font-semibold tracking-wide text-ink-500 uppercase sm:not-sr-only"
+      >
         Model
       </label>
       <select
@@ -39,7 +42,10 @@ export function ModelPicker({
         value={value}
         onChange={(event) => onChange(event.target.value)}
         disabled={disabled}
-        className={cn(inputClasses, "h-9 w-auto max-w-[16rem] py-1.5 pr-8")}
+        className={cn(
+          inputClasses,
+          "h-9 min-w-0 flex-1 py-1.5 pr-8 sm:w-auto sm:max-w-[13rem] sm:flex-none",
+        )}
       >
         {models.map((model) => (
           <option key={model.id} value={model.id}>
@@ -48,9 +54,14 @@ export function ModelPicker({
           </option>
         ))}
       </select>
-      {selected?.simulated ? <SimulatedBadge /> : null}
+      {/* On phones the option's own "(Simulated)" says it; the badge would squeeze the picker. */}
+      {selected?.simulated ? (
+        <span className="hidden sm:inline-flex">
+          <SimulatedBadge />
+        </span>
+      ) : null}
       {selected ? (
-        <span className="hidden text-xs text-ink-500 xl:inline">{selected.purpose}</span>
+        <span className="hidden text-xs text-ink-500 2xl:inline">{selected.purpose}</span>
       ) : null}
     </div>
   );
