@@ -123,6 +123,8 @@ describe("a run on the simulator", () => {
     expect(charges.at(-1)).toMatchObject({
       run_credits: run.total_credits,
       session_spent_credits: run.total_credits,
+      balance: balance.balance,
+      available: balance.available,
     });
     expect(charges.reduce((sum, c) => sum + c.credits, 0)).toBeCloseTo(run.total_credits, 2);
     const usage = (await client.get("/api/users/usage")).json();

@@ -285,7 +285,9 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     credits: z.number(),
     run_credits: z.number(),
     session_spent_credits: z.number(),
-    // The balance itself comes with the user-room `credits.changed` (SERVER_EVENTS).
+    /** The user's balance after the charge, and what is left of it for new holds. */
+    balance: z.number(),
+    available: z.number(),
   }),
 ]);
 export type TRunEvent = z.infer<typeof ZRunEvent>;

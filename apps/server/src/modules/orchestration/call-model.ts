@@ -326,9 +326,15 @@ export async function callModel<T = undefined>(
       credits: done.credits,
     };
     let booked = 0;
+    let balance: { balance: number; available: number } | null = null;
     try {
-      if (hold) booked = await deps.credits.settle(hold, usage);
-      else await deps.credits.recordFree(ctx.userId, `run:${ctx.runId}:${callId}`, usage);
+      if (hold) {
+        const charge = await deps.credits.settle(hold, usage);
+        booked = charge.charged;
+        balance = charge;
+      } else {
+        await deps.credits.recordFree(ctx.userId, `run:${ctx.runId}:${callId}`, usage);
+      }
     } catch (error) {
       // The hold stays open and the sweeper gives it back: the user is not charged twice.
       deps.log.error({ err: error, runId: ctx.runId, callId }, "call could not be charged");
@@ -354,13 +360,15 @@ export async function callModel<T = undefined>(
         error: null,
       });
     }
-    if (sessionSpent !== null) {
+    if (sessionSpent !== null && balance) {
       void ctx.events.append({
         type: "credits.changed",
         call_id: callId,
         credits: booked,
         run_credits: ctx.totals.credits,
         session_spent_credits: sessionSpent,
+        balance: balance.balance,
+        available: balance.available,
       });
     }
   });

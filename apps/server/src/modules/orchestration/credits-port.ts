@@ -1,4 +1,5 @@
-import type { CreditsDeps } from "../credits/credits-deps";
+import type { CreditChange, CreditsDeps } from "../credits/credits-deps";
+import { getBalance } from "../credits/get-balance";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
 import { reserveCredits } from "../credits/reserve-credits";
@@ -16,7 +17,16 @@ export interface CallUsage {
 
 export interface CreditHold {
   id: string;
+  userId: string;
   amount: number;
+}
+
+export interface Charge {
+  /** What was taken from the balance. */
+  charged: number;
+  /** The balance after it, and what is left of it for new holds. */
+  balance: number;
+  available: number;
 }
 
 /**
@@ -27,8 +37,8 @@ export interface CreditHold {
 export interface CreditsPort {
   /** 402 `insufficient_credits` when the user's available balance is short. */
   reserve(userId: string, credits: number, reference: string): Promise<CreditHold>;
-  /** Charges at most the hold and records the usage row; returns what was charged. */
-  settle(hold: CreditHold, usage: CallUsage): Promise<number>;
+  /** Charges at most the hold and records the usage row. */
+  settle(hold: CreditHold, usage: CallUsage): Promise<Charge>;
   release(holdId: string): Promise<void>;
   /** A call that needed no hold (own key, free model): usage only. */
   recordFree(userId: string, reference: string, usage: CallUsage): Promise<void>;
@@ -38,16 +48,30 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
   return {
     async reserve(userId, credits, reference) {
       const hold = await reserveCredits(deps, userId, credits, reference);
-      return { id: hold.id, amount: hold.amount };
+      return { id: hold.id, userId: hold.userId, amount: hold.amount };
     },
     async settle(hold, usage) {
-      const settlement = await settleHoldWithUsage(deps, hold.id, usage.credits, {
+      // The change the credits module publishes after commit carries the new balance.
+      let change: CreditChange | undefined;
+      const watching: CreditsDeps = {
+        ...deps,
+        publish: (changes) => {
+          change = changes.find((c) => c.userId === hold.userId) ?? change;
+          deps.publish(changes);
+        },
+      };
+      const settlement = await settleHoldWithUsage(watching, hold.id, usage.credits, {
         model: usage.model,
         provider: usage.provider,
         inputTokens: usage.inputTokens,
         outputTokens: usage.outputTokens,
       });
-      return settlement.charged;
+      const balance = change ?? (await getBalance(deps.db, hold.userId));
+      return {
+        charged: settlement.charged,
+        balance: balance.balance,
+        available: balance.available,
+      };
     },
     async release(holdId) {
       await releaseHold(deps, holdId);

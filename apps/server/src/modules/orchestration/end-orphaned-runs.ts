@@ -39,6 +39,7 @@ export async function endOrphanedRun(
         : { type: "run.cancelled", reason: "user", total_credits: totals.credits },
     )
     .catch(() => {});
+  events.close();
   return true;
 }
 

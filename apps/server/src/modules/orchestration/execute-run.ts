@@ -101,6 +101,7 @@ export async function executeRun(ctx: RunContext): Promise<void> {
       });
     }
     await ctx.events.flush().catch(() => {});
+    ctx.events.close();
   }
 }
 

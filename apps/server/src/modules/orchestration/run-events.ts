@@ -52,7 +52,9 @@ export function createEventHub(options: { sendFirst: boolean }): EventHub {
     inflight(sessionId, after) {
       const stream = streams.get(sessionId);
       if (!stream) return [];
-      return [...stream.inflight.values()].filter((e) => e.seq > after).sort((a, b) => a.seq - b.seq);
+      return [...stream.inflight.values()]
+        .filter((e) => e.seq > after)
+        .sort((a, b) => a.seq - b.seq);
     },
   };
   return hub;
@@ -130,9 +132,7 @@ export function createRunEventLog(
       for (const entry of batch) entry.reject(error);
     },
   };
-  return deps.events.sendFirst
-    ? sendFirstLog(scope, deps.events as Hub)
-    : storeFirstLog(scope);
+  return deps.events.sendFirst ? sendFirstLog(scope, deps.events as Hub) : storeFirstLog(scope);
 }
 
 interface Scope {

@@ -1,6 +1,15 @@
 import { AGREEMENT_ERROR_CODES, AGREEMENT_MESSAGES } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
+import {
+  createContext,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -25,6 +34,18 @@ export const AGREEMENT_TEXTS = {
   acceptFailed: "Failed to accept agreement. Please try again.",
 } as const;
 
+/** Whether the signed-in user may use the product yet: the agreement check decides. */
+export type TAgreementState = "pending" | "required" | "ok";
+const AgreementStateContext = createContext<TAgreementState>("ok");
+
+/**
+ * Product calls answer 403 agreement_required until the current version is accepted, so a
+ * page only loads its data once this says "ok".
+ */
+export function useAgreementState(): TAgreementState {
+  return useContext(AgreementStateContext);
+}
+
 /**
  * Spec §2/§4: after sign-in, while the current agreement version is not accepted, the app
  * behind is blurred and inert, and an overlay asks the user to review it. Accepting clears
@@ -32,7 +53,7 @@ export const AGREEMENT_TEXTS = {
  */
 export function AgreementGate({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const { data } = useQuery({
+  const { data, isError } = useQuery({
     queryKey: AGREEMENT_STATUS_QUERY_KEY,
     queryFn: ({ signal }) => checkAgreementRequired(signal),
     staleTime: Number.POSITIVE_INFINITY,
@@ -45,6 +66,9 @@ export function AgreementGate({ children }: { children: ReactNode }) {
 
   const agreement = data?.requiresAcceptance ? data.agreement : null;
   const blocked = agreement !== null;
+  // A failed check is logged and treated as "not required" (spec §8); the pages then
+  // surface any 403 they meet themselves.
+  const state: TAgreementState = blocked ? "required" : data || isError ? "ok" : "pending";
 
   useEffect(() => {
     if (blocked) reviewButton.current?.focus();
@@ -94,7 +118,7 @@ export function AgreementGate({ children }: { children: ReactNode }) {
   };
 
   return (
-    <>
+    <AgreementStateContext.Provider value={state}>
       <div
         className={blocked ? "pointer-events-none blur-sm select-none" : undefined}
         aria-hidden={blocked || undefined}
@@ -151,6 +175,6 @@ export function AgreementGate({ children }: { children: ReactNode }) {
           />
         </Suspense>
       ) : null}
-    </>
+    </AgreementStateContext.Provider>
   );
 }

@@ -11,7 +11,7 @@ import { Logo } from "../../components/logo";
 import { MAIN_CONTENT_ID } from "../../components/skip-link";
 import { PageSpinner } from "../../components/spinner";
 import { showFlashToasts } from "../../lib/ui/flash-toast";
-import { AgreementGate } from "../agreement/agreement-gate";
+import { AgreementGate, useAgreementState } from "../agreement/agreement-gate";
 import { CoChatBadge } from "./cochat-badge";
 import { ConnectionStatusSlot } from "./connection-status";
 import { CreditBalance, CreditBalanceChip } from "./credit-balance";
@@ -189,11 +189,31 @@ export function AppShell() {
         </Dialog.Root>
 
         <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 outline-none">
-          <Suspense fallback={<PageSpinner />}>
-            <Outlet />
-          </Suspense>
+          <GatedPage />
         </main>
       </div>
     </AgreementGate>
+  );
+}
+
+/**
+ * The page itself mounts only once the agreement check says the product may be used, so it
+ * never fires calls that can only answer 403 agreement_required; behind the overlay the
+ * shell stays visible, blurred.
+ */
+function GatedPage() {
+  const state = useAgreementState();
+  if (state === "pending") return <PageSpinner />;
+  if (state === "required") {
+    return (
+      <p className="p-8 text-sm text-ink-500">
+        Your workspace opens as soon as you accept the updated agreement.
+      </p>
+    );
+  }
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Outlet />
+    </Suspense>
   );
 }

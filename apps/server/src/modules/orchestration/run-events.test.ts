@@ -1,0 +1,116 @@
+import type { TRunEvent } from "@cohort/contracts";
+import { describe, expect, it } from "vitest";
+import type { Db } from "../../db/client";
+import type { Realtime } from "../../platform/realtime";
+import { createEventHub, createRunEventLog, readRunEvents } from "./run-events";
+
+const SESSION = "00000000-0000-4000-8000-000000000001";
+const RUN = "00000000-0000-4000-8000-000000000002";
+
+/** A database whose event writes wait until the test lets them through. */
+function fakeDb() {
+  const stored: TRunEvent[] = [];
+  const held: (() => void)[] = [];
+  let holding = true;
+  let counter = 0;
+  const query = async (sql: string, params: unknown[] = []) => {
+    if (sql.includes("SELECT last_seq")) return { rows: [{ last_seq: counter }], rowCount: 1 };
+    if (sql.includes("SELECT seq, data")) {
+      const after = params[1] as number;
+      const rows = stored.filter((e) => e.seq > after).map(({ seq, ...data }) => ({ seq, data }));
+      return { rows, rowCount: rows.length };
+    }
+    if (sql.includes("INSERT INTO run_events")) {
+      if (holding) await new Promise<void>((resolve) => held.push(resolve));
+      const batch = JSON.parse(params[3] as string) as TRunEvent[];
+      if (sql.includes("WITH ORDINALITY")) {
+        const first = counter + 1;
+        counter += batch.length;
+        const numbered = batch.map((e, i) => ({ ...e, seq: first + i }));
+        stored.push(...numbered);
+        return { rows: numbered.map((e) => ({ seq: e.seq })), rowCount: numbered.length };
+      }
+      stored.push(...batch);
+      counter = Math.max(counter, params[1] as number);
+      return { rows: [], rowCount: batch.length };
+    }
+    throw new Error(`unexpected query: ${sql}`);
+  };
+  const db = { kind: "pglite", query, exec: async () => {} } as unknown as Db;
+  /** Lets every write through from now on (`hold` stops them again). */
+  const release = () => {
+    holding = false;
+    for (const resolve of held.splice(0)) resolve();
+  };
+  const hold = () => {
+    holding = true;
+  };
+  return { db, stored, release, hold };
+}
+
+function fakeRealtime() {
+  const sent: TRunEvent[] = [];
+  const realtime = {
+    io: { to: () => ({ emit: (_name: string, event: TRunEvent) => sent.push(event) }) },
+  } as unknown as Realtime;
+  return { realtime, sent };
+}
+
+const log = { error: () => {} };
+const delta = (text: string) => ({ type: "final.delta", call_id: "c1", text }) as const;
+
+describe("send first (one process)", () => {
+  it("sends at once, serves in-flight events to joins, and numbers on across runs", async () => {
+    const { db, stored, release, hold } = fakeDb();
+    const { realtime, sent } = fakeRealtime();
+    const deps = { db, realtime, log, events: createEventHub({ sendFirst: true }) };
+    const events = createRunEventLog(deps, SESSION, RUN);
+    const written = [events.append(delta("a")), events.append(delta("b"))];
+    await new Promise((r) => setTimeout(r, 5));
+    // Sent before the write landed, numbered from the stored counter.
+    expect(sent.map((e) => e.seq)).toEqual([1, 2]);
+    expect(stored).toEqual([]);
+    // A join now finds them in flight; none is lost between backlog and live.
+    const backlog = await readRunEvents(deps, SESSION, 0, 100);
+    expect(backlog.events.map((e) => [e.seq, e.type === "final.delta" && e.text])).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
+    expect(backlog.last_seq).toBe(2);
+    expect((await readRunEvents(deps, SESSION, 1, 100)).events.map((e) => e.seq)).toEqual([2]);
+
+    release();
+    expect((await Promise.all(written)).map((e) => e.seq)).toEqual([1, 2]);
+    expect(stored.map((e) => e.seq)).toEqual([1, 2]);
+    expect(deps.events.inflight(SESSION, 0)).toEqual([]);
+
+    // The next run's log continues the session's numbers, even with a write still pending.
+    hold();
+    const next = createRunEventLog(deps, SESSION, RUN);
+    const third = next.append(delta("c"));
+    events.close();
+    const fourth = next.append(delta("d"));
+    expect(sent.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    release();
+    await next.flush();
+    expect([(await third).seq, (await fourth).seq]).toEqual([3, 4]);
+    expect(stored.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    next.close();
+  });
+});
+
+describe("store first (several instances)", () => {
+  it("sends an event only after it is stored, numbered by the database", async () => {
+    const { db, stored, release } = fakeDb();
+    const { realtime, sent } = fakeRealtime();
+    const deps = { db, realtime, log, events: createEventHub({ sendFirst: false }) };
+    const events = createRunEventLog(deps, SESSION, RUN);
+    const first = events.append(delta("a"));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(sent).toEqual([]);
+    release();
+    expect((await first).seq).toBe(1);
+    expect(sent.map((e) => e.seq)).toEqual([1]);
+    expect(stored.map((e) => e.seq)).toEqual([1]);
+  });
+});
