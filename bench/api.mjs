@@ -71,6 +71,15 @@ const coldMs = server.startMs;
 await new Promise((r) => setTimeout(r, 3000));
 const idleRssMb = server.rssMb();
 
+let postgresRssMb = null;
+if (process.env.BENCH_DATABASE_URL) {
+  // The same idle measurement with PostgreSQL instead of the embedded PGlite engine.
+  const onPostgres = await startServer({ env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } });
+  await new Promise((r) => setTimeout(r, 3000));
+  postgresRssMb = onPostgres.rssMb();
+  await onPostgres.stop();
+}
+
 const health = await load(`${server.url}/api/health`, "GET /api/health");
 const csrf = await load(`${server.url}/api/csrf-token`, "GET /api/csrf-token");
 const landing = await landingInitialJs(server.url);
@@ -89,7 +98,11 @@ const rows = [
   ],
   ["cold start to first 200, new data dir", `${coldFreshMs.toFixed(0)} ms`],
   ["cold start to first 200, existing data dir", `${coldMs.toFixed(0)} ms`],
-  ["idle RSS after start", `${idleRssMb.toFixed(1)} MB`],
+  ["idle RSS after start (PGlite)", `${idleRssMb.toFixed(1)} MB`],
+  [
+    "idle RSS after start (PostgreSQL)",
+    postgresRssMb === null ? "set BENCH_DATABASE_URL to measure" : `${postgresRssMb.toFixed(1)} MB`,
+  ],
   [
     "landing initial JS (gzip)",
     `${landing.kb.toFixed(1)} KB in ${landing.files.length} files — ${landing.how}`,

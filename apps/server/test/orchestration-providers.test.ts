@@ -281,6 +281,30 @@ describe("agents, review and synthesis", () => {
   });
 });
 
+describe("the user's own key", () => {
+  it("runs every call on it, for no credits, still recording the usage", async () => {
+    const { client, user: me } = await user(0);
+    const saved = await client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-user-own-key",
+    });
+    expect(saved.statusCode).toBe(200);
+    fake.next({ json: ONE_CODER });
+    const { events, run: stored } = await runTask(client);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    expect(fake.requests.length).toBe(3);
+    for (const request of fake.requests) {
+      expect(request.headers.authorization).toBe("Bearer sk-user-own-key");
+    }
+    expect(stored.total_credits).toBe(0);
+    expect(stored.steps.every((s) => s.credits === 0 && s.status === "completed")).toBe(true);
+    expect(eventsOf(events, "credits.changed")).toEqual([]);
+    expect(await balanceOf(t.app, me.id)).toEqual({ balance: 0, held: 0, available: 0 });
+    const usage = (await client.get("/api/users/usage")).json();
+    expect(usage.totals).toMatchObject({ total_requests: 3, total_credits_used: 0 });
+  });
+});
+
 describe("stopping", () => {
   it("cancels mid-stream: aborts the call, keeps the partial output as stopped, releases holds", async () => {
     const { client, user: me } = await user(100);

@@ -105,6 +105,7 @@ export async function callModel<T = undefined>(
     ...(spec.system ? { system: spec.system } : {}),
     ...(spec.role ? { role: spec.role } : {}),
     ...(spec.maxOutputTokens ? { maxOutputTokens: spec.maxOutputTokens } : {}),
+    userKeys: ctx.userKeys,
   };
 
   let hold: CreditHold | null = prereserved?.hold ?? null;
@@ -114,7 +115,7 @@ export async function callModel<T = undefined>(
   let simulated = false;
   try {
     const estimate = deps.models.estimateCall(input);
-    const resolved = deps.models.resolve(spec.modelId);
+    const resolved = deps.models.resolve(spec.modelId, ctx.userKeys);
     modelName = estimate.model.name;
     provider = resolved?.targets[0]?.provider ?? resolved?.provider ?? "unknown";
     simulated = resolved?.simulated ?? false;

@@ -144,7 +144,7 @@ export function modelForRole(ctx: RunContext, role: TAgentRole): string {
 }
 
 function modelRef(ctx: RunContext, modelId: string) {
-  const resolved = ctx.deps.models.resolve(modelId);
+  const resolved = ctx.deps.models.resolve(modelId, ctx.userKeys);
   return {
     model: modelId,
     model_name: resolved?.model.name ?? modelId,

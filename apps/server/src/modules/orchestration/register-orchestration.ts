@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { creditsDeps } from "../credits/credits-deps";
+import { apiKeyDeps } from "../users/api-key-deps";
+import { loadUserKeys } from "../users/load-user-keys";
 import { createCreditsPort } from "./credits-port";
 import { orchestrationRoutes } from "./routes";
 import type { EngineDeps } from "./run-context";
@@ -23,10 +25,12 @@ export async function registerOrchestration(
   app: FastifyInstance,
   options: { redisPrefix: string },
 ): Promise<void> {
+  const keyDeps = apiKeyDeps(app);
   const deps: EngineDeps & RunEventLogDeps = {
     db: app.db,
     models: app.models,
     credits: createCreditsPort(creditsDeps(app)),
+    loadUserKeys: (userId) => loadUserKeys(keyDeps, userId),
     realtime: app.realtime,
     // One process sends run events before storing them; several (Redis) store first.
     events: createEventHub({ sendFirst: !app.redis }),

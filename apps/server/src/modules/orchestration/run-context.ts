@@ -1,6 +1,7 @@
 import type { TAgentPreferences, TChatMessage, TRunMode } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import type { GatewayMessage, ModelGateway } from "../models/gateway";
+import type { UserProviderKeys } from "../models/providers";
 import type { Budget } from "./budget";
 import type { CreditHold, CreditsPort } from "./credits-port";
 import type { RunEventLog } from "./run-events";
@@ -16,6 +17,8 @@ export interface EngineDeps {
   db: Db;
   models: ModelGateway;
   credits: CreditsPort;
+  /** The user's own provider keys (decrypted); calls on them cost no credits. */
+  loadUserKeys(userId: string): Promise<UserProviderKeys>;
   log: EngineLogger;
 }
 
@@ -41,6 +44,8 @@ export interface RunContext {
   mode: TRunMode;
   coordinatorModel: string;
   preferences: TAgentPreferences;
+  /** Loaded once when the run is accepted; every call of the run uses them. */
+  userKeys: UserProviderKeys;
   /** The user's message that started the run. */
   message: TChatMessage;
   /** Earlier turns of the session, oldest first (not trimmed yet). */

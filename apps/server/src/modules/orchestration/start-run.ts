@@ -57,6 +57,7 @@ export async function startRun(
     content: m.content,
   }));
   const mode = session.manual_agent_selection ? "manual" : "automatic";
+  const userKeys = await deps.loadUserKeys(userId);
   const ctx: RunContext = {
     deps,
     runId,
@@ -65,6 +66,7 @@ export async function startRun(
     mode,
     coordinatorModel: session.coordinator_model,
     preferences: session.agent_preferences ?? {},
+    userKeys,
     message: {
       id: messageId,
       session_id: session.id,
@@ -90,6 +92,7 @@ export async function startRun(
   const system = planSystem(chosenRoles(ctx));
   const estimate = deps.models.estimateCall({
     modelId: session.coordinator_model,
+    userKeys,
     system,
     maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
     messages: messagesFor(ctx, session.coordinator_model, request.message, {

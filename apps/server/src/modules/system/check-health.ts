@@ -25,20 +25,30 @@ async function probe(kind: string, ping: () => Promise<unknown>): Promise<Compon
 
 const started = Date.now();
 
-/**
- * A real round trip to each dependency on every call; concurrent health checks share the
- * probe in flight, so a burst of checks costs one query, not one each.
- */
-const probeAll = singleFlight(async (app: FastifyInstance) => {
-  const [database, redis] = await Promise.all([
-    probe(app.db.kind, () => app.db.query("SELECT 1")),
-    app.redis ? probe("redis", () => app.redis!.ping()) : Promise.resolve(undefined),
-  ]);
-  return { database, redis };
-});
+/** How long one round trip's answer serves further health checks. */
+const PROBE_REUSE_MS = 250;
 
-export async function checkHealth(app: FastifyInstance): Promise<THealth> {
-  const { database, redis } = await probeAll(app);
+/**
+ * A real round trip to each dependency, at most one every 250 ms: checks that arrive while
+ * one is in flight, or just after, share its answer, so a load balancer polling hard (or a
+ * burst of checks) costs the database one query, not one each.
+ */
+export function createHealthCheck(app: FastifyInstance): () => Promise<THealth> {
+  const probeAll = singleFlight(async () => {
+    const [database, redis] = await Promise.all([
+      probe(app.db.kind, () => app.db.query("SELECT 1")),
+      app.redis ? probe("redis", () => app.redis!.ping()) : Promise.resolve(undefined),
+    ]);
+    return { database, redis };
+  }, PROBE_REUSE_MS);
+  return () => checkHealth(app, probeAll);
+}
+
+async function checkHealth(
+  app: FastifyInstance,
+  probeAll: () => Promise<{ database: ComponentHealth; redis: ComponentHealth | undefined }>,
+): Promise<THealth> {
+  const { database, redis } = await probeAll();
   const up = database.status === "up" && (!redis || redis.status === "up");
   return {
     status: up ? "ok" : "degraded",

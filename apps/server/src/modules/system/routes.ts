@@ -1,9 +1,10 @@
 import { ZHealth } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { checkHealth } from "./check-health";
+import { createHealthCheck } from "./check-health";
 
 export async function systemRoutes(app: FastifyInstance) {
+  const checkHealth = createHealthCheck(app);
   app.withTypeProvider<ZodTypeProvider>().get(
     "/api/health",
     {
@@ -14,7 +15,7 @@ export async function systemRoutes(app: FastifyInstance) {
       },
     },
     async (_request, reply) => {
-      const health = await checkHealth(app);
+      const health = await checkHealth();
       reply.header("cache-control", "no-store");
       return reply.status(health.status === "ok" ? 200 : 503).send(health);
     },
