@@ -89,15 +89,19 @@ describe("the route-loop detector", () => {
       await nav.getByRole("link", { name: target, exact: true }).click();
       await page.waitForURL(`**${target}`);
     }
-    const history = await page.evaluate(
-      () =>
-        JSON.parse(sessionStorage.getItem("navigationHistory") ?? "[]") as {
-          path: string;
-          time: number;
-          search: string;
-          state: unknown;
-        }[],
-    );
+    const readHistory = () =>
+      page.evaluate(
+        () =>
+          JSON.parse(sessionStorage.getItem("navigationHistory") ?? "[]") as {
+            path: string;
+            time: number;
+            search: string;
+            state: unknown;
+          }[],
+      );
+    // The tracker records a navigation in an effect after the URL changes: wait for the fifth.
+    await expect.poll(async () => (await readHistory()).length).toBe(5);
+    const history = await readHistory();
     expect(history.map((entry) => entry.path)).toEqual([
       "/simple-auth",
       "/auth-debug",

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type TApiError } from "@cohort/contracts";
+import { ERROR_CODES, errorCodeForStatus, type TApiError } from "@cohort/contracts";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
@@ -91,26 +91,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         );
     }
     if (status >= 400 && status < 500) {
-      return reply.status(status).send(errorBody(statusCode4xx(status), error.message));
+      return reply.status(status).send(errorBody(errorCodeForStatus(status), error.message));
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.status(500).send(errorBody(ERROR_CODES.internal, INTERNAL_ERROR_MESSAGE));
   });
-}
-
-function statusCode4xx(status: number): string {
-  switch (status) {
-    case 401:
-      return ERROR_CODES.unauthorized;
-    case 403:
-      return ERROR_CODES.forbidden;
-    case 404:
-      return ERROR_CODES.notFound;
-    case 405:
-      return ERROR_CODES.methodNotAllowed;
-    case 409:
-      return ERROR_CODES.conflict;
-    default:
-      return "bad_request";
-  }
 }

@@ -1,6 +1,7 @@
 import { Toast } from "radix-ui";
 import { useSyncExternalStore } from "react";
 import { cn } from "../cn";
+import { CloseIcon } from "../icons";
 import { dismissToast, getToasts, subscribeToasts, type ToastVariant } from "./toast-store";
 
 const variantStyles: Record<ToastVariant, { box: string; icon: string; label: string }> = {
@@ -54,14 +55,7 @@ export function Toaster() {
               aria-label="Dismiss notification"
               className="absolute top-3 right-3 rounded-md p-1 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
             >
-              <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
-                <path
-                  d="M4 4l8 8M12 4l-8 8"
-                  stroke="currentColor"
-                  strokeWidth="1.75"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <CloseIcon />
             </Toast.Close>
           </Toast.Root>
         );

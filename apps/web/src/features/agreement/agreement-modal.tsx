@@ -2,6 +2,7 @@ import { SCROLL_TO_BOTTOM_THRESHOLD_PX, type TAgreement } from "@cohort/contract
 import { Dialog } from "radix-ui";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
+import { CloseIcon } from "../../components/icons";
 import { AgreementContent } from "./agreement-content";
 import { formatEffectiveDate } from "./format-date";
 
@@ -109,14 +110,7 @@ export function AgreementModal({
               disabled={busy}
               className="rounded-md p-1.5 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
             >
-              <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
-                <path
-                  d="M4 4l8 8M12 4l-8 8"
-                  stroke="currentColor"
-                  strokeWidth="1.75"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <CloseIcon />
             </Dialog.Close>
           </div>
 

@@ -16,6 +16,7 @@ import { PageHeader } from "../../components/marketing/page-header";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 
 const ERROR_MEANINGS: Readonly<Record<TErrorCode, string>> = {
+  bad_request: "The request was refused as it stands; the message says why.",
   not_found: "The resource or route doesn't exist.",
   validation_failed: "The body or query failed validation; details lists the fields.",
   invalid_json: "The body isn't valid JSON.",

@@ -1,6 +1,7 @@
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
 import { cn } from "../../components/cn";
+import { CloseIcon } from "../../components/icons";
 
 /** The chat screen's modal look: a centred card on desktop, a bottom sheet on phones. */
 export function DialogFrame({
@@ -45,14 +46,7 @@ export function DialogFrame({
               aria-label="Close"
               className="-mt-1 -mr-2 rounded-lg p-2 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
             >
-              <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
-                <path
-                  d="M4 4l8 8M12 4l-8 8"
-                  stroke="currentColor"
-                  strokeWidth="1.75"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <CloseIcon />
             </Dialog.Close>
           </div>
           <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>

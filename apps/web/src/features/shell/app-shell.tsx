@@ -7,6 +7,7 @@ import { useAuth } from "../../auth/use-auth";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { CloseIcon } from "../../components/icons";
 import { Logo } from "../../components/logo";
 import { MAIN_CONTENT_ID } from "../../components/skip-link";
 import { PageSpinner } from "../../components/spinner";
@@ -174,14 +175,7 @@ export function AppShell() {
                 aria-label="Close navigation"
                 className="absolute top-3 right-3 rounded-md p-1.5 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
               >
-                <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
-                  <path
-                    d="M4 4l8 8M12 4l-8 8"
-                    stroke="currentColor"
-                    strokeWidth="1.75"
-                    strokeLinecap="round"
-                  />
-                </svg>
+                <CloseIcon />
               </Dialog.Close>
               <SidebarContent user={user} onNavigate={() => setDrawerOpen(false)} />
             </Dialog.Content>

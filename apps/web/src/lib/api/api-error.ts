@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "@cohort/contracts";
+import { errorCodeForStatus } from "@cohort/contracts";
 
 /** Codes for failures that never got an answer from the server. */
 export const CLIENT_ERROR_CODES = {
@@ -70,28 +70,5 @@ export function isApiError(value: unknown): value is ApiError {
 
 /** The code to use when a failed response has no error body of the agreed shape. */
 export function fallbackCodeForStatus(status: number): string {
-  switch (status) {
-    case 400:
-      return ERROR_CODES.validationFailed;
-    case 401:
-      return ERROR_CODES.unauthorized;
-    case 403:
-      return ERROR_CODES.forbidden;
-    case 404:
-      return ERROR_CODES.notFound;
-    case 405:
-      return ERROR_CODES.methodNotAllowed;
-    case 409:
-      return ERROR_CODES.conflict;
-    case 413:
-      return ERROR_CODES.payloadTooLarge;
-    case 415:
-      return ERROR_CODES.unsupportedMediaType;
-    case 429:
-      return ERROR_CODES.rateLimited;
-    case 503:
-      return ERROR_CODES.unavailable;
-    default:
-      return status >= 500 ? ERROR_CODES.internal : CLIENT_ERROR_CODES.http;
-  }
+  return errorCodeForStatus(status);
 }
