@@ -91,7 +91,7 @@ export const DEFAULT_MODELS: readonly CatalogueModel[] = [
       { provider: ANTHROPIC, model: "claude-sonnet-4-0" },
     ],
     systemPrompt:
-      "You are CoLogic, Cohort's structured-thinking model. Be precise and systematic: define terms, use numbered structure, tables or code where they fit, and never leave placeholders.",
+      "You are CoLogic, Cohort's structured-thinking model. Be precise and systematic: define terms, use numbered structure, tables or code where they fit, and leave nothing to be filled in later.",
     temperature: 0.2,
     maxOutputTokens: 4096,
     contextWindow: 200_000,
@@ -289,7 +289,7 @@ export const DEFAULT_ROLES: readonly CatalogueRole[] = [
     name: "Coder",
     description: "Writes working code for its sub-task, with how to run and test it.",
     systemPrompt:
-      "You are the Coder in a team of AI agents. Write working, idiomatic code for your task. Start with one or two sentences on the approach, put all code in fenced code blocks with a language tag, handle errors and edge cases, and finish with how to run or test it. No placeholders or pseudo-code.",
+      "You are the Coder in a team of AI agents. Write working, idiomatic code for your task. Start with one or two sentences on the approach, put all code in fenced code blocks with a language tag, handle errors and edge cases, and finish with how to run or test it. No pseudo-code or gaps to fill in later.",
     defaultModel: "cologic",
     suitableModels: ["cologic", "coreason", "codepth", "coquick", ...EXTERNAL_TEXT_MODELS],
   },

@@ -1,7 +1,7 @@
-import { Dialog } from "radix-ui";
 import { useEffect, useMemo, useState } from "react";
 import { useLocation, useParams, useSearchParams } from "react-router";
 import { Button } from "../../components/button";
+import { ListDrawer } from "../../components/list-drawer";
 import { ROLE_COPY } from "../../content/agent-roles";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { modelsById, useModels } from "./chat-api";
@@ -11,44 +11,21 @@ import { RoleAvatar } from "./run-parts";
 import { SessionList } from "./session-list";
 
 function SessionsDrawer({ currentId, onNew }: { currentId: string; onNew(): void }) {
-  const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: another session closes the drawer
-  useEffect(() => setOpen(false), [pathname]);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button variant="outline" size="sm" className="lg:hidden" aria-label="Open sessions">
-          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-            <path
-              d="M2.5 4h11M2.5 8h11M2.5 12h7"
-              stroke="currentColor"
-              strokeWidth="1.5"
-              strokeLinecap="round"
-            />
-          </svg>
-          <span className="sr-only sm:not-sr-only">Sessions</span>
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed inset-y-0 left-0 z-50 flex w-80 max-w-[88vw] flex-col bg-white shadow-2xl outline-none lg:hidden"
-        >
-          <Dialog.Title className="sr-only">Sessions</Dialog.Title>
-          <SessionList
-            currentId={currentId}
-            onNew={() => {
-              setOpen(false);
-              onNew();
-            }}
-            onNavigate={() => setOpen(false)}
-            className="h-full"
-          />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ListDrawer title="Sessions" buttonText="Sessions" closeKey={pathname}>
+      {(close) => (
+        <SessionList
+          currentId={currentId}
+          onNew={() => {
+            close();
+            onNew();
+          }}
+          onNavigate={close}
+          className="h-full"
+        />
+      )}
+    </ListDrawer>
   );
 }
 

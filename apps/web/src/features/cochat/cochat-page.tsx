@@ -4,12 +4,11 @@ import {
   hasCoChatAccess,
   SCROLL_TO_BOTTOM_THRESHOLD_PX,
 } from "@cohort/contracts";
-import { Dialog } from "radix-ui";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { useAuth } from "../../auth/use-auth";
 import { Badge } from "../../components/badge";
-import { Button } from "../../components/button";
+import { ListDrawer } from "../../components/list-drawer";
 import { Spinner } from "../../components/spinner";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { useCochatModels } from "./cochat-api";
@@ -55,43 +54,20 @@ function ConversationsDrawer(props: {
   onNew(): void;
   onDeleted(id: string): void;
 }) {
-  const [open, setOpen] = useState(false);
   const { search } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: another conversation closes the drawer
-  useEffect(() => setOpen(false), [search]);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button variant="outline" size="sm" className="lg:hidden" aria-label="Open conversations">
-          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-            <path
-              d="M2.5 4h11M2.5 8h11M2.5 12h7"
-              stroke="currentColor"
-              strokeWidth="1.5"
-              strokeLinecap="round"
-            />
-          </svg>
-          <span className="sr-only sm:not-sr-only">Chats</span>
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed inset-y-0 left-0 z-50 flex w-80 max-w-[88vw] flex-col bg-white shadow-2xl outline-none lg:hidden"
-        >
-          <Dialog.Title className="sr-only">Conversations</Dialog.Title>
-          <ConversationList
-            {...props}
-            onNew={() => {
-              setOpen(false);
-              props.onNew();
-            }}
-            className="h-full"
-          />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ListDrawer title="Conversations" buttonText="Chats" closeKey={search}>
+      {(close) => (
+        <ConversationList
+          {...props}
+          onNew={() => {
+            close();
+            props.onNew();
+          }}
+          className="h-full"
+        />
+      )}
+    </ListDrawer>
   );
 }
 
