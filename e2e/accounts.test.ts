@@ -163,6 +163,9 @@ describe("forgotten password", () => {
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
     await page.waitForURL("**/forgot-password");
+    // The URL changes before the lazily loaded screen renders; until then "Email address" is
+    // still the sign-in form's field.
+    await page.getByRole("heading", { name: "Forgot your password?" }).waitFor();
     await page.getByLabel("Email address").fill(user.email);
     await page.getByRole("button", { name: "Send reset link" }).click();
     await page
