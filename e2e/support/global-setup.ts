@@ -1,13 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { exportJWK, generateKeyPair } from "jose";
-import Provider, { type Configuration } from "oidc-provider";
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build.mjs";
+import { startOidcStandIn } from "../../test-support/oidc-provider";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -41,68 +39,14 @@ const GOOGLE_ACCOUNT = {
  * GOOGLE_ISSUER_URL points here, so the browser walks the whole code + PKCE flow. Its login
  * page signs in as GOOGLE_ACCOUNT at once, as Google does for a user already signed in there.
  */
-async function startGoogleStandIn(
-  callbackUrl: string,
-): Promise<{ issuer: string; server: Server }> {
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
-  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  const configuration: Configuration = {
-    clients: [
-      {
-        client_id: GOOGLE_CLIENT_ID,
-        client_secret: GOOGLE_CLIENT_SECRET,
-        redirect_uris: [callbackUrl],
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-        token_endpoint_auth_method: "client_secret_post",
-      },
-    ],
-    jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: "e2e", alg: "RS256", use: "sig" }] },
-    cookies: { keys: ["cohort-e2e-oidc-cookie-key"] },
-    claims: {
-      openid: ["sub"],
-      email: ["email", "email_verified"],
-      profile: ["name", "given_name", "family_name", "picture"],
-    },
-    findAccount: async (_ctx, sub) =>
-      sub === GOOGLE_ACCOUNT.sub
-        ? { accountId: sub, claims: async () => ({ ...GOOGLE_ACCOUNT }) }
-        : undefined,
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    loadExistingGrant: async (ctx) => {
-      const clientId = ctx.oidc.client?.clientId;
-      const accountId = ctx.oidc.session?.accountId;
-      if (!clientId || !accountId) return undefined;
-      const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
-      grant.addOIDCScope("openid email profile");
-      await grant.save();
-      return grant;
-    },
-    pkce: { required: () => true },
-  };
-  const provider = new Provider(issuer, configuration);
-  const handle = provider.callback();
-  const server = createHttpServer((req, res) => {
-    if (req.url?.startsWith("/interaction/")) {
-      provider
-        .interactionFinished(
-          req,
-          res,
-          { login: { accountId: GOOGLE_ACCOUNT.sub } },
-          { mergeWithLastSubmission: false },
-        )
-        .catch((error: unknown) => {
-          res.statusCode = 500;
-          res.end(String(error));
-        });
-      return;
-    }
-    handle(req, res);
+function startGoogleStandIn(callbackUrl: string) {
+  return startOidcStandIn({
+    clientId: GOOGLE_CLIENT_ID,
+    clientSecret: GOOGLE_CLIENT_SECRET,
+    redirectUri: callbackUrl,
+    findClaims: (sub) => (sub === GOOGLE_ACCOUNT.sub ? { ...GOOGLE_ACCOUNT } : undefined),
+    loginAs: () => GOOGLE_ACCOUNT.sub,
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return { issuer, server };
 }
 
 function freePort(): Promise<number> {
@@ -132,7 +76,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 }
 
 let server: ChildProcess | undefined;
-let googleStandIn: Server | undefined;
+let googleStandIn: { close(): Promise<void> } | undefined;
 
 /** Starts the real built server, as `npm start` runs it, on a free port and a fresh data dir. */
 export async function setup(project: TestProject) {
@@ -140,7 +84,7 @@ export async function setup(project: TestProject) {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const google = await startGoogleStandIn(`${baseURL}/api/auth/google/callback`);
-  googleStandIn = google.server;
+  googleStandIn = google;
   let log = "";
   server = spawn(process.execPath, [path.join(root, "apps/server/dist/main.js")], {
     cwd: root,
@@ -179,8 +123,7 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   if (googleStandIn) {
-    googleStandIn.closeAllConnections();
-    await new Promise<void>((resolve) => googleStandIn?.close(() => resolve()));
+    await googleStandIn.close();
   }
   if (!server || server.exitCode !== null) return;
   const exited = new Promise((resolve) => server?.once("exit", resolve));

@@ -1,9 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { SESSION_COOKIE } from "@cohort/contracts";
-import { exportJWK, generateKeyPair } from "jose";
-import Provider, { type Configuration } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OidcClaims, startOidcStandIn } from "../../../test-support/oidc-provider";
 import { logIn, signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 
@@ -29,73 +26,19 @@ const accounts = new Map<string, Account>();
 /** Which account the next login interaction signs in as (the "user" at Google). */
 let nextAccountId = "";
 
-let issuerServer: Server;
+let standIn: Awaited<ReturnType<typeof startOidcStandIn>>;
 let issuer: string;
 let t: TestApp;
 
 beforeAll(async () => {
-  issuerServer = createServer();
-  await new Promise<void>((resolve) => issuerServer.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
-  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  const configuration: Configuration = {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [CALLBACK],
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-        token_endpoint_auth_method: "client_secret_post",
-      },
-    ],
-    jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: "k1", alg: "RS256", use: "sig" }] },
-    cookies: { keys: ["oidc-provider-test-cookie-key"] },
-    claims: {
-      openid: ["sub"],
-      email: ["email", "email_verified"],
-      profile: ["name", "given_name", "family_name", "picture"],
-    },
-    findAccount: async (_ctx, sub) => {
-      const account = accounts.get(sub);
-      return account ? { accountId: sub, claims: async () => ({ sub, ...account }) } : undefined;
-    },
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    // Consent is granted up front, as it is once a user has allowed Cohort at Google.
-    loadExistingGrant: async (ctx) => {
-      const clientId = ctx.oidc.client?.clientId;
-      const accountId = ctx.oidc.session?.accountId;
-      if (!clientId || !accountId) return undefined;
-      const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
-      grant.addOIDCScope("openid email profile");
-      await grant.save();
-      return grant;
-    },
-    pkce: { required: () => true },
-  };
-  const provider = new Provider(issuer, configuration);
-  const handle = provider.callback();
-  issuerServer.on("request", (req, res) => {
-    if (req.url?.startsWith("/interaction/")) {
-      // The login page: the "user" signs in as nextAccountId.
-      provider
-        .interactionFinished(
-          req,
-          res,
-          { login: { accountId: nextAccountId } },
-          {
-            mergeWithLastSubmission: false,
-          },
-        )
-        .catch((error: unknown) => {
-          res.statusCode = 500;
-          res.end(String(error));
-        });
-      return;
-    }
-    handle(req, res);
+  standIn = await startOidcStandIn({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUri: CALLBACK,
+    findClaims: (sub) => accounts.get(sub) as OidcClaims | undefined,
+    loginAs: () => nextAccountId,
   });
+  issuer = standIn.issuer;
 
   t = await createTestApp({
     GOOGLE_CLIENT_ID: CLIENT_ID,
@@ -106,8 +49,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  issuerServer.closeAllConnections();
-  await new Promise<void>((resolve) => issuerServer.close(() => resolve()));
+  await standIn.close();
 });
 
 function addAccount(sub: string, overrides: Partial<Account> = {}): Account {

@@ -30,7 +30,7 @@ describe("a run on the simulator", () => {
     const session = await createSession(client);
     const accepted = await client.post("/api/ai/chat", {
       session_id: session.id,
-      message: "  Build a small REST API for todos with tests  ",
+      message: "  Build a small REST API for a task list with tests  ",
     });
     expect(accepted.statusCode).toBe(202);
     const { run_id, message_id } = accepted.json();
@@ -47,7 +47,7 @@ describe("a run on the simulator", () => {
       message: {
         id: message_id,
         role: "user",
-        content: "Build a small REST API for todos with tests",
+        content: "Build a small REST API for a task list with tests",
       },
     });
     const [planEvent] = eventsOf(events, "run.plan");

@@ -1,15 +1,8 @@
 import { CHAT_MESSAGE_MAX } from "@cohort/contracts";
-import {
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-} from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { useComposerTextarea } from "../../components/use-composer-textarea";
 
 export interface ComposerProps {
   /** A run is going: the box is locked and Stop replaces Send. */
@@ -33,25 +26,10 @@ export function Composer({
 }: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
-  const area = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const locked = running || sending || blockedReason !== null;
 
-  // Grow with the text up to a limit, then scroll.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: measures again whenever the text changes
-  useEffect(() => {
-    const element = area.current;
-    if (!element) return;
-    element.style.height = "auto";
-    element.style.height = `${Math.min(element.scrollHeight, 200)}px`;
-  }, [text]);
-
-  // Back to typing once the run ends.
-  const wasLocked = useRef(locked);
-  useEffect(() => {
-    if (wasLocked.current && !locked) area.current?.focus({ preventScroll: true });
-    wasLocked.current = locked;
-  }, [locked]);
+  const area = useComposerTextarea(text, locked);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();

@@ -1,7 +1,8 @@
 import { COCHAT_MESSAGE_MAX_CHARS } from "@cohort/contracts";
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { useComposerTextarea } from "../../components/use-composer-textarea";
 
 /** The message box: Enter sends, Shift+Enter adds a line; Stop while an answer streams. */
 export function CochatComposer({
@@ -16,23 +17,10 @@ export function CochatComposer({
   onStop(): void;
 }) {
   const [text, setText] = useState("");
-  const area = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const locked = streaming || disabled;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: measures again whenever the text changes
-  useEffect(() => {
-    const element = area.current;
-    if (!element) return;
-    element.style.height = "auto";
-    element.style.height = `${Math.min(element.scrollHeight, 200)}px`;
-  }, [text]);
-
-  const wasLocked = useRef(locked);
-  useEffect(() => {
-    if (wasLocked.current && !locked) area.current?.focus({ preventScroll: true });
-    wasLocked.current = locked;
-  }, [locked]);
+  const area = useComposerTextarea(text, locked);
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
