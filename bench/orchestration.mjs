@@ -107,7 +107,29 @@ async function signUp(base) {
     },
     { cookie, "x-csrf-token": csrfToken },
   );
+  await verifyEmail(base, email);
   return token;
+}
+
+const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
+
+/** The welcome credits come with a confirmed address: open the emailed link as the user would. */
+async function verifyEmail(base, email) {
+  const admin = await api(base, null, "POST", "/api/admin/login", ADMIN, {
+    authorization: "Bearer bench",
+  });
+  for (let tries = 0; tries < 50; tries++) {
+    const { messages } = await api(base, admin.token, "GET", "/api/admin/outbox");
+    const link = messages
+      .find((m) => m.to === email)
+      ?.text.match(/\/verify-email\?token=([\w-]+)/)?.[1];
+    if (link) {
+      await api(base, admin.token, "POST", "/api/user-auth/verify-email", { token: link });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no verification email reached ${email}`);
 }
 
 /** One socket joined to some sessions; resolves each run's end and records event latency. */
@@ -267,6 +289,8 @@ const server = await startServer({
     LOG_LEVEL: "warn",
     RATE_LIMIT_PER_MINUTE: "1000000000",
     SIGNUP_CREDITS: "1000000",
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),

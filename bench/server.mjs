@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -20,11 +21,11 @@ export function freePort() {
 }
 
 /** Spawns the server and resolves once GET /api/health answers 200, with the time it took. */
-export async function startServer({ dataDir, env = {} } = {}) {
+export async function startServer({ dataDir, env = {}, entry = "apps/server/dist/main.js" } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, "apps/server/dist/main.js")], {
+  const child = spawn(process.execPath, [path.resolve(root, entry)], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -43,7 +44,7 @@ export async function startServer({ dataDir, env = {} } = {}) {
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
   }
   const startMs = performance.now() - started;
   return {

@@ -87,6 +87,8 @@ describe("sign-up, sign-out and sign-in", () => {
     expect(
       await page.getByRole("heading", { name: "Please verify your email address" }).count(),
     ).toBe(1);
+    // The welcome credits wait for a confirmed address, and the banner says so.
+    await page.getByText("and receive your 50 welcome credits").waitFor();
     expect(await page.getByRole("button", { name: "Resend email" }).count()).toBe(1);
     expect(await page.getByTestId("shell-tier").textContent()).toBe("Free");
     expect(await page.getByText("CoChat Locked").count()).toBe(1);
@@ -207,7 +209,7 @@ describe("forgotten password", () => {
   });
 
   it("verifies the email address from the emailed link", async () => {
-    const user = await createUser();
+    const user = await createUser({ verified: false });
     const email = await waitForEmail(user.email, /confirm your email/i);
     const { page, expectNoErrors, close } = await openPage(browser);
     await page.goto(linkIn(email, "/verify-email?token="));

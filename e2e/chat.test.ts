@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_PASSWORD, uniqueEmail } from "./support/accounts";
+import { linkIn, TEST_PASSWORD, uniqueEmail, waitForEmail } from "./support/accounts";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { acceptAgreementInModal, horizontalOverflow } from "./support/ui";
 
@@ -29,6 +29,11 @@ async function signUpThroughTheUi(page: Page): Promise<string> {
   await page.getByRole("button", { name: "Create account" }).click();
   await acceptAgreementInModal(page);
   await page.waitForURL("**/dashboard");
+  // The welcome credits come with a confirmed address: open the emailed link, as a user would.
+  const message = await waitForEmail(email, /confirm your email/i);
+  await page.goto(linkIn(message, "/verify-email?token="));
+  await page.getByText("Your email address is verified").waitFor();
+  await page.goto("/dashboard");
   return email;
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   SESSION_COOKIE,
   type TAgreement,
@@ -68,9 +69,15 @@ export interface TestUser {
   displayName: string;
 }
 
-/** A new account that has accepted the current agreement, as the sign-up modal records it. */
+/**
+ * A new account that has accepted the current agreement, as the sign-up modal records it,
+ * and (unless `verified: false`) confirmed its address from the emailed link — which is when
+ * the welcome credits arrive.
+ */
 export async function createUser(
-  overrides: Partial<Pick<TestUser, "email" | "firstName" | "lastName">> = {},
+  overrides: Partial<Pick<TestUser, "email" | "firstName" | "lastName">> & {
+    verified?: boolean;
+  } = {},
 ): Promise<TestUser> {
   const agreement = await currentAgreement();
   const body = {
@@ -84,6 +91,7 @@ export async function createUser(
     body,
     anonymousMutation: true,
   });
+  if (overrides.verified !== false) await verifyEmail(body.email);
   return {
     email: body.email,
     password: body.password,
@@ -130,9 +138,16 @@ export async function waitForEmail(to: string, subject: RegExp): Promise<TOutbox
   while (Date.now() < deadline) {
     const found = (await outbox()).find((m) => m.to === to && subject.test(m.subject));
     if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   throw new Error(`No email to ${to} matching ${subject} arrived within 10 s`);
+}
+
+/** Confirms the address from its verification email, as its owner would. */
+export async function verifyEmail(email: string): Promise<void> {
+  const message = await waitForEmail(email, /confirm your email/i);
+  const token = new URL(linkIn(message, "/verify-email?token=")).searchParams.get("token");
+  await call("POST", "/api/user-auth/verify-email", { body: { token }, anonymousMutation: true });
 }
 
 /** The first link to `path` in an email's text body. */

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build.mjs";
 import { startOidcStandIn } from "../../test-support/oidc-provider";
@@ -70,7 +71,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`The server did not become healthy in 30 s:\n${output()}`);
 }
@@ -96,6 +97,7 @@ export async function setup(project: TestProject) {
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "cohort-e2e-")),
       LOG_LEVEL: "warn",
       RATE_LIMIT_PER_MINUTE: "100000",
+      SIGNUP_LIMIT_PER_HOUR: "100000",
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       GOOGLE_CLIENT_ID,

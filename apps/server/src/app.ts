@@ -10,11 +10,13 @@ import type { AppConfig } from "./config";
 import { createDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { adminRoutes } from "./modules/admin/routes";
+import { registerAgreementChecks } from "./modules/agreements/agreement-checks";
 import { agreementRoutes } from "./modules/agreements/routes";
 import { seedDefaultAgreement } from "./modules/agreements/seed-default-agreement";
 import { ensureAdmin } from "./modules/auth/ensure-admin";
 import { resolveSession } from "./modules/auth/resolve-session";
 import { authRoutes } from "./modules/auth/routes";
+import { createPayments } from "./modules/billing/payments";
 import { billingRoutes } from "./modules/billing/routes";
 import { cochatRoutes } from "./modules/cochat/routes";
 import { creditsDeps } from "./modules/credits/credits-deps";
@@ -22,9 +24,13 @@ import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
 import { modelsRoutes } from "./modules/models/routes";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
+import { lastEventSeq } from "./modules/orchestration/run-events";
+import { listRuns } from "./modules/orchestration/run-store";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
+import { loadUserKeys } from "./modules/users/load-user-keys";
 import { userRoutes } from "./modules/users/routes";
 import { registerAuth } from "./platform/auth";
 import { registerCsrf } from "./platform/csrf";
@@ -32,6 +38,7 @@ import { registerErrorHandling } from "./platform/errors";
 import { registerJsonBodyParser } from "./platform/json-body";
 import { createLogger } from "./platform/logger";
 import { createMailer, type Mailer } from "./platform/mail";
+import { registerNulGuard } from "./platform/nul-guard";
 import { registerOpenApi } from "./platform/openapi";
 import { registerRateLimit } from "./platform/rate-limit";
 import { createRealtime, type Realtime } from "./platform/realtime";
@@ -103,6 +110,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   registerErrorHandling(app);
+  registerNulGuard(app);
   registerJsonBodyParser(app);
   await app.register(cookie, { secret: config.cookieSecret });
   await registerSecurityHeaders(app, {
@@ -129,8 +137,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       "SMTP_URL is not set: emails go to the dev outbox (admin area and log), not to users",
     );
   }
+  // Stripe with STRIPE_SECRET_KEY, else the built-in dev checkout: chosen here, once.
+  const payments = createPayments({
+    stripe: config.billing.stripe,
+    db,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
   const sessions = { idleDays: config.sessionIdleDays, maxDays: config.sessionMaxDays };
   registerAuth(app, (token) => resolveSession(db, token, sessions));
+  registerAgreementChecks(app, { redisPrefix: prefix });
   // Created before the modules, which add their handshake steps and events to it.
   app.decorate(
     "realtime",
@@ -149,13 +165,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       allowedNetworks: config.userBaseUrlAllowedNetworks,
     }),
   );
-  await app.register(modelsRoutes);
+  // Modules that would import each other get what they need here, at registration.
+  const keyDeps = apiKeyDeps(app);
+  await app.register(modelsRoutes, { loadUserKeys: (userId) => loadUserKeys(keyDeps, userId) });
   await app.register(authRoutes);
   await app.register(userRoutes);
   await app.register(apiKeyRoutes);
   await app.register(agreementRoutes);
   await app.register(adminRoutes);
-  await app.register(billingRoutes);
+  await app.register(billingRoutes, { payments });
   if (config.billing.sweepIntervalMs > 0) {
     const sweeper = startHoldSweeper(creditsDeps(app), config.billing.sweepIntervalMs, app.log);
     // preClose: the sweeper stops before the database closes (onClose).
@@ -163,7 +181,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   }
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
   await registerOrchestration(app, { redisPrefix: prefix });
-  await app.register(sessionRoutes);
+  await app.register(sessionRoutes, {
+    runs: {
+      lastEventSeq: (sessionId) => lastEventSeq(db, sessionId),
+      list: (sessionId) => listRuns(db, sessionId),
+      stopActive: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
+    },
+  });
   await app.register(cochatRoutes, { redisPrefix: prefix });
 
   await registerSpa(app, config.webDistDir);

@@ -60,6 +60,8 @@ const EnvSchema = z.object({
     .default([]),
   REALTIME_TRANSPORTS: transports.default(["polling"]),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().positive().default(10),
+  SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   TRUST_PROXY: booleanish.default(false),
   WEB_DIST_DIR: z.string().optional(),
   SMTP_URL: z
@@ -160,6 +162,10 @@ export interface AppConfig {
   readonly userBaseUrlAllowedNetworks: readonly string[];
   readonly realtimeTransports: readonly ("polling" | "websocket")[];
   readonly rateLimitPerMinute: number;
+  /** Accounts one IP address may create per hour (auth/sign-up.ts). */
+  readonly signupLimitPerHour: number;
+  /** How often open sockets' sign-in sessions are re-checked for expiry (auth). */
+  readonly socketSessionCheckMs: number;
   readonly trustProxy: boolean;
   readonly webDistDir: string;
   readonly secureCookies: boolean;
@@ -289,6 +295,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ),
     realtimeTransports: Object.freeze([...e.REALTIME_TRANSPORTS]),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
+    socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(findRepoRoot(), "apps/web/dist")),
     secureCookies: publicUrl.startsWith("https://"),

@@ -35,8 +35,8 @@ describe("sign-up", () => {
       photoURL: null,
       emailVerified: false,
       role: "user",
-      // SIGNUP_CREDITS' default on the dev checkout (no Stripe key in tests).
-      credits_remaining: 50,
+      // The welcome credits (SIGNUP_CREDITS) wait for a verified address (decision 017).
+      credits_remaining: 0,
       subscription_tier: "free",
       cochat_access: false,
     });
@@ -204,13 +204,16 @@ describe("login", () => {
 });
 
 describe("throttling", () => {
-  it("locks an account after 5 failed logins with 429 and Retry-After, for everyone", async () => {
+  const attacker = "203.0.113.66";
+  const from = (app: typeof t.app, ip: string, email: string, password: string) =>
+    new TestClient(app, ip).post("/api/user-auth/login", { email, password });
+
+  it("refuses an (account, address) pair after 5 failed logins with 429 and Retry-After", async () => {
     const { email } = await signUp(t.app);
     for (let i = 0; i < 5; i++) {
-      const { response } = await logIn(t.app, email, `wrong-password-${i}`);
-      expect(response.statusCode).toBe(401);
+      expect((await from(t.app, attacker, email, `wrong-password-${i}`)).statusCode).toBe(401);
     }
-    const { response } = await logIn(t.app, email, TEST_PASSWORD);
+    const response = await from(t.app, attacker, email, TEST_PASSWORD);
     expect(response.statusCode).toBe(429);
     expect(response.json().error.code).toBe("rate_limited");
     const retryAfter = Number(response.headers["retry-after"]);
@@ -220,9 +223,8 @@ describe("throttling", () => {
 
   it("throttles unknown addresses the same way (no enumeration through the limit)", async () => {
     const email = uniqueEmail("ghost");
-    for (let i = 0; i < 5; i++) await logIn(t.app, email, `wrong-password-${i}`);
-    const { response } = await logIn(t.app, email, "anything-else");
-    expect(response.statusCode).toBe(429);
+    for (let i = 0; i < 5; i++) await from(t.app, attacker, email, `wrong-password-${i}`);
+    expect((await from(t.app, attacker, email, "anything-else")).statusCode).toBe(429);
   });
 
   it("locks an address after 20 failed logins across accounts", async () => {
@@ -242,12 +244,13 @@ describe("throttling", () => {
     expect(elsewhere.response.statusCode).toBe(401);
   });
 
-  it("forgets an account's failures after a successful login", async () => {
+  it("forgets a client's failures after a successful login", async () => {
     const { email } = await signUp(t.app);
-    for (let i = 0; i < 4; i++) await logIn(t.app, email, `wrong-password-${i}`);
-    expect((await logIn(t.app, email, TEST_PASSWORD)).response.statusCode).toBe(200);
+    const ip = "203.0.113.77";
+    for (let i = 0; i < 4; i++) await from(t.app, ip, email, `wrong-password-${i}`);
+    expect((await from(t.app, ip, email, TEST_PASSWORD)).statusCode).toBe(200);
     for (let i = 0; i < 4; i++) {
-      expect((await logIn(t.app, email, `wrong-password-${i}`)).response.statusCode).toBe(401);
+      expect((await from(t.app, ip, email, `wrong-password-${i}`)).statusCode).toBe(401);
     }
   });
 });
@@ -371,6 +374,7 @@ describe("logout", () => {
   it("revokes the session, clears the cookie and rotates the CSRF secret", async () => {
     const { client, token } = await signUp(t.app);
     const csrfBefore = client.cookies.get(CSRF_COOKIE);
+    const staleToken = await client.fetchCsrf();
     const response = await client.post("/api/auth/logout");
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true });
@@ -385,6 +389,7 @@ describe("logout", () => {
     });
     expect(reused.statusCode).toBe(401);
     // The old CSRF token belongs to the old secret.
+    client.csrfToken = staleToken;
     expect((await client.post("/api/auth/logout")).statusCode).toBe(403);
   });
 
@@ -441,7 +446,12 @@ describe("profile", () => {
 describe("providers", () => {
   it("reports no Google sign-in when nothing is configured", async () => {
     const response = await t.app.inject({ method: "GET", url: "/api/auth/providers" });
-    expect(response.json()).toEqual({ google: false, googleMode: null, firebase: null });
+    expect(response.json()).toEqual({
+      google: false,
+      googleMode: null,
+      firebase: null,
+      welcomeCredits: 50,
+    });
   });
 
   it("answers the Firebase sync with the spec's not-configured text", async () => {

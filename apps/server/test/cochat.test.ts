@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   COCHAT_ERROR_CODES,
   ERROR_CODES,
@@ -423,7 +424,7 @@ describe("CoChat on real SDKs against the fake provider", () => {
     for (let i = 0; i < 50 && !stored; i++) {
       const { messages } = (await pro.client.get("/api/cochat/conversations/cochat-stop-1")).json();
       stored = messages[1];
-      if (!stored) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!stored) await sleep(50);
     }
     expect(stored?.status).toBe("stopped");
     expect(stored?.content.length).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SERVER_EVENTS, type TCreditsChanged } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ import { sweepExpiredHolds } from "../src/modules/credits/sweep-expired-holds";
 import { AppError } from "../src/platform/errors";
 import { adminClient, signUp } from "./support/accounts";
 import { createTestApp, type TestApp, testDbKind } from "./support/app";
+import { setCredits } from "./support/runs-credits";
 
 const ADMIN_EMAIL = "credits-admin@cohort.example";
 const ADMIN_PASSWORD = "a credits admin passphrase";
@@ -247,7 +249,6 @@ describe(`concurrency (${testDbKind})`, () => {
 describe("the hold sweeper", () => {
   it("releases holds left open past HOLD_TTL_MINUTES, and only those", async () => {
     const short = await createTestApp({
-      SIGNUP_CREDITS: "10",
       HOLD_TTL_MINUTES: "0.001",
       CREDITS_SWEEP_INTERVAL_SECONDS: "0",
     });
@@ -255,8 +256,9 @@ describe("the hold sweeper", () => {
       await short.app.ready();
       const shortDeps = creditsDeps(short.app);
       const { user } = await signUp(short.app);
+      await setCredits(short.app, user.id, 10);
       const stale = await reserveCredits(shortDeps, user.id, 4, `stale-${randomUUID()}`);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await sleep(150);
       const fresh = await reserveCredits(
         { ...shortDeps, holdTtlMs: 60_000 },
         user.id,
@@ -282,17 +284,17 @@ describe("the hold sweeper", () => {
 
   it("runs on its own timer, started with the app", async () => {
     const timed = await createTestApp({
-      SIGNUP_CREDITS: "5",
       HOLD_TTL_MINUTES: "0.0005",
       CREDITS_SWEEP_INTERVAL_SECONDS: "0.05",
     });
     try {
       await timed.app.ready();
       const { user } = await signUp(timed.app);
+      await setCredits(timed.app, user.id, 5);
       await reserveCredits(creditsDeps(timed.app), user.id, 5, `t-${randomUUID()}`);
       const deadline = Date.now() + 5_000;
       while ((await getBalance(timed.db, user.id)).available < 5 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await sleep(25);
       }
       expect(await getBalance(timed.db, user.id)).toEqual({ balance: 5, held: 0, available: 5 });
     } finally {
@@ -302,11 +304,11 @@ describe("the hold sweeper", () => {
 });
 
 describe("signup grant", () => {
-  it("starts a new account with SIGNUP_CREDITS, once, on the ledger", async () => {
+  it("gives a new account SIGNUP_CREDITS once its address is verified, once, on the ledger", async () => {
     const app = await createTestApp({ SIGNUP_CREDITS: "7" });
     try {
       await app.app.ready();
-      const { user, client } = await signUp(app.app);
+      const { user, client } = await signUp(app.app, { verified: true });
       expect(user.credits_remaining).toBe(7);
       const ledger = (await client.get("/api/billing/ledger")).json();
       expect(ledger.entries).toEqual([
@@ -421,7 +423,7 @@ describe("credits.changed", () => {
       await settleHold(deps, hold.id, 1.5);
       const deadline = Date.now() + 5_000;
       while (received.length < 3 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await sleep(20);
       }
       expect(received).toEqual([
         { balance: 10, available: 10, delta: 10, reason: "admin_adjustment" },

@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   linkToken,
@@ -126,7 +127,7 @@ describe("password reset", () => {
     const mail = await waitForMail(t.app, email, (m) => m.subject === "Reset your Cohort password");
     expect(mail.text).toContain(`${PUBLIC_URL}/reset-password?token=`);
     expect(mail.html).toContain(`href="${PUBLIC_URL}/reset-password?token=`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     const { rows } = await t.db.query('SELECT 1 FROM dev_outbox WHERE "to" = $1', [nobody]);
     expect(rows).toHaveLength(0);
   });
@@ -171,7 +172,7 @@ describe("password reset", () => {
   it("voids older reset links once one is used", async () => {
     const { email } = await signUp(t.app);
     const older = await resetLink(email);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
     const newer = await forgot(email).then(async () =>
       linkToken(
         await waitForMail(

@@ -93,6 +93,7 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
         projectId: PROJECT,
         appId: null,
       },
+      welcomeCredits: 50,
     });
   });
 

@@ -143,7 +143,12 @@ function sessionCookie(response: Awaited<ReturnType<typeof callback>>) {
 describe("Google sign-in (OIDC code flow + PKCE)", () => {
   it("says the server-side flow is available", async () => {
     const response = await t.app.inject({ method: "GET", url: "/api/auth/providers" });
-    expect(response.json()).toEqual({ google: true, googleMode: "oidc", firebase: null });
+    expect(response.json()).toEqual({
+      google: true,
+      googleMode: "oidc",
+      firebase: null,
+      welcomeCredits: 50,
+    });
   });
 
   it("redirects to the provider with state, nonce and an S256 PKCE challenge", async () => {

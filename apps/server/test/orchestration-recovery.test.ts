@@ -58,7 +58,7 @@ describe("a run left running by a crash", () => {
     );
     await testDb.db.query(
       `INSERT INTO run_steps (run_id, kind, step_id, role, model, model_name, hold_id, reserved_credits, output)
-       VALUES ($1, 'agent', 's1', 'coder', 'cologic', 'CoLogic', $2, 5, 'partial')`,
+       VALUES ($1, 'agent', 's1', 'coder', 'cologic', 'CoLogic', $2, 500, 'partial')`,
       [runId, hold.id],
     );
     expect((await balanceOf(first, user.id)).held).toBe(5);

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
@@ -55,7 +56,7 @@ async function waitForCapture(to: string): Promise<Captured> {
     const found = captured.find((c) => c.to.includes(to));
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no SMTP message to ${to}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 

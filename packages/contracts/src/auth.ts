@@ -159,6 +159,9 @@ export const ZAuthProviders = z.object({
   googleMode: z.enum(["oidc", "firebase"]).nullable(),
   /** Public web configuration of the identity provider (spec §3), when Firebase is set up. */
   firebase: ZFirebaseClientConfig.nullable(),
+  welcomeCredits: z
+    .number()
+    .describe("Credits a new account receives once its email address is verified (0: none)"),
 });
 export type TAuthProviders = z.infer<typeof ZAuthProviders>;
 

@@ -8,6 +8,7 @@ export * from "./constants";
 export * from "./errors";
 export * from "./health";
 export * from "./models";
+export * from "./money";
 export * from "./plans";
 export * from "./realtime";
 export * from "./redact";

@@ -4,10 +4,10 @@ import { estimateTokens, priceCall, worstCaseCredits, ZRunPlan } from "./models"
 const model = { price: { input_per_1k: 0.3, output_per_1k: 1.5 } };
 
 describe("pricing", () => {
-  it("charges per 1,000 tokens, rounded up to a hundredth of a credit", () => {
-    expect(priceCall(model, { inputTokens: 1000, outputTokens: 1000 })).toBe(1.8);
-    expect(priceCall(model, { inputTokens: 2000, outputTokens: 500 })).toBe(1.35);
-    expect(priceCall(model, { inputTokens: 1, outputTokens: 0 })).toBe(0.01);
+  it("charges per 1,000 tokens, in hundredths of a credit, rounded up", () => {
+    expect(priceCall(model, { inputTokens: 1000, outputTokens: 1000 })).toBe(180);
+    expect(priceCall(model, { inputTokens: 2000, outputTokens: 500 })).toBe(135);
+    expect(priceCall(model, { inputTokens: 1, outputTokens: 0 })).toBe(1);
     expect(priceCall(model, { inputTokens: 0, outputTokens: 0 })).toBe(0);
     // 0.1 + 0.2 style float noise must not add a hundredth.
     expect(
@@ -15,7 +15,7 @@ describe("pricing", () => {
         { price: { input_per_1k: 0.1, output_per_1k: 0.2 } },
         { inputTokens: 1000, outputTokens: 1000 },
       ),
-    ).toBe(0.3);
+    ).toBe(30);
     expect(
       priceCall(
         { price: { input_per_1k: 0, output_per_1k: 0 } },

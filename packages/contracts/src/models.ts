@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ceilToHundredths, type Hundredths } from "./money";
 
 /** Spec §1: the native Co* models, each with its purpose. The Models issue extends this. */
 export const NATIVE_MODELS = [
@@ -222,19 +223,13 @@ export function estimateTokens(text: string): number {
   return text.length === 0 ? 0 : Math.ceil(text.length / 4);
 }
 
-/** Credits are kept to hundredths; a fraction of a hundredth is charged as a whole one. */
-function toCredits(rawCredits: number): number {
-  // The epsilon keeps float noise (0.1 + 0.2) from rounding a whole hundredth up.
-  return rawCredits <= 0 ? 0 : Math.ceil(rawCredits * 100 - 1e-9) / 100;
-}
-
-/** What a finished call costs, from the model's price and the call's token usage. */
-export function priceCall(model: { price: TModelPrice }, usage: TTokenUsage): number {
+/** What a finished call costs, from the model's price and its token usage (rounded up). */
+export function priceCall(model: { price: TModelPrice }, usage: TTokenUsage): Hundredths {
   const raw =
     (usage.inputTokens * model.price.input_per_1k +
       usage.outputTokens * model.price.output_per_1k) /
     1000;
-  return toCredits(raw);
+  return ceilToHundredths(raw);
 }
 
 /** The most a call can cost: what a credit reservation holds before the call starts. */
@@ -242,6 +237,6 @@ export function worstCaseCredits(
   model: { price: TModelPrice },
   inputTokensEstimate: number,
   maxOutputTokens: number,
-): number {
+): Hundredths {
   return priceCall(model, { inputTokens: inputTokensEstimate, outputTokens: maxOutputTokens });
 }

@@ -32,6 +32,38 @@ export function isRunActive(status: TRunStatus): boolean {
   return (ACTIVE_RUN_STATUSES as readonly TRunStatus[]).includes(status);
 }
 
+/**
+ * The allowed moves of a run (docs/decisions/014-run-lifecycle-and-money.md): forward through
+ * its phases, review only when the plan has a Critic, and from any active status to its end.
+ * Ended runs stay ended. The engine's `advance()` is the only writer of a run's status.
+ */
+export const RUN_STATUS_TRANSITIONS: Readonly<Record<TRunStatus, readonly TRunStatus[]>> = {
+  queued: ["planning", "failed", "cancelled"],
+  planning: ["running", "failed", "cancelled"],
+  running: ["reviewing", "synthesizing", "failed", "cancelled"],
+  reviewing: ["synthesizing", "failed", "cancelled"],
+  synthesizing: ["completed", "failed", "cancelled"],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+export function canAdvanceRun(from: TRunStatus, to: TRunStatus): boolean {
+  return RUN_STATUS_TRANSITIONS[from].includes(to);
+}
+
+export const ZRunCancelReason = z.enum(["user", "shutdown"]);
+export type TRunCancelReason = z.infer<typeof ZRunCancelReason>;
+
+/** How a run ends: exactly one of these, stored with its status and sent as its last event. */
+export type TRunOutcome =
+  | { status: "completed" }
+  | { status: "failed"; code: string; message: string }
+  | { status: "cancelled"; reason: TRunCancelReason };
+
+/** An end that cuts a run short (a failure or a stop), as opposed to finishing it. */
+export type TRunHalt = Exclude<TRunOutcome, { status: "completed" }>;
+
 /** One model call of a run. */
 export const RUN_STEP_KINDS = ["plan", "agent", "critic", "revision", "synthesis"] as const;
 export const ZRunStepKind = z.enum(RUN_STEP_KINDS);
@@ -274,7 +306,7 @@ export const ZRunEvent = z.discriminatedUnion("type", [
   z.object({
     ...eventBase,
     type: z.literal("run.cancelled"),
-    reason: z.enum(["user", "shutdown"]),
+    reason: ZRunCancelReason,
     total_credits: z.number(),
   }),
   z.object({

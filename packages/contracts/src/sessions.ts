@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZAgentRoleId } from "./models";
+import { ZCreditAmount } from "./money";
 
 // ---------------------------------------------------------------------------------------
 // Sessions (spec §3, §7): a conversation in which the coordinator and the agents work.
@@ -48,13 +49,7 @@ export type TAgentPreference = z.infer<typeof ZAgentPreference>;
 export const ZAgentPreferences = z.partialRecord(ZAgentRoleId, ZAgentPreference);
 export type TAgentPreferences = z.infer<typeof ZAgentPreferences>;
 
-const ZCredits = z
-  .number()
-  .positive()
-  .max(SESSION_BUDGET_MAX)
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
-    error: "use at most two decimal places",
-  });
+const ZCredits = ZCreditAmount.positive().max(SESSION_BUDGET_MAX);
 
 export const ZSession = z.object({
   id: z.string(),

@@ -16,6 +16,10 @@ import { AppError } from "./errors";
 export interface Principal {
   user: TUserProfile;
   sessionId: string;
+  /** When the sign-in ends whatever happens (absolute expiry). */
+  expiresAt: Date;
+  /** When the sign-in ends unless used again (idle expiry, as of this request). */
+  idleExpiresAt: Date;
 }
 
 export type ResolveSession = (token: string) => Promise<Principal | null>;

@@ -72,9 +72,13 @@ export function setCsrfSecretCookie(reply: FastifyReply, secure: boolean): strin
 export function registerCsrf(app: FastifyInstance, options: CsrfOptions): void {
   const now = options.now ?? Date.now;
 
+  // Decided on the matched route, never on the raw URL: the router decodes and normalises
+  // the path (`/%61pi/…` reaches `/api/…`), so a prefix test on `request.url` can be skipped.
+  // Every mutating method on every route is checked; only an unmatched path (it does nothing)
+  // and routes that opt out (signed webhooks) are not.
   app.addHook("onRequest", async (request) => {
-    if (!MUTATING.has(request.method) || !request.url.startsWith("/api/")) return;
-    if (request.is404 || request.routeOptions.config.csrf === false || hasBearer(request)) return;
+    if (!MUTATING.has(request.method) || request.is404) return;
+    if (request.routeOptions.config.csrf === false || hasBearer(request)) return;
     const header = request.headers[CSRF_HEADER];
     const token = Array.isArray(header) ? header[0] : header;
     if (!verifyCsrfToken(options.key, request.cookies[CSRF_COOKIE], token, now())) {

@@ -38,6 +38,18 @@ function toIssues(error: FastifyError): ValidationIssue[] {
   }));
 }
 
+export const DATA_EXCEPTION_MESSAGE =
+  "The request contains a value that cannot be stored (a NUL character, a malformed id, a number or date out of range). Correct it and try again.";
+
+/**
+ * PostgreSQL's class 22 "data exception" (22021 bad character, 22P02 malformed value,
+ * 22003 out of range, …): raised by the input, on pg and PGlite alike.
+ */
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 /** One error handler for the whole API: every failure leaves as `{ error: { code, message } }`. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -92,6 +104,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send(errorBody(errorCodeForStatus(status), error.message));
+    }
+    if (isDataException(error)) {
+      // The caller's data, not our failure: a value PostgreSQL cannot store or read as its type.
+      request.log.warn({ err: error }, "data exception answered as 400");
+      return reply
+        .status(400)
+        .send(errorBody(ERROR_CODES.validationFailed, DATA_EXCEPTION_MESSAGE));
     }
     request.log.error({ err: error }, "unhandled error");
     return reply.status(500).send(errorBody(ERROR_CODES.internal, INTERNAL_ERROR_MESSAGE));

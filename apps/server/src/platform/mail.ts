@@ -24,6 +24,8 @@ export interface Mailer {
    * Failures are logged; `close` waits for what is still in flight.
    */
   sendLater(message: MailMessage): void;
+  /** Resolves once every mail sent with sendLater so far has been delivered or has failed. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,9 @@ export function createMailer(options: MailerOptions): Mailer {
         })
         .finally(() => inFlight.delete(pending));
       inFlight.add(pending);
+    },
+    async settled() {
+      await Promise.allSettled([...inFlight]);
     },
     async close() {
       await Promise.allSettled([...inFlight]);

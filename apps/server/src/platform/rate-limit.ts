@@ -11,8 +11,16 @@ export interface RateLimitOptions {
   nameSpace?: string;
 }
 
-/** Paths a load balancer or the browser polls constantly are never throttled. */
+/** Routes a load balancer or the browser polls constantly are never throttled. */
 const UNLIMITED = new Set(["/api/health"]);
+
+/**
+ * The matched route's pattern, never the raw URL: `/%61pi/sessions` is routed to
+ * `/api/sessions`, and a test on the raw text would let it through unthrottled.
+ */
+function isThrottledRoute(route: string | undefined): boolean {
+  return route !== undefined && route.startsWith("/api/") && !UNLIMITED.has(route);
+}
 
 /**
  * A per-IP budget for the API: in memory by default, shared through Redis when REDIS_URL
@@ -26,10 +34,7 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     ...(options.redis
       ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:" }
       : {}),
-    allowList: (request) => {
-      const path = request.url.split("?", 1)[0] ?? "";
-      return !path.startsWith("/api/") || UNLIMITED.has(path);
-    },
+    allowList: (request) => !isThrottledRoute(request.routeOptions.url),
     addHeadersOnExceeding: {
       "x-ratelimit-limit": true,
       "x-ratelimit-remaining": true,

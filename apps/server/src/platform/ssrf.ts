@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { Readable } from "node:stream";
+import ipaddr from "ipaddr.js";
 
 /**
  * The guard for addresses users give us (the base URL of their own OpenAI-compatible
@@ -54,182 +55,146 @@ const CLASS_WORDS: Record<Exclude<AddressClass, "public">, string> = {
   reserved: "a reserved or special-purpose address",
 };
 
-// --- IPv4 -------------------------------------------------------------------------------
+// --- Address classes (parsing by ipaddr.js; decision 017 lists the metadata addresses) ---
 
-function parseIPv4(text: string): number | null {
-  const parts = text.split(".");
-  if (parts.length !== 4) return null;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return null;
-    const octet = Number(part);
-    if (octet > 255) return null;
-    value = value * 256 + octet;
-  }
-  return value;
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+type Range = [Address, number];
+type Special = Exclude<AddressClass, "public">;
+
+const cidr = (text: string): Range => ipaddr.parseCIDR(text);
+
+/**
+ * Cloud metadata and host-agent endpoints, refused whatever USER_BASE_URL_ALLOWED_NETWORKS
+ * says: AWS/GCP/Azure/OpenStack IMDS, AWS ECS task metadata and EKS pod identity, Alibaba
+ * Cloud's metadata, Azure's WireServer (a public address!) and AWS IMDS over IPv6. Every
+ * other form of them (IPv4-mapped, NAT64, 6to4, IPv4-compatible) is reduced to the IPv4
+ * address first, so it lands here too.
+ */
+export const METADATA_ADDRESSES = [
+  "169.254.169.254",
+  "169.254.170.2",
+  "169.254.170.23",
+  "100.100.100.200",
+  "168.63.129.16",
+  "fd00:ec2::254",
+] as const;
+const METADATA = METADATA_ADDRESSES.map((a) => cidr(`${a}/${a.includes(":") ? 128 : 32}`));
+
+/** Special-purpose IPv4 ranges (RFC 6890 and friends). */
+const IPV4_RANGES: readonly [Range, Special][] = (
+  [
+    ["0.0.0.0/8", "unspecified"],
+    ["10.0.0.0/8", "private"],
+    ["100.64.0.0/10", "carrier-grade-nat"],
+    ["127.0.0.0/8", "loopback"],
+    ["169.254.0.0/16", "link-local"],
+    ["172.16.0.0/12", "private"],
+    ["192.0.0.0/24", "reserved"],
+    ["192.0.2.0/24", "reserved"],
+    ["192.88.99.0/24", "reserved"],
+    ["192.168.0.0/16", "private"],
+    ["198.18.0.0/15", "reserved"],
+    ["198.51.100.0/24", "reserved"],
+    ["203.0.113.0/24", "reserved"],
+    ["224.0.0.0/4", "multicast"],
+    ["240.0.0.0/4", "reserved"],
+  ] as const
+).map(([range, kind]) => [cidr(range), kind]);
+
+/** Special-purpose IPv6 ranges; anything outside 2000::/3 is reserved as well. */
+const IPV6_RANGES: readonly [Range, Special][] = (
+  [
+    ["::/128", "unspecified"],
+    ["::1/128", "loopback"],
+    ["100::/64", "reserved"], // discard-only
+    ["2001::/23", "reserved"], // IETF protocol assignments, Teredo
+    ["2001:db8::/32", "reserved"], // documentation
+    ["64:ff9b:1::/48", "private"], // a private network's own NAT64 translator (RFC 8215)
+    ["fc00::/7", "private"], // unique local
+    ["fe80::/10", "link-local"],
+    ["fec0::/10", "private"], // site-local (deprecated)
+    ["ff00::/8", "multicast"],
+  ] as const
+).map(([range, kind]) => [cidr(range), kind]);
+const GLOBAL_UNICAST = cidr("2000::/3");
+
+function inRange(address: Address, [network, prefix]: Range): boolean {
+  return address.kind() === network.kind() && address.match(network, prefix);
 }
 
-function ipv4Text(value: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
+function v4FromParts(high: number, low: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
-function inV4(value: number, base: string, prefix: number): boolean {
-  const size = 2 ** (32 - prefix);
-  const start = parseIPv4(base) as number;
-  return value >= start && value < start + size;
-}
-
-/** Special-purpose IPv4 ranges (RFC 6890 and friends), most specific first. */
-const IPV4_RANGES: readonly [string, number, Exclude<AddressClass, "public">][] = [
-  ["169.254.169.254", 32, "metadata"],
-  ["0.0.0.0", 8, "unspecified"],
-  ["10.0.0.0", 8, "private"],
-  ["100.64.0.0", 10, "carrier-grade-nat"],
-  ["127.0.0.0", 8, "loopback"],
-  ["169.254.0.0", 16, "link-local"],
-  ["172.16.0.0", 12, "private"],
-  ["192.0.0.0", 24, "reserved"],
-  ["192.0.2.0", 24, "reserved"],
-  ["192.88.99.0", 24, "reserved"],
-  ["192.168.0.0", 16, "private"],
-  ["198.18.0.0", 15, "reserved"],
-  ["198.51.100.0", 24, "reserved"],
-  ["203.0.113.0", 24, "reserved"],
-  ["224.0.0.0", 4, "multicast"],
-  ["240.0.0.0", 4, "reserved"],
-];
-
-function classifyV4(value: number): AddressClass {
-  for (const [base, prefix, kind] of IPV4_RANGES) {
-    if (inV4(value, base, prefix)) return kind;
-  }
-  return "public";
-}
-
-// --- IPv6 -------------------------------------------------------------------------------
-
-/** Eight 16-bit groups, or null. Accepts `::`, an embedded dotted quad and a zone id. */
-export function parseIPv6(text: string): number[] | null {
-  let s = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
-  const zone = s.indexOf("%");
-  if (zone >= 0) s = s.slice(0, zone);
-  const lastColon = s.lastIndexOf(":");
-  if (lastColon < 0) return null;
-  const tail = s.slice(lastColon + 1);
-  if (tail.includes(".")) {
-    const v4 = parseIPv4(tail);
-    if (v4 === null) return null;
-    s = `${s.slice(0, lastColon + 1)}${Math.floor(v4 / 65536).toString(16)}:${(v4 % 65536).toString(16)}`;
-  }
-  const halves = s.split("::");
-  if (halves.length > 2) return null;
-  const groups = (part: string | undefined) => (part ? part.split(":") : []);
-  const head = groups(halves[0]);
-  const rest = groups(halves[1]);
-  const missing = 8 - head.length - rest.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const all = [
-    ...head,
-    ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => "0"),
-    ...rest,
-  ];
-  const out: number[] = [];
-  for (const group of all) {
-    if (!/^[0-9a-f]{1,4}$/i.test(group)) return null;
-    out.push(Number.parseInt(group, 16));
-  }
-  return out;
-}
-
-function embeddedV4(high: number, low: number): number {
-  return high * 65536 + low;
-}
-
-function classifyV6(g: number[]): AddressClass {
+/**
+ * The IPv4 address an IPv6 address reaches, for the forms that carry one: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64's
+ * well-known prefix (64:ff9b::/96) and 6to4 (2002::/16, bits 16–47).
+ */
+function embeddedV4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const g = address.parts;
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
   const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroTo(8)) return "unspecified";
-  if (zeroTo(7) && g7 === 1) return "loopback";
-  // ::ffff:a.b.c.d (IPv4-mapped), ::a.b.c.d (IPv4-compatible) and ::ffff:0:a.b.c.d
-  // (IPv4-translated) all reach the IPv4 address inside them.
-  if (zeroTo(5) && (g5 === 0xffff || g5 === 0)) return classifyV4(embeddedV4(g6, g7));
-  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return classifyV4(embeddedV4(g6, g7));
-  // NAT64: the well-known prefix 64:ff9b::/96 reaches the IPv4 address in its last 32 bits;
-  // the local-use prefix 64:ff9b:1::/48 (RFC 8215) is a private network's own translator.
-  if (g0 === 0x64 && g1 === 0xff9b) {
-    if (g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return classifyV4(embeddedV4(g6, g7));
-    if (g2 === 1) return "private";
+  if (zeroTo(5) && (g5 === 0xffff || (g5 === 0 && (g6 !== 0 || g7 > 1)))) {
+    return v4FromParts(g6, g7);
   }
-  // 6to4 (2002::/16) carries an IPv4 address in bits 16–47.
-  if (g0 === 0x2002) return classifyV4(embeddedV4(g1, g2));
-  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return "reserved"; // discard-only
-  if (g0 === 0x2001 && g1 < 0x200) return "reserved"; // IETF protocol assignments, Teredo
-  if (g0 === 0x2001 && g1 === 0xdb8) return "reserved"; // documentation
-  if ((g0 & 0xfe00) === 0xfc00) return "private"; // unique local fc00::/7
-  if ((g0 & 0xffc0) === 0xfe80) return "link-local"; // fe80::/10
-  if ((g0 & 0xffc0) === 0xfec0) return "private"; // site-local (deprecated) fec0::/10
-  if ((g0 & 0xff00) === 0xff00) return "multicast"; // ff00::/8
-  // Only 2000::/3 is global unicast.
-  if ((g0 & 0xe000) !== 0x2000) return "reserved";
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return v4FromParts(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
+    return v4FromParts(g6, g7);
+  }
+  if (g0 === 0x2002) return v4FromParts(g1, g2);
+  return null;
+}
+
+function classify(address: Address): AddressClass {
+  if (METADATA.some((range) => inRange(address, range))) return "metadata";
+  if (address.kind() === "ipv6") {
+    const inner = embeddedV4(address as ipaddr.IPv6);
+    if (inner) return classify(inner);
+  }
+  const ranges = address.kind() === "ipv4" ? IPV4_RANGES : IPV6_RANGES;
+  const special = ranges.find(([range]) => inRange(address, range));
+  if (special) return special[1];
+  if (address.kind() === "ipv6" && !inRange(address, GLOBAL_UNICAST)) return "reserved";
   return "public";
+}
+
+/** Strict parse: only the forms `net.isIP` accepts (no `0x7f.1`, no bare integers). */
+function parseAddress(text: string): Address | null {
+  const bare = text.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  return isIP(bare) ? ipaddr.parse(bare) : null;
 }
 
 /** What kind of address this is; anything unparseable counts as reserved. */
 export function classifyAddress(address: string): AddressClass {
-  const kind = isIP(address.replace(/^\[|\]$/g, "").replace(/%.*$/, ""));
-  if (kind === 4) return classifyV4(parseIPv4(address) as number);
-  if (kind === 6) {
-    const groups = parseIPv6(address);
-    return groups ? classifyV6(groups) : "reserved";
-  }
-  return "reserved";
+  const parsed = parseAddress(address);
+  return parsed ? classify(parsed) : "reserved";
 }
 
 // --- Operator allow-list ----------------------------------------------------------------
 
-interface Network {
-  family: 4 | 6;
-  bits: number[];
-  prefix: number;
-}
-
-function bitsOf(address: string): { family: 4 | 6; bits: number[] } | null {
-  const v4 = parseIPv4(address);
-  if (v4 !== null) {
-    return { family: 4, bits: Array.from({ length: 32 }, (_, i) => (v4 >>> (31 - i)) & 1) };
-  }
-  const v6 = parseIPv6(address);
-  if (!v6) return null;
-  // An IPv4-mapped address is matched as the IPv4 address it is.
-  if (v6.slice(0, 5).every((x) => x === 0) && v6[5] === 0xffff) {
-    return bitsOf(ipv4Text(embeddedV4(v6[6] ?? 0, v6[7] ?? 0)));
-  }
-  return {
-    family: 6,
-    bits: v6.flatMap((group) => Array.from({ length: 16 }, (_, i) => (group >>> (15 - i)) & 1)),
-  };
-}
-
 /** Parses `10.0.0.0/8`, `fd00::/8` or a single address; throws on anything else. */
-export function parseNetwork(cidr: string): Network {
-  const [address = "", prefixText] = cidr.trim().split("/");
-  const parsed = bitsOf(address);
-  if (!parsed) throw new Error(`"${cidr}" is not an IP address or CIDR range`);
-  const max = parsed.family === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) {
-    throw new Error(`"${cidr}" has an invalid prefix length`);
+export function parseNetwork(text: string): Range {
+  const [address = "", prefix] = text.trim().split("/");
+  const parsed = parseAddress(address);
+  if (!parsed) throw new Error(`"${text}" is not an IP address or CIDR range`);
+  const max = parsed.kind() === "ipv4" ? 32 : 128;
+  const bits = prefix === undefined ? max : Number(prefix);
+  if (!/^\d+$/.test(prefix ?? String(max)) || bits > max) {
+    throw new Error(`"${text}" has an invalid prefix length`);
   }
-  return { family: parsed.family, bits: parsed.bits, prefix };
+  return [parsed, bits];
 }
 
-function inNetwork(address: string, network: Network): boolean {
-  const parsed = bitsOf(address);
-  if (!parsed || parsed.family !== network.family) return false;
-  for (let i = 0; i < network.prefix; i++) {
-    if (parsed.bits[i] !== network.bits[i]) return false;
-  }
-  return true;
+function inNetwork(text: string, network: Range): boolean {
+  const parsed = parseAddress(text);
+  if (!parsed) return false;
+  // An IPv4-mapped address is matched as the IPv4 address it is.
+  const address =
+    parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed;
+  return inRange(address, network);
 }
 
 // --- URL checks -------------------------------------------------------------------------
@@ -237,7 +202,14 @@ function inNetwork(address: string, network: Network): boolean {
 export class UrlNotAllowedError extends Error {
   constructor(
     /** Why, for logs and tests: a class of address, or scheme / credentials / dns. */
-    readonly reason: AddressClass | "scheme" | "credentials" | "dns" | "invalid" | "redirects",
+    readonly reason:
+      | AddressClass
+      | "scheme"
+      | "credentials"
+      | "query"
+      | "dns"
+      | "invalid"
+      | "redirects",
     message: string,
   ) {
     super(message);
@@ -265,6 +237,11 @@ export interface SsrfGuardOptions {
 export interface SsrfGuard {
   /** Throws UrlNotAllowedError unless the URL is http(s) and resolves only to allowed addresses. */
   checkUrl(raw: string | URL): Promise<CheckedUrl>;
+  /**
+   * checkUrl for a base URL a user saves: also refuses a query string or fragment, which
+   * would change where every request built on it goes (or leak into logs).
+   */
+  checkBaseUrl(raw: string): Promise<CheckedUrl>;
   /** Whether a single address may be called. */
   addressAllowed(address: string): { allowed: boolean; kind: AddressClass };
   /** A fetch for user-supplied URLs: checked, pinned to the checked addresses, redirects checked. */
@@ -332,6 +309,16 @@ export function createSsrfGuard(options: SsrfGuardOptions = {}): SsrfGuard {
     return { url, addresses };
   }
 
+  async function checkBaseUrl(raw: string): Promise<CheckedUrl> {
+    if (/[?#]/.test(raw)) {
+      throw new UrlNotAllowedError(
+        "query",
+        "Leave any ?query or #fragment out of the base URL; give the server's address and path only.",
+      );
+    }
+    return checkUrl(raw);
+  }
+
   const guardedFetch = async (
     input: string | URL | Request,
     init: RequestInit = {},
@@ -367,7 +354,7 @@ export function createSsrfGuard(options: SsrfGuardOptions = {}): SsrfGuard {
     }
   };
 
-  return { checkUrl, addressAllowed, fetch: guardedFetch as typeof fetch };
+  return { checkUrl, checkBaseUrl, addressAllowed, fetch: guardedFetch as typeof fetch };
 }
 
 // --- The fetch itself -------------------------------------------------------------------

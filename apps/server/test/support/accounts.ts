@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TAuthResponse, TOutboxMessage, TUserProfile } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import { listOutbox } from "../../src/platform/mail";
@@ -21,6 +22,8 @@ export interface SignUpOptions {
   lastName?: string;
   /** false signs up without accepting the agreement (the user then gets agreement_required). */
   acceptAgreement?: boolean;
+  /** true also confirms the address from the emailed link (which brings SIGNUP_CREDITS). */
+  verified?: boolean;
 }
 
 export interface SignedUp {
@@ -55,6 +58,14 @@ export async function signUp(
     throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
   }
   const body = response.json() as TAuthResponse;
+  if (options.verified) {
+    const app = appOrClient instanceof TestClient ? appOrClient.app : appOrClient;
+    const token = linkToken(await waitForMail(app, email), "/verify-email");
+    const verified = await client.post("/api/user-auth/verify-email", { token });
+    if (verified.statusCode !== 200) throw new Error(`verification failed: ${verified.body}`);
+    const profile = (await client.get("/api/users/profile")).json() as { user: TUserProfile };
+    return { client, user: profile.user, token: body.token, email, password };
+  }
   return { client, user: body.user, token: body.token, email, password };
 }
 
@@ -82,7 +93,7 @@ export async function waitForMail(
     const found = (await listOutbox(app.db)).find((m) => m.to === to && match(m));
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no email to ${to} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 

@@ -63,6 +63,7 @@ export function testConfig(env: Env = {}) {
     ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     WEB_DIST_DIR: createWebDistFixture(),
     RATE_LIMIT_PER_MINUTE: "100000",
+    SIGNUP_LIMIT_PER_HOUR: "100000",
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...env,
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { CSRF_COOKIE } from "../../src/platform/csrf";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -24,6 +25,11 @@ export class TestClient {
 
   private remember(response: LightMyRequestResponse) {
     for (const cookie of response.cookies) {
+      // A new CSRF secret (sign-in, sign-out) voids the token made for the old one, and
+      // the web app forgets its token then too.
+      if (cookie.name === CSRF_COOKIE && cookie.value !== this.cookies.get(CSRF_COOKIE)) {
+        this.csrfToken = null;
+      }
       if (cookie.value === "" || (cookie.expires && cookie.expires.getTime() < Date.now())) {
         this.cookies.delete(cookie.name);
       } else {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TRunEvent, TSession } from "@cohort/contracts";
 import type { TestClient } from "./client";
 
@@ -69,7 +70,7 @@ export async function waitForRunEnd(
         `run ${runId} did not end in ${timeoutMs} ms: ${events.map((e) => e.type).join(", ")}`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 
@@ -85,7 +86,7 @@ export async function waitForEvent(
     const found = (await sessionEvents(client, sessionId)).find(match);
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no matching event within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
   }
 }
 

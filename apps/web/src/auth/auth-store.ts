@@ -137,6 +137,8 @@ export async function refreshProfile(): Promise<TUserProfile | null> {
 
 /** Applies the answer of login, sign-up or Google sync. */
 export function applyAuthResponse(response: TAuthResponse): TUserProfile {
+  // The server rotates the CSRF secret on sign-in; the cached token belongs to the old one.
+  api.clearCsrfToken();
   setSignedIn(response.user);
   return response.user;
 }

@@ -22,7 +22,7 @@ import { listOutbox } from "../../platform/mail";
 import { publishAgreement } from "../agreements/publish-agreement";
 import { authDeps } from "../auth/auth-deps";
 import { logIn } from "../auth/log-in";
-import { replySignedIn, requestMeta } from "../auth/reply-signed-in";
+import { loginMeta, replySignedIn } from "../auth/reply-signed-in";
 import { grantTier } from "../billing/grant-tier";
 import { adjustCredits } from "../credits/adjust-credits";
 import { creditsDeps } from "../credits/credits-deps";
@@ -54,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const signedIn = await logIn(deps, request.body, requestMeta(request), { role: "admin" });
+      const signedIn = await logIn(deps, request.body, loginMeta(app, request, request.body.email), { role: "admin" });
       return replySignedIn(app, reply, signedIn);
     },
   );
@@ -163,6 +163,8 @@ export async function adminRoutes(app: FastifyInstance) {
     async (request, reply) => {
       await requireAdmin(request);
       const agreement = await publishAgreement(app.db, request.body);
+      // Product calls must ask for the new version on their very next request.
+      await app.agreementChecks.published();
       request.log.info({ version: agreement.version }, "agreement version published");
       return reply.status(201).send({ agreement });
     },

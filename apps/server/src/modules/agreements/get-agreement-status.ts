@@ -1,6 +1,7 @@
 import type { TAgreementStatus } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { getCurrentAgreement } from "./get-current-agreement";
+import { DECIDED_SQL } from "./has-decided-agreement";
 
 /**
  * Whether the user still has to decide on the current version. A decision is an acceptance,
@@ -10,9 +11,7 @@ export async function getAgreementStatus(db: Queryable, userId: string): Promise
   const agreement = await getCurrentAgreement(db);
   const { rows } = await db.query<{ decided: boolean; last_accepted_at: Date | null }>(
     `SELECT
-       EXISTS (SELECT 1 FROM agreement_acceptances WHERE user_id = $1 AND agreement_id = $2)
-         OR EXISTS (SELECT 1 FROM agreement_declines d JOIN agreements a ON a.id = d.agreement_id
-                    WHERE d.user_id = $1 AND d.agreement_id = $2 AND a.allow_decline) AS decided,
+       ${DECIDED_SQL} AS decided,
        (SELECT max(accepted_at) FROM agreement_acceptances WHERE user_id = $1) AS last_accepted_at`,
     [userId, agreement?.id ?? null],
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client";
 import type { Mailer } from "../../platform/mail";
+import { type CreditsDeps, publishToSockets } from "../credits/credits-deps";
 import type { SessionSettings } from "./session-settings";
 
 /** What the auth services need from the app, gathered once so services stay plain functions. */
@@ -9,8 +10,12 @@ export interface AuthDeps {
   mailer: Mailer;
   publicUrl: string;
   sessions: SessionSettings;
-  /** Credits a new account starts with (SIGNUP_CREDITS). */
+  /** Credits an account gets once its address is verified (SIGNUP_CREDITS). */
   signupCredits: number;
+  /** Tells the user's sockets about a balance change, after its transaction committed. */
+  publishCredits: CreditsDeps["publish"];
+  /** Accounts one IP address may create per hour. */
+  signupLimitPerHour: number;
 }
 
 export interface RequestMeta {
@@ -25,5 +30,7 @@ export function authDeps(app: FastifyInstance): AuthDeps {
     publicUrl: app.config.publicUrl,
     sessions: { idleDays: app.config.sessionIdleDays, maxDays: app.config.sessionMaxDays },
     signupCredits: app.config.billing.signupCredits,
+    publishCredits: (changes) => publishToSockets(app.realtime)(changes),
+    signupLimitPerHour: app.config.signupLimitPerHour,
   };
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { Socket } from "socket.io";
 import { readSessionToken } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
-import { sessionRoom, userRoom } from "./drop-session-sockets";
+import { signInRoom, userRoom } from "../../platform/realtime-rooms";
+import { findEndedSignIns } from "./find-ended-sign-ins";
 
 export interface SocketAuthData {
   user: { id: string; email: string; displayName: string; role: string };
@@ -34,6 +35,27 @@ export function registerSocketAuth(app: FastifyInstance): void {
   });
   app.realtime.onConnection((socket) => {
     const data = socket.data as SocketAuthData;
-    socket.join([userRoom(data.user.id), sessionRoom(data.sessionId)]);
+    socket.join([userRoom(data.user.id), signInRoom(data.sessionId)]);
   });
+}
+
+/**
+ * Revocation drops a session's sockets at once (drop-session-sockets.ts); a session that
+ * simply runs out of time has no such moment, so each instance re-checks the sign-ins
+ * behind its own open sockets every SOCKET_SESSION_CHECK_MS and drops the ended ones.
+ */
+export function watchSocketSignIns(app: FastifyInstance): void {
+  const check = async () => {
+    const sockets = [...app.realtime.io.of("/").sockets.values()];
+    const ids = new Set(sockets.map((socket) => (socket.data as SocketAuthData).sessionId));
+    const ended = new Set(await findEndedSignIns(app.db, [...ids]));
+    for (const socket of sockets) {
+      if (ended.has((socket.data as SocketAuthData).sessionId)) socket.disconnect(true);
+    }
+  };
+  const timer = setInterval(() => {
+    check().catch((error: unknown) => app.log.warn({ err: error }, "socket sign-in check failed"));
+  }, app.config.socketSessionCheckMs);
+  timer.unref();
+  app.addHook("preClose", async () => clearInterval(timer));
 }

@@ -1,7 +1,5 @@
 import type { Realtime } from "../../platform/realtime";
-
-export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
-export const userRoom = (userId: string) => `user:${userId}`;
+import { signInRoom } from "../../platform/realtime-rooms";
 
 /**
  * Disconnects every socket opened with these sessions, on every instance (the Redis adapter
@@ -9,5 +7,5 @@ export const userRoom = (userId: string) => `user:${userId}`;
  */
 export function dropSessionSockets(realtime: Realtime, sessionIds: readonly string[]): void {
   if (sessionIds.length === 0) return;
-  realtime.io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
+  realtime.io.in(sessionIds.map(signInRoom)).disconnectSockets(true);
 }

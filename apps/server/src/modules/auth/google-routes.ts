@@ -11,8 +11,7 @@ import { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { createGoogleOidc, type PendingLogin } from "./google-oidc";
 import { issueSession } from "./issue-session";
-import { replySignedIn, requestMeta } from "./reply-signed-in";
-import { setSessionCookie } from "./session-cookie";
+import { replySignedIn, requestMeta, signInBrowser } from "./reply-signed-in";
 import { signInWithIdentity, type VerifiedIdentity } from "./sign-in-with-identity";
 import { createFirebaseVerifier, type FirebaseClaims } from "./verify-firebase-token";
 
@@ -107,10 +106,7 @@ export async function googleRoutes(app: FastifyInstance) {
           },
           requestMeta(request),
         );
-        setSessionCookie(reply, signedIn.token, {
-          secure: config.secureCookies,
-          maxAgeDays: config.sessionMaxDays,
-        });
+        signInBrowser(app, reply, signedIn);
         return reply.redirect(SUCCESS_REDIRECT, 302);
       } catch (error) {
         // The user lands on the login page with a message; the reason stays in the log.

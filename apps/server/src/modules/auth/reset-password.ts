@@ -1,6 +1,6 @@
-import { markEmailVerified } from "../users/mark-email-verified";
 import type { AuthDeps } from "./auth-deps";
 import { checkPasswordPolicy } from "./check-password-policy";
+import { confirmEmail } from "./confirm-email";
 import { checkEmailToken, consumeEmailToken, voidEmailTokens } from "./email-tokens";
 import { hashPassword } from "./hash-password";
 import { revokeAllSessions } from "./revoke-sessions";
@@ -20,11 +20,13 @@ export async function resetPassword(
   const owner = await checkEmailToken(deps.db, "reset_password", token);
   checkPasswordPolicy(password, owner.email);
   const passwordHash = await hashPassword(password);
-  return deps.db.transaction(async (tx) => {
+  const { revokedSessionIds, confirmed } = await deps.db.transaction(async (tx) => {
     const { userId, email } = await consumeEmailToken(tx, "reset_password", token);
     await setPasswordHash(tx, userId, passwordHash);
     await voidEmailTokens(tx, "reset_password", userId);
-    await markEmailVerified(tx, userId, email);
-    return { revokedSessionIds: await revokeAllSessions(tx, userId) };
+    const confirmed = await confirmEmail(tx, userId, email, deps.signupCredits);
+    return { revokedSessionIds: await revokeAllSessions(tx, userId), confirmed };
   });
+  if (confirmed.credits) deps.publishCredits([confirmed.credits]);
+  return { revokedSessionIds };
 }

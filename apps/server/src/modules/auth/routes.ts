@@ -20,18 +20,19 @@ import { currentPrincipal, requireUser } from "../../platform/auth";
 import { setCsrfSecretCookie } from "../../platform/csrf";
 import { AppError } from "../../platform/errors";
 import { authDeps } from "./auth-deps";
-import { registerSocketAuth } from "./authenticate-socket";
+import { registerSocketAuth, watchSocketSignIns } from "./authenticate-socket";
 import { dropSessionSockets } from "./drop-session-sockets";
 import { googleRoutes } from "./google-routes";
 import { listSessions } from "./list-sessions";
 import { logIn } from "./log-in";
-import { replySignedIn, requestMeta } from "./reply-signed-in";
+import { loginMeta, replySignedIn, requestMeta } from "./reply-signed-in";
 import { requestPasswordReset } from "./request-password-reset";
 import { resetPassword } from "./reset-password";
 import { revokeSession } from "./revoke-sessions";
 import { clearSessionCookie } from "./session-cookie";
 import { signUp } from "./sign-up";
 import { resendVerification, verifyEmail } from "./verify-email";
+import { prepareDummyHash } from "./verify-password";
 
 const tags = ["auth"];
 
@@ -39,6 +40,8 @@ export async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = authDeps(app);
   registerSocketAuth(app);
+  watchSocketSignIns(app);
+  await prepareDummyHash();
 
   r.post(
     "/api/user-auth/signup",
@@ -67,7 +70,7 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const signedIn = await logIn(deps, request.body, requestMeta(request));
+      const signedIn = await logIn(deps, request.body, loginMeta(app, request, request.body.email));
       return replySignedIn(app, reply, signedIn);
     },
   );
@@ -210,7 +213,8 @@ export async function authRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: "Which Google sign-in the server supports, and the identity provider's web config",
+        summary:
+          "Which Google sign-in the server supports, the identity provider's web config, and the welcome credits",
         response: { 200: ZAuthProviders },
       },
     },
@@ -229,7 +233,12 @@ export async function authRoutes(app: FastifyInstance) {
         : firebaseWeb
           ? "firebase"
           : null;
-      return { google: googleMode !== null, googleMode, firebase: firebaseWeb };
+      return {
+        google: googleMode !== null,
+        googleMode,
+        firebase: firebaseWeb,
+        welcomeCredits: app.config.billing.signupCredits,
+      };
     },
   );
 

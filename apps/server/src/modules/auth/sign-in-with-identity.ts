@@ -4,7 +4,7 @@ import { AppError } from "../../platform/errors";
 import { grantSignupCredits } from "../credits/grant-credits";
 import { createUser } from "../users/create-user";
 import { findUserByEmail, findUserById } from "../users/find-user";
-import { markEmailVerified } from "../users/mark-email-verified";
+import { confirmEmail } from "./confirm-email";
 
 /** What an identity provider vouches for, after its token has been verified. */
 export interface VerifiedIdentity {
@@ -52,7 +52,7 @@ export async function signInWithIdentity(
   if (user) {
     if (!user.emailVerified) {
       // The provider proved the mailbox, so the unverified password account is theirs too.
-      await markEmailVerified(db, user.id, identity.email);
+      await confirmEmail(db, user.id, identity.email, options.signupCredits);
       user = (await findUserById(db, user.id)) ?? user;
     }
   } else {

@@ -1,8 +1,6 @@
 import type { TSignupRequest, TUserProfile } from "@cohort/contracts";
 import { acceptAgreement } from "../agreements/accept-agreement";
-import { grantSignupCredits } from "../credits/grant-credits";
 import { createUser } from "../users/create-user";
-import { findUserById } from "../users/find-user";
 import type { AuthDeps, RequestMeta } from "./auth-deps";
 import { checkPasswordPolicy } from "./check-password-policy";
 import { verificationEmail } from "./compose-emails";
@@ -10,6 +8,7 @@ import { createEmailToken } from "./email-tokens";
 import { hashPassword } from "./hash-password";
 import { issueSession } from "./issue-session";
 import { setPasswordHash } from "./set-password";
+import { consumeAttempt, THROTTLE } from "./throttle";
 
 export interface SignedIn {
   user: TUserProfile;
@@ -18,7 +17,8 @@ export interface SignedIn {
 }
 
 /**
- * Creates the account, records the agreement the user accepted in the sign-up modal, signs
+ * Creates the account (a few per IP address per hour; the welcome credits come when the
+ * address is verified), records the agreement the user accepted in the sign-up modal, signs
  * them in and sends the verification link — all or nothing, except the mail, which goes out
  * after the commit so a rollback never leaves a link to an account that does not exist.
  */
@@ -28,16 +28,18 @@ export async function signUp(
   meta: RequestMeta,
 ): Promise<SignedIn> {
   checkPasswordPolicy(input.password, input.email);
+  await consumeAttempt(
+    deps.db,
+    [THROTTLE.signupPerIp(meta.ip, deps.signupLimitPerHour)],
+    "accounts created from this network",
+  );
   const passwordHash = await hashPassword(input.password);
   const { user, session, verifyToken } = await deps.db.transaction(async (tx) => {
-    const created = await createUser(tx, {
+    const user = await createUser(tx, {
       email: input.email,
       firstName: input.firstName,
       lastName: input.lastName,
     });
-    const user = (await grantSignupCredits(tx, created.id, deps.signupCredits))
-      ? ((await findUserById(tx, created.id)) ?? created)
-      : created;
     await setPasswordHash(tx, user.id, passwordHash);
     if (input.agreementId) {
       await acceptAgreement(tx, {

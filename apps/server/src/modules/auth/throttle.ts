@@ -16,16 +16,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 export const THROTTLE = {
-  loginPerAccount: (email: string): ThrottleRule => ({
-    key: `login:account:${email}`,
-    limit: 5,
-    windowMs: 15 * MINUTE,
-  }),
-  loginPerIp: (ip: string): ThrottleRule => ({
-    key: `login:ip:${ip}`,
-    limit: 20,
-    windowMs: 15 * MINUTE,
-  }),
   resetPerAddress: (email: string): ThrottleRule => ({
     key: `reset:account:${email}`,
     limit: 3,
@@ -35,6 +25,11 @@ export const THROTTLE = {
   verifyResendPerUser: (userId: string): ThrottleRule => ({
     key: `verify:user:${userId}`,
     limit: 3,
+    windowMs: HOUR,
+  }),
+  signupPerIp: (ip: string, perHour: number): ThrottleRule => ({
+    key: `signup:ip:${ip}`,
+    limit: perHour,
     windowMs: HOUR,
   }),
 } as const;
@@ -62,39 +57,45 @@ function throttled(retryAfterS: number, what: string): AppError {
   );
 }
 
-/** 429 when any rule's budget for the current window is already spent. Counts nothing. */
-export async function assertNotThrottled(
+/**
+ * Counts one event against every rule in ONE statement (an atomic multi-row upsert) and
+ * returns each rule's count including this event. Counting before the guarded work is what
+ * makes a budget hold under concurrency: 100 parallel attempts get counts 1…100, not 100 × 1.
+ */
+export async function countAttempts(
   db: Queryable,
   rules: readonly ThrottleRule[],
-  what: string,
   now = Date.now(),
-): Promise<void> {
-  let wait = 0;
-  for (const rule of rules) {
-    const window = windowOf(rule, now);
-    const { rows } = await db.query<{ count: number }>(
-      "SELECT count FROM auth_throttle WHERE key = $1 AND window_start = $2",
-      [rule.key, window.start],
-    );
-    if ((rows[0]?.count ?? 0) >= rule.limit) wait = Math.max(wait, window.retryAfterS);
-  }
-  if (wait > 0) throw throttled(wait, what);
+): Promise<number[]> {
+  if (rules.length === 0) return [];
+  const params: string[] = [];
+  const values = rules.map((rule, i) => {
+    params.push(rule.key, windowOf(rule, now).start);
+    return `($${2 * i + 1}, $${2 * i + 2}::timestamptz, 1)`;
+  });
+  const { rows } = await db.query<{ key: string; count: number }>(
+    `INSERT INTO auth_throttle (key, window_start, count) VALUES ${values.join(", ")}
+     ON CONFLICT (key, window_start) DO UPDATE SET count = auth_throttle.count + 1
+     RETURNING key, count`,
+    params,
+  );
+  await sweep(db, now);
+  const counts = new Map(rows.map((row) => [row.key, Number(row.count)]));
+  return rules.map((rule) => counts.get(rule.key) ?? 0);
 }
 
-/** Counts one event against each rule (an atomic upsert, safe under concurrency). */
-export async function countAttempt(
-  db: Queryable,
+/** The 429 for the rules whose budget the counts went over, or null when all are within. */
+export function overBudget(
   rules: readonly ThrottleRule[],
+  counts: readonly number[],
+  what: string,
   now = Date.now(),
-): Promise<void> {
-  for (const rule of rules) {
-    await db.query(
-      `INSERT INTO auth_throttle (key, window_start, count) VALUES ($1, $2, 1)
-       ON CONFLICT (key, window_start) DO UPDATE SET count = auth_throttle.count + 1`,
-      [rule.key, windowOf(rule, now).start],
-    );
-  }
-  await sweep(db, now);
+): AppError | null {
+  let wait = 0;
+  rules.forEach((rule, i) => {
+    if ((counts[i] ?? 0) > rule.limit) wait = Math.max(wait, windowOf(rule, now).retryAfterS);
+  });
+  return wait > 0 ? throttled(wait, what) : null;
 }
 
 /** Counts the event and refuses it (429) when it goes over any budget. */
@@ -104,19 +105,22 @@ export async function consumeAttempt(
   what: string,
   now = Date.now(),
 ): Promise<void> {
-  let wait = 0;
+  const refusal = overBudget(rules, await countAttempts(db, rules, now), what, now);
+  if (refusal) throw refusal;
+}
+
+/** Gives back one counted event (e.g. a sign-in that turned out to be correct). */
+export async function refundAttempts(
+  db: Queryable,
+  rules: readonly ThrottleRule[],
+  now = Date.now(),
+): Promise<void> {
   for (const rule of rules) {
-    const window = windowOf(rule, now);
-    const { rows } = await db.query<{ count: number }>(
-      `INSERT INTO auth_throttle (key, window_start, count) VALUES ($1, $2, 1)
-       ON CONFLICT (key, window_start) DO UPDATE SET count = auth_throttle.count + 1
-       RETURNING count`,
-      [rule.key, window.start],
+    await db.query(
+      "UPDATE auth_throttle SET count = count - 1 WHERE key = $1 AND window_start = $2 AND count > 0",
+      [rule.key, windowOf(rule, now).start],
     );
-    if ((rows[0]?.count ?? 0) > rule.limit) wait = Math.max(wait, window.retryAfterS);
   }
-  await sweep(db, now);
-  if (wait > 0) throw throttled(wait, what);
 }
 
 /** Forgets a key's counts, e.g. an account's failed logins once it signs in successfully. */

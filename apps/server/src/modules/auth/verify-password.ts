@@ -18,7 +18,15 @@ export async function verifyPassword(stored: string, password: string): Promise<
  * against, so response time does not tell an attacker which addresses have accounts.
  */
 export async function verifyDummyPassword(password: string): Promise<false> {
-  dummyHash ??= hashPassword(randomBytes(16).toString("base64url"));
-  await verifyPassword(await dummyHash, password);
+  await verifyPassword(await prepareDummyHash(), password);
   return false;
+}
+
+/**
+ * Made once, at start-up, so that even the first sign-in with an unknown address costs one
+ * verify — not a hash and a verify, which would stand out.
+ */
+export function prepareDummyHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(16).toString("base64url"));
+  return dummyHash;
 }

@@ -1,5 +1,6 @@
+import type { Stripe } from "stripe";
 import type { Queryable } from "../../db/client";
-import type { BillingDeps } from "./billing-deps";
+import type { Buyer } from "./payments";
 
 export async function findCustomerId(db: Queryable, userId: string): Promise<string | null> {
   const { rows } = await db.query<{ stripe_customer_id: string }>(
@@ -27,17 +28,13 @@ export async function rememberCustomer(
  * and the portal live under one customer. The idempotency key keeps two concurrent first
  * checkouts from creating two customers.
  */
-export async function ensureCustomer(
-  deps: BillingDeps,
-  user: { id: string; email: string; displayName: string },
-): Promise<string> {
-  const known = await findCustomerId(deps.db, user.id);
+export async function ensureCustomer(db: Queryable, stripe: Stripe, user: Buyer): Promise<string> {
+  const known = await findCustomerId(db, user.id);
   if (known) return known;
-  if (!deps.stripe) throw new Error("ensureCustomer needs the Stripe API");
-  const customer = await (await deps.stripe()).customers.create(
+  const customer = await stripe.customers.create(
     { email: user.email, name: user.displayName, metadata: { user_id: user.id } },
     { idempotencyKey: `cohort-customer-${user.id}` },
   );
-  await rememberCustomer(deps.db, user.id, customer.id);
-  return (await findCustomerId(deps.db, user.id)) ?? customer.id;
+  await rememberCustomer(db, user.id, customer.id);
+  return (await findCustomerId(db, user.id)) ?? customer.id;
 }

@@ -46,7 +46,7 @@ export async function getBillingSummary(
         }
       : null,
     renews_at: renews ? periodEnd : null,
-    payments: deps.stripe ? "stripe" : "dev",
+    payments: deps.payments.kind,
     default_billing_period: DEFAULT_BILLING_PERIOD,
     plans: PLANS.map((plan) => ({
       tier: plan.tier,

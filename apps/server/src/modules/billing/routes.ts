@@ -19,7 +19,6 @@ import { getUsageStats } from "../credits/get-usage";
 import { listLedger } from "../credits/list-ledger";
 import { type BillingDeps, billingDeps } from "./billing-deps";
 import { createCheckout } from "./create-checkout";
-import { createPortalSession } from "./create-portal-session";
 import {
   cancelDevCheckout,
   findDevCheckout,
@@ -29,13 +28,14 @@ import {
 import { DEV_PORTAL_ACTIONS, renderDevPortalPage, runDevPortalAction } from "./dev-portal";
 import { getBillingSummary } from "./get-billing-summary";
 import { handleWebhook } from "./handle-webhook";
+import type { Payments } from "./payments";
 import { assertSameOrigin } from "./same-origin";
 
 const tags = ["billing"];
 
-export async function billingRoutes(app: FastifyInstance) {
+export async function billingRoutes(app: FastifyInstance, options: { payments: Payments }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const deps = billingDeps(app);
+  const deps = billingDeps(app, options.payments);
 
   r.post(
     "/api/billing/create-checkout-session",
@@ -89,7 +89,7 @@ export async function billingRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      return { url: await createPortalSession(deps, user) };
+      return { url: await deps.payments.portalUrl(user) };
     },
   );
 
@@ -171,7 +171,7 @@ export async function billingRoutes(app: FastifyInstance) {
     );
   });
 
-  if (!app.config.billing.stripe) await app.register(devCheckoutRoutes(deps));
+  if (deps.payments.kind === "dev") await app.register(devCheckoutRoutes(deps));
 }
 
 const ZCheckoutParams = z.object({ id: z.string().min(1).max(200) });

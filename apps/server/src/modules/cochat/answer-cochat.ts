@@ -22,6 +22,8 @@ export interface AnswerInput {
   temperature: number;
   maxTokens: number;
   userKeys: UserProviderKeys;
+  /** Stores the user's message (startTurn); answerCochat decides when (see below). */
+  storeTurn: () => Promise<void>;
 }
 
 export interface AnswerDeps {
@@ -64,6 +66,18 @@ export async function answerCochat(
   );
   const abortSignal = AbortSignal.any([sse.clientGone, timeout.signal]);
   let text = "";
+  // The user's message is stored once the first token is out (or the call ended without
+  // one), never before the provider is asked: the write stays off the time to first token
+  // (decision 016), and it always precedes the answer's own row.
+  let turnStored: Promise<void> | null = null;
+  const storeTurn = () => {
+    if (!turnStored) {
+      turnStored = input.storeTurn();
+      // Awaited before the answer is stored; until then a failure is not "unhandled".
+      turnStored.catch(() => undefined);
+    }
+    return turnStored;
+  };
   const base = {
     userId: input.userId,
     conversationId: input.conversationId,
@@ -81,8 +95,10 @@ export async function answerCochat(
       onDelta: (delta) => {
         text += delta;
         sse.send(COCHAT_EVENTS.delta, { text: delta });
+        void storeTurn();
       },
     });
+    await storeTurn();
     const messageId = await finishTurn(deps.db, {
       ...base,
       content: result.text,
@@ -130,6 +146,7 @@ export async function answerCochat(
       error = { code: ERROR_CODES.internal, message: INTERNAL_ERROR_MESSAGE };
     }
     if (!stopped) deps.log.warn({ code: error.code, model: input.modelId }, "CoChat answer failed");
+    await storeTurn().catch(() => undefined);
     await finishTurn(deps.db, {
       ...base,
       content: text,

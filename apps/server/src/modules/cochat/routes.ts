@@ -106,13 +106,6 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
       const conversationId = body.session_id ?? defaultCochatSessionId();
       const lastMessage = body.messages.at(-1)?.content ?? "";
       const firstUserMessage = body.messages.find((m) => m.role === "user")?.content ?? lastMessage;
-      await startTurn(app.db, {
-        userId: user.id,
-        conversationId,
-        model: modelId,
-        firstUserMessage,
-        userMessage: lastMessage,
-      });
       const sse = openSse(reply);
       await answerCochat(
         { db: app.db, models: gateway, timeoutMs: app.config.cochat.timeoutMs, log: request.log },
@@ -124,6 +117,14 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
           temperature: body.temperature,
           maxTokens: body.max_tokens,
           userKeys,
+          storeTurn: () =>
+            startTurn(app.db, {
+              userId: user.id,
+              conversationId,
+              model: modelId,
+              firstUserMessage,
+              userMessage: lastMessage,
+            }),
         },
         sse,
       );

@@ -11,8 +11,9 @@ export interface StartTurnInput {
 }
 
 /**
- * Stores the user's new message, creating the conversation on its first turn, before the
- * model is called: a conversation shows up in the list as soon as it starts.
+ * Stores the user's new message, creating the conversation on its first turn. answerCochat
+ * calls it as the model's first token goes out (or when the call ends without one), so the
+ * conversation shows up in the list as soon as it answers and the write never delays it.
  */
 export async function startTurn(db: Db, input: StartTurnInput): Promise<void> {
   await db.transaction(async (tx) => {

@@ -1,12 +1,14 @@
+import { creditsOf, type Hundredths, hundredths, hundredthsOf } from "@cohort/contracts";
+
 /**
- * Credits are numbers with at most two decimals on the wire and in service calls; the
- * database keeps bigint hundredths, so every sum and comparison there is exact.
+ * The database keeps bigint hundredths, so every sum and comparison there is exact; this
+ * module's service calls still take and give the wire's decimal credits. The conversions are
+ * the contracts' (docs/decisions/014-run-lifecycle-and-money.md), not a second definition.
  */
-export function toHundredths(credits: number): number {
-  if (!Number.isFinite(credits)) throw new RangeError(`not a credit amount: ${credits}`);
-  return Math.round(credits * 100);
+export function toHundredths(credits: number): Hundredths {
+  return hundredthsOf(credits);
 }
 
-export function fromHundredths(hundredths: number): number {
-  return hundredths / 100;
+export function fromHundredths(amount: number): number {
+  return creditsOf(hundredths(amount));
 }

@@ -2,7 +2,7 @@ import { SERVER_EVENTS, type TCreditsChanged } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
-import { userRoom } from "../auth/drop-session-sockets";
+import { userRoom } from "../../platform/realtime-rooms";
 
 /** One change of a user's balance or holds, in credits, as the user's sockets receive it. */
 export interface CreditChange extends TCreditsChanged {

@@ -27,6 +27,20 @@ export async function getBalance(db: Queryable, userId: string): Promise<CreditB
   };
 }
 
+/**
+ * The balance (bigint hundredths) of the user whose id is the SQL expression `userIdSql`, as
+ * a scalar subquery: for hot paths that fold a profile into one statement (the request guard).
+ * Read its column with `creditsFromBalanceColumn`. The table stays this module's to name.
+ */
+export function balanceSubquery(userIdSql: string): string {
+  return `(SELECT balance FROM credit_accounts WHERE user_id = ${userIdSql})`;
+}
+
+/** A `balanceSubquery` column as credits: a user with no account yet has 0. */
+export function creditsFromBalanceColumn(hundredths: number | null): number {
+  return fromHundredths(hundredths ?? 0);
+}
+
 /** Balances of several users at once (profiles); a user with no account yet has 0. */
 export async function getCreditBalances(
   db: Queryable,

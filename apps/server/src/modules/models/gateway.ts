@@ -1,8 +1,11 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import {
   AGENT_ROLE_NAMES,
   estimateTokens,
+  type Hundredths,
   MODEL_ERROR_CODES,
+  NO_CREDITS,
   priceCall,
   type TAgentRole,
   type TProviderId,
@@ -14,6 +17,7 @@ import {
 import { type ModelMessage, Output, streamText } from "ai";
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
+import { withoutNul, withoutNulDeep } from "../../platform/nul";
 import {
   abortedError,
   type CallFailure,
@@ -90,7 +94,7 @@ export interface ModelCallResult {
   simulated: boolean;
   keySource: KeySource;
   /** What the call costs: 0 on the user's own key. */
-  credits: number;
+  credits: Hundredths;
   finishReason: string;
   /** Failed attempts before the one that answered. */
   failedAttempts: number;
@@ -116,7 +120,7 @@ export interface CallEstimate {
   maxOutputTokens: number;
   inputTokensEstimate: number;
   /** What a credit reservation holds; 0 when the call runs only on the user's keys. */
-  worstCaseCredits: number;
+  worstCaseCredits: Hundredths;
   billable: boolean;
   simulated: boolean;
 }
@@ -156,21 +160,6 @@ class ConsumerError extends Error {
   constructor(readonly original: unknown) {
     super("onDelta threw");
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 const PERSONA_OF_ROLE: Record<TAgentRole, SimulatorPersona> = {
@@ -239,7 +228,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       inputTokensEstimate,
       worstCaseCredits: resolved.billable
         ? worstCaseCredits(resolved.model, inputTokensEstimate, maxOutputTokens)
-        : 0,
+        : NO_CREDITS,
       billable: resolved.billable,
       simulated: resolved.simulated,
     };
@@ -312,13 +301,15 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       let usage: TTokenUsage | undefined;
       let finishReason = "unknown";
       for await (const part of result.fullStream) {
-        if (part.type === "text-delta" && part.text.length > 0) {
-          text += part.text;
+        // U+0000 cannot be stored (PostgreSQL text); it never leaves the gateway.
+        const delta = part.type === "text-delta" ? withoutNul(part.text) : "";
+        if (part.type === "text-delta" && delta.length > 0) {
+          text += delta;
           attemptFirstToken ??= performance.now();
           if (input.onDelta) {
             call.deltasForwarded = true;
             try {
-              input.onDelta(part.text);
+              input.onDelta(delta);
             } catch (error) {
               throw new ConsumerError(error);
             }
@@ -336,7 +327,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         }
       }
       if (signal.aborted) throw signal.reason;
-      const object = output ? await result.output : undefined;
+      const object = output ? withoutNulDeep(await result.output) : undefined;
       const latency = performance.now() - attemptStarted;
       health.success(
         target.provider,
@@ -418,7 +409,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
               providerModel: target.providerModel,
               simulated: target.provider === "simulator",
               keySource: target.keySource,
-              credits: target.keySource === "user" ? 0 : priceCall(model, outcome.usage),
+              credits: target.keySource === "user" ? NO_CREDITS : priceCall(model, outcome.usage),
               finishReason: outcome.finishReason,
               failedAttempts: failures.length,
               object: outcome.object,
@@ -449,7 +440,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
             if (!error.retryable || attempt === config.maxAttempts) break;
             const delay = backoff(error, attempt);
             if (delay === null) break;
-            await sleep(delay, input.abortSignal).catch(() => {
+            await sleep(delay, undefined, { signal: input.abortSignal }).catch(() => {
               throw abortedError(model.name);
             });
           }

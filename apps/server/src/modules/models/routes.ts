@@ -16,8 +16,6 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentPrincipal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
-import { apiKeyDeps } from "../users/api-key-deps";
-import { loadUserKeys } from "../users/load-user-keys";
 import { checkModelHealth } from "./check-model-health";
 import {
   describeModel,
@@ -26,6 +24,7 @@ import {
   listCochatModels,
   listModels,
 } from "./list-models";
+import type { UserProviderKeys } from "./providers";
 
 const tags = ["models"];
 
@@ -41,11 +40,19 @@ function parseRole(value: string): TAgentRole {
   return role as TAgentRole;
 }
 
+export interface ModelsRoutesOptions {
+  /**
+   * The user's own provider keys. Passed in at registration: the users module owns the keys
+   * and already depends on this one for their shape, so importing it back would be a loop.
+   */
+  loadUserKeys: (userId: string) => Promise<UserProviderKeys>;
+}
+
 /**
  * The catalogue is public information (names, purposes, prices), so these routes need no
  * sign-in; `simulated` reflects the server's hosted keys, not any user's own keys.
  */
-export async function modelsRoutes(app: FastifyInstance) {
+export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const gateway = app.models;
   if (app.config.env === "production" && checkModelHealth(gateway).all_simulated) {
@@ -173,7 +180,7 @@ export async function modelsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const principal = await currentPrincipal(request);
-      const userKeys = principal ? await loadUserKeys(apiKeyDeps(app), principal.user.id) : {};
+      const userKeys = principal ? await options.loadUserKeys(principal.user.id) : {};
       if (principal) reply.header("cache-control", "private, no-store");
       return { data: listCochatModels(gateway, userKeys) };
     },

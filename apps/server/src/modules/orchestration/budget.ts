@@ -1,44 +1,60 @@
-import { formatCredits, RUN_ERROR_CODES } from "@cohort/contracts";
-import { RunStop } from "./run-context";
+import {
+  addHundredths,
+  creditsOf,
+  formatHundredths,
+  type Hundredths,
+  leftOf,
+  NO_CREDITS,
+  RUN_ERROR_CODES,
+} from "@cohort/contracts";
+import { AppError } from "../../platform/errors";
 
 /**
  * A session's credit cap, applied to worst cases: a call starts only if its hold fits in
  * what is left after the session's past spend, this run's charges and the holds of calls
- * still running. So the cap is never passed, whatever the calls end up costing.
+ * still running. So the cap is never passed, whatever the calls end up costing. `take` is
+ * the one budget check: the planning call's (answered as a 402 when the message is sent)
+ * and every later call's (which ends the run) go through it.
  */
 export class Budget {
-  private held = 0;
-  private charged = 0;
+  private held: Hundredths = NO_CREDITS;
+  private charged: Hundredths = NO_CREDITS;
 
   constructor(
-    readonly limit: number | null,
-    private readonly spentBefore: number,
+    readonly limit: Hundredths | null,
+    private readonly spentBefore: Hundredths,
   ) {}
 
-  get remaining(): number | null {
-    return this.limit === null ? null : this.limit - this.spentBefore - this.charged - this.held;
+  get remaining(): Hundredths | null {
+    return this.limit === null
+      ? null
+      : leftOf(this.limit, addHundredths(this.spentBefore, this.charged, this.held));
   }
 
-  /** Holds `worstCase` of the budget, or throws a RunStop naming the step that would pass it. */
-  take(worstCase: number, what: string): void {
+  /** Holds `worstCase` of the budget, or throws 402 `budget_exceeded` naming the call. */
+  take(worstCase: Hundredths, what: string): void {
     const remaining = this.remaining;
-    if (remaining !== null && worstCase > remaining + 1e-9) {
-      throw new RunStop(
+    if (this.limit !== null && remaining !== null && worstCase > remaining) {
+      throw new AppError(
         RUN_ERROR_CODES.budgetExceeded,
-        `This session's budget of ${formatCredits(this.limit as number)} credits would be passed: ${what} may cost up to ${formatCredits(worstCase)} credits and ${formatCredits(Math.max(0, round(remaining)))} are left. Raise the session's budget to continue.`,
+        402,
+        `This session's budget of ${formatHundredths(this.limit)} credits would be passed: ${what} may cost up to ${formatHundredths(worstCase)} credits and ${formatHundredths(remaining)} are left. Raise the session's budget to continue.`,
+        {
+          budget: creditsOf(this.limit),
+          spent: creditsOf(addHundredths(this.spentBefore, this.charged)),
+          required: creditsOf(worstCase),
+        },
       );
     }
-    this.held += worstCase;
+    this.held = addHundredths(this.held, worstCase);
   }
 
-  settle(worstCase: number, charged: number): void {
-    this.held = Math.max(0, this.held - worstCase);
-    this.charged += charged;
+  settle(worstCase: Hundredths, charged: Hundredths): void {
+    this.held = leftOf(this.held, worstCase);
+    this.charged = addHundredths(this.charged, charged);
   }
 
-  release(worstCase: number): void {
-    this.held = Math.max(0, this.held - worstCase);
+  release(worstCase: Hundredths): void {
+    this.held = leftOf(this.held, worstCase);
   }
 }
-
-const round = (n: number) => Math.floor(n * 100) / 100;

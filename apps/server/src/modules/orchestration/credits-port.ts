@@ -1,3 +1,4 @@
+import { creditsOf, type Hundredths, hundredthsOf } from "@cohort/contracts";
 import type { CreditChange, CreditsDeps } from "../credits/credits-deps";
 import { getBalance } from "../credits/get-balance";
 import { recordUsage } from "../credits/record-usage";
@@ -12,31 +13,32 @@ export interface CallUsage {
   inputTokens: number;
   outputTokens: number;
   /** The call's price; 0 on the user's own key. */
-  credits: number;
+  credits: Hundredths;
 }
 
 export interface CreditHold {
   id: string;
   userId: string;
-  amount: number;
+  amount: Hundredths;
 }
 
 export interface Charge {
   /** What was taken from the balance. */
-  charged: number;
+  charged: Hundredths;
   /** The balance after it, and what is left of it for new holds. */
-  balance: number;
-  available: number;
+  balance: Hundredths;
+  available: Hundredths;
 }
 
 /**
  * The engine's view of the credits module: hold a call's worst case, then charge what it
  * really cost or give the hold back. A port so the engine's money rules read in one place
- * and the engine can be driven without Fastify (benchmarks).
+ * and the engine can be driven without Fastify (benchmarks). The engine speaks hundredths;
+ * the credits module's service calls still take the wire's decimal credits, converted here.
  */
 export interface CreditsPort {
   /** 402 `insufficient_credits` when the user's available balance is short. */
-  reserve(userId: string, credits: number, reference: string): Promise<CreditHold>;
+  reserve(userId: string, amount: Hundredths, reference: string): Promise<CreditHold>;
   /** Charges at most the hold and records the usage row. */
   settle(hold: CreditHold, usage: CallUsage): Promise<Charge>;
   release(holdId: string): Promise<void>;
@@ -46,9 +48,9 @@ export interface CreditsPort {
 
 export function createCreditsPort(deps: CreditsDeps): CreditsPort {
   return {
-    async reserve(userId, credits, reference) {
-      const hold = await reserveCredits(deps, userId, credits, reference);
-      return { id: hold.id, userId: hold.userId, amount: hold.amount };
+    async reserve(userId, amount, reference) {
+      const hold = await reserveCredits(deps, userId, creditsOf(amount), reference);
+      return { id: hold.id, userId: hold.userId, amount: hundredthsOf(hold.amount) };
     },
     async settle(hold, usage) {
       // The change the credits module publishes after commit carries the new balance.
@@ -60,7 +62,7 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
           deps.publish(changes);
         },
       };
-      const settlement = await settleHoldWithUsage(watching, hold.id, usage.credits, {
+      const settlement = await settleHoldWithUsage(watching, hold.id, creditsOf(usage.credits), {
         model: usage.model,
         provider: usage.provider,
         inputTokens: usage.inputTokens,
@@ -68,9 +70,9 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
       });
       const balance = change ?? (await getBalance(deps.db, hold.userId));
       return {
-        charged: settlement.charged,
-        balance: balance.balance,
-        available: balance.available,
+        charged: hundredthsOf(settlement.charged),
+        balance: hundredthsOf(balance.balance),
+        available: hundredthsOf(balance.available),
       };
     },
     async release(holdId) {

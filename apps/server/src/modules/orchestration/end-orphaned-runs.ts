@@ -1,4 +1,5 @@
-import { RUN_ERROR_CODES } from "@cohort/contracts";
+import { RUN_ERROR_CODES, type TRunHalt } from "@cohort/contracts";
+import { runEndEvent } from "./advance-run";
 import type { EngineDeps } from "./run-context";
 import { createRunEventLog, type RunEventLogDeps } from "./run-events";
 import { finishRun, listOrphanedRuns, stopRunningSteps, sumRunSteps } from "./run-store";
@@ -17,13 +18,15 @@ export async function endOrphanedRun(
   ending: "failed" | "cancelled",
 ): Promise<boolean> {
   const totals = await sumRunSteps(deps.db, run.id);
-  const error = { code: RUN_ERROR_CODES.interrupted, message: INTERRUPTED_MESSAGE };
+  const end: TRunHalt =
+    ending === "failed"
+      ? { status: "failed", code: RUN_ERROR_CODES.interrupted, message: INTERRUPTED_MESSAGE }
+      : { status: "cancelled", reason: "user" };
   const ended = await finishRun(deps.db, run.id, {
-    status: ending,
+    outcome: end,
     totalCredits: totals.credits,
     inputTokens: totals.inputTokens,
     outputTokens: totals.outputTokens,
-    error: ending === "failed" ? error : undefined,
   });
   if (!ended) return false;
   for (const holdId of await stopRunningSteps(deps.db, run.id)) {
@@ -32,13 +35,7 @@ export async function endOrphanedRun(
     });
   }
   const events = createRunEventLog(deps, run.sessionId, run.id);
-  await events
-    .append(
-      ending === "failed"
-        ? { type: "run.failed", ...error, total_credits: totals.credits }
-        : { type: "run.cancelled", reason: "user", total_credits: totals.credits },
-    )
-    .catch(() => {});
+  await events.append(runEndEvent(end, totals.credits)).catch(() => {});
   events.close();
   return true;
 }

@@ -1,7 +1,10 @@
 import {
   AGENT_ROLE_NAMES,
   AGENT_ROLES,
+  addHundredths,
+  type Hundredths,
   MODEL_ERROR_CODES,
+  NO_CREDITS,
   RUN_ERROR_CODES,
   type TAgentRole,
   type TPlannedStep,
@@ -12,9 +15,9 @@ import {
 } from "@cohort/contracts";
 import { z } from "zod";
 import { AppError } from "../../platform/errors";
-import { CallFailed, callModel } from "./call-model";
+import { callModel } from "./call-model";
 import { messagesFor, PLAN_MAX_OUTPUT_TOKENS, planRepair, planSystem } from "./prompts";
-import { type RunContext, RunStop } from "./run-context";
+import { failed, haltRun, type RunContext, type RunHalted } from "./run-context";
 
 /**
  * The shape asked of the model. The plan's rules (step count, backward dependencies, the
@@ -35,7 +38,8 @@ const ZRunPlanDraft = z.object({
 
 export interface PlanOutcome {
   plan: TRunPlanView;
-  credits: number;
+  /** What planning cost, repair attempt included. */
+  planCredits: Hundredths;
   repaired: boolean;
 }
 
@@ -82,55 +86,62 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
     maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
     history: true,
   });
-  let credits = 0;
+  let planCredits = NO_CREDITS;
   let problem: string | null = null;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const conversation =
       problem === null
         ? messages
         : [...messages, { role: "user" as const, content: planRepair(problem) }];
-    try {
-      const outcome = await callModel(ctx, {
-        kind: "plan",
-        stepId: null,
-        role: null,
-        modelId: ctx.coordinatorModel,
-        messages: conversation,
-        system,
-        maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
-        schema: ZRunPlanDraft,
-      });
-      credits += outcome.charged;
-      const draft = outcome.object as z.infer<typeof ZRunPlanDraft>;
-      const problems = problemsOf(draft, allowed);
-      if (problems.length === 0) {
-        return {
-          plan: fitPlan(ctx, ZRunPlan.parse(draft), allowed),
-          credits,
-          repaired: attempt > 1,
-        };
+    // The first attempt runs on the hold reserved when the message was accepted.
+    const reserved = ctx.planHold;
+    ctx.planHold = null;
+    const outcome = await callModel(ctx, {
+      kind: "plan",
+      stepId: null,
+      role: null,
+      modelId: ctx.coordinatorModel,
+      messages: conversation,
+      system,
+      maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
+      schema: ZRunPlanDraft,
+      reserved,
+    });
+    if (!outcome.ok) {
+      if (outcome.failure.code !== MODEL_ERROR_CODES.invalidOutput) {
+        throw planFailed(ctx, outcome.failure.message);
       }
-      problem = problems.join("; ");
-      ctx.deps.log.warn(
-        { runId: ctx.runId, attempt, problem },
-        "the coordinator's plan broke a rule",
-      );
-    } catch (error) {
-      if (!(error instanceof CallFailed)) throw error;
-      if (error.stopped) throw error;
-      if (error.code !== MODEL_ERROR_CODES.invalidOutput) throw planFailed(ctx, error.message);
       problem = "it was not valid JSON for the run_plan schema.";
+      continue;
     }
+    planCredits = addHundredths(planCredits, outcome.charged);
+    const draft = outcome.object as z.infer<typeof ZRunPlanDraft>;
+    const problems = problemsOf(draft, allowed);
+    if (problems.length === 0) {
+      return {
+        plan: fitPlan(ctx, ZRunPlan.parse(draft), allowed),
+        planCredits,
+        repaired: attempt > 1,
+      };
+    }
+    problem = problems.join("; ");
+    ctx.deps.log.warn(
+      { runId: ctx.runId, attempt, problem },
+      "the coordinator's plan broke a rule",
+    );
   }
   throw planFailed(ctx, `Its plan was still unusable after a repair attempt (${problem}).`);
 }
 
-function planFailed(ctx: RunContext, reason: string): RunStop {
+function planFailed(ctx: RunContext, reason: string): RunHalted {
   const name =
     ctx.deps.models.catalogue.getModel(ctx.coordinatorModel)?.name ?? ctx.coordinatorModel;
-  return new RunStop(
-    RUN_ERROR_CODES.planFailed,
-    `The coordinator (${name}) could not plan this task. ${reason} Please try again.`,
+  return haltRun(
+    ctx,
+    failed(
+      RUN_ERROR_CODES.planFailed,
+      `The coordinator (${name}) could not plan this task. ${reason} Please try again.`,
+    ),
   );
 }
 

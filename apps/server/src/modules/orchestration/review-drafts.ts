@@ -5,7 +5,7 @@ import {
   type TPlannedStep,
   type TRunPlanView,
 } from "@cohort/contracts";
-import { CallFailed, callModel } from "./call-model";
+import { callModel } from "./call-model";
 import { draftsToRevise, parseCriticVerdict } from "./parse-critic-verdict";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
@@ -16,8 +16,7 @@ import {
   revisionContent,
 } from "./prompts";
 import type { Draft } from "./run-agents";
-import { inParallel, persist, type RunContext } from "./run-context";
-import { setRunStatus } from "./run-store";
+import { inParallel, type RunContext } from "./run-context";
 
 export interface Review {
   text: string;
@@ -40,44 +39,36 @@ export async function reviewDrafts(
   if (!critic || reviewed.length === 0) return null;
   const stepIds = reviewed.map((d) => d.stepId);
   const system = criticSystem(stepIds);
-  let text: string;
-  let callId: string;
-  try {
-    const outcome = await callModel(ctx, {
-      kind: "critic",
-      stepId: critic.id,
-      role: "critic",
-      modelId: critic.model,
-      task: critic.task,
-      system,
-      messages: messagesFor(
-        ctx,
-        critic.model,
-        criticContent(ctx.message.content, critic.task, reviewed),
-        {
-          system,
-          maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
-          history: false,
-        },
-      ),
-      maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
-      failureNote: "The run continues without a review.",
-    });
-    text = outcome.result.text;
-    callId = outcome.callId;
-  } catch (error) {
-    if (error instanceof CallFailed && !error.stopped) return null;
-    throw error;
-  }
+  const outcome = await callModel(ctx, {
+    kind: "critic",
+    stepId: critic.id,
+    role: "critic",
+    modelId: critic.model,
+    task: critic.task,
+    system,
+    messages: messagesFor(
+      ctx,
+      critic.model,
+      criticContent(ctx.message.content, critic.task, reviewed),
+      {
+        system,
+        maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
+        history: false,
+      },
+    ),
+    maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
+    failureNote: "The run continues without a review.",
+  });
+  if (!outcome.ok) return null;
+  const { text } = outcome.result;
 
   const verdict = parseCriticVerdict(text, stepIds);
   const revise = draftsToRevise(verdict, stepIds, CRITIC_SCORE_BAR, MAX_REVISIONS);
-  persist(ctx, () =>
-    setRunStatus(ctx.deps.db, ctx.runId, "reviewing", { criticScore: verdict.score }),
-  );
+  // Stored with the run's end, in the same write as its status.
+  ctx.criticScore = verdict.score;
   void ctx.events.append({
     type: "critic.verdict",
-    call_id: callId,
+    call_id: outcome.callId,
     score: verdict.score,
     bar: CRITIC_SCORE_BAR,
     verdict:
@@ -96,27 +87,22 @@ export async function reviewDrafts(
     revise.map((stepId) => async () => {
       const step = byId.get(stepId) as TPlannedStep;
       const draft = drafts.get(stepId) as Draft;
-      try {
-        const outcome = await callModel(ctx, {
-          kind: "revision",
-          stepId,
-          role: step.role,
-          modelId: step.model,
-          task: step.task,
-          messages: messagesFor(
-            ctx,
-            step.model,
-            revisionContent(ctx.message.content, step.task, draft, text),
-            { system: "", maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS, history: true },
-          ),
-          maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
-          failureNote: `The ${AGENT_ROLE_NAMES[step.role]}'s first draft is kept.`,
-        });
-        drafts.set(stepId, { ...draft, text: outcome.result.text });
-      } catch (error) {
-        if (error instanceof CallFailed && !error.stopped) return;
-        throw error;
-      }
+      const revised = await callModel(ctx, {
+        kind: "revision",
+        stepId,
+        role: step.role,
+        modelId: step.model,
+        task: step.task,
+        messages: messagesFor(
+          ctx,
+          step.model,
+          revisionContent(ctx.message.content, step.task, draft, text),
+          { system: "", maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS, history: true },
+        ),
+        maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+        failureNote: `The ${AGENT_ROLE_NAMES[step.role]}'s first draft is kept.`,
+      });
+      if (revised.ok) drafts.set(stepId, { ...draft, text: revised.result.text });
     }),
   );
   return { text, score: verdict.score };

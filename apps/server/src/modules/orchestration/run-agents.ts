@@ -4,9 +4,9 @@ import {
   type TPlannedStep,
   type TRunPlanView,
 } from "@cohort/contracts";
-import { CallFailed, callModel } from "./call-model";
+import { callModel } from "./call-model";
 import { AGENT_MAX_OUTPUT_TOKENS, agentContent, type DraftText, messagesFor } from "./prompts";
-import { haltRun, type RunContext, RunStop } from "./run-context";
+import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
 
 export interface Draft extends DraftText {
   ok: boolean;
@@ -16,7 +16,7 @@ export interface Draft extends DraftText {
  * The agents phase: every step whose dependencies are done starts at once, so independent
  * steps run in parallel, each on its role's model. A step that fails (after the gateway's
  * own retries and provider fallback) is left out and the others go on; its dependents work
- * without its result. A stop or a RunStop aborts the rest, and waits for them to wind down.
+ * without its result. A halt aborts the rest, and waits for them to wind down.
  */
 export async function runAgents(ctx: RunContext, plan: TRunPlanView): Promise<Map<string, Draft>> {
   const steps = plan.steps.filter((s) => s.phase === "agent");
@@ -32,9 +32,7 @@ export async function runAgents(ctx: RunContext, plan: TRunPlanView): Promise<Ma
         drafts.set(step.id, draft);
       })
       .catch((error: unknown) => {
-        failure ??= error;
-        if (error instanceof RunStop) haltRun(ctx, error);
-        else if (!ctx.controller.signal.aborted) ctx.controller.abort(error);
+        failure ??= haltForError(ctx, error);
       })
       .finally(() => {
         running.delete(step.id);
@@ -54,11 +52,14 @@ export async function runAgents(ctx: RunContext, plan: TRunPlanView): Promise<Ma
   }
   await Promise.allSettled([...running.values()]);
   if (failure !== null) throw failure;
-  if (ctx.controller.signal.aborted) return drafts;
+  throwIfHalted(ctx);
   if (![...drafts.values()].some((d) => d.ok)) {
-    throw new RunStop(
-      RUN_ERROR_CODES.allAgentsFailed,
-      "No agent could finish its step, so there is nothing to build an answer from. Please try again in a moment.",
+    throw haltRun(
+      ctx,
+      failed(
+        RUN_ERROR_CODES.allAgentsFailed,
+        "No agent could finish its step, so there is nothing to build an answer from. Please try again in a moment.",
+      ),
     );
   }
   return drafts;
@@ -78,28 +79,26 @@ async function runStep(
     return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
   });
   const content = agentContent(ctx.message.content, step.task, inputs, missing);
-  try {
-    const outcome = await callModel(ctx, {
-      kind: "agent",
-      stepId: step.id,
-      role: step.role,
-      modelId: step.model,
-      task: step.task,
-      messages: messagesFor(ctx, step.model, content, {
-        system: "",
-        maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
-        history: true,
-      }),
+  const outcome = await callModel(ctx, {
+    kind: "agent",
+    stepId: step.id,
+    role: step.role,
+    modelId: step.model,
+    task: step.task,
+    messages: messagesFor(ctx, step.model, content, {
+      system: "",
       maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
-      failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
-    });
+      history: true,
+    }),
+    maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+    failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
+  });
+  if (outcome.ok) {
     return { stepId: step.id, role: step.role, text: outcome.result.text, ok: true };
-  } catch (error) {
-    if (!(error instanceof CallFailed) || error.stopped) throw error;
-    ctx.deps.log.warn(
-      { runId: ctx.runId, stepId: step.id, code: error.code },
-      "an agent failed; the run continues without it",
-    );
-    return { stepId: step.id, role: step.role, text: error.partial, ok: false };
   }
+  ctx.deps.log.warn(
+    { runId: ctx.runId, stepId: step.id, code: outcome.failure.code },
+    "an agent failed; the run continues without it",
+  );
+  return { stepId: step.id, role: step.role, text: outcome.partial, ok: false };
 }

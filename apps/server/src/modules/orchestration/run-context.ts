@@ -1,9 +1,20 @@
-import type { TAgentPreferences, TChatMessage, TRunMode } from "@cohort/contracts";
+import {
+  ERROR_CODES,
+  type Hundredths,
+  type TAgentPreferences,
+  type TChatMessage,
+  type TRunCancelReason,
+  type TRunHalt,
+  type TRunMode,
+  type TRunStatus,
+} from "@cohort/contracts";
 import type { Db } from "../../db/client";
+import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
 import type { GatewayMessage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
 import type { Budget } from "./budget";
-import type { CreditHold, CreditsPort } from "./credits-port";
+import type { CreditsPort } from "./credits-port";
+import type { Reserved } from "./hold-credits";
 import type { RunEventLog } from "./run-events";
 
 export interface EngineLogger {
@@ -22,48 +33,56 @@ export interface EngineDeps {
   log: EngineLogger;
 }
 
-export type CancelReason = "user" | "shutdown";
+export type CancelReason = TRunCancelReason;
 
-/** A run that must end now: the budget or the balance would be passed, or no agent worked. */
-export class RunStop extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "RunStop";
+/**
+ * The one error that unwinds a run: thrown only by `haltRun`, after the run's end is decided
+ * and its calls are aborted. Everything else a phase meets is a value (a call's failure) or a
+ * bug (ends the run as an internal failure).
+ */
+export class RunHalted extends Error {
+  constructor(readonly end: TRunHalt) {
+    super(end.status === "failed" ? end.message : `run ${end.reason} stop`);
+    this.name = "RunHalted";
   }
 }
 
-/** Everything one run's phases share. */
+/**
+ * Everything one run's phases share. Read-only except five fields, each naming its one
+ * writer in brackets.
+ */
 export interface RunContext {
-  deps: EngineDeps;
-  runId: string;
-  sessionId: string;
-  userId: string;
-  mode: TRunMode;
-  coordinatorModel: string;
-  preferences: TAgentPreferences;
+  readonly deps: EngineDeps;
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly mode: TRunMode;
+  readonly coordinatorModel: string;
+  readonly preferences: TAgentPreferences;
   /** Loaded once when the run is accepted; every call of the run uses them. */
-  userKeys: UserProviderKeys;
-  /** The user's message that started the run. */
-  message: TChatMessage;
+  readonly userKeys: UserProviderKeys;
   /** Earlier turns of the session, oldest first (not trimmed yet). */
-  history: GatewayMessage[];
-  events: RunEventLog;
-  budget: Budget;
-  /** Aborts every model call of the run: a stop, a shutdown, or a RunStop. */
-  controller: AbortController;
-  cancelReason: CancelReason | null;
-  stop: RunStop | null;
-  /** The planning call's hold, reserved when the message was accepted. */
-  planHold: { callId: string; hold: CreditHold | null; worstCase: number } | null;
-  totals: { credits: number; inputTokens: number; outputTokens: number };
-  startedAt: number;
+  readonly history: GatewayMessage[];
+  readonly events: RunEventLog;
+  readonly budget: Budget;
+  readonly startedAt: number;
+  /**
+   * Aborts every model call of the run. Once aborted, its reason is the run's end (a
+   * `TRunHalt`, see `haltRun`): the one place that says the run is stopping and why.
+   */
+  readonly controller: AbortController;
+  /** The user's message that started the run, as stored [startRun]. */
+  message: TChatMessage;
+  /** The stored status [advance]. */
+  status: TRunStatus;
+  /** The planning call's hold, reserved when the message was accepted [planRun takes it]. */
+  planHold: Reserved | null;
+  /** What the run's calls used [the hold wrapper]. */
+  totals: { credits: Hundredths; inputTokens: number; outputTokens: number };
+  /** The Critic's score, stored with the run's end [reviewDrafts]. */
+  criticScore: number | null;
   /** Bookkeeping still being written (charges, step rows); the run ends after it. */
-  pending: Set<Promise<void>>;
-  /** Updates of the run's row, one after another in order. */
-  rowWrites: Promise<void>;
+  readonly pending: Set<Promise<void>>;
 }
 
 /**
@@ -81,30 +100,54 @@ export function track(ctx: RunContext, work: () => Promise<void>): void {
   ctx.pending.add(promise);
 }
 
-/** Queues an update of the run's row after the ones before it. */
-export function persist(ctx: RunContext, write: () => Promise<void>): void {
-  ctx.rowWrites = ctx.rowWrites.then(write).catch((error: unknown) => {
-    ctx.deps.log.error({ err: error, runId: ctx.runId }, "run row not updated");
-  });
-}
-
-/** Resolves when all tracked bookkeeping and row updates are written. */
+/** Resolves when all tracked bookkeeping is written. */
 export async function drain(ctx: RunContext): Promise<void> {
   while (ctx.pending.size > 0) await Promise.all([...ctx.pending]);
-  await ctx.rowWrites;
 }
 
-/** Records why the run ends (the first reason wins) and aborts its calls. */
-export function haltRun(ctx: RunContext, reason: CancelReason | RunStop): void {
-  if (ctx.controller.signal.aborted) return;
-  if (reason instanceof RunStop) ctx.stop = reason;
-  else ctx.cancelReason = reason;
-  ctx.controller.abort(reason instanceof RunStop ? reason : new Error(`run ${reason} stop`));
+/** How the run is ending, once something halted it; null while it goes on. */
+export function haltOf(ctx: RunContext): TRunHalt | null {
+  const { signal } = ctx.controller;
+  return signal.aborted ? (signal.reason as TRunHalt) : null;
 }
 
 /**
- * Runs calls side by side and waits for all of them, even when one fails: a RunStop halts
- * the run (aborting the others) and the first failure is thrown once everything settled.
+ * Decides that the run ends (the first reason wins) and aborts its calls; returns the error
+ * that unwinds the caller. A stop asked by the user, a shutdown, a failure that ends the run.
+ */
+export function haltRun(ctx: RunContext, end: TRunHalt): RunHalted {
+  if (!ctx.controller.signal.aborted) ctx.controller.abort(end);
+  return new RunHalted(haltOf(ctx) as TRunHalt);
+}
+
+export const cancelled = (reason: CancelReason): TRunHalt => ({ status: "cancelled", reason });
+export const failed = (code: string, message: string): TRunHalt => ({
+  status: "failed",
+  code,
+  message,
+});
+
+/**
+ * What an error means for the run: a halt already decided stays; anything else is a bug or
+ * an outage, logged here and ending the run as an internal failure.
+ */
+export function haltForError(ctx: RunContext, error: unknown): RunHalted {
+  if (error instanceof RunHalted) return error;
+  if (!ctx.controller.signal.aborted) {
+    ctx.deps.log.error({ err: error, runId: ctx.runId }, "run failed unexpectedly");
+  }
+  return haltRun(ctx, failed(ERROR_CODES.internal, INTERNAL_ERROR_MESSAGE));
+}
+
+/** Throws the run's halt, if it has one: phases check between their calls. */
+export function throwIfHalted(ctx: RunContext): void {
+  const end = haltOf(ctx);
+  if (end) throw new RunHalted(end);
+}
+
+/**
+ * Runs tasks side by side and waits for all of them, even when one fails: the first error
+ * halts the run (aborting the others) and is thrown once everything settled.
  */
 export async function inParallel<T>(
   ctx: RunContext,
@@ -113,13 +156,11 @@ export async function inParallel<T>(
   const results = await Promise.allSettled(
     tasks.map((task) =>
       task().catch((error: unknown) => {
-        if (error instanceof RunStop) haltRun(ctx, error);
-        else if (!ctx.controller.signal.aborted) ctx.controller.abort(error);
-        throw error;
+        throw haltForError(ctx, error);
       }),
     ),
   );
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed) throw failed.reason;
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) throw failure.reason;
   return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }

@@ -1,9 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { isRunActive, type TRunStatus } from "@cohort/contracts";
 import type { Redis } from "ioredis";
 import { endOrphanedRun, endOrphanedRuns } from "./end-orphaned-runs";
 import { executeRun } from "./execute-run";
-import { type CancelReason, type EngineDeps, haltRun, type RunContext } from "./run-context";
+import {
+  type CancelReason,
+  cancelled,
+  type EngineDeps,
+  haltRun,
+  type RunContext,
+} from "./run-context";
 import type { RunEventLogDeps } from "./run-events";
 import { findActiveRun, type RunRef, runStatus, touchRuns } from "./run-store";
 
@@ -44,8 +51,6 @@ interface LocalRun {
   done: Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
@@ -63,7 +68,7 @@ export function createRunControl(options: RunControlOptions): RunControl {
   const stopLocal = async (runId: string, reason: CancelReason) => {
     const run = local.get(runId);
     if (!run) return false;
-    haltRun(run.ctx, reason);
+    haltRun(run.ctx, cancelled(reason));
     await within(run.done, WIND_DOWN_MS);
     return true;
   };
@@ -115,7 +120,7 @@ export function createRunControl(options: RunControlOptions): RunControl {
     instanceId,
     launch(ctx) {
       if (closing) {
-        haltRun(ctx, "shutdown");
+        haltRun(ctx, cancelled("shutdown"));
       }
       const done = executeRun(ctx).finally(() => {
         local.delete(ctx.runId);

@@ -1,9 +1,7 @@
 import { SERVER_EVENTS, type TRunEvent, type TRunEventsResponse } from "@cohort/contracts";
 import type { Db, Queryable } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
-
-/** The socket.io room of a chat session (apart from auth's `session:<authSessionId>`). */
-export const chatRoom = (sessionId: string) => `chat:${sessionId}`;
+import { chatRoom } from "../../platform/realtime-rooms";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

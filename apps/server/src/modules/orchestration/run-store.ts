@@ -1,8 +1,12 @@
 import {
   ACTIVE_RUN_STATUSES,
+  creditsOf,
+  type Hundredths,
+  NO_CREDITS,
   type TAgentRole,
   type TRun,
   type TRunMode,
+  type TRunOutcome,
   type TRunPlanView,
   type TRunStatus,
   type TRunStep,
@@ -26,7 +30,7 @@ interface RunRow {
   coordinator_model: string;
   plan: TRunPlanView | null;
   critic_score: number | null;
-  total_credits: number;
+  total_credits: Hundredths;
   input_tokens: number;
   output_tokens: number;
   error_code: string | null;
@@ -51,7 +55,7 @@ interface StepRow {
   simulated: boolean | null;
   status: TRunStepStatus;
   stopped: boolean;
-  credits: number;
+  credits: Hundredths;
   input_tokens: number;
   output_tokens: number;
   latency_ms: number | null;
@@ -83,7 +87,7 @@ function toStep(row: StepRow): TRunStep {
     stopped: row.stopped,
     input_tokens: row.input_tokens,
     output_tokens: row.output_tokens,
-    credits: Number(row.credits),
+    credits: creditsOf(row.credits),
     latency_ms: row.latency_ms,
     ttft_ms: row.ttft_ms,
     output: row.output,
@@ -105,7 +109,7 @@ function toRun(row: RunRow, steps: TRunStep[]): TRun {
     coordinator_model: row.coordinator_model,
     plan: row.plan,
     critic_score: row.critic_score === null ? null : Number(row.critic_score),
-    total_credits: Number(row.total_credits),
+    total_credits: creditsOf(row.total_credits),
     input_tokens: row.input_tokens,
     output_tokens: row.output_tokens,
     error:
@@ -223,55 +227,57 @@ export async function runStatus(db: Queryable, runId: string): Promise<TRunStatu
   return rows[0]?.status ?? null;
 }
 
-/** Moves an active run on; a run that already ended stays as it is. */
-export async function setRunStatus(
+/**
+ * Stores a move of an active run to its next phase (the plan with `running`, the run's
+ * first event with `planning`); a run that already ended stays as it is.
+ */
+export async function storeRunPhase(
   db: Queryable,
   runId: string,
   status: TRunStatus,
-  extra: { firstSeq?: number; plan?: TRunPlanView; criticScore?: number | null } = {},
-): Promise<void> {
-  await db.query(
+  extra: { firstSeq?: number; plan?: TRunPlanView } = {},
+): Promise<boolean> {
+  const { rowCount } = await db.query(
     `UPDATE runs SET status = $2,
        first_seq = COALESCE($3, first_seq),
        plan = COALESCE($4::jsonb, plan),
-       critic_score = CASE WHEN $5::boolean THEN $6 ELSE critic_score END,
        heartbeat_at = now()
      WHERE id = $1 AND status IN ${ACTIVE_STATUSES_SQL}`,
-    [
-      runId,
-      status,
-      extra.firstSeq ?? null,
-      extra.plan ? JSON.stringify(extra.plan) : null,
-      extra.criticScore !== undefined,
-      extra.criticScore ?? null,
-    ],
+    [runId, status, extra.firstSeq ?? null, extra.plan ? JSON.stringify(extra.plan) : null],
   );
+  return rowCount > 0;
 }
 
 export interface RunEnding {
-  status: "completed" | "failed" | "cancelled";
-  totalCredits: number;
+  outcome: TRunOutcome;
+  totalCredits: Hundredths;
   inputTokens: number;
   outputTokens: number;
-  error?: { code: string; message: string } | undefined;
+  /** Left as it is when undefined (a run ended by another instance's sweep). */
+  criticScore?: number | null | undefined;
   resultMessageId?: string | undefined;
 }
 
 /** Ends an active run once; returns false when it had ended already (another instance). */
 export async function finishRun(db: Queryable, runId: string, ending: RunEnding): Promise<boolean> {
+  const { outcome } = ending;
   const { rowCount } = await db.query(
     `UPDATE runs SET status = $2, total_credits = $3, input_tokens = $4, output_tokens = $5,
-       error_code = $6, error_message = $7, result_message_id = $8, finished_at = clock_timestamp()
+       error_code = $6, error_message = $7, result_message_id = $8,
+       critic_score = CASE WHEN $9::boolean THEN $10 ELSE critic_score END,
+       finished_at = clock_timestamp()
      WHERE id = $1 AND status IN ${ACTIVE_STATUSES_SQL}`,
     [
       runId,
-      ending.status,
+      outcome.status,
       ending.totalCredits,
       ending.inputTokens,
       ending.outputTokens,
-      ending.error?.code ?? null,
-      ending.error?.message ?? null,
+      outcome.status === "failed" ? outcome.code : null,
+      outcome.status === "failed" ? outcome.message : null,
       ending.resultMessageId ?? null,
+      ending.criticScore !== undefined,
+      ending.criticScore ?? null,
     ],
   );
   return rowCount > 0;
@@ -293,7 +299,7 @@ export interface NewStep {
   provider: string;
   simulated: boolean;
   holdId: string | null;
-  reservedCredits: number;
+  reservedCredits: Hundredths;
 }
 
 export async function insertStep(db: Queryable, step: NewStep): Promise<void> {
@@ -322,7 +328,7 @@ export interface StepEnding {
   provider: string | null;
   simulated: boolean | null;
   keySource: string | null;
-  credits: number;
+  credits: Hundredths;
   inputTokens: number;
   outputTokens: number;
   latencyMs: number | null;
@@ -371,18 +377,23 @@ export async function stopRunningSteps(db: Queryable, runId: string): Promise<st
 export async function sumRunSteps(
   db: Queryable,
   runId: string,
-): Promise<{ credits: number; inputTokens: number; outputTokens: number }> {
-  const { rows } = await db.query<{ credits: number; input_tokens: number; output_tokens: number }>(
-    `SELECT COALESCE(sum(credits), 0) AS credits, COALESCE(sum(input_tokens), 0)::int AS input_tokens,
+): Promise<{ credits: Hundredths; inputTokens: number; outputTokens: number }> {
+  const { rows } = await db.query<{
+    credits: Hundredths;
+    input_tokens: number;
+    output_tokens: number;
+  }>(
+    `SELECT COALESCE(sum(credits), 0)::bigint AS credits,
+       COALESCE(sum(input_tokens), 0)::int AS input_tokens,
        COALESCE(sum(output_tokens), 0)::int AS output_tokens
      FROM run_steps WHERE run_id = $1`,
     [runId],
   );
   const row = rows[0];
   return {
-    credits: Number(row?.credits ?? 0),
-    inputTokens: Number(row?.input_tokens ?? 0),
-    outputTokens: Number(row?.output_tokens ?? 0),
+    credits: row?.credits ?? NO_CREDITS,
+    inputTokens: row?.input_tokens ?? 0,
+    outputTokens: row?.output_tokens ?? 0,
   };
 }
 

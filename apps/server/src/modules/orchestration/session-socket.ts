@@ -8,9 +8,10 @@ import {
   ZLeaveSessionRequest,
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import { chatRoom } from "../../platform/realtime-rooms";
 import type { SocketAuthData } from "../auth/authenticate-socket";
 import { findOwnedSession } from "../sessions/find-session";
-import { chatRoom, readRunEvents } from "./run-events";
+import { readRunEvents } from "./run-events";
 
 type Ack<T> = (reply: T) => void;
 

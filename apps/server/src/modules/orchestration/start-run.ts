@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
+  hundredthsOf,
+  NO_CREDITS,
   RUN_ERROR_CODES,
   SESSION_ERROR_CODES,
   type TChatRequest,
@@ -10,7 +12,7 @@ import { addMessage } from "../sessions/add-message";
 import { findOwnedSession } from "../sessions/find-session";
 import { listRecentMessages } from "../sessions/list-messages";
 import { Budget } from "./budget";
-import type { CreditHold } from "./credits-port";
+import { releaseReserved, reserveCall } from "./hold-credits";
 import { chosenRoles } from "./plan-run";
 import { HISTORY_MESSAGES, messagesFor, PLAN_MAX_OUTPUT_TOKENS, planSystem } from "./prompts";
 import type { EngineDeps, RunContext } from "./run-context";
@@ -77,15 +79,17 @@ export async function startRun(
     },
     history,
     events: createRunEventLog(deps, session.id, runId),
-    budget: new Budget(session.budget_credits, session.spent_credits),
+    budget: new Budget(
+      session.budget_credits === null ? null : hundredthsOf(session.budget_credits),
+      hundredthsOf(session.spent_credits),
+    ),
+    status: "queued",
     controller: new AbortController(),
-    cancelReason: null,
-    stop: null,
     planHold: null,
-    totals: { credits: 0, inputTokens: 0, outputTokens: 0 },
+    totals: { credits: NO_CREDITS, inputTokens: 0, outputTokens: 0 },
+    criticScore: null,
     startedAt: performance.now(),
     pending: new Set(),
-    rowWrites: Promise.resolve(),
   };
 
   // The first step's worst case: the same estimate the planning call will reserve.
@@ -101,20 +105,8 @@ export async function startRun(
       history: true,
     }),
   });
-  const worstCase = estimate.worstCaseCredits;
-  const remaining = ctx.budget.remaining;
-  if (remaining !== null && worstCase > remaining + 1e-9) {
-    throw new AppError(
-      RUN_ERROR_CODES.budgetExceeded,
-      402,
-      `This session's budget is used up: planning may cost up to ${worstCase} credits and ${Math.max(0, Math.floor(remaining * 100) / 100)} of ${session.budget_credits} are left. Raise the session's budget to continue.`,
-      { budget: session.budget_credits, spent: session.spent_credits, required: worstCase },
-    );
-  }
-  const hold: CreditHold | null =
-    worstCase > 0
-      ? await deps.credits.reserve(userId, worstCase, `run:${runId}:${planCallId}`)
-      : null;
+  // The same check and hold every call goes through; here its 402s answer the request.
+  const planHold = await reserveCall(ctx, planCallId, estimate.worstCaseCredits, "planning");
 
   try {
     const message = await deps.db.transaction(async (tx) => {
@@ -138,11 +130,11 @@ export async function startRun(
     });
     ctx.message = message;
   } catch (error) {
-    if (hold) await deps.credits.release(hold.id).catch(() => undefined);
+    await releaseReserved(ctx, planHold);
     if (isUniqueViolation(error)) throw runInProgress();
     throw error;
   }
-  ctx.planHold = { callId: planCallId, hold, worstCase };
+  ctx.planHold = planHold;
   control.launch(ctx);
   return { run_id: runId, message_id: messageId };
 }

@@ -1,5 +1,6 @@
-import { RUN_ERROR_CODES, type TRunPlanView } from "@cohort/contracts";
-import { CallFailed, type CallOutcome, callModel } from "./call-model";
+import { type Hundredths, RUN_ERROR_CODES, type TRunPlanView } from "@cohort/contracts";
+import type { ModelCallResult } from "../models/gateway";
+import { callModel } from "./call-model";
 import {
   messagesFor,
   SYNTHESIS_MAX_OUTPUT_TOKENS,
@@ -8,7 +9,13 @@ import {
 } from "./prompts";
 import type { Review } from "./review-drafts";
 import type { Draft } from "./run-agents";
-import { type RunContext, RunStop } from "./run-context";
+import { failed, haltRun, type RunContext } from "./run-context";
+
+export interface FinalAnswer {
+  callId: string;
+  result: ModelCallResult;
+  charged: Hundredths;
+}
 
 /** The synthesis: the coordinator streams the final answer from the drafts and the review. */
 export async function synthesizeAnswer(
@@ -16,31 +23,32 @@ export async function synthesizeAnswer(
   plan: TRunPlanView,
   drafts: Map<string, Draft>,
   review: Review | null,
-): Promise<CallOutcome<undefined>> {
+): Promise<FinalAnswer> {
   const usable = plan.steps.flatMap((s) => {
     const d = drafts.get(s.id);
     return d?.ok ? [d] : [];
   });
-  try {
-    return await callModel(ctx, {
-      kind: "synthesis",
-      stepId: null,
-      role: null,
-      modelId: ctx.coordinatorModel,
-      system: SYNTHESIS_SYSTEM,
-      messages: messagesFor(
-        ctx,
-        ctx.coordinatorModel,
-        synthesisContent(ctx.message.content, usable, review?.text ?? null),
-        { system: SYNTHESIS_SYSTEM, maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS, history: true },
-      ),
-      maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS,
-    });
-  } catch (error) {
-    if (!(error instanceof CallFailed) || error.stopped) throw error;
-    throw new RunStop(
+  const outcome = await callModel(ctx, {
+    kind: "synthesis",
+    stepId: null,
+    role: null,
+    modelId: ctx.coordinatorModel,
+    system: SYNTHESIS_SYSTEM,
+    messages: messagesFor(
+      ctx,
+      ctx.coordinatorModel,
+      synthesisContent(ctx.message.content, usable, review?.text ?? null),
+      { system: SYNTHESIS_SYSTEM, maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS, history: true },
+    ),
+    maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS,
+  });
+  if (outcome.ok)
+    return { callId: outcome.callId, result: outcome.result, charged: outcome.charged };
+  throw haltRun(
+    ctx,
+    failed(
       RUN_ERROR_CODES.synthesisFailed,
-      `The coordinator could not write the final answer: ${error.message} The agents' drafts are kept above.`,
-    );
-  }
+      `The coordinator could not write the final answer: ${outcome.failure.message} The agents' drafts are kept above.`,
+    ),
+  );
 }

@@ -1,4 +1,4 @@
-import type { TSession } from "@cohort/contracts";
+import { hundredthsOf, type TSession } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
@@ -29,7 +29,7 @@ export async function createSession(
       input.coordinator_model,
       input.manual_agent_selection,
       input.agent_preferences === null ? null : JSON.stringify(input.agent_preferences),
-      input.budget_credits,
+      input.budget_credits === null ? null : hundredthsOf(input.budget_credits),
     ],
   );
   return toSession(rows[0] as SessionRow);

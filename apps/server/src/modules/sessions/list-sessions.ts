@@ -2,7 +2,11 @@ import type { TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
-/** One page of the user's sessions, newest first, optionally those whose title has `q`. */
+/**
+ * One page of the user's sessions, newest first, optionally those whose title has `q`. The
+ * page and the total come from one statement (a window count); only a page past the end,
+ * which has no row to carry the total, costs a second one.
+ */
 export async function listSessions(
   db: Queryable,
   userId: string,
@@ -10,20 +14,23 @@ export async function listSessions(
 ): Promise<TSessionsResponse> {
   const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
   const where = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
-  const [page, total] = await Promise.all([
-    db.query<SessionRow>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions ${where}
-       ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-      [userId, pattern, query.pageSize, (query.page - 1) * query.pageSize],
-    ),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM sessions ${where}`, [
-      userId,
-      pattern,
-    ]),
-  ]);
+  const page = await db.query<SessionRow & { total: number }>(
+    `SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total FROM sessions ${where}
+     ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+    [userId, pattern, query.pageSize, (query.page - 1) * query.pageSize],
+  );
+  const total =
+    page.rows[0]?.total ??
+    (
+      await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM sessions ${where}`, [
+        userId,
+        pattern,
+      ])
+    ).rows[0]?.total ??
+    0;
   return {
     sessions: page.rows.map(toSession),
-    total: total.rows[0]?.total ?? 0,
+    total,
     page: query.page,
     pageSize: query.pageSize,
   };

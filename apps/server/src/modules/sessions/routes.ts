@@ -1,4 +1,5 @@
 import {
+  type TRun,
   ZCreateSessionRequest,
   ZDeleteSessionResponse,
   ZSessionDetailResponse,
@@ -12,8 +13,6 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAgreement } from "../agreements/require-agreement";
-import { lastEventSeq } from "../orchestration/run-events";
-import { listRuns } from "../orchestration/run-store";
 import { checkModelChoices } from "./check-model-choices";
 import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
@@ -26,8 +25,23 @@ import { updateSession } from "./update-session";
 const tags = ["sessions"];
 const params = z.object({ id: z.string() });
 
+/**
+ * What these routes need from the run engine. The engine builds on sessions (it adds their
+ * messages and reads their settings), so it is passed in at registration instead of imported
+ * back, which would make the two modules a loop.
+ */
+export interface SessionRuns {
+  /** The newest stored event's seq of the session (0 before its first). */
+  lastEventSeq(sessionId: string): Promise<number>;
+  /** The session's runs with their plans, steps and costs, oldest first. */
+  list(sessionId: string): Promise<TRun[]>;
+  /** Stops the session's active run, if any. */
+  stopActive(sessionId: string): Promise<void>;
+}
+
 /** Sessions (spec §3, §7). Every call is the owner's only: anyone else gets 404. */
-export async function sessionRoutes(app: FastifyInstance) {
+export async function sessionRoutes(app: FastifyInstance, options: { runs: SessionRuns }) {
+  const { runs: sessionRuns } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const catalogue = app.models.catalogue;
 
@@ -84,10 +98,10 @@ export async function sessionRoutes(app: FastifyInstance) {
         request.params.id,
       );
       // The seq first: events that land while the rest is read are replayed, not missed.
-      const last_seq = await lastEventSeq(app.db, session.id);
+      const last_seq = await sessionRuns.lastEventSeq(session.id);
       const [messages, runs] = await Promise.all([
         listMessages(app.db, session.id),
-        listRuns(app.db, session.id),
+        sessionRuns.list(session.id),
       ]);
       reply.header("cache-control", "no-store");
       return { session, messages, runs, last_seq };
@@ -110,9 +124,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       const { user } = await requireAgreement(request);
       const current = await findOwnedSession(app.db, user.id, request.params.id);
       const session = await setSessionStatus(app.db, user.id, current.id, request.body.status);
-      if (session.status !== "active") {
-        await app.orchestration.control.cancelSessionRun(session.id);
-      }
+      if (session.status !== "active") await sessionRuns.stopActive(session.id);
       return { session };
     },
   );
@@ -158,7 +170,7 @@ export async function sessionRoutes(app: FastifyInstance) {
     async (request) => {
       const { user } = await requireAgreement(request);
       const session = await findOwnedSession(app.db, user.id, request.params.id);
-      await app.orchestration.control.cancelSessionRun(session.id);
+      await sessionRuns.stopActive(session.id);
       await deleteSession(app.db, user.id, session.id);
       return { deleted: true as const };
     },

@@ -1,4 +1,11 @@
-import type { TAgentPreferences, TChatMessage, TSession, TSessionStatus } from "@cohort/contracts";
+import {
+  creditsOf,
+  type Hundredths,
+  type TAgentPreferences,
+  type TChatMessage,
+  type TSession,
+  type TSessionStatus,
+} from "@cohort/contracts";
 
 /** The sessions table as queries return it; only this module's files read it. */
 export interface SessionRow {
@@ -10,8 +17,8 @@ export interface SessionRow {
   manual_agent_selection: boolean;
   agent_preferences: TAgentPreferences | null;
   status: TSessionStatus;
-  budget_credits: number | null;
-  spent_credits: number;
+  budget_credits: Hundredths | null;
+  spent_credits: Hundredths;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -28,8 +35,8 @@ export function toSession(row: SessionRow): TSession {
     manual_agent_selection: row.manual_agent_selection,
     agent_preferences: row.agent_preferences,
     status: row.status,
-    budget_credits: row.budget_credits === null ? null : Number(row.budget_credits),
-    spent_credits: Number(row.spent_credits),
+    budget_credits: row.budget_credits === null ? null : creditsOf(row.budget_credits),
+    spent_credits: creditsOf(row.spent_credits),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };

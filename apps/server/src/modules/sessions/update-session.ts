@@ -1,4 +1,4 @@
-import type { TSession, TUpdateSessionRequest } from "@cohort/contracts";
+import { hundredthsOf, type TSession, type TUpdateSessionRequest } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { sessionNotFound } from "./find-session";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
@@ -18,9 +18,13 @@ export async function updateSession(
   const sets = entries.map(([column], i) =>
     JSON_COLUMNS.has(column) ? `${column} = $${i + 3}::jsonb` : `${column} = $${i + 3}`,
   );
-  const values = entries.map(([column, value]) =>
-    JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value,
-  );
+  const values = entries.map(([column, value]) => {
+    if (value === null) return null;
+    if (JSON_COLUMNS.has(column)) return JSON.stringify(value);
+    // The wire's decimal budget is stored as hundredths, like every credit amount.
+    if (column === "budget_credits") return hundredthsOf(value as number);
+    return value;
+  });
   const { rows } = await db.query<SessionRow>(
     `UPDATE sessions SET ${[...sets, "updated_at = clock_timestamp()"].join(", ")}
      WHERE id = $1 AND user_id = $2 RETURNING ${SESSION_COLUMNS}`,

@@ -14,7 +14,7 @@ import {
 /** Refuses a base URL that is not http(s) or does not resolve only to allowed addresses. */
 export async function checkBaseUrl(deps: ApiKeyDeps, baseURL: string): Promise<string> {
   try {
-    const { url } = await deps.ssrf.checkUrl(baseURL);
+    const { url } = await deps.ssrf.checkBaseUrl(baseURL);
     return url.toString().replace(/\/+$/, "");
   } catch (error) {
     if (!(error instanceof UrlNotAllowedError)) throw error;

@@ -21,7 +21,7 @@ export const TEST_KEY_TIMEOUT_MS = 10_000;
 
 export interface TestApiKeyDeps {
   models: Pick<ModelGateway, "catalogue" | "providers">;
-  ssrf: Pick<SsrfGuard, "fetch">;
+  ssrf: Pick<SsrfGuard, "fetch" | "checkBaseUrl">;
   log?: { warn(details: object, message: string): void };
   timeoutMs?: number;
 }
@@ -90,7 +90,10 @@ async function testCompatibleServer(
   input: TApiKeyRequest,
   signal: AbortSignal,
 ): Promise<TTestApiKeyResponse> {
-  const base = (input.baseURL ?? "").replace(/\/+$/, "");
+  // The same check as saving the key: a base URL the key could not be stored with is not
+  // called either (a ?query would otherwise ride along on every path built on it).
+  const { url } = await deps.ssrf.checkBaseUrl(input.baseURL ?? "");
+  const base = url.toString().replace(/\/+$/, "");
   const response = await deps.ssrf.fetch(`${base}/models`, {
     headers: { authorization: `Bearer ${input.apiKey}`, accept: "application/json" },
     signal,

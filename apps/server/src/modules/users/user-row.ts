@@ -50,7 +50,8 @@ export async function toUserProfileOf(db: Queryable, row: UserRow): Promise<TUse
   return toUserProfile(row, (await getCreditBalances(db, [row.id])).get(row.id) ?? 0);
 }
 
-function toUserProfile(row: UserRow, creditsRemaining: number): TUserProfile {
+/** A profile from a row whose balance was read in the same statement (the request guard). */
+export function toUserProfile(row: UserRow, creditsRemaining: number): TUserProfile {
   const fullName = `${row.first_name} ${row.last_name}`.trim();
   return {
     id: row.id,

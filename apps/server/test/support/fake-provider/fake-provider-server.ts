@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * A local model provider that speaks the real wire formats the AI SDK clients use: OpenAI chat
@@ -22,7 +23,7 @@ export interface FakeReply {
   text?: string;
   /** For JSON-mode requests: serialised as the answer (and as the JSON tool's input). */
   json?: unknown;
-  /** A non-2xx status answers with the provider's error body instead. */
+  /** A 4xx/5xx status answers with the provider's error body instead; a 3xx with no body. */
   status?: number;
   headers?: Record<string, string>;
   errorMessage?: string;
@@ -128,14 +129,18 @@ export class FakeProviderServer {
     readonly url: string,
   ) {}
 
-  static async start(): Promise<FakeProviderServer> {
+  /**
+   * Listens on `host`: another loopback address (127.0.0.2) stands for a server inside the
+   * network that the SSRF guard must never let a user's URL reach.
+   */
+  static async start(host = "127.0.0.1"): Promise<FakeProviderServer> {
     let fake: FakeProviderServer | undefined;
     const server = createServer((req, res) => {
       void fake?.handle(req, res);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeProviderServer(server, `http://127.0.0.1:${port}`);
+    fake = new FakeProviderServer(server, `http://${host}:${port}`);
     return fake;
   }
 
@@ -214,8 +219,7 @@ export class FakeProviderServer {
     }
 
     const reply = this.queue.shift() ?? this.defaultReply;
-    const wait = (ms: number | undefined) =>
-      ms && ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+    const wait = (ms: number | undefined) => (ms && ms > 0 ? sleep(ms) : Promise.resolve());
     if (reply.hang) return;
     await wait(reply.firstByteDelayMs);
     if (!connectionOpen) return;
@@ -238,6 +242,12 @@ export class FakeProviderServer {
               },
         ),
       );
+      return;
+    }
+    // A redirect, for any call: SSRF tests check where the client follows it to.
+    if (reply.status && reply.status >= 300 && reply.status < 400) {
+      res.writeHead(reply.status, { ...reply.headers });
+      res.end();
       return;
     }
     if (api === "unknown") {

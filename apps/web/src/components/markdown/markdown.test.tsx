@@ -55,6 +55,43 @@ describe("parseMarkdown", () => {
   });
 });
 
+describe("links, as model output and agreement texts both read them", () => {
+  // There were two readers, which disagreed here: the agreement's linked site paths and took
+  // `https:host`, and cut a link at the first ")"; the chat's refused site paths.
+  it("links a path on this site, such as the agreement's privacy policy", () => {
+    expect(parseInline("see our [Privacy Policy](/privacy).")).toEqual([
+      { type: "text", text: "see our " },
+      { type: "link", href: "/privacy", children: [{ type: "text", text: "Privacy Policy" }] },
+      { type: "text", text: "." },
+    ]);
+    expect(html("[Privacy Policy](/privacy)")).toContain('href="/privacy"');
+  });
+
+  it("keeps parentheses inside a link's address", () => {
+    expect(parseInline("[Foo](https://en.wikipedia.org/wiki/Foo_(bar)) next")).toEqual([
+      {
+        type: "link",
+        href: "https://en.wikipedia.org/wiki/Foo_(bar)",
+        children: [{ type: "text", text: "Foo" }],
+      },
+      { type: "text", text: " next" },
+    ]);
+  });
+
+  it("shows only the text of a link that would leave the site in disguise", () => {
+    for (const target of ["//evil.test", "/\\evil.test", "https:evil.test", "javascript:x"]) {
+      expect(parseInline(`[click](${target})`)).toEqual([{ type: "text", text: "click" }]);
+    }
+  });
+
+  it("reads an agreement: headings, bold, lists and rules", () => {
+    const blocks = parseMarkdown(
+      "# Cohort User Agreement\n\n**Version 1.0**\n\n## 1. Lists\n- one\n- two\n\n---",
+    );
+    expect(blocks.map((b) => b.type)).toEqual(["heading", "paragraph", "heading", "list", "rule"]);
+  });
+});
+
 describe("sanitising", () => {
   it("never turns HTML in the text into markup", () => {
     const out = html('<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n**<b>x</b>**');
@@ -64,12 +101,15 @@ describe("sanitising", () => {
     expect(out).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 
-  it("keeps only http(s) and mailto links, opened without an opener", () => {
+  it("keeps only web, mail and same-site links, opened without an opener", () => {
     expect(safeHref("javascript:alert(1)")).toBeNull();
     expect(safeHref("JAVASCRIPT:alert(1)")).toBeNull();
     expect(safeHref("data:text/html,hi")).toBeNull();
     expect(safeHref("//evil.test")).toBeNull();
+    expect(safeHref("/\\evil.test")).toBeNull();
+    expect(safeHref("https:evil.test")).toBeNull();
     expect(safeHref("mailto:a@b.test")).toBe("mailto:a@b.test");
+    expect(safeHref("/privacy")).toBe("/privacy");
     const out = html("[bad](javascript:alert(1)) [good](https://cohort.test/a?b=1)");
     expect(out).not.toContain("javascript:");
     expect(out).toContain("bad");

@@ -5,8 +5,9 @@ import { type Block, type Inline, parseMarkdown } from "./parse-markdown";
 
 /**
  * Renders model output (Markdown) as React elements. Nothing from the text becomes raw HTML:
- * tags show as text, links are limited to http(s) and mailto and open in a new tab without
- * an opener, code blocks are highlighted and can be copied. Shared by Cohort Chat and CoChat.
+ * tags show as text, links are limited to http(s), mailto and paths on this site and open in
+ * a new tab without an opener, code blocks are highlighted and can be copied. The one
+ * renderer of Markdown: Cohort Chat, CoChat and the user agreement.
  */
 function renderInline(nodes: Inline[], keyPrefix = ""): ReactNode[] {
   return nodes.map((node, index) => {

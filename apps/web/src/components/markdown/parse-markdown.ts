@@ -1,5 +1,5 @@
 /**
- * A small Markdown reader for model output: headings, paragraphs, nested lists, block quotes,
+ * The web app's one Markdown reader, for model output and agreement texts alike: headings, paragraphs, nested lists, block quotes,
  * fenced code, tables, rules, and inline bold, italic, strikethrough, code, links and images.
  * It returns a tree that React renders as elements, so no HTML in the text ever becomes
  * markup: `<script>` stays the visible text "<script>". It is forgiving with half-written
@@ -26,10 +26,15 @@ export type Block =
   | { type: "table"; align: Align[]; head: Inline[][]; rows: Inline[][][] }
   | { type: "rule" };
 
-/** Links may only lead to web pages or mail (no javascript:, data:, relative tricks). */
+/**
+ * Links may only lead to web pages, mail, or a path on this site (an agreement links the
+ * privacy policy as `/privacy`): no javascript:, data:, or `//host` and `/\host`, which
+ * browsers read as another site.
+ */
 export function safeHref(href: string): string | null {
   const trimmed = href.trim();
-  return /^(https?:\/\/|mailto:)\S+$/i.test(trimmed) ? trimmed : null;
+  if (/^(https?:\/\/|mailto:)\S+$/i.test(trimmed)) return trimmed;
+  return /^\/(?![/\\])\S*$/.test(trimmed) ? trimmed : null;
 }
 
 /** Images from the web, or inline raster/SVG data (an <img> never runs an SVG's scripts). */

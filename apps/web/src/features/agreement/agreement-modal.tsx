@@ -3,7 +3,7 @@ import { Dialog } from "radix-ui";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { CloseIcon } from "../../components/icons";
-import { AgreementContent } from "./agreement-content";
+import { Markdown } from "../../components/markdown/markdown";
 import { formatEffectiveDate } from "./format-date";
 
 export interface AgreementModalProps {
@@ -121,7 +121,7 @@ export function AgreementModal({
             data-testid="agreement-scroll"
             className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 py-4 outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-inset sm:px-6"
           >
-            <AgreementContent markdown={agreement.content} />
+            <Markdown text={agreement.content} />
           </section>
 
           <div className="border-t border-ink-200 px-5 py-4 sm:px-6">

@@ -1,5 +1,6 @@
 import {
   AGENT_ROLE_NAMES,
+  creditsOf,
   estimateTokens,
   isRunActive,
   priceCall,
@@ -363,7 +364,8 @@ export function laneUsage(lane: LaneView, model: TModel | undefined) {
   const tokens = lane.outputTokens ?? estimateTokens(lane.text);
   const exact = lane.credits !== null;
   const credits =
-    lane.credits ?? (model ? priceCall(model, { inputTokens: 0, outputTokens: tokens }) : null);
+    lane.credits ??
+    (model ? creditsOf(priceCall(model, { inputTokens: 0, outputTokens: tokens })) : null);
   return { tokens, credits, exact: exact && lane.outputTokens !== null };
 }
 

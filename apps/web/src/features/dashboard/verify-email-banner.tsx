@@ -1,11 +1,18 @@
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { failureMessage, resendVerification } from "../../auth/account-api";
+import { fetchAuthProviders } from "../../auth/google-sign-in";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast/toast-store";
 
-/** Shown while the address is unconfirmed; "Resend email" asks for a fresh link. */
+/**
+ * Shown while the address is unconfirmed; "Resend email" asks for a fresh link. The welcome
+ * credits wait for a confirmed address (decision 017), and the banner says so.
+ */
 export function VerifyEmailBanner({ email }: { email: string }) {
   const [sending, setSending] = useState(false);
+  const providers = useQuery({ queryKey: ["auth-providers"], queryFn: fetchAuthProviders });
+  const welcome = providers.data?.welcomeCredits ?? 0;
   const resend = async () => {
     setSending(true);
     try {
@@ -31,7 +38,14 @@ export function VerifyEmailBanner({ email }: { email: string }) {
         </h2>
         <p className="mt-1 text-sm text-amber-900">
           We sent a verification link to <span className="font-medium">{email}</span>. Open it to
-          confirm your address.
+          confirm your address
+          {welcome > 0 ? (
+            <>
+              {" "}
+              and receive your <span className="font-medium">{welcome} welcome credits</span>
+            </>
+          ) : null}
+          .
         </p>
       </div>
       <Button variant="outline" size="sm" onClick={resend} disabled={sending}>

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { hundredths } from "@cohort/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEngineFixture, type EngineFixture } from "../../../test/support/engine";
+import { AppError } from "../../platform/errors";
+import type { ModelCallResult } from "../models/gateway";
+import { findOwnedSession } from "../sessions/find-session";
+import { releaseReserved, reserveCall, withHold } from "./hold-credits";
+import { drain, type RunContext } from "./run-context";
+
+let engine: EngineFixture;
+
+// A fresh in-memory database with every migration takes a few seconds on a busy machine.
+beforeAll(async () => {
+  engine = await createEngineFixture();
+}, 60_000);
+afterAll(() => engine.close());
+
+/** A real answer from the simulator, at the price the test needs. */
+async function answer(ctx: RunContext, price: number): Promise<ModelCallResult> {
+  const result = await engine.deps.models.streamModel({
+    modelId: "coreason",
+    messages: [{ role: "user", content: "Say something short" }],
+    maxOutputTokens: 50,
+    userKeys: ctx.userKeys,
+  });
+  return { ...result, credits: hundredths(price) };
+}
+
+const spentOf = async (ctx: RunContext) =>
+  (await findOwnedSession(engine.db, ctx.userId, ctx.sessionId)).spent_credits;
+
+describe("the hold wrapper", () => {
+  it("holds the worst case, then charges the price and gives the rest back", async () => {
+    const ctx = await engine.newRun({ credits: 10 });
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(300), "a step");
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 10, held: 3, available: 7 });
+    expect(ctx.budget.remaining).toBeNull();
+
+    const held = await withHold(ctx, reserved, () => answer(ctx, 120));
+    expect(held.charged).toBe(120);
+    expect(ctx.totals.credits).toBe(120);
+    const booked = await held.booked;
+    expect(booked).toMatchObject({ charged: 120, sessionSpent: 120 });
+    expect(booked.balance).toEqual({ balance: 880, available: 880 });
+    await drain(ctx);
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 8.8, held: 0, available: 8.8 });
+    expect(await spentOf(ctx)).toBe(1.2);
+  });
+
+  it("never charges more than the hold, whatever the price", async () => {
+    const ctx = await engine.newRun({ credits: 10 });
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(100), "a step");
+    const held = await withHold(ctx, reserved, () => answer(ctx, 999));
+    expect(held.charged).toBe(100);
+    await drain(ctx);
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 9, held: 0, available: 9 });
+  });
+
+  it("releases the whole hold when the call throws, and rethrows", async () => {
+    const ctx = await engine.newRun({ credits: 10, budget: 5 });
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(300), "a step");
+    expect(ctx.budget.remaining).toBe(200);
+    const failure = new Error("provider down");
+    await expect(
+      withHold(ctx, reserved, async () => {
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    await drain(ctx);
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 10, held: 0, available: 10 });
+    expect(ctx.budget.remaining).toBe(500);
+    expect(ctx.totals.credits).toBe(0);
+  });
+
+  it("refuses a worst case the session's budget cannot cover, holding nothing", async () => {
+    const ctx = await engine.newRun({ credits: 10, budget: 2 });
+    const refused = await reserveCall(ctx, randomUUID(), hundredths(201), "the Coder's step").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: "budget_exceeded", statusCode: 402 });
+    expect((refused as AppError).message).toContain(
+      "the Coder's step may cost up to 2.01 credits and 2 are left",
+    );
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 10, held: 0, available: 10 });
+    // The exact remainder still fits: the check compares whole hundredths.
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(200), "a step");
+    expect(ctx.budget.remaining).toBe(0);
+    await releaseReserved(ctx, reserved);
+    expect(ctx.budget.remaining).toBe(200);
+  });
+
+  it("refuses a worst case the balance cannot cover, and gives the budget back", async () => {
+    const ctx = await engine.newRun({ credits: 1, budget: 50 });
+    await expect(reserveCall(ctx, randomUUID(), hundredths(101), "a step")).rejects.toMatchObject({
+      code: "insufficient_credits",
+    });
+    expect(ctx.budget.remaining).toBe(5000);
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 1, held: 0, available: 1 });
+  });
+
+  it("runs a call that costs nothing without a hold, charging nothing", async () => {
+    const ctx = await engine.newRun();
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(0), "a step");
+    expect(reserved.hold).toBeNull();
+    const held = await withHold(ctx, reserved, () => answer(ctx, 0));
+    expect(held.charged).toBe(0);
+    expect(await held.booked).toEqual({ charged: 0, sessionSpent: null, balance: null });
+  });
+});

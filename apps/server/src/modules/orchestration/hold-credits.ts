@@ -1,0 +1,152 @@
+import {
+  addHundredths,
+  ERROR_CODES,
+  type Hundredths,
+  hundredths,
+  minHundredths,
+  NO_CREDITS,
+} from "@cohort/contracts";
+import { AppError } from "../../platform/errors";
+import type { ModelCallResult } from "../models/gateway";
+import { recordSessionSpend } from "../sessions/record-session-spend";
+import type { CreditHold } from "./credits-port";
+import { drain, type RunContext, track } from "./run-context";
+
+/** A call's worst case, held in the session's budget and (when it costs) on the balance. */
+export interface Reserved {
+  callId: string;
+  /** null when the call costs nothing (the user's own key, a free model). */
+  hold: CreditHold | null;
+  worstCase: Hundredths;
+}
+
+/** What settling a call's hold booked, once it is written. */
+export interface Booked {
+  /** Taken from the balance: the price, capped by the hold (by the balance if it expired). */
+  charged: Hundredths;
+  /** The session's spend, and the user's balance, after it (null when nothing was taken). */
+  sessionSpent: Hundredths | null;
+  balance: { balance: Hundredths; available: Hundredths } | null;
+}
+
+export interface HeldResult {
+  result: ModelCallResult;
+  /** What the call costs the user, known as soon as it returns. */
+  charged: Hundredths;
+  /** Resolves when the charge is booked (beside the run: the run ends after it). */
+  booked: Promise<Booked>;
+}
+
+/**
+ * Holds a call's worst case: the session's budget first (the one budget check), then the
+ * user's balance. Throws 402 `budget_exceeded` or `insufficient_credits`; the planning call
+ * answers them to the HTTP request, later calls end the run with them.
+ */
+export async function reserveCall(
+  ctx: RunContext,
+  callId: string,
+  worstCase: Hundredths,
+  what: string,
+): Promise<Reserved> {
+  ctx.budget.take(worstCase, what);
+  if (worstCase <= 0) return { callId, hold: null, worstCase };
+  const reference = `run:${ctx.runId}:${callId}`;
+  const reserve = () => ctx.deps.credits.reserve(ctx.userId, worstCase, reference);
+  try {
+    const hold = await reserve().catch(async (error: unknown) => {
+      if (!isInsufficient(error)) throw error;
+      // Earlier calls' holds may still be open while their charges are booked: once they
+      // are, their unused parts are available again.
+      await drain(ctx);
+      return reserve();
+    });
+    return { callId, hold, worstCase };
+  } catch (error) {
+    ctx.budget.release(worstCase);
+    throw error;
+  }
+}
+
+export function isInsufficient(error: unknown): error is AppError {
+  return error instanceof AppError && error.code === ERROR_CODES.insufficientCredits;
+}
+
+/**
+ * Runs a call on its reservation and closes the hold whatever happens: a call that returns
+ * is charged its price (never more than the hold) and the rest released; a call that throws
+ * (failure, stop, bug) releases it all. Booking runs beside the run, so the next call does
+ * not wait for this one's transaction.
+ */
+export async function withHold(
+  ctx: RunContext,
+  reserved: Reserved,
+  call: () => Promise<ModelCallResult>,
+): Promise<HeldResult> {
+  const { hold, worstCase } = reserved;
+  let result: ModelCallResult;
+  try {
+    result = await call();
+  } catch (error) {
+    ctx.budget.release(worstCase);
+    if (hold) track(ctx, () => releaseQuietly(ctx, hold));
+    throw error;
+  }
+  const charged = hold ? minHundredths(result.credits, hold.amount) : NO_CREDITS;
+  ctx.budget.settle(worstCase, charged);
+  ctx.totals.credits = addHundredths(ctx.totals.credits, charged);
+  ctx.totals.inputTokens += result.usage.inputTokens;
+  ctx.totals.outputTokens += result.usage.outputTokens;
+  const booked = book(ctx, reserved, result, charged);
+  track(ctx, () => booked.then(() => undefined));
+  return { result, charged, booked };
+}
+
+/** Gives back a reservation whose call never ran (the run stopped before it). */
+export async function releaseReserved(ctx: RunContext, reserved: Reserved): Promise<void> {
+  ctx.budget.release(reserved.worstCase);
+  if (reserved.hold) await releaseQuietly(ctx, reserved.hold);
+}
+
+async function book(
+  ctx: RunContext,
+  { callId, hold }: Reserved,
+  result: ModelCallResult,
+  charged: Hundredths,
+): Promise<Booked> {
+  const { deps } = ctx;
+  const usage = {
+    model: result.modelId,
+    provider: result.provider,
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    credits: result.credits,
+  };
+  let booked = NO_CREDITS;
+  let balance: Booked["balance"] = null;
+  try {
+    if (hold) {
+      const charge = await deps.credits.settle(hold, usage);
+      booked = charge.charged;
+      balance = { balance: charge.balance, available: charge.available };
+    } else {
+      await deps.credits.recordFree(ctx.userId, `run:${ctx.runId}:${callId}`, usage);
+    }
+  } catch (error) {
+    // The hold stays open and the sweeper gives it back: the user is not charged twice.
+    deps.log.error({ err: error, runId: ctx.runId, callId }, "call could not be charged");
+  }
+  if (booked !== charged) {
+    // Only when a hold expired mid-call (then the charge is capped by the balance).
+    ctx.totals.credits = hundredths(ctx.totals.credits + booked - charged);
+  }
+  const sessionSpent = booked > 0 ? await recordSessionSpend(deps.db, ctx.sessionId, booked) : null;
+  return { charged: booked, sessionSpent, balance };
+}
+
+async function releaseQuietly(ctx: RunContext, hold: CreditHold): Promise<void> {
+  try {
+    await ctx.deps.credits.release(hold.id);
+  } catch (error) {
+    ctx.deps.log.error({ err: error, runId: ctx.runId, holdId: hold.id }, "hold not released");
+  }
+}

@@ -1,0 +1,219 @@
+import {
+  creditsOf,
+  NO_CREDITS,
+  type TAgentRole,
+  type TRunError,
+  type TRunStepKind,
+} from "@cohort/contracts";
+import { createDeltaBatcher, type DeltaBatcher } from "./delta-batcher";
+import type { HeldResult, Reserved } from "./hold-credits";
+import { type RunContext, track } from "./run-context";
+import type { RunEventInput } from "./run-events";
+import { finishStep, insertStep, type StepEnding } from "./run-store";
+
+/** Which call a step is, and where it runs. */
+export interface StepTarget {
+  callId: string;
+  kind: TRunStepKind;
+  /** The plan step it works on (agents, the Critic, revisions). */
+  stepId: string | null;
+  role: TAgentRole | null;
+  modelId: string;
+  modelName: string;
+  provider: string;
+  simulated: boolean;
+  /** Shown in agent.started for lanes. */
+  task: string;
+}
+
+/**
+ * A call's record: its step row and every event it sends. The lanes (agents, the Critic,
+ * revisions) send `agent.started`, `agent.delta` and `agent.done`; the synthesis streams
+ * `final.delta`; the plan streams nothing. A charged call adds `credits.changed`.
+ */
+export interface StepWriter {
+  /** Opens the step row (written beside the call) and the call's lane. */
+  start(reserved: Reserved): void;
+  /** A piece of streamed text: batched into delta events. */
+  delta(text: string): void;
+  /** The call answered: its lane closes now, its row and charge once booked. */
+  completed(held: HeldResult, output: string): void;
+  /** The call failed or was stopped: `partial` is the text that had arrived. */
+  failed(failure: TRunError, partial: string, stopped: boolean): void;
+}
+
+const LANE_KINDS = new Set<TRunStepKind>(["agent", "critic", "revision"]);
+
+type Lane = { call_id: string; step_id: string; kind: "agent" | "critic" | "revision" };
+
+function laneOf(target: StepTarget): (Lane & { role: TAgentRole }) | null {
+  if (!LANE_KINDS.has(target.kind) || target.stepId === null || target.role === null) return null;
+  return {
+    call_id: target.callId,
+    step_id: target.stepId,
+    kind: target.kind as Lane["kind"],
+    role: target.role,
+  };
+}
+
+const NO_USAGE = {
+  input_tokens: 0,
+  output_tokens: 0,
+  credits: 0,
+  latency_ms: null,
+  ttft_ms: null,
+} as const;
+
+/**
+ * A call that could not begin (e.g. a model taken out of the catalogue since the session
+ * chose it): its lane ends at once; there is no step row, as nothing ran.
+ */
+export function refuseStep(ctx: RunContext, target: StepTarget, error: TRunError): void {
+  const lane = laneOf(target);
+  if (!lane) return;
+  void ctx.events.append({
+    type: "agent.done",
+    ...lane,
+    status: "failed",
+    provider: null,
+    simulated: null,
+    ...NO_USAGE,
+    error,
+  });
+}
+
+export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
+  const { deps } = ctx;
+  const lane = laneOf(target);
+  const send = (event: RunEventInput) => void ctx.events.append(event);
+  let saved: Promise<boolean> = Promise.resolve(false);
+  let batcher: DeltaBatcher | null = null;
+
+  const writeEnd = async (ending: StepEnding) => {
+    if (await saved) await finishStep(deps.db, target.callId, ending);
+  };
+
+  return {
+    start(reserved) {
+      saved = insertStep(deps.db, {
+        id: target.callId,
+        runId: ctx.runId,
+        kind: target.kind,
+        stepId: target.stepId,
+        role: target.role,
+        model: target.modelId,
+        modelName: target.modelName,
+        provider: target.provider,
+        simulated: target.simulated,
+        holdId: reserved.hold?.id ?? null,
+        reservedCredits: reserved.hold?.amount ?? NO_CREDITS,
+      }).then(
+        () => true,
+        (error: unknown) => {
+          deps.log.error({ err: error, runId: ctx.runId, callId: target.callId }, "step not saved");
+          return false;
+        },
+      );
+      if (lane) {
+        send({
+          type: "agent.started",
+          ...lane,
+          task: target.task,
+          model: target.modelId,
+          model_name: target.modelName,
+          provider: target.provider,
+          simulated: target.simulated,
+        });
+      }
+    },
+
+    delta(text) {
+      batcher ??= createDeltaBatcher((piece) => {
+        if (lane) {
+          const { call_id, step_id, kind } = lane;
+          send({ type: "agent.delta", call_id, step_id, kind, text: piece });
+        } else if (target.kind === "synthesis") {
+          send({ type: "final.delta", call_id: target.callId, text: piece });
+        }
+      });
+      batcher.push(text);
+    },
+
+    completed({ result, charged, booked }, output) {
+      batcher?.close();
+      if (lane) {
+        send({
+          type: "agent.done",
+          ...lane,
+          status: "completed",
+          provider: result.provider,
+          simulated: result.simulated,
+          input_tokens: result.usage.inputTokens,
+          output_tokens: result.usage.outputTokens,
+          credits: creditsOf(charged),
+          latency_ms: result.latencyMs,
+          ttft_ms: result.ttftMs,
+          error: null,
+        });
+      }
+      // The row keeps what was booked, which differs from `charged` only when the hold
+      // expired mid-call; credits.changed follows the row, so a reader never sees it first.
+      track(ctx, async () => {
+        const done = await booked;
+        await writeEnd({
+          status: "completed",
+          provider: result.provider,
+          simulated: result.simulated,
+          keySource: result.keySource,
+          credits: done.charged,
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          latencyMs: result.latencyMs,
+          ttftMs: result.ttftMs,
+          output,
+          error: null,
+        });
+        if (done.sessionSpent === null || !done.balance) return;
+        send({
+          type: "credits.changed",
+          call_id: target.callId,
+          credits: creditsOf(done.charged),
+          run_credits: creditsOf(ctx.totals.credits),
+          session_spent_credits: creditsOf(done.sessionSpent),
+          balance: creditsOf(done.balance.balance),
+          available: creditsOf(done.balance.available),
+        });
+      });
+    },
+
+    failed(failure, partial, stopped) {
+      batcher?.close();
+      if (lane) {
+        send({
+          type: "agent.done",
+          ...lane,
+          status: stopped ? "stopped" : "failed",
+          provider: target.provider,
+          simulated: target.simulated,
+          ...NO_USAGE,
+          error: failure,
+        });
+      }
+      track(ctx, () =>
+        writeEnd({
+          status: stopped ? "stopped" : "failed",
+          provider: null,
+          simulated: null,
+          keySource: null,
+          credits: NO_CREDITS,
+          inputTokens: 0,
+          outputTokens: 0,
+          latencyMs: null,
+          ttftMs: null,
+          output: partial,
+          error: failure,
+        }),
+      );
+    },
+  };
+}

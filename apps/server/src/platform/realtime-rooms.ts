@@ -1,0 +1,13 @@
+/**
+ * Every socket.io room name, in one place (STYLE.md rule 14): modules that join sockets to a
+ * room and modules that emit to it agree on its name here, not by importing each other.
+ */
+
+/** Every socket of one user: credit changes and anything else meant for the person. */
+export const userRoom = (userId: string) => `user:${userId}`;
+
+/** Every socket opened with one sign-in, so revoking it can disconnect them all at once. */
+export const signInRoom = (signInId: string) => `session:${signInId}`;
+
+/** Every socket watching one chat session: its runs' events. */
+export const chatRoom = (chatSessionId: string) => `chat:${chatSessionId}`;

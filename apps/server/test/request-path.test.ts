@@ -1,0 +1,183 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app";
+import type { Db, Queryable } from "../src/db/client";
+import { setUserRole } from "../src/modules/users/set-user-role";
+import { adminClient, logIn, signUp } from "./support/accounts";
+import { createTestDb, type TestDb, testConfig } from "./support/app";
+import { TestClient } from "./support/client";
+
+/**
+ * What every authenticated product call costs, and that what the request path keeps in
+ * memory (decision 016) never outlives a change: a new agreement version, an acceptance on
+ * another instance, a revoked sign-in, a changed role. Two app instances share one database,
+ * as instances behind a load balancer do (with Redis on the PostgreSQL run).
+ */
+const ADMIN_EMAIL = "admin@cohort.example";
+const ADMIN_PASSWORD = "admin passphrase for tests";
+
+/** The database as the app sees it, recording every statement the app sends. */
+function recording(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  const wrap = (q: Queryable): Queryable => ({
+    query: <R>(sql: string, params?: unknown[]) => {
+      statements.push(sql);
+      return q.query<R>(sql, params);
+    },
+    exec: (sql) => {
+      statements.push(sql);
+      return q.exec(sql);
+    },
+  });
+  return {
+    statements,
+    db: {
+      ...wrap(db),
+      kind: db.kind,
+      transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+      close: () => db.close(),
+    },
+  };
+}
+
+let testDb: TestDb;
+let statements: string[];
+let a: FastifyInstance;
+let b: FastifyInstance;
+let adminA: TestClient;
+
+beforeAll(async () => {
+  testDb = await createTestDb();
+  const recorded = recording(testDb.db);
+  statements = recorded.statements;
+  const redisPrefix = `test:${randomBytes(6).toString("hex")}:`;
+  // No background sweeps: only the requests below talk to the database.
+  const env = { ADMIN_EMAIL, ADMIN_PASSWORD, CREDITS_SWEEP_INTERVAL_SECONDS: "0" };
+  a = await buildApp(testConfig(env), { db: recorded.db, redisPrefix });
+  b = await buildApp(testConfig(env), { db: testDb.db, redisPrefix });
+  adminA = await adminClient(a, ADMIN_EMAIL, ADMIN_PASSWORD);
+});
+afterAll(async () => {
+  await a.close();
+  await b.close();
+  await testDb.drop();
+});
+
+/** The same browser (its cookies) talking to the other instance. */
+function onInstance(app: FastifyInstance, client: TestClient): TestClient {
+  const other = new TestClient(app, client.remoteAddress);
+  for (const [name, value] of client.cookies) other.cookies.set(name, value);
+  other.csrfToken = client.csrfToken;
+  return other;
+}
+
+let published = 0;
+async function publishNewVersion(): Promise<{ id: string; version: string }> {
+  published += 1;
+  const response = await adminA.post("/api/admin/agreements", {
+    version: `9.${published}`,
+    content: `# Cohort User Agreement\n\nVersion 9.${published}.`,
+    effectiveDate: "2026-03-01",
+    allowDecline: false,
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().agreement;
+}
+
+describe("an authenticated product call", () => {
+  it("costs two statements once the agreement is known: the sign-in and the page", async () => {
+    const { client } = await signUp(a);
+    for (const title of ["One", "Two", "Three"]) {
+      expect((await client.post("/api/sessions", { title })).statusCode).toBe(201);
+    }
+    expect((await client.get("/api/sessions")).statusCode).toBe(200);
+
+    statements.length = 0;
+    const response = await client.get("/api/sessions?pageSize=2");
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ total: 3, page: 1, pageSize: 2 });
+    expect(response.json().sessions.map((s: { title: string }) => s.title)).toEqual([
+      "Three",
+      "Two",
+    ]);
+    expect(statements).toHaveLength(2);
+    expect(statements.join("\n")).not.toMatch(/agreement/);
+  });
+
+  it("still counts every session on a page past the end", async () => {
+    const { client } = await signUp(a);
+    expect((await client.post("/api/sessions", { title: "Only" })).statusCode).toBe(201);
+    const response = await client.get("/api/sessions?page=5&pageSize=10");
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ sessions: [], total: 1, page: 5 });
+  });
+});
+
+describe("a new agreement version", () => {
+  it("is required on the very next product call, on this instance and soon on the other", async () => {
+    const { client } = await signUp(a);
+    const other = onInstance(b, client);
+    expect((await client.get("/api/sessions")).statusCode).toBe(200);
+    expect((await other.get("/api/sessions")).statusCode).toBe(200);
+
+    const agreement = await publishNewVersion();
+    const next = await client.get("/api/sessions");
+    expect(next.statusCode).toBe(403);
+    expect(next.json().error).toMatchObject({
+      code: "agreement_required",
+      details: { agreementId: agreement.id, version: agreement.version },
+    });
+    // The other instance hears of it through Redis, or within a second without it.
+    await expect
+      .poll(async () => (await other.get("/api/sessions")).statusCode, { timeout: 5_000 })
+      .toBe(403);
+
+    // An acceptance counts at once everywhere: a missing decision is never remembered.
+    const accepted = await client.post("/api/agreements/accept", {
+      agreementId: agreement.id,
+    });
+    expect(accepted.statusCode).toBe(200);
+    expect((await other.get("/api/sessions")).statusCode).toBe(200);
+    expect((await client.get("/api/sessions")).statusCode).toBe(200);
+  });
+});
+
+describe("a sign-in", () => {
+  it("stops working on the very next request once revoked, on every instance", async () => {
+    const { email, password } = await signUp(a);
+    const first = await logIn(a, email, password);
+    const second = await logIn(a, email, password);
+    expect(first.response.statusCode).toBe(200);
+    const firstOnB = onInstance(b, first.client);
+    expect((await first.client.get("/api/sessions")).statusCode).toBe(200);
+    expect((await firstOnB.get("/api/sessions")).statusCode).toBe(200);
+
+    const revoked = await second.client.delete(
+      `/api/auth/sessions/${await currentSessionId(first.client)}`,
+    );
+    expect(revoked.statusCode).toBe(200);
+
+    expect((await first.client.get("/api/sessions")).statusCode).toBe(401);
+    expect((await firstOnB.get("/api/sessions")).statusCode).toBe(401);
+    expect((await second.client.get("/api/sessions")).statusCode).toBe(200);
+  });
+
+  it("carries the user's current role on the very next request", async () => {
+    const { client, user } = await signUp(a);
+    const onB = onInstance(b, client);
+    expect((await onB.get("/api/admin/users")).statusCode).toBe(403);
+    // Roles change only through the users module (an ADMIN_EMAIL set on another instance).
+    await setUserRole(testDb.db, user.id, "admin");
+    expect((await onB.get("/api/admin/users")).statusCode).toBe(200);
+    expect((await client.get("/api/admin/users")).statusCode).toBe(200);
+  });
+});
+
+async function currentSessionId(client: TestClient): Promise<string> {
+  const response = await client.get("/api/auth/sessions");
+  const sessions = response.json().sessions as { id: string; current: boolean }[];
+  const current = sessions.find((s) => s.current);
+  if (!current) throw new Error("no current session");
+  return current.id;
+}

@@ -1,0 +1,410 @@
+import type { AddressInfo } from "node:net";
+import { CLIENT_EVENTS, SERVER_EVENTS, type TJoinSessionAck } from "@cohort/contracts";
+import type { LightMyRequestResponse } from "fastify";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, logIn, type SignedUp, signUp } from "../support/accounts";
+import { createTestApp, type TestApp } from "../support/app";
+import type { TestClient } from "../support/client";
+import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
+import { balanceOf, setCredits } from "../support/runs-credits";
+import { parseSse } from "../support/sse";
+
+/**
+ * Advisory class: insecure direct object references. User B, signed in and in good standing,
+ * takes the ids of user A's resources (sessions, runs, CoChat conversations, provider keys,
+ * sign-in sessions, checkouts) and tries every route that takes one. Each attempt must answer
+ * 404 (never 403, which would confirm the id exists, and never any of A's data) and change
+ * nothing of A's. The routes are read from the app's own OpenAPI document: a new route with
+ * an id in its path fails this file until it is added to the table below, with the way to
+ * make A's resource, or to the short list of routes whose parameter is not a user's object.
+ */
+
+const ADMIN = { ADMIN_EMAIL: "admin@idor.test", ADMIN_PASSWORD: "idor-admin-passphrase" };
+const SECRET_TITLE = "A's confidential merger plan";
+const SECRET_MESSAGE = "A's private question about the merger";
+const SECRET_COCHAT = "A's private CoChat about the merger";
+
+let t: TestApp;
+let url: string;
+let a: SignedUp;
+let b: SignedUp;
+const sockets: Socket[] = [];
+
+/** A's resources, made once through the API. */
+interface Owned {
+  sessionId: string;
+  runId: string;
+  conversationId: string;
+  /** A's second sign-in (another browser), so revoking it does not sign A's client out. */
+  signInSessionId: string;
+  checkoutId: string;
+}
+let owned: Owned;
+
+beforeAll(async () => {
+  t = await createTestApp({ ...ADMIN, SIMULATOR_TOKENS_PER_SECOND: "0" });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  a = await signUp(t.app);
+  b = await signUp(t.app);
+  const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
+  for (const user of [a, b]) {
+    // Pro for both, so that CoChat's tier gate is not what stops B.
+    const granted = await admin.put(`/api/admin/users/${user.user.id}/tier`, { tier: "pro" });
+    expect(granted.statusCode).toBe(200);
+  }
+
+  // Both can pay for a run, so that credits are not what stops B either.
+  await setCredits(t.app, a.user.id, 500);
+  await setCredits(t.app, b.user.id, 500);
+  const session = await createSession(a.client, { title: SECRET_TITLE });
+  const started = await sendMessage(a.client, session.id, SECRET_MESSAGE);
+  await waitForRunEnd(a.client, session.id, started.run_id);
+
+  const chat = await a.client.post("/api/cochat/chat", {
+    messages: [{ role: "user", content: SECRET_COCHAT }],
+  });
+  const conversationId = parseSse(chat.body)[0]?.data.session_id as string;
+
+  expect(
+    (
+      await a.client.put("/api/users/api-keys", {
+        provider: "anthropic",
+        apiKey: "sk-ant-a-secret-key-1234",
+      })
+    ).statusCode,
+  ).toBe(200);
+
+  const second = await logIn(t.app, a.email, a.password);
+  expect(second.response.statusCode).toBe(200);
+  const signIns = (await a.client.get("/api/auth/sessions")).json().sessions as {
+    id: string;
+    current: boolean;
+  }[];
+  const signInSessionId = signIns.find((s) => !s.current)?.id as string;
+
+  const checkout = await a.client.post("/api/billing/purchase-credits", { packageId: "pack_100" });
+  expect(checkout.statusCode).toBe(200);
+
+  owned = {
+    sessionId: session.id,
+    runId: started.run_id,
+    conversationId,
+    signInSessionId,
+    checkoutId: checkout.json().sessionId,
+  };
+  expect(Object.values(owned).every(Boolean)).toBe(true);
+});
+
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t?.close();
+});
+
+// --- The table ------------------------------------------------------------------------------
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+interface OwnedRoute {
+  /** A's id for the route's path parameter (or, for BODY_ID_ROUTES, its body). */
+  id(o: Owned): string;
+  body?: unknown;
+  /** What A itself gets for the same request: proves the id is real and the request valid. */
+  ownerStatus: number;
+  /** The route's own not-found code, when it has one. */
+  notFoundCode?: string;
+}
+
+/** Every parameterised route of the OpenAPI document whose parameter names a user's object. */
+const OWNED_ROUTES: Record<string, OwnedRoute> = {
+  "GET /api/sessions/{id}": { id: (o) => o.sessionId, ownerStatus: 200 },
+  "PATCH /api/sessions/{id}": {
+    id: (o) => o.sessionId,
+    body: { title: "Taken over by B", budget_credits: 1 },
+    ownerStatus: 200,
+  },
+  "PUT /api/sessions/{id}/status": {
+    id: (o) => o.sessionId,
+    body: { status: "archived" },
+    ownerStatus: 200,
+  },
+  "GET /api/sessions/{id}/events": {
+    id: (o) => o.sessionId,
+    ownerStatus: 200,
+  },
+  "POST /api/ai/chat/{runId}/cancel": {
+    id: (o) => o.runId,
+    body: {},
+    ownerStatus: 200,
+  },
+  "GET /api/cochat/conversations/{id}": {
+    id: (o) => o.conversationId,
+    ownerStatus: 200,
+  },
+  "DELETE /api/cochat/conversations/{id}": {
+    id: (o) => o.conversationId,
+    ownerStatus: 200,
+  },
+  "DELETE /api/users/api-keys/{provider}": {
+    id: () => "anthropic",
+    ownerStatus: 200,
+  },
+  "DELETE /api/auth/sessions/{id}": {
+    id: (o) => o.signInSessionId,
+    ownerStatus: 200,
+  },
+  "DELETE /api/sessions/{id}": { id: (o) => o.sessionId, ownerStatus: 200 },
+};
+
+/** Parameterised routes whose parameter is not one user's object, and why. */
+const NOT_USER_OWNED: Record<string, string> = {
+  "GET /api/models/by-role/{role}": "an agent role name: the same catalogue for everyone",
+  "GET /api/models/{id}": "a catalogue model id: public",
+  "POST /api/admin/users/{id}/credits": "administrators only (refusal tested below)",
+  "PUT /api/admin/users/{id}/tier": "administrators only (refusal tested below)",
+};
+
+/** Routes hidden from the OpenAPI document (the dev checkout's HTML pages) that take A's id. */
+const HIDDEN_OWNED_ROUTES: Record<string, OwnedRoute> = {
+  "GET /api/billing/dev-checkout/{id}": {
+    id: (o) => o.checkoutId,
+    ownerStatus: 200,
+    notFoundCode: "unknown_checkout",
+  },
+  "POST /api/billing/dev-checkout/{id}/cancel": {
+    id: (o) => o.checkoutId,
+    ownerStatus: 303,
+    notFoundCode: "unknown_checkout",
+  },
+  "POST /api/billing/dev-checkout/{id}/pay": {
+    id: (o) => o.checkoutId,
+    notFoundCode: "unknown_checkout",
+    ownerStatus: 409, // A cancelled it just before: A hears "cancelled", B only 404
+  },
+};
+
+/**
+ * Routes without a path parameter that take one of A's ids in their body. (POST
+ * /api/cochat/chat takes a conversation id too, but one the client chooses, per user: it has
+ * its own test below.)
+ */
+const BODY_ID_ROUTES: Record<string, OwnedRoute> = {
+  "POST /api/ai/chat": {
+    id: (o) => o.sessionId,
+    body: { session_id: "", message: "B writes into A's session" },
+    ownerStatus: 202,
+  },
+};
+
+function bodyFor(key: string, route: OwnedRoute, id: string): unknown {
+  return BODY_ID_ROUTES[key] ? { ...(route.body as object), session_id: id } : route.body;
+}
+
+// --- Helpers --------------------------------------------------------------------------------
+
+/** Sends the route's request with `id` (A's, unless given) in its path or body. */
+function send(client: TestClient, key: string, route: OwnedRoute, id = route.id(owned)) {
+  const [method, template] = key.split(" ") as [Method, string];
+  const target = template.replace(/\{\w+\}/, encodeURIComponent(id));
+  if (key.startsWith("POST /api/billing/dev-checkout/")) {
+    // The dev checkout's plain HTML forms: same-origin, no CSRF header, form-encoded.
+    return client.request(method, target, "", {
+      csrf: false,
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "http://localhost:3000",
+      },
+    });
+  }
+  const body = bodyFor(key, route, id);
+  return client.request(method, target, method === "GET" || method === "DELETE" ? undefined : body);
+}
+
+/** 404, in the one error shape, with nothing of A's in it. */
+function expectNotFound(response: LightMyRequestResponse, key: string, code = "not_found") {
+  expect(response.statusCode, key).toBe(404);
+  expect(response.json().error.code, key).toBe(code);
+  for (const secret of [SECRET_TITLE, SECRET_MESSAGE, SECRET_COCHAT, a.email, a.user.id]) {
+    expect(response.body, key).not.toContain(secret);
+  }
+}
+
+/** Snapshot of everything of A's that B's requests could have touched. */
+async function stateOfA() {
+  const session = (await a.client.get(`/api/sessions/${owned.sessionId}`)).json();
+  const conversation = await a.client.get(`/api/cochat/conversations/${owned.conversationId}`);
+  const signIns = (await a.client.get("/api/auth/sessions")).json().sessions as { id: string }[];
+  return {
+    session: {
+      title: session.session?.title,
+      status: session.session?.status,
+      budget: session.session?.budget_credits,
+      messages: session.messages?.length,
+      runs: session.runs?.map((r: { id: string; status: string }) => [r.id, r.status]),
+    },
+    conversation: { status: conversation.statusCode, body: conversation.body },
+    keys: (await a.client.get("/api/users/api-keys")).json().keys,
+    signIns: signIns.map((s) => s.id).sort(),
+    balance: await balanceOf(t.app, a.user.id),
+    checkout: (await a.client.get(`/api/billing/dev-checkout/${owned.checkoutId}`)).statusCode,
+  };
+}
+
+// --- Tests ----------------------------------------------------------------------------------
+
+describe("the route table", () => {
+  it("covers every parameterised route of the OpenAPI document", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const parameterised = Object.entries(doc.paths)
+      .filter(([path]) => path.includes("{"))
+      .flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+      );
+    expect(parameterised.length).toBeGreaterThan(10);
+    const uncovered = parameterised.filter((key) => !OWNED_ROUTES[key] && !NOT_USER_OWNED[key]);
+    expect(uncovered, "add these routes to OWNED_ROUTES or NOT_USER_OWNED").toEqual([]);
+    // And the table does not keep routes that no longer exist.
+    const stale = [...Object.keys(OWNED_ROUTES), ...Object.keys(NOT_USER_OWNED)].filter(
+      (key) => !parameterised.includes(key),
+    );
+    expect(stale).toEqual([]);
+  });
+});
+
+describe("user B with user A's ids", () => {
+  const all = { ...OWNED_ROUTES, ...HIDDEN_OWNED_ROUTES, ...BODY_ID_ROUTES };
+
+  it.each(Object.keys(all))("%s answers 404 and changes nothing of A's", async (key) => {
+    const before = await stateOfA();
+    const route = all[key] as OwnedRoute;
+    expectNotFound(await send(b.client, key, route), key, route.notFoundCode);
+    expect(await stateOfA()).toEqual(before);
+  });
+
+  it("answers 404 for unknown ids and for ids that are not ids, never 500", async () => {
+    const routes = { ...OWNED_ROUTES, ...BODY_ID_ROUTES };
+    for (const [key, route] of Object.entries(routes)) {
+      if (key === "DELETE /api/users/api-keys/{provider}") continue; // an enum: 400 below
+      for (const id of [
+        "00000000-0000-4000-8000-000000000000",
+        "not-an-id",
+        "1",
+        "' OR 1=1 --",
+        `${route.id(owned)}x`,
+      ]) {
+        const response = await send(b.client, key, route, id);
+        expect([400, 404], `${key} ${id}: ${response.statusCode}`).toContain(response.statusCode);
+      }
+    }
+    expect((await b.client.delete("/api/users/api-keys/not-a-provider")).statusCode).toBe(400);
+  });
+
+  it("lists show B only B's own objects", async () => {
+    const lists = [
+      "/api/sessions",
+      "/api/cochat/conversations",
+      "/api/users/api-keys",
+      "/api/auth/sessions",
+      "/api/billing/ledger",
+      "/api/billing/summary",
+      "/api/users/usage",
+      "/api/users/profile",
+    ];
+    for (const list of lists) {
+      const response = await b.client.get(list);
+      expect(response.statusCode, list).toBe(200);
+      for (const secret of [
+        SECRET_TITLE,
+        SECRET_COCHAT,
+        owned.sessionId,
+        owned.conversationId,
+        owned.signInSessionId,
+        owned.checkoutId,
+        a.user.id,
+        a.email,
+      ]) {
+        expect(response.body, list).not.toContain(secret);
+      }
+    }
+  });
+
+  it("continuing A's CoChat conversation id gives B a conversation of B's own", async () => {
+    const before = await stateOfA();
+    const response = await b.client.post("/api/cochat/chat", {
+      session_id: owned.conversationId,
+      messages: [{ role: "user", content: "B continues A's chat" }],
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain(SECRET_COCHAT);
+    const mine = (await b.client.get(`/api/cochat/conversations/${owned.conversationId}`)).json();
+    expect(JSON.stringify(mine)).not.toContain(SECRET_COCHAT);
+    expect(mine.messages.map((m: { content: string }) => m.content)[0]).toBe(
+      "B continues A's chat",
+    );
+    expect(await stateOfA()).toEqual(before);
+    // B deleting "its" conversation of that id deletes B's, not A's.
+    expect(
+      (await b.client.delete(`/api/cochat/conversations/${owned.conversationId}`)).statusCode,
+    ).toBe(200);
+    expect(await stateOfA()).toEqual(before);
+  });
+
+  it("the admin routes refuse B (403, not an administrator) and change nothing of A's", async () => {
+    const before = await stateOfA();
+    const credits = await b.client.post(`/api/admin/users/${a.user.id}/credits`, {
+      delta: -100,
+      reason: "B takes A's credits",
+    });
+    expect(credits.statusCode).toBe(403);
+    expect(credits.json().error.code).toBe("forbidden");
+    const tier = await b.client.put(`/api/admin/users/${a.user.id}/tier`, { tier: "free" });
+    expect(tier.statusCode).toBe(403);
+    expect(await stateOfA()).toEqual(before);
+  });
+});
+
+describe("join-session with A's session id", () => {
+  function open(token: string): Socket {
+    const socket = connect(url, { transports: ["polling"], reconnection: false, auth: { token } });
+    sockets.push(socket);
+    return socket;
+  }
+
+  it("is refused for B, who then hears nothing of A's runs", async () => {
+    const socket = open(b.token);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    const heard: unknown[] = [];
+    socket.on(SERVER_EVENTS.runEvent, (event: unknown) => heard.push(event));
+    const ack: TJoinSessionAck = await socket
+      .timeout(5_000)
+      .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: owned.sessionId, lastSeq: 0 });
+    expect(ack).toEqual({ ok: false, error: "not_found" });
+
+    // A's new run in that session streams to A's room only.
+    const session = await createSession(a.client, { title: SECRET_TITLE });
+    const ownAck: TJoinSessionAck = await socket
+      .timeout(5_000)
+      .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: session.id });
+    expect(ownAck).toEqual({ ok: false, error: "not_found" });
+    const started = await sendMessage(a.client, session.id, SECRET_MESSAGE);
+    await waitForRunEnd(a.client, session.id, started.run_id);
+    expect(heard).toEqual([]);
+  });
+});
+
+describe("user A with the same requests", () => {
+  it("gets the answers B did not (so B's 404s are about ownership)", async () => {
+    // Deletes last, and A's own sign-in sessions very last.
+    const routes = { ...HIDDEN_OWNED_ROUTES, ...BODY_ID_ROUTES, ...OWNED_ROUTES };
+    for (const [key, route] of Object.entries(routes)) {
+      const response = await send(a.client, key, route);
+      expect(response.statusCode, `${key}: ${response.body.slice(0, 200)}`).toBe(route.ownerStatus);
+    }
+  });
+});

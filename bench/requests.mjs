@@ -1,0 +1,303 @@
+#!/usr/bin/env node
+// `npm run bench:requests`: the HTTP request path through real HTTP (autocannon), beside a bare
+// Fastify hello-world on the same machine. Targets (issue 10) on a 2-core machine:
+//  - GET /api/health ≥ 50% of bare Fastify;
+//  - authenticated GET /api/sessions (a user with 50 sessions, 50 connections) ≥ 3,000 req/s
+//    with p99 < 20 ms on PostgreSQL, ≥ 1,500 req/s on PGlite;
+//  - statements per request (PostgreSQL: committed transactions per request, every statement
+//    outside a transaction commits on its own);
+//  - CoChat's added time to first token over the provider < 3 ms at concurrency 1: a fake
+//    OpenAI-compatible provider in its own process (first token after 20 ms), asked directly
+//    and through POST /api/cochat/chat; the difference of the medians is what Cohort adds.
+// PGlite always; PostgreSQL too when BENCH_DATABASE_URL names an empty database.
+// BENCH_SERVER_ENTRY runs another server bundle (before/after comparisons).
+import { spawn } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+import { buildIfStale } from "../scripts/build.mjs";
+import { machine, root, startServer } from "./server.mjs";
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = 50;
+const SESSIONS = 50;
+const RATE_LIMIT = "1000000000";
+const LOG_LEVEL = "warn";
+const ENTRY = process.env.BENCH_SERVER_ENTRY ?? "apps/server/dist/main.js";
+const TTFT_MS = 20;
+const COCHAT_TURNS = Number(process.env.BENCH_COCHAT_TURNS ?? 40);
+const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
+
+const load1 = () => loadavg()[0].toFixed(2);
+
+async function measure(url, headers = {}) {
+  const loadBefore = load1();
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    load: `${loadBefore}→${load1()}`,
+  };
+}
+
+const show = (m) =>
+  `${m.reqPerSec} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, non-2xx ${m.non2xx}, errors ${m.errors}, load ${m.load}`;
+
+/** A bare Fastify hello-world in its own process: the ceiling of this machine. */
+async function bareFastify() {
+  const script = `
+    import Fastify from "fastify";
+    const app = Fastify({ logger: false });
+    app.get("/", async () => ({ hello: "world" }));
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    console.log(app.server.address().port);
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: path.join(root, "apps/server"),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", () => reject(new Error("bare Fastify exited")));
+  });
+  try {
+    return await measure(`http://127.0.0.1:${port}/`);
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+async function call(base, method, url, { cookie, csrfToken, body } = {}) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(cookie ? { cookie } : {}),
+      ...(csrfToken ? { "x-csrf-token": csrfToken } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
+  return { json, response };
+}
+
+const cookiesOf = (response) => response.headers.getSetCookie().map((c) => c.split(";")[0]);
+
+/** A browser-style user (session cookie + CSRF) who accepted the agreement, with sessions. */
+async function userWithSessions(base) {
+  const csrf = await call(base, "GET", "/api/csrf-token");
+  const csrfCookies = cookiesOf(csrf.response);
+  const { csrfToken } = csrf.json;
+  const { agreement } = (await call(base, "GET", "/api/agreements/current")).json;
+  const signUp = await call(base, "POST", "/api/user-auth/signup", {
+    cookie: csrfCookies.join("; "),
+    csrfToken,
+    body: {
+      email: `bench-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`,
+      password: "benchmark passphrase 1",
+      firstName: "Bench",
+      lastName: "Mark",
+      agreementId: agreement.id,
+    },
+  });
+  const cookie = [...csrfCookies, ...cookiesOf(signUp.response)].join("; ");
+  const userId = signUp.json.user.id;
+  for (let i = 0; i < SESSIONS; i++) {
+    await call(base, "POST", "/api/sessions", {
+      cookie,
+      csrfToken,
+      body: { title: `Bench session ${i}` },
+    });
+  }
+  return { cookie, csrfToken, userId };
+}
+
+/** The fake provider of the tests, in its own process so its timers do not compete. */
+async function startFakeProvider() {
+  const fakePath = path.join(
+    root,
+    "apps/server/test/support/fake-provider/fake-provider-server.ts",
+  );
+  const script = `
+    const { FakeProviderServer } = await import(${JSON.stringify(fakePath)});
+    const fake = await FakeProviderServer.start();
+    fake.defaultReply = { text: "one two three four five", firstByteDelayMs: ${TTFT_MS}, chunkDelayMs: 1 };
+    setInterval(() => { fake.requests.length = 0; }, 1000).unref();
+    console.log(fake.baseUrls.openaiCompatible);
+  `;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", () => reject(new Error("the fake provider exited")));
+  });
+  process.once("exit", () => child.kill("SIGTERM"));
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+/** Milliseconds from sending the request until `marker` arrives in the streamed body. */
+async function timeToMarker(url, init, marker) {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  const decoder = new TextDecoder();
+  let seen = "";
+  let at = null;
+  for await (const chunk of response.body) {
+    seen += decoder.decode(chunk, { stream: true });
+    if (at === null && seen.includes(marker)) at = performance.now() - started;
+  }
+  if (at === null) throw new Error(`${url}: no ${marker} in ${seen.slice(0, 200)}`);
+  return at;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** CoChat at concurrency 1: time to the first delta through Cohort and from the provider. */
+async function cochatAddedTtft(base, fakeUrl, user) {
+  const csrf = await call(base, "GET", "/api/csrf-token");
+  const adminCookies = cookiesOf(csrf.response);
+  const login = await call(base, "POST", "/api/admin/login", {
+    cookie: adminCookies.join("; "),
+    csrfToken: csrf.json.csrfToken,
+    body: ADMIN,
+  });
+  await call(base, "PUT", `/api/admin/users/${user.userId}/tier`, {
+    cookie: [...adminCookies, ...cookiesOf(login.response)].join("; "),
+    csrfToken: csrf.json.csrfToken,
+    body: { tier: "pro" },
+  });
+  const messages = [{ role: "user", content: "Say five words." }];
+  const viaCohort = () =>
+    timeToMarker(
+      `${base}/api/cochat/chat`,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          cookie: user.cookie,
+          "x-csrf-token": user.csrfToken,
+        },
+        body: JSON.stringify({ model: "local:llama3.1", messages }),
+      },
+      "event: delta",
+    );
+  const direct = () =>
+    timeToMarker(
+      `${fakeUrl}/chat/completions`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer bench" },
+        body: JSON.stringify({ model: "llama3.1", stream: true, messages }),
+      },
+      '"content":"one',
+    );
+  for (let i = 0; i < 5; i++) {
+    await viaCohort();
+    await direct();
+  }
+  const through = [];
+  const straight = [];
+  for (let i = 0; i < COCHAT_TURNS; i++) {
+    through.push(await viaCohort());
+    straight.push(await direct());
+  }
+  return { through: median(through), direct: median(straight) };
+}
+
+/** PostgreSQL: committed transactions of the whole database per request, over N requests. */
+async function statementsPerRequest(databaseUrl, base, cookie) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const commits = async () =>
+    Number(
+      (
+        await client.query(
+          "SELECT pg_stat_force_next_flush(), xact_commit FROM pg_stat_database WHERE datname = current_database()",
+        )
+      ).rows[0].xact_commit,
+    );
+  const requests = 200;
+  // An idle backend reports its counts only after 10 s (PGSTAT_IDLE_INTERVAL): wait for every
+  // connection of the server's pool to have reported, before and after.
+  const settle = () => new Promise((r) => setTimeout(r, 11_500));
+  await settle();
+  const before = await commits();
+  for (let i = 0; i < requests; i++) await call(base, "GET", "/api/sessions", { cookie });
+  await settle();
+  const after = await commits();
+  await client.end();
+  // Each commits() call is itself one transaction.
+  return (after - before - 1) / requests;
+}
+
+async function runOn(label, env, databaseUrl, fakeUrl) {
+  const server = await startServer({ env, entry: ENTRY });
+  try {
+    const user = await userWithSessions(server.url);
+    const { cookie } = user;
+    // The machine may be shared: the ceiling is measured right before, not once for all.
+    const bare = await bareFastify();
+    const health = await measure(`${server.url}/api/health`);
+    const sessions = await measure(`${server.url}/api/sessions`, { cookie });
+    const statements = databaseUrl
+      ? (await statementsPerRequest(databaseUrl, server.url, cookie)).toFixed(2)
+      : "n/a (counted on PostgreSQL; see apps/server/test/request-path.test.ts)";
+    const cochat = await cochatAddedTtft(server.url, fakeUrl, user);
+    return { label, bare, health, sessions, statements, cochat };
+  } finally {
+    await server.stop();
+  }
+}
+
+if (ENTRY === "apps/server/dist/main.js") await buildIfStale({ only: ["server"] });
+const fake = await startFakeProvider();
+const base = {
+  LOG_LEVEL,
+  RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  OPENAI_COMPATIBLE_BASE_URL: fake.url,
+  OPENAI_COMPATIBLE_API_KEY: "bench",
+  OPENAI_COMPATIBLE_MODELS: "llama3.1",
+  COCHAT_MESSAGES_PER_HOUR: "100000",
+};
+const runs = [await runOn("PGlite", base, null, fake.url)];
+if (process.env.BENCH_DATABASE_URL) {
+  const url = process.env.BENCH_DATABASE_URL;
+  runs.push(await runOn("PostgreSQL", { ...base, DATABASE_URL: url }, url, fake.url));
+}
+fake.stop();
+
+const rows = [
+  ["machine", `${machine()}, ${cpus().length} cores`],
+  ["date", new Date().toISOString()],
+  [
+    "configuration",
+    `server ${ENTRY}, LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, ${CONNECTIONS} conns, ${DURATION_S} s each`,
+  ],
+];
+for (const run of runs) {
+  rows.push([`[${run.label}] bare Fastify hello-world`, show(run.bare)]);
+  rows.push([`[${run.label}] GET /api/health`, show(run.health)]);
+  rows.push([
+    `[${run.label}] health vs bare Fastify`,
+    `${((run.health.reqPerSec / run.bare.reqPerSec) * 100).toFixed(0)}%`,
+  ]);
+  rows.push([`[${run.label}] GET /api/sessions (${SESSIONS} sessions)`, show(run.sessions)]);
+  rows.push([`[${run.label}] statements per GET /api/sessions`, run.statements]);
+  rows.push([
+    `[${run.label}] CoChat added time to first token (C=1)`,
+    `${(run.cochat.through - run.cochat.direct).toFixed(1)} ms (median ${run.cochat.through.toFixed(1)} ms through Cohort − ${run.cochat.direct.toFixed(1)} ms direct, ${COCHAT_TURNS} turns, provider TTFT ${TTFT_MS} ms)`,
+  ]);
+}
+const width = Math.max(...rows.map(([k]) => k.length));
+for (const [key, value] of rows) console.log(`${key.padEnd(width)}  ${value}`);
