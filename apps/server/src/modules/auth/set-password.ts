@@ -9,11 +9,14 @@ export async function setPasswordHash(db: Queryable, userId: string, passwordHas
   );
 }
 
+/**
+ * The stored hash, or null. Asked even without a user (it then matches nothing), so a sign-in
+ * with an unknown address makes the same round trips as one with a known address.
+ */
 export async function findPasswordHash(
   db: Queryable,
   userId: string | null,
 ): Promise<string | null> {
-  if (!userId) return null;
   const { rows } = await db.query<{ password_hash: string }>(
     "SELECT password_hash FROM password_credentials WHERE user_id = $1",
     [userId],
