@@ -4,8 +4,11 @@
 // schema, dropped afterwards). It calls the credits services directly — no HTTP — because it
 // measures the ledger's transactions and locks, which is what every model call pays for; the
 // HTTP platform has its own benchmark (bench:api). Runs under tsx (the services are TypeScript).
+// BENCH_DATABASES=postgres (or pglite) runs one of the two; BENCH_POOL sets PostgreSQL's pool
+// (default 10, the server's own default). Target (issue 10): ≥ 2,000 pairs/s on PostgreSQL
+// with 50 users on a 2-core machine.
 import { randomBytes } from "node:crypto";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { createDb } from "../apps/server/src/db/client.ts";
 import { migrate } from "../apps/server/src/db/migrate.ts";
 import { getBalance } from "../apps/server/src/modules/credits/get-balance.ts";
@@ -18,6 +21,12 @@ import { createUser } from "../apps/server/src/modules/users/create-user.ts";
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const USERS = 50;
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const POOL = Number(process.env.BENCH_POOL ?? 10);
+const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
+// Amounts are the engine's hundredths (decision 014): 1.50 credits held, 1.00 charged.
+const HOLD = 150;
+const COST = 100;
+const load1 = () => loadavg()[0].toFixed(2);
 
 async function openDb(kind) {
   if (kind === "pglite") {
@@ -27,7 +36,7 @@ async function openDb(kind) {
   const schema = `bench_${randomBytes(6).toString("hex")}`;
   const admin = await createDb({ databaseUrl: POSTGRES_URL, maxConnections: 1 });
   await admin.exec(`CREATE SCHEMA ${schema}`);
-  const db = await createDb({ databaseUrl: POSTGRES_URL, schema, maxConnections: 20 });
+  const db = await createDb({ databaseUrl: POSTGRES_URL, schema, maxConnections: POOL });
   return {
     db,
     drop: async () => {
@@ -41,8 +50,9 @@ async function openDb(kind) {
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
-/** `workers` loops, each on its user, reserving 1.5 credits and settling 1.00 until time is up. */
+/** `workers` loops, each on its user, reserving 1.50 credits and settling 1.00 until time is up. */
 async function run(deps, userIds, workers) {
+  const loadBefore = load1();
   const latencies = [];
   const deadline = Date.now() + DURATION_S * 1000;
   let ops = 0;
@@ -51,8 +61,8 @@ async function run(deps, userIds, workers) {
       const userId = userIds[w % userIds.length];
       for (let i = 0; Date.now() < deadline; i++) {
         const started = performance.now();
-        const hold = await reserveCredits(deps, userId, 1.5, `bench-${w}-${i}-${started}`);
-        await settleHold(deps, hold.id, 1);
+        const hold = await reserveCredits(deps, userId, HOLD, `bench-${w}-${i}-${started}`);
+        await settleHold(deps, hold.id, COST);
         latencies.push(performance.now() - started);
         ops++;
       }
@@ -64,6 +74,7 @@ async function run(deps, userIds, workers) {
     p50: Number(percentile(latencies, 0.5).toFixed(2)),
     p99: Number(percentile(latencies, 0.99).toFixed(2)),
     ops,
+    load: `${loadBefore}→${load1()}`,
   };
 }
 
@@ -101,18 +112,21 @@ async function bench(kind) {
 }
 
 const results = [];
-for (const kind of ["pglite", "postgres"]) {
+for (const kind of DATABASES) {
   try {
     results.push(await bench(kind));
   } catch (error) {
     console.error(`${kind}: skipped (${error.message})`);
   }
 }
+const database = (kind) =>
+  kind === "pglite" ? "PGlite (in memory, one connection)" : `PostgreSQL, pool of ${POOL}`;
 console.log(
-  `\nreserve+settle, ${DURATION_S} s per run, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"})`,
+  `\nreserve+settle, ${DURATION_S} s per run, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"}), Node ${process.version}`,
 );
+for (const { kind } of results) console.log(`${kind}: ${database(kind)}`);
 console.log(
-  `${"database".padEnd(10)} ${"load".padEnd(42)} ${"ops/s".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(8)}`,
+  `${"database".padEnd(10)} ${"work".padEnd(42)} ${"ops/s".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(8)}  load avg (1 min)`,
 );
 for (const { kind, spread, hot } of results) {
   for (const [label, r] of [
@@ -120,7 +134,7 @@ for (const { kind, spread, hot } of results) {
     [`${USERS} concurrent calls, one user (hot row)`, hot],
   ]) {
     console.log(
-      `${kind.padEnd(10)} ${label.padEnd(42)} ${String(r.opsPerSec).padStart(6)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)}`,
+      `${kind.padEnd(10)} ${label.padEnd(42)} ${String(r.opsPerSec).padStart(6)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)}  ${r.load}`,
     );
   }
 }

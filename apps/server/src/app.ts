@@ -34,7 +34,7 @@ import { loadUserKeys } from "./modules/users/load-user-keys";
 import { userRoutes } from "./modules/users/routes";
 import { registerAuth } from "./platform/auth";
 import { registerCsrf } from "./platform/csrf";
-import { registerErrorHandling } from "./platform/errors";
+import { answerFrameworkError, registerErrorHandling } from "./platform/errors";
 import { registerJsonBodyParser } from "./platform/json-body";
 import { createLogger } from "./platform/logger";
 import { createMailer, type Mailer } from "./platform/mail";
@@ -87,6 +87,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       return typeof given === "string" && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SERVER_EVENTS, type TCreditsChanged } from "@cohort/contracts";
+import { hundredthsOf as h, SERVER_EVENTS, type TCreditsChanged } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adjustCredits } from "../src/modules/credits/adjust-credits";
@@ -92,43 +92,43 @@ describe(`ledger and holds (${testDbKind})`, () => {
 
   it("holds, settles the actual cost (never more than held) and releases the rest", async () => {
     const { user } = await newUser(10);
-    const hold = await reserveCredits(deps, user.id, 4, `call-${randomUUID()}`);
+    const hold = await reserveCredits(deps, user.id, h(4), `call-${randomUUID()}`);
     expect(await getBalance(t.db, user.id)).toEqual({ balance: 10, held: 4, available: 6 });
-    const settled = await settleHold(deps, hold.id, 1.37);
-    expect(settled).toMatchObject({ applied: true, charged: 1.37 });
+    const settled = await settleHold(deps, hold.id, h(1.37));
+    expect(settled).toMatchObject({ applied: true, charged: 137 });
     expect(await expectConsistent(user.id)).toEqual({ balance: 8.63, held: 0, available: 8.63 });
 
     // Over the hold: charged the held amount, not a credit more.
-    const big = await reserveCredits(deps, user.id, 2, `call-${randomUUID()}`);
-    expect((await settleHold(deps, big.id, 50)).charged).toBe(2);
+    const big = await reserveCredits(deps, user.id, h(2), `call-${randomUUID()}`);
+    expect((await settleHold(deps, big.id, h(50))).charged).toBe(200);
     expect((await expectConsistent(user.id)).balance).toBe(6.63);
   });
 
   it("makes every operation idempotent", async () => {
     const { user } = await newUser(5);
     const ref = `call-${randomUUID()}`;
-    const first = await reserveCredits(deps, user.id, 3, ref);
-    const again = await reserveCredits(deps, user.id, 3, ref);
+    const first = await reserveCredits(deps, user.id, h(3), ref);
+    const again = await reserveCredits(deps, user.id, h(3), ref);
     expect(again.id).toBe(first.id);
     expect((await getBalance(t.db, user.id)).held).toBe(3);
-    await settleHold(deps, first.id, 1);
-    expect((await settleHold(deps, first.id, 1)).applied).toBe(false);
+    await settleHold(deps, first.id, h(1));
+    expect((await settleHold(deps, first.id, h(1))).applied).toBe(false);
     expect(await releaseHold(deps, first.id)).toBe(false);
     expect(await expectConsistent(user.id)).toEqual({ balance: 4, held: 0, available: 4 });
 
-    const released = await reserveCredits(deps, user.id, 2, `call-${randomUUID()}`);
+    const released = await reserveCredits(deps, user.id, h(2), `call-${randomUUID()}`);
     expect(await releaseHold(deps, released.id)).toBe(true);
     expect(await releaseHold(deps, released.id)).toBe(false);
-    expect((await settleHold(deps, released.id, 2)).charged).toBe(0);
+    expect((await settleHold(deps, released.id, h(2))).charged).toBe(0);
     expect(await expectConsistent(user.id)).toEqual({ balance: 4, held: 0, available: 4 });
   });
 
   it("refuses a hold the available balance cannot cover with 402 insufficient_credits", async () => {
     const { user } = await newUser(3);
-    await reserveCredits(deps, user.id, 2, `call-${randomUUID()}`);
-    await expectInsufficient(reserveCredits(deps, user.id, 1.01, `call-${randomUUID()}`));
+    await reserveCredits(deps, user.id, h(2), `call-${randomUUID()}`);
+    await expectInsufficient(reserveCredits(deps, user.id, h(1.01), `call-${randomUUID()}`));
     const { user: broke } = await newUser();
-    await expectInsufficient(reserveCredits(deps, broke.id, 0.01, `call-${randomUUID()}`));
+    await expectInsufficient(reserveCredits(deps, broke.id, h(0.01), `call-${randomUUID()}`));
     // A debit may not take credits that are on hold either.
     await expectInsufficient(adjustCredits(deps, { userId: user.id, credits: -1.5, note: "x" }));
     expect(await expectConsistent(user.id)).toEqual({ balance: 3, held: 2, available: 1 });
@@ -143,10 +143,10 @@ describe(`ledger and holds (${testDbKind})`, () => {
 
   it("records usage with its settlement, once", async () => {
     const { user, client: userClient } = await newUser(20);
-    const hold = await reserveCredits(deps, user.id, 5, `run-1:call-${randomUUID()}`);
+    const hold = await reserveCredits(deps, user.id, h(5), `run-1:call-${randomUUID()}`);
     const usage = { model: "coreason", provider: "openai", inputTokens: 1200, outputTokens: 300 };
-    await settleHoldWithUsage(deps, hold.id, 2.5, usage);
-    await settleHoldWithUsage(deps, hold.id, 2.5, usage);
+    await settleHoldWithUsage(deps, hold.id, h(2.5), usage);
+    await settleHoldWithUsage(deps, hold.id, h(2.5), usage);
     await recordUsage(t.db, {
       userId: user.id,
       reference: `byok-${randomUUID()}`,
@@ -177,7 +177,9 @@ describe(`concurrency (${testDbKind})`, () => {
   it("200 parallel reserves against a balance that covers 150: exactly 150 holds", async () => {
     const { user } = await newUser(150);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 200 }, (_, i) => reserveCredits(deps, user.id, 1, `p-${user.id}-${i}`)),
+      Array.from({ length: 200 }, (_, i) =>
+        reserveCredits(deps, user.id, h(1), `p-${user.id}-${i}`),
+      ),
     );
     const held = outcomes.filter((o) => o.status === "fulfilled");
     const refused = outcomes.filter(
@@ -191,9 +193,11 @@ describe(`concurrency (${testDbKind})`, () => {
     const holds = held.map((o) => (o as PromiseFulfilledResult<{ id: string }>).value);
     const cost = (i: number) => (i % 2 === 0 ? 0.37 + (i % 7) * 0.09 : 1.5);
     const settles = await Promise.all(
-      [...holds, ...holds.slice(0, 50)].map((hold, i) => settleHold(deps, hold.id, cost(i % 150))),
+      [...holds, ...holds.slice(0, 50)].map((hold, i) =>
+        settleHold(deps, hold.id, h(cost(i % 150))),
+      ),
     );
-    const charged = settles.reduce((sum, s) => sum + Math.round(s.charged * 100), 0);
+    const charged = settles.reduce((sum, s) => sum + s.charged, 0);
     const expected = holds.reduce((sum, _h, i) => sum + Math.round(Math.min(cost(i), 1) * 100), 0);
     expect(settles.filter((s) => s.applied)).toHaveLength(150);
     expect(charged).toBe(expected);
@@ -205,19 +209,19 @@ describe(`concurrency (${testDbKind})`, () => {
   it("200 parallel reserve→settle calls: not one credit too many or too few", async () => {
     const { user } = await newUser(60);
     const results = await Promise.allSettled(
-      Array.from({ length: 200 }, async (_, i) => {
-        const hold = await reserveCredits(deps, user.id, 1.25, `rs-${user.id}-${i}`);
+      Array.from({ length: 200 }, async (_, i): Promise<number> => {
+        const hold = await reserveCredits(deps, user.id, h(1.25), `rs-${user.id}-${i}`);
         // Some calls fail and release; the others settle at their actual cost.
         if (i % 10 === 0) {
           await releaseHold(deps, hold.id);
           return 0;
         }
-        return (await settleHold(deps, hold.id, 0.5 + (i % 5) * 0.2)).charged;
+        return (await settleHold(deps, hold.id, h(0.5 + (i % 5) * 0.2))).charged;
       }),
     );
     const charged = results
       .filter((r): r is PromiseFulfilledResult<number> => r.status === "fulfilled")
-      .reduce((sum, r) => sum + Math.round(r.value * 100), 0);
+      .reduce((sum, r) => sum + r.value, 0);
     const refused = results.filter((r) => r.status === "rejected");
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {
@@ -257,12 +261,12 @@ describe("the hold sweeper", () => {
       const shortDeps = creditsDeps(short.app);
       const { user } = await signUp(short.app);
       await setCredits(short.app, user.id, 10);
-      const stale = await reserveCredits(shortDeps, user.id, 4, `stale-${randomUUID()}`);
+      const stale = await reserveCredits(shortDeps, user.id, h(4), `stale-${randomUUID()}`);
       await sleep(150);
       const fresh = await reserveCredits(
         { ...shortDeps, holdTtlMs: 60_000 },
         user.id,
-        1,
+        h(1),
         `fresh-${randomUUID()}`,
       );
       expect(await sweepExpiredHolds(shortDeps)).toBe(1);
@@ -274,8 +278,8 @@ describe("the hold sweeper", () => {
       );
       expect(rows[0]?.status).toBe("expired");
       // The late settlement of an expired call is charged, within what is available.
-      expect((await settleHold(shortDeps, stale.id, 3)).charged).toBe(3);
-      expect((await settleHold(shortDeps, fresh.id, 1)).charged).toBe(1);
+      expect((await settleHold(shortDeps, stale.id, h(3))).charged).toBe(300);
+      expect((await settleHold(shortDeps, fresh.id, h(1))).charged).toBe(100);
       expect(await getBalance(short.db, user.id)).toEqual({ balance: 6, held: 0, available: 6 });
     } finally {
       await short.close();
@@ -291,7 +295,7 @@ describe("the hold sweeper", () => {
       await timed.app.ready();
       const { user } = await signUp(timed.app);
       await setCredits(timed.app, user.id, 5);
-      await reserveCredits(creditsDeps(timed.app), user.id, 5, `t-${randomUUID()}`);
+      await reserveCredits(creditsDeps(timed.app), user.id, h(5), `t-${randomUUID()}`);
       const deadline = Date.now() + 5_000;
       while ((await getBalance(timed.db, user.id)).available < 5 && Date.now() < deadline) {
         await sleep(25);
@@ -325,8 +329,8 @@ describe("HTTP: ledger, usage and admin", () => {
   it("pages the ledger newest first and reports usage per day and model", async () => {
     const { user, client } = await newUser(30);
     for (let i = 0; i < 3; i++) {
-      const hold = await reserveCredits(deps, user.id, 2, `h-${randomUUID()}`);
-      await settleHoldWithUsage(deps, hold.id, 1 + i, {
+      const hold = await reserveCredits(deps, user.id, h(2), `h-${randomUUID()}`);
+      await settleHoldWithUsage(deps, hold.id, h(1 + i), {
         model: i === 2 ? "codepth" : "coreason",
         provider: "anthropic",
         inputTokens: 1000,
@@ -419,8 +423,8 @@ describe("credits.changed", () => {
       theirs.on(SERVER_EVENTS.creditsChanged, (event: TCreditsChanged) => leaked.push(event));
 
       await fund(user.id, 10);
-      const hold = await reserveCredits(deps, user.id, 3, `rt-${randomUUID()}`);
-      await settleHold(deps, hold.id, 1.5);
+      const hold = await reserveCredits(deps, user.id, h(3), `rt-${randomUUID()}`);
+      await settleHold(deps, hold.id, h(1.5));
       const deadline = Date.now() + 5_000;
       while (received.length < 3 && Date.now() < deadline) {
         await sleep(20);

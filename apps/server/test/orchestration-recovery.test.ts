@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { CLIENT_EVENTS, SERVER_EVENTS, type TRunEvent } from "@cohort/contracts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { CLIENT_EVENTS, hundredths, SERVER_EVENTS, type TRunEvent } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
@@ -44,7 +45,12 @@ describe("a run left running by a crash", () => {
     const session = await createSession(firstClient);
     // What a crash mid-call leaves behind: an active run, a running step and its open hold.
     const runId = randomUUID();
-    const hold = await reserveCredits(creditsDeps(first), user.id, 5, `run:${runId}:crashed`);
+    const hold = await reserveCredits(
+      creditsDeps(first),
+      user.id,
+      hundredths(500),
+      `run:${runId}:crashed`,
+    );
     await first.close();
     const messageId = randomUUID();
     await testDb.db.query(
@@ -181,7 +187,7 @@ describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))
         expect(stored.at(-1)).toMatchObject({ type: "run.cancelled", reason: "user" });
         const deadline = Date.now() + 10_000;
         while (seen.length < stored.length && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await sleep(20);
         }
         expect(seen).toEqual(stored);
         expect((await balanceOf(a, user.id)).held).toBe(0);

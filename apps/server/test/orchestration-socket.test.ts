@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   CLIENT_EVENTS,
   SERVER_EVENTS,
@@ -79,7 +80,7 @@ const until = async (check: () => boolean | Promise<boolean>, what: string) => {
   const deadline = Date.now() + 20_000;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
   }
 };
 

@@ -1,5 +1,5 @@
 import { ERROR_CODES, errorCodeForStatus, type TApiError } from "@cohort/contracts";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
 /**
@@ -48,6 +48,21 @@ export const DATA_EXCEPTION_MESSAGE =
 function isDataException(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+/**
+ * Fastify's own refusals that happen before routing (a URL that cannot be decoded, e.g.
+ * `/%c0%ae`): the same error shape as everything else, not Fastify's default body.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  reply
+    .code(status)
+    .send(errorBody(errorCodeForStatus(status), "The request URL is malformed and cannot be read."));
 }
 
 /** One error handler for the whole API: every failure leaves as `{ error: { code, message } }`. */

@@ -92,6 +92,18 @@ describe("classifyAddress", () => {
     ["2001::1", "reserved"],
     ["100::1", "reserved"],
     ["not-an-ip", "reserved"],
+    // every metadata address, and in a private NAT64 prefix at each RFC 6052 position
+    ["169.254.170.2", "metadata"],
+    ["169.254.170.23", "metadata"],
+    ["100.100.100.200", "metadata"],
+    ["168.63.129.16", "metadata"],
+    ["fd00:ec2::254", "metadata"],
+    ["::ffff:168.63.129.16", "metadata"],
+    ["2002:6464:64c8::1", "metadata"],
+    ["64:ff9b:1::a9fe:a9fe", "metadata"],
+    ["64:ff9b:1:a9fe:a9:fe00::", "metadata"],
+    ["64:ff9b:1:0:a9:fea9:fe00:0", "metadata"],
+    ["64:ff9b:1::1", "private"],
   ])("%s is %s", (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });

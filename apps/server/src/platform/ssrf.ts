@@ -146,9 +146,35 @@ function embeddedV4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   return null;
 }
 
+/** Where RFC 6052 puts an IPv4 address in a NAT64 prefix of each length (byte offsets). */
+const RFC6052_POSITIONS = [
+  [4, 5, 6, 7],
+  [5, 6, 7, 9],
+  [6, 7, 9, 10],
+  [7, 9, 10, 11],
+  [9, 10, 11, 12],
+  [12, 13, 14, 15],
+] as const;
+const LOCAL_NAT64 = cidr("64:ff9b:1::/48");
+
+/**
+ * A private network's own NAT64 prefix (64:ff9b:1::/48) may carry the IPv4 address at any
+ * of RFC 6052's positions, depending on the operator's prefix length: a metadata address at
+ * any of them counts as metadata, whatever the allow-list says.
+ */
+function carriesMetadata(address: ipaddr.IPv6): boolean {
+  if (!inRange(address, LOCAL_NAT64)) return false;
+  const bytes = address.toByteArray();
+  return RFC6052_POSITIONS.some((at) => {
+    const v4 = new ipaddr.IPv4(at.map((i) => bytes[i] ?? 0));
+    return METADATA.some((range) => inRange(v4, range));
+  });
+}
+
 function classify(address: Address): AddressClass {
   if (METADATA.some((range) => inRange(address, range))) return "metadata";
   if (address.kind() === "ipv6") {
+    if (carriesMetadata(address as ipaddr.IPv6)) return "metadata";
     const inner = embeddedV4(address as ipaddr.IPv6);
     if (inner) return classify(inner);
   }

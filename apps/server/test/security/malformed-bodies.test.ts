@@ -136,6 +136,19 @@ async function send(app: FastifyInstance, op: Operation, url: string, payload: s
   });
 }
 
+describe("URLs that cannot be decoded", () => {
+  it.each(["/%c0%ae%c0%ae/x", "/api/%E0%A4%A", "/api/sessions/%ff"])(
+    "%s answers 400 in the standard error shape",
+    async (url) => {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: { code: expect.any(String), message: expect.any(String) },
+      });
+    },
+  );
+});
+
 describe("every route, fuzzed from its contract", () => {
   it("found the routes in the OpenAPI document", () => {
     expect(operations.length).toBeGreaterThan(40);

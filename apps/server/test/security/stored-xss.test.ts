@@ -137,6 +137,26 @@ describe("text a user stores comes back as JSON, verbatim", () => {
     });
   });
 
+  it("a profile photo is an http(s) address, never a script or inline document", async () => {
+    for (const photo of [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      " javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "data:image/svg+xml,<svg onload=alert(1)>",
+      "vbscript:msgbox(1)",
+      "file:///etc/passwd",
+    ]) {
+      for (const field of ["photoURL", "avatar"]) {
+        const response = await user.client.put("/api/users/profile", { [field]: photo });
+        expect(response.statusCode, `${field} ${photo}`).toBe(400);
+        expect(response.json().error.code).toBe("validation_failed");
+      }
+    }
+    const profile = await user.client.get("/api/users/profile");
+    expect(profile.json().user.photoURL).toBeNull();
+  });
+
   it("CoChat messages and the conversation title made from them", async () => {
     const content = PAYLOADS.slice(0, 4).join(" ");
     const chat = await user.client.post("/api/cochat/chat", {

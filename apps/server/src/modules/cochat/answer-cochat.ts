@@ -95,7 +95,9 @@ export async function answerCochat(
       onDelta: (delta) => {
         text += delta;
         sse.send(COCHAT_EVENTS.delta, { text: delta });
-        void storeTurn();
+        // Not in this tick: Node sends a chunked write on the next tick, and PGlite's work
+        // (synchronous, on this thread) would hold the first token back behind the write.
+        if (!turnStored) setImmediate(storeTurn);
       },
     });
     await storeTurn();

@@ -1,14 +1,17 @@
-import { fromHundredths } from "./amounts";
+import { type Hundredths, hundredths } from "@cohort/contracts";
 
 export type HoldStatus = "open" | "settled" | "released" | "expired";
 
-/** A credit hold (reservation) as the credits services hand it out; amounts in credits. */
+/**
+ * A credit hold (reservation) as the credits services hand it out. Its amounts are the
+ * engine's hundredths (decision 014): holds never reach the wire, so nothing converts them.
+ */
 export interface Hold {
   id: string;
   userId: string;
   reference: string;
-  amount: number;
-  charged: number;
+  amount: Hundredths;
+  charged: Hundredths;
   status: HoldStatus;
   expiresAt: string;
 }
@@ -30,8 +33,8 @@ export function toHold(row: HoldRow): Hold {
     id: row.id,
     userId: row.user_id,
     reference: row.reference,
-    amount: fromHundredths(row.amount),
-    charged: fromHundredths(row.charged),
+    amount: hundredths(row.amount),
+    charged: hundredths(row.charged),
     status: row.status,
     expiresAt: new Date(row.expires_at).toISOString(),
   };

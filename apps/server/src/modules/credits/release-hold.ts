@@ -1,6 +1,23 @@
+import { ERROR_CODES } from "@cohort/contracts";
+import { prepared } from "../../db/client";
+import { AppError } from "../../platform/errors";
 import { fromHundredths } from "./amounts";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
-import { lockHold } from "./settle-hold";
+
+/**
+ * One statement, committed on its own: close the hold if it is open (and, for the sweeper,
+ * due) and give its amount back to the account. Closing the hold takes its row lock, so a
+ * concurrent settle or release finds it closed and changes nothing.
+ */
+const RELEASE_OPEN = prepared(`
+  WITH hold AS (
+    UPDATE credit_holds SET status = $2, closed_at = now()
+    WHERE id = $1 AND status = 'open' AND ($2 <> 'expired' OR expires_at <= now())
+    RETURNING user_id, amount
+  )
+  UPDATE credit_accounts SET held = credit_accounts.held - hold.amount, updated_at = now()
+  FROM hold WHERE credit_accounts.user_id = hold.user_id
+  RETURNING credit_accounts.user_id, credit_accounts.balance, credit_accounts.held`);
 
 /**
  * Gives a hold's credits back to the available balance (a failed or cancelled call, or the
@@ -11,36 +28,25 @@ export async function releaseHold(
   holdId: string,
   status: "released" | "expired" = "released",
 ): Promise<boolean> {
-  const change = await deps.db.transaction(async (tx) => {
-    const hold = await lockHold(tx, holdId);
-    if (hold.status !== "open") return null;
-    if (status === "expired") {
-      const due = await tx.query(
-        "SELECT 1 FROM credit_holds WHERE id = $1 AND expires_at <= now()",
-        [holdId],
-      );
-      if (due.rows.length === 0) return null;
+  const { rows } = await deps.db.query<{ user_id: string; balance: number; held: number }>(
+    RELEASE_OPEN,
+    [holdId, status],
+  );
+  const account = rows[0];
+  if (!account) {
+    const found = await deps.db.query("SELECT 1 FROM credit_holds WHERE id = $1", [holdId]);
+    if (found.rows.length === 0) {
+      throw new AppError(ERROR_CODES.notFound, 404, "This credit hold does not exist.");
     }
-    const { rows } = await tx.query<{ balance: number; held: number }>(
-      `UPDATE credit_accounts SET held = held - $2, updated_at = now()
-       WHERE user_id = $1 RETURNING balance, held`,
-      [hold.user_id, hold.amount],
-    );
-    await tx.query("UPDATE credit_holds SET status = $2, closed_at = now() WHERE id = $1", [
-      holdId,
-      status,
-    ]);
-    const account = rows[0] as { balance: number; held: number };
-    const released: CreditChange = {
-      userId: hold.user_id,
-      balance: fromHundredths(account.balance),
-      available: fromHundredths(account.balance - account.held),
-      delta: 0,
-      reason: status === "expired" ? "hold_expired" : "hold_released",
-    };
-    return released;
-  });
-  if (!change) return false;
-  deps.publish([change]);
+    return false;
+  }
+  const released: CreditChange = {
+    userId: account.user_id,
+    balance: fromHundredths(account.balance),
+    available: fromHundredths(account.balance - account.held),
+    delta: 0,
+    reason: status === "expired" ? "hold_expired" : "hold_released",
+  };
+  deps.publish([released]);
   return true;
 }

@@ -1,98 +1,171 @@
-import { ERROR_CODES } from "@cohort/contracts";
-import type { Queryable } from "../../db/client";
+import { ERROR_CODES, type Hundredths, hundredths } from "@cohort/contracts";
+import { prepared, type Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { fromHundredths, toHundredths } from "./amounts";
+import { fromHundredths } from "./amounts";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
 import { insertUsage, type UsageInput } from "./record-usage";
 
 export interface Settlement {
   hold: Hold;
-  /** Credits taken from the balance by this call; 0 when the hold had been closed before. */
-  charged: number;
+  /** Taken from the balance by this call; 0 when the hold had been closed before. */
+  charged: Hundredths;
   /** false when the hold was already settled or released: nothing changed. */
   applied: boolean;
+  /** The user's balance after the settlement, and what is left of it for new holds. */
+  balance: Hundredths;
+  available: Hundredths;
 }
+
+/** The call's usage row, written with its charge: both or neither. */
+export type SettlementUsage = Omit<UsageInput, "userId" | "credits" | "reference">;
 
 /**
  * Charges the actual cost of a call against its hold — never more than was held — and
- * releases the rest, in one transaction. Settling a hold twice changes nothing the second
- * time; settling a released hold charges nothing. A hold the sweeper expired while its call
- * was still running is charged what the available balance still covers, so a slow call is
- * not free and the balance still never goes below zero.
+ * releases the rest, atomically. Settling a hold twice changes nothing the second time;
+ * settling a released hold charges nothing. A hold the sweeper expired while its call was
+ * still running is charged what the available balance still covers, so a slow call is not
+ * free and the balance still never goes below zero.
  */
 export async function settleHold(
   deps: CreditsDeps,
   holdId: string,
-  actualCredits: number,
+  actual: Hundredths,
 ): Promise<Settlement> {
-  return settle(deps, holdId, actualCredits, null);
+  return settle(deps, holdId, actual, null);
 }
 
-/** settleHold and the call's usage row in the same transaction: both or neither. */
+/** settleHold and the call's usage row in the same statement: both or neither. */
 export async function settleHoldWithUsage(
   deps: CreditsDeps,
   holdId: string,
-  actualCredits: number,
-  usage: Omit<UsageInput, "userId" | "credits" | "reference">,
+  actual: Hundredths,
+  usage: SettlementUsage,
 ): Promise<Settlement> {
-  return settle(deps, holdId, actualCredits, usage);
+  return settle(deps, holdId, actual, usage);
+}
+
+/**
+ * The common case — an open hold — as one statement committed on its own: close the hold
+ * (its row lock makes a second settle or a release find it closed), move the account, append
+ * the ledger row and, with `$4`, the usage row. Every part reads the one before, so they run
+ * in order, and a statement is atomic. balance − charged ≥ held − amount ≥ 0, so it cannot
+ * overdraw. Zero rows means the hold was not open: the rare cases below handle that.
+ */
+const SETTLE_OPEN = prepared(`
+  WITH hold AS (
+    UPDATE credit_holds SET status = 'settled', charged = LEAST($2::bigint, amount),
+      closed_at = now()
+    WHERE id = $1 AND status = 'open'
+    RETURNING ${HOLD_COLUMNS}
+  ), account AS (
+    UPDATE credit_accounts SET balance = credit_accounts.balance - hold.charged,
+      held = credit_accounts.held - hold.amount, updated_at = now()
+    FROM hold WHERE credit_accounts.user_id = hold.user_id
+    RETURNING credit_accounts.balance, credit_accounts.held
+  ), ledger AS (
+    INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, description)
+    SELECT hold.user_id, -hold.charged, account.balance, 'usage', hold.reference, $3
+    FROM hold, account WHERE hold.charged > 0
+  ), usage AS (
+    INSERT INTO usage_events
+      (user_id, reference, model, provider, input_tokens, output_tokens, credits, cost_usd)
+    SELECT hold.user_id, hold.reference, $3, $4, $5, $6, hold.charged,
+      COALESCE($7::numeric, hold.charged / 10000.0)
+    FROM hold WHERE $4::text IS NOT NULL
+    ON CONFLICT (reference) DO NOTHING
+  )
+  SELECT hold.*, account.balance, account.held FROM hold, account`);
+
+interface SettledRow extends HoldRow {
+  balance: number;
+  held: number;
 }
 
 async function settle(
   deps: CreditsDeps,
   holdId: string,
-  actualCredits: number,
-  usage: Omit<UsageInput, "userId" | "credits" | "reference"> | null,
+  actual: Hundredths,
+  usage: SettlementUsage | null,
 ): Promise<Settlement> {
-  const actual = toHundredths(actualCredits);
   if (actual < 0) throw new RangeError("a call costs 0 credits or more");
-  const { settlement, change } = await deps.db.transaction(async (tx) => {
-    // The common case in one statement: close an open hold (locking it) and fix its charge.
-    const closed = await tx.query<HoldRow>(
-      `UPDATE credit_holds SET status = 'settled', charged = LEAST($2::bigint, amount),
-         closed_at = now()
-       WHERE id = $1 AND status = 'open'
-       RETURNING ${HOLD_COLUMNS}`,
-      [holdId, actual],
+  const { rows } = await deps.db.query<SettledRow>(SETTLE_OPEN, [
+    holdId,
+    actual,
+    usage ? usage.model : "",
+    usage ? usage.provider : null,
+    usage ? Math.max(0, Math.round(usage.inputTokens)) : 0,
+    usage ? Math.max(0, Math.round(usage.outputTokens)) : 0,
+    usage?.costUsd === undefined ? null : Math.max(0, usage.costUsd).toFixed(6),
+  ]);
+  const settled = rows[0];
+  const { hold, account, applied }: SettleOutcome = settled
+    ? { hold: settled, account: settled, applied: true }
+    : await settleClosed(deps, holdId, actual, usage);
+  const charged = applied ? hundredths(hold.charged) : hundredths(0);
+  const settlement: Settlement = {
+    hold: toHold(hold),
+    charged,
+    applied,
+    balance: hundredths(account.balance),
+    available: hundredths(account.balance - account.held),
+  };
+  if (settlement.applied) {
+    deps.publish([
+      {
+        userId: hold.user_id,
+        balance: fromHundredths(account.balance),
+        available: fromHundredths(account.balance - account.held),
+        delta: fromHundredths(-charged),
+        reason: "usage",
+      } satisfies CreditChange,
+    ]);
+  }
+  return settlement;
+}
+
+interface SettleOutcome {
+  hold: HoldRow;
+  account: { balance: number; held: number };
+  applied: boolean;
+}
+
+/**
+ * The hold was not open: already settled or released (nothing changes), missing (404), or
+ * expired by the sweeper while its call ran (charged what the available balance covers).
+ * Rare, so it keeps the plain locking transaction.
+ */
+async function settleClosed(
+  deps: CreditsDeps,
+  holdId: string,
+  actual: Hundredths,
+  usage: SettlementUsage | null,
+): Promise<SettleOutcome> {
+  return deps.db.transaction(async (tx) => {
+    const locked = await lockHold(tx, holdId);
+    const { rows } = await tx.query<{ balance: number; held: number }>(
+      "SELECT balance, held FROM credit_accounts WHERE user_id = $1 FOR UPDATE",
+      [locked.user_id],
     );
-    let hold = closed.rows[0];
-    let account: { balance: number; held: number };
-    if (hold) {
-      const { rows } = await tx.query<{ balance: number; held: number }>(
-        `UPDATE credit_accounts SET balance = balance - $2, held = held - $3, updated_at = now()
-         WHERE user_id = $1 RETURNING balance, held`,
-        [hold.user_id, hold.charged, hold.amount],
-      );
-      account = rows[0] as { balance: number; held: number };
-    } else {
-      const locked = await lockHold(tx, holdId);
-      if (locked.status !== "expired") {
-        return { settlement: { hold: toHold(locked), charged: 0, applied: false }, change: null };
-      }
-      const { rows } = await tx.query<{ balance: number; held: number }>(
-        "SELECT balance, held FROM credit_accounts WHERE user_id = $1 FOR UPDATE",
-        [locked.user_id],
-      );
-      const current = rows[0] as { balance: number; held: number };
-      const charge = Math.max(0, Math.min(actual, locked.amount, current.balance - current.held));
-      account = { balance: current.balance - charge, held: current.held };
-      await tx.query(
-        "UPDATE credit_accounts SET balance = $2, updated_at = now() WHERE user_id = $1",
-        [locked.user_id, account.balance],
-      );
-      const late = await tx.query<HoldRow>(
-        `UPDATE credit_holds SET status = 'settled', charged = $2, closed_at = now()
-         WHERE id = $1 RETURNING ${HOLD_COLUMNS}`,
-        [locked.id, charge],
-      );
-      hold = late.rows[0] as HoldRow;
-    }
-    if (hold.charged > 0) {
+    const current = rows[0] ?? { balance: 0, held: 0 };
+    if (locked.status !== "expired") return { hold: locked, account: current, applied: false };
+    const charge = Math.max(0, Math.min(actual, locked.amount, current.balance - current.held));
+    const account = { balance: current.balance - charge, held: current.held };
+    await tx.query(
+      "UPDATE credit_accounts SET balance = $2, updated_at = now() WHERE user_id = $1",
+      [locked.user_id, account.balance],
+    );
+    const late = await tx.query<HoldRow>(
+      `UPDATE credit_holds SET status = 'settled', charged = $2, closed_at = now()
+       WHERE id = $1 RETURNING ${HOLD_COLUMNS}`,
+      [locked.id, charge],
+    );
+    const hold = late.rows[0] as HoldRow;
+    if (charge > 0) {
       await tx.query(
         `INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, description)
          VALUES ($1, $2, $3, 'usage', $4, $5)`,
-        [hold.user_id, -hold.charged, account.balance, hold.reference, usage ? usage.model : ""],
+        [hold.user_id, -charge, account.balance, hold.reference, usage ? usage.model : ""],
       );
     }
     if (usage) {
@@ -100,23 +173,11 @@ async function settle(
         ...usage,
         userId: hold.user_id,
         reference: hold.reference,
-        credits: fromHundredths(hold.charged),
+        credits: fromHundredths(charge),
       });
     }
-    const change: CreditChange = {
-      userId: hold.user_id,
-      balance: fromHundredths(account.balance),
-      available: fromHundredths(account.balance - account.held),
-      delta: fromHundredths(-hold.charged),
-      reason: "usage",
-    };
-    return {
-      settlement: { hold: toHold(hold), charged: fromHundredths(hold.charged), applied: true },
-      change,
-    };
+    return { hold, account, applied: true };
   });
-  if (change) deps.publish([change]);
-  return settlement;
 }
 
 /** Locks the hold first, then (by the caller) its account: the same order everywhere. */

@@ -2,7 +2,7 @@ import { hundredths, type TRunPlanView } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngineFixture, type EngineFixture } from "../../../test/support/engine";
 import { advance, IllegalRunMove } from "./advance-run";
-import { cancelled, failed, haltRun, RunHalted } from "./run-context";
+import { cancelled, drain, failed, haltRun, RunHalted } from "./run-context";
 import { finishRun, getRun } from "./run-store";
 
 let engine: EngineFixture;
@@ -32,24 +32,42 @@ const plan: TRunPlanView = {
 const sentOf = (runId: string) => engine.sent.filter((e) => e.run_id === runId);
 
 describe("advance", () => {
-  it("stores each move before it returns, with the run's first event as its cursor", async () => {
+  it("stores each move beside the run, in order, with the run's first event as its cursor", async () => {
     const ctx = await engine.newRun();
     await advance(ctx, { to: "planning" });
+    await drain(ctx);
     const planning = await getRun(engine.db, ctx.runId);
     expect(planning).toMatchObject({ status: "planning", first_seq: 1 });
     expect(sentOf(ctx.runId).map((e) => e.type)).toEqual(["run.started"]);
 
     await advance(ctx, { to: "running", plan, planCredits: hundredths(12), repaired: false });
+    await drain(ctx);
     expect(await getRun(engine.db, ctx.runId)).toMatchObject({ status: "running", plan });
     await ctx.events.flush();
     expect(sentOf(ctx.runId).at(-1)).toMatchObject({ type: "run.plan", credits: 0.12 });
     expect(ctx.status).toBe("running");
   });
 
+  it("never lets a later phase's write land before an earlier one's", async () => {
+    const ctx = await engine.newRun();
+    // Back to back: the planning write waits for run.started to be stored, the next ones
+    // are queued behind it.
+    await advance(ctx, { to: "planning" });
+    await advance(ctx, { to: "running", plan, planCredits: hundredths(12), repaired: false });
+    await advance(ctx, { to: "synthesizing" });
+    await drain(ctx);
+    expect(await getRun(engine.db, ctx.runId)).toMatchObject({
+      status: "synthesizing",
+      first_seq: expect.any(Number),
+      plan,
+    });
+  });
+
   it("refuses a move the transition table does not allow, storing nothing", async () => {
     const ctx = await engine.newRun();
     await advance(ctx, { to: "planning" });
     await expect(advance(ctx, { to: "synthesizing" })).rejects.toBeInstanceOf(IllegalRunMove);
+    await drain(ctx);
     expect((await getRun(engine.db, ctx.runId))?.status).toBe("planning");
     expect(ctx.status).toBe("planning");
   });

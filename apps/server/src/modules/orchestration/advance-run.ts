@@ -8,7 +8,7 @@ import {
   type TRunStatus,
 } from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
-import { type RunContext, throwIfHalted } from "./run-context";
+import { type RunContext, throwIfHalted, track } from "./run-context";
 import type { RunEventInput } from "./run-events";
 import { finishRun, storeRunPhase } from "./run-store";
 
@@ -46,9 +46,32 @@ export function runEndEvent(end: TRunHalt, totalCredits: Hundredths): RunEventIn
 }
 
 /**
- * The one way a run's status changes: checked against RUN_STATUS_TRANSITIONS, stored (and
- * awaited), then its event sent. A halted run moves only to its end. Returns false when the
- * row had ended already (another instance swept it): then no event is sent.
+ * A run's phase writes, one after another: each is sent without waiting for the one before,
+ * and a later phase must never land before an earlier one.
+ */
+const phaseWrites = new WeakMap<RunContext, Promise<unknown>>();
+
+/**
+ * Stores a move to the next phase beside the run, after the run's earlier phase writes. The
+ * next call does not wait for it (one round trip less per phase); the run's end awaits it
+ * (`drain`). The row's status is where the run got to; the events carry the order a client
+ * reads, and a run another instance ended stays ended (the write matches active rows only).
+ */
+function writePhase(ctx: RunContext, write: () => Promise<unknown>): void {
+  const previous = phaseWrites.get(ctx) ?? Promise.resolve();
+  const next = previous.then(write, write);
+  phaseWrites.set(ctx, next);
+  track(ctx, async () => {
+    await next;
+  });
+}
+
+/**
+ * The one way a run's status changes: checked against RUN_STATUS_TRANSITIONS, its event sent
+ * and its row written. A move to a phase is written beside the run (`writePhase`); the run's
+ * end waits for those, is stored, and only then sent. A halted run moves only to its end.
+ * Returns false when the row had ended already (another instance swept it): then no end
+ * event is sent.
  */
 export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> {
   const to: TRunStatus = move.to === "halted" ? move.end.status : move.to;
@@ -65,22 +88,24 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
     outputTokens: ctx.totals.outputTokens,
     criticScore: ctx.criticScore,
   });
-  let stored: boolean;
+  let stored = true;
   let event: RunEventInput | null = null;
   switch (move.to) {
     case "planning": {
       // The run's first event is its replay cursor: its seq is stored with the status.
-      const started = await ctx.events.append({
+      const started = ctx.events.append({
         type: "run.started",
         message: ctx.message,
         mode: ctx.mode,
         coordinator_model: ctx.coordinatorModel,
       });
-      stored = await storeRunPhase(db, ctx.runId, to, { firstSeq: started.seq });
+      writePhase(ctx, async () =>
+        storeRunPhase(db, ctx.runId, to, { firstSeq: (await started).seq }),
+      );
       break;
     }
     case "running":
-      stored = await storeRunPhase(db, ctx.runId, to, { plan: move.plan });
+      writePhase(ctx, () => storeRunPhase(db, ctx.runId, to, { plan: move.plan }));
       event = {
         type: "run.plan",
         plan: move.plan,
@@ -90,9 +115,10 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       break;
     case "reviewing":
     case "synthesizing":
-      stored = await storeRunPhase(db, ctx.runId, to);
+      writePhase(ctx, () => storeRunPhase(db, ctx.runId, to));
       break;
     case "completed": {
+      await phaseWrites.get(ctx)?.catch(() => {});
       stored = await finishRun(db, ctx.runId, {
         outcome: { status: "completed" },
         ...totals(),
@@ -119,6 +145,7 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       break;
     }
     case "halted":
+      await phaseWrites.get(ctx)?.catch(() => {});
       stored = await finishRun(db, ctx.runId, { outcome: move.end, ...totals() });
       event = runEndEvent(move.end, ctx.totals.credits);
       break;

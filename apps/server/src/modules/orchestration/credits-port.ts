@@ -1,6 +1,5 @@
-import { creditsOf, type Hundredths, hundredthsOf } from "@cohort/contracts";
-import type { CreditChange, CreditsDeps } from "../credits/credits-deps";
-import { getBalance } from "../credits/get-balance";
+import type { Hundredths } from "@cohort/contracts";
+import type { CreditsDeps } from "../credits/credits-deps";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
 import { reserveCredits } from "../credits/reserve-credits";
@@ -33,8 +32,8 @@ export interface Charge {
 /**
  * The engine's view of the credits module: hold a call's worst case, then charge what it
  * really cost or give the hold back. A port so the engine's money rules read in one place
- * and the engine can be driven without Fastify (benchmarks). The engine speaks hundredths;
- * the credits module's service calls still take the wire's decimal credits, converted here.
+ * and the engine can be driven without Fastify (benchmarks). Both sides speak hundredths
+ * (decision 014); only the wire's payloads carry decimal credits.
  */
 export interface CreditsPort {
   /** 402 `insufficient_credits` when the user's available balance is short. */
@@ -49,31 +48,18 @@ export interface CreditsPort {
 export function createCreditsPort(deps: CreditsDeps): CreditsPort {
   return {
     async reserve(userId, amount, reference) {
-      const hold = await reserveCredits(deps, userId, creditsOf(amount), reference);
-      return { id: hold.id, userId: hold.userId, amount: hundredthsOf(hold.amount) };
+      const hold = await reserveCredits(deps, userId, amount, reference);
+      return { id: hold.id, userId: hold.userId, amount: hold.amount };
     },
     async settle(hold, usage) {
-      // The change the credits module publishes after commit carries the new balance.
-      let change: CreditChange | undefined;
-      const watching: CreditsDeps = {
-        ...deps,
-        publish: (changes) => {
-          change = changes.find((c) => c.userId === hold.userId) ?? change;
-          deps.publish(changes);
-        },
-      };
-      const settlement = await settleHoldWithUsage(watching, hold.id, creditsOf(usage.credits), {
+      const settlement = await settleHoldWithUsage(deps, hold.id, usage.credits, {
         model: usage.model,
         provider: usage.provider,
         inputTokens: usage.inputTokens,
         outputTokens: usage.outputTokens,
       });
-      const balance = change ?? (await getBalance(deps.db, hold.userId));
-      return {
-        charged: hundredthsOf(settlement.charged),
-        balance: hundredthsOf(balance.balance),
-        available: hundredthsOf(balance.available),
-      };
+      const { charged, balance, available } = settlement;
+      return { charged, balance, available };
     },
     async release(holdId) {
       await releaseHold(deps, holdId);

@@ -20,6 +20,21 @@ describe("createDeltaBatcher", () => {
     expect(sent).toEqual(["Hello", " world"]);
   });
 
+  it("by default sends what arrived within one turn of the event loop as one piece", () => {
+    const sent: string[] = [];
+    const batcher = createDeltaBatcher((t) => sent.push(t));
+    batcher.push("Hel");
+    batcher.push("lo");
+    expect(sent).toEqual([]);
+    vi.runOnlyPendingTimers();
+    expect(sent).toEqual(["Hello"]);
+    batcher.push(" world");
+    batcher.close();
+    expect(sent).toEqual(["Hello", " world"]);
+    vi.runOnlyPendingTimers();
+    expect(sent).toEqual(["Hello", " world"]);
+  });
+
   it("sends at once when the buffer is full, and the rest on close", () => {
     const sent: string[] = [];
     const batcher = createDeltaBatcher((t) => sent.push(t), { intervalMs: 50, maxChars: 5 });

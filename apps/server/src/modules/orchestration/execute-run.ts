@@ -27,13 +27,16 @@ export async function executeRun(ctx: RunContext): Promise<void> {
     }
     await advance(ctx, { to: "synthesizing" });
     const final = await synthesizeAnswer(ctx, planned.plan, drafts, review);
-    await drain(ctx);
-    const message = await addMessage(deps.db, {
-      sessionId: ctx.sessionId,
-      role: "assistant",
-      content: final.result.text,
-      runId: ctx.runId,
-    });
+    // The answer is stored while the last charges are booked: the run's end needs both.
+    const [message] = await Promise.all([
+      addMessage(deps.db, {
+        sessionId: ctx.sessionId,
+        role: "assistant",
+        content: final.result.text,
+        runId: ctx.runId,
+      }),
+      drain(ctx),
+    ]);
     await advance(ctx, { to: "completed", message, synthesis: final });
   } catch (error) {
     const { end } = haltForError(ctx, error);

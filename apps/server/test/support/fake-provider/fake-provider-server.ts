@@ -12,8 +12,8 @@ import { setTimeout as sleep } from "node:timers/promises";
  * A local model provider that speaks the real wire formats the AI SDK clients use: OpenAI chat
  * completions and responses, Anthropic messages and Gemini generateContent /
  * streamGenerateContent, each streaming (SSE, with usage) and non-streaming. Tests script
- * what the next requests get (slow answers, 429 + Retry-After, 500, a cut stream, silence)
- * and read back every request it received.
+ * what the next requests get (slow answers, 429 + Retry-After, 500, a cut stream, silence, a
+ * redirect) and read back every request it received.
  */
 
 export type FakeApi = "openai-chat" | "openai-responses" | "anthropic" | "google";

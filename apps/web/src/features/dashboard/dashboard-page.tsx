@@ -230,7 +230,7 @@ export function DashboardPage() {
         </ButtonLink>
       </div>
 
-      {user.emailVerified ? null : <VerifyEmailBanner email={user.email} />}
+      {user.emailVerified ? null : <VerifyEmailBanner user={user} />}
 
       <div className="grid gap-6 lg:grid-cols-3">
         <RecentSessions />

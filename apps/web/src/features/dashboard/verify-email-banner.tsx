@@ -1,7 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
+import type { TUserProfile } from "@cohort/contracts";
 import { useState } from "react";
 import { failureMessage, resendVerification } from "../../auth/account-api";
-import { fetchAuthProviders } from "../../auth/google-sign-in";
+import { usePendingWelcomeCredits } from "../../auth/use-pending-welcome-credits";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast/toast-store";
 
@@ -9,10 +9,9 @@ import { toast } from "../../components/toast/toast-store";
  * Shown while the address is unconfirmed; "Resend email" asks for a fresh link. The welcome
  * credits wait for a confirmed address (decision 017), and the banner says so.
  */
-export function VerifyEmailBanner({ email }: { email: string }) {
+export function VerifyEmailBanner({ user }: { user: TUserProfile }) {
   const [sending, setSending] = useState(false);
-  const providers = useQuery({ queryKey: ["auth-providers"], queryFn: fetchAuthProviders });
-  const welcome = providers.data?.welcomeCredits ?? 0;
+  const welcome = usePendingWelcomeCredits(user);
   const resend = async () => {
     setSending(true);
     try {
@@ -37,8 +36,8 @@ export function VerifyEmailBanner({ email }: { email: string }) {
           Please verify your email address
         </h2>
         <p className="mt-1 text-sm text-amber-900">
-          We sent a verification link to <span className="font-medium">{email}</span>. Open it to
-          confirm your address
+          We sent a verification link to <span className="font-medium">{user.email}</span>. Open it
+          to confirm your address
           {welcome > 0 ? (
             <>
               {" "}

@@ -4,6 +4,7 @@ import { Suspense, useEffect, useRef, useState } from "react";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { announceGoogleSignIn } from "../../auth/google-sign-in";
 import { useAuth } from "../../auth/use-auth";
+import { usePendingWelcomeCredits } from "../../auth/use-pending-welcome-credits";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
@@ -51,6 +52,7 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
 
 function AccountPanel({ user }: { user: TUserProfile | null }) {
   const { signOut, pending } = useSignOut();
+  const pendingWelcome = usePendingWelcomeCredits(user);
   const tier = user?.subscription_tier ?? "free";
   return (
     <div className="grid gap-3 border-t border-ink-200 pt-4">
@@ -66,7 +68,9 @@ function AccountPanel({ user }: { user: TUserProfile | null }) {
         </Badge>
         <CoChatBadge tier={tier} />
       </div>
-      {user ? <CreditBalance credits={user.credits_remaining} /> : null}
+      {user ? (
+        <CreditBalance credits={user.credits_remaining} pendingWelcome={pendingWelcome} />
+      ) : null}
       <Button variant="outline" size="sm" onClick={signOut} disabled={pending}>
         Sign out
       </Button>

@@ -57,7 +57,14 @@ function RefreshCreditsButton() {
  * level's inline message, the way to more credits and, at 0, a refresh button. Drops are
  * announced and toasted once for the shell by `useCreditWatch`, not here.
  */
-export function CreditBalance({ credits }: { credits: number }) {
+export function CreditBalance({
+  credits,
+  pendingWelcome = 0,
+}: {
+  credits: number;
+  /** Welcome credits waiting for the email address to be verified (0: none). */
+  pendingWelcome?: number;
+}) {
   const level = creditLevel(credits);
   const styles = levelStyles[level];
   const message = CREDIT_LEVEL_MESSAGES[level];
@@ -91,6 +98,11 @@ export function CreditBalance({ credits }: { credits: number }) {
       {message ? (
         <p className={cn("text-xs font-medium", messageStyles[level])} data-testid="credit-message">
           {message}
+        </p>
+      ) : null}
+      {pendingWelcome > 0 ? (
+        <p className="text-xs text-ink-700" data-testid="credit-welcome">
+          Verify your email address to receive your {pendingWelcome} welcome credits.
         </p>
       ) : null}
       {credits <= 0 ? <RefreshCreditsButton /> : null}
