@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
+import { socketOpener } from "./support/sockets";
 
 let t: TestApp;
 let fake: FakeProviderServer;
@@ -42,13 +43,10 @@ const ONE_CODER = {
   steps: [{ id: "s1", role: "coder", task: "Write it", dependsOn: [] }],
 };
 
+const opener = socketOpener(() => url);
+
 function open(token: string): Socket {
-  const socket = connect(url, {
-    transports: ["polling"],
-    reconnection: false,
-    timeout: 5_000,
-    auth: { token },
-  });
+  const socket = opener.open({ token });
   sockets.push(socket);
   return socket;
 }

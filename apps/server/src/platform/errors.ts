@@ -62,7 +62,9 @@ export function answerFrameworkError(
   const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
   reply
     .code(status)
-    .send(errorBody(errorCodeForStatus(status), "The request URL is malformed and cannot be read."));
+    .send(
+      errorBody(errorCodeForStatus(status), "The request URL is malformed and cannot be read."),
+    );
 }
 
 /** One error handler for the whole API: every failure leaves as `{ error: { code, message } }`. */

@@ -19,7 +19,7 @@ const UNLIMITED = new Set(["/api/health"]);
  * `/api/sessions`, and a test on the raw text would let it through unthrottled.
  */
 function isThrottledRoute(route: string | undefined): boolean {
-  return route !== undefined && route.startsWith("/api/") && !UNLIMITED.has(route);
+  return route?.startsWith("/api/") === true && !UNLIMITED.has(route);
 }
 
 /**

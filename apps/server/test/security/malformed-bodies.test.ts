@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../src/db/client";
 import { signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
-import { arbitraryFor, type JsonSchema } from "../support/json-schema-arbitrary";
+import { arbitraryFor } from "../support/json-schema-arbitrary";
+import { bodySchemaOf, listOperations, type Operation } from "../support/openapi";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
@@ -25,13 +26,6 @@ const VOLATILE: Record<string, string> = {
  * input to fuzz either).
  */
 const SKIPPED = new Set(["POST /api/auth/logout"]);
-
-interface Operation {
-  method: string;
-  path: string;
-  parameters?: { in: "path" | "query" | "header"; name: string; schema: JsonSchema }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-}
 
 let t: TestApp;
 let token: string;
@@ -49,12 +43,7 @@ beforeAll(async () => {
     },
   );
   ({ token } = await signUp(t.app));
-  const document = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json() as {
-    paths: Record<string, Record<string, Omit<Operation, "method" | "path">>>;
-  };
-  operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
-  );
+  operations = await listOperations(t.app);
   tables = await listTables(t.db);
 });
 afterAll(() => t.close());
@@ -90,7 +79,7 @@ function inputsFor(op: Operation) {
           where === "path" ? params.filter((p) => p.in === "path").map((p) => p.name) : [],
       },
     );
-  const body = arbitraryFor(op.requestBody?.content?.["application/json"]?.schema);
+  const body = arbitraryFor(bodySchemaOf(op));
   return fc.record({
     path: group("path"),
     query: group("query"),

@@ -10,23 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
 import { FakeProviderServer } from "../support/fake-provider/fake-provider-server";
-import {
-  exampleFor,
-  type JsonSchema,
-  stringPaths,
-  withStringAt,
-} from "../support/json-schema-arbitrary";
+import { exampleFor, stringPaths, withStringAt } from "../support/json-schema-arbitrary";
+import { bodySchemaOf, listOperations, type Operation } from "../support/openapi";
 import { parseSse } from "../support/sse";
 
 const ADMIN = { ADMIN_EMAIL: "admin@nul.test", ADMIN_PASSWORD: "nul-admin-passphrase" };
 const NUL_TEXT = "before\u0000after";
-
-interface Operation {
-  method: string;
-  path: string;
-  parameters?: { in: string; name: string; schema: JsonSchema }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-}
 
 let t: TestApp;
 let fake: FakeProviderServer;
@@ -43,12 +32,7 @@ beforeAll(async () => {
     OPENAI_COMPATIBLE_MODELS: "llama3.1",
   });
   ({ token } = await signUp(t.app));
-  const document = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json() as {
-    paths: Record<string, Record<string, Omit<Operation, "method" | "path">>>;
-  };
-  operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
-  );
+  operations = await listOperations(t.app);
 });
 afterAll(async () => {
   await t?.close();
@@ -79,7 +63,7 @@ describe("NUL in input, on every route", () => {
   it("is refused in every string field of every JSON body, naming the field", async () => {
     let fields = 0;
     for (const op of operations) {
-      const schema = op.requestBody?.content?.["application/json"]?.schema;
+      const schema = bodySchemaOf(op);
       if (!schema) continue;
       const base = exampleFor(schema);
       const url = op.path.replace(/\{\w+\}/g, "00000000-0000-4000-8000-000000000000");
@@ -109,9 +93,7 @@ describe("NUL in input, on every route", () => {
         const url =
           param.in === "query" ? `${filled}?${param.name}=${encodeURIComponent(NUL_TEXT)}` : filled;
         const needsBody = op.requestBody !== undefined;
-        const body = needsBody
-          ? exampleFor(op.requestBody?.content?.["application/json"]?.schema)
-          : undefined;
+        const body = needsBody ? exampleFor(bodySchemaOf(op)) : undefined;
         expectRefused(await call(op.method, url, body), param.name);
       }
     }

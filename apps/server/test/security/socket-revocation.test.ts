@@ -6,14 +6,15 @@
  */
 import type { AddressInfo } from "node:net";
 import { SERVER_EVENTS } from "@cohort/contracts";
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
+import { socketOpener } from "../support/sockets";
 
 let t: TestApp;
 let url: string;
-const sockets: Socket[] = [];
+const sockets = socketOpener(() => url);
 
 beforeAll(async () => {
   t = await createTestApp({ SOCKET_SESSION_CHECK_MS: "200" });
@@ -21,18 +22,12 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
+  sockets.closeAll();
   await t.close();
 });
 
 async function openSocket(token: string): Promise<Socket> {
-  const socket = connect(url, {
-    transports: ["polling"],
-    reconnection: false,
-    timeout: 5_000,
-    auth: { token },
-  });
-  sockets.push(socket);
+  const socket = sockets.open({ token });
   await new Promise((resolve, reject) => {
     socket.on(SERVER_EVENTS.ready, resolve);
     socket.on("connect_error", reject);

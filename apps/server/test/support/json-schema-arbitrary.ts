@@ -41,6 +41,7 @@ const NASTY_STRINGS = [
   "..\\..\\windows",
   "%00",
   "%2e%2e%2f",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal text of a Log4Shell probe
   "${jndi:ldap://x}",
   "{{7*7}}",
   "__proto__",

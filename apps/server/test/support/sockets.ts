@@ -1,0 +1,31 @@
+import { io as connect, type Socket } from "socket.io-client";
+
+export interface SocketOptions {
+  token?: string;
+  cookie?: string;
+  transports?: ("polling" | "websocket")[];
+}
+
+/**
+ * Opens real socket.io clients against a listening test app, as the web app does (polling,
+ * no reconnection), and closes every one of them at the end of the file.
+ */
+export function socketOpener(url: () => string) {
+  const opened: Socket[] = [];
+  return {
+    open(options: SocketOptions = {}): Socket {
+      const socket = connect(url(), {
+        transports: options.transports ?? ["polling"],
+        reconnection: false,
+        timeout: 5_000,
+        ...(options.token ? { auth: { token: options.token } } : {}),
+        ...(options.cookie ? { extraHeaders: { cookie: options.cookie } } : {}),
+      });
+      opened.push(socket);
+      return socket;
+    },
+    closeAll(): void {
+      for (const socket of opened) socket.close();
+    },
+  };
+}
