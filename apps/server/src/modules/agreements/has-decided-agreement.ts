@@ -1,4 +1,4 @@
-import type { Queryable } from "../../db/client";
+import { prepared, type Queryable } from "../../db/client";
 
 /**
  * SQL: whether user $1 has decided on agreement $2 — accepted it, or declined it where that
@@ -8,14 +8,13 @@ export const DECIDED_SQL = `(EXISTS (SELECT 1 FROM agreement_acceptances WHERE u
   OR EXISTS (SELECT 1 FROM agreement_declines d JOIN agreements a ON a.id = d.agreement_id
              WHERE d.user_id = $1 AND d.agreement_id = $2 AND a.allow_decline))`;
 
+const DECIDED = prepared(`SELECT ${DECIDED_SQL} AS decided`);
+
 export async function hasDecidedAgreement(
   db: Queryable,
   userId: string,
   agreementId: string,
 ): Promise<boolean> {
-  const { rows } = await db.query<{ decided: boolean }>(`SELECT ${DECIDED_SQL} AS decided`, [
-    userId,
-    agreementId,
-  ]);
+  const { rows } = await db.query<{ decided: boolean }>(DECIDED, [userId, agreementId]);
   return rows[0]?.decided === true;
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from "../../db/client";
+import { prepared, type Queryable } from "../../db/client";
 import type { Principal } from "../../platform/auth";
 import { balanceSubquery, creditsFromBalanceColumn } from "../credits/get-balance";
 import { toUserProfile, USER_COLUMNS_U, type UserRow } from "../users/user-row";
@@ -12,6 +12,14 @@ interface SignInRow extends UserRow {
   expires_at: Date | string;
   balance: number | null;
 }
+
+/** Every authenticated request runs it: prepared once per PostgreSQL connection. */
+const SIGN_IN = prepared(`
+  SELECT s.id AS session_id, s.last_used_at, s.idle_expires_at, s.expires_at,
+    ${USER_COLUMNS_U}, ${balanceSubquery("u.id")} AS balance
+  FROM auth_sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.token_hash = $1 AND s.revoked_at IS NULL
+    AND s.idle_expires_at > now() AND s.expires_at > now()`);
 
 /**
  * The principal behind a session token, or null when the token is unknown, revoked, or past
@@ -27,14 +35,7 @@ export async function resolveSession(
   settings: SessionSettings,
 ): Promise<Principal | null> {
   if (token.length < 20 || token.length > 200) return null;
-  const { rows } = await db.query<SignInRow>(
-    `SELECT s.id AS session_id, s.last_used_at, s.idle_expires_at, s.expires_at,
-       ${USER_COLUMNS_U}, ${balanceSubquery("u.id")} AS balance
-     FROM auth_sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.revoked_at IS NULL
-       AND s.idle_expires_at > now() AND s.expires_at > now()`,
-    [hashOpaqueToken(token)],
-  );
+  const { rows } = await db.query<SignInRow>(SIGN_IN, [hashOpaqueToken(token)]);
   const row = rows[0];
   if (!row) return null;
   let idleExpiresAt = new Date(row.idle_expires_at);

@@ -1,6 +1,12 @@
 import type { TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
-import type { Queryable } from "../../db/client";
+import { prepared, type Queryable } from "../../db/client";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
+
+const WHERE = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
+/** The dashboard's call: prepared once per PostgreSQL connection. */
+const PAGE = prepared(`
+  SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total FROM sessions ${WHERE}
+  ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`);
 
 /**
  * One page of the user's sessions, newest first, optionally those whose title has `q`. The
@@ -13,16 +19,16 @@ export async function listSessions(
   query: TSessionsQuery,
 ): Promise<TSessionsResponse> {
   const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
-  const where = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
-  const page = await db.query<SessionRow & { total: number }>(
-    `SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total FROM sessions ${where}
-     ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-    [userId, pattern, query.pageSize, (query.page - 1) * query.pageSize],
-  );
+  const page = await db.query<SessionRow & { total: number }>(PAGE, [
+    userId,
+    pattern,
+    query.pageSize,
+    (query.page - 1) * query.pageSize,
+  ]);
   const total =
     page.rows[0]?.total ??
     (
-      await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM sessions ${where}`, [
+      await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM sessions ${WHERE}`, [
         userId,
         pattern,
       ])
