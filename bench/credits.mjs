@@ -8,6 +8,7 @@
 // (default 10, the server's own default). Target (issue 10): ≥ 2,000 pairs/s on PostgreSQL
 // with 50 users on a 2-core machine.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { createDb } from "../apps/server/src/db/client.ts";
 import { migrate } from "../apps/server/src/db/migrate.ts";
@@ -28,17 +29,39 @@ const HOLD = 150;
 const COST = 100;
 const load1 = () => loadavg()[0].toFixed(2);
 
+/** A process's user + system CPU time in ms (Linux /proc; 0 elsewhere or once it is gone). */
+function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 async function openDb(kind) {
   if (kind === "pglite") {
     const db = await createDb({});
-    return { db, drop: () => db.close() };
+    // PGlite runs inside this process: its CPU is the process's.
+    return { db, drop: () => db.close(), serverCpu: async () => new Map() };
   }
   const schema = `bench_${randomBytes(6).toString("hex")}`;
+  const app = `cohort-bench-${schema}`;
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set("application_name", app);
   const admin = await createDb({ databaseUrl: POSTGRES_URL, maxConnections: 1 });
   await admin.exec(`CREATE SCHEMA ${schema}`);
-  const db = await createDb({ databaseUrl: POSTGRES_URL, schema, maxConnections: POOL });
+  const db = await createDb({ databaseUrl: url.href, schema, maxConnections: POOL });
   return {
     db,
+    // The CPU of this pool's PostgreSQL backends (when the server is on this machine), per pid.
+    serverCpu: async () => {
+      const { rows } = await admin.query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1",
+        [app],
+      );
+      return new Map(rows.map(({ pid }) => [pid, processCpuMs(pid)]));
+    },
     drop: async () => {
       await db.close();
       await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
@@ -51,8 +74,10 @@ const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /** `workers` loops, each on its user, reserving 1.50 credits and settling 1.00 until time is up. */
-async function run(deps, userIds, workers) {
+async function run(deps, userIds, workers, serverCpu) {
   const loadBefore = load1();
+  const serverBefore = await serverCpu();
+  const cpuBefore = process.cpuUsage();
   const latencies = [];
   const deadline = Date.now() + DURATION_S * 1000;
   let ops = 0;
@@ -68,8 +93,13 @@ async function run(deps, userIds, workers) {
       }
     }),
   );
+  const cpu = process.cpuUsage(cpuBefore);
+  let serverMs = 0;
+  for (const [pid, ms] of await serverCpu()) serverMs += ms - (serverBefore.get(pid) ?? 0);
   latencies.sort((a, b) => a - b);
   return {
+    nodeCpuPerOp: ((cpu.user + cpu.system) / 1000 / ops).toFixed(2),
+    serverCpuPerOp: (serverMs / ops).toFixed(2),
     opsPerSec: Math.round(ops / DURATION_S),
     p50: Number(percentile(latencies, 0.5).toFixed(2)),
     p99: Number(percentile(latencies, 0.99).toFixed(2)),
@@ -79,7 +109,7 @@ async function run(deps, userIds, workers) {
 }
 
 async function bench(kind) {
-  const { db, drop } = await openDb(kind);
+  const { db, drop, serverCpu } = await openDb(kind);
   try {
     await migrate(db);
     const deps = { db, holdTtlMs: 15 * 60_000, publish: () => {} };
@@ -96,8 +126,8 @@ async function bench(kind) {
       });
       users.push(user.id);
     }
-    const spread = await run(deps, users, USERS);
-    const hot = await run(deps, users.slice(0, 1), USERS);
+    const spread = await run(deps, users, USERS, serverCpu);
+    const hot = await run(deps, users.slice(0, 1), USERS, serverCpu);
     // The invariant still holds after the load: every balance equals its ledger.
     for (const userId of users) {
       const { balance, held } = await getBalance(db, userId);
@@ -126,7 +156,7 @@ console.log(
 );
 for (const { kind } of results) console.log(`${kind}: ${database(kind)}`);
 console.log(
-  `${"database".padEnd(10)} ${"work".padEnd(42)} ${"ops/s".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(8)}  load avg (1 min)`,
+  `${"database".padEnd(10)} ${"work".padEnd(42)} ${"ops/s".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(8)} ${"CPU/op: Node".padStart(13)} ${"PostgreSQL".padStart(10)}  load avg (1 min)`,
 );
 for (const { kind, spread, hot } of results) {
   for (const [label, r] of [
@@ -134,8 +164,13 @@ for (const { kind, spread, hot } of results) {
     [`${USERS} concurrent calls, one user (hot row)`, hot],
   ]) {
     console.log(
-      `${kind.padEnd(10)} ${label.padEnd(42)} ${String(r.opsPerSec).padStart(6)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)}  ${r.load}`,
+      `${kind.padEnd(10)} ${label.padEnd(42)} ${String(r.opsPerSec).padStart(6)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)} ${`${r.nodeCpuPerOp} ms`.padStart(13)} ${(kind === "pglite" ? "in Node" : `${r.serverCpuPerOp} ms`).padStart(10)}  ${r.load}`,
     );
   }
 }
-console.log("\nBalances equal their ledgers after every run; no hold left open.");
+console.log(
+  "\nCPU per operation (one reserve + settle) is what load changes least: the Node process's" +
+    "\nown, and that of the pool's PostgreSQL backends when the server runs on this machine" +
+    "\n(WAL writer and kernel not counted). Balances equal their ledgers after every run; no" +
+    "\nhold left open.",
+);

@@ -206,6 +206,24 @@ describe(`concurrency (${testDbKind})`, () => {
     expect(after.held).toBe(0);
   });
 
+  it("50 parallel reserves with one reference: one hold, held once, the same hold for all", async () => {
+    const { user } = await newUser(10);
+    const reference = `retry-${randomUUID()}`;
+    const holds = await Promise.all(
+      Array.from({ length: 50 }, () => reserveCredits(deps, user.id, h(4), reference)),
+    );
+    expect(new Set(holds.map((hold) => hold.id)).size).toBe(1);
+    expect(await expectConsistent(user.id)).toEqual({ balance: 10, held: 4, available: 6 });
+    // Another user's reserve with the same reference is a conflict, and holds nothing.
+    const { user: other } = await newUser(10);
+    const error = await reserveCredits(deps, other.id, h(1), reference).catch((e: unknown) => e);
+    expect((error as AppError).statusCode).toBe(409);
+    expect(await expectConsistent(other.id)).toEqual({ balance: 10, held: 0, available: 10 });
+    // Releasing a hold that does not exist is a 404, not a silent success.
+    const missing = await releaseHold(deps, randomUUID()).catch((e: unknown) => e);
+    expect((missing as AppError).statusCode).toBe(404);
+  });
+
   it("200 parallel reserve→settle calls: not one credit too many or too few", async () => {
     const { user } = await newUser(60);
     const results = await Promise.allSettled(

@@ -7,14 +7,15 @@ export interface Migration {
   sql: string;
 }
 
+const SCHEMA_MIGRATIONS =
+  "CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())";
+
 /**
  * Applies pending migrations in one transaction. On PostgreSQL an advisory lock makes
  * concurrent instances wait for each other instead of racing.
  */
 export async function migrate(db: Db, list: readonly Migration[] = migrations): Promise<string[]> {
-  await db.exec(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-  );
+  await db.exec(SCHEMA_MIGRATIONS);
   return db.transaction(async (tx) => {
     if (db.kind === "postgres") {
       await tx.query(
@@ -32,4 +33,17 @@ export async function migrate(db: Db, list: readonly Migration[] = migrations): 
     }
     return pending.map((m) => m.id);
   });
+}
+
+/**
+ * What `migrate` does to an empty database, as one script: a new embedded data directory is
+ * made from it once, in a child process (prepare-data-dir.ts). Line breaks around each
+ * semicolon keep a migration's closing line comment from swallowing the next statement.
+ */
+export function migrationScript(list: readonly Migration[] = migrations): string {
+  const quote = (id: string) => `'${id.replaceAll("'", "''")}'`;
+  const steps = [...list]
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .flatMap((m) => [m.sql, `INSERT INTO schema_migrations (id) VALUES (${quote(m.id)})`]);
+  return [SCHEMA_MIGRATIONS, "BEGIN", ...steps, "COMMIT"].join("\n;\n");
 }

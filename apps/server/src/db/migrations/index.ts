@@ -436,4 +436,138 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE run_steps ALTER COLUMN credits SET DEFAULT 0;
     `,
   },
+  {
+    id: "0013_telemetry",
+    sql: `
+      -- telemetry: client logs and warn/error server lines (one store, so a request's trail
+      -- is one query), analytics, and each user's opt-out (docs/decisions/021-telemetry.md).
+      -- No foreign keys to users: rows are written in large batches off the request path, and
+      -- one deleted user must not fail a batch; the retention sweeper removes old rows.
+      CREATE TABLE telemetry_logs (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        source text NOT NULL CHECK (source IN ('client', 'server')),
+        level text NOT NULL CHECK (level IN ('debug', 'info', 'warn', 'error')),
+        message text NOT NULL,
+        data jsonb,
+        url text,
+        user_agent text,
+        user_id uuid,
+        session_id text,
+        request_id text,
+        ip text,
+        logged_at timestamptz NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX telemetry_logs_received ON telemetry_logs (received_at DESC, id DESC);
+      CREATE INDEX telemetry_logs_request ON telemetry_logs (request_id)
+        WHERE request_id IS NOT NULL;
+      CREATE INDEX telemetry_logs_user ON telemetry_logs (user_id, received_at DESC)
+        WHERE user_id IS NOT NULL;
+      CREATE INDEX telemetry_logs_session ON telemetry_logs (session_id, received_at DESC)
+        WHERE session_id IS NOT NULL;
+      CREATE TABLE analytics_page_views (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        analytics_session_id text NOT NULL,
+        user_id uuid,
+        page_path text NOT NULL,
+        page_title text NOT NULL,
+        referrer text NOT NULL,
+        utm_source text,
+        utm_medium text,
+        utm_campaign text,
+        utm_term text,
+        utm_content text,
+        device_info jsonb NOT NULL,
+        screen_info jsonb NOT NULL,
+        ip text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX analytics_page_views_created ON analytics_page_views (created_at);
+      CREATE INDEX analytics_page_views_session ON analytics_page_views (analytics_session_id);
+      CREATE TABLE analytics_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        analytics_session_id text NOT NULL,
+        user_id uuid,
+        category text NOT NULL,
+        action text NOT NULL,
+        label text,
+        value double precision,
+        properties jsonb,
+        ip text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX analytics_events_created ON analytics_events (created_at);
+      CREATE INDEX analytics_events_category ON analytics_events (category, action, created_at);
+      CREATE TABLE analytics_performance (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        analytics_session_id text NOT NULL,
+        user_id uuid,
+        page_path text NOT NULL,
+        lcp double precision,
+        fid double precision,
+        inp double precision,
+        cls double precision,
+        ttfb double precision,
+        fcp double precision,
+        dom_load_time double precision,
+        page_load_time double precision,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX analytics_performance_created ON analytics_performance (created_at);
+      CREATE TABLE analytics_session_ends (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        analytics_session_id text NOT NULL,
+        user_id uuid,
+        duration_seconds integer NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX analytics_session_ends_created ON analytics_session_ends (created_at);
+      CREATE TABLE telemetry_preferences (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        analytics_opt_out boolean NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+    `,
+  },
+  {
+    id: "0014_admin",
+    sql: `
+      -- users: an administrator can disable an account; a disabled account cannot sign in.
+      ALTER TABLE users ADD COLUMN disabled_at timestamptz;
+      -- models: the admin area's changes to the catalogue (on/off, price), read by every
+      -- instance without a restart (docs/decisions/022-admin-console.md).
+      CREATE TABLE model_overrides (
+        model_id text PRIMARY KEY,
+        enabled boolean NOT NULL DEFAULT true,
+        input_per_1k numeric,
+        output_per_1k numeric,
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      -- admin: every administrator action, append-only like the credit ledger. No foreign
+      -- keys: the entry outlives the accounts it names (the email is kept as it was).
+      CREATE TABLE admin_audit_log (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        admin_id uuid NOT NULL,
+        admin_email text NOT NULL,
+        action text NOT NULL,
+        target_type text NOT NULL,
+        target_id text NOT NULL,
+        before jsonb,
+        after jsonb,
+        reason text,
+        request_id text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX admin_audit_log_target ON admin_audit_log (target_type, target_id, id DESC);
+      CREATE FUNCTION admin_audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'admin_audit_log is append-only';
+      END
+      $$;
+      CREATE TRIGGER admin_audit_log_no_change BEFORE UPDATE OR DELETE ON admin_audit_log
+        FOR EACH ROW EXECUTE FUNCTION admin_audit_log_append_only();
+      CREATE TRIGGER admin_audit_log_no_truncate BEFORE TRUNCATE ON admin_audit_log
+        FOR EACH STATEMENT EXECUTE FUNCTION admin_audit_log_append_only();
+    `,
+  },
 ];

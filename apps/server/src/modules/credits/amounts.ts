@@ -1,9 +1,10 @@
 import { creditsOf, type Hundredths, hundredths, hundredthsOf } from "@cohort/contracts";
 
 /**
- * The database keeps bigint hundredths, so every sum and comparison there is exact; this
- * module's service calls still take and give the wire's decimal credits. The conversions are
- * the contracts' (docs/decisions/014-run-lifecycle-and-money.md), not a second definition.
+ * The database keeps bigint hundredths, so every sum and comparison there is exact. Holds
+ * and settlements (the engine's side) take and give `Hundredths`; grants, adjustments,
+ * balances and the published changes face the wire and speak its decimal credits
+ * (decision 020). The conversions are the contracts' (decision 014), not a second definition.
  */
 export function toHundredths(credits: number): Hundredths {
   return hundredthsOf(credits);
