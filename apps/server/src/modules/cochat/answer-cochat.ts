@@ -66,9 +66,9 @@ export async function answerCochat(
   );
   const abortSignal = AbortSignal.any([sse.clientGone, timeout.signal]);
   let text = "";
-  // The user's message is stored once the first token is out (or the call ended without
-  // one), never before the provider is asked: the write stays off the time to first token
-  // (decision 016), and it always precedes the answer's own row.
+  // The user's message is stored while the provider is working on the first token: the
+  // write stays off the time to first token (decision 016), yet it happens within a tick of
+  // the request, so a crash mid-answer never loses the question; it precedes the answer's row.
   let turnStored: Promise<void> | null = null;
   const storeTurn = () => {
     if (!turnStored) {
@@ -85,7 +85,7 @@ export async function answerCochat(
     modelName: resolved.model.name,
   };
   try {
-    const result = await deps.models.streamModel({
+    const answer = deps.models.streamModel({
       modelId: input.modelId,
       messages: input.messages,
       temperature: input.temperature,
@@ -95,11 +95,12 @@ export async function answerCochat(
       onDelta: (delta) => {
         text += delta;
         sse.send(COCHAT_EVENTS.delta, { text: delta });
-        // Not in this tick: Node sends a chunked write on the next tick, and PGlite's work
-        // (synchronous, on this thread) would hold the first token back behind the write.
-        if (!turnStored) setImmediate(storeTurn);
       },
     });
+    // Not in this tick: the provider request goes out first (PGlite's work is synchronous,
+    // on this thread, and would otherwise hold the request back behind the write).
+    setImmediate(storeTurn);
+    const result = await answer;
     await storeTurn();
     const messageId = await finishTurn(deps.db, {
       ...base,

@@ -26,9 +26,12 @@ export async function getConversation(
   );
   const row = rows[0];
   if (!row) throw conversationNotFound();
+  // A turn's question and answer can share a timestamp (the question is stored as the first
+  // token goes out, and PGlite's clock is coarse): within one, the question comes first.
   const messages = await db.query<MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM cochat_messages
-     WHERE user_id = $1 AND conversation_id = $2 ORDER BY created_at, id`,
+     WHERE user_id = $1 AND conversation_id = $2
+     ORDER BY created_at, CASE role WHEN 'user' THEN 0 ELSE 1 END, id`,
     [userId, conversationId],
   );
   return {
