@@ -16,13 +16,14 @@ describe("a new agreement version", () => {
     const user = await createUser();
     const version = `2.${Date.now().toString(36)}`;
 
-    // The admin publishes the new version through the admin dashboard.
+    // The admin publishes the new version in the admin area's Agreements screen.
     const admin = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     await admin.page.goto("/admin/login");
     await admin.page.getByLabel("Email address").fill(inject("adminEmail"));
     await admin.page.getByLabel("Password", { exact: true }).fill(inject("adminPassword"));
     await admin.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await admin.page.waitForURL("**/admin/dashboard");
+    await admin.page.getByRole("link", { name: "Agreements" }).click();
     const form = admin.page.getByRole("form", { name: "Publish agreement version" });
     await form.getByLabel("Version", { exact: true }).fill(version);
     await form.getByLabel("Effective date").fill("2026-01-15");

@@ -98,6 +98,9 @@ export async function setup(project: TestProject) {
       LOG_LEVEL: "warn",
       RATE_LIMIT_PER_MINUTE: "100000",
       SIGNUP_LIMIT_PER_HOUR: "100000",
+      // Every browser of the suite is one IP: telemetry's per-IP limits would throttle them.
+      TELEMETRY_LOGS_PER_MINUTE: "100000",
+      TELEMETRY_ANALYTICS_PER_MINUTE: "100000",
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       GOOGLE_CLIENT_ID,

@@ -21,13 +21,18 @@ import { billingRoutes } from "./modules/billing/routes";
 import { cochatRoutes } from "./modules/cochat/routes";
 import { creditsDeps } from "./modules/credits/credits-deps";
 import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
+import { buildCatalogue } from "./modules/models/catalogue";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
+import { registerModelCallStats } from "./modules/models/model-call-stats";
+import { registerModelOverrides } from "./modules/models/model-overrides";
 import { modelsRoutes } from "./modules/models/routes";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
 import { lastEventSeq } from "./modules/orchestration/run-events";
 import { listRuns } from "./modules/orchestration/run-store";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { captureServerLines } from "./modules/telemetry/capture-server-lines";
+import { registerTelemetry } from "./modules/telemetry/routes";
 import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
 import { loadUserKeys } from "./modules/users/load-user-keys";
@@ -78,8 +83,13 @@ const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
  * main.ts listens. Migrations run here, so an app that is built is ready to serve.
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
+  // Warn/error lines of a request also go to the telemetry store (decision 021).
+  const serverLines = captureServerLines();
   const app = Fastify({
-    loggerInstance: createLogger(config.logLevel, deps.logStream) as FastifyBaseLogger,
+    loggerInstance: createLogger(
+      config.logLevel,
+      serverLines.tee(deps.logStream),
+    ) as FastifyBaseLogger,
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
     genReqId: (request) => {
@@ -158,7 +168,20 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   );
 
   await app.register(systemRoutes);
-  app.decorate("models", createModelGateway({ config: config.models, log: app.log }));
+  // The admin area's on/off and price overrides sit on the catalogue (no restart needed).
+  const catalogue = await registerModelOverrides(
+    app,
+    db,
+    buildCatalogue({
+      file: config.models.catalogueFile,
+      localModels: config.models.openaiCompatible.models,
+    }),
+  );
+  const onCallSettled = registerModelCallStats(app);
+  app.decorate(
+    "models",
+    createModelGateway({ config: config.models, log: app.log, catalogue, onCallSettled }),
+  );
   app.decorate(
     "ssrf",
     createSsrfGuard({
@@ -184,12 +207,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await registerOrchestration(app, { redisPrefix: prefix });
   await app.register(sessionRoutes, {
     runs: {
-      lastEventSeq: (sessionId) => lastEventSeq(db, sessionId),
+      lastEventSeq: (sessionId) => lastEventSeq(app.orchestration.deps, sessionId),
       list: (sessionId) => listRuns(db, sessionId),
       stopActive: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
     },
   });
   await app.register(cochatRoutes, { redisPrefix: prefix });
+  registerTelemetry(app, { serverLines });
 
   await registerSpa(app, config.webDistDir);
 

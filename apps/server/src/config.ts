@@ -141,6 +141,14 @@ const EnvSchema = z.object({
   SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).optional(),
   HOLD_TTL_MINUTES: z.coerce.number().positive().max(1440).default(15),
   CREDITS_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(60),
+  // Client telemetry (modules/telemetry, docs/decisions/021-telemetry.md).
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  TELEMETRY_FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  TELEMETRY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  TELEMETRY_QUEUE_LIMIT: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
+  TELEMETRY_LOGS_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  TELEMETRY_ANALYTICS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  TELEMETRY_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(3600),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -193,12 +201,28 @@ export interface AppConfig {
   /** Model providers, the catalogue file and call reliability settings. */
   readonly models: ModelsConfig;
   readonly billing: BillingConfig;
+  readonly telemetry: TelemetryConfig;
   readonly cochat: {
     /** Fair use of CoChat Unlimited, per user. */
     readonly messagesPerHour: number;
     /** Bound on one CoChat answer, server side (spec §9: 180 s). */
     readonly timeoutMs: number;
   };
+}
+
+export interface TelemetryConfig {
+  /** Stored logs and analytics older than this are deleted by the sweeper. */
+  readonly retentionDays: number;
+  /** Accepted entries are written at least this often, or sooner when a batch fills. */
+  readonly flushIntervalMs: number;
+  readonly batchSize: number;
+  /** Entries waiting to be written beyond which ingestion answers 503 instead of queueing. */
+  readonly queueLimit: number;
+  /** Per signed-in user (else per IP) per minute, for POST /api/logs and /api/analytics/*. */
+  readonly logsPerMinute: number;
+  readonly analyticsPerMinute: number;
+  /** How often the retention sweeper runs; 0 turns it off. */
+  readonly sweepIntervalMs: number;
 }
 
 export interface BillingConfig {
@@ -331,6 +355,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
       e.PREVIOUS_ENCRYPTION_KEYS.map((k) => Buffer.from(k, "base64")),
     ),
     userBaseUrlAllowedNetworks: Object.freeze([...e.USER_BASE_URL_ALLOWED_NETWORKS]),
+    telemetry: Object.freeze({
+      retentionDays: e.TELEMETRY_RETENTION_DAYS,
+      flushIntervalMs: e.TELEMETRY_FLUSH_INTERVAL_MS,
+      batchSize: e.TELEMETRY_BATCH_SIZE,
+      queueLimit: e.TELEMETRY_QUEUE_LIMIT,
+      logsPerMinute: e.TELEMETRY_LOGS_PER_MINUTE,
+      analyticsPerMinute: e.TELEMETRY_ANALYTICS_PER_MINUTE,
+      sweepIntervalMs: Math.round(e.TELEMETRY_SWEEP_INTERVAL_SECONDS * 1000),
+    }),
     cochat: Object.freeze({
       messagesPerHour: e.COCHAT_MESSAGES_PER_HOUR,
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),

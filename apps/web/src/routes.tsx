@@ -139,6 +139,12 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   "/admin/dashboard": {
     load: () => import("./features/admin/admin-dashboard-page").then((m) => m.AdminDashboardPage),
   },
+  "/admin/users/:userId": {
+    load: () => import("./features/admin/admin-user-page").then((m) => m.AdminUserPage),
+  },
+  "/admin/:section": {
+    load: () => import("./features/admin/admin-section-page").then((m) => m.AdminSectionPage),
+  },
 
   // Spec §2 debug and test routes (not indexed).
   "/debug-auth": {

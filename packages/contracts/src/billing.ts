@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZCreditAmount } from "./money";
 import { PLANS, SUBSCRIPTION_TIERS, type TPlan, type TSubscriptionTier } from "./plans";
 
 /**
@@ -273,18 +274,10 @@ export type TCreditsChanged = z.infer<typeof ZCreditsChanged>;
 // Admin
 // ---------------------------------------------------------------------------------------
 
-const ZCreditAmount = z
-  .number()
-  .finite()
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
-    error: "Use at most two decimal places.",
-  });
-
 export const ZAdminCreditAdjustmentRequest = z.object({
-  delta: ZCreditAmount.refine((v) => v !== 0, { error: "Give a non-zero amount." }).refine(
-    (v) => Math.abs(v) <= 10_000_000,
-    { error: "At most 10,000,000 credits at a time." },
-  ),
+  delta: ZCreditAmount.refine((v) => Math.abs(v) >= 0.01, {
+    error: "Give a non-zero amount (at least 0.01).",
+  }).refine((v) => Math.abs(v) <= 10_000_000, { error: "At most 10,000,000 credits at a time." }),
   reason: z.string().trim().min(1).max(500).describe("Why; shown in the user's ledger"),
   idempotencyKey: z
     .string()

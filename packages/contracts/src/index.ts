@@ -15,3 +15,4 @@ export * from "./redact";
 export * from "./routes";
 export * from "./runs";
 export * from "./sessions";
+export * from "./telemetry";

@@ -66,6 +66,7 @@ export function formatHundredths(amount: Hundredths): string {
 /** A credit amount on the wire: a decimal number of credits with at most two places. */
 export const ZCreditAmount = z
   .number()
+  .finite()
   .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
     error: "use at most two decimal places",
   });

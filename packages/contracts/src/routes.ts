@@ -1,3 +1,5 @@
+import { ADMIN_SECTIONS } from "./admin";
+
 /**
  * The web app's route table (spec §2). The server answers 200 for these paths and 404 for
  * any other, and the web router is built from the same list, so the two never disagree.
@@ -56,6 +58,8 @@ export const APP_ROUTES = [
   { path: "/documents", access: "protected" },
   { path: "/settings", access: "protected" },
   { path: "/admin/dashboard", access: "admin" },
+  { path: "/admin/users/:userId", access: "admin" },
+  { path: "/admin/:section", access: "admin", params: { section: ADMIN_SECTIONS } },
   { path: "/debug-auth", access: "debug" },
   { path: "/simple-auth", access: "debug" },
   { path: "/test-redirect", access: "debug" },

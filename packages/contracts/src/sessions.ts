@@ -49,7 +49,10 @@ export type TAgentPreference = z.infer<typeof ZAgentPreference>;
 export const ZAgentPreferences = z.partialRecord(ZAgentRoleId, ZAgentPreference);
 export type TAgentPreferences = z.infer<typeof ZAgentPreferences>;
 
-const ZCredits = ZCreditAmount.positive().max(SESSION_BUDGET_MAX);
+// At least one hundredth: a smaller positive number passes "two decimal places" as 0.
+const ZCredits = ZCreditAmount.min(0.01, { error: "must be at least 0.01 credits" }).max(
+  SESSION_BUDGET_MAX,
+);
 
 export const ZSession = z.object({
   id: z.string(),

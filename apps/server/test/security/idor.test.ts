@@ -163,6 +163,12 @@ const NOT_USER_OWNED: Record<string, string> = {
   "GET /api/models/{id}": "a catalogue model id: public",
   "POST /api/admin/users/{id}/credits": "administrators only (refusal tested below)",
   "PUT /api/admin/users/{id}/tier": "administrators only (refusal tested below)",
+  "GET /api/admin/users/{id}": "administrators only (admin-console.test.ts refuses the rest)",
+  "GET /api/admin/users/{id}/ledger": "administrators only",
+  "PUT /api/admin/users/{id}/disabled": "administrators only",
+  "POST /api/admin/users/{id}/revoke-sign-ins": "administrators only",
+  "PUT /api/admin/models/{id}": "administrators only; a catalogue model id",
+  "GET /api/admin/logs/requests/{requestId}": "administrators only; a request id",
 };
 
 /** Routes hidden from the OpenAPI document (the dev checkout's HTML pages) that take A's id. */

@@ -157,6 +157,8 @@ describe("every route, fuzzed from its contract", () => {
           if (response.statusCode >= 500) failures.push(`${label} ${response.body.slice(0, 200)}`);
           // Mail goes out after the answer; what a 2xx sent belongs to that 2xx.
           await t.app.mailer.settled();
+          // Telemetry is written in batches after the answer; likewise it belongs to its 2xx.
+          await t.app.telemetry.flush();
           const after = await fingerprint(t.db);
           if (response.statusCode >= 400 && after !== before)
             failures.push(`state changed: ${label}`);

@@ -1,12 +1,14 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { Outlet, useLocation, useNavigationType } from "react-router";
 import { NavigationTracker, useRouteLoop } from "../auth/navigation-tracker";
+import { useAuth } from "../auth/use-auth";
 import { ErrorBoundary } from "../components/error-boundary";
 import { MAIN_CONTENT_ID, SkipLink } from "../components/skip-link";
 import { PageSpinner } from "../components/spinner";
 import { ToastHost } from "../components/toast/toast-host";
 import { RouteErrorPage } from "../features/errors/route-error-page";
 import { logger } from "../lib/telemetry/logger";
+import { TelemetryTracker } from "../lib/telemetry/telemetry-tracker";
 
 const AuthErrorPage = lazy(() =>
   import("../features/errors/auth-error-page").then((m) => ({ default: m.AuthErrorPage })),
@@ -57,11 +59,13 @@ function NavigationEffects() {
 export function RootLayout() {
   const { pathname } = useLocation();
   const looping = useRouteLoop();
+  const { user } = useAuth();
   return (
     <>
       <SkipLink />
       <NavigationEffects />
       <NavigationTracker />
+      <TelemetryTracker userId={user?.id} />
       {looping ? (
         <Suspense fallback={<PageSpinner />}>
           <AuthErrorPage />

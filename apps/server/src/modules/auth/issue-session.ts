@@ -1,4 +1,6 @@
+import { ACCOUNT_DISABLED } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
+import { AppError } from "../../platform/errors";
 import type { SessionSettings } from "./session-settings";
 import { hashOpaqueToken, newOpaqueToken } from "./session-token";
 
@@ -14,9 +16,12 @@ export async function issueSession(
   meta: { userAgent?: string | undefined; ip?: string | undefined },
 ): Promise<IssuedSession> {
   const token = newOpaqueToken();
+  // The account's state is read in the same statement, so a disabled account (admin area)
+  // gets no new sign-in by any route (password, Google, admin) at no extra round trip.
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO auth_sessions (user_id, token_hash, idle_expires_at, expires_at, user_agent, ip)
-     VALUES ($1, $2, now() + make_interval(secs => $3), now() + make_interval(secs => $4), $5, $6)
+     SELECT id, $2, now() + make_interval(secs => $3), now() + make_interval(secs => $4), $5, $6
+     FROM users WHERE id = $1 AND disabled_at IS NULL
      RETURNING id`,
     [
       userId,
@@ -27,5 +32,7 @@ export async function issueSession(
       meta.ip ?? null,
     ],
   );
-  return { sessionId: (rows[0] as { id: string }).id, token };
+  const row = rows[0];
+  if (!row) throw new AppError(ACCOUNT_DISABLED.code, 403, ACCOUNT_DISABLED.message);
+  return { sessionId: row.id, token };
 }

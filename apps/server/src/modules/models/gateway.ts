@@ -1,5 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3Prompt,
+  SharedV3ProviderOptions,
+} from "@ai-sdk/provider";
 import {
   AGENT_ROLE_NAMES,
   estimateTokens,
@@ -172,6 +176,119 @@ const PERSONA_OF_ROLE: Record<TAgentRole, SimulatorPersona> = {
 export const PLANNER_SYSTEM_PROMPT =
   "You are the coordinator of a team of AI agents: Strategist (plans), Coder (writes code), Designer (writes design and UX specifications) and Critic (reviews and scores drafts). Split the user's request into 1 to 8 steps, each for one role with a concrete task. A step lists in dependsOn the ids of earlier steps whose output it needs; steps without dependencies run in parallel. Use only the roles the request needs; end with a Critic step when there is something to review. Explain the split in one or two sentences in rationale.";
 
+/** A call's stream as the gateway reads it, whichever way it was produced. */
+type CallPart =
+  | { type: "delta"; text: string }
+  | {
+      type: "finish";
+      finishReason: string;
+      /** undefined when the provider sent no token counts. */
+      usage: TTokenUsage | undefined;
+      /** Structured output only: the validated object, once the stream is read. */
+      object?: Promise<unknown>;
+    }
+  | { type: "error"; error: unknown }
+  | { type: "abort" };
+
+interface CallSettings {
+  temperature: number | undefined;
+  maxOutputTokens: number;
+  abortSignal: AbortSignal;
+  providerOptions?: SharedV3ProviderOptions;
+}
+
+const usageOf = (input: number | undefined, output: number | undefined) =>
+  input !== undefined && output !== undefined
+    ? { inputTokens: input, outputTokens: output }
+    : undefined;
+
+/**
+ * Streamed text straight from the provider's model (the SDK's provider seam, LanguageModelV3):
+ * the provider parses and validates its wire format once; `streamText`'s chain of stream
+ * stages on top (step control, tool handling, telemetry, re-validation) cost about as much
+ * CPU again per chunk and give a text call nothing. A profile under load put the SDK's
+ * per-chunk chain at about half of a run's CPU.
+ */
+async function* textParts(
+  model: LanguageModelV3,
+  system: string | undefined,
+  messages: readonly ModelMessage[],
+  settings: CallSettings,
+): AsyncGenerator<CallPart> {
+  const prompt: LanguageModelV3Prompt = [
+    ...(system ? [{ role: "system" as const, content: system }] : []),
+    ...messages.map((m) =>
+      m.role === "assistant"
+        ? {
+            role: "assistant" as const,
+            content: [{ type: "text" as const, text: String(m.content) }],
+          }
+        : { role: "user" as const, content: [{ type: "text" as const, text: String(m.content) }] },
+    ),
+  ];
+  const { stream } = await model.doStream({ prompt, ...settings });
+  const reader = stream.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value: part } = await reader.read();
+      finished = done;
+      if (done) return;
+      if (part.type === "text-delta") yield { type: "delta", text: part.delta };
+      else if (part.type === "error") yield { type: "error", error: part.error };
+      else if (part.type === "finish") {
+        yield {
+          type: "finish",
+          finishReason: part.finishReason.unified,
+          usage: usageOf(part.usage.inputTokens.total, part.usage.outputTokens.total),
+        };
+      }
+    }
+  } finally {
+    // Left early (a failure, the caller's onDelta threw): the provider's response is closed.
+    if (finished) reader.releaseLock();
+    else reader.cancel().catch(() => {});
+  }
+}
+
+/** Structured output (the plan, once per run) keeps `streamText`, which parses and validates it. */
+async function* structuredParts(
+  model: LanguageModelV3,
+  system: string | undefined,
+  messages: ModelMessage[],
+  output: ReturnType<typeof Output.object>,
+  settings: CallSettings,
+): AsyncGenerator<CallPart> {
+  const result = streamText({
+    model,
+    ...(system ? { system } : {}),
+    messages,
+    ...settings,
+    // Retries are ours (the gateway's), explicit and testable, and they can move to another provider.
+    maxRetries: 0,
+    output,
+    // Errors arrive as stream parts and are handled there; the default logs to console.
+    onError: () => {},
+  });
+  for await (const part of result.fullStream) {
+    if (part.type === "text-delta") yield { type: "delta", text: part.text };
+    else if (part.type === "error") yield { type: "error", error: part.error };
+    else if (part.type === "abort") yield { type: "abort" };
+    else if (part.type === "finish") {
+      const object = Promise.resolve(result.output);
+      // Awaited only when the whole stream was read; a failure after this must not leave it
+      // unhandled.
+      object.catch(() => {});
+      yield {
+        type: "finish",
+        finishReason: part.finishReason,
+        usage: usageOf(part.totalUsage.inputTokens, part.totalUsage.outputTokens),
+        object,
+      };
+    }
+  }
+}
+
 export function createModelGateway(options: GatewayOptions): ModelGateway {
   const { config, log } = options;
   const catalogue =
@@ -282,28 +399,25 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     let attemptFirstToken: number | null = null;
     let text = "";
     try {
-      const result = streamText({
-        model: target.languageModel,
-        ...(system ? { system } : {}),
-        messages,
+      const providerOptions =
+        persona && target.provider === "simulator" ? { simulator: { persona } } : undefined;
+      const settings = {
         temperature: input.temperature ?? model.temperature,
         maxOutputTokens: maxOutputFor(model, input.maxOutputTokens),
         abortSignal: signal,
-        // Retries are ours (below), explicit and testable, and they can move to another provider.
-        maxRetries: 0,
-        ...(output ? { output } : {}),
-        ...(persona && target.provider === "simulator"
-          ? { providerOptions: { simulator: { persona } } }
-          : {}),
-        // Errors arrive as stream parts and are handled there; the default logs to console.
-        onError: () => {},
-      });
+        ...(providerOptions ? { providerOptions } : {}),
+      };
+      const stream = output
+        ? structuredParts(target.languageModel, system, messages, output, settings)
+        : textParts(target.languageModel, system, messages, settings);
       let usage: TTokenUsage | undefined;
       let finishReason = "unknown";
-      for await (const part of result.fullStream) {
-        // U+0000 cannot be stored (PostgreSQL text); it never leaves the gateway.
-        const delta = part.type === "text-delta" ? withoutNul(part.text) : "";
-        if (part.type === "text-delta" && delta.length > 0) {
+      let object: Promise<unknown> | undefined;
+      for await (const part of stream) {
+        if (part.type === "delta") {
+          // U+0000 cannot be stored (PostgreSQL text); it never leaves the gateway.
+          const delta = withoutNul(part.text);
+          if (delta.length === 0) continue;
           text += delta;
           attemptFirstToken ??= performance.now();
           if (input.onDelta) {
@@ -318,16 +432,14 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
           throw part.error;
         } else if (part.type === "abort") {
           throw signal.reason ?? new DOMException("Aborted", "AbortError");
-        } else if (part.type === "finish") {
+        } else {
           finishReason = part.finishReason;
-          const { inputTokens, outputTokens } = part.totalUsage;
-          if (inputTokens !== undefined && outputTokens !== undefined) {
-            usage = { inputTokens, outputTokens };
-          }
+          usage = part.usage;
+          object = part.object;
         }
       }
       if (signal.aborted) throw signal.reason;
-      const object = output ? withoutNulDeep(await result.output) : undefined;
+      const parsed = object ? withoutNulDeep(await object) : undefined;
       const latency = performance.now() - attemptStarted;
       health.success(
         target.provider,
@@ -345,7 +457,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         },
         usageEstimated: usage === undefined,
         finishReason,
-        object,
+        object: parsed,
       };
     } catch (error) {
       if (error instanceof ConsumerError) throw error;

@@ -5,34 +5,34 @@ describe("createDeltaBatcher", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it("sends what arrived within one interval as one piece", () => {
+  it("sends a piece after a quiet spell in the same turn, with what else arrived in it", () => {
     const sent: string[] = [];
     const batcher = createDeltaBatcher((t) => sent.push(t), { intervalMs: 50 });
     batcher.push("Hel");
     batcher.push("lo");
     expect(sent).toEqual([]);
-    vi.advanceTimersByTime(50);
+    vi.advanceTimersByTime(0);
     expect(sent).toEqual(["Hello"]);
+    vi.advanceTimersByTime(60);
     batcher.push(" world");
-    vi.advanceTimersByTime(49);
-    expect(sent).toEqual(["Hello"]);
-    vi.advanceTimersByTime(1);
+    vi.advanceTimersByTime(0);
     expect(sent).toEqual(["Hello", " world"]);
   });
 
-  it("by default sends what arrived within one turn of the event loop as one piece", () => {
+  it("gathers pieces that follow closer than the interval into one event", () => {
     const sent: string[] = [];
-    const batcher = createDeltaBatcher((t) => sent.push(t));
-    batcher.push("Hel");
-    batcher.push("lo");
-    expect(sent).toEqual([]);
-    vi.runOnlyPendingTimers();
-    expect(sent).toEqual(["Hello"]);
-    batcher.push(" world");
-    batcher.close();
-    expect(sent).toEqual(["Hello", " world"]);
-    vi.runOnlyPendingTimers();
-    expect(sent).toEqual(["Hello", " world"]);
+    const batcher = createDeltaBatcher((t) => sent.push(t), { intervalMs: 50 });
+    batcher.push("a");
+    vi.advanceTimersByTime(0);
+    expect(sent).toEqual(["a"]);
+    vi.advanceTimersByTime(10);
+    batcher.push("b");
+    vi.advanceTimersByTime(10);
+    batcher.push("c");
+    vi.advanceTimersByTime(29);
+    expect(sent).toEqual(["a"]);
+    vi.advanceTimersByTime(1);
+    expect(sent).toEqual(["a", "bc"]);
   });
 
   it("sends at once when the buffer is full, and the rest on close", () => {

@@ -1,10 +1,15 @@
 /**
- * Gathers streamed text into fewer, larger events: what arrives within one turn of the event
- * loop (or within `intervalMs`, when given) goes out as one piece, or at once when `maxChars`
- * are waiting. Models send a delta every few tokens; under load many of a lane's deltas are
- * read in the same turn, and an event per delta would multiply stored rows and socket packets
- * without showing anything sooner. Waiting longer than a turn would: a 50 ms window made the
- * first chunk of every window wait up to 50 ms, as long as the whole latency budget.
+ * Gathers streamed text into fewer, larger events, without holding text back from a reader:
+ * a piece that comes after a quiet spell goes out in the same turn of the event loop (with
+ * whatever else of the lane arrived in that turn); pieces that follow closer than
+ * `intervalMs` to the last event wait for the interval and go out together. So a model that
+ * streams a chunk every 20 ms or more sends each at once, one at 10 ms sends every other
+ * chunk at once and the next at most 10 ms late (half the events), and one that sends
+ * hundreds a second costs at most one stored row and socket packet per lane per interval.
+ * A full buffer (`maxChars`) goes at once.
+ *
+ * The earlier fixed 50 ms window made the first chunk of every window wait up to 50 ms, as
+ * long as the whole latency budget from provider to client.
  */
 export interface DeltaBatcher {
   push(text: string): void;
@@ -12,8 +17,7 @@ export interface DeltaBatcher {
   close(): void;
 }
 
-/** 0: coalesce within one turn of the event loop (setImmediate), the default. */
-export const DELTA_INTERVAL_MS = 0;
+export const DELTA_INTERVAL_MS = 20;
 export const DELTA_MAX_CHARS = 2000;
 
 export function createDeltaBatcher(
@@ -23,6 +27,7 @@ export function createDeltaBatcher(
   const intervalMs = options.intervalMs ?? DELTA_INTERVAL_MS;
   const maxChars = options.maxChars ?? DELTA_MAX_CHARS;
   let buffer = "";
+  let lastSent = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | null = null;
   let immediate: NodeJS.Immediate | null = null;
   const flush = () => {
@@ -37,17 +42,20 @@ export function createDeltaBatcher(
     if (buffer.length === 0) return;
     const text = buffer;
     buffer = "";
+    lastSent = Date.now();
     send(text);
-  };
-  const schedule = () => {
-    if (intervalMs > 0) timer ??= setTimeout(flush, intervalMs);
-    else immediate ??= setImmediate(flush);
   };
   return {
     push(text) {
       buffer += text;
-      if (buffer.length >= maxChars) flush();
-      else schedule();
+      if (buffer.length >= maxChars) {
+        flush();
+        return;
+      }
+      if (timer || immediate) return;
+      const wait = lastSent + intervalMs - Date.now();
+      if (wait > 0) timer = setTimeout(flush, wait);
+      else immediate = setImmediate(flush);
     },
     close: flush,
   };

@@ -22,16 +22,18 @@ function fakeDb() {
     }
     if (sql.includes("INSERT INTO run_events")) {
       if (holding) await new Promise<void>((resolve) => held.push(resolve));
-      const batch = JSON.parse(params[3] as string) as TRunEvent[];
       if (sql.includes("WITH ORDINALITY")) {
+        const batch = JSON.parse(params[3] as string) as TRunEvent[];
         const first = counter + 1;
         counter += batch.length;
         const numbered = batch.map((e, i) => ({ ...e, seq: first + i }));
         stored.push(...numbered);
         return { rows: numbered.map((e) => ({ seq: e.seq })), rowCount: numbered.length };
       }
+      // Send first: numbered events of any sessions, in one statement.
+      const batch = JSON.parse(params[0] as string) as TRunEvent[];
       stored.push(...batch);
-      counter = Math.max(counter, params[1] as number);
+      counter = Math.max(counter, ...batch.map((e) => e.seq));
       return { rows: [], rowCount: batch.length };
     }
     throw new Error(`unexpected query: ${sql}`);

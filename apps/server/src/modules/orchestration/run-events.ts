@@ -28,6 +28,8 @@ export interface EventHub {
   readonly sendFirst: boolean;
   /** Sent but not yet stored events of the session after `after`, in seq order. */
   inflight(sessionId: string, after: number): TRunEvent[];
+  /** The highest number this process has sent in the session (0 when none is known). */
+  lastSent(sessionId: string): number;
 }
 
 interface SessionStream {
@@ -40,6 +42,8 @@ interface SessionStream {
 
 interface Hub extends EventHub {
   streams: Map<string, SessionStream>;
+  /** Send first: every run's events of this process, stored together (see `storeTogether`). */
+  store: SharedStore | null;
 }
 
 export function createEventHub(options: { sendFirst: boolean }): EventHub {
@@ -47,12 +51,17 @@ export function createEventHub(options: { sendFirst: boolean }): EventHub {
   const hub: Hub = {
     sendFirst: options.sendFirst,
     streams,
+    store: null,
     inflight(sessionId, after) {
       const stream = streams.get(sessionId);
       if (!stream) return [];
       return [...stream.inflight.values()]
         .filter((e) => e.seq > after)
         .sort((a, b) => a.seq - b.seq);
+    },
+    lastSent(sessionId) {
+      const next = streams.get(sessionId)?.next;
+      return next ? next - 1 : 0;
     },
   };
   return hub;
@@ -97,16 +106,91 @@ const NUMBER_AND_INSERT = `
   FROM counter, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, ord)
   RETURNING seq`;
 
-/** Send first: the numbers are given; the counter follows the highest one stored. */
+/**
+ * Send first: the numbers are given, for any number of sessions and runs at once (each event
+ * carries its session and run); each session's counter follows its highest number stored.
+ */
 const INSERT_NUMBERED = `
-  WITH counter AS (
-    INSERT INTO run_event_counters (session_id, last_seq) VALUES ($1, $2)
+  WITH e AS (
+    SELECT (value->>'session_id')::uuid AS session_id, (value->>'seq')::bigint AS seq,
+      (value->>'run_id')::uuid AS run_id, value->>'type' AS type, value - 'seq' AS data
+    FROM jsonb_array_elements($1::jsonb)
+  ), counter AS (
+    INSERT INTO run_event_counters (session_id, last_seq)
+    SELECT session_id, max(seq) FROM e GROUP BY session_id
     ON CONFLICT (session_id) DO UPDATE
       SET last_seq = GREATEST(run_event_counters.last_seq, EXCLUDED.last_seq)
   )
   INSERT INTO run_events (session_id, seq, run_id, type, data)
-  SELECT $1, (e.value->>'seq')::bigint, $3, e.value->>'type', e.value - 'seq'
-  FROM jsonb_array_elements($4::jsonb) AS e(value)`;
+  SELECT session_id, seq, run_id, type, data FROM e`;
+
+interface Numbered {
+  entry: Pending<TRunEvent>;
+  /** After the write, stored or not: the event is no longer in flight. */
+  settled(): void;
+}
+
+interface SharedStore {
+  push(item: Numbered): void;
+}
+
+/**
+ * Send first: what every run of this process sent within `STORE_AFTER_MS` is stored in one
+ * statement, and while it runs the next ones gather for the one after. The events are out
+ * already and joins read them from memory meanwhile, so storing a little later costs a
+ * reader nothing; storing each as it came cost a statement (and, embedded, a stall of this
+ * thread) per streamed delta: about 100 per run (50 ms: at most 20 statements a second
+ * for the whole process, however many runs stream). A batch that fails is retried session
+ * by session, so one session's problem (deleted mid-run) costs no other its events.
+ */
+export const STORE_AFTER_MS = 50;
+
+function storeTogether(deps: Pick<RunEventLogDeps, "db" | "log">): SharedStore {
+  let queue: Numbered[] = [];
+  let busy = false;
+  const write = async (batch: Numbered[]): Promise<void> => {
+    await deps.db.query(INSERT_NUMBERED, [JSON.stringify(batch.map((n) => n.entry.event))]);
+    for (const n of batch) {
+      n.settled();
+      n.entry.resolve(n.entry.event);
+    }
+  };
+  const fail = (batch: Numbered[], error: unknown) => {
+    const sessionId = batch[0]?.entry.event.session_id;
+    deps.log.error({ err: error, sessionId }, "run events could not be stored");
+    for (const n of batch) {
+      n.settled();
+      n.entry.reject(error);
+    }
+  };
+  const writeApart = async (batch: Numbered[], error: unknown): Promise<void> => {
+    const bySession = new Map<string, Numbered[]>();
+    for (const n of batch) {
+      const group = bySession.get(n.entry.event.session_id);
+      if (group) group.push(n);
+      else bySession.set(n.entry.event.session_id, [n]);
+    }
+    if (bySession.size === 1) return fail(batch, error);
+    for (const group of bySession.values())
+      await write(group).catch((e: unknown) => fail(group, e));
+  };
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      await write(batch).catch((error: unknown) => writeApart(batch, error));
+    }
+    busy = false;
+  };
+  return {
+    push(item) {
+      queue.push(item);
+      if (busy) return;
+      busy = true;
+      setTimeout(() => void drain(), STORE_AFTER_MS);
+    },
+  };
+}
 
 export function createRunEventLog(
   deps: RunEventLogDeps,
@@ -215,22 +299,10 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
   let stream: SessionStream | null = null;
   let unnumbered: Pending<Omit<TRunEvent, "seq">>[] = [];
   let waiting = false;
-
-  const writer = createWriter<TRunEvent>(async (batch) => {
-    try {
-      await scope.deps.db.query(INSERT_NUMBERED, [
-        scope.sessionId,
-        Math.max(...batch.map((p) => p.event.seq)),
-        scope.runId,
-        JSON.stringify(batch.map((p) => p.event)),
-      ]);
-      for (const written of batch) written.resolve(written.event);
-    } catch (error) {
-      scope.failed(batch, error);
-    } finally {
-      for (const written of batch) stream?.inflight.delete(written.event.seq);
-    }
-  });
+  /** This log's events not yet stored (or failed): `flush` waits for them. */
+  const unstored = new Set<Promise<TRunEvent>>();
+  hub.store ??= storeTogether(scope.deps);
+  const store = hub.store;
 
   const open = (): SessionStream => {
     if (!stream) {
@@ -246,6 +318,14 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
     return stream;
   };
 
+  /** Stored or failed: no longer in flight; a stream no log uses any more is let go. */
+  const settle = (s: SessionStream, seq: number) => {
+    s.inflight.delete(seq);
+    if (s.writers === 0 && s.inflight.size === 0 && hub.streams.get(scope.sessionId) === s) {
+      hub.streams.delete(scope.sessionId);
+    }
+  };
+
   /** Numbers and sends what waits, in append order; the writes follow. */
   const number = (s: SessionStream) => {
     const room = scope.room();
@@ -254,7 +334,7 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
       s.next = event.seq + 1;
       s.inflight.set(event.seq, event);
       room.emit(SERVER_EVENTS.runEvent, event);
-      writer.push({ ...waiting, event });
+      store.push({ entry: { ...waiting, event }, settled: () => settle(s, event.seq) });
     }
     unnumbered = [];
   };
@@ -263,6 +343,9 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
     append(input) {
       const s = open();
       const { entry, stored } = pending(scope.stamp(input));
+      const settled = stored.finally(() => unstored.delete(settled));
+      settled.catch(() => {});
+      unstored.add(settled);
       unnumbered.push(entry);
       if (waiting) return stored;
       if (s.next !== null) {
@@ -294,12 +377,7 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
       return stored;
     },
     async flush() {
-      while (waiting || writer.busy()) {
-        if (waiting) await stream?.ready?.catch(() => {});
-        // The numbering callback of `ready` runs before this continues.
-        await Promise.resolve();
-        await writer.drain();
-      }
+      while (unstored.size > 0) await Promise.allSettled([...unstored]);
     },
     close() {
       const s = stream;
@@ -368,10 +446,18 @@ export async function readRunEvents(
   };
 }
 
-export async function lastEventSeq(db: Queryable, sessionId: string): Promise<number> {
-  const { rows } = await db.query<{ last_seq: number }>(
+/**
+ * The session's last event number, for a reader's replay cursor: the stored counter, or
+ * (send first) a higher number already sent whose write has not landed yet.
+ */
+export async function lastEventSeq(
+  deps: Pick<RunEventLogDeps, "db" | "events">,
+  sessionId: string,
+): Promise<number> {
+  const sent = deps.events.lastSent(sessionId);
+  const { rows } = await deps.db.query<{ last_seq: number }>(
     "SELECT last_seq FROM run_event_counters WHERE session_id = $1",
     [sessionId],
   );
-  return Number(rows[0]?.last_seq ?? 0);
+  return Math.max(Number(rows[0]?.last_seq ?? 0), sent);
 }

@@ -1,8 +1,14 @@
 import type { TAdminUsersQuery, TAdminUsersResponse } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { toUserProfiles, USER_COLUMNS, type UserRow } from "./user-row";
+import { ADMIN_USER_COLUMNS, type AdminUserRow, toAdminUsers } from "./admin-user-row";
 
-/** One page of users, newest first, optionally filtered by part of the email or name. */
+const ORDER: Record<TAdminUsersQuery["sort"], string> = {
+  newest: "created_at DESC, id",
+  oldest: "created_at ASC, id",
+  email: "lower(email) ASC, id",
+};
+
+/** One page of users, sorted, optionally filtered by part of the email or name. */
 export async function listUsers(
   db: Queryable,
   query: TAdminUsersQuery,
@@ -11,14 +17,15 @@ export async function listUsers(
   const where = `WHERE $1::text IS NULL OR lower(email) LIKE $1
     OR lower(first_name || ' ' || last_name) LIKE $1 OR lower(COALESCE(display_name, '')) LIKE $1`;
   const [page, total] = await Promise.all([
-    db.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+    db.query<AdminUserRow>(
+      `SELECT ${ADMIN_USER_COLUMNS} FROM users ${where}
+       ORDER BY ${ORDER[query.sort]} LIMIT $2 OFFSET $3`,
       [pattern, query.pageSize, (query.page - 1) * query.pageSize],
     ),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM users ${where}`, [pattern]),
   ]);
   return {
-    users: await toUserProfiles(db, page.rows),
+    users: await toAdminUsers(db, page.rows),
     total: total.rows[0]?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,

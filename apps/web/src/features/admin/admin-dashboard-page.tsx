@@ -1,17 +1,267 @@
-import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { OutboxList } from "./outbox-list";
-import { PublishAgreementForm } from "./publish-agreement-form";
+import type { TAdminModelStats, TAdminOverview, TModelHealth } from "@cohort/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Badge } from "../../components/badge";
+import { Card } from "../../components/card";
+import { formatCost, formatNumber } from "../billing/billing-format";
+import { adminKeys, fetchOverview } from "./admin-api";
+import { AdminPage, QueryState } from "./admin-page";
+import { DayBarChart } from "./day-bar-chart";
+import { WebVitalsTable } from "./web-vitals-table";
 
-/** The admin area's first tools; the admin issue adds users, audit log and the rest. */
+const RANGES = [7, 30, 90] as const;
+
+const plural = (word: string) => (value: number) =>
+  `${formatNumber(value)} ${word}${value === 1 ? "" : "s"}`;
+
+function series(overview: TAdminOverview, pick: (day: TAdminOverview["days"][number]) => number) {
+  return overview.days.map((day) => ({ date: day.date, value: pick(day) }));
+}
+
+/** The admin area's overview: the business per day, and how the model providers are doing. */
 export function AdminDashboardPage() {
-  useDocumentMeta({ title: "Admin dashboard", noindex: true });
+  const [days, setDays] = useState<number>(30);
+  const { data, isPending, isError } = useQuery({
+    queryKey: adminKeys.overview(days),
+    queryFn: ({ signal }) => fetchOverview(days, signal),
+  });
   return (
-    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6 lg:grid-cols-2">
-      <h1 className="text-2xl font-bold tracking-tight text-ink-950 lg:col-span-2">
-        Admin dashboard
-      </h1>
-      <OutboxList />
-      <PublishAgreementForm />
+    <AdminPage
+      title="Admin dashboard"
+      description="Sign-ups, activity, revenue and credits per day (UTC), and provider health."
+      actions={
+        <fieldset className="flex gap-1 rounded-lg border border-ink-200 bg-white p-1">
+          <legend className="sr-only">Period</legend>
+          {RANGES.map((range) => (
+            <button
+              key={range}
+              type="button"
+              aria-pressed={days === range}
+              onClick={() => setDays(range)}
+              className={
+                days === range
+                  ? "rounded-md bg-ink-900 px-3 py-1 text-sm font-semibold text-white"
+                  : "rounded-md px-3 py-1 text-sm text-ink-700 hover:bg-ink-100"
+              }
+            >
+              {range} days
+            </button>
+          ))}
+        </fieldset>
+      }
+    >
+      {isPending || isError ? (
+        <QueryState isError={isError} label="the overview" />
+      ) : (
+        <>
+          <div className="grid gap-3 sm:grid-cols-4">
+            <Stat label="Users" value={formatNumber(data.totals.users)} />
+            <Stat label="Disabled accounts" value={formatNumber(data.totals.disabled_users)} />
+            <Stat
+              label={`Revenue, ${days} days`}
+              value={formatCost(data.days.reduce((sum, day) => sum + day.revenue_cents, 0) / 100)}
+            />
+            <Stat
+              label={`Runs, ${days} days`}
+              value={formatNumber(data.days.reduce((sum, day) => sum + day.runs, 0))}
+            />
+          </div>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Card className="p-5">
+              <DayBarChart
+                title="Sign-ups"
+                testId="chart-signups"
+                days={series(data, (day) => day.signups)}
+                describe={plural("sign-up")}
+              />
+            </Card>
+            <Card className="p-5">
+              <DayBarChart
+                title="Active users"
+                testId="chart-active"
+                days={series(data, (day) => day.active_users)}
+                describe={plural("user")}
+              />
+            </Card>
+            <Card className="p-5">
+              <DayBarChart
+                title="Runs"
+                testId="chart-runs"
+                days={series(data, (day) => day.runs)}
+                describe={plural("run")}
+              />
+            </Card>
+            <Card className="p-5">
+              <DayBarChart
+                title="CoChat messages"
+                testId="chart-cochat"
+                days={series(data, (day) => day.cochat_messages)}
+                describe={plural("message")}
+              />
+            </Card>
+            <Card className="p-5">
+              <DayBarChart
+                title="Revenue"
+                testId="chart-revenue"
+                days={series(data, (day) => day.revenue_cents / 100)}
+                describe={formatCost}
+              />
+            </Card>
+            <Card className="p-5">
+              <DayBarChart
+                title="Credits granted and spent"
+                testId="chart-credits"
+                firstLabel="Granted"
+                days={series(data, (day) => day.credits_granted)}
+                second={{ label: "Spent", days: series(data, (day) => day.credits_spent) }}
+                describe={plural("credit")}
+              />
+            </Card>
+          </div>
+          <Card className="p-5">
+            <h2 className="text-base font-semibold text-ink-950">Model providers</h2>
+            <ProviderHealthTable providers={data.providers} />
+          </Card>
+          <Card className="p-5">
+            <h2 className="text-base font-semibold text-ink-950">Calls per model</h2>
+            <p className="mt-1 text-sm text-ink-600">
+              What this server has seen since it started: calls, failures and latency.
+            </p>
+            <ModelStatsTable models={data.models} />
+          </Card>
+          <Card className="p-5">
+            <h2 className="text-base font-semibold text-ink-950">Web vitals, p75 per route</h2>
+            <WebVitalsTable />
+          </Card>
+        </>
+      )}
+    </AdminPage>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Card className="p-4">
+      <p className="text-xs font-medium text-ink-600">{label}</p>
+      <p className="mt-1 text-2xl font-bold text-ink-950 tabular-nums">{value}</p>
+    </Card>
+  );
+}
+
+/** Per provider: configured or simulated, last outcome, median latency over recent calls. */
+export function ProviderHealthTable({ providers }: { providers: readonly TModelHealth[] }) {
+  return (
+    <div className="mt-3 overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="provider-health">
+        <caption className="sr-only">Provider health</caption>
+        <thead className="text-xs text-ink-600">
+          <tr>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Provider
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Mode
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Status
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Latency p50
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              First token p50
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Calls
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              Last error
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-ink-100">
+          {providers.map((provider) => (
+            <tr key={provider.provider}>
+              <th scope="row" className="py-2 pr-3 font-medium text-ink-900">
+                {provider.name}
+              </th>
+              <td className="py-2 pr-3">
+                <Badge tone={provider.mode === "real" ? "brand" : "neutral"}>
+                  {provider.mode === "real" ? "Real" : "Simulated"}
+                </Badge>
+              </td>
+              <td className="py-2 pr-3">
+                {provider.reachable === null ? (
+                  <span className="text-ink-500">No calls yet</span>
+                ) : provider.reachable ? (
+                  <Badge tone="success">OK</Badge>
+                ) : (
+                  <Badge tone="danger">Failing</Badge>
+                )}
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums">
+                {provider.latency_ms_p50 === null
+                  ? "—"
+                  : `${formatNumber(provider.latency_ms_p50, 0)} ms`}
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums">
+                {provider.ttft_ms_p50 === null
+                  ? "—"
+                  : `${formatNumber(provider.ttft_ms_p50, 0)} ms`}
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums">{provider.samples}</td>
+              <td className="py-2 text-xs text-ink-600">
+                {provider.last_error
+                  ? `${provider.last_error.code}: ${provider.last_error.message}`
+                  : "—"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
+  if (models.length === 0) {
+    return <p className="mt-3 text-sm text-ink-600">No model calls since the server started.</p>;
+  }
+  const ms = (value: number | null) => (value === null ? "—" : `${formatNumber(value, 0)} ms`);
+  return (
+    <div className="mt-3 overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="model-stats">
+        <caption className="sr-only">Calls per model</caption>
+        <thead className="text-xs text-ink-600">
+          <tr>
+            {["Model", "Calls", "Errors", "Latency p50", "Latency p95", "Last error"].map(
+              (label) => (
+                <th key={label} scope="col" className="py-2 pr-3 font-medium">
+                  {label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-ink-100 tabular-nums">
+          {models.map((model) => (
+            <tr key={model.model_id}>
+              <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
+                {model.model_id}
+              </th>
+              <td className="py-2 pr-3">{formatNumber(model.calls)}</td>
+              <td className="py-2 pr-3">
+                {model.errors > 0 ? <Badge tone="danger">{formatNumber(model.errors)}</Badge> : "0"}
+              </td>
+              <td className="py-2 pr-3">{ms(model.latency_ms_p50)}</td>
+              <td className="py-2 pr-3">{ms(model.latency_ms_p95)}</td>
+              <td className="py-2 text-xs text-ink-600">
+                {model.last_error ? `${model.last_error.code}: ${model.last_error.message}` : "—"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

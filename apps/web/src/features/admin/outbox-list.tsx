@@ -3,6 +3,7 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Spinner } from "../../components/spinner";
 import { fetchOutbox, OUTBOX_QUERY_KEY } from "./admin-api";
+import { AdminPage } from "./admin-page";
 import { linkify } from "./linkify";
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "medium" });
@@ -59,5 +60,13 @@ export function OutboxList() {
         </ul>
       )}
     </Card>
+  );
+}
+
+export function OutboxSection() {
+  return (
+    <AdminPage title="Outbox">
+      <OutboxList />
+    </AdminPage>
   );
 }

@@ -1,10 +1,11 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { failureMessage } from "../../auth/account-api";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, FormMessage, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
-import { publishAgreement } from "./admin-api";
+import { adminKeys, publishAgreement } from "./admin-api";
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
@@ -19,6 +20,7 @@ export function PublishAgreementForm() {
   const [publishing, setPublishing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const declineId = useId();
+  const queryClient = useQueryClient();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -35,6 +37,7 @@ export function PublishAgreementForm() {
       setVersion("");
       setContent("");
       setAllowDecline(false);
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
     } catch (cause) {
       const message = failureMessage(cause, "Could not publish the agreement. Please try again.");
       setError(message);

@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { toast } from "../../components/toast/toast-store";
 import { logger } from "../../lib/telemetry/logger";
+import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { refreshCredits } from "../shell/credit-sync";
 import { BILLING_QUERY_KEY } from "./billing-api";
 
@@ -46,6 +47,7 @@ export function useCheckoutReturn(): void {
 
     if (outcome === "success") {
       toast({ title: CHECKOUT_MESSAGES.success, variant: "success" });
+      trackFunnelStep("purchase");
       const refresh = () => {
         void queryClient.invalidateQueries({ queryKey: BILLING_QUERY_KEY });
         refreshCredits().catch((error: unknown) =>

@@ -14,6 +14,7 @@ import type {
 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
+import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 
 /** The calls of Cohort Chat (spec §7 sessions and /ai/*), with their query keys. */
 export const chatKeys = {
@@ -67,8 +68,11 @@ export function setSessionStatus(id: string, status: TSessionStatus): Promise<TS
   return api.put<TSessionResponse>(`/sessions/${encodeURIComponent(id)}/status`, { status });
 }
 
-export function sendChatMessage(sessionId: string, message: string): Promise<TChatResponse> {
-  return api.post<TChatResponse>("/ai/chat", { session_id: sessionId, message });
+export async function sendChatMessage(sessionId: string, message: string): Promise<TChatResponse> {
+  const started = await api.post<TChatResponse>("/ai/chat", { session_id: sessionId, message });
+  // The funnel counts users who started any run; the admin summary takes the first.
+  trackFunnelStep("first_run");
+  return started;
 }
 
 export function cancelRun(runId: string): Promise<TCancelRunResponse> {

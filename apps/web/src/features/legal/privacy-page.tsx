@@ -53,12 +53,53 @@ const SECTIONS: readonly LegalSection[] = [
         </p>
         <h3>Usage and diagnostics</h3>
         <p>
-          Pages viewed, the page you came from and campaign parameters (UTM source, medium,
-          campaign, term and content), device and screen size, page performance measurements (such
-          as largest contentful paint, first input delay, layout shift and time to first byte), how
-          long a visit lasts, and error logs with the page address, browser user agent, your user id
-          and a session id. Before any log entry is stored, values under keys such as password,
-          token, secret, api_key, apiKey and authorization are replaced with “[REDACTED]”.
+          Cohort measures itself with its own code only: no third-party analytics or advertising
+          scripts run on its pages. Exactly this is sent to our servers:
+        </p>
+        <ul>
+          <li>
+            <strong>Page views</strong> — the page's path (never its query string, which can carry a
+            sign-in link's token), its title, the address of the page you came from, campaign
+            parameters (UTM source, medium, campaign, term and content), your browser's user agent,
+            platform and language, whether the screen is a phone, tablet or desktop size, and the
+            screen and window size.
+          </li>
+          <li>
+            <strong>Events</strong> — named steps such as signing up, starting a run or buying
+            credits, and page-speed events (first and largest contentful paint, in whole
+            milliseconds).
+          </li>
+          <li>
+            <strong>Performance</strong> — per page load: largest contentful paint, first input
+            delay or, in browsers that no longer report it, interaction to next paint, layout shift,
+            time to first byte, and DOM and page load times.
+          </li>
+          <li>
+            <strong>Visit length</strong> — how long a visit lasted, in seconds. A visit is a random
+            identifier kept in this browser, replaced after 30 minutes without activity.
+          </li>
+          <li>
+            <strong>Error and warning logs</strong>, while you are signed in — the message, the page
+            address, your browser's user agent, your user id, the chat session open at the time and
+            the request id of a failed call, so we can match it with our server's record of that
+            call. Before any log entry leaves your browser, and again on our server, values under
+            keys such as password, token, secret, api_key, apiKey and authorization are replaced
+            with “[REDACTED]”.
+          </li>
+        </ul>
+        <p>
+          With page views, events and logs we store the network your connection came from, never
+          your full IP address: the first three parts of an IPv4 address (a /24 network) or the
+          first three groups of an IPv6 address (a /48 network). Signed-in activity is linked to
+          your user id; visits before you sign in are not linked to you.
+        </p>
+        <p>
+          <strong>Your choices.</strong> If your browser sends Do Not Track or Global Privacy
+          Control, Cohort sends no page views, events, performance data or visit lengths from it,
+          and our server discards any that arrive. You can also turn analytics off for your account
+          under Settings → Privacy; the choice follows your account to every browser. Error and
+          warning logs of signed-in use are kept either way, because we need them to answer support
+          requests and keep the service running.
         </p>
         <h3>Agreement records</h3>
         <p>
@@ -168,6 +209,15 @@ const SECTIONS: readonly LegalSection[] = [
               </td>
             </tr>
             <tr>
+              <td>cohortAnalyticsSession, cohortAnalyticsOptOut</td>
+              <td>localStorage</td>
+              <td>
+                The random visit identifier with the time of your last activity, and whether you
+                turned analytics off. The visit identifier is never set under Do Not Track or Global
+                Privacy Control.
+              </td>
+            </tr>
+            <tr>
               <td>Profile, recent navigation, redirect counters</td>
               <td>sessionStorage</td>
               <td>
@@ -217,7 +267,10 @@ const SECTIONS: readonly LegalSection[] = [
           from backups within a further 35 days.
         </li>
         <li>Provider API keys: until you remove them or close your account.</li>
-        <li>Usage, performance and error logs: 90 days, then deleted or aggregated anonymously.</li>
+        <li>
+          Page views, events, performance data, visit lengths and error logs: 30 days, then deleted
+          automatically.
+        </li>
         <li>
           Credit ledger, invoices and payment records: as long as tax and accounting law requires,
           usually seven years.

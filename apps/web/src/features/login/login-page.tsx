@@ -19,6 +19,7 @@ import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { logger } from "../../lib/telemetry/logger";
+import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { fetchCurrentAgreement } from "../agreement/agreement-api";
 import { ModelsPanel } from "./models-panel";
 
@@ -160,6 +161,7 @@ export function LoginPage() {
   async function register(form: FormValues, agreement: TAgreement | null) {
     const response = await signUp({ ...form, ...(agreement ? { agreementId: agreement.id } : {}) });
     toast({ title: LOGIN_TEXTS.accountCreated, variant: "success" });
+    trackFunnelStep("sign_up");
     applyAuthResponse(response);
   }
 

@@ -1,5 +1,6 @@
 import { useAuth } from "../../auth/use-auth";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { AnalyticsPreference } from "./analytics-preference";
 import { ProfileForm } from "./profile-form";
 import { ProviderKeys } from "./provider-keys";
 import { SessionsList } from "./sessions-list";
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <ProfileForm key={user.id} user={user} />
       <ProviderKeys />
       <SessionsList />
+      <AnalyticsPreference />
     </div>
   );
 }

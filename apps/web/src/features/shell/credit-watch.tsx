@@ -47,6 +47,16 @@ export function useLiveCredits(): void {
       }),
     [],
   );
+  // A refused reconnection (an administrator disabled the account or ended its sign-ins)
+  // says nothing by itself: asking for the profile lets the API's 401 policy sign out.
+  useEffect(() => {
+    let gaveUp = realtime.connection.getSnapshot().gaveUp;
+    return realtime.connection.subscribe(() => {
+      const now = realtime.connection.getSnapshot().gaveUp;
+      if (now && !gaveUp) refreshCredits().catch(() => undefined);
+      gaveUp = now;
+    });
+  }, []);
 }
 
 /** The polite live region that reads out each drop ("Used 3 credits. 17 credits remaining."). */

@@ -193,12 +193,15 @@ function createRealtimeClient(): RealtimeClient {
     },
     isConnected: () => socket?.connected ?? false,
     async joinSession(sessionId, lastSeq) {
+      // Spec §7: the realtime session id also correlates the page's log entries.
+      logger.setSessionId(sessionId);
       const live = await ensureOpen();
       return (await live
         .timeout(ACK_TIMEOUT_MS)
         .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId, lastSeq })) as TJoinSessionAck;
     },
     leaveSession(sessionId) {
+      logger.setSessionId(undefined);
       if (socket?.connected) socket.emit(CLIENT_EVENTS.leaveSession, { sessionId });
     },
     retry() {

@@ -41,6 +41,11 @@ export interface Logger {
   warn(message: string, data?: unknown): void;
   error(message: string, data?: unknown): void;
   setContext(context: LogContext): void;
+  /**
+   * The realtime (chat) session the page has joined, put on every entry for correlation
+   * (spec §7); kept apart from the user context, which sign-in and sign-out replace.
+   */
+  setSessionId(sessionId: string | undefined): void;
   /** The buffered entries, oldest first. */
   entries(): readonly LogEntry[];
   /** Returns and removes the buffered entries; the telemetry sender calls this to flush. */
@@ -63,6 +68,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const listeners = new Set<(entry: LogEntry) => void>();
   let buffer: LogEntry[] = [];
   let context: LogContext = {};
+  let realtimeSessionId: string | undefined;
 
   function write(level: LogLevel, message: string, data: unknown): void {
     const entry: LogEntry = {
@@ -71,6 +77,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       message,
       ...environment(),
       ...context,
+      ...(realtimeSessionId === undefined ? {} : { sessionId: realtimeSessionId }),
     };
     if (data !== undefined) entry.data = redactDeep(data);
     buffer.push(entry);
@@ -90,6 +97,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     setContext(next) {
       context = { ...next };
     },
+    setSessionId(sessionId) {
+      realtimeSessionId = sessionId;
+    },
     entries: () => buffer,
     drain() {
       const drained = buffer;
@@ -103,5 +113,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-/** The app's one logger: everything is buffered, warnings and errors reach the console. */
+/**
+ * The app's one logger: everything is buffered, warnings and errors reach the console, and
+ * the log shipper (log-shipper.ts) sends the buffer to POST /api/logs.
+ */
 export const logger = createLogger({ echoLevel: import.meta.env.DEV ? "debug" : "warn" });

@@ -1,0 +1,66 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Queryable } from "../../db/client";
+
+/** Deleted per statement, so one sweep never holds a long lock on a busy table. */
+const CHUNK = 5_000;
+
+const TIME_COLUMNS = {
+  telemetry_logs: "received_at",
+  analytics_page_views: "created_at",
+  analytics_events: "created_at",
+  analytics_performance: "created_at",
+  analytics_session_ends: "created_at",
+} as const;
+
+/** Deletes stored logs and analytics older than `retentionDays`; returns how many rows went. */
+export async function sweepExpiredTelemetry(
+  db: Queryable,
+  retentionDays: number,
+  now: Date = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000).toISOString();
+  let deleted = 0;
+  for (const [table, column] of Object.entries(TIME_COLUMNS)) {
+    for (;;) {
+      const { rowCount } = await db.query(
+        `DELETE FROM ${table} WHERE id IN (
+           SELECT id FROM ${table} WHERE ${column} < $1 LIMIT ${CHUNK})`,
+        [cutoff],
+      );
+      deleted += rowCount;
+      if (rowCount < CHUNK) break;
+    }
+  }
+  return deleted;
+}
+
+export interface TelemetrySweeper {
+  stop(): Promise<void>;
+}
+
+/** Runs the retention sweep every `intervalMs`; a sweep still going is not doubled. */
+export function startTelemetrySweeper(
+  db: Queryable,
+  options: { retentionDays: number; intervalMs: number; log: FastifyBaseLogger },
+): TelemetrySweeper {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = sweepExpiredTelemetry(db, options.retentionDays)
+      .then((count) => {
+        if (count > 0) options.log.info({ count }, "expired telemetry deleted");
+      })
+      .catch((error: unknown) => options.log.error({ err: error }, "telemetry sweep failed"))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, options.intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

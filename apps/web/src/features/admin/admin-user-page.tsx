@@ -1,0 +1,343 @@
+import {
+  SUBSCRIPTION_TIERS,
+  type TAdminUserDetail,
+  TIER_LABELS,
+  type TSubscriptionTier,
+} from "@cohort/contracts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link, useParams } from "react-router";
+import { failureMessage } from "../../auth/account-api";
+import { Badge } from "../../components/badge";
+import { Button } from "../../components/button";
+import { Card } from "../../components/card";
+import { Field, FormMessage, inputClasses } from "../../components/form";
+import { toast } from "../../components/toast/toast-store";
+import {
+  formatCreditDelta,
+  formatDateTime,
+  formatNumber,
+  ledgerReasonLabel,
+} from "../billing/billing-format";
+import {
+  adjustCredits,
+  adminKeys,
+  fetchUser,
+  revokeSignIns,
+  setDisabled,
+  setTier,
+} from "./admin-api";
+import { AdminPage, QueryState } from "./admin-page";
+import { AuditTable } from "./audit-section";
+
+/** One user: profile, balance, ledger, sign-ins, and the actions an admin can take. */
+export function AdminUserPage() {
+  const { userId = "" } = useParams();
+  const { data, isPending, isError } = useQuery({
+    queryKey: adminKeys.user(userId),
+    queryFn: ({ signal }) => fetchUser(userId, signal),
+  });
+  const back = (
+    <Link to="/admin/users" className="text-sm font-medium text-brand-700 hover:underline">
+      ← All users
+    </Link>
+  );
+  if (isPending || isError) {
+    return (
+      <AdminPage title="User" actions={back}>
+        <QueryState isError={isError} label="this user" />
+      </AdminPage>
+    );
+  }
+  const { user } = data;
+  return (
+    <AdminPage title={user.email} description={user.displayName} actions={back}>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="grid content-start gap-3 p-5">
+          <h2 className="text-base font-semibold text-ink-950">Profile</h2>
+          <dl
+            className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm"
+            data-testid="user-profile"
+          >
+            <dt className="text-ink-600">State</dt>
+            <dd>
+              {user.disabled_at ? (
+                <Badge tone="danger">Disabled {formatDateTime(user.disabled_at)}</Badge>
+              ) : (
+                <Badge tone="success">Active</Badge>
+              )}
+            </dd>
+            <dt className="text-ink-600">Role</dt>
+            <dd>{user.role}</dd>
+            <dt className="text-ink-600">Tier</dt>
+            <dd>{TIER_LABELS[user.subscription_tier]}</dd>
+            <dt className="text-ink-600">Balance</dt>
+            <dd className="tabular-nums" data-testid="user-balance">
+              {formatNumber(user.credits_remaining)} credits
+            </dd>
+            <dt className="text-ink-600">Email</dt>
+            <dd>{user.emailVerified ? "Verified" : "Not verified"}</dd>
+            <dt className="text-ink-600">Joined</dt>
+            <dd>{formatDateTime(user.created_at)}</dd>
+            <dt className="text-ink-600">Chat sessions</dt>
+            <dd className="tabular-nums">{data.sessions_count}</dd>
+            <dt className="text-ink-600">Sign-ins</dt>
+            <dd className="tabular-nums">{data.sign_ins.length} active</dd>
+          </dl>
+        </Card>
+        <AdjustCreditsCard userId={user.id} />
+        <AccountCard detail={data} />
+      </div>
+      <Card className="p-5">
+        <h2 className="text-base font-semibold text-ink-950">Credit ledger</h2>
+        <p className="mt-1 text-sm text-ink-600">
+          The newest {data.ledger.length} of {data.ledger_total} entries.
+        </p>
+        <LedgerRows detail={data} />
+      </Card>
+      <Card className="p-5">
+        <h2 className="text-base font-semibold text-ink-950">Active sign-ins</h2>
+        {data.sign_ins.length === 0 ? (
+          <p className="mt-3 text-sm text-ink-600">No active sign-ins.</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-ink-100 text-sm">
+            {data.sign_ins.map((signIn) => (
+              <li key={signIn.id} className="py-2">
+                <span className="font-medium text-ink-900">
+                  {signIn.user_agent ?? "Unknown device"}
+                </span>
+                <span className="block text-xs text-ink-500">
+                  {signIn.ip ?? "unknown address"} · last used {formatDateTime(signIn.last_used_at)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card className="p-5">
+        <h2 className="text-base font-semibold text-ink-950">Admin actions on this account</h2>
+        <AuditTable query={{ targetId: user.id, pageSize: 10 }} />
+      </Card>
+    </AdminPage>
+  );
+}
+
+function LedgerRows({ detail }: { detail: TAdminUserDetail }) {
+  if (detail.ledger.length === 0) {
+    return <p className="mt-3 text-sm text-ink-600">No credit movements yet.</p>;
+  }
+  return (
+    <div className="mt-3 overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="admin-ledger">
+        <caption className="sr-only">Credit ledger, newest first</caption>
+        <thead className="text-xs text-ink-600">
+          <tr>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Date
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Reason
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Description
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Change
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Balance
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-ink-100">
+          {detail.ledger.map((entry) => (
+            <tr key={entry.id}>
+              <td className="py-2 pr-3 text-ink-600">{formatDateTime(entry.created_at)}</td>
+              <td className="py-2 pr-3">{ledgerReasonLabel(entry.reason)}</td>
+              <td className="py-2 pr-3 text-ink-700">{entry.description}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">
+                {formatCreditDelta(entry.delta)}
+              </td>
+              <td className="py-2 text-right tabular-nums">{formatNumber(entry.balance_after)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Refreshes every admin query after an action: the user, the lists and the audit log. */
+function useRefresh() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: adminKeys.all });
+}
+
+function AdjustCreditsCard({ userId }: { userId: string }) {
+  const refresh = useRefresh();
+  const [amount, setAmount] = useState("");
+  const [reason, setReason] = useState("");
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    setPending(true);
+    try {
+      const result = await adjustCredits(userId, {
+        delta: Number(amount),
+        reason,
+        // A double-click or a retried request never adjusts twice.
+        idempotencyKey: crypto.randomUUID(),
+      });
+      toast({
+        title: `Balance is now ${formatNumber(result.balance)} credits`,
+        variant: "success",
+      });
+      setAmount("");
+      setReason("");
+      await refresh();
+    } catch (cause) {
+      setError(failureMessage(cause, "Could not adjust the credits. Please try again."));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Card className="p-5">
+      <h2 id="adjust-title" className="text-base font-semibold text-ink-950">
+        Adjust credits
+      </h2>
+      <p className="mt-1 text-sm text-ink-600">
+        A positive amount grants, a negative one deducts. The reason shows in the user's ledger.
+      </p>
+      <form aria-labelledby="adjust-title" onSubmit={onSubmit} className="mt-4 grid gap-3">
+        <Field
+          label="Amount"
+          type="number"
+          step="0.01"
+          required
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+        />
+        <Field
+          label="Reason"
+          required
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        <FormMessage>{error}</FormMessage>
+        <div>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Loading..." : "Adjust credits"}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function AccountCard({ detail }: { detail: TAdminUserDetail }) {
+  const { user } = detail;
+  const refresh = useRefresh();
+  const [tier, setTierValue] = useState<TSubscriptionTier>(user.subscription_tier);
+  const [reason, setReason] = useState("");
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (action: () => Promise<string>) => {
+    setError(null);
+    setPending(true);
+    try {
+      toast({ title: await action(), variant: "success" });
+      await refresh();
+    } catch (cause) {
+      setError(failureMessage(cause, "The action failed. Please try again."));
+    } finally {
+      setPending(false);
+    }
+  };
+  const onToggle = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const disable = !user.disabled_at;
+    void run(async () => {
+      await setDisabled(user.id, { disabled: disable, reason });
+      setReason("");
+      return disable ? "Account disabled; its sign-ins ended" : "Account enabled";
+    });
+  };
+
+  return (
+    <Card className="grid content-start gap-5 p-5">
+      <div className="grid gap-2">
+        <h2 className="text-base font-semibold text-ink-950">Tier</h2>
+        <div className="flex gap-2">
+          <select
+            aria-label="Tier"
+            className={inputClasses}
+            value={tier}
+            onChange={(e) => setTierValue(e.target.value as TSubscriptionTier)}
+          >
+            {SUBSCRIPTION_TIERS.map((value) => (
+              <option key={value} value={value}>
+                {TIER_LABELS[value]}
+              </option>
+            ))}
+          </select>
+          <Button
+            variant="outline"
+            disabled={pending || tier === user.subscription_tier}
+            onClick={() =>
+              void run(async () => {
+                await setTier(user.id, tier);
+                return `Tier set to ${TIER_LABELS[tier]}`;
+              })
+            }
+          >
+            Save
+          </Button>
+        </div>
+      </div>
+      <form onSubmit={onToggle} className="grid gap-2" aria-labelledby="access-title">
+        <h2 id="access-title" className="text-base font-semibold text-ink-950">
+          Access
+        </h2>
+        <p className="text-sm text-ink-600">
+          {user.disabled_at
+            ? "The account is disabled: nobody can sign in to it."
+            : "Disabling ends every sign-in at once and refuses new ones."}
+        </p>
+        <Field
+          label={user.disabled_at ? "Reason for enabling" : "Reason for disabling"}
+          required
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button
+            type="submit"
+            variant={user.disabled_at ? "primary" : "outline"}
+            disabled={pending}
+          >
+            {user.disabled_at ? "Enable account" : "Disable account"}
+          </Button>
+          <Button
+            variant="ghost"
+            disabled={pending || detail.sign_ins.length === 0}
+            onClick={() =>
+              void run(async () => {
+                const { revoked } = await revokeSignIns(user.id);
+                return `${revoked} sign-in${revoked === 1 ? "" : "s"} ended`;
+              })
+            }
+          >
+            Revoke sign-ins
+          </Button>
+        </div>
+      </form>
+      <FormMessage>{error}</FormMessage>
+    </Card>
+  );
+}

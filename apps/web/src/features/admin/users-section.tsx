@@ -1,0 +1,159 @@
+import { ADMIN_USER_SORTS, type TAdminUsersQuery } from "@cohort/contracts";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Badge } from "../../components/badge";
+import { Button } from "../../components/button";
+import { Card } from "../../components/card";
+import { Field, inputClasses } from "../../components/form";
+import { formatDate, formatNumber } from "../billing/billing-format";
+import { adminKeys, fetchUsers } from "./admin-api";
+import { AdminPage, QueryState } from "./admin-page";
+import { Pager } from "./pager";
+
+const SORT_LABELS: Record<TAdminUsersQuery["sort"], string> = {
+  newest: "Newest first",
+  oldest: "Oldest first",
+  email: "By email",
+};
+
+/** Users: search by email or name, sort, page; each row opens the user's page. */
+export function UsersSection() {
+  // The search lives in the address, so Back from a user's page returns to the same list.
+  const [params, setParams] = useSearchParams();
+  const q = params.get("q") ?? "";
+  const sortParam = params.get("sort");
+  const sort = (ADMIN_USER_SORTS as readonly string[]).includes(sortParam ?? "")
+    ? (sortParam as TAdminUsersQuery["sort"])
+    : "newest";
+  const page = Math.max(1, Number(params.get("page")) || 1);
+  const query: TAdminUsersQuery = { q: q || undefined, sort, page, pageSize: 25 };
+  const [draft, setDraft] = useState(q);
+  const { data, isPending, isError, isFetching } = useQuery({
+    queryKey: adminKeys.users(query),
+    queryFn: ({ signal }) => fetchUsers(query, signal),
+    placeholderData: keepPreviousData,
+  });
+  const update = (next: Record<string, string>) => {
+    const merged = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(next)) {
+      if (value) merged.set(key, value);
+      else merged.delete(key);
+    }
+    setParams(merged);
+  };
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    update({ q: draft.trim(), page: "" });
+  };
+
+  return (
+    <AdminPage
+      title="Users"
+      description="Search by email or name; open a user to act on the account."
+    >
+      <Card className="grid gap-4 p-5">
+        <form
+          onSubmit={onSearch}
+          aria-label="Find users"
+          className="flex flex-wrap items-end gap-3"
+        >
+          <Field
+            label="Search users"
+            type="search"
+            className="min-w-64 flex-1"
+            placeholder="Email or name"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
+            Sort
+            <select
+              className={inputClasses}
+              value={sort}
+              onChange={(e) => update({ sort: e.target.value, page: "" })}
+            >
+              {ADMIN_USER_SORTS.map((value) => (
+                <option key={value} value={value}>
+                  {SORT_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button type="submit">Search</Button>
+        </form>
+        {isPending || isError ? (
+          <QueryState isError={isError} label="users" />
+        ) : data.users.length === 0 ? (
+          <p className="text-sm text-ink-600">No user matches.</p>
+        ) : (
+          <>
+            <div className="overflow-x-auto rounded-xl border border-ink-200">
+              <table
+                className="w-full text-left text-sm"
+                aria-busy={isFetching || undefined}
+                data-testid="users-table"
+              >
+                <caption className="sr-only">Users, {SORT_LABELS[sort].toLowerCase()}</caption>
+                <thead className="bg-ink-50 text-xs text-ink-600">
+                  <tr>
+                    <th scope="col" className="px-4 py-2.5 font-medium">
+                      User
+                    </th>
+                    <th scope="col" className="px-4 py-2.5 font-medium">
+                      Tier
+                    </th>
+                    <th scope="col" className="px-4 py-2.5 text-right font-medium">
+                      Credits
+                    </th>
+                    <th scope="col" className="px-4 py-2.5 font-medium">
+                      Joined
+                    </th>
+                    <th scope="col" className="px-4 py-2.5 font-medium">
+                      State
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-ink-100">
+                  {data.users.map((user) => (
+                    <tr key={user.id} className="hover:bg-ink-50">
+                      <th scope="row" className="px-4 py-2.5 font-normal">
+                        <Link
+                          to={`/admin/users/${user.id}`}
+                          className="font-medium text-brand-700 hover:underline"
+                        >
+                          {user.email}
+                        </Link>
+                        <span className="block text-xs text-ink-500">{user.displayName}</span>
+                      </th>
+                      <td className="px-4 py-2.5">{user.subscription_tier}</td>
+                      <td className="px-4 py-2.5 text-right tabular-nums">
+                        {formatNumber(user.credits_remaining)}
+                      </td>
+                      <td className="px-4 py-2.5 text-ink-600">{formatDate(user.created_at)}</td>
+                      <td className="px-4 py-2.5">
+                        {user.disabled_at ? (
+                          <Badge tone="danger">Disabled</Badge>
+                        ) : user.role === "admin" ? (
+                          <Badge tone="brand">Admin</Badge>
+                        ) : (
+                          <Badge tone="success">Active</Badge>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager
+              page={data.page}
+              pageSize={data.pageSize}
+              total={data.total}
+              onPage={(next) => update({ page: String(next) })}
+            />
+          </>
+        )}
+      </Card>
+    </AdminPage>
+  );
+}

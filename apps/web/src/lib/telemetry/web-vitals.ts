@@ -1,0 +1,52 @@
+import type { Metric } from "web-vitals";
+import type { Analytics, PerformanceInput } from "./analytics";
+
+/** Navigation timings of this page load, in milliseconds from its start. */
+function navigationTimings(): Pick<PerformanceInput, "domLoadTime" | "pageLoadTime"> {
+  const [entry] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+  if (!entry) return {};
+  return {
+    ...(entry.domContentLoadedEventEnd > 0 ? { domLoadTime: entry.domContentLoadedEventEnd } : {}),
+    ...(entry.loadEventEnd > 0 ? { pageLoadTime: entry.loadEventEnd } : {}),
+  };
+}
+
+/**
+ * Spec §3, §7 web vitals through the `web-vitals` library: FCP and LCP also as events
+ * (category Performance, action FCP or LCP, rounded value); the whole set as one performance
+ * record when the page is first hidden, when the library has reported its final values.
+ * `web-vitals` 4+ no longer measures FID: INP, its successor, is recorded as `inp`.
+ */
+export async function collectWebVitals(analytics: Analytics, pagePath: string): Promise<void> {
+  // Loaded after the first screen: measuring must not make the landing page heavier.
+  const { onCLS, onFCP, onINP, onLCP, onTTFB } = await import("web-vitals");
+  const values: PerformanceInput = { pagePath };
+  const event = (action: "FCP" | "LCP") => (metric: Metric) => {
+    analytics.trackEvent({ category: "Performance", action, value: Math.round(metric.value) });
+  };
+  onFCP((metric) => {
+    values.fcp = metric.value;
+    event("FCP")(metric);
+  });
+  onLCP((metric) => {
+    values.lcp = metric.value;
+    event("LCP")(metric);
+  });
+  onCLS((metric) => {
+    values.cls = metric.value;
+  });
+  onINP((metric) => {
+    values.inp = metric.value;
+  });
+  onTTFB((metric) => {
+    values.ttfb = metric.value;
+  });
+
+  let reported = false;
+  // Registered after the library's own listeners, so its final values are already in.
+  document.addEventListener("visibilitychange", () => {
+    if (reported || document.visibilityState !== "hidden") return;
+    reported = true;
+    analytics.trackPerformance({ ...values, ...navigationTimings() });
+  });
+}

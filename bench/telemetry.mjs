@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+// `npm run bench:telemetry`: client-log ingestion on PostgreSQL (POST /api/logs, 50 entries a
+// batch) while GET /api/health is probed at a steady rate; the target is ≥ 5,000 entries/s
+// STORED (the count is taken in the database once the write queue drains) without p99 of
+// health going above 20 ms. Needs a PostgreSQL: BENCH_DATABASE_URL (default
+// postgres://postgres@127.0.0.1:5432/postgres); a scratch database is created and dropped.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import autocannon from "autocannon";
+import pg from "pg";
+import { freePort, machine, root } from "./server.mjs";
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
+const BATCH = 50;
+/** Batches per second in the paced run: 120 × 50 = 6,000 entries/s offered. */
+const PACED_BATCHES_PER_S = Number(process.env.BENCH_BATCHES_PER_S ?? 120);
+const INGEST_CONNECTIONS = 10;
+const USERS = 10;
+/** Health is probed, not hammered: a load balancer's view of the instance under ingestion. */
+const HEALTH_RATE = 100;
+
+const SERVER_ENV = {
+  RATE_LIMIT_PER_MINUTE: "1000000000",
+  TELEMETRY_LOGS_PER_MINUTE: "1000000000",
+  LOG_LEVEL: "warn",
+};
+
+function databaseUrl(name) {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function startServer(dbUrl) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    process.execPath,
+    [
+      // BENCH_CPU_PROF_DIR=dir writes the server's CPU profile there when it exits.
+      ...(process.env.BENCH_CPU_PROF_DIR
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+        : []),
+      "--import",
+      "tsx",
+      path.join(root, "apps/server/src/main.ts"),
+    ],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "cohort-bench-")),
+        DATABASE_URL: dbUrl,
+        ...SERVER_ENV,
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  for (;;) {
+    if (child.exitCode !== null) throw new Error("the server exited during start-up");
+    try {
+      if ((await fetch(`${url}/api/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+async function signUp(url, n) {
+  const csrf = await fetch(`${url}/api/csrf-token`);
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const { csrfToken } = await csrf.json();
+  const agreement = await (await fetch(`${url}/api/agreements/current`)).json();
+  const response = await fetch(`${url}/api/user-auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: csrfCookie, "x-csrf-token": csrfToken },
+    body: JSON.stringify({
+      email: `bench-telemetry-${n}-${Date.now()}@example.com`,
+      password: "bench-correct-horse-battery",
+      firstName: "Bench",
+      lastName: "User",
+      agreementId: agreement.agreement.id,
+    }),
+  });
+  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const session = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return { cookie: `${csrfCookie}; ${session}`, csrfToken };
+}
+
+function batchBody(i) {
+  const now = new Date().toISOString();
+  const logs = Array.from({ length: BATCH }, (_, j) => ({
+    timestamp: now,
+    level: j % 10 === 0 ? "error" : "info",
+    message: `bench entry ${i}-${j}`,
+    data: { status: 500, durationMs: 1234, requestId: `bench-${i}-${j}`, password: "x" },
+    url: "https://app.example/chat/abc",
+    userAgent: "Mozilla/5.0 (bench)",
+    sessionId: "bench-session",
+    requestId: `bench-${i}-${j}`,
+  }));
+  return JSON.stringify({ logs });
+}
+
+async function storedCount(client) {
+  const { rows } = await client.query(
+    "SELECT count(*)::int AS n FROM telemetry_logs WHERE source = 'client'",
+  );
+  return rows[0].n;
+}
+
+/** Ingestion (paced or flat out) with health probed beside it; entries/s counted as stored. */
+async function run(server, users, db, label, batchesPerSecond) {
+  const before = await storedCount(db);
+  const started = performance.now();
+  const requests = users.map((user, i) => ({
+    method: "POST",
+    path: "/api/logs",
+    headers: {
+      "content-type": "application/json",
+      cookie: user.cookie,
+      "x-csrf-token": user.csrfToken,
+    },
+    body: batchBody(i),
+  }));
+  const [ingest, health] = await Promise.all([
+    autocannon({
+      url: server.url,
+      connections: INGEST_CONNECTIONS,
+      duration: DURATION_S,
+      requests,
+      ...(batchesPerSecond ? { overallRate: batchesPerSecond } : {}),
+    }),
+    autocannon({
+      url: `${server.url}/api/health`,
+      connections: 2,
+      duration: DURATION_S,
+      overallRate: HEALTH_RATE,
+    }),
+  ]);
+  const accepted = ingest["2xx"] * BATCH;
+  // Stored, not merely accepted: wait for the write queue to drain.
+  let stored = (await storedCount(db)) - before;
+  while (stored < accepted && performance.now() - started < (DURATION_S + 60) * 1000) {
+    await sleep(50);
+    stored = (await storedCount(db)) - before;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    label,
+    accepted,
+    stored,
+    perSecond: stored / seconds,
+    seconds,
+    ingest,
+    health,
+  };
+}
+
+const dbName = `cohort_bench_telemetry_${Date.now()}`;
+const admin = new pg.Client({ connectionString: ADMIN_URL });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+const db = new pg.Client({ connectionString: databaseUrl(dbName) });
+let server;
+const results = [];
+try {
+  server = await startServer(databaseUrl(dbName));
+  await db.connect();
+  const users = [];
+  for (let n = 0; n < USERS; n++) users.push(await signUp(server.url, n));
+  const idleHealth = await autocannon({
+    url: `${server.url}/api/health`,
+    connections: 2,
+    duration: 5,
+    overallRate: HEALTH_RATE,
+  });
+  results.push(
+    await run(
+      server,
+      users,
+      db,
+      `paced, ${PACED_BATCHES_PER_S * BATCH} entries/s offered`,
+      PACED_BATCHES_PER_S,
+    ),
+  );
+  results.push(await run(server, users, db, "flat out", undefined));
+
+  const rows = [
+    ["machine", `${machine()}, ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}`],
+    ["date", new Date().toISOString().slice(0, 10)],
+    ["database", "PostgreSQL (scratch database, dropped afterwards)"],
+    [
+      "configuration",
+      `${BATCH} entries/batch, ${INGEST_CONNECTIONS} conns, ${USERS} users, ${DURATION_S} s per run, health probed at ${HEALTH_RATE} req/s; ${Object.entries(
+        SERVER_ENV,
+      )
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ")}`,
+    ],
+    [
+      "GET /api/health, no ingestion",
+      `p50 ${idleHealth.latency.p50} ms, p99 ${idleHealth.latency.p99} ms`,
+    ],
+  ];
+  for (const r of results) {
+    rows.push([
+      `POST /api/logs, ${r.label}`,
+      `${Math.round(r.perSecond)} entries/s stored (${r.stored}/${r.accepted} accepted in ${r.seconds.toFixed(1)} s incl. drain), batch p50 ${r.ingest.latency.p50} ms, p99 ${r.ingest.latency.p99} ms, non-2xx ${r.ingest.non2xx}, errors ${r.ingest.errors}`,
+    ]);
+    rows.push([
+      "  GET /api/health meanwhile",
+      `p50 ${r.health.latency.p50} ms, p99 ${r.health.latency.p99} ms, non-2xx ${r.health.non2xx}`,
+    ]);
+  }
+  const width = Math.max(...rows.map(([k]) => k.length));
+  for (const [key, value] of rows) console.log(`${key.padEnd(width)}  ${value}`);
+  const paced = results[0];
+  const ok = paced.perSecond >= 5_000 && paced.health.latency.p99 <= 20;
+  console.log(
+    ok
+      ? "target met: ≥ 5,000 entries/s stored with health p99 ≤ 20 ms"
+      : "target NOT met (see the paced run)",
+  );
+} finally {
+  await server?.stop();
+  await db.end().catch(() => {});
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.end();
+}
