@@ -11,7 +11,7 @@ import { signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig, testDbKind } from "./support/app";
 import { TestClient } from "./support/client";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
-import { createSession, sendMessage, sessionEvents } from "./support/runs";
+import { createSession, sendMessage, sessionEvents, waitForEvent } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 
 /** Several app instances on one database: a crash's leftovers, and stops across instances. */
@@ -183,6 +183,12 @@ describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))
         const cancel = await viaB.post(`/api/ai/chat/${run_id}/cancel`);
         expect(cancel.json()).toEqual({ run_id, status: "cancelled" });
 
+        // The answer comes once the run has ended; its last event is stored a round trip later.
+        await waitForEvent(
+          viaB,
+          session.id,
+          (e) => e.run_id === run_id && e.type === "run.cancelled",
+        );
         const stored = (await sessionEvents(viaB, session.id)).filter((e) => e.run_id === run_id);
         expect(stored.at(-1)).toMatchObject({ type: "run.cancelled", reason: "user" });
         const deadline = Date.now() + 10_000;
