@@ -50,6 +50,9 @@ export async function startGoogleSignIn(): Promise<void> {
   }
   if (providers.googleMode === "oidc") {
     writeStorage(getBrowserStorage("sessionStorage"), GOOGLE_PENDING_KEY, String(Date.now()));
+    // The server rotates the CSRF secret when the sign-in completes: the cached token would
+    // belong to the old one, so it goes now rather than failing on the first call back.
+    api.clearCsrfToken();
     window.location.assign(GOOGLE_START_URL);
     return;
   }
