@@ -165,6 +165,7 @@ describe("the admin area", () => {
 
     // Its socket is closed, the reconnection refused, and the 401 policy signs the tab out.
     await tab.page.waitForURL("**/login", { timeout: 20_000 });
+    await tab.page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     const refused = await fetch(`${baseURL()}/api/user-auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -36,6 +36,15 @@ export function registerSocketAuth(app: FastifyInstance): void {
   app.realtime.onConnection((socket) => {
     const data = socket.data as SocketAuthData;
     socket.join([userRoom(data.user.id), signInRoom(data.sessionId)]);
+    // A revocation that commits while this handshake is in flight drops the sign-in's room
+    // before this socket is in it. Checking again once it is in the room closes that gap:
+    // either the drop finds the socket, or this check finds the revocation.
+    findEndedSignIns(app.db, [data.sessionId]).then(
+      (ended) => {
+        if (ended.length > 0) socket.disconnect(true);
+      },
+      (error: unknown) => app.log.warn({ err: error }, "socket sign-in re-check failed"),
+    );
   });
 }
 
