@@ -218,7 +218,7 @@ const percentile = (values, p) => {
 };
 const mean = (values) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
-const MESSAGE = "Build a small todo app with a REST API and a clean UI";
+const MESSAGE = "Build a small task tracker with a REST API and a clean UI";
 
 /** Runs one after another in one session; overhead = wall time − critical-path model time. */
 async function measureOverhead(base, token, pid) {
