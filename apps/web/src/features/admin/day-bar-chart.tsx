@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { barPercent, formatDay, formatNumber, niceCeiling } from "../billing/billing-format";
+import { DayAxisLabels } from "../billing/day-axis-labels";
 
 export interface DayValue {
   date: string;
@@ -43,7 +44,6 @@ export function DayBarChart({
             : ""
         }.`
       : "No days to show.";
-  const labelEvery = Math.max(1, Math.ceil(days.length / 5));
   return (
     <figure aria-labelledby={captionId} className="grid content-start gap-2" data-testid={testId}>
       <figcaption id={captionId} className="flex flex-wrap items-baseline justify-between gap-2">
@@ -98,16 +98,7 @@ export function DayBarChart({
           </div>
         </div>
         <div />
-        <div aria-hidden="true" className="flex gap-px px-px pt-1">
-          {days.map((day, index) => (
-            <span
-              key={day.date}
-              className="min-w-0 flex-1 overflow-visible text-[11px] whitespace-nowrap text-ink-500"
-            >
-              {index % labelEvery === 0 ? formatDay(day.date) : ""}
-            </span>
-          ))}
-        </div>
+        <DayAxisLabels days={days} />
       </div>
       <details className="text-sm">
         <summary className="cursor-pointer text-xs font-medium text-brand-700 hover:underline">

@@ -8,6 +8,7 @@ import {
   formatTokens,
   niceCeiling,
 } from "./billing-format";
+import { DayAxisLabels } from "./day-axis-labels";
 
 /**
  * Hand-made bar charts (no chart library: a few divs draw them, and the data is a table for
@@ -34,7 +35,6 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
   const captionId = useId();
   const max = niceCeiling(Math.max(0, ...days.map((day) => day.credits)));
   const ticks = [max, max / 2, 0];
-  const labelEvery = Math.max(1, Math.ceil(days.length / 5));
   const empty = days.every((day) => day.credits <= 0);
   return (
     <figure
@@ -80,16 +80,7 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
           </div>
         </div>
         <div />
-        <div aria-hidden="true" className="flex gap-px px-px pt-1 sm:gap-0.5">
-          {days.map((day, index) => (
-            <span
-              key={day.date}
-              className="min-w-0 flex-1 overflow-visible text-[11px] whitespace-nowrap text-ink-500"
-            >
-              {index % labelEvery === 0 ? formatDay(day.date) : ""}
-            </span>
-          ))}
-        </div>
+        <DayAxisLabels days={days} className="sm:gap-0.5" />
       </div>
       <details className="text-sm">
         <summary className="cursor-pointer font-medium text-brand-700 hover:underline">
