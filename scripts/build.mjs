@@ -21,7 +21,7 @@ function listFiles(entry) {
 
 function fingerprint(inputs) {
   const hash = createHash("sha256");
-  hash.update("production-v2\n");
+  hash.update("production-v3\n");
   for (const file of inputs.flatMap(listFiles).sort()) {
     const stat = statSync(file);
     hash.update(`${path.relative(root, file)}:${stat.size}:${stat.mtimeMs}\n`);
@@ -71,8 +71,13 @@ const targets = {
         (name) => name !== "@cohort/contracts",
       );
       await esbuild.build({
-        entryPoints: [path.join(root, "apps/server/src/main.ts")],
-        outfile: path.join(root, "apps/server/dist/main.js"),
+        // The embedded database's thread is its own entry: main.js starts it from
+        // ./pglite-worker.js beside itself (db/pglite-client.ts).
+        entryPoints: {
+          main: path.join(root, "apps/server/src/main.ts"),
+          "pglite-worker": path.join(root, "apps/server/src/db/pglite-worker.ts"),
+        },
+        outdir: path.join(root, "apps/server/dist"),
         bundle: true,
         platform: "node",
         format: "esm",

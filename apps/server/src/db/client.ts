@@ -1,8 +1,8 @@
-import { setFlagsFromString } from "node:v8";
-import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import type pg from "pg";
 import { migrationScript } from "./migrate";
+import { createPgliteDb } from "./pglite-client";
 import { prepareDataDir } from "./prepare-data-dir";
+import { toNumber } from "./to-number";
 
 /**
  * One small seam over both databases: PGlite embedded (the default) and PostgreSQL (with
@@ -51,9 +51,6 @@ export function prepared(sql: string): string {
   return sql;
 }
 
-/** bigint and numeric arrive as numbers: every count and credit amount here fits a double. */
-const toNumber = (value: string) => Number(value);
-
 export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? createPostgres(options) : createPglite(options);
 }
@@ -65,53 +62,9 @@ export async function createDb(options: DbOptions): Promise<Db> {
  */
 const PGLITE_CONF = "shared_buffers=8MB";
 
-/**
- * V8 compiles PGlite's 9 MB of WebAssembly with its baseline compiler and then again, for the
- * functions that run often, with its optimising one, and keeps both: ~35 MB of resident
- * memory, which is what keeps an idle embedded instance above 200 MB (decision 020). Baseline
- * code alone costs up to ~10% more CPU per statement once warm (and less before, as nothing
- * is recompiled). The flag holds for modules compiled while it is set, so it is set for
- * PGlite's alone and cleared again: other WebAssembly (fetch's HTTP parser) still tiers up.
- */
-async function openPglite(options: DbOptions): Promise<PGlite> {
-  setFlagsFromString("--liftoff-only");
-  try {
-    return await PGlite.create({
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      postgresqlconf: PGLITE_CONF,
-      parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
-    });
-  } finally {
-    setFlagsFromString("--no-liftoff-only");
-  }
-}
-
 async function createPglite(options: DbOptions): Promise<Db> {
   if (options.dataDir) prepareDataDir(options.dataDir, PGLITE_CONF, migrationScript());
-  const lite = await openPglite(options);
-  const run = async <R>(q: Pick<PGlite, "query">, sql: string, params?: unknown[]) => {
-    const result = await q.query<R>(sql, params);
-    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-  };
-  return {
-    kind: "pglite",
-    query: (sql, params) => run(lite, sql, params),
-    // PGlite has one connection: its transaction holds it exclusively, so concurrent
-    // transactions queue up and run one after another (serialisable by construction).
-    transaction: (fn) =>
-      lite.transaction((tx) =>
-        fn({
-          query: (sql, params) => run(tx, sql, params),
-          exec: async (sql) => {
-            await tx.exec(sql);
-          },
-        }),
-      ),
-    exec: async (sql) => {
-      await lite.exec(sql);
-    },
-    close: () => lite.close(),
-  };
+  return createPgliteDb({ dataDir: options.dataDir, conf: PGLITE_CONF });
 }
 
 async function createPostgres(options: DbOptions): Promise<Db> {

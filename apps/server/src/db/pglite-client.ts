@@ -1,0 +1,143 @@
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { type ResourceLimits, Worker } from "node:worker_threads";
+import type { Db, Queryable, QueryResult } from "./client";
+import {
+  fromWireError,
+  type PgliteCommand,
+  type PgliteReply,
+  type PgliteRequest,
+  type PgliteWorkerData,
+} from "./pglite-protocol";
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Embedded PGlite on its own thread (pglite-worker.ts, decision 023), behind the same `Db`
+ * seam as PostgreSQL. Statements are sent without waiting for the ones before (PGlite runs
+ * them in order); a transaction is opened in the worker, and its statements name it.
+ */
+export async function createPgliteDb(
+  data: PgliteWorkerData,
+  /** The thread's own heap limits (V8's defaults when absent). */
+  limits?: ResourceLimits,
+): Promise<Db> {
+  const worker = startWorker(data, limits);
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let stopped: Error | null = null;
+  let closing = false;
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+
+  // The worker keeps the process alive only while an answer is awaited: an idle database
+  // must not hold a finished script open (a PostgreSQL pool's idle sockets are unref'd too).
+  const settle = (id: number) => {
+    const entry = pending.get(id);
+    pending.delete(id);
+    if (pending.size === 0 && !closing) worker.unref();
+    return entry;
+  };
+  const stop = (error: Error) => {
+    stopped ??= error;
+    for (const entry of pending.values()) entry.reject(stopped);
+    pending.clear();
+  };
+
+  worker.on("message", (reply: PgliteReply) => {
+    const entry = settle(reply.id);
+    if (!entry) return;
+    if (reply.ok) entry.resolve(reply.value);
+    else entry.reject(fromWireError(reply.error));
+  });
+  worker.on("error", (error) => {
+    stop(new Error(`The embedded database stopped: ${error.message}`, { cause: error }));
+  });
+  worker.on("exit", (code) => {
+    stop(
+      new Error(
+        closing
+          ? "The embedded database is closed"
+          : `The embedded database stopped (its thread exited with code ${code})`,
+      ),
+    );
+  });
+
+  const call = <T>(command: PgliteCommand): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      try {
+        const request: PgliteRequest = { ...command, id };
+        worker.postMessage(request);
+      } catch (error) {
+        // A parameter that cannot be cloned (a function, a symbol) fails this statement only.
+        reject(error);
+        return;
+      }
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    });
+  };
+
+  // Reply 0 is the opening itself: the worker sends it once PGlite is ready.
+  await new Promise((resolve, reject) => pending.set(0, { resolve, reject }));
+
+  const queryable = (tx: number | null): Queryable => ({
+    query: <R>(sql: string, params?: unknown[]) =>
+      call<QueryResult<R>>({ op: "query", sql, params, tx }),
+    exec: (sql) => call<void>({ op: "exec", sql, tx }),
+  });
+  const connection = queryable(null);
+
+  return {
+    kind: "pglite",
+    ...connection,
+    // PGlite has one connection: its transaction holds it exclusively, so concurrent
+    // transactions queue up and run one after another (serialisable by construction).
+    transaction: async (fn) => {
+      const tx = await call<number>({ op: "begin" });
+      let result: Awaited<ReturnType<typeof fn>>;
+      try {
+        result = await fn(queryable(tx));
+      } catch (error) {
+        await call({ op: "end", tx, commit: false }).catch(() => {});
+        throw error;
+      }
+      await call({ op: "end", tx, commit: true });
+      return result;
+    },
+    close: async () => {
+      if (!stopped && !closing) {
+        closing = true;
+        // Held until the thread has exited: PGlite flushes the data directory on the way.
+        worker.ref();
+        await call({ op: "close" });
+      }
+      await exited;
+    },
+  };
+}
+
+/**
+ * The built server (scripts/build.mjs) has the worker as its own file beside main.js; from
+ * TypeScript sources (tests, tsx) the worker is a .ts file, which Node 20 cannot run alone,
+ * so tsx's loader is registered in the thread before the worker is imported.
+ */
+function startWorker(data: PgliteWorkerData, limits: ResourceLimits | undefined): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const entry = new URL(fromSource ? "./pglite-worker.ts" : "./pglite-worker.js", import.meta.url);
+  const options = { workerData: data, ...(limits ? { resourceLimits: limits } : {}) };
+  if (!fromSource) return new Worker(entry, options);
+  // The CommonJS build of tsx's API cannot register its ESM hooks; its ESM twin sits beside it.
+  const tsx = createRequire(import.meta.url)
+    .resolve("tsx/esm/api")
+    .replace(/\.cjs$/, ".mjs");
+  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then(({ register }) => {
+    register();
+    return import(${JSON.stringify(entry.href)});
+  });`;
+  return new Worker(boot, { ...options, eval: true });
+}

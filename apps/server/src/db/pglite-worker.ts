@@ -1,0 +1,136 @@
+import { setFlagsFromString } from "node:v8";
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite, types as pgliteTypes, type Transaction } from "@electric-sql/pglite";
+import {
+  type PgliteReply,
+  type PgliteRequest,
+  type PgliteWorkerData,
+  toWireError,
+} from "./pglite-protocol";
+import { toNumber } from "./to-number";
+
+/**
+ * The embedded database's own thread (decision 023). PGlite runs PostgreSQL synchronously in
+ * WebAssembly: on the server's thread every statement stalled HTTP and socket delivery. Here
+ * it runs beside them, and the server's thread only sends statements and receives rows
+ * (pglite-client.ts).
+ */
+if (!parentPort) throw new Error("pglite-worker runs as a worker thread only");
+const port = parentPort;
+const options = workerData as PgliteWorkerData;
+
+/**
+ * V8 compiles PGlite's 9 MB of WebAssembly with its baseline compiler and then again, for the
+ * functions that run often, with its optimising one, and keeps both: ~35 MB of resident
+ * memory, which is what keeps an idle embedded instance above 200 MB (decision 020). Baseline
+ * code alone costs up to ~10% more CPU per statement once warm (and less before, as nothing
+ * is recompiled). The flag holds for modules compiled while it is set (V8 flags are the
+ * process's, not the thread's), so it is set for PGlite's alone and cleared again: other
+ * WebAssembly (fetch's HTTP parser) still tiers up.
+ */
+async function open(): Promise<PGlite> {
+  setFlagsFromString("--liftoff-only");
+  try {
+    return await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      postgresqlconf: options.conf,
+      parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+    });
+  } finally {
+    setFlagsFromString("--no-liftoff-only");
+  }
+}
+
+/** What `end` with commit = false throws into PGlite's transaction so it rolls back. */
+const ROLLED_BACK = Symbol("rolled back");
+
+interface OpenTransaction {
+  tx: Transaction;
+  /** Lets PGlite's transaction callback return (commit) or throw (rollback). */
+  finish(commit: boolean): void;
+  /** PGlite's transaction promise: settles after COMMIT or ROLLBACK ran. */
+  outcome: Promise<void>;
+}
+
+const lite = await open();
+const transactions = new Map<number, OpenTransaction>();
+let nextTransaction = 1;
+
+/**
+ * Opens a transaction and holds it open until `end`: PGlite has one connection, so while it
+ * is open every statement outside it queues behind it (inside PGlite), exactly as when
+ * PGlite ran on the server's thread. The worker keeps reading messages meanwhile, so the
+ * transaction's own statements still reach it.
+ */
+function begin(): Promise<number> {
+  const id = nextTransaction++;
+  return new Promise((started, failed) => {
+    const outcome: Promise<void> = lite.transaction(
+      (tx) =>
+        new Promise<void>((commit, rollback) => {
+          transactions.set(id, {
+            tx,
+            finish: (ok) => (ok ? commit() : rollback(ROLLED_BACK)),
+            outcome,
+          });
+          started(id);
+        }),
+    );
+    // Rejects the begin itself only if BEGIN failed; after `started`, `end` reports.
+    outcome.catch(failed);
+  });
+}
+
+async function end(id: number, commit: boolean): Promise<void> {
+  const open = transactions.get(id);
+  if (!open) throw new Error("The transaction has already ended");
+  transactions.delete(id);
+  open.finish(commit);
+  try {
+    await open.outcome;
+  } catch (error) {
+    if (error !== ROLLED_BACK) throw error;
+  }
+}
+
+function connection(tx: number | null): Pick<PGlite, "query" | "exec"> {
+  if (tx === null) return lite;
+  const open = transactions.get(tx);
+  if (!open) throw new Error("The transaction has already ended");
+  return open.tx;
+}
+
+async function handle(request: PgliteRequest): Promise<unknown> {
+  switch (request.op) {
+    case "query": {
+      const result = await connection(request.tx).query(request.sql, request.params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    }
+    case "exec":
+      await connection(request.tx).exec(request.sql);
+      return undefined;
+    case "begin":
+      return begin();
+    case "end":
+      return end(request.tx, request.commit);
+    case "close":
+      await lite.close();
+      // Nothing else keeps this thread alive: it exits once the reply is sent.
+      setImmediate(() => port.close());
+      return undefined;
+  }
+}
+
+function reply(message: PgliteReply): void {
+  port.postMessage(message);
+}
+
+// Each message is handled as it arrives, without waiting for the one before: PGlite queues
+// them itself, and a transaction's statements must not wait behind one queued outside it.
+port.on("message", (request: PgliteRequest) => {
+  handle(request).then(
+    (value) => reply({ id: request.id, ok: true, value }),
+    (error: unknown) => reply({ id: request.id, ok: false, error: toWireError(error) }),
+  );
+});
+reply({ id: 0, ok: true, value: undefined });
