@@ -4,11 +4,12 @@
 // STORED (the count is taken in the database once the write queue drains) without p99 of
 // health going above 20 ms. Needs a PostgreSQL: BENCH_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres); a scratch database is created and dropped.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { freePort, machine, root } from "./server.mjs";
@@ -40,15 +41,7 @@ async function startServer(dbUrl) {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     process.execPath,
-    [
-      // BENCH_CPU_PROF_DIR=dir writes the server's CPU profile there when it exits.
-      ...(process.env.BENCH_CPU_PROF_DIR
-        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
-        : []),
-      "--import",
-      "tsx",
-      path.join(root, "apps/server/src/main.ts"),
-    ],
+    ["--import", "tsx", path.join(root, "apps/server/src/main.ts")],
     {
       cwd: root,
       env: {
@@ -57,6 +50,13 @@ async function startServer(dbUrl) {
         DATA_DIR: mkdtempSync(path.join(tmpdir(), "cohort-bench-")),
         DATABASE_URL: dbUrl,
         ...SERVER_ENV,
+        // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops.
+        ...(process.env.BENCH_CPU_PROF
+          ? {
+              NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile.mjs")}`,
+              BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF,
+            }
+          : {}),
       },
       stdio: ["ignore", "ignore", "inherit"],
     },
@@ -79,6 +79,17 @@ async function startServer(dbUrl) {
       await exited;
     },
   };
+}
+
+/** Health probed from its own process (bench/telemetry-probe.mjs), as a load balancer would. */
+async function probeHealth(url, seconds) {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    path.join(root, "bench/telemetry-probe.mjs"),
+    url,
+    String(seconds),
+    String(HEALTH_RATE),
+  ]);
+  return JSON.parse(stdout);
 }
 
 async function signUp(url, n) {
@@ -152,12 +163,7 @@ async function run(server, users, db, label, batchesPerSecond) {
       requests,
       ...(batchesPerSecond ? { overallRate: batchesPerSecond } : {}),
     }),
-    autocannon({
-      url: `${server.url}/api/health`,
-      connections: 2,
-      duration: DURATION_S,
-      overallRate: HEALTH_RATE,
-    }),
+    probeHealth(server.url, DURATION_S),
   ]);
   const accepted = ingest["2xx"] * BATCH;
   // Stored, not merely accepted: wait for the write queue to drain.
@@ -190,12 +196,8 @@ try {
   await db.connect();
   const users = [];
   for (let n = 0; n < USERS; n++) users.push(await signUp(server.url, n));
-  const idleHealth = await autocannon({
-    url: `${server.url}/api/health`,
-    connections: 2,
-    duration: 5,
-    overallRate: HEALTH_RATE,
-  });
+  const loadBefore = loadavg()[0];
+  const idleHealth = await probeHealth(server.url, 5);
   results.push(
     await run(
       server,
@@ -205,15 +207,21 @@ try {
       PACED_BATCHES_PER_S,
     ),
   );
-  results.push(await run(server, users, db, "flat out", undefined));
+  // BENCH_FLAT_OUT=0 skips the flat-out run (when only the target's paced run is wanted).
+  if (process.env.BENCH_FLAT_OUT !== "0") {
+    results.push(await run(server, users, db, "flat out", undefined));
+  }
 
   const rows = [
-    ["machine", `${machine()}, ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}`],
+    [
+      "machine",
+      `${machine()}, ${cpus().length} cores, 1-min load ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+    ],
     ["date", new Date().toISOString().slice(0, 10)],
     ["database", "PostgreSQL (scratch database, dropped afterwards)"],
     [
       "configuration",
-      `${BATCH} entries/batch, ${INGEST_CONNECTIONS} conns, ${USERS} users, ${DURATION_S} s per run, health probed at ${HEALTH_RATE} req/s; ${Object.entries(
+      `${BATCH} entries/batch, ${INGEST_CONNECTIONS} conns, ${USERS} users, ${DURATION_S} s per run, health probed at ${HEALTH_RATE} req/s from its own process; ${Object.entries(
         SERVER_ENV,
       )
         .map(([k, v]) => `${k}=${v}`)

@@ -167,6 +167,27 @@ describe("POST /api/logs", () => {
     expect(page.entries.map((e) => e.message)).toEqual(["after"]);
   });
 
+  it("refuses a NUL character at any depth of an entry with 400, and keeps an escaped backslash", async () => {
+    const { client, user } = await signUp(t.app);
+    const nul = await client.post("/api/logs", {
+      logs: [entry({ message: "clean" }), entry({ data: { deep: [{ note: "a\u0000b" }] } })],
+    });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().error.message).toContain("logs.1.data.deep.0.note");
+    // The text `\u0000` (a backslash, then u0000) is no NUL: it is stored as it was sent.
+    const text = await client.post("/api/logs", {
+      logs: [entry({ message: "backslash", data: { note: "C:\\u0000" } })],
+    });
+    expect(text.statusCode).toBe(202);
+    const page = await eventually(
+      () => storedLogs(t.db, user.id),
+      (p) => p.total >= 1,
+    );
+    expect(page.entries.map((e) => [e.message, e.data])).toEqual([
+      ["backslash", { note: "C:\\u0000" }],
+    ]);
+  });
+
   it("answers 413 to a body over the route's size cap", async () => {
     const { client } = await signUp(t.app);
     const response = await client.post("/api/logs", {
@@ -373,6 +394,63 @@ describe("storage", () => {
       await app.close();
       const stored = await storedLogs(testDb.db, user.id);
       expect(stored.total).toBe(40);
+    } finally {
+      await testDb.drop();
+    }
+  });
+
+  it("writes batches larger than a chunk whole, in chunks of TELEMETRY_BATCH_SIZE", async () => {
+    const testDb = await createTestDb();
+    try {
+      const app = await buildApp(testConfig({ TELEMETRY_BATCH_SIZE: "7" }), { db: testDb.db });
+      const { client, user } = await signUp(app);
+      const sizes = [40, 1, 12];
+      for (const [n, size] of sizes.entries()) {
+        const logs = Array.from({ length: size }, (_, i) => entry({ message: `b${n} line ${i}` }));
+        expect((await client.post("/api/logs", { logs })).statusCode).toBe(202);
+      }
+      await app.close();
+      const stored = await listLogEntries(
+        testDb.db,
+        ZLogEntriesQuery.parse({ userId: user.id, source: "client", pageSize: 200 }),
+      );
+      const expected = sizes.flatMap((size, n) =>
+        Array.from({ length: size }, (_, i) => `b${n} line ${i}`),
+      );
+      expect(stored.entries.map((e) => e.message).sort()).toEqual(expected.sort());
+    } finally {
+      await testDb.drop();
+    }
+  });
+
+  it("answers 503 with Retry-After when the write queue is full, and stores nothing of that batch", async () => {
+    const testDb = await createTestDb();
+    try {
+      // Nothing is written before the shutdown: the queue fills at 100 rows.
+      const app = await buildApp(
+        testConfig({
+          TELEMETRY_FLUSH_INTERVAL_MS: "60000",
+          TELEMETRY_BATCH_SIZE: "10000",
+          TELEMETRY_QUEUE_LIMIT: "100",
+        }),
+        { db: testDb.db, logStream: silent() },
+      );
+      const { client, user } = await signUp(app);
+      const batch = (name: string, size: number) => ({
+        logs: Array.from({ length: size }, (_, i) => entry({ message: `${name} ${i}` })),
+      });
+      expect((await client.post("/api/logs", batch("kept", 100))).statusCode).toBe(202);
+      const refused = await client.post("/api/logs", batch("refused", 2));
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(refused.json().error.code).toBe("service_unavailable");
+      await app.close();
+      const stored = await listLogEntries(
+        testDb.db,
+        ZLogEntriesQuery.parse({ userId: user.id, source: "client", pageSize: 200 }),
+      );
+      expect(stored.total).toBe(100);
+      expect(stored.entries.some((e) => e.message.startsWith("refused"))).toBe(false);
     } finally {
       await testDb.drop();
     }

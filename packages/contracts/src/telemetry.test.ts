@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { TELEMETRY_MAX_ENTRY_BYTES, utf8Bytes, ZClientLogEntry, ZPageViewBody } from "./telemetry";
+import {
+  fitsJsonBytes,
+  jsonBytesBound,
+  TELEMETRY_MAX_ENTRY_BYTES,
+  utf8Bytes,
+  ZClientLogEntry,
+  ZPageViewBody,
+} from "./telemetry";
 
 const entry = { timestamp: "2026-11-23T00:00:00.000Z", level: "error", message: "m" } as const;
 
@@ -19,6 +26,44 @@ describe("telemetry payloads", () => {
     const wide = { ...entry, data: { text: "€".repeat(3_000) } };
     expect(utf8Bytes(JSON.stringify(wide))).toBeGreaterThan(TELEMETRY_MAX_ENTRY_BYTES);
     expect(ZClientLogEntry.safeParse(wide).success).toBe(false);
+  });
+
+  it("bounds an entry's JSON size from above without serialising it", () => {
+    const samples: unknown[] = [
+      "",
+      "plain",
+      'quote " and backslash \\',
+      "\u0001\u001f control",
+      "é€😀",
+      "\ud800 lone surrogate",
+      -2.2250738585072014e-308,
+      Number.NaN,
+      true,
+      null,
+      [],
+      [undefined, 1, "a"],
+      { a: undefined, b: [{ c: { d: "e" } }], 'k"ey': 1 },
+      { ...entry, data: { status: 500, nested: { list: [1, 2, { x: "y" }] } } },
+    ];
+    for (const value of samples) {
+      const exact = utf8Bytes(JSON.stringify(value) ?? "");
+      expect(jsonBytesBound(value, Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(exact);
+    }
+    // Past the limit, or on anything but plain JSON data, it gives up (the caller measures).
+    expect(jsonBytesBound({ text: "a".repeat(2_000) }, 8_192)).toBe(Number.POSITIVE_INFINITY);
+    expect(jsonBytesBound({ at: new Date(0) }, 8_192)).toBe(Number.POSITIVE_INFINITY);
+    expect(jsonBytesBound({ toJSON: () => "x" }, 8_192)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("decides the cap exactly at the boundary, whatever the bound says", () => {
+    // {"t":"aaa…"} is 8 bytes around the text.
+    const at = { t: "a".repeat(TELEMETRY_MAX_ENTRY_BYTES - 8) };
+    expect(utf8Bytes(JSON.stringify(at))).toBe(TELEMETRY_MAX_ENTRY_BYTES);
+    expect(fitsJsonBytes(at, TELEMETRY_MAX_ENTRY_BYTES)).toBe(true);
+    expect(fitsJsonBytes({ t: `${at.t}a` }, TELEMETRY_MAX_ENTRY_BYTES)).toBe(false);
+    // Escapes count as what they serialise to: 1,400 control characters are 8,400 bytes.
+    expect(fitsJsonBytes({ t: "\u0001".repeat(1_400) }, TELEMETRY_MAX_ENTRY_BYTES)).toBe(false);
+    expect(fitsJsonBytes({ t: "\u0001".repeat(1_300) }, TELEMETRY_MAX_ENTRY_BYTES)).toBe(true);
   });
 
   it("takes one analytics item or a batch of them", () => {

@@ -32,18 +32,71 @@ export function utf8Bytes(text: string): number {
   return bytes;
 }
 
+/** The longest JSON a number serialises to (`-2.2250738585072014e-308`). */
+const NUMBER_JSON_MAX = 24;
+/** A UTF-16 unit is at most 6 bytes of JSON: `\u001f` (or a lone surrogate's escape). */
+const UNIT_JSON_MAX = 6;
+
+/**
+ * An upper bound of the UTF-8 bytes of `JSON.stringify(value)`, found without serialising,
+ * or Infinity once it passes `limit` or meets anything but plain JSON data (a Date, a
+ * `toJSON`): the caller then measures exactly. Stopping at `limit` also bounds the depth.
+ */
+export function jsonBytesBound(value: unknown, limit: number): number {
+  switch (typeof value) {
+    case "string":
+      return value.length * UNIT_JSON_MAX + 2;
+    case "number":
+      return NUMBER_JSON_MAX;
+    case "boolean":
+      return 5;
+    case "undefined":
+      return 4;
+    case "object":
+      break;
+    default:
+      return Number.POSITIVE_INFINITY;
+  }
+  if (value === null) return 4;
+  const proto = Object.getPrototypeOf(value);
+  if (
+    (proto !== Object.prototype && proto !== null && proto !== Array.prototype) ||
+    typeof (value as { toJSON?: unknown }).toJSON === "function"
+  ) {
+    return Number.POSITIVE_INFINITY;
+  }
+  let bytes = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      bytes += jsonBytesBound(item, limit - bytes) + 1;
+      if (bytes > limit) return Number.POSITIVE_INFINITY;
+    }
+    return bytes;
+  }
+  for (const key in value) {
+    bytes +=
+      key.length * UNIT_JSON_MAX +
+      4 +
+      jsonBytesBound((value as Record<string, unknown>)[key], limit - bytes);
+    if (bytes > limit) return Number.POSITIVE_INFINITY;
+  }
+  return bytes;
+}
+
+/** Whether `value`'s JSON form is at most `limit` bytes of UTF-8. */
+export function fitsJsonBytes(value: unknown, limit: number): boolean {
+  // Most entries are far below the cap: the bound answers without serialising them.
+  if (jsonBytesBound(value, limit) <= limit) return true;
+  const json = JSON.stringify(value) ?? "";
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most of the rest need no counting at all.
+  return json.length * 3 <= limit || utf8Bytes(json) <= limit;
+}
+
 /** Refuses an item whose JSON form is larger than TELEMETRY_MAX_ENTRY_BYTES. */
 function capBytes<T extends z.ZodType>(schema: T) {
-  return schema.refine(
-    (value) => {
-      const json = JSON.stringify(value) ?? "";
-      // A UTF-16 unit is at most 3 bytes of UTF-8: most entries need no counting at all.
-      return (
-        json.length * 3 <= TELEMETRY_MAX_ENTRY_BYTES || utf8Bytes(json) <= TELEMETRY_MAX_ENTRY_BYTES
-      );
-    },
-    { message: `An entry may be at most ${TELEMETRY_MAX_ENTRY_BYTES} bytes of JSON` },
-  );
+  return schema.refine((value) => fitsJsonBytes(value, TELEMETRY_MAX_ENTRY_BYTES), {
+    message: `An entry may be at most ${TELEMETRY_MAX_ENTRY_BYTES} bytes of JSON`,
+  });
 }
 
 /** Spec §3 "Log entry", plus the request id of the API call it is about, when there is one. */

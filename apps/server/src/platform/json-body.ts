@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { noteParsedJson } from "./nul";
 
 /**
  * The web client sends `Content-Type: application/json` on every call (spec §7), also on
@@ -13,6 +14,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error, value) => {
+      if (!error) noteParsedJson(text, value);
+      done(error, value);
+    });
   });
 }

@@ -1,7 +1,7 @@
 import { ERROR_CODES } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "./errors";
-import { findNul } from "./nul";
+import { findNul, isKnownNulFree } from "./nul";
 
 const PARTS = ["params", "query", "body"] as const;
 
@@ -14,6 +14,7 @@ const PARTS = ["params", "query", "body"] as const;
 export function registerNulGuard(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
     for (const part of PARTS) {
+      if (part === "body" && isKnownNulFree(request.body)) continue;
       const path = findNul(request[part]);
       if (path === null) continue;
       const where = part === "params" ? "path" : part;

@@ -20,6 +20,24 @@ export function withoutNulDeep<T>(value: T): T {
   return value;
 }
 
+/**
+ * JSON text cannot carry U+0000 raw (JSON.parse refuses control characters), only as the
+ * escape `\u0000`: a parsed body whose text has no such escape holds no NUL, and the guard
+ * need not walk it (the walk is most of a large body's cost). A `\\u0000` (an escaped
+ * backslash) only costs the walk.
+ */
+const nulFreeBodies = new WeakSet<object>();
+
+export function noteParsedJson(text: string, value: unknown): void {
+  if (value !== null && typeof value === "object" && !text.includes("\\u0000")) {
+    nulFreeBodies.add(value);
+  }
+}
+
+export function isKnownNulFree(value: unknown): boolean {
+  return value !== null && typeof value === "object" && nulFreeBodies.has(value);
+}
+
 /** The path (`a.b.0`) of the first string holding U+0000, keys included, or null. */
 export function findNul(value: unknown, path: readonly (string | number)[] = []): string | null {
   if (typeof value === "string") {

@@ -54,11 +54,14 @@ function declinesTracking(request: FastifyRequest): boolean {
   return request.headers.dnt === "1" || request.headers["sec-gpc"] === "1";
 }
 
+/** The write queue is full: nothing of the request was queued; a flush frees room within 1 s. */
 function queueFull(): AppError {
   return new AppError(
     ERROR_CODES.unavailable,
     503,
     "Telemetry is busy. Please try again in a moment.",
+    undefined,
+    { "retry-after": "1" },
   );
 }
 

@@ -101,10 +101,20 @@ export interface TelemetryQueue {
   pending(): number;
 }
 
-interface Batch {
+/**
+ * Rows already in their JSON form, comma-separated without the brackets. Rows are serialised
+ * when pushed, a request's worth at a time, so a flush only joins strings: serialising 500
+ * rows at once would hold the event loop for milliseconds, and every request behind it.
+ */
+interface Piece {
   table: TelemetryTable;
-  rows: unknown[];
+  json: string;
+  rows: number;
   attempts: number;
+}
+
+function toPiece(table: TelemetryTable, rows: unknown[], attempts: number): Piece {
+  return { table, json: JSON.stringify(rows).slice(1, -1), rows: rows.length, attempts };
 }
 
 /**
@@ -115,23 +125,27 @@ export function createTelemetryQueue(
   db: Queryable,
   options: TelemetryQueueOptions,
 ): TelemetryQueue {
-  let queued: Batch[] = [];
+  let queued: Piece[] = [];
   let count = 0;
   let running: Promise<void> = Promise.resolve();
   let flushScheduled = false;
   let closed = false;
 
-  async function writeBatch(batch: Batch): Promise<void> {
+  function enqueue(piece: Piece): void {
+    queued.push(piece);
+    count += piece.rows;
+  }
+
+  async function writeChunk(chunk: Piece): Promise<void> {
     try {
-      await db.query(INSERT_SQL[batch.table], [JSON.stringify(batch.rows)]);
+      await db.query(INSERT_SQL[chunk.table], [`[${chunk.json}]`]);
     } catch (err) {
-      if (batch.attempts + 1 < MAX_ATTEMPTS && !closed) {
-        queued.push({ ...batch, attempts: batch.attempts + 1 });
-        count += batch.rows.length;
-        options.log.warn({ err, table: batch.table }, "telemetry batch failed; will retry");
+      if (chunk.attempts + 1 < MAX_ATTEMPTS && !closed) {
+        enqueue({ ...chunk, attempts: chunk.attempts + 1 });
+        options.log.warn({ err, table: chunk.table }, "telemetry batch failed; will retry");
       } else {
         options.log.error(
-          { err, table: batch.table, dropped: batch.rows.length },
+          { err, table: chunk.table, dropped: chunk.rows },
           "telemetry batch dropped after retries",
         );
       }
@@ -139,27 +153,29 @@ export function createTelemetryQueue(
   }
 
   async function writeQueued(): Promise<void> {
-    const batches = queued;
+    const pieces = queued;
     queued = [];
     count = 0;
     // Rows of one table pushed by many requests go out together, in chunks of batchSize.
-    const byTable = new Map<TelemetryTable, { rows: unknown[]; attempts: number }>();
-    for (const batch of batches) {
-      if (batch.attempts > 0) {
-        await writeBatch(batch);
+    const byTable = new Map<TelemetryTable, { json: string[]; rows: number }[]>();
+    for (const piece of pieces) {
+      if (piece.attempts > 0) {
+        await writeChunk(piece);
         continue;
       }
-      const group = byTable.get(batch.table) ?? { rows: [], attempts: 0 };
-      group.rows.push(...batch.rows);
-      byTable.set(batch.table, group);
+      const chunks = byTable.get(piece.table) ?? [];
+      byTable.set(piece.table, chunks);
+      const last = chunks.at(-1);
+      if (last && last.rows + piece.rows <= options.batchSize) {
+        last.json.push(piece.json);
+        last.rows += piece.rows;
+      } else {
+        chunks.push({ json: [piece.json], rows: piece.rows });
+      }
     }
-    for (const [table, group] of byTable) {
-      for (let at = 0; at < group.rows.length; at += options.batchSize) {
-        await writeBatch({
-          table,
-          rows: group.rows.slice(at, at + options.batchSize),
-          attempts: 0,
-        });
+    for (const [table, chunks] of byTable) {
+      for (const chunk of chunks) {
+        await writeChunk({ table, json: chunk.json.join(","), rows: chunk.rows, attempts: 0 });
       }
     }
   }
@@ -188,8 +204,10 @@ export function createTelemetryQueue(
     push(table, rows) {
       if (rows.length === 0) return true;
       if (closed || count + rows.length > options.queueLimit) return false;
-      queued.push({ table, rows, attempts: 0 });
-      count += rows.length;
+      // A push larger than a chunk (the start-up lines) is cut to chunks here.
+      for (let at = 0; at < rows.length; at += options.batchSize) {
+        enqueue(toPiece(table, rows.slice(at, at + options.batchSize), 0));
+      }
       if (count >= options.batchSize) scheduleFlush();
       return true;
     },
