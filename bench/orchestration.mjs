@@ -15,7 +15,6 @@
 //     each statement outside a transaction is one commit, each transaction one).
 // The fake provider (bench/fake-provider.mjs) runs in its own process.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -23,7 +22,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { machine, root, startServer } from "./server.mjs";
+import { machine, root, serverCpuMs, startServer } from "./server.mjs";
 
 const OVERHEAD_RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 8);
@@ -284,12 +283,6 @@ async function measureStatements(base, token, database) {
     updates: per("updates"),
     deletes: per("deletes"),
   };
-}
-
-/** CPU time the server process has used so far, in ms (Linux /proc; 100 ticks a second). */
-function serverCpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function measureConcurrency(base, token, concurrency, pid) {

@@ -68,3 +68,9 @@ export async function startServer({ dataDir, env = {}, entry = "apps/server/dist
 export function machine() {
   return `${process.platform} ${process.arch}, Node ${process.version}`;
 }
+
+/** CPU time the server process has used so far, in ms (Linux /proc; 100 ticks a second). */
+export function serverCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

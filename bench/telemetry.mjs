@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
-import { freePort, machine, root } from "./server.mjs";
+import { freePort, machine, root, serverCpuMs } from "./server.mjs";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
@@ -72,6 +72,7 @@ async function startServer(dbUrl) {
   }
   return {
     url,
+    pid: child.pid,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -144,6 +145,7 @@ async function storedCount(client) {
 /** Ingestion (paced or flat out) with health probed beside it; entries/s counted as stored. */
 async function run(server, users, db, label, batchesPerSecond) {
   const before = await storedCount(db);
+  const cpuBefore = serverCpuMs(server.pid);
   const started = performance.now();
   const requests = users.map((user, i) => ({
     method: "POST",
@@ -174,6 +176,8 @@ async function run(server, users, db, label, batchesPerSecond) {
   }
   const seconds = (performance.now() - started) / 1000;
   return {
+    // The server's own CPU per 1,000 entries stored: what the machine's load does not change.
+    cpuMsPerThousand: ((serverCpuMs(server.pid) - cpuBefore) / stored) * 1000,
     label,
     accepted,
     stored,
@@ -235,7 +239,7 @@ try {
   for (const r of results) {
     rows.push([
       `POST /api/logs, ${r.label}`,
-      `${Math.round(r.perSecond)} entries/s stored (${r.stored}/${r.accepted} accepted in ${r.seconds.toFixed(1)} s incl. drain), batch p50 ${r.ingest.latency.p50} ms, p99 ${r.ingest.latency.p99} ms, non-2xx ${r.ingest.non2xx}, errors ${r.ingest.errors}`,
+      `${Math.round(r.perSecond)} entries/s stored (${r.stored}/${r.accepted} accepted in ${r.seconds.toFixed(1)} s incl. drain), batch p50 ${r.ingest.latency.p50} ms, p99 ${r.ingest.latency.p99} ms, non-2xx ${r.ingest.non2xx}, errors ${r.ingest.errors}, server CPU ${r.cpuMsPerThousand.toFixed(0)} ms per 1,000 entries`,
     ]);
     rows.push([
       "  GET /api/health meanwhile",
