@@ -46,11 +46,13 @@ export async function createPgliteDb(
     pending.clear();
   };
 
-  worker.on("message", (reply: PgliteReply) => {
-    const entry = settle(reply.id);
-    if (!entry) return;
-    if (reply.ok) entry.resolve(reply.value);
-    else entry.reject(fromWireError(reply.error));
+  worker.on("message", (replies: PgliteReply[]) => {
+    for (const reply of replies) {
+      const entry = settle(reply.id);
+      if (!entry) continue;
+      if (reply.ok) entry.resolve(reply.value);
+      else entry.reject(fromWireError(reply.error));
+    }
   });
   worker.on("error", (error) => {
     stop(new Error(`The embedded database stopped: ${error.message}`, { cause: error }));
@@ -65,20 +67,36 @@ export async function createPgliteDb(
     );
   });
 
+  // Requests leave in batches too: those made in one turn of the event loop share a message.
+  let outbox: PgliteRequest[] = [];
+  const flush = () => {
+    const batch = outbox;
+    outbox = [];
+    try {
+      worker.postMessage(batch);
+    } catch {
+      // A parameter that cannot be cloned (a function, a symbol) fails its own statement only.
+      for (const request of batch) {
+        try {
+          worker.postMessage([request]);
+        } catch (error) {
+          settle(request.id)?.reject(error as Error);
+        }
+      }
+    }
+  };
+  const send = (request: PgliteRequest) => {
+    if (outbox.length === 0) queueMicrotask(flush);
+    outbox.push(request);
+  };
+
   const call = <T>(command: PgliteCommand): Promise<T> => {
     if (stopped) return Promise.reject(stopped);
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
-      try {
-        const request: PgliteRequest = { ...command, id };
-        worker.postMessage(request);
-      } catch (error) {
-        // A parameter that cannot be cloned (a function, a symbol) fails this statement only.
-        reject(error);
-        return;
-      }
       if (pending.size === 0) worker.ref();
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      send({ ...command, id });
     });
   };
 

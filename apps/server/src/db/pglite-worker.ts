@@ -116,21 +116,47 @@ async function handle(request: PgliteRequest): Promise<unknown> {
     case "close":
       await lite.close();
       // Nothing else keeps this thread alive: it exits once the reply is sent.
-      setImmediate(() => port.close());
+      setImmediate(() => {
+        flush();
+        port.close();
+      });
       return undefined;
   }
 }
 
-function reply(message: PgliteReply): void {
-  port.postMessage(message);
+/**
+ * Replies leave in batches: each message costs the server's thread an event of its own, and
+ * under load most of a batch's statements are answered within the same turn. A batch waits
+ * for the turn's end, or at most MAX_HOLD_MS, so an early answer is not held behind a long
+ * queue.
+ */
+const MAX_HOLD_MS = 1;
+let outbox: PgliteReply[] = [];
+let heldSince = 0;
+
+function flush(): void {
+  if (outbox.length === 0) return;
+  port.postMessage(outbox);
+  outbox = [];
 }
 
-// Each message is handled as it arrives, without waiting for the one before: PGlite queues
+function reply(message: PgliteReply): void {
+  if (outbox.length === 0) {
+    heldSince = performance.now();
+    setImmediate(flush);
+  }
+  outbox.push(message);
+  if (performance.now() - heldSince >= MAX_HOLD_MS) flush();
+}
+
+// Each request is handled as it arrives, without waiting for the one before: PGlite queues
 // them itself, and a transaction's statements must not wait behind one queued outside it.
-port.on("message", (request: PgliteRequest) => {
-  handle(request).then(
-    (value) => reply({ id: request.id, ok: true, value }),
-    (error: unknown) => reply({ id: request.id, ok: false, error: toWireError(error) }),
-  );
+port.on("message", (requests: PgliteRequest[]) => {
+  for (const request of requests) {
+    handle(request).then(
+      (value) => reply({ id: request.id, ok: true, value }),
+      (error: unknown) => reply({ id: request.id, ok: false, error: toWireError(error) }),
+    );
+  }
 });
 reply({ id: 0, ok: true, value: undefined });
