@@ -345,6 +345,29 @@ describe("stopping", () => {
     expect(stored.total_credits).toBeCloseTo(settled, 2);
   });
 
+  it("aborts a call started beside its hold when the hold is refused, showing nothing of it", async () => {
+    const { client, user: me } = await user(100);
+    const session = await createSession(client);
+    // The plan costs its whole hold, and nothing else is left: the Coder's hold is refused.
+    fake.next(
+      { json: ONE_CODER, firstByteDelayMs: 300, usage: { inputTokens: 1e7, outputTokens: 1e7 } },
+      { text: "This draft must never be shown.", firstByteDelayMs: 200 },
+    );
+    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
+    await setCredits(t.app, me.id, (await balanceOf(t.app, me.id)).held);
+
+    const events = await waitForRunEnd(client, session.id, run_id);
+    expect(events.at(-1)).toMatchObject({ type: "run.failed", code: "insufficient_credits" });
+    expect(events.filter((e) => e.type.startsWith("agent."))).toEqual([]);
+    // Whether or not the Coder's request had gone out when the hold was refused, none ran on.
+    for (const request of fake.requests.slice(1)) {
+      expect(await request.closed).toEqual({ early: true });
+    }
+    const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs[0] as TRun;
+    expect(stored.steps.map((s) => s.kind)).toEqual(["plan"]);
+    expect(await balanceOf(t.app, me.id)).toMatchObject({ balance: 0, held: 0 });
+  });
+
   it("allows one run at a time per session (409 run_in_progress) until it is stopped", async () => {
     const { client } = await user();
     const session = await createSession(client);

@@ -20,7 +20,7 @@ import {
   withHold,
 } from "./hold-credits";
 import { failed, haltOf, haltRun, type RunContext, RunHalted, throwIfHalted } from "./run-context";
-import { openStep, refuseStep, type StepTarget } from "./write-step";
+import { openStep, refuseStep, type StepTarget, type StepWriter } from "./write-step";
 
 /** One model call of a run, as a phase asks for it. */
 export interface CallSpec<T> {
@@ -104,17 +104,43 @@ export async function callModel<T = undefined>(
     return { ok: false, callId, failure, partial: "" };
   }
 
-  const reserved = spec.reserved ?? (await reserveOrHalt(ctx, route.target, route.worstCase));
-  const step = openStep(ctx, route.target);
-  step.start(reserved);
+  // The provider request goes out beside the hold's statement, not after it: the hold is
+  // there long before a first token (one statement against a model's time to first token),
+  // and nothing the model says is shown, stored or billed until it is. When the hold is
+  // refused, the request is aborted and the run ends as it did before (decision 019).
+  const reserving = spec.reserved
+    ? Promise.resolve(spec.reserved)
+    : reserveOrHalt(ctx, route.target, route.worstCase);
+  const refused = new AbortController();
+  let step: StepWriter | null = null;
   let partial = "";
+  const answering = invoke(
+    ctx,
+    spec,
+    route.input,
+    AbortSignal.any([ctx.controller.signal, refused.signal]),
+    (delta) => {
+      partial += delta;
+      step?.delta(delta);
+    },
+  );
+  // Awaited below once the hold is there; until then a failure is not "unhandled".
+  answering.catch(() => undefined);
+  let reserved: Reserved;
+  try {
+    reserved = await reserving;
+  } catch (error) {
+    refused.abort(error);
+    await answering.catch(() => undefined);
+    throw error;
+  }
+  step = openStep(ctx, route.target);
+  step.start(reserved);
+  if (partial) step.delta(partial);
   let object: T | undefined;
   try {
     const held = await withHold(ctx, reserved, async () => {
-      const answer = await invoke(ctx, spec, route.input, (delta) => {
-        partial += delta;
-        step.delta(delta);
-      });
+      const answer = await answering;
       object = answer.object;
       return answer.result;
     });
@@ -180,9 +206,10 @@ async function invoke<T>(
   ctx: RunContext,
   spec: CallSpec<T>,
   input: ModelCallInput,
+  abortSignal: AbortSignal,
   onDelta: (delta: string) => void,
 ): Promise<{ result: ModelCallResult; object: T | undefined }> {
-  const common = { ...input, abortSignal: ctx.controller.signal };
+  const common = { ...input, abortSignal };
   if (!spec.schema) {
     return { result: await ctx.deps.models.streamModel({ ...common, onDelta }), object: undefined };
   }
@@ -194,16 +221,17 @@ async function invoke<T>(
   return { result: structured, object: structured.object };
 }
 
-/** The call's hold; a budget or a balance that cannot cover it ends the run. */
-async function reserveOrHalt(
+/**
+ * The call's hold; a budget or a balance that cannot cover it ends the run. The budget is
+ * checked before this returns (it throws at once), the balance when the promise settles.
+ */
+function reserveOrHalt(
   ctx: RunContext,
   target: StepTarget,
   worstCase: Hundredths,
 ): Promise<Reserved> {
   const what = describeCall(target.kind, target.role, target.modelName);
-  try {
-    return await reserveCall(ctx, target.callId, worstCase, what);
-  } catch (error) {
+  const halt = (error: unknown): never => {
     if (error instanceof AppError && error.code === RUN_ERROR_CODES.budgetExceeded) {
       throw haltRun(ctx, failed(error.code, error.message));
     }
@@ -217,5 +245,10 @@ async function reserveOrHalt(
       );
     }
     throw error;
+  };
+  try {
+    return reserveCall(ctx, target.callId, worstCase, what).catch(halt);
+  } catch (error) {
+    return halt(error);
   }
 }

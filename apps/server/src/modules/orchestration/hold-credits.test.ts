@@ -75,10 +75,13 @@ describe("the hold wrapper", () => {
 
   it("refuses a worst case the session's budget cannot cover, holding nothing", async () => {
     const ctx = await engine.newRun({ credits: 10, budget: 2 });
-    const refused = await reserveCall(ctx, randomUUID(), hundredths(201), "the Coder's step").then(
-      () => null,
-      (e: unknown) => e,
-    );
+    // Checked at once, before anything is awaited: a call over budget never starts.
+    let refused: unknown = null;
+    try {
+      void reserveCall(ctx, randomUUID(), hundredths(201), "the Coder's step");
+    } catch (error) {
+      refused = error;
+    }
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "budget_exceeded", statusCode: 402 });
     expect((refused as AppError).message).toContain(

@@ -42,14 +42,23 @@ export interface HeldResult {
  * user's balance. Throws 402 `budget_exceeded` or `insufficient_credits`; the planning call
  * answers them to the HTTP request, later calls end the run with them.
  */
-export async function reserveCall(
+export function reserveCall(
   ctx: RunContext,
   callId: string,
   worstCase: Hundredths,
   what: string,
 ): Promise<Reserved> {
+  // The budget is checked now, synchronously: a call over it throws before anything starts.
   ctx.budget.take(worstCase, what);
-  if (worstCase <= 0) return { callId, hold: null, worstCase };
+  if (worstCase <= 0) return Promise.resolve({ callId, hold: null, worstCase });
+  return holdBalance(ctx, callId, worstCase);
+}
+
+async function holdBalance(
+  ctx: RunContext,
+  callId: string,
+  worstCase: Hundredths,
+): Promise<Reserved> {
   const reference = `run:${ctx.runId}:${callId}`;
   const reserve = () => ctx.deps.credits.reserve(ctx.userId, worstCase, reference);
   try {
