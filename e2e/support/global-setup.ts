@@ -1,12 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import type { ChildProcess } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build.mjs";
 import { startOidcStandIn } from "../../test-support/oidc-provider";
+import { freePort, startServer, stopServer } from "./server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,7 +15,6 @@ declare module "vitest" {
   }
 }
 
-const root = path.resolve(import.meta.dirname, "../..");
 export const ADMIN_EMAIL = "admin@cohort.test";
 export const ADMIN_PASSWORD = "e2e-Admin-passphrase-42";
 
@@ -32,7 +27,6 @@ const GOOGLE_ACCOUNT = {
   given_name: "Grace",
   family_name: "Hopper",
   name: "Grace Hopper",
-  picture: "https://example.com/grace.png",
 } as const;
 
 /**
@@ -40,40 +34,16 @@ const GOOGLE_ACCOUNT = {
  * GOOGLE_ISSUER_URL points here, so the browser walks the whole code + PKCE flow. Its login
  * page signs in as GOOGLE_ACCOUNT at once, as Google does for a user already signed in there.
  */
-function startGoogleStandIn(callbackUrl: string) {
+function startGoogleStandIn(baseURL: string) {
+  // The photo is served by the app itself: the shell shows it, and this machine is offline.
+  const account = { ...GOOGLE_ACCOUNT, picture: `${baseURL}/favicon.svg` };
   return startOidcStandIn({
     clientId: GOOGLE_CLIENT_ID,
     clientSecret: GOOGLE_CLIENT_SECRET,
-    redirectUri: callbackUrl,
-    findClaims: (sub) => (sub === GOOGLE_ACCOUNT.sub ? { ...GOOGLE_ACCOUNT } : undefined),
+    redirectUri: `${baseURL}/api/auth/google/callback`,
+    findClaims: (sub) => (sub === account.sub ? { ...account } : undefined),
     loginAs: () => GOOGLE_ACCOUNT.sub,
   });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited early:\n${output()}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`The server did not become healthy in 30 s:\n${output()}`);
 }
 
 let server: ChildProcess | undefined;
@@ -84,41 +54,15 @@ export async function setup(project: TestProject) {
   await buildIfStale();
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
-  const google = await startGoogleStandIn(`${baseURL}/api/auth/google/callback`);
+  const google = await startGoogleStandIn(baseURL);
   googleStandIn = google;
-  let log = "";
-  server = spawn(process.execPath, [path.join(root, "apps/server/dist/main.js")], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: baseURL,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "cohort-e2e-")),
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_PER_MINUTE: "100000",
-      SIGNUP_LIMIT_PER_HOUR: "100000",
-      // Every browser of the suite is one IP: telemetry's per-IP limits would throttle them.
-      TELEMETRY_LOGS_PER_MINUTE: "100000",
-      TELEMETRY_ANALYTICS_PER_MINUTE: "100000",
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      GOOGLE_CLIENT_ID,
-      GOOGLE_CLIENT_SECRET,
-      GOOGLE_ISSUER_URL: google.issuer,
-      // Runs finish in seconds, yet slowly enough for a browser to stop or reload one
-      // mid-stream (e2e/chat.test.ts).
-      SIMULATOR_TOKENS_PER_SECOND: "120",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  server = await startServer(port, {
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    GOOGLE_CLIENT_ID,
+    GOOGLE_CLIENT_SECRET,
+    GOOGLE_ISSUER_URL: google.issuer,
   });
-  server.stdout?.on("data", (chunk) => {
-    log += chunk;
-  });
-  server.stderr?.on("data", (chunk) => {
-    log += chunk;
-  });
-  await waitForHealth(baseURL, server, () => log);
   project.provide("baseURL", baseURL);
   project.provide("adminEmail", ADMIN_EMAIL);
   project.provide("adminPassword", ADMIN_PASSWORD);
@@ -130,8 +74,5 @@ export async function teardown() {
   if (googleStandIn) {
     await googleStandIn.close();
   }
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server?.once("exit", resolve));
-  server.kill("SIGTERM");
-  await exited;
+  if (server) await stopServer(server);
 }

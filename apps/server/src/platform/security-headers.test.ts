@@ -1,8 +1,8 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { registerSecurityHeaders } from "./security-headers";
+import { registerSecurityHeaders, type SecurityHeaderOptions } from "./security-headers";
 
-async function headersOf(options: { secure: boolean; websocket: boolean }, url: string) {
+async function headersOf(options: SecurityHeaderOptions, url: string) {
   const app = Fastify();
   registerSecurityHeaders(app, options);
   app.get("/ok", async () => ({ ok: true }));
@@ -16,7 +16,7 @@ describe("security headers", () => {
     for (const url of ["/ok", "/missing"]) {
       const headers = await headersOf({ secure: false, websocket: true }, url);
       expect(headers["content-security-policy"]).toBe(
-        "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;font-src 'self' data:;connect-src 'self' ws: wss:;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+        "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob: https:;font-src 'self' data:;connect-src 'self' ws: wss:;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
       );
       expect(headers).toMatchObject({
         "cross-origin-opener-policy": "same-origin",
@@ -40,5 +40,23 @@ describe("security headers", () => {
     expect(headers["strict-transport-security"]).toBe("max-age=15552000; includeSubDomains");
     expect(headers["content-security-policy"]).toContain("connect-src 'self';");
     expect(headers["content-security-policy"]).toMatch(/;upgrade-insecure-requests$/);
+  });
+
+  it("let the identity provider's popup in when Firebase is configured", async () => {
+    const headers = await headersOf(
+      {
+        secure: true,
+        websocket: false,
+        firebase: { authDomain: "cohort.firebaseapp.com", emulatorUrl: null },
+      },
+      "/ok",
+    );
+    const csp = headers["content-security-policy"];
+    expect(csp).toContain("script-src 'self' https://apis.google.com;");
+    expect(csp).toContain("frame-src 'self' https://cohort.firebaseapp.com;");
+    expect(csp).toContain(
+      "connect-src 'self' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com;",
+    );
+    expect(headers["cross-origin-opener-policy"]).toBe("same-origin-allow-popups");
   });
 });

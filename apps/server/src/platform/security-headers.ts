@@ -5,6 +5,26 @@ import helmet, { type HelmetOptions } from "helmet";
 export interface SecurityHeaderOptions {
   secure: boolean;
   websocket: boolean;
+  /**
+   * The identity provider's popup sign-in, when configured: the Firebase web SDK loads
+   * Google's gapi loader, embeds the auth domain's (or the emulator's) helper frame and calls
+   * the Identity Toolkit and Secure Token APIs (or the emulator).
+   */
+  firebase?: { authDomain: string; emulatorUrl: string | null } | undefined;
+}
+
+function firebaseSources(firebase: SecurityHeaderOptions["firebase"]) {
+  if (!firebase) return { script: [], frame: [], connect: [] };
+  const emulator = firebase.emulatorUrl ? [firebase.emulatorUrl] : [];
+  return {
+    script: ["https://apis.google.com"],
+    frame: [`https://${firebase.authDomain}`, ...emulator],
+    connect: [
+      "https://identitytoolkit.googleapis.com",
+      "https://securetoken.googleapis.com",
+      ...emulator,
+    ],
+  };
 }
 
 /**
@@ -13,16 +33,19 @@ export interface SecurityHeaderOptions {
  * primitives set for positioning.
  */
 function helmetOptions(options: SecurityHeaderOptions): HelmetOptions {
+  const firebase = firebaseSources(options.firebase);
   return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...firebase.script],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
+        // Profile photos (photoURL) live at the identity providers and wherever users host them.
+        imgSrc: ["'self'", "data:", "blob:", "https:"],
         fontSrc: ["'self'", "data:"],
-        connectSrc: options.websocket ? ["'self'", "ws:", "wss:"] : ["'self'"],
+        connectSrc: ["'self'", ...(options.websocket ? ["ws:", "wss:"] : []), ...firebase.connect],
+        ...(firebase.frame.length > 0 ? { frameSrc: ["'self'", ...firebase.frame] } : {}),
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -32,6 +55,11 @@ function helmetOptions(options: SecurityHeaderOptions): HelmetOptions {
     },
     strictTransportSecurity: options.secure ? { maxAge: 15_552_000 } : false,
     crossOriginEmbedderPolicy: false,
+    // The identity provider's popup reports back through window.opener, which "same-origin"
+    // would sever (Firebase documents same-origin-allow-popups for signInWithPopup).
+    crossOriginOpenerPolicy: {
+      policy: options.firebase ? "same-origin-allow-popups" : "same-origin",
+    },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   };
 }
