@@ -1,7 +1,7 @@
 import { APICallError } from "@ai-sdk/provider";
 import { MODEL_ERROR_CODES, PROVIDER_NAMES, type TProviderId } from "@cohort/contracts";
-import { NoObjectGeneratedError } from "ai";
 import { AppError } from "../../platform/errors";
+import { loadedAiSdk } from "./ai-sdk";
 import type { KeySource } from "./providers";
 
 /**
@@ -60,7 +60,7 @@ export function classifyFailure(
   if (state.timedOut) {
     return { ...base, kind: "timeout", detail: `no complete answer within ${state.timeoutMs} ms` };
   }
-  if (NoObjectGeneratedError.isInstance(error)) {
+  if (loadedAiSdk()?.NoObjectGeneratedError.isInstance(error)) {
     return { ...base, kind: "invalid_output", detail: message };
   }
   if (state.deltasSeen) return { ...base, kind: "interrupted", detail: message };

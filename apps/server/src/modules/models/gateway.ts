@@ -18,10 +18,11 @@ import {
   worstCaseCredits,
   ZRunPlan,
 } from "@cohort/contracts";
-import { type ModelMessage, Output, streamText } from "ai";
+import type { ModelMessage, Output } from "ai";
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { withoutNul, withoutNulDeep } from "../../platform/nul";
+import { loadAiSdk } from "./ai-sdk";
 import {
   abortedError,
   type CallFailure,
@@ -259,6 +260,7 @@ async function* structuredParts(
   output: ReturnType<typeof Output.object>,
   settings: CallSettings,
 ): AsyncGenerator<CallPart> {
+  const { streamText } = await loadAiSdk();
   const result = streamText({
     model,
     ...(system ? { system } : {}),
@@ -581,7 +583,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     input: StructuredCallInput<T>,
   ): Promise<ModelCallResult & { object: T }> {
     const { schema, schemaName, schemaDescription, ...rest } = input;
-    const output = Output.object({
+    const output = (await loadAiSdk()).Output.object({
       schema,
       ...(schemaName ? { name: schemaName } : {}),
       ...(schemaDescription ? { description: schemaDescription } : {}),

@@ -1,7 +1,3 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { TProviderId } from "@cohort/contracts";
 import type { Catalogue } from "./catalogue";
@@ -49,37 +45,88 @@ export interface Providers {
 
 type ModelFactory = (modelName: string) => LanguageModelV3;
 
+/** Runs `load` once, on first use, and shares its promise. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | null = null;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+}
+
+/**
+ * A provider's model whose SDK package loads on its first call, not at start-up: a server
+ * without hosted keys, or with keys nobody has used since it started, never pays for the
+ * four provider packages (they and `ai` were about a quarter of a restart's CPU, decision
+ * 020). The call itself is the provider package's own, unchanged.
+ */
+function lazyModel(
+  provider: TProviderId,
+  modelId: string,
+  load: () => Promise<LanguageModelV3>,
+): LanguageModelV3 {
+  const model = once(load);
+  return {
+    specificationVersion: "v3",
+    provider,
+    modelId,
+    get supportedUrls() {
+      return model().then((m) => m.supportedUrls);
+    },
+    doGenerate: async (options) => (await model()).doGenerate(options),
+    doStream: async (options) => (await model()).doStream(options),
+  };
+}
+
 export function createProviders(settings: ProviderSettings): Providers {
   // Base URLs and keys are always passed explicitly, so no SDK falls back to reading
   // process.env itself (config.ts is the only reader of the environment).
   const openaiFactory = (apiKey: string): ModelFactory => {
-    const provider = createOpenAI({ apiKey, baseURL: settings.openai.baseUrl });
-    return settings.openai.api === "chat"
-      ? (name) => provider.chat(name)
-      : (name) => provider.responses(name);
+    const provider = once(async () =>
+      (await import("@ai-sdk/openai")).createOpenAI({ apiKey, baseURL: settings.openai.baseUrl }),
+    );
+    return (name) =>
+      lazyModel("openai", name, async () =>
+        settings.openai.api === "chat"
+          ? (await provider()).chat(name)
+          : (await provider()).responses(name),
+      );
   };
   const anthropicFactory = (apiKey: string): ModelFactory => {
-    const provider = createAnthropic({ apiKey, baseURL: settings.anthropic.baseUrl });
-    return (name) => provider.messages(name);
+    const provider = once(async () =>
+      (await import("@ai-sdk/anthropic")).createAnthropic({
+        apiKey,
+        baseURL: settings.anthropic.baseUrl,
+      }),
+    );
+    return (name) => lazyModel("anthropic", name, async () => (await provider()).messages(name));
   };
   const googleFactory = (apiKey: string): ModelFactory => {
-    const provider = createGoogleGenerativeAI({ apiKey, baseURL: settings.google.baseUrl });
-    return (name) => provider.chat(name);
+    const provider = once(async () =>
+      (await import("@ai-sdk/google")).createGoogleGenerativeAI({
+        apiKey,
+        baseURL: settings.google.baseUrl,
+      }),
+    );
+    return (name) => lazyModel("google", name, async () => (await provider()).chat(name));
   };
   const compatibleFactory = (
     baseURL: string,
     apiKey: string | undefined,
     fetch?: typeof globalThis.fetch,
   ): ModelFactory => {
-    const provider = createOpenAICompatible({
-      name: "openai-compatible",
-      baseURL,
-      ...(apiKey ? { apiKey } : {}),
-      ...(fetch ? { fetch } : {}),
-      includeUsage: true,
-      supportsStructuredOutputs: true,
-    });
-    return (name) => provider.chatModel(name);
+    const provider = once(async () =>
+      (await import("@ai-sdk/openai-compatible")).createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL,
+        ...(apiKey ? { apiKey } : {}),
+        ...(fetch ? { fetch } : {}),
+        includeUsage: true,
+        supportsStructuredOutputs: true,
+      }),
+    );
+    return (name) =>
+      lazyModel("openai-compatible", name, async () => (await provider()).chatModel(name));
   };
 
   const compatible = settings.openaiCompatible;

@@ -6,8 +6,8 @@ import {
   type TProviderId,
   type TTestApiKeyResponse,
 } from "@cohort/contracts";
-import { generateText } from "ai";
 import { type SsrfGuard, UrlNotAllowedError } from "../../platform/ssrf";
+import { loadAiSdk } from "../models/ai-sdk";
 import type { ModelGateway } from "../models/gateway";
 
 /**
@@ -64,6 +64,7 @@ export async function testApiKey(
     if (!model) {
       return { valid: false, message: `Cohort has no ${name} model to test the key with.` };
     }
+    const { generateText } = await loadAiSdk();
     await generateText({
       model,
       prompt: "Reply with the word OK.",
