@@ -109,7 +109,7 @@ describe("sign-up, sign-out and sign-in", () => {
       } | null,
       cookies: document.cookie,
     }));
-    expect(stored.authToken).toBe("cookie-session");
+    expect(stored.authToken).toBe("cookie-sign-in");
     expect(stored.profile?.email).toBe(email);
     expect(stored.cookies).not.toContain("cohort_session");
     await screenshot(page, "dashboard");

@@ -14,7 +14,7 @@ afterAll(() => browser?.close());
 const WIDE = { viewport: { width: 1280, height: 900 } };
 const POLL = { timeout: 20_000, interval: 250 };
 
-/** A page signed in as the administrator (the session cookie, as the admin sign-in sets it). */
+/** A page signed in as the administrator (the sign-in cookie, as the admin sign-in sets it). */
 async function adminPage() {
   const guarded = await openPage(browser, WIDE);
   await signInContext(guarded.page.context(), await adminToken());

@@ -20,7 +20,7 @@ describe("the login redirect-loop guard", () => {
       await page.waitForURL("**/dashboard");
     }
     expect(await page.evaluate(() => sessionStorage.getItem("loginRedirectCount"))).toBe("3");
-    expect(await page.evaluate(() => localStorage.getItem("authToken"))).toBe("cookie-session");
+    expect(await page.evaluate(() => localStorage.getItem("authToken"))).toBe("cookie-sign-in");
 
     await page.goto("/login");
     const alert = page.getByRole("alertdialog", { name: "Redirect loop stopped" });

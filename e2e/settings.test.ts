@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 describe("settings", () => {
-  it("saves the profile and signs out another session", async () => {
+  it("saves the profile and signs out another device", async () => {
     const user = await createUser();
     await logInViaApi(user.email, user.password);
     const { page, expectNoErrors, close } = await openPage(browser, {
@@ -28,13 +28,14 @@ describe("settings", () => {
       .poll(() => page.getByTestId("shell-display-name").first().textContent())
       .toBe("Countess Ada");
 
-    const sessions = page.getByTestId("sessions-list");
-    await sessions.waitFor();
-    expect(await sessions.locator("li").count()).toBe(2);
-    expect(await sessions.getByText("This device").count()).toBe(1);
-    const other = sessions.locator("li").filter({ hasNotText: "This device" });
+    await page.getByRole("heading", { level: 2, name: "Where you're signed in" }).waitFor();
+    const signIns = page.getByTestId("sign-ins-list");
+    await signIns.waitFor();
+    expect(await signIns.locator("li").count()).toBe(2);
+    expect(await signIns.getByText("This device").count()).toBe(1);
+    const other = signIns.locator("li").filter({ hasNotText: "This device" });
     await other.getByRole("button", { name: /^Sign out/ }).click();
-    await expect.poll(() => sessions.locator("li").count()).toBe(1);
+    await expect.poll(() => signIns.locator("li").count()).toBe(1);
     expectNoErrors();
     await close();
   });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  SESSION_COOKIE,
+  SIGN_IN_COOKIE,
   type TAgreement,
   type TAuthResponse,
   type TOutboxMessage,
@@ -12,7 +12,7 @@ import { baseURL } from "./browser";
 /**
  * Node-side calls to the e2e server, for what a test prepares or checks outside the browser:
  * accounts made through the API, the admin's view of the dev outbox, agreement versions.
- * Calls with a session use the Bearer token (exempt from CSRF, as for any API client); the
+ * Calls with a sign-in use the Bearer token (exempt from CSRF, as for any API client); the
  * anonymous sign-up and login calls fetch a CSRF token with its cookie first, like a browser.
  */
 export const TEST_PASSWORD = "correct-horse-battery-staple";
@@ -110,10 +110,10 @@ export async function logInViaApi(email: string, password: string): Promise<stri
   return response.token;
 }
 
-/** Puts a session into a browser context the way a sign-in would: as the HttpOnly cookie. */
+/** Puts a sign-in into a browser context the way a sign-in would: as the HttpOnly cookie. */
 export async function signInContext(context: BrowserContext, token: string): Promise<void> {
   await context.addCookies([
-    { name: SESSION_COOKIE, value: token, url: baseURL(), httpOnly: true, sameSite: "Lax" },
+    { name: SIGN_IN_COOKIE, value: token, url: baseURL(), httpOnly: true, sameSite: "Lax" },
   ]);
 }
 

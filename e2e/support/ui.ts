@@ -3,7 +3,7 @@ import { expect } from "vitest";
 
 /**
  * The browser logs every 401 answer as a failed resource. Signed-out visitors of auth-aware
- * pages get exactly that from the session check (GET /api/users/profile), and a wrong
+ * pages get exactly that from the sign-in check (GET /api/users/profile), and a wrong
  * password from the login call; nothing else may fail.
  */
 export const EXPECTED_401 = /Failed to load resource: the server responded with a status of 401/;

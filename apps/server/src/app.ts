@@ -14,7 +14,7 @@ import { registerAgreementChecks } from "./modules/agreements/agreement-checks";
 import { agreementRoutes } from "./modules/agreements/routes";
 import { seedDefaultAgreement } from "./modules/agreements/seed-default-agreement";
 import { ensureAdmin } from "./modules/auth/ensure-admin";
-import { resolveSession } from "./modules/auth/resolve-session";
+import { resolveSignIn } from "./modules/auth/resolve-sign-in";
 import { authRoutes } from "./modules/auth/routes";
 import { createPayments } from "./modules/billing/payments";
 import { billingRoutes } from "./modules/billing/routes";
@@ -155,8 +155,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     publicUrl: config.publicUrl,
     log: app.log,
   });
-  const sessions = { idleDays: config.sessionIdleDays, maxDays: config.sessionMaxDays };
-  registerAuth(app, (token) => resolveSession(db, token, sessions));
+  const signIns = { idleDays: config.signInIdleDays, maxDays: config.signInMaxDays };
+  registerAuth(app, (token) => resolveSignIn(db, token, signIns));
   registerAgreementChecks(app, { redisPrefix: prefix });
   // Created before the modules, which add their handshake steps and events to it.
   app.decorate(

@@ -57,8 +57,8 @@ describe("loadConfig", () => {
     expect(config.google).toBeUndefined();
     expect(config.firebase).toBeUndefined();
     expect(config.admin).toBeUndefined();
-    expect(config.sessionIdleDays).toBe(14);
-    expect(config.sessionMaxDays).toBe(60);
+    expect(config.signInIdleDays).toBe(14);
+    expect(config.signInMaxDays).toBe(60);
 
     const full = loadConfig({
       DATA_DIR: tempDir(),
@@ -91,8 +91,14 @@ describe("loadConfig", () => {
     );
     expect(() => loadConfig({ DATA_DIR: tempDir(), SMTP_URL: "http://mail" })).toThrow(/SMTP_URL/);
     expect(() =>
-      loadConfig({ DATA_DIR: tempDir(), SESSION_IDLE_DAYS: "90", SESSION_MAX_DAYS: "30" }),
-    ).toThrow(/SESSION_IDLE_DAYS: must not exceed SESSION_MAX_DAYS/);
+      loadConfig({ DATA_DIR: tempDir(), SIGN_IN_IDLE_DAYS: "90", SIGN_IN_MAX_DAYS: "30" }),
+    ).toThrow(/SIGN_IN_IDLE_DAYS: must not exceed SIGN_IN_MAX_DAYS/);
+  });
+
+  it("stops on a sign-in variable set under its old name, naming the new one", () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), SESSION_IDLE_DAYS: "7" })).toThrow(
+      /SESSION_IDLE_DAYS: renamed SIGN_IN_IDLE_DAYS/,
+    );
   });
 });
 

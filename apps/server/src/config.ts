@@ -61,7 +61,7 @@ const EnvSchema = z.object({
   REALTIME_TRANSPORTS: transports.default(["polling"]),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().positive().default(10),
-  SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  SOCKET_SIGN_IN_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   TRUST_PROXY: booleanish.default(false),
   WEB_DIST_DIR: z.string().optional(),
   SMTP_URL: z
@@ -83,8 +83,8 @@ const EnvSchema = z.object({
     ),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(6, "must be at least 6 characters").max(128).optional(),
-  SESSION_IDLE_DAYS: z.coerce.number().positive().max(365).default(14),
-  SESSION_MAX_DAYS: z.coerce.number().positive().max(3650).default(60),
+  SIGN_IN_IDLE_DAYS: z.coerce.number().positive().max(365).default(14),
+  SIGN_IN_MAX_DAYS: z.coerce.number().positive().max(3650).default(60),
   // Model providers: a provider without a key is answered by the built-in simulator.
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
@@ -172,8 +172,8 @@ export interface AppConfig {
   readonly rateLimitPerMinute: number;
   /** Accounts one IP address may create per hour (auth/sign-up.ts). */
   readonly signupLimitPerHour: number;
-  /** How often open sockets' sign-in sessions are re-checked for expiry (auth). */
-  readonly socketSessionCheckMs: number;
+  /** How often open sockets' sign-ins are re-checked for expiry (auth). */
+  readonly socketSignInCheckMs: number;
   readonly trustProxy: boolean;
   readonly webDistDir: string;
   readonly secureCookies: boolean;
@@ -196,8 +196,8 @@ export interface AppConfig {
     | undefined;
   /** The administrator created or updated at start-up. */
   readonly admin: { readonly email: string; readonly password: string } | undefined;
-  readonly sessionIdleDays: number;
-  readonly sessionMaxDays: number;
+  readonly signInIdleDays: number;
+  readonly signInMaxDays: number;
   /** Model providers, the catalogue file and call reliability settings. */
   readonly models: ModelsConfig;
   readonly billing: BillingConfig;
@@ -255,7 +255,7 @@ interface StoredSecrets {
 
 /**
  * Embedded mode generates its secrets on first start and keeps them in DATA_DIR, so a
- * restart keeps sessions and encrypted keys valid. Production must be given them.
+ * restart keeps sign-ins and encrypted keys valid. Production must be given them.
  */
 function loadOrCreateSecrets(dataDir: string): StoredSecrets {
   const file = path.join(dataDir, "secrets.json");
@@ -269,7 +269,21 @@ function loadOrCreateSecrets(dataDir: string): StoredSecrets {
   return secrets;
 }
 
+/**
+ * Variables renamed since they were documented (decision 023). Still setting one would
+ * silently fall back to the default, so it stops the start with the new name instead.
+ */
+const RENAMED = {
+  SESSION_IDLE_DAYS: "SIGN_IN_IDLE_DAYS",
+  SESSION_MAX_DAYS: "SIGN_IN_MAX_DAYS",
+  SOCKET_SESSION_CHECK_MS: "SOCKET_SIGN_IN_CHECK_MS",
+} as const;
+
 export function loadConfig(env: Env = process.env): AppConfig {
+  const renamed = Object.entries(RENAMED).filter(([old]) => env[old] !== undefined);
+  if (renamed.length > 0) {
+    throw new ConfigError(renamed.map(([old, now]) => `${old}: renamed ${now}; set that instead`));
+  }
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
@@ -296,8 +310,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     unpaired.push("STRIPE_WEBHOOK_SECRET: required together with STRIPE_SECRET_KEY");
   }
-  if (e.SESSION_IDLE_DAYS > e.SESSION_MAX_DAYS) {
-    unpaired.push("SESSION_IDLE_DAYS: must not exceed SESSION_MAX_DAYS");
+  if (e.SIGN_IN_IDLE_DAYS > e.SIGN_IN_MAX_DAYS) {
+    unpaired.push("SIGN_IN_IDLE_DAYS: must not exceed SIGN_IN_MAX_DAYS");
   }
   if (unpaired.length > 0) throw new ConfigError(unpaired);
   const dataDir = path.resolve(e.DATA_DIR);
@@ -320,7 +334,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     realtimeTransports: Object.freeze([...e.REALTIME_TRANSPORTS]),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
-    socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
+    socketSignInCheckMs: e.SOCKET_SIGN_IN_CHECK_MS,
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(findRepoRoot(), "apps/web/dist")),
     secureCookies: publicUrl.startsWith("https://"),
@@ -347,8 +361,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? Object.freeze({ email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD })
         : undefined,
-    sessionIdleDays: e.SESSION_IDLE_DAYS,
-    sessionMaxDays: e.SESSION_MAX_DAYS,
+    signInIdleDays: e.SIGN_IN_IDLE_DAYS,
+    signInMaxDays: e.SIGN_IN_MAX_DAYS,
     models: modelsConfig(e),
     billing: billingConfig(e, e.COOKIE_SECRET ?? (stored as StoredSecrets).cookieSecret),
     previousEncryptionKeys: Object.freeze(

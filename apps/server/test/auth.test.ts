@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from "@cohort/contracts";
+import { SIGN_IN_COOKIE } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSRF_COOKIE } from "../src/platform/csrf";
 import { logIn, signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
@@ -41,7 +41,7 @@ describe("sign-up", () => {
       cochat_access: false,
     });
     expect(new Date(body.user.created_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+    const cookie = response.cookies.find((c) => c.name === SIGN_IN_COOKIE);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/", value: body.token });
     expect(cookie?.secure).toBeFalsy();
     expect(response.headers["cache-control"]).toBe("no-store");
@@ -139,14 +139,14 @@ describe("sign-up", () => {
 });
 
 describe("login", () => {
-  it("answers the spec's login response and sets the session cookie", async () => {
+  it("answers the spec's login response and sets the sign-in cookie", async () => {
     const { email, user } = await signUp(t.app);
     const { client, response } = await logIn(t.app, email.toUpperCase(), TEST_PASSWORD);
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(["success", "token", "user"]);
     expect(body).toMatchObject({ success: true, user: { id: user.id, email } });
-    expect(client.cookies.get(SESSION_COOKIE)).toBe(body.token);
+    expect(client.cookies.get(SIGN_IN_COOKIE)).toBe(body.token);
   });
 
   it("gives a wrong password and an unknown address the same 401", async () => {
@@ -158,7 +158,7 @@ describe("login", () => {
       expect(response.json()).toEqual({
         error: { code: "invalid_credentials", message: "Invalid email or password." },
       });
-      expect(response.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+      expect(response.cookies.find((c) => c.name === SIGN_IN_COOKIE)).toBeUndefined();
     }
   });
 
@@ -255,7 +255,7 @@ describe("throttling", () => {
   });
 });
 
-describe("sessions", () => {
+describe("sign-ins", () => {
   it("accepts the token as a Bearer header without cookies or CSRF", async () => {
     const { token, user } = await signUp(t.app);
     const api = new TestClient(t.app);
@@ -265,7 +265,7 @@ describe("sessions", () => {
     expect(update.statusCode).toBe(200);
   });
 
-  it("answers 401 with the sign-in message without a session, or with a bad one", async () => {
+  it("answers 401 with the sign-in message without a sign-in, or with a bad one", async () => {
     const anonymous = await t.app.inject({ method: "GET", url: "/api/users/profile" });
     const forged = await t.app.inject({
       method: "GET",
@@ -275,7 +275,7 @@ describe("sessions", () => {
     const badCookie = await t.app.inject({
       method: "GET",
       url: "/api/users/profile",
-      cookies: { [SESSION_COOKIE]: "nope" },
+      cookies: { [SIGN_IN_COOKIE]: "nope" },
     });
     for (const response of [anonymous, forged, badCookie]) {
       expect(response.statusCode).toBe(401);
@@ -292,20 +292,20 @@ describe("sessions", () => {
       method: "GET",
       url: "/api/users/profile",
       headers: { authorization: `Bearer ${bob.token}` },
-      cookies: { [SESSION_COOKIE]: alice.token },
+      cookies: { [SIGN_IN_COOKIE]: alice.token },
     });
     expect(response.json().user.id).toBe(bob.user.id);
   });
 
-  it("ends a session after its idle time and after its absolute lifetime", async () => {
+  it("ends a sign-in after its idle time and after its absolute lifetime", async () => {
     const idle = await signUp(t.app);
     const old = await signUp(t.app);
     await t.db.query(
-      "UPDATE auth_sessions SET idle_expires_at = now() - interval '1 second' WHERE user_id = $1",
+      "UPDATE sign_ins SET idle_expires_at = now() - interval '1 second' WHERE user_id = $1",
       [idle.user.id],
     );
     await t.db.query(
-      "UPDATE auth_sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1",
+      "UPDATE sign_ins SET expires_at = now() - interval '1 second' WHERE user_id = $1",
       [old.user.id],
     );
     expect((await idle.client.get("/api/users/profile")).statusCode).toBe(401);
@@ -315,7 +315,7 @@ describe("sessions", () => {
   it("slides the idle expiry on use, at most once a minute, never past the absolute one", async () => {
     const { client, user } = await signUp(t.app);
     await t.db.query(
-      `UPDATE auth_sessions SET last_used_at = now() - interval '2 minutes',
+      `UPDATE sign_ins SET last_used_at = now() - interval '2 minutes',
          idle_expires_at = now() + interval '1 hour' WHERE user_id = $1`,
       [user.id],
     );
@@ -323,7 +323,7 @@ describe("sessions", () => {
     const { rows } = await t.db.query<{ idle_days: number; max_days: number }>(
       `SELECT extract(epoch FROM idle_expires_at - now()) / 86400 AS idle_days,
               extract(epoch FROM expires_at - now()) / 86400 AS max_days
-       FROM auth_sessions WHERE user_id = $1`,
+       FROM sign_ins WHERE user_id = $1`,
       [user.id],
     );
     expect(Number(rows[0]?.idle_days)).toBeCloseTo(14, 1);
@@ -333,52 +333,52 @@ describe("sessions", () => {
   it("stores only a hash of the token", async () => {
     const { token, user } = await signUp(t.app);
     const { rows } = await t.db.query<{ token_hash: string }>(
-      "SELECT token_hash FROM auth_sessions WHERE user_id = $1",
+      "SELECT token_hash FROM sign_ins WHERE user_id = $1",
       [user.id],
     );
     expect(rows[0]?.token_hash).toBeDefined();
     expect(rows[0]?.token_hash).not.toBe(token);
   });
 
-  it("lists the user's sessions and revokes one; another user's is a 404", async () => {
+  it("lists the user's sign-ins and revokes one; another user's is a 404", async () => {
     const { email, client: first } = await signUp(t.app);
     const { client: second } = await logIn(t.app, email, TEST_PASSWORD);
-    const list = await second.get("/api/auth/sessions");
+    const list = await second.get("/api/auth/sign-ins");
     expect(list.statusCode).toBe(200);
-    const sessions = list.json().sessions;
-    expect(sessions).toHaveLength(2);
-    expect(sessions.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
-    expect(sessions[0]).toMatchObject({
+    const signIns = list.json().sign_ins;
+    expect(signIns).toHaveLength(2);
+    expect(signIns.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect(signIns[0]).toMatchObject({
       id: expect.any(String),
       created_at: expect.any(String),
       last_used_at: expect.any(String),
       user_agent: "lightMyRequest",
       ip: expect.stringMatching(/^(127\.0\.0\.1|198\.51\.100\.\d+)$/),
     });
-    const other = sessions.find((s: { current: boolean }) => !s.current);
+    const other = signIns.find((s: { current: boolean }) => !s.current);
 
     const stranger = await signUp(t.app);
-    expect((await stranger.client.delete(`/api/auth/sessions/${other.id}`)).statusCode).toBe(404);
-    expect((await stranger.client.delete("/api/auth/sessions/not-a-uuid")).statusCode).toBe(404);
+    expect((await stranger.client.delete(`/api/auth/sign-ins/${other.id}`)).statusCode).toBe(404);
+    expect((await stranger.client.delete("/api/auth/sign-ins/not-a-uuid")).statusCode).toBe(404);
     expect((await first.get("/api/users/profile")).statusCode).toBe(200);
 
-    const revoke = await second.delete(`/api/auth/sessions/${other.id}`);
+    const revoke = await second.delete(`/api/auth/sign-ins/${other.id}`);
     expect(revoke.statusCode).toBe(200);
     expect((await first.get("/api/users/profile")).statusCode).toBe(401);
     expect((await second.get("/api/users/profile")).statusCode).toBe(200);
-    expect((await second.get("/api/auth/sessions")).json().sessions).toHaveLength(1);
+    expect((await second.get("/api/auth/sign-ins")).json().sign_ins).toHaveLength(1);
   });
 });
 
 describe("logout", () => {
-  it("revokes the session, clears the cookie and rotates the CSRF secret", async () => {
+  it("revokes the sign-in, clears the cookie and rotates the CSRF secret", async () => {
     const { client, token } = await signUp(t.app);
     const csrfBefore = client.cookies.get(CSRF_COOKIE);
     const staleToken = await client.fetchCsrf();
     const response = await client.post("/api/auth/logout");
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true });
-    expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(client.cookies.has(SIGN_IN_COOKIE)).toBe(false);
     expect(client.cookies.get(CSRF_COOKIE)).toEqual(expect.any(String));
     expect(client.cookies.get(CSRF_COOKIE)).not.toBe(csrfBefore);
 
@@ -437,7 +437,7 @@ describe("profile", () => {
     expect(response.statusCode).toBe(400);
   });
 
-  it("needs a session", async () => {
+  it("needs a sign-in", async () => {
     const client = new TestClient(t.app);
     expect((await client.put("/api/users/profile", { firstName: "X" })).statusCode).toBe(401);
   });

@@ -132,8 +132,8 @@ describe("password reset", () => {
     expect(rows).toHaveLength(0);
   });
 
-  it("sets the new password, signs every session out, and the link works once", async () => {
-    const { email, client, token: sessionToken } = await signUp(t.app);
+  it("sets the new password, signs every sign-in out, and the link works once", async () => {
+    const { email, client, token: signInToken } = await signUp(t.app);
     const { client: otherDevice } = await logIn(t.app, email, TEST_PASSWORD);
     const token = await resetLink(email);
 
@@ -151,7 +151,7 @@ describe("password reset", () => {
     const bearer = await t.app.inject({
       method: "GET",
       url: "/api/users/profile",
-      headers: { authorization: `Bearer ${sessionToken}` },
+      headers: { authorization: `Bearer ${signInToken}` },
     });
     expect(bearer.statusCode).toBe(401);
 

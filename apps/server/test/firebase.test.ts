@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SESSION_COOKIE } from "@cohort/contracts";
+import { SIGN_IN_COOKIE } from "@cohort/contracts";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logIn, signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
@@ -121,7 +121,7 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
         emailVerified: true,
       },
     });
-    expect(response.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe(body.token);
+    expect(response.cookies.find((c) => c.name === SIGN_IN_COOKIE)?.value).toBe(body.token);
 
     const again = await register({ uid, email, idToken: await idToken({ uid, email }) });
     expect(again.json().user.id).toBe(body.user.id);
@@ -224,7 +224,7 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
     });
     expect([400, 401]).toContain(response.statusCode);
     if (response.statusCode === 401) expect(response.json().error.code).toBe("invalid_id_token");
-    expect(response.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+    expect(response.cookies.find((c) => c.name === SIGN_IN_COOKIE)).toBeUndefined();
     expect(await countUsers()).toBe(before);
   });
 });

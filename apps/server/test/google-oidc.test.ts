@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from "@cohort/contracts";
+import { SIGN_IN_COOKIE } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OidcClaims, startOidcStandIn } from "../../../test-support/oidc-provider";
 import { logIn, signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "./support/app";
 /**
  * The full server-side Google sign-in against a real OpenID Connect provider (oidc-provider)
  * on a random port: redirect, login interaction, consent, code + PKCE exchange, ID token
- * check, userinfo, account creation or linking, session cookie.
+ * check, userinfo, account creation or linking, sign-in cookie.
  */
 const CLIENT_ID = "cohort-web";
 const CLIENT_SECRET = "a-client-secret-for-tests-only-0123456789";
@@ -127,17 +127,17 @@ async function signInAs(sub: string) {
   return callback(await throughProvider(authorizationUrl), oauthCookie);
 }
 
-async function profileOf(sessionToken: string) {
+async function profileOf(signInToken: string) {
   const response = await t.app.inject({
     method: "GET",
     url: "/api/users/profile",
-    cookies: { [SESSION_COOKIE]: sessionToken },
+    cookies: { [SIGN_IN_COOKIE]: signInToken },
   });
   return response.json().user;
 }
 
-function sessionCookie(response: Awaited<ReturnType<typeof callback>>) {
-  return response.cookies.find((c) => c.name === SESSION_COOKIE);
+function signInCookie(response: Awaited<ReturnType<typeof callback>>) {
+  return response.cookies.find((c) => c.name === SIGN_IN_COOKIE);
 }
 
 describe("Google sign-in (OIDC code flow + PKCE)", () => {
@@ -172,7 +172,7 @@ describe("Google sign-in (OIDC code flow + PKCE)", () => {
     const response = await signInAs("google-sub-1");
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe("/dashboard");
-    const cookie = sessionCookie(response);
+    const cookie = signInCookie(response);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
     const user = await profileOf(cookie?.value as string);
     expect(user).toMatchObject({
@@ -185,7 +185,7 @@ describe("Google sign-in (OIDC code flow + PKCE)", () => {
     });
 
     const again = await signInAs("google-sub-1");
-    expect((await profileOf(sessionCookie(again)?.value as string)).id).toBe(user.id);
+    expect((await profileOf(signInCookie(again)?.value as string)).id).toBe(user.id);
   });
 
   it("links to an existing password account by its verified address", async () => {
@@ -193,7 +193,7 @@ describe("Google sign-in (OIDC code flow + PKCE)", () => {
     addAccount("google-sub-2", { email });
     const response = await signInAs("google-sub-2");
     expect(response.headers.location).toBe("/dashboard");
-    const linked = await profileOf(sessionCookie(response)?.value as string);
+    const linked = await profileOf(signInCookie(response)?.value as string);
     expect(linked).toMatchObject({ id: user.id, emailVerified: true });
     expect((await logIn(t.app, email, TEST_PASSWORD)).response.statusCode).toBe(200);
   });
@@ -203,7 +203,7 @@ describe("Google sign-in (OIDC code flow + PKCE)", () => {
     addAccount("google-sub-3", { email, email_verified: false });
     const response = await signInAs("google-sub-3");
     expect(response.headers.location).toBe("/login?error=google");
-    expect(sessionCookie(response)?.value ?? "").toBe("");
+    expect(signInCookie(response)?.value ?? "").toBe("");
   });
 
   it("refuses a callback without the login cookie, with a tampered cookie or a wrong state", async () => {
@@ -220,7 +220,7 @@ describe("Google sign-in (OIDC code flow + PKCE)", () => {
     for (const response of [noCookie, tampered, stateMismatch]) {
       expect(response.statusCode).toBe(302);
       expect(response.headers.location).toBe("/login?error=google");
-      expect(sessionCookie(response)?.value ?? "").toBe("");
+      expect(signInCookie(response)?.value ?? "").toBe("");
     }
   });
 

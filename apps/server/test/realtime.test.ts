@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { SERVER_EVENTS, SESSION_COOKIE, type TSocketReady } from "@cohort/contracts";
+import { SERVER_EVENTS, SIGN_IN_COOKIE, type TSocketReady } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linkToken, logIn, signUp, TEST_PASSWORD, waitForMail } from "./support/accounts";
@@ -77,7 +77,7 @@ describe("realtime", () => {
 });
 
 describe("socket authentication", () => {
-  it("refuses a connection without a session, with data.code 'unauthorized'", async () => {
+  it("refuses a connection without a sign-in, with data.code 'unauthorized'", async () => {
     const error = await refusal(open());
     expect(error.message).toBe("Please sign in to continue.");
     expect(error.data?.code).toBe("unauthorized");
@@ -88,18 +88,18 @@ describe("socket authentication", () => {
     expect(error.data?.code).toBe("unauthorized");
   });
 
-  it("accepts the session cookie, puts the user on socket.data and joins its rooms", async () => {
+  it("accepts the sign-in cookie, puts the user on socket.data and joins its rooms", async () => {
     const { token, user } = await signUp(t.app);
-    const socket = open({ cookie: `${SESSION_COOKIE}=${token}` });
+    const socket = open({ cookie: `${SIGN_IN_COOKIE}=${token}` });
     await ready(socket);
     const [server] = await t.app.realtime.io.in(`user:${user.id}`).fetchSockets();
     expect(server?.id).toBe(socket.id);
     expect(server?.data.user).toMatchObject({ id: user.id, email: user.email, role: "user" });
-    const sessionRooms = [...(server?.rooms ?? [])].filter((room) => room.startsWith("session:"));
-    expect(sessionRooms).toHaveLength(1);
+    const signInRooms = [...(server?.rooms ?? [])].filter((room) => room.startsWith("session:"));
+    expect(signInRooms).toHaveLength(1);
   });
 
-  it("disconnects a session's sockets at once when it is revoked, and only those", async () => {
+  it("disconnects a sign-in's sockets at once when it is revoked, and only those", async () => {
     const { email, client, token } = await signUp(t.app);
     const { response } = await logIn(t.app, email, TEST_PASSWORD);
     const otherToken = response.json().token as string;
@@ -107,16 +107,16 @@ describe("socket authentication", () => {
     const keptSocket = open({ token: otherToken });
     await Promise.all([ready(revokedSocket), ready(keptSocket)]);
 
-    const sessions = (await client.get("/api/auth/sessions")).json().sessions;
-    const current = sessions.find((s: { current: boolean }) => s.current);
+    const signIns = (await client.get("/api/auth/sign-ins")).json().sign_ins;
+    const current = signIns.find((s: { current: boolean }) => s.current);
     const gone = disconnected(revokedSocket);
     const api = new TestClient(t.app);
     api.bearer = otherToken;
-    expect((await api.delete(`/api/auth/sessions/${current.id}`)).statusCode).toBe(200);
+    expect((await api.delete(`/api/auth/sign-ins/${current.id}`)).statusCode).toBe(200);
     expect(await gone).toBe("io server disconnect");
     expect(keptSocket.connected).toBe(true);
 
-    // A revoked session cannot come back either.
+    // A revoked sign-in cannot come back either.
     expect((await refusal(open({ token }))).data?.code).toBe("unauthorized");
   });
 

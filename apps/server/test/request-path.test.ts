@@ -154,7 +154,7 @@ describe("a sign-in", () => {
     expect((await firstOnB.get("/api/sessions")).statusCode).toBe(200);
 
     const revoked = await second.client.delete(
-      `/api/auth/sessions/${await currentSessionId(first.client)}`,
+      `/api/auth/sign-ins/${await currentSignInId(first.client)}`,
     );
     expect(revoked.statusCode).toBe(200);
 
@@ -174,10 +174,10 @@ describe("a sign-in", () => {
   });
 });
 
-async function currentSessionId(client: TestClient): Promise<string> {
-  const response = await client.get("/api/auth/sessions");
-  const sessions = response.json().sessions as { id: string; current: boolean }[];
-  const current = sessions.find((s) => s.current);
-  if (!current) throw new Error("no current session");
+async function currentSignInId(client: TestClient): Promise<string> {
+  const response = await client.get("/api/auth/sign-ins");
+  const signIns = response.json().sign_ins as { id: string; current: boolean }[];
+  const current = signIns.find((s) => s.current);
+  if (!current) throw new Error("no current sign-in");
   return current.id;
 }

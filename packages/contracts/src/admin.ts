@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZAgreement } from "./agreements";
-import { ZSessionInfo, ZUserProfile } from "./auth";
+import { ZSignInInfo, ZUserProfile } from "./auth";
 import { ZLedgerEntry } from "./billing";
 import { ZModelHealth, ZModelPrice } from "./models";
 
@@ -64,8 +64,8 @@ export const ZAdminUserDetail = z.object({
   user: ZAdminUser,
   /** Chat sessions the user owns. */
   sessions_count: z.number().int(),
-  /** Active sign-ins (auth sessions), most recently used first. */
-  sign_ins: z.array(ZSessionInfo),
+  /** Active sign-ins, most recently used first. */
+  sign_ins: z.array(ZSignInInfo),
   /** The newest ledger rows; the full ledger pages through /ledger. */
   ledger: z.array(ZLedgerEntry),
   ledger_total: z.number().int(),

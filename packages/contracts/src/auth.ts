@@ -3,7 +3,11 @@ import { SUBSCRIPTION_TIERS } from "./plans";
 
 /** Accounts, sign-in, email flows and Google sign-in (spec §3, §5, §7). */
 
-export const SESSION_COOKIE = "cohort_session";
+/**
+ * The HttpOnly cookie that carries the sign-in token. Its name predates the rename of
+ * sign-ins (decision 023) and stays: renaming it would sign every browser out.
+ */
+export const SIGN_IN_COOKIE = "cohort_session";
 
 /** Error codes of the accounts calls; the web client switches on these, never on messages. */
 export const AUTH_ERROR_CODES = {
@@ -72,9 +76,9 @@ export type TUserProfile = z.infer<typeof ZUserProfile>;
 export const ZUserResponse = z.object({ user: ZUserProfile });
 export type TUserResponse = z.infer<typeof ZUserResponse>;
 
-/** GET /api/auth/session: who is signed in, if anyone — a signed-out answer is not an error. */
-export const ZSessionStateResponse = z.object({ user: ZUserProfile.nullable() });
-export type TSessionStateResponse = z.infer<typeof ZSessionStateResponse>;
+/** GET /api/auth/me: who is signed in, if anyone — a signed-out answer is not an error. */
+export const ZSignedInUserResponse = z.object({ user: ZUserProfile.nullable() });
+export type TSignedInUserResponse = z.infer<typeof ZSignedInUserResponse>;
 
 export const ZSignupRequest = z.object({
   email: ZEmail,
@@ -97,7 +101,7 @@ export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 /** Spec §3 login response; sign-up and the Google calls answer the same. */
 export const ZAuthResponse = z.object({
   success: z.literal(true),
-  token: z.string().describe("Session token for `Authorization: Bearer`; browsers use the cookie"),
+  token: z.string().describe("Sign-in token for `Authorization: Bearer`; browsers use the cookie"),
   user: ZUserProfile,
 });
 export type TAuthResponse = z.infer<typeof ZAuthResponse>;
@@ -132,19 +136,21 @@ export const ZUpdateProfileRequest = z.object({
 });
 export type TUpdateProfileRequest = z.infer<typeof ZUpdateProfileRequest>;
 
-export const ZSessionInfo = z.object({
+/** One sign-in: a browser or API client holding a token of this account. */
+export const ZSignInInfo = z.object({
   id: z.string(),
   created_at: z.string(),
   last_used_at: z.string(),
-  expires_at: z.string().describe("When the session ends at the latest (idle or absolute)"),
+  expires_at: z.string().describe("When the sign-in ends at the latest (idle or absolute)"),
   user_agent: z.string().nullable(),
   ip: z.string().nullable(),
   current: z.boolean(),
 });
-export type TSessionInfo = z.infer<typeof ZSessionInfo>;
+export type TSignInInfo = z.infer<typeof ZSignInInfo>;
 
-export const ZSessionListResponse = z.object({ sessions: z.array(ZSessionInfo) });
-export type TSessionListResponse = z.infer<typeof ZSessionListResponse>;
+/** GET /api/auth/sign-ins: where the user is signed in. */
+export const ZSignInListResponse = z.object({ sign_ins: z.array(ZSignInInfo) });
+export type TSignInListResponse = z.infer<typeof ZSignInListResponse>;
 
 export const ZFirebaseClientConfig = z.object({
   apiKey: z.string(),

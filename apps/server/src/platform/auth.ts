@@ -1,7 +1,7 @@
 import {
   AUTH_MESSAGES,
   ERROR_CODES,
-  SESSION_COOKIE,
+  SIGN_IN_COOKIE,
   type TUserProfile,
   type TUserRole,
 } from "@cohort/contracts";
@@ -10,23 +10,23 @@ import { AppError } from "./errors";
 
 /**
  * The request's authentication, shared by every module: who is calling, through which
- * session. The auth module supplies how a token becomes a principal (`resolveSession`);
+ * sign-in. The auth module supplies how a token becomes a principal (`resolveSignIn`);
  * everything else only asks `requireUser` / `requireAdmin`.
  */
 export interface Principal {
   user: TUserProfile;
-  sessionId: string;
+  signInId: string;
   /** When the sign-in ends whatever happens (absolute expiry). */
   expiresAt: Date;
   /** When the sign-in ends unless used again (idle expiry, as of this request). */
   idleExpiresAt: Date;
 }
 
-export type ResolveSession = (token: string) => Promise<Principal | null>;
+export type ResolveSignIn = (token: string) => Promise<Principal | null>;
 
 declare module "fastify" {
   interface FastifyInstance {
-    resolveSession: ResolveSession;
+    resolveSignIn: ResolveSignIn;
   }
   interface FastifyRequest {
     /** Memoised result of the first guard that looked, so later guards cost nothing. */
@@ -37,22 +37,22 @@ declare module "fastify" {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * The session token of a request or a socket handshake: the Authorization header first, then
- * the session cookie. A malformed or unknown bearer never falls back to the cookie, so a
+ * The sign-in token of a request or a socket handshake: the Authorization header first, then
+ * the sign-in cookie. A malformed or unknown bearer never falls back to the cookie, so a
  * header always means exactly what it says.
  */
-export function readSessionToken(
+export function readSignInToken(
   authorization: string | undefined,
   cookies: Record<string, string | undefined>,
 ): string | null {
   if (authorization !== undefined && authorization !== "") {
     return BEARER.exec(authorization)?.[1] ?? "";
   }
-  return cookies[SESSION_COOKIE] ?? null;
+  return cookies[SIGN_IN_COOKIE] ?? null;
 }
 
-export function registerAuth(app: FastifyInstance, resolveSession: ResolveSession): void {
-  app.decorate("resolveSession", resolveSession);
+export function registerAuth(app: FastifyInstance, resolveSignIn: ResolveSignIn): void {
+  app.decorate("resolveSignIn", resolveSignIn);
   app.decorateRequest("principal", null);
 }
 
@@ -60,17 +60,17 @@ function unauthorized(): AppError {
   return new AppError(ERROR_CODES.unauthorized, 401, AUTH_MESSAGES.unauthorized);
 }
 
-/** The caller's principal, or null when the request carries no valid session. */
+/** The caller's principal, or null when the request carries no valid sign-in. */
 export function currentPrincipal(request: FastifyRequest): Promise<Principal | null> {
   if (!request.principal) {
-    const token = readSessionToken(request.headers.authorization, request.cookies);
-    request.principal = token ? request.server.resolveSession(token) : Promise.resolve(null);
+    const token = readSignInToken(request.headers.authorization, request.cookies);
+    request.principal = token ? request.server.resolveSignIn(token) : Promise.resolve(null);
   }
   return request.principal;
 }
 
 /**
- * 401 `unauthorized` unless the request carries a valid, unexpired, unrevoked session. Works
+ * 401 `unauthorized` unless the request carries a valid, unexpired, unrevoked sign-in. Works
  * in a handler (`const { user } = await requireUser(request)`) and as a preHandler.
  */
 export async function requireUser(request: FastifyRequest): Promise<Principal> {

@@ -12,7 +12,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
         title: "Cohort API",
         version,
         description:
-          "The Cohort API. Browsers authenticate with the session cookie and send the CSRF token from GET /api/csrf-token in X-CSRF-Token on every POST, PUT, PATCH and DELETE; API clients send `Authorization: Bearer <token>` instead. Every error is `{ error: { code, message, details? } }`.",
+          "The Cohort API. Browsers authenticate with the sign-in cookie and send the CSRF token from GET /api/csrf-token in X-CSRF-Token on every POST, PUT, PATCH and DELETE; API clients send `Authorization: Bearer <token>` instead. Every error is `{ error: { code, message, details? } }`.",
       },
       components: {
         securitySchemes: {

@@ -6,7 +6,11 @@
 /** Every socket of one user: credit changes and anything else meant for the person. */
 export const userRoom = (userId: string) => `user:${userId}`;
 
-/** Every socket opened with one sign-in, so revoking it can disconnect them all at once. */
+/**
+ * Every socket opened with one sign-in, so revoking it can disconnect them all at once. The
+ * string keeps its old `session:` prefix so old and new instances agree during a rolling
+ * deploy (decision 023).
+ */
 export const signInRoom = (signInId: string) => `session:${signInId}`;
 
 /** Every socket watching one chat session: its runs' events. */

@@ -4,7 +4,7 @@
  * cookie and no token. Every spelling of a path that reaches a route must meet the same CSRF
  * check and the same rate limit; method override and content type change nothing either.
  */
-import { SESSION_COOKIE } from "@cohort/contracts";
+import { SIGN_IN_COOKIE } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSRF_COOKIE } from "../../src/platform/csrf";
 import { signUp } from "../support/accounts";
@@ -16,9 +16,9 @@ let cookie: string;
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMIT_PER_MINUTE: "5" });
   const { client } = await signUp(t.app);
-  // The victim's browser: a session cookie and a CSRF cookie, but the attacker's page cannot
+  // The victim's browser: a sign-in cookie and a CSRF cookie, but the attacker's page cannot
   // read the token, so it sends none.
-  cookie = [SESSION_COOKIE, CSRF_COOKIE].map((n) => `${n}=${client.cookies.get(n)}`).join("; ");
+  cookie = [SIGN_IN_COOKIE, CSRF_COOKIE].map((n) => `${n}=${client.cookies.get(n)}`).join("; ");
 });
 afterAll(() => t.close());
 
@@ -83,7 +83,7 @@ describe("CSRF by path spelling", () => {
     expect(response.json().error.message).toContain("CSRF");
   });
 
-  it("guards logout the same way: a forged sign-out is refused and the session lives", async () => {
+  it("guards logout the same way: a forged sign-out is refused and the sign-in lives", async () => {
     for (const url of ["/%61pi/auth/logout", "/api/auth/logout", "/ap%69/auth/%6cogout"]) {
       const response = await t.app.inject({
         method: "POST",

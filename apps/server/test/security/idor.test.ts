@@ -13,7 +13,7 @@ import { parseSse } from "../support/sse";
 /**
  * Advisory class: insecure direct object references. User B, signed in and in good standing,
  * takes the ids of user A's resources (sessions, runs, CoChat conversations, provider keys,
- * sign-in sessions, checkouts) and tries every route that takes one. Each attempt must answer
+ * sign-ins, checkouts) and tries every route that takes one. Each attempt must answer
  * 404 (never 403, which would confirm the id exists, and never any of A's data) and change
  * nothing of A's. The routes are read from the app's own OpenAPI document: a new route with
  * an id in its path fails this file until it is added to the table below, with the way to
@@ -37,7 +37,7 @@ interface Owned {
   runId: string;
   conversationId: string;
   /** A's second sign-in (another browser), so revoking it does not sign A's client out. */
-  signInSessionId: string;
+  signInId: string;
   checkoutId: string;
 }
 let owned: Owned;
@@ -78,11 +78,11 @@ beforeAll(async () => {
 
   const second = await logIn(t.app, a.email, a.password);
   expect(second.response.statusCode).toBe(200);
-  const signIns = (await a.client.get("/api/auth/sessions")).json().sessions as {
+  const signIns = (await a.client.get("/api/auth/sign-ins")).json().sign_ins as {
     id: string;
     current: boolean;
   }[];
-  const signInSessionId = signIns.find((s) => !s.current)?.id as string;
+  const signInId = signIns.find((s) => !s.current)?.id as string;
 
   const checkout = await a.client.post("/api/billing/purchase-credits", { packageId: "pack_100" });
   expect(checkout.statusCode).toBe(200);
@@ -91,7 +91,7 @@ beforeAll(async () => {
     sessionId: session.id,
     runId: started.run_id,
     conversationId,
-    signInSessionId,
+    signInId,
     checkoutId: checkout.json().sessionId,
   };
   expect(Object.values(owned).every(Boolean)).toBe(true);
@@ -150,8 +150,8 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     id: () => "anthropic",
     ownerStatus: 200,
   },
-  "DELETE /api/auth/sessions/{id}": {
-    id: (o) => o.signInSessionId,
+  "DELETE /api/auth/sign-ins/{id}": {
+    id: (o) => o.signInId,
     ownerStatus: 200,
   },
   "DELETE /api/sessions/{id}": { id: (o) => o.sessionId, ownerStatus: 200 },
@@ -240,7 +240,7 @@ function expectNotFound(response: LightMyRequestResponse, key: string, code = "n
 async function stateOfA() {
   const session = (await a.client.get(`/api/sessions/${owned.sessionId}`)).json();
   const conversation = await a.client.get(`/api/cochat/conversations/${owned.conversationId}`);
-  const signIns = (await a.client.get("/api/auth/sessions")).json().sessions as { id: string }[];
+  const signIns = (await a.client.get("/api/auth/sign-ins")).json().sign_ins as { id: string }[];
   return {
     session: {
       title: session.session?.title,
@@ -313,7 +313,7 @@ describe("user B with user A's ids", () => {
       "/api/sessions",
       "/api/cochat/conversations",
       "/api/users/api-keys",
-      "/api/auth/sessions",
+      "/api/auth/sign-ins",
       "/api/billing/ledger",
       "/api/billing/summary",
       "/api/users/usage",
@@ -327,7 +327,7 @@ describe("user B with user A's ids", () => {
         SECRET_COCHAT,
         owned.sessionId,
         owned.conversationId,
-        owned.signInSessionId,
+        owned.signInId,
         owned.checkoutId,
         a.user.id,
         a.email,
@@ -406,7 +406,7 @@ describe("join-session with A's session id", () => {
 
 describe("user A with the same requests", () => {
   it("gets the answers B did not (so B's 404s are about ownership)", async () => {
-    // Deletes last, and A's own sign-in sessions very last.
+    // Deletes last, and A's own sign-ins very last.
     const routes = { ...HIDDEN_OWNED_ROUTES, ...BODY_ID_ROUTES, ...OWNED_ROUTES };
     for (const [key, route] of Object.entries(routes)) {
       const response = await send(a.client, key, route);

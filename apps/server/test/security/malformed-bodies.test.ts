@@ -19,10 +19,10 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 const COUNTERS = new Set(["auth_throttle"]);
 /** Columns that move on any authenticated read (the sign-in's last use). */
 const VOLATILE: Record<string, string> = {
-  auth_sessions: "id, user_id, revoked_at, expires_at",
+  sign_ins: "id, user_id, revoked_at, expires_at",
 };
 /**
- * Routes not fuzzed, each for a reason: signing out ends the fuzzer's own session (it has no
+ * Routes not fuzzed, each for a reason: signing out ends the fuzzer's own sign-in (it has no
  * input to fuzz either).
  */
 const SKIPPED = new Set(["POST /api/auth/logout"]);

@@ -1,7 +1,7 @@
 /**
  * Advisory class: sockets outliving their sign-in (issue 9, finding 7). Revocation (sign-out,
- * revoke from the sessions list, password reset) has always dropped a session's sockets at
- * once; a session that simply ran out of time kept its open socket — and its live stream of
+ * revoke from the sign-ins list, password reset) has always dropped a sign-in's sockets at
+ * once; a sign-in that simply ran out of time kept its open socket — and its live stream of
  * the user's runs and credits — until the socket closed by itself. Both must end.
  */
 import type { AddressInfo } from "node:net";
@@ -17,7 +17,7 @@ let url: string;
 const sockets = socketOpener(() => url);
 
 beforeAll(async () => {
-  t = await createTestApp({ SOCKET_SESSION_CHECK_MS: "200" });
+  t = await createTestApp({ SOCKET_SIGN_IN_CHECK_MS: "200" });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -45,13 +45,13 @@ function disconnected(socket: Socket, withinMs: number): Promise<string | null> 
   });
 }
 
-async function sessionIdOf(token: string): Promise<string> {
+async function signInIdOf(token: string): Promise<string> {
   const response = await t.app.inject({
     method: "GET",
-    url: "/api/auth/sessions",
+    url: "/api/auth/sign-ins",
     headers: { authorization: `Bearer ${token}` },
   });
-  const current = response.json().sessions.find((s: { current: boolean }) => s.current);
+  const current = response.json().sign_ins.find((s: { current: boolean }) => s.current);
   return current.id as string;
 }
 
@@ -64,12 +64,11 @@ describe("a socket whose sign-in ends", () => {
     const bystander = await signUp(t.app);
     const socket = await openSocket(token);
     const other = await openSocket(bystander.token);
-    const id = await sessionIdOf(token);
+    const id = await signInIdOf(token);
     // Time passes for this sign-in only (the database's clock decides expiry).
-    await t.db.query(
-      `UPDATE auth_sessions SET ${column} = now() - interval '1 second' WHERE id = $1`,
-      [id],
-    );
+    await t.db.query(`UPDATE sign_ins SET ${column} = now() - interval '1 second' WHERE id = $1`, [
+      id,
+    ]);
     expect(await disconnected(socket, 3_000)).toBe("io server disconnect");
     expect(other.connected).toBe(true);
     // And it cannot come back with the same token.
@@ -79,9 +78,9 @@ describe("a socket whose sign-in ends", () => {
   it("is dropped at once when the sign-in is revoked from another device", async () => {
     const { token, client } = await signUp(t.app);
     const phone = await openSocket(token);
-    const id = await sessionIdOf(token);
+    const id = await signInIdOf(token);
     const ended = disconnected(phone, 1_000);
-    expect((await client.delete(`/api/auth/sessions/${id}`)).statusCode).toBe(200);
+    expect((await client.delete(`/api/auth/sign-ins/${id}`)).statusCode).toBe(200);
     expect(await ended).toBe("io server disconnect");
   });
 

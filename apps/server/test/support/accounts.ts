@@ -34,7 +34,7 @@ export interface SignedUp {
   password: string;
 }
 
-/** Signs up through the real calls with a browser-like client, which keeps the session cookie. */
+/** Signs up through the real calls with a browser-like client, which keeps the sign-in cookie. */
 export async function signUp(
   appOrClient: FastifyInstance | TestClient,
   options: SignUpOptions = {},

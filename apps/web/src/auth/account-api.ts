@@ -1,7 +1,7 @@
 import type {
   TAuthResponse,
   TLoginRequest,
-  TSessionListResponse,
+  TSignInListResponse,
   TSignupRequest,
   TSuccessResponse,
   TUpdateProfileRequest,
@@ -40,12 +40,12 @@ export function updateProfile(body: TUpdateProfileRequest): Promise<TUserRespons
   return api.put<TUserResponse>("/users/profile", body);
 }
 
-export function listSessions(signal?: AbortSignal): Promise<TSessionListResponse> {
-  return api.get<TSessionListResponse>("/auth/sessions", { signal });
+export function listSignIns(signal?: AbortSignal): Promise<TSignInListResponse> {
+  return api.get<TSignInListResponse>("/auth/sign-ins", { signal });
 }
 
-export function revokeSession(id: string): Promise<{ success: true }> {
-  return api.delete<{ success: true }>(`/auth/sessions/${encodeURIComponent(id)}`);
+export function revokeSignIn(id: string): Promise<{ success: true }> {
+  return api.delete<{ success: true }>(`/auth/sign-ins/${encodeURIComponent(id)}`);
 }
 
 /**

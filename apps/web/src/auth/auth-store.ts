@@ -1,10 +1,10 @@
 import {
   AUTH_INIT_TIMEOUT_MS,
   type TAuthResponse,
-  type TSessionStateResponse,
+  type TSignedInUserResponse,
   type TUserProfile,
 } from "@cohort/contracts";
-import { api, onSessionLost } from "../lib/api/api";
+import { api, onSignInLost } from "../lib/api/api";
 import { isApiError } from "../lib/api/api-error";
 import {
   getBrowserStorage,
@@ -15,11 +15,11 @@ import {
 import { logger } from "../lib/telemetry/logger";
 
 /**
- * The browser's sign-in state (spec §4): `loading` until the session check answers or 2 s
+ * The browser's sign-in state (spec §4): `loading` until the sign-in check answers or 2 s
  * pass, then `authenticated` or `unauthenticated`. One store for the whole page load, outside
  * React, so every layout and guard sees the same answer and the check runs once.
  *
- * The session itself is the HttpOnly cookie; web storage only mirrors non-secret facts:
+ * The sign-in itself is the HttpOnly cookie; web storage only mirrors non-secret facts:
  * - localStorage `authToken` = AUTH_TOKEN_MARKER, a constant that says "this browser signed
  *   in through the cookie" (never the bearer token);
  * - localStorage and sessionStorage `userProfile` = the public profile JSON.
@@ -31,13 +31,13 @@ export interface AuthSnapshot {
   user: TUserProfile | null;
 }
 
-export const AUTH_TOKEN_MARKER = "cookie-session";
+export const AUTH_TOKEN_MARKER = "cookie-sign-in";
 
 type Listener = () => void;
 
 let snapshot: AuthSnapshot = { status: "loading", user: null };
 let started = false;
-/** Bumped by every sign-in or sign-out, so a late session check cannot undo them. */
+/** Bumped by every sign-in or sign-out, so a late sign-in check cannot undo them. */
 let generation = 0;
 const listeners = new Set<Listener>();
 
@@ -80,7 +80,7 @@ export function setSignedIn(user: TUserProfile): void {
   emit({ status: "authenticated", user });
 }
 
-/** Forgets the user locally (after logout, or when the server says the session is gone). */
+/** Forgets the user locally (after logout, or when the server says the sign-in is gone). */
 export function setSignedOut(): void {
   generation += 1;
   started = true;
@@ -89,17 +89,17 @@ export function setSignedOut(): void {
   emit({ status: "unauthenticated", user: null });
 }
 
-async function checkSession(): Promise<void> {
+async function checkSignIn(): Promise<void> {
   const mine = generation;
   const timer = setTimeout(() => {
     if (mine !== generation || snapshot.status !== "loading") return;
-    logger.warn("The session check took longer than 2 s; continuing as signed out", {
+    logger.warn("The sign-in check took longer than 2 s; continuing as signed out", {
       timeoutMs: AUTH_INIT_TIMEOUT_MS,
     });
     emit({ status: "unauthenticated", user: null });
   }, AUTH_INIT_TIMEOUT_MS);
   try {
-    const { user } = await api.get<TSessionStateResponse>("/auth/session", {
+    const { user } = await api.get<TSignedInUserResponse>("/auth/me", {
       redirectOnUnauthorized: false,
     });
     if (mine !== generation) return;
@@ -111,7 +111,7 @@ async function checkSession(): Promise<void> {
       setSignedOut();
       return;
     }
-    logger.warn("The session check failed; continuing as signed out", {
+    logger.warn("The sign-in check failed; continuing as signed out", {
       status: isApiError(error) ? error.status : undefined,
       code: isApiError(error) ? error.code : undefined,
     });
@@ -121,17 +121,17 @@ async function checkSession(): Promise<void> {
   }
 }
 
-/** Starts the session check once per page load; later calls do nothing. */
+/** Starts the sign-in check once per page load; later calls do nothing. */
 export function ensureAuthResolved(): void {
   if (started) return;
   started = true;
-  void checkSession();
+  void checkSignIn();
 }
 
 /** Asks the server again, e.g. after the profile changed elsewhere. */
 export async function refreshProfile(): Promise<TUserProfile | null> {
   started = true;
-  await checkSession();
+  await checkSignIn();
   return snapshot.user;
 }
 
@@ -143,7 +143,7 @@ export function applyAuthResponse(response: TAuthResponse): TUserProfile {
   return response.user;
 }
 
-/** Ends the session on the server, then locally, whatever the server said. */
+/** Ends the sign-in on the server, then locally, whatever the server said. */
 export async function signOut(): Promise<void> {
   try {
     await api.post("/auth/logout");
@@ -158,6 +158,6 @@ export async function signOut(): Promise<void> {
   }
 }
 
-onSessionLost(() => {
+onSignInLost(() => {
   if (snapshot.status === "authenticated") setSignedOut();
 });

@@ -50,7 +50,7 @@ describe("login redirect-loop guard", () => {
   it("keeps its state in sessionStorage and clears authToken and userProfile when it blocks", () => {
     const session = new MemoryStorage();
     const local = new MemoryStorage();
-    local.setItem("authToken", "cookie-session");
+    local.setItem("authToken", "cookie-sign-in");
     local.setItem("userProfile", '{"id":"u1"}');
     local.setItem("unrelated", "kept");
     session.setItem("userProfile", '{"id":"u1"}');
@@ -60,7 +60,7 @@ describe("login redirect-loop guard", () => {
     }
     expect(session.getItem("loginRedirectCount")).toBe("3");
     expect(session.getItem("lastLoginRedirect")).toBe("10800");
-    expect(local.getItem("authToken")).toBe("cookie-session");
+    expect(local.getItem("authToken")).toBe("cookie-sign-in");
 
     expect(guardLoginRedirect({ session, local }, 11_200).allowed).toBe(false);
     expect(local.getItem("authToken")).toBeNull();

@@ -10,7 +10,7 @@ import {
 /**
  * Spec §4/§9 login redirect-loop guard: the login page sends a signed-in user to /dashboard,
  * and if that happens more than 3 times with each redirect within 2 s of the previous one,
- * something bounces the user back (a stale session, a broken guard) and redirecting stops.
+ * something bounces the user back (a stale sign-in, a broken guard) and redirecting stops.
  */
 export interface LoginRedirectState {
   count: number;

@@ -1,6 +1,6 @@
 import type { TAdminUserDetail } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { listSessions } from "../auth/list-sessions";
+import { listSignIns } from "../auth/list-sign-ins";
 import { listLedger } from "../credits/list-ledger";
 import { countUserSessions } from "../sessions/count-user-sessions";
 import { findAdminUser } from "../users/find-admin-users";
@@ -15,7 +15,7 @@ export async function getUserDetail(
   const [sessionsCount, signIns, ledger] = await Promise.all([
     countUserSessions(db, userId),
     // No sign-in is "current" here: the admin is looking at someone else's.
-    listSessions(db, userId, ""),
+    listSignIns(db, userId, ""),
     listLedger(db, userId, { page: 1, pageSize: 20 }),
   ]);
   return {

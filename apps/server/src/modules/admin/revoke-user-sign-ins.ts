@@ -1,5 +1,5 @@
-import { dropSessionSockets } from "../auth/drop-session-sockets";
-import { revokeAllSessions } from "../auth/revoke-sessions";
+import { dropSignInSockets } from "../auth/drop-sign-in-sockets";
+import { revokeAllSignIns } from "../auth/revoke-sign-ins";
 import { type AdminActor, recordAdminAction } from "./record-admin-action";
 import type { AdminDeps } from "./set-user-disabled";
 
@@ -10,7 +10,7 @@ export async function revokeUserSignIns(
   userId: string,
 ): Promise<number> {
   const revoked = await deps.db.transaction(async (tx) => {
-    const ids = await revokeAllSessions(tx, userId);
+    const ids = await revokeAllSignIns(tx, userId);
     await recordAdminAction(tx, actor, {
       action: "user.revoke_sign_ins",
       targetType: "user",
@@ -20,6 +20,6 @@ export async function revokeUserSignIns(
     });
     return ids;
   });
-  dropSessionSockets(deps.realtime, revoked);
+  dropSignInSockets(deps.realtime, revoked);
   return revoked.length;
 }

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
-import { dropSessionSockets } from "../auth/drop-session-sockets";
-import { revokeAllSessions } from "../auth/revoke-sessions";
+import { dropSignInSockets } from "../auth/drop-sign-in-sockets";
+import { revokeAllSignIns } from "../auth/revoke-sign-ins";
 import { setAccountDisabled } from "../users/set-account-disabled";
 import { type AdminActor, recordAdminAction } from "./record-admin-action";
 
@@ -23,7 +23,7 @@ export async function setUserDisabled(
   const result = await deps.db.transaction(async (tx) => {
     const change = await setAccountDisabled(tx, input.userId, input.disabled);
     if (!change) return null;
-    const revoked = input.disabled ? await revokeAllSessions(tx, input.userId) : [];
+    const revoked = input.disabled ? await revokeAllSignIns(tx, input.userId) : [];
     await recordAdminAction(tx, actor, {
       action: input.disabled ? "user.disable" : "user.enable",
       targetType: "user",
@@ -35,6 +35,6 @@ export async function setUserDisabled(
     return revoked;
   });
   if (!result) return false;
-  dropSessionSockets(deps.realtime, result);
+  dropSignInSockets(deps.realtime, result);
   return true;
 }

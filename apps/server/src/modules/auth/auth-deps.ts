@@ -2,14 +2,14 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client";
 import type { Mailer } from "../../platform/mail";
 import { type CreditsDeps, publishToSockets } from "../credits/credits-deps";
-import type { SessionSettings } from "./session-settings";
+import type { SignInSettings } from "./sign-in-settings";
 
 /** What the auth services need from the app, gathered once so services stay plain functions. */
 export interface AuthDeps {
   db: Db;
   mailer: Mailer;
   publicUrl: string;
-  sessions: SessionSettings;
+  signIns: SignInSettings;
   /** Credits an account gets once its address is verified (SIGNUP_CREDITS). */
   signupCredits: number;
   /** Tells the user's sockets about a balance change, after its transaction committed. */
@@ -28,7 +28,7 @@ export function authDeps(app: FastifyInstance): AuthDeps {
     db: app.db,
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
-    sessions: { idleDays: app.config.sessionIdleDays, maxDays: app.config.sessionMaxDays },
+    signIns: { idleDays: app.config.signInIdleDays, maxDays: app.config.signInMaxDays },
     signupCredits: app.config.billing.signupCredits,
     publishCredits: (changes) => publishToSockets(app.realtime)(changes),
     signupLimitPerHour: app.config.signupLimitPerHour,

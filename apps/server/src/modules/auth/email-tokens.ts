@@ -1,7 +1,7 @@
 import { AUTH_ERROR_CODES } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { hashOpaqueToken, newOpaqueToken } from "./session-token";
+import { hashOpaqueToken, newOpaqueToken } from "./opaque-token";
 
 export type EmailTokenPurpose = "verify_email" | "reset_password";
 

@@ -11,7 +11,7 @@ import { verifyPassword } from "./verify-password";
 /**
  * Makes ADMIN_EMAIL an admin whose password is ADMIN_PASSWORD, creating the account if
  * needed. Runs at every start: the hash is rewritten only when the password changed, so a
- * restart leaves sessions and hashes alone. A guessable admin password stops the start.
+ * restart leaves sign-ins and hashes alone. A guessable admin password stops the start.
  */
 export async function ensureAdmin(
   db: Db,

@@ -10,7 +10,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { createGoogleOidc, type PendingLogin } from "./google-oidc";
-import { issueSession } from "./issue-session";
+import { issueSignIn } from "./issue-sign-in";
 import { replySignedIn, requestMeta, signInBrowser } from "./reply-signed-in";
 import { signInWithIdentity, type VerifiedIdentity } from "./sign-in-with-identity";
 import { createFirebaseVerifier, type FirebaseClaims } from "./verify-firebase-token";
@@ -31,7 +31,7 @@ const ZPendingLogin = z.object({ state: z.string(), nonce: z.string(), verifier:
 export async function googleRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
-  const sessions = { idleDays: config.sessionIdleDays, maxDays: config.sessionMaxDays };
+  const signIns = { idleDays: config.signInIdleDays, maxDays: config.signInMaxDays };
   const oidc = config.google
     ? createGoogleOidc({
         ...config.google,
@@ -45,8 +45,7 @@ export async function googleRoutes(app: FastifyInstance) {
       const user = await signInWithIdentity(tx, identity, {
         signupCredits: config.billing.signupCredits,
       });
-      const session = await issueSession(tx, user.id, sessions, meta);
-      return { user, token: session.token, sessionId: session.sessionId };
+      return { user, ...(await issueSignIn(tx, user.id, signIns, meta)) };
     });
 
   r.get(

@@ -8,7 +8,7 @@ import { AppError } from "../../platform/errors";
 import { findUserByEmail } from "../users/find-user";
 import type { AuthDeps, RequestMeta } from "./auth-deps";
 import { hashPassword, needsRehash } from "./hash-password";
-import { issueSession } from "./issue-session";
+import { issueSignIn } from "./issue-sign-in";
 import { beginLoginAttempt } from "./login-throttle";
 import { findPasswordHash, setPasswordHash } from "./set-password";
 import type { SignedIn } from "./sign-up";
@@ -46,6 +46,5 @@ export async function logIn(
 
   if (needsRehash(stored))
     await setPasswordHash(deps.db, user.id, await hashPassword(input.password));
-  const session = await issueSession(deps.db, user.id, deps.sessions, meta);
-  return { user, token: session.token, sessionId: session.sessionId };
+  return { user, ...(await issueSignIn(deps.db, user.id, deps.signIns, meta)) };
 }

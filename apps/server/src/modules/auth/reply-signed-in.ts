@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { setCsrfSecretCookie } from "../../platform/csrf";
 import type { RequestMeta } from "./auth-deps";
 import { setDeviceCookie, trustedDeviceId } from "./device-cookie";
-import { setSessionCookie } from "./session-cookie";
+import { setSignInCookie } from "./sign-in-cookie";
 import type { SignedIn } from "./sign-up";
 
 export function requestMeta(request: FastifyRequest): RequestMeta {
@@ -16,13 +16,13 @@ export function loginMeta(app: FastifyInstance, request: FastifyRequest, email: 
 }
 
 /**
- * Everything a browser gets when it signs in, whichever way: the session cookie, a device
+ * Everything a browser gets when it signs in, whichever way: the sign-in cookie, a device
  * cookie for this account (its later sign-ins are not throttled by strangers' failures) and
  * a new CSRF secret, so no token issued before the sign-in works after it.
  */
 export function signInBrowser(app: FastifyInstance, reply: FastifyReply, signedIn: SignedIn) {
-  const { secureCookies: secure, cookieSecret: key, sessionMaxDays } = app.config;
-  setSessionCookie(reply, signedIn.token, { secure, maxAgeDays: sessionMaxDays });
+  const { secureCookies: secure, cookieSecret: key, signInMaxDays } = app.config;
+  setSignInCookie(reply, signedIn.token, { secure, maxAgeDays: signInMaxDays });
   setDeviceCookie(reply, { key, email: signedIn.user.email, secure });
   setCsrfSecretCookie(reply, secure);
 }

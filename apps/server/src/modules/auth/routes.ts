@@ -8,7 +8,7 @@ import {
   ZLoginRequest,
   ZLogoutResponse,
   ZResetPasswordRequest,
-  ZSessionListResponse,
+  ZSignInListResponse,
   ZSignupRequest,
   ZSuccessResponse,
   ZVerifyEmailRequest,
@@ -21,15 +21,15 @@ import { setCsrfSecretCookie } from "../../platform/csrf";
 import { AppError } from "../../platform/errors";
 import { authDeps } from "./auth-deps";
 import { registerSocketAuth, watchSocketSignIns } from "./authenticate-socket";
-import { dropSessionSockets } from "./drop-session-sockets";
+import { dropSignInSockets } from "./drop-sign-in-sockets";
 import { googleRoutes } from "./google-routes";
-import { listSessions } from "./list-sessions";
+import { listSignIns } from "./list-sign-ins";
 import { logIn } from "./log-in";
 import { loginMeta, replySignedIn, requestMeta } from "./reply-signed-in";
 import { requestPasswordReset } from "./request-password-reset";
 import { resetPassword } from "./reset-password";
-import { revokeSession } from "./revoke-sessions";
-import { clearSessionCookie } from "./session-cookie";
+import { revokeSignIn } from "./revoke-sign-ins";
+import { clearSignInCookie } from "./sign-in-cookie";
 import { signUp } from "./sign-up";
 import { resendVerification, verifyEmail } from "./verify-email";
 import { prepareDummyHash } from "./verify-password";
@@ -102,12 +102,12 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { revokedSessionIds } = await resetPassword(
+      const { revokedSignInIds } = await resetPassword(
         deps,
         request.body.token,
         request.body.password,
       );
-      dropSessionSockets(app.realtime, revokedSessionIds);
+      dropSignInSockets(app.realtime, revokedSignInIds);
       return {
         success: true as const,
         message: "Your password has been reset. Please sign in with your new password.",
@@ -155,55 +155,55 @@ export async function authRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: "Sign out: revokes this session, clears the cookie, rotates the CSRF secret",
+        summary: "Sign out: revokes this sign-in, clears the cookie, rotates the CSRF secret",
         response: { 200: ZLogoutResponse },
       },
     },
     async (request, reply) => {
       const principal = await currentPrincipal(request);
       if (principal) {
-        await revokeSession(app.db, principal.user.id, principal.sessionId);
-        dropSessionSockets(app.realtime, [principal.sessionId]);
+        await revokeSignIn(app.db, principal.user.id, principal.signInId);
+        dropSignInSockets(app.realtime, [principal.signInId]);
       }
-      clearSessionCookie(reply, app.config.secureCookies);
+      clearSignInCookie(reply, app.config.secureCookies);
       setCsrfSecretCookie(reply, app.config.secureCookies);
       return { success: true as const };
     },
   );
 
   r.get(
-    "/api/auth/sessions",
+    "/api/auth/sign-ins",
     {
       schema: {
         tags,
-        summary: "The signed-in user's active sessions",
-        response: { 200: ZSessionListResponse },
+        summary: "Where the user is signed in: their active sign-ins",
+        response: { 200: ZSignInListResponse },
       },
     },
     async (request, reply) => {
-      const { user, sessionId } = await requireUser(request);
+      const { user, signInId } = await requireUser(request);
       reply.header("cache-control", "no-store");
-      return { sessions: await listSessions(app.db, user.id, sessionId) };
+      return { sign_ins: await listSignIns(app.db, user.id, signInId) };
     },
   );
 
   r.delete(
-    "/api/auth/sessions/:id",
+    "/api/auth/sign-ins/:id",
     {
       schema: {
         tags,
-        summary: "Revoke one of the signed-in user's sessions and disconnect its sockets",
+        summary: "Sign out one of the user's sign-ins and disconnect its sockets",
         params: z.object({ id: z.string().max(64) }),
         response: { 200: ZLogoutResponse },
       },
     },
     async (request, reply) => {
-      const { user, sessionId } = await requireUser(request);
-      if (!(await revokeSession(app.db, user.id, request.params.id))) {
-        throw new AppError(ERROR_CODES.notFound, 404, "Session not found.");
+      const { user, signInId } = await requireUser(request);
+      if (!(await revokeSignIn(app.db, user.id, request.params.id))) {
+        throw new AppError(ERROR_CODES.notFound, 404, "Sign-in not found.");
       }
-      dropSessionSockets(app.realtime, [request.params.id]);
-      if (request.params.id === sessionId) clearSessionCookie(reply, app.config.secureCookies);
+      dropSignInSockets(app.realtime, [request.params.id]);
+      if (request.params.id === signInId) clearSignInCookie(reply, app.config.secureCookies);
       return { success: true as const };
     },
   );

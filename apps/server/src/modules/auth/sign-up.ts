@@ -6,14 +6,14 @@ import { checkPasswordPolicy } from "./check-password-policy";
 import { verificationEmail } from "./compose-emails";
 import { createEmailToken } from "./email-tokens";
 import { hashPassword } from "./hash-password";
-import { issueSession } from "./issue-session";
+import { issueSignIn } from "./issue-sign-in";
 import { setPasswordHash } from "./set-password";
 import { consumeAttempt, THROTTLE } from "./throttle";
 
 export interface SignedIn {
   user: TUserProfile;
   token: string;
-  sessionId: string;
+  signInId: string;
 }
 
 /**
@@ -34,7 +34,7 @@ export async function signUp(
     "accounts created from this network",
   );
   const passwordHash = await hashPassword(input.password);
-  const { user, session, verifyToken } = await deps.db.transaction(async (tx) => {
+  const { user, issued, verifyToken } = await deps.db.transaction(async (tx) => {
     const user = await createUser(tx, {
       email: input.email,
       firstName: input.firstName,
@@ -50,13 +50,13 @@ export async function signUp(
         currentOnly: false,
       });
     }
-    const session = await issueSession(tx, user.id, deps.sessions, meta);
+    const issued = await issueSignIn(tx, user.id, deps.signIns, meta);
     const verifyToken = await createEmailToken(tx, "verify_email", {
       userId: user.id,
       email: user.email,
     });
-    return { user, session, verifyToken };
+    return { user, issued, verifyToken };
   });
   deps.mailer.sendLater(verificationEmail(deps.publicUrl, user, verifyToken));
-  return { user, token: session.token, sessionId: session.sessionId };
+  return { user, ...issued };
 }

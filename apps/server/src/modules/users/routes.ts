@@ -1,5 +1,5 @@
 import {
-  ZSessionStateResponse,
+  ZSignedInUserResponse,
   ZUpdateProfileRequest,
   ZUsageQuery,
   ZUserResponse,
@@ -31,12 +31,12 @@ export async function userRoutes(app: FastifyInstance) {
   // The web app asks this on every page load; answering "nobody" with 200 keeps a signed-out
   // visitor's console free of 401s, while /api/users/profile keeps the spec's 401.
   r.get(
-    "/api/auth/session",
+    "/api/auth/me",
     {
       schema: {
         tags,
-        summary: "The signed-in user, or null when the request carries no valid session",
-        response: { 200: ZSessionStateResponse },
+        summary: "The signed-in user, or null when the request carries no valid sign-in",
+        response: { 200: ZSignedInUserResponse },
       },
     },
     async (request, reply) => {

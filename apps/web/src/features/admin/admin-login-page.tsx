@@ -48,7 +48,7 @@ export function AdminLoginPage() {
   return (
     <AuthCard
       title="Admin sign-in"
-      description="For Cohort administrators. Signing in here replaces any other session in this browser."
+      description="For Cohort administrators. Signing in here replaces any other sign-in in this browser."
       footer={
         <Link to="/login" className="font-medium text-brand-700 hover:underline">
           Not an admin? Sign in to Cohort

@@ -25,7 +25,7 @@ const ERROR_MEANINGS: Readonly<Record<TErrorCode, string>> = {
   method_not_allowed: "The route exists, but not with this method.",
   csrf_invalid: "The CSRF token is missing or wrong; fetch a new one and retry once.",
   rate_limited: "Too many requests; wait for Retry-After seconds.",
-  unauthorized: "Not signed in, or the session or token has expired.",
+  unauthorized: "Not signed in, or the sign-in has expired.",
   forbidden: "Signed in, but not allowed to do this.",
   agreement_required: "Accept the current user agreement first.",
   insufficient_credits: "The balance can't cover the call's reservation.",
@@ -117,7 +117,7 @@ export function ApiPage() {
         <h2>Authentication</h2>
         <p>
           The web app signs in with <code>POST {API_BASE}/user-auth/login</code> and from then on is
-          authenticated by an httpOnly session cookie, so browser code never handles a secret. API
+          authenticated by an httpOnly sign-in cookie, so browser code never handles a secret. API
           clients and the realtime socket send the token returned at sign-in as{" "}
           <code>Authorization: Bearer &lt;token&gt;</code>.
         </p>

@@ -12,7 +12,7 @@ type Check =
   | { state: "error"; message: string };
 
 /**
- * The session check without the router or the shared auth state: one direct call to
+ * The sign-in check without the router or the shared auth state: one direct call to
  * GET /api/users/profile and plain links, to tell a routing problem from an auth problem.
  */
 export function NoRouterAuthPage() {

@@ -18,13 +18,13 @@ describe("describeStorage", () => {
     const rows = describeStorage(
       fakeStorage({
         csrfToken: "abc.def",
-        authToken: "cookie-session",
+        authToken: "cookie-sign-in",
         userProfile: "x".repeat(200),
         openaiApiKey: "sk-123",
       }),
     );
     expect(rows).toEqual([
-      { key: "authToken", value: "cookie-session" },
+      { key: "authToken", value: "cookie-sign-in" },
       { key: "csrfToken", value: "(hidden, 7 characters)" },
       { key: "openaiApiKey", value: "(hidden, 6 characters)" },
       { key: "userProfile", value: `${"x".repeat(160)}… (200 characters)` },

@@ -131,8 +131,8 @@ const SECTIONS: readonly LegalSection[] = [
             and processing payments (contract; legal obligations for tax records).
           </li>
           <li>
-            <strong>To keep Cohort secure</strong> — sign-in sessions, CSRF protection, rate limits,
-            fraud prevention and the audit log of administrative actions (legitimate interests).
+            <strong>To keep Cohort secure</strong> — sign-ins, CSRF protection, rate limits, fraud
+            prevention and the audit log of administrative actions (legitimate interests).
           </li>
           <li>
             <strong>To improve Cohort</strong> — aggregated usage and performance measurements tell
@@ -190,7 +190,7 @@ const SECTIONS: readonly LegalSection[] = [
           </thead>
           <tbody>
             <tr>
-              <td>Session cookie</td>
+              <td>Sign-in cookie (cohort_session)</td>
               <td>Cookie (httpOnly)</td>
               <td>Keeps you signed in; unreadable to page scripts; ends when you sign out.</td>
             </tr>
@@ -198,7 +198,7 @@ const SECTIONS: readonly LegalSection[] = [
               <td>CSRF token</td>
               <td>sessionStorage (csrfToken)</td>
               <td>
-                Proves that a change request came from Cohort's own pages; tied to your session.
+                Proves that a change request came from Cohort's own pages; tied to your sign-in.
               </td>
             </tr>
             <tr>
@@ -286,9 +286,9 @@ const SECTIONS: readonly LegalSection[] = [
     title: "How we protect it",
     body: (
       <p>
-        Traffic is encrypted in transit. Passwords are hashed with argon2id; sign-in sessions are
-        random tokens stored only as hashes and can be revoked; provider keys are encrypted at rest.
-        Every change request needs a CSRF token, request bodies are validated, sensitive fields are
+        Traffic is encrypted in transit. Passwords are hashed with argon2id; sign-ins are random
+        tokens stored only as hashes and can be revoked; provider keys are encrypted at rest. Every
+        change request needs a CSRF token, request bodies are validated, sensitive fields are
         redacted from logs, and administrative actions are written to an audit log. Report a
         security issue to {mail(SITE.emails.security)}.
       </p>

@@ -146,7 +146,7 @@ const GROUPS: readonly FeatureGroup[] = [
     items: [
       {
         title: "Secure sessions",
-        text: "httpOnly session cookies, argon2id password hashing, revocable sign-in tokens and Google sign-in.",
+        text: "httpOnly sign-in cookies, argon2id password hashing, revocable sign-in tokens and Google sign-in.",
       },
       {
         title: "CSRF protection",

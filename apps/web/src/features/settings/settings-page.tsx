@@ -3,7 +3,7 @@ import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { AnalyticsPreference } from "./analytics-preference";
 import { ProfileForm } from "./profile-form";
 import { ProviderKeys } from "./provider-keys";
-import { SessionsList } from "./sessions-list";
+import { SignInsList } from "./sign-ins-list";
 
 export function SettingsPage() {
   useDocumentMeta({ title: "Settings" });
@@ -14,7 +14,7 @@ export function SettingsPage() {
       <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Settings</h1>
       <ProfileForm key={user.id} user={user} />
       <ProviderKeys />
-      <SessionsList />
+      <SignInsList />
       <AnalyticsPreference />
     </div>
   );

@@ -5,8 +5,8 @@ import { type ApiClient, type ApiClientDeps, createApiClient, randomRequestId } 
 
 const unauthorizedListeners = new Set<(error: ApiError) => void>();
 
-/** Tells `listener` about every 401 that means the session is gone; returns an unsubscribe. */
-export function onSessionLost(listener: (error: ApiError) => void): () => void {
+/** Tells `listener` about every 401 that means the sign-in is gone; returns an unsubscribe. */
+export function onSignInLost(listener: (error: ApiError) => void): () => void {
   unauthorizedListeners.add(listener);
   return () => {
     unauthorizedListeners.delete(listener);

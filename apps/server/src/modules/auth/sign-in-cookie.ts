@@ -1,7 +1,7 @@
-import { SESSION_COOKIE } from "@cohort/contracts";
+import { SIGN_IN_COOKIE } from "@cohort/contracts";
 import type { FastifyReply } from "fastify";
 
-export interface SessionCookieOptions {
+export interface SignInCookieOptions {
   secure: boolean;
   maxAgeDays: number;
 }
@@ -10,12 +10,8 @@ export interface SessionCookieOptions {
  * HttpOnly so page scripts never see the token; SameSite=Lax so the cookie rides along on a
  * top-level navigation back from Google but not on cross-site subrequests.
  */
-export function setSessionCookie(
-  reply: FastifyReply,
-  token: string,
-  options: SessionCookieOptions,
-) {
-  reply.setCookie(SESSION_COOKIE, token, {
+export function setSignInCookie(reply: FastifyReply, token: string, options: SignInCookieOptions) {
+  reply.setCookie(SIGN_IN_COOKIE, token, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
@@ -24,6 +20,6 @@ export function setSessionCookie(
   });
 }
 
-export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
-  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
+export function clearSignInCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(SIGN_IN_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
 }

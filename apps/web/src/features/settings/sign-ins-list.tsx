@@ -1,8 +1,8 @@
-import type { TSessionInfo } from "@cohort/contracts";
+import type { TSignInInfo } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { failureMessage, listSessions, revokeSession } from "../../auth/account-api";
+import { failureMessage, listSignIns, revokeSignIn } from "../../auth/account-api";
 import { setSignedOut } from "../../auth/auth-store";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
@@ -13,21 +13,21 @@ import { api } from "../../lib/api/api";
 import { LOGGED_OUT_MESSAGE } from "../shell/use-sign-out";
 import { describeUserAgent } from "./describe-user-agent";
 
-const SESSIONS_QUERY_KEY = ["auth", "sessions"] as const;
+const SIGN_INS_QUERY_KEY = ["auth", "sign-ins"] as const;
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
-function SessionRow({ session }: { session: TSessionInfo }) {
+function SignInRow({ signIn }: { signIn: TSignInInfo }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
-  const device = describeUserAgent(session.user_agent);
+  const device = describeUserAgent(signIn.user_agent);
 
   const revoke = async () => {
     setPending(true);
     try {
-      await revokeSession(session.id);
-      if (session.current) {
+      await revokeSignIn(signIn.id);
+      if (signIn.current) {
         api.clearCsrfToken();
         setSignedOut();
         queryClient.clear();
@@ -36,10 +36,10 @@ function SessionRow({ session }: { session: TSessionInfo }) {
         return;
       }
       toast({ title: `Signed out ${device}`, variant: "success" });
-      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: SIGN_INS_QUERY_KEY });
     } catch (error) {
       toast({
-        title: failureMessage(error, "Could not sign out that session. Please try again."),
+        title: failureMessage(error, "Could not sign out that device. Please try again."),
         variant: "error",
       });
     } finally {
@@ -52,12 +52,12 @@ function SessionRow({ session }: { session: TSessionInfo }) {
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-ink-950">
           {device}
-          {session.current ? <Badge tone="success">This device</Badge> : null}
+          {signIn.current ? <Badge tone="success">This device</Badge> : null}
         </p>
         <p className="mt-1 text-xs text-ink-500">
-          {session.ip ? `${session.ip} · ` : ""}Signed in{" "}
-          {dateTime.format(new Date(session.created_at))}
-          {" · "}Last active {dateTime.format(new Date(session.last_used_at))}
+          {signIn.ip ? `${signIn.ip} · ` : ""}Signed in{" "}
+          {dateTime.format(new Date(signIn.created_at))}
+          {" · "}Last active {dateTime.format(new Date(signIn.last_used_at))}
         </p>
       </div>
       <Button
@@ -65,7 +65,7 @@ function SessionRow({ session }: { session: TSessionInfo }) {
         size="sm"
         onClick={revoke}
         disabled={pending}
-        aria-label={`Sign out ${device}${session.current ? " (this device)" : ""}`}
+        aria-label={`Sign out ${device}${signIn.current ? " (this device)" : ""}`}
       >
         Sign out
       </Button>
@@ -73,30 +73,30 @@ function SessionRow({ session }: { session: TSessionInfo }) {
   );
 }
 
-/** Where the account is signed in, each with its own "Sign out" (DELETE /api/auth/sessions/:id). */
-export function SessionsList() {
+/** Where the account is signed in, each with its own "Sign out" (DELETE /api/auth/sign-ins/:id). */
+export function SignInsList() {
   const { data, isPending, isError } = useQuery({
-    queryKey: SESSIONS_QUERY_KEY,
-    queryFn: ({ signal }) => listSessions(signal),
+    queryKey: SIGN_INS_QUERY_KEY,
+    queryFn: ({ signal }) => listSignIns(signal),
   });
   return (
     <Card className="p-5 sm:p-6">
-      <h2 className="text-base font-semibold text-ink-950">Active sessions</h2>
+      <h2 className="text-base font-semibold text-ink-950">Where you're signed in</h2>
       <p className="mt-1 text-sm text-ink-600">
         The browsers and apps signed in to your account. Sign out any you do not recognise.
       </p>
       {isPending ? (
         <div className="py-6">
-          <Spinner label="Loading sessions…" />
+          <Spinner label="Loading your signed-in devices…" />
         </div>
       ) : isError ? (
         <p role="alert" className="mt-4 text-sm text-red-700">
-          Could not load your sessions. Please reload the page.
+          Could not load where you are signed in. Please reload the page.
         </p>
       ) : (
-        <ul className="mt-2 divide-y divide-ink-200" data-testid="sessions-list">
-          {data.sessions.map((session) => (
-            <SessionRow key={session.id} session={session} />
+        <ul className="mt-2 divide-y divide-ink-200" data-testid="sign-ins-list">
+          {data.sign_ins.map((signIn) => (
+            <SignInRow key={signIn.id} signIn={signIn} />
           ))}
         </ul>
       )}

@@ -10,9 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe("GET /api/auth/session", () => {
+describe("GET /api/auth/me", () => {
   it("answers a signed-out caller with 200 and no user", async () => {
-    const response = await new TestClient(t.app).get("/api/auth/session");
+    const response = await new TestClient(t.app).get("/api/auth/me");
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ user: null });
   });
@@ -20,13 +20,13 @@ describe("GET /api/auth/session", () => {
   it("answers a signed-in caller with their profile", async () => {
     const client = new TestClient(t.app);
     const { user } = await signUp(client);
-    const response = await client.get("/api/auth/session");
+    const response = await client.get("/api/auth/me");
     expect(response.json().user).toMatchObject({ id: user.id, email: user.email });
   });
 
   it("treats a revoked or bogus token as signed out", async () => {
     const client = new TestClient(t.app);
     client.bearer = "not-a-real-token";
-    expect((await client.get("/api/auth/session")).json()).toEqual({ user: null });
+    expect((await client.get("/api/auth/me")).json()).toEqual({ user: null });
   });
 });

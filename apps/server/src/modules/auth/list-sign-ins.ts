@@ -1,4 +1,4 @@
-import type { TSessionInfo } from "@cohort/contracts";
+import type { TSignInInfo } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 
 interface Row {
@@ -12,16 +12,16 @@ interface Row {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-/** The user's active sessions, most recently used first. */
-export async function listSessions(
+/** The user's active sign-ins, most recently used first. */
+export async function listSignIns(
   db: Queryable,
   userId: string,
-  currentSessionId: string,
-): Promise<TSessionInfo[]> {
+  currentSignInId: string,
+): Promise<TSignInInfo[]> {
   const { rows } = await db.query<Row>(
     `SELECT id, created_at, last_used_at, LEAST(idle_expires_at, expires_at) AS expires_at,
             user_agent, ip
-     FROM auth_sessions
+     FROM sign_ins
      WHERE user_id = $1 AND revoked_at IS NULL AND idle_expires_at > now() AND expires_at > now()
      ORDER BY last_used_at DESC, created_at DESC`,
     [userId],
@@ -33,6 +33,6 @@ export async function listSessions(
     expires_at: iso(row.expires_at),
     user_agent: row.user_agent,
     ip: row.ip,
-    current: row.id === currentSessionId,
+    current: row.id === currentSignInId,
   }));
 }
