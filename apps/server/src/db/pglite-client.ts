@@ -22,7 +22,7 @@ interface Pending {
  */
 export async function createPgliteDb(
   data: PgliteWorkerData,
-  /** The thread's own heap limits (V8's defaults when absent). */
+  /** The thread's own heap limits, over THREAD_LIMITS. */
   limits?: ResourceLimits,
 ): Promise<Db> {
   const worker = startWorker(data, limits);
@@ -140,6 +140,13 @@ export async function createPgliteDb(
 }
 
 /**
+ * Statements make short-lived objects only (parameters, rows on their way out): a small young
+ * generation serves them, and V8's default one grows to tens of MB that an idle server keeps
+ * resident (the embedded default's idle RSS target is 200 MB).
+ */
+const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 1 };
+
+/**
  * The built server (scripts/build.mjs) has the worker as its own file beside main.js; from
  * TypeScript sources (tests, tsx) the worker is a .ts file, which Node 20 cannot run alone,
  * so tsx's loader is registered in the thread before the worker is imported.
@@ -147,7 +154,7 @@ export async function createPgliteDb(
 function startWorker(data: PgliteWorkerData, limits: ResourceLimits | undefined): Worker {
   const fromSource = import.meta.url.endsWith(".ts");
   const entry = new URL(fromSource ? "./pglite-worker.ts" : "./pglite-worker.js", import.meta.url);
-  const options = { workerData: data, ...(limits ? { resourceLimits: limits } : {}) };
+  const options = { workerData: data, resourceLimits: { ...THREAD_LIMITS, ...limits } };
   if (!fromSource) return new Worker(entry, options);
   // The CommonJS build of tsx's API cannot register its ESM hooks; its ESM twin sits beside it.
   const tsx = createRequire(import.meta.url)
