@@ -117,8 +117,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   const redis = redisConnections?.main;
   app.decorate("redis", redis);
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   registerErrorHandling(app);
   registerNulGuard(app);
@@ -127,6 +128,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await registerSecurityHeaders(app, {
     secure: config.secureCookies,
     websocket: config.realtimeTransports.includes("websocket"),
+    firebase: config.firebase && {
+      authDomain: config.firebase.authDomain,
+      emulatorUrl: config.firebase.emulatorHost ? `http://${config.firebase.emulatorHost}` : null,
+    },
   });
   await registerRateLimit(app, {
     perMinute: config.rateLimitPerMinute,

@@ -73,6 +73,8 @@ describe("loadConfig", () => {
       clientSecret: "secret",
       issuerUrl: "https://accounts.google.com",
     });
+    expect(full.firebase?.providers).toEqual(["google"]);
+    expect(full.firebase?.emulatorHost).toBeUndefined();
     expect(full.firebase).toMatchObject({
       projectId: "proj",
       authDomain: "proj.firebaseapp.com",
@@ -90,6 +92,24 @@ describe("loadConfig", () => {
       /ADMIN_EMAIL: required together with ADMIN_PASSWORD/,
     );
     expect(() => loadConfig({ DATA_DIR: tempDir(), SMTP_URL: "http://mail" })).toThrow(/SMTP_URL/);
+    expect(() =>
+      loadConfig({
+        DATA_DIR: tempDir(),
+        FIREBASE_PROJECT_ID: "p",
+        FIREBASE_PROVIDERS: "google,myspace",
+      }),
+    ).toThrow(/FIREBASE_PROVIDERS/);
+    expect(() =>
+      loadConfig({ DATA_DIR: tempDir(), FIREBASE_AUTH_EMULATOR_HOST: "http://localhost:9099" }),
+    ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
+    expect(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        FIREBASE_PROJECT_ID: "p",
+        FIREBASE_PROVIDERS: " github , google,github",
+        FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+      }).firebase,
+    ).toMatchObject({ providers: ["github", "google"], emulatorHost: "127.0.0.1:9099" });
     expect(() =>
       loadConfig({ DATA_DIR: tempDir(), SIGN_IN_IDLE_DAYS: "90", SIGN_IN_MAX_DAYS: "30" }),
     ).toThrow(/SIGN_IN_IDLE_DAYS: must not exceed SIGN_IN_MAX_DAYS/);

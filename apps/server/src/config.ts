@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type TSignInProvider, ZSignInProvider } from "@cohort/contracts";
 import { z } from "zod";
 import { CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
 import type { ModelsConfig } from "./modules/models/models-config";
@@ -76,6 +77,26 @@ const EnvSchema = z.object({
   FIREBASE_API_KEY: z.string().min(1).optional(),
   FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
   FIREBASE_APP_ID: z.string().min(1).optional(),
+  FIREBASE_STORAGE_BUCKET: z.string().min(1).optional(),
+  FIREBASE_MESSAGING_SENDER_ID: z.string().min(1).optional(),
+  FIREBASE_PROVIDERS: z
+    .string()
+    .default("google")
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z.array(ZSignInProvider).min(1, "name at least one of google, github, facebook, twitter"),
+    ),
+  FIREBASE_AUTH_EMULATOR_HOST: z
+    .string()
+    .regex(/^[\w.-]+:\d+$/, "must be host:port of the Firebase Auth emulator")
+    .optional(),
   FIREBASE_JWKS_URL: z
     .url()
     .default(
@@ -192,6 +213,12 @@ export interface AppConfig {
         readonly apiKey: string | undefined;
         readonly authDomain: string;
         readonly appId: string | undefined;
+        readonly storageBucket: string | undefined;
+        readonly messagingSenderId: string | undefined;
+        /** Popup providers offered on the login screen, in order. */
+        readonly providers: readonly TSignInProvider[];
+        /** host:port of the Auth emulator; only then are its unsigned tokens accepted. */
+        readonly emulatorHost: string | undefined;
       }
     | undefined;
   /** The administrator created or updated at start-up. */
@@ -355,6 +382,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
           apiKey: e.FIREBASE_API_KEY,
           authDomain: e.FIREBASE_AUTH_DOMAIN ?? `${e.FIREBASE_PROJECT_ID}.firebaseapp.com`,
           appId: e.FIREBASE_APP_ID,
+          storageBucket: e.FIREBASE_STORAGE_BUCKET,
+          messagingSenderId: e.FIREBASE_MESSAGING_SENDER_ID,
+          providers: Object.freeze([...e.FIREBASE_PROVIDERS]),
+          emulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST,
         })
       : undefined,
     admin:

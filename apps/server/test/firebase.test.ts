@@ -46,6 +46,9 @@ interface TokenOptions {
   uid: string;
   email: string;
   emailVerified?: boolean;
+  /** The Google account id in `firebase.identities`; defaults to one derived from uid. */
+  googleSub?: string;
+  authTime?: number | null;
   audience?: string;
   issuer?: string;
   expiresAt?: number;
@@ -60,8 +63,14 @@ function idToken(options: TokenOptions): Promise<string> {
     email_verified: options.emailVerified ?? true,
     name: "Grace Hopper",
     picture: "https://example.com/grace.png",
-    auth_time: now - 10,
-    firebase: { sign_in_provider: "google.com" },
+    ...(options.authTime === null ? {} : { auth_time: options.authTime ?? now - 10 }),
+    firebase: {
+      sign_in_provider: "google.com",
+      identities: {
+        "google.com": [options.googleSub ?? `google-${options.uid}`],
+        email: [options.email],
+      },
+    },
   })
     .setProtectedHeader({ alg: options.alg ?? "RS256", kid: KID })
     .setIssuer(options.issuer ?? ISSUER)
@@ -91,7 +100,11 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
         apiKey: "public-web-api-key",
         authDomain: `${PROJECT}.firebaseapp.com`,
         projectId: PROJECT,
+        storageBucket: null,
+        messagingSenderId: null,
         appId: null,
+        providers: ["google"],
+        emulatorUrl: null,
       },
       welcomeCredits: 50,
     });
@@ -144,7 +157,8 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
       email,
       idToken: await idToken({ uid, email, emailVerified: false }),
     });
-    expect(response.statusCode).toBe(401);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe("identity_email_unverified");
   });
 
   it.each([
@@ -187,6 +201,26 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
           email: "x@example.com",
           expiresAt: Math.floor(Date.now() / 1000) - 60,
         }),
+      }),
+    ],
+    [
+      "a token authenticated in the future",
+      async () => ({
+        uid: "u-x",
+        email: "x@example.com",
+        idToken: await idToken({
+          uid: "u-x",
+          email: "x@example.com",
+          authTime: Math.floor(Date.now() / 1000) + 600,
+        }),
+      }),
+    ],
+    [
+      "a token without auth_time",
+      async () => ({
+        uid: "u-x",
+        email: "x@example.com",
+        idToken: await idToken({ uid: "u-x", email: "x@example.com", authTime: null }),
       }),
     ],
     [

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZFirebaseClientConfig } from "./identity";
 import { SUBSCRIPTION_TIERS } from "./plans";
 
 /** Accounts, sign-in, email flows and Google sign-in (spec §3, §5, §7). */
@@ -64,6 +65,10 @@ export const ZUserProfile = z.object({
   lastName: z.string(),
   displayName: z.string(),
   photoURL: z.string().nullable(),
+  uid: z
+    .string()
+    .nullable()
+    .describe("The identity provider's user id (Firebase uid) of the latest popup sign-in"),
   emailVerified: z.boolean(),
   role: z.enum(USER_ROLES),
   credits_remaining: z.number(),
@@ -152,14 +157,6 @@ export type TSignInInfo = z.infer<typeof ZSignInInfo>;
 export const ZSignInListResponse = z.object({ sign_ins: z.array(ZSignInInfo) });
 export type TSignInListResponse = z.infer<typeof ZSignInListResponse>;
 
-export const ZFirebaseClientConfig = z.object({
-  apiKey: z.string(),
-  authDomain: z.string(),
-  projectId: z.string(),
-  appId: z.string().nullable(),
-});
-export type TFirebaseClientConfig = z.infer<typeof ZFirebaseClientConfig>;
-
 export const ZAuthProviders = z.object({
   google: z.boolean(),
   googleMode: z.enum(["oidc", "firebase"]).nullable(),
@@ -174,7 +171,7 @@ export type TAuthProviders = z.infer<typeof ZAuthProviders>;
 /** Spec §3 Google sync payload, plus the identity provider's ID token that proves it. */
 export const ZGoogleRegisterRequest = z.object({
   uid: z.string().min(1).max(128),
-  email: ZEmail,
+  email: ZEmail.nullable().describe("null when the provider shares no address (some GitHub, X)"),
   displayName: z.string().max(200).nullish(),
   photoURL: z.string().max(2048).nullish(),
   idToken: z.string().min(1).max(8192).describe("The Firebase ID token of this user"),

@@ -7,6 +7,7 @@ export * from "./cochat";
 export * from "./constants";
 export * from "./errors";
 export * from "./health";
+export * from "./identity";
 export * from "./models";
 export * from "./money";
 export * from "./plans";

@@ -1,5 +1,11 @@
-import type { TAuthProviders } from "@cohort/contracts";
-import { AUTH_MESSAGES } from "@cohort/contracts";
+import {
+  AUTH_MESSAGES,
+  SIGN_IN_PROVIDER_LABELS,
+  type TAuthProviders,
+  type TAuthResponse,
+  type TFirebaseClientConfig,
+  type TSignInProvider,
+} from "@cohort/contracts";
 import { toast } from "../components/toast/toast-store";
 import { api } from "../lib/api/api";
 import { isApiError } from "../lib/api/api-error";
@@ -10,6 +16,8 @@ import {
   writeStorage,
 } from "../lib/storage/browser-storage";
 import { logger } from "../lib/telemetry/logger";
+import { failureMessage } from "./account-api";
+import { applyAuthResponse } from "./auth-store";
 
 /** Spec §8 texts of the Google sign-in. */
 export const GOOGLE_MESSAGES = {
@@ -32,8 +40,8 @@ export async function fetchAuthProviders(): Promise<TAuthProviders> {
   return api.get<TAuthProviders>("/auth/providers");
 }
 
-/** Starts Google sign-in in whichever way the server supports. */
-export async function startGoogleSignIn(): Promise<void> {
+/** Starts sign-in with a provider in whichever way the server supports. */
+export async function startGoogleSignIn(provider: TSignInProvider = "google"): Promise<void> {
   let providers: TAuthProviders;
   try {
     providers = await fetchAuthProviders();
@@ -41,14 +49,14 @@ export async function startGoogleSignIn(): Promise<void> {
     logger.warn("Could not ask the server which sign-in providers it has", {
       code: isApiError(error) ? error.code : undefined,
     });
-    toast({ title: GOOGLE_MESSAGES.failed, variant: "error" });
+    toast({ title: failedTitle(provider), variant: "error" });
     return;
   }
-  if (!providers.google) {
-    toast({ title: GOOGLE_MESSAGES.notConfigured, variant: "error" });
+  if (providers.firebase?.providers.includes(provider)) {
+    await signInThroughFirebase(providers.firebase, provider);
     return;
   }
-  if (providers.googleMode === "oidc") {
+  if (provider === "google" && providers.googleMode === "oidc") {
     writeStorage(getBrowserStorage("sessionStorage"), GOOGLE_PENDING_KEY, String(Date.now()));
     // The server rotates the CSRF secret when the sign-in completes: the cached token would
     // belong to the old one, so it goes now rather than failing on the first call back.
@@ -56,15 +64,70 @@ export async function startGoogleSignIn(): Promise<void> {
     window.location.assign(GOOGLE_START_URL);
     return;
   }
-  // Firebase popup sign-in needs the identity provider's web SDK, which this build does not
-  // bundle; the server-side flow (GOOGLE_CLIENT_ID/SECRET) is the supported way.
-  logger.warn("Google sign-in through the Firebase popup is not available in this build");
-  toast({
-    title: GOOGLE_MESSAGES.failed,
-    description:
-      "This Cohort server offers Google sign-in only through Firebase, which this app does not support yet.",
-    variant: "error",
-  });
+  toast({ title: GOOGLE_MESSAGES.notConfigured, variant: "error" });
+}
+
+function failedTitle(provider: TSignInProvider): string {
+  return provider === "google"
+    ? GOOGLE_MESSAGES.failed
+    : `${SIGN_IN_PROVIDER_LABELS[provider]} login failed`;
+}
+
+function successTitle(provider: TSignInProvider): string {
+  return provider === "google"
+    ? GOOGLE_MESSAGES.success
+    : `Logged in with ${SIGN_IN_PROVIDER_LABELS[provider]} successfully!`;
+}
+
+/**
+ * Spec §7 flow: the provider's popup, then POST /auth/register with the sync payload and the
+ * ID token that proves it; the server's reply signs the browser in like any sign-in.
+ */
+async function signInThroughFirebase(
+  config: TFirebaseClientConfig,
+  provider: TSignInProvider,
+): Promise<void> {
+  const { signInWithPopup, isPopupDismissed, popupFailureDetail, firebaseErrorCode } = await import(
+    "./firebase-popup"
+  );
+  let popup: Awaited<ReturnType<typeof signInWithPopup>>;
+  try {
+    popup = await signInWithPopup(config, provider);
+  } catch (error) {
+    if (isPopupDismissed(error)) return;
+    logger.warn("Identity provider sign-in failed", { provider, code: firebaseErrorCode(error) });
+    const detail = popupFailureDetail(error, provider);
+    toast({
+      title: failedTitle(provider),
+      ...(detail ? { description: detail } : {}),
+      variant: "error",
+    });
+    return;
+  }
+  let response: TAuthResponse;
+  try {
+    response = await api.post<TAuthResponse>("/auth/register", {
+      uid: popup.uid,
+      email: popup.email ?? "",
+      displayName: popup.displayName,
+      photoURL: popup.photoURL,
+      idToken: popup.idToken,
+    });
+  } catch (error) {
+    logger.warn("The identity provider sign-in could not be synced with the server", {
+      provider,
+      code: isApiError(error) ? error.code : undefined,
+    });
+    const detail = failureMessage(error, "");
+    toast({
+      title: GOOGLE_MESSAGES.syncFailed,
+      ...(detail ? { description: detail } : {}),
+      variant: "error",
+    });
+    return;
+  }
+  toast({ title: successTitle(provider), variant: "success" });
+  applyAuthResponse(response);
 }
 
 /**

@@ -585,4 +585,12 @@ export const migrations: readonly Migration[] = [
       CREATE VIEW auth_sessions AS SELECT * FROM sign_ins;
     `,
   },
+  {
+    id: "0016_identity_provider_uid",
+    sql: `
+      -- users: the identity provider's user id (Firebase uid, spec §3) of the latest popup
+      -- sign-in (docs/decisions/024-firebase-sign-in.md).
+      ALTER TABLE users ADD COLUMN identity_uid text;
+    `,
+  },
 ];

@@ -1,19 +1,9 @@
-import {
-  AUTH_ERROR_CODES,
-  AUTH_MESSAGES,
-  ERROR_CODES,
-  ZAuthResponse,
-  ZGoogleRegisterRequest,
-} from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../platform/errors";
 import { createGoogleOidc, type PendingLogin } from "./google-oidc";
-import { issueSignIn } from "./issue-sign-in";
-import { replySignedIn, requestMeta, signInBrowser } from "./reply-signed-in";
-import { signInWithIdentity, type VerifiedIdentity } from "./sign-in-with-identity";
-import { createFirebaseVerifier, type FirebaseClaims } from "./verify-firebase-token";
+import { identitySignIn } from "./identity-sign-in";
+import { requestMeta, signInBrowser } from "./reply-signed-in";
 
 const tags = ["auth"];
 const OAUTH_COOKIE = "cohort_oauth";
@@ -25,28 +15,19 @@ const FAILURE_REDIRECT = "/login?error=google";
 const ZPendingLogin = z.object({ state: z.string(), nonce: z.string(), verifier: z.string() });
 
 /**
- * Google sign-in, both ways: the server-side OIDC code flow (GOOGLE_CLIENT_ID/SECRET), and
- * the Firebase popup flow whose ID token the web app posts to /api/auth/register.
+ * Google sign-in through the server-side OIDC code flow (GOOGLE_CLIENT_ID/SECRET); the
+ * identity provider's popup flow is in firebase-routes.ts (decision 024).
  */
 export async function googleRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
-  const signIns = { idleDays: config.signInIdleDays, maxDays: config.signInMaxDays };
   const oidc = config.google
     ? createGoogleOidc({
         ...config.google,
         redirectUri: `${config.publicUrl}/api/auth/google/callback`,
       })
     : null;
-  const verifyFirebaseToken = config.firebase ? createFirebaseVerifier(config.firebase) : null;
-
-  const signIn = (identity: VerifiedIdentity, meta: ReturnType<typeof requestMeta>) =>
-    app.db.transaction(async (tx) => {
-      const user = await signInWithIdentity(tx, identity, {
-        signupCredits: config.billing.signupCredits,
-      });
-      return { user, ...(await issueSignIn(tx, user.id, signIns, meta)) };
-    });
+  const signIn = identitySignIn(app);
 
   r.get(
     "/api/auth/google",
@@ -113,58 +94,5 @@ export async function googleRoutes(app: FastifyInstance) {
         return reply.redirect(FAILURE_REDIRECT, 302);
       }
     },
-  );
-
-  r.post(
-    "/api/auth/register",
-    {
-      schema: {
-        tags,
-        summary:
-          "Sign in with the identity provider (spec §3 Google sync payload); `idToken` is the Firebase ID token and must match uid and email",
-        body: ZGoogleRegisterRequest,
-        response: { 200: ZAuthResponse },
-      },
-    },
-    async (request, reply) => {
-      if (!verifyFirebaseToken) {
-        throw new AppError(ERROR_CODES.unavailable, 503, AUTH_MESSAGES.googleNotConfigured);
-      }
-      const body = request.body;
-      let claims: FirebaseClaims;
-      try {
-        claims = await verifyFirebaseToken(body.idToken);
-      } catch (error) {
-        request.log.warn({ err: error }, "Firebase ID token refused");
-        throw invalidIdToken();
-      }
-      if (claims.sub !== body.uid || (claims.email ?? "").toLowerCase() !== body.email) {
-        throw invalidIdToken();
-      }
-      const signedIn = await signIn(
-        {
-          provider: "firebase",
-          subject: claims.sub,
-          email: body.email,
-          emailVerified: claims.email_verified === true,
-          displayName: body.displayName ?? claims.name,
-          photoUrl: httpUrl(body.photoURL) ?? httpUrl(claims.picture),
-        },
-        requestMeta(request),
-      );
-      return replySignedIn(app, reply, signedIn);
-    },
-  );
-}
-
-function httpUrl(value: string | null | undefined): string | undefined {
-  return value && /^https?:\/\//i.test(value) ? value : undefined;
-}
-
-function invalidIdToken(): AppError {
-  return new AppError(
-    AUTH_ERROR_CODES.invalidIdToken,
-    401,
-    "Google sign-in could not be verified. Please sign in with Google again.",
   );
 }

@@ -22,6 +22,7 @@ import { AppError } from "../../platform/errors";
 import { authDeps } from "./auth-deps";
 import { registerSocketAuth, watchSocketSignIns } from "./authenticate-socket";
 import { dropSignInSockets } from "./drop-sign-in-sockets";
+import { firebaseRoutes } from "./firebase-routes";
 import { googleRoutes } from "./google-routes";
 import { listSignIns } from "./list-sign-ins";
 import { logIn } from "./log-in";
@@ -225,13 +226,18 @@ export async function authRoutes(app: FastifyInstance) {
             apiKey: firebase.apiKey,
             authDomain: firebase.authDomain,
             projectId: firebase.projectId,
+            storageBucket: firebase.storageBucket ?? null,
+            messagingSenderId: firebase.messagingSenderId ?? null,
             appId: firebase.appId ?? null,
+            providers: [...firebase.providers],
+            emulatorUrl: firebase.emulatorHost ? `http://${firebase.emulatorHost}` : null,
           }
         : null;
-      const googleMode: TAuthProviders["googleMode"] = google
-        ? "oidc"
-        : firebaseWeb
-          ? "firebase"
+      // With both configured, Google goes through the popup (spec §7, decision 024).
+      const googleMode: TAuthProviders["googleMode"] = firebaseWeb?.providers.includes("google")
+        ? "firebase"
+        : google
+          ? "oidc"
           : null;
       return {
         google: googleMode !== null,
@@ -243,4 +249,5 @@ export async function authRoutes(app: FastifyInstance) {
   );
 
   await app.register(googleRoutes);
+  await app.register(firebaseRoutes);
 }

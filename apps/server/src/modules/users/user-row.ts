@@ -16,6 +16,7 @@ export interface UserRow {
   last_name: string;
   display_name: string | null;
   photo_url: string | null;
+  identity_uid: string | null;
   email_verified_at: Date | string | null;
   role: TUserRole;
   subscription_tier: TSubscriptionTier;
@@ -23,7 +24,7 @@ export interface UserRow {
 }
 
 export const USER_COLUMNS =
-  "id, email, first_name, last_name, display_name, photo_url, email_verified_at, role, subscription_tier, created_at";
+  "id, email, first_name, last_name, display_name, photo_url, identity_uid, email_verified_at, role, subscription_tier, created_at";
 
 /** "u." prefixed columns, for queries that join users to another table. */
 export const USER_COLUMNS_U = USER_COLUMNS.split(", ")
@@ -60,6 +61,7 @@ export function toUserProfile(row: UserRow, creditsRemaining: number): TUserProf
     lastName: row.last_name,
     displayName: row.display_name || fullName || DEFAULT_DISPLAY_NAME,
     photoURL: row.photo_url,
+    uid: row.identity_uid,
     emailVerified: row.email_verified_at !== null,
     role: row.role,
     credits_remaining: creditsRemaining,

@@ -2,15 +2,23 @@ import {
   AGREEMENT_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_TOO_SHORT_MESSAGE,
+  SIGN_IN_PROVIDER_LABELS,
   type TAgreement,
+  type TSignInProvider,
 } from "@cohort/contracts";
+import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { failureMessage, logIn, signUp } from "../../auth/account-api";
 import { type AuthSnapshot, applyAuthResponse } from "../../auth/auth-store";
 import { mayRedirectToDashboard } from "../../auth/dashboard-redirect";
 import { FullScreenSpinner } from "../../auth/full-screen-spinner";
-import { announceGoogleFailure, startGoogleSignIn } from "../../auth/google-sign-in";
+import {
+  announceGoogleFailure,
+  fetchAuthProviders,
+  GOOGLE_MESSAGES,
+  startGoogleSignIn,
+} from "../../auth/google-sign-in";
 import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { Field, FormMessage, PasswordField } from "../../components/form";
@@ -22,6 +30,7 @@ import { logger } from "../../lib/telemetry/logger";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { fetchCurrentAgreement } from "../agreement/agreement-api";
 import { ModelsPanel } from "./models-panel";
+import { ProviderIcon } from "./provider-icon";
 
 const AgreementModal = lazy(() =>
   import("../agreement/agreement-modal").then((m) => ({ default: m.AgreementModal })),
@@ -56,29 +65,6 @@ interface HeldSignup {
   agreement: TAgreement;
 }
 
-function GoogleIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="size-5">
-      <path
-        fill="#4285F4"
-        d="M22.56 12.25c0-.78-.07-1.53-.2-2.25H12v4.26h5.92a5.06 5.06 0 0 1-2.2 3.32v2.77h3.57c2.08-1.92 3.27-4.74 3.27-8.1Z"
-      />
-      <path
-        fill="#34A853"
-        d="M12 23c2.97 0 5.46-.98 7.28-2.66l-3.57-2.77c-.98.66-2.23 1.06-3.71 1.06-2.86 0-5.29-1.93-6.16-4.53H2.18v2.84A11 11 0 0 0 12 23Z"
-      />
-      <path
-        fill="#FBBC05"
-        d="M5.84 14.1A6.6 6.6 0 0 1 5.5 12c0-.73.13-1.44.34-2.1V7.06H2.18A11 11 0 0 0 1 12c0 1.78.43 3.45 1.18 4.94l3.66-2.84Z"
-      />
-      <path
-        fill="#EA4335"
-        d="M12 5.38c1.62 0 3.06.56 4.21 1.64l3.15-3.15A10.96 10.96 0 0 0 12 1 11 11 0 0 0 2.18 7.06l3.66 2.84C6.71 7.3 9.14 5.38 12 5.38Z"
-      />
-    </svg>
-  );
-}
-
 /** Spec §2 Login screen: sign in or create an account, by password or with Google. */
 export function LoginPage() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -93,7 +79,17 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [values, setValues] = useState<FormValues>(EMPTY);
   const [submitting, setSubmitting] = useState(false);
-  const [googleBusy, setGoogleBusy] = useState(false);
+  const [providerBusy, setProviderBusy] = useState(false);
+  const providers = useQuery({
+    queryKey: ["auth-providers"],
+    queryFn: fetchAuthProviders,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  // Spec §2 always has Continue with Google; Firebase may add GitHub, Facebook and X.
+  const extraProviders = (providers.data?.firebase?.providers ?? []).filter(
+    (provider) => provider !== "google",
+  );
+  const googleUnavailable = providers.data ? !providers.data.google : false;
   const [formError, setFormError] = useState<string | null>(null);
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [held, setHeld] = useState<HeldSignup | null>(null);
@@ -224,12 +220,12 @@ export function LoginPage() {
     void (mode === "signin" ? signIn() : startSignUp());
   };
 
-  const onGoogle = async () => {
-    setGoogleBusy(true);
+  const onProvider = async (provider: TSignInProvider) => {
+    setProviderBusy(true);
     try {
-      await startGoogleSignIn();
+      await startGoogleSignIn(provider);
     } finally {
-      setGoogleBusy(false);
+      setProviderBusy(false);
     }
   };
 
@@ -273,16 +269,37 @@ export function LoginPage() {
             )}
           </p>
 
-          <Button
-            variant="outline"
-            size="lg"
-            className="mt-8 w-full"
-            onClick={onGoogle}
-            disabled={googleBusy}
-          >
-            <GoogleIcon />
-            Continue with Google
-          </Button>
+          <div className="mt-8 grid gap-3">
+            <Button
+              variant="outline"
+              size="lg"
+              className="w-full"
+              onClick={() => onProvider("google")}
+              disabled={providerBusy || googleUnavailable}
+              aria-describedby={googleUnavailable ? "google-unavailable" : undefined}
+            >
+              <ProviderIcon provider="google" />
+              Continue with Google
+            </Button>
+            {googleUnavailable ? (
+              <p id="google-unavailable" className="text-center text-xs text-ink-500">
+                {GOOGLE_MESSAGES.notConfigured}
+              </p>
+            ) : null}
+            {extraProviders.map((provider) => (
+              <Button
+                key={provider}
+                variant="outline"
+                size="lg"
+                className="w-full"
+                onClick={() => onProvider(provider)}
+                disabled={providerBusy}
+              >
+                <ProviderIcon provider={provider} />
+                Continue with {SIGN_IN_PROVIDER_LABELS[provider]}
+              </Button>
+            ))}
+          </div>
 
           <div className="my-6 flex items-center gap-3 text-xs text-ink-500" aria-hidden="true">
             <span className="h-px flex-1 bg-ink-200" />

@@ -1,6 +1,7 @@
 import { useAuth } from "../../auth/use-auth";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { AnalyticsPreference } from "./analytics-preference";
+import { LinkedAccounts } from "./linked-accounts";
 import { ProfileForm } from "./profile-form";
 import { ProviderKeys } from "./provider-keys";
 import { SignInsList } from "./sign-ins-list";
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Settings</h1>
       <ProfileForm key={user.id} user={user} />
       <ProviderKeys />
+      <LinkedAccounts />
       <SignInsList />
       <AnalyticsPreference />
     </div>

@@ -50,17 +50,49 @@ function NavList({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
+/** The user's photo (photoURL, e.g. from the identity provider), else their initial. */
+function Avatar({ user }: { user: TUserProfile | null }) {
+  const [broken, setBroken] = useState(false);
+  const name = displayNameOf(user);
+  if (user?.photoURL && !broken) {
+    return (
+      <img
+        src={user.photoURL}
+        alt=""
+        referrerPolicy="no-referrer"
+        onError={() => setBroken(true)}
+        className="size-9 shrink-0 rounded-full bg-ink-100 object-cover"
+        data-testid="shell-avatar"
+      />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-800"
+    >
+      {name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
 function AccountPanel({ user }: { user: TUserProfile | null }) {
   const { signOut, pending } = useSignOut();
   const pendingWelcome = usePendingWelcomeCredits(user);
   const tier = user?.subscription_tier ?? "free";
   return (
     <div className="grid gap-3 border-t border-ink-200 pt-4">
-      <div className="min-w-0">
-        <p className="truncate text-sm font-semibold text-ink-950" data-testid="shell-display-name">
-          {displayNameOf(user)}
-        </p>
-        {user ? <p className="truncate text-xs text-ink-500">{user.email}</p> : null}
+      <div className="flex min-w-0 items-center gap-3">
+        <Avatar user={user} />
+        <div className="min-w-0">
+          <p
+            className="truncate text-sm font-semibold text-ink-950"
+            data-testid="shell-display-name"
+          >
+            {displayNameOf(user)}
+          </p>
+          {user ? <p className="truncate text-xs text-ink-500">{user.email}</p> : null}
+        </div>
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone="brand" data-testid="shell-tier">
