@@ -2,21 +2,24 @@ import { creditsOf, ERROR_CODES, type Hundredths } from "@cohort/contracts";
 import { isUniqueViolation, prepared } from "../../db/client";
 import { AppError } from "../../platform/errors";
 import { fromHundredths } from "./amounts";
+import type { ComposedStatement } from "./composed-statement";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
 import { insufficientCredits } from "./insufficient-credits";
 
 /**
- * One statement, committed on its own: the conditional update takes the amount from the
- * available balance under the account's row lock (each concurrent reserve re-checks the
- * balance the one before left, so it can never be overdrawn) and the hold row is inserted
- * only when it did. A statement is atomic, so when the insert then meets the same reference
+ * The reserve's parts, one statement committed on its own: the conditional update takes the
+ * amount from the available balance under the account's row lock (each concurrent reserve
+ * re-checks the balance the one before left, so it can never be overdrawn) and the hold row
+ * is inserted only when it did. A statement is atomic, so when the insert then meets the same reference
  * (a retry) the whole statement fails with a unique violation and the account is untouched.
  * The row lock is held for one statement and its commit instead of a four-statement
  * transaction, which is what lets parallel holds on one user's row follow each other fast.
+ * A composed statement's own parts read `hold` (one row, or none when nothing was held), so
+ * what they write is written exactly when the hold is.
  */
-const RESERVE = prepared(`
-  WITH account AS (
+export const RESERVE_CTES = `
+  account AS (
     UPDATE credit_accounts SET held = held + $3, updated_at = now()
     WHERE user_id = $1 AND balance - held >= $3
     RETURNING balance, held
@@ -24,8 +27,13 @@ const RESERVE = prepared(`
     INSERT INTO credit_holds (user_id, reference, amount, expires_at)
     SELECT $1, $2, $3, now() + make_interval(secs => $4) FROM account
     RETURNING ${HOLD_COLUMNS}
-  )
-  SELECT hold.*, account.balance, account.held FROM hold, account`);
+  )`;
+/** How many parameters `RESERVE_CTES` takes ($1–$4); a composed statement's own come after. */
+export const RESERVE_PARAMS = 4;
+/** What a reserve statement selects, `FROM hold, account`. */
+export const RESERVED_RESULT = "hold.*, account.balance, account.held";
+
+const RESERVE = prepared(`WITH ${RESERVE_CTES} SELECT ${RESERVED_RESULT} FROM hold, account`);
 
 interface ReservedRow extends HoldRow {
   balance: number;
@@ -36,22 +44,23 @@ interface ReservedRow extends HoldRow {
  * Holds `amount` of the user's available balance (balance − open holds) for a call that is
  * about to run; 402 `insufficient_credits` when it is not there. The reference makes it
  * idempotent: reserving again with the same reference returns the first hold unchanged.
+ * With `composed`, that statement (`RESERVE_CTES` and the caller's parts) is run instead.
  */
 export async function reserveCredits(
   deps: CreditsDeps,
   userId: string,
   amount: Hundredths,
   reference: string,
+  composed?: ComposedStatement,
 ): Promise<Hold> {
   if (amount <= 0) throw new RangeError("a hold reserves at least 0.01 credits");
   let reserved: ReservedRow | undefined;
   try {
-    const { rows } = await deps.db.query<ReservedRow>(RESERVE, [
-      userId,
-      reference,
-      amount,
-      deps.holdTtlMs / 1000,
-    ]);
+    const own = [userId, reference, amount, deps.holdTtlMs / 1000];
+    const { rows } = await deps.db.query<ReservedRow>(
+      composed ? composed.text : RESERVE,
+      composed ? [...own, ...composed.params] : own,
+    );
     reserved = rows[0];
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

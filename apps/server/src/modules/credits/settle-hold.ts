@@ -2,6 +2,7 @@ import { ERROR_CODES, type Hundredths, hundredths } from "@cohort/contracts";
 import { prepared, type Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
 import { fromHundredths } from "./amounts";
+import type { ComposedStatement } from "./composed-statement";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
 import { insertUsage, type UsageInput } from "./record-usage";
@@ -35,14 +36,20 @@ export async function settleHold(
   return settle(deps, holdId, actual, null);
 }
 
-/** settleHold and the call's usage row in the same statement: both or neither. */
-export async function settleHoldWithUsage(
+/**
+ * settleHold and the call's usage row in the same statement: both or neither. With
+ * `composed` (`SETTLE_OPEN_CTES` and the caller's parts) that statement settles an open hold,
+ * and `composed` is the row it selected; it is null when the hold was not open and the rare
+ * path settled it (the caller's parts did not run: the caller writes its rows itself).
+ */
+export async function settleHoldWithUsage<R extends object = object>(
   deps: CreditsDeps,
   holdId: string,
   actual: Hundredths,
   usage: SettlementUsage,
-): Promise<Settlement> {
-  return settle(deps, holdId, actual, usage);
+  composed?: ComposedStatement,
+): Promise<Settlement & { composed: R | null }> {
+  return settle<R>(deps, holdId, actual, usage, composed);
 }
 
 /**
@@ -50,10 +57,12 @@ export async function settleHoldWithUsage(
  * (its row lock makes a second settle or a release find it closed), move the account, append
  * the ledger row and, with `$4`, the usage row. Every part reads the one before, so they run
  * in order, and a statement is atomic. balance − charged ≥ held − amount ≥ 0, so it cannot
- * overdraw. Zero rows means the hold was not open: the rare cases below handle that.
+ * overdraw. Zero rows means the hold was not open: the rare cases below handle that. A
+ * composed statement's own parts read `hold` (no row when it was not open), so what they
+ * write is written exactly when the open hold is settled, in the same statement.
  */
-const SETTLE_OPEN = prepared(`
-  WITH hold AS (
+export const SETTLE_OPEN_CTES = `
+  hold AS (
     UPDATE credit_holds SET status = 'settled', charged = LEAST($2::bigint, amount),
       closed_at = now()
     WHERE id = $1 AND status = 'open'
@@ -74,22 +83,30 @@ const SETTLE_OPEN = prepared(`
       COALESCE($7::numeric, hold.charged / 10000.0)
     FROM hold WHERE $4::text IS NOT NULL
     ON CONFLICT (reference) DO NOTHING
-  )
-  SELECT hold.*, account.balance, account.held FROM hold, account`);
+  )`;
+/** How many parameters `SETTLE_OPEN_CTES` takes ($1–$7); a composed statement's come after. */
+export const SETTLE_PARAMS = 7;
+/** What a settle statement selects, `FROM hold, account`. */
+export const SETTLED_RESULT = "hold.*, account.balance, account.held";
+
+const SETTLE_OPEN = prepared(
+  `WITH ${SETTLE_OPEN_CTES} SELECT ${SETTLED_RESULT} FROM hold, account`,
+);
 
 interface SettledRow extends HoldRow {
   balance: number;
   held: number;
 }
 
-async function settle(
+async function settle<R extends object>(
   deps: CreditsDeps,
   holdId: string,
   actual: Hundredths,
   usage: SettlementUsage | null,
-): Promise<Settlement> {
+  composed?: ComposedStatement,
+): Promise<Settlement & { composed: R | null }> {
   if (actual < 0) throw new RangeError("a call costs 0 credits or more");
-  const { rows } = await deps.db.query<SettledRow>(SETTLE_OPEN, [
+  const own = [
     holdId,
     actual,
     usage ? usage.model : "",
@@ -97,18 +114,23 @@ async function settle(
     usage ? Math.max(0, Math.round(usage.inputTokens)) : 0,
     usage ? Math.max(0, Math.round(usage.outputTokens)) : 0,
     usage?.costUsd === undefined ? null : Math.max(0, usage.costUsd).toFixed(6),
-  ]);
+  ];
+  const { rows } = await deps.db.query<SettledRow & R>(
+    composed ? composed.text : SETTLE_OPEN,
+    composed ? [...own, ...composed.params] : own,
+  );
   const settled = rows[0];
   const { hold, account, applied }: SettleOutcome = settled
     ? { hold: settled, account: settled, applied: true }
     : await settleClosed(deps, holdId, actual, usage);
   const charged = applied ? hundredths(hold.charged) : hundredths(0);
-  const settlement: Settlement = {
+  const settlement = {
     hold: toHold(hold),
     charged,
     applied,
     balance: hundredths(account.balance),
     available: hundredths(account.balance - account.held),
+    composed: composed && settled ? settled : null,
   };
   if (settlement.applied) {
     deps.publish([

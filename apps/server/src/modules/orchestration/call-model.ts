@@ -20,7 +20,7 @@ import {
   withHold,
 } from "./hold-credits";
 import { failed, haltOf, haltRun, type RunContext, RunHalted, throwIfHalted } from "./run-context";
-import { openStep, refuseStep, type StepTarget, type StepWriter } from "./write-step";
+import { openStep, refuseStep, type StepTarget, type StepWriter, stepRowOf } from "./write-step";
 
 /** One model call of a run, as a phase asks for it. */
 export interface CallSpec<T> {
@@ -138,13 +138,19 @@ export async function callModel<T = undefined>(
   step.start(reserved);
   if (partial) step.delta(partial);
   let object: T | undefined;
+  const output = (result: ModelCallResult) => (spec.schema ? JSON.stringify(object) : result.text);
   try {
-    const held = await withHold(ctx, reserved, async () => {
-      const answer = await answering;
-      object = answer.object;
-      return answer.result;
-    });
-    step.completed(held, spec.schema ? JSON.stringify(object) : held.result.text);
+    const held = await withHold(
+      ctx,
+      reserved,
+      async () => {
+        const answer = await answering;
+        object = answer.object;
+        return answer.result;
+      },
+      step.settling(output),
+    );
+    step.completed(held, output(held.result));
     return { ok: true, callId, result: held.result, object, charged: held.charged };
   } catch (error) {
     const halt = haltOf(ctx);
@@ -247,7 +253,7 @@ function reserveOrHalt(
     throw error;
   };
   try {
-    return reserveCall(ctx, target.callId, worstCase, what).catch(halt);
+    return reserveCall(ctx, target.callId, worstCase, what, stepRowOf(ctx, target)).catch(halt);
   } catch (error) {
     return halt(error);
   }

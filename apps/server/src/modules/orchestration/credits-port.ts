@@ -1,4 +1,5 @@
 import type { Hundredths } from "@cohort/contracts";
+import type { ComposedStatement } from "../credits/composed-statement";
 import type { CreditsDeps } from "../credits/credits-deps";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
@@ -21,12 +22,14 @@ export interface CreditHold {
   amount: Hundredths;
 }
 
-export interface Charge {
+export interface Charge<R extends object = object> {
   /** What was taken from the balance. */
   charged: Hundredths;
   /** The balance after it, and what is left of it for new holds. */
   balance: Hundredths;
   available: Hundredths;
+  /** The composed statement's row; null when the hold was not open and it did not run. */
+  composed: R | null;
 }
 
 /**
@@ -36,10 +39,22 @@ export interface Charge {
  * (decision 014); only the wire's payloads carry decimal credits.
  */
 export interface CreditsPort {
-  /** 402 `insufficient_credits` when the user's available balance is short. */
-  reserve(userId: string, amount: Hundredths, reference: string): Promise<CreditHold>;
-  /** Charges at most the hold and records the usage row. */
-  settle(hold: CreditHold, usage: CallUsage): Promise<Charge>;
+  /**
+   * 402 `insufficient_credits` when the user's available balance is short. `composed` writes
+   * the engine's rows in the hold's statement (`call-statements.ts`).
+   */
+  reserve(
+    userId: string,
+    amount: Hundredths,
+    reference: string,
+    composed?: ComposedStatement,
+  ): Promise<CreditHold>;
+  /** Charges at most the hold and records the usage row, with `composed`'s rows. */
+  settle<R extends object>(
+    hold: CreditHold,
+    usage: CallUsage,
+    composed?: ComposedStatement,
+  ): Promise<Charge<R>>;
   release(holdId: string): Promise<void>;
   /** A call that needed no hold (own key, free model): usage only. */
   recordFree(userId: string, reference: string, usage: CallUsage): Promise<void>;
@@ -47,19 +62,29 @@ export interface CreditsPort {
 
 export function createCreditsPort(deps: CreditsDeps): CreditsPort {
   return {
-    async reserve(userId, amount, reference) {
-      const hold = await reserveCredits(deps, userId, amount, reference);
+    async reserve(userId, amount, reference, composed) {
+      const hold = await reserveCredits(deps, userId, amount, reference, composed);
       return { id: hold.id, userId: hold.userId, amount: hold.amount };
     },
-    async settle(hold, usage) {
-      const settlement = await settleHoldWithUsage(deps, hold.id, usage.credits, {
-        model: usage.model,
-        provider: usage.provider,
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
-      });
+    async settle<R extends object>(
+      hold: CreditHold,
+      usage: CallUsage,
+      composed?: ComposedStatement,
+    ) {
+      const settlement = await settleHoldWithUsage<R>(
+        deps,
+        hold.id,
+        usage.credits,
+        {
+          model: usage.model,
+          provider: usage.provider,
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+        },
+        composed,
+      );
       const { charged, balance, available } = settlement;
-      return { charged, balance, available };
+      return { charged, balance, available, composed: settlement.composed };
     },
     async release(holdId) {
       await releaseHold(deps, holdId);

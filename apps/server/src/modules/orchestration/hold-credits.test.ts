@@ -7,6 +7,7 @@ import type { ModelCallResult } from "../models/gateway";
 import { findOwnedSession } from "../sessions/find-session";
 import { releaseReserved, reserveCall, withHold } from "./hold-credits";
 import { drain, type RunContext } from "./run-context";
+import { openStep, type StepTarget, stepRowOf } from "./write-step";
 
 let engine: EngineFixture;
 
@@ -110,6 +111,134 @@ describe("the hold wrapper", () => {
     expect(reserved.hold).toBeNull();
     const held = await withHold(ctx, reserved, () => answer(ctx, 0));
     expect(held.charged).toBe(0);
-    expect(await held.booked).toEqual({ charged: 0, sessionSpent: null, balance: null });
+    expect(await held.booked).toEqual({
+      charged: 0,
+      sessionSpent: null,
+      balance: null,
+      stepEnded: false,
+    });
+  });
+});
+
+/** The step row as stored, with the hold it points at. */
+async function stepRow(callId: string) {
+  const { rows } = await engine.db.query<{
+    status: string;
+    credits: number;
+    hold_id: string | null;
+    reserved_credits: number;
+    output: string;
+  }>("SELECT status, credits, hold_id, reserved_credits, output FROM run_steps WHERE id = $1", [
+    callId,
+  ]);
+  return rows[0] ?? null;
+}
+
+function stepOf(): StepTarget {
+  return {
+    callId: randomUUID(),
+    kind: "agent",
+    stepId: "s1",
+    role: "coder",
+    modelId: "coreason",
+    modelName: "CoReason",
+    provider: "simulator",
+    simulated: true,
+    task: "Write it",
+  };
+}
+
+describe("a call's folded statements", () => {
+  it("opens the step row in the hold's statement, pointing at the hold", async () => {
+    const ctx = await engine.newRun({ credits: 10 });
+    const target = stepOf();
+    const reserved = await reserveCall(
+      ctx,
+      target.callId,
+      hundredths(300),
+      "a step",
+      stepRowOf(ctx, target),
+    );
+    expect(reserved.stepOpened).toBe(true);
+    expect(await stepRow(target.callId)).toMatchObject({
+      status: "running",
+      hold_id: reserved.hold?.id,
+      reserved_credits: 300,
+    });
+    await releaseReserved(ctx, reserved);
+  });
+
+  it("writes no step row when the hold is refused", async () => {
+    const ctx = await engine.newRun({ credits: 1 });
+    const target = stepOf();
+    await expect(
+      reserveCall(ctx, target.callId, hundredths(101), "a step", stepRowOf(ctx, target)),
+    ).rejects.toMatchObject({ code: "insufficient_credits" });
+    expect(await stepRow(target.callId)).toBeNull();
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 1, held: 0, available: 1 });
+  });
+
+  it("settles the hold, ends the step and adds to the session's spend in one statement", async () => {
+    const ctx = await engine.newRun({ credits: 10 });
+    const target = stepOf();
+    const step = openStep(ctx, target);
+    const reserved = await reserveCall(
+      ctx,
+      target.callId,
+      hundredths(300),
+      "a step",
+      stepRowOf(ctx, target),
+    );
+    step.start(reserved);
+    const held = await withHold(
+      ctx,
+      reserved,
+      () => answer(ctx, 120),
+      step.settling((r) => r.text),
+    );
+    const booked = await held.booked;
+    expect(booked).toMatchObject({ charged: 120, sessionSpent: 120, stepEnded: true });
+    // Nothing else has written yet (the step writer's `completed` was not called): the one
+    // statement wrote the charge, the step's end and the session's spend.
+    expect(await stepRow(target.callId)).toMatchObject({
+      status: "completed",
+      credits: 120,
+      output: held.result.text,
+    });
+    expect(await spentOf(ctx)).toBe(1.2);
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 8.8, held: 0, available: 8.8 });
+  });
+
+  it("writes none of them when one part fails: the hold stays open for the sweeper", async () => {
+    const ctx = await engine.newRun({ credits: 10 });
+    const target = stepOf();
+    const step = openStep(ctx, target);
+    const reserved = await reserveCall(
+      ctx,
+      target.callId,
+      hundredths(300),
+      "a step",
+      stepRowOf(ctx, target),
+    );
+    step.start(reserved);
+    // A NUL character is no valid text for PostgreSQL: the step's end fails, and with it
+    // the charge and the session's spend.
+    const held = await withHold(
+      ctx,
+      reserved,
+      () => answer(ctx, 120),
+      step.settling(() => "\u0000"),
+    );
+    const booked = await held.booked;
+    expect(booked).toMatchObject({
+      charged: 0,
+      sessionSpent: null,
+      balance: null,
+      stepEnded: false,
+    });
+    expect(await stepRow(target.callId)).toMatchObject({ status: "running", credits: 0 });
+    expect(await spentOf(ctx)).toBe(0);
+    expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 10, held: 3, available: 7 });
+    await releaseReserved(ctx, reserved);
   });
 });

@@ -9,8 +9,10 @@ import {
 import { AppError } from "../../platform/errors";
 import type { ModelCallResult } from "../models/gateway";
 import { recordSessionSpend } from "../sessions/record-session-spend";
+import { reserveAndOpenStep, type SettledCall, settleAndEndStep } from "./call-statements";
 import type { CreditHold } from "./credits-port";
 import { drain, type RunContext, track } from "./run-context";
+import type { NewStep, StepEnding } from "./run-store";
 
 /** A call's worst case, held in the session's budget and (when it costs) on the balance. */
 export interface Reserved {
@@ -18,6 +20,8 @@ export interface Reserved {
   /** null when the call costs nothing (the user's own key, a free model). */
   hold: CreditHold | null;
   worstCase: Hundredths;
+  /** The hold's statement opened the call's step row too (`reserveCall` with a step). */
+  stepOpened: boolean;
 }
 
 /** What settling a call's hold booked, once it is written. */
@@ -27,6 +31,16 @@ export interface Booked {
   /** The session's spend, and the user's balance, after it (null when nothing was taken). */
   sessionSpent: Hundredths | null;
   balance: { balance: Hundredths; available: Hundredths } | null;
+  /** The settlement's statement ended the step row too (else its writer ends it). */
+  stepEnded: boolean;
+}
+
+/** A call's step row, to be ended in its settlement's statement (the step writer's part). */
+export interface StepToEnd {
+  /** Resolves once the row is written (true) or could not be (false). */
+  opened: Promise<boolean>;
+  /** The row's end for the call's answer. */
+  ending(result: ModelCallResult, charged: Hundredths): StepEnding;
 }
 
 export interface HeldResult {
@@ -40,27 +54,32 @@ export interface HeldResult {
 /**
  * Holds a call's worst case: the session's budget first (the one budget check), then the
  * user's balance. Throws 402 `budget_exceeded` or `insufficient_credits`; the planning call
- * answers them to the HTTP request, later calls end the run with them.
+ * answers them to the HTTP request, later calls end the run with them. With `step`, the
+ * hold's statement opens the call's step row too (both or neither); a call without a hold
+ * opens it on its own (`stepOpened` says which).
  */
 export function reserveCall(
   ctx: RunContext,
   callId: string,
   worstCase: Hundredths,
   what: string,
+  step?: NewStep,
 ): Promise<Reserved> {
   // The budget is checked now, synchronously: a call over it throws before anything starts.
   ctx.budget.take(worstCase, what);
-  if (worstCase <= 0) return Promise.resolve({ callId, hold: null, worstCase });
-  return holdBalance(ctx, callId, worstCase);
+  if (worstCase <= 0) return Promise.resolve({ callId, hold: null, worstCase, stepOpened: false });
+  return holdBalance(ctx, callId, worstCase, step);
 }
 
 async function holdBalance(
   ctx: RunContext,
   callId: string,
   worstCase: Hundredths,
+  step: NewStep | undefined,
 ): Promise<Reserved> {
   const reference = `run:${ctx.runId}:${callId}`;
-  const reserve = () => ctx.deps.credits.reserve(ctx.userId, worstCase, reference);
+  const composed = step ? reserveAndOpenStep(step) : undefined;
+  const reserve = () => ctx.deps.credits.reserve(ctx.userId, worstCase, reference, composed);
   try {
     const hold = await reserve().catch(async (error: unknown) => {
       if (!isInsufficient(error)) throw error;
@@ -69,7 +88,7 @@ async function holdBalance(
       await drain(ctx);
       return reserve();
     });
-    return { callId, hold, worstCase };
+    return { callId, hold, worstCase, stepOpened: step !== undefined };
   } catch (error) {
     ctx.budget.release(worstCase);
     throw error;
@@ -84,12 +103,14 @@ export function isInsufficient(error: unknown): error is AppError {
  * Runs a call on its reservation and closes the hold whatever happens: a call that returns
  * is charged its price (never more than the hold) and the rest released; a call that throws
  * (failure, stop, bug) releases it all. Booking runs beside the run, so the next call does
- * not wait for this one's transaction.
+ * not wait for this one's statement; with `step`, that statement also ends the step row and
+ * adds the charge to the session's spend.
  */
 export async function withHold(
   ctx: RunContext,
   reserved: Reserved,
   call: () => Promise<ModelCallResult>,
+  step?: StepToEnd,
 ): Promise<HeldResult> {
   const { hold, worstCase } = reserved;
   let result: ModelCallResult;
@@ -105,7 +126,7 @@ export async function withHold(
   ctx.totals.credits = addHundredths(ctx.totals.credits, charged);
   ctx.totals.inputTokens += result.usage.inputTokens;
   ctx.totals.outputTokens += result.usage.outputTokens;
-  const booked = book(ctx, reserved, result, charged);
+  const booked = book(ctx, reserved, result, charged, step);
   track(ctx, () => booked.then(() => undefined));
   return { result, charged, booked };
 }
@@ -121,6 +142,7 @@ async function book(
   { callId, hold }: Reserved,
   result: ModelCallResult,
   charged: Hundredths,
+  step: StepToEnd | undefined,
 ): Promise<Booked> {
   const { deps } = ctx;
   const usage = {
@@ -132,11 +154,19 @@ async function book(
   };
   let booked = NO_CREDITS;
   let balance: Booked["balance"] = null;
+  let settled: SettledCall | null = null;
   try {
     if (hold) {
-      const charge = await deps.credits.settle(hold, usage);
+      // The step row must be there before the statement that ends it (a planning call's row
+      // is written beside its call).
+      const composed =
+        step && (await step.opened)
+          ? settleAndEndStep(ctx.sessionId, callId, step.ending(result, charged))
+          : undefined;
+      const charge = await deps.credits.settle<SettledCall>(hold, usage, composed);
       booked = charge.charged;
       balance = { balance: charge.balance, available: charge.available };
+      settled = charge.composed;
     } else {
       await deps.credits.recordFree(ctx.userId, `run:${ctx.runId}:${callId}`, usage);
     }
@@ -148,8 +178,13 @@ async function book(
     // Only when a hold expired mid-call (then the charge is capped by the balance).
     ctx.totals.credits = hundredths(ctx.totals.credits + booked - charged);
   }
+  if (settled) {
+    const sessionSpent = settled.session_spent === null ? null : hundredths(settled.session_spent);
+    return { charged: booked, sessionSpent, balance, stepEnded: true };
+  }
+  // The hold was not open (expired mid-call) or could not be settled: the rows one by one.
   const sessionSpent = booked > 0 ? await recordSessionSpend(deps.db, ctx.sessionId, booked) : null;
-  return { charged: booked, sessionSpent, balance };
+  return { charged: booked, sessionSpent, balance, stepEnded: false };
 }
 
 async function releaseQuietly(ctx: RunContext, hold: CreditHold): Promise<void> {

@@ -298,28 +298,49 @@ export interface NewStep {
   modelName: string;
   provider: string;
   simulated: boolean;
-  holdId: string | null;
-  reservedCredits: Hundredths;
 }
 
-export async function insertStep(db: Queryable, step: NewStep): Promise<void> {
+const STEP_OPEN_COLUMNS =
+  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, hold_id, reserved_credits";
+
+/** `$first`, `$first + 1`, … for `count` parameters. */
+const placeholders = (first: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${first + i}`);
+
+function stepOpenValues(step: NewStep): unknown[] {
+  const { id, runId, kind, stepId, role, model, modelName, provider, simulated } = step;
+  return [id, runId, kind, stepId, role, model, modelName, provider, simulated];
+}
+
+/**
+ * Opens a step row inside another statement: the row is written once per row of `from.rows`
+ * (a CTE of that statement, e.g. the credits' `hold`: no hold, no row), with its hold and the
+ * amount held read from it. Its parameters start at `$first`; `params` are their values.
+ */
+export function openStepPart(
+  first: number,
+  step: NewStep,
+  from: { rows: string; holdId: string; amount: string },
+): { sql: string; params: unknown[] } {
+  const params = stepOpenValues(step);
+  const values = placeholders(first, params.length).join(", ");
+  return {
+    sql: `INSERT INTO run_steps (${STEP_OPEN_COLUMNS})
+      SELECT ${values}, ${from.holdId}, ${from.amount} FROM ${from.rows}`,
+    params,
+  };
+}
+
+/** A step row on its own: a call without a hold, or whose hold was reserved before its run. */
+export async function insertStep(
+  db: Queryable,
+  step: NewStep,
+  hold: { id: string; amount: Hundredths } | null,
+): Promise<void> {
+  const params = [...stepOpenValues(step), hold?.id ?? null, hold?.amount ?? NO_CREDITS];
   await db.query(
-    `INSERT INTO run_steps
-       (id, run_id, kind, step_id, role, model, model_name, provider, simulated, hold_id, reserved_credits)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      step.id,
-      step.runId,
-      step.kind,
-      step.stepId,
-      step.role,
-      step.model,
-      step.modelName,
-      step.provider,
-      step.simulated,
-      step.holdId,
-      step.reservedCredits,
-    ],
+    `INSERT INTO run_steps (${STEP_OPEN_COLUMNS}) VALUES (${placeholders(1, params.length).join(", ")})`,
+    params,
   );
 }
 
@@ -337,30 +358,49 @@ export interface StepEnding {
   error: { code: string; message: string } | null;
 }
 
-export async function finishStep(db: Queryable, id: string, ending: StepEnding): Promise<void> {
-  await db.query(
-    `UPDATE run_steps SET status = $2, stopped = $3, provider = COALESCE($4, provider),
-       simulated = COALESCE($5, simulated), key_source = $6, credits = $7, input_tokens = $8,
-       output_tokens = $9, latency_ms = $10, ttft_ms = $11, output = $12, error_code = $13,
-       error_message = $14, finished_at = clock_timestamp()
-     WHERE id = $1`,
-    [
-      id,
-      ending.status,
-      ending.status === "stopped",
-      ending.provider,
-      ending.simulated,
-      ending.keySource,
-      ending.credits,
-      ending.inputTokens,
-      ending.outputTokens,
-      ending.latencyMs,
-      ending.ttftMs,
-      ending.output,
-      ending.error?.code ?? null,
-      ending.error?.message ?? null,
-    ],
+/**
+ * Ends the step row `$first` inside another statement (or alone, `finishStep`). With
+ * `credits`, the charge is that SQL expression (e.g. the settled hold's `hold.charged`, read
+ * from `from`) instead of `ending.credits`.
+ */
+export function endStepPart(
+  first: number,
+  id: string,
+  ending: StepEnding,
+  charge?: { credits: string; from: string },
+): { sql: string; params: unknown[] } {
+  const columns: [string, unknown][] = [
+    ["status", ending.status],
+    ["stopped", ending.status === "stopped"],
+    ["key_source", ending.keySource],
+    ["input_tokens", ending.inputTokens],
+    ["output_tokens", ending.outputTokens],
+    ["latency_ms", ending.latencyMs],
+    ["ttft_ms", ending.ttftMs],
+    ["output", ending.output],
+    ["error_code", ending.error?.code ?? null],
+    ["error_message", ending.error?.message ?? null],
+    ["provider", ending.provider],
+    ["simulated", ending.simulated],
+    ...(charge ? [] : [["credits", ending.credits] as [string, unknown]]),
+  ];
+  const at = (i: number) => `$${first + 1 + i}`;
+  const set = columns.map(([column], i) =>
+    column === "provider" || column === "simulated"
+      ? `${column} = COALESCE(${at(i)}, run_steps.${column})`
+      : `${column} = ${at(i)}`,
   );
+  if (charge) set.push(`credits = ${charge.credits}`);
+  return {
+    sql: `UPDATE run_steps SET ${set.join(", ")}, finished_at = clock_timestamp()
+      ${charge ? `FROM ${charge.from} ` : ""}WHERE run_steps.id = $${first}`,
+    params: [id, ...columns.map(([, value]) => value)],
+  };
+}
+
+export async function finishStep(db: Queryable, id: string, ending: StepEnding): Promise<void> {
+  const { sql, params } = endStepPart(1, id, ending);
+  await db.query(sql, params);
 }
 
 /** Ends the calls of a run that were cut off; returns the holds they still had. */

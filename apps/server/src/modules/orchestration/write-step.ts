@@ -1,15 +1,17 @@
 import {
   creditsOf,
+  type Hundredths,
   NO_CREDITS,
   type TAgentRole,
   type TRunError,
   type TRunStepKind,
 } from "@cohort/contracts";
+import type { ModelCallResult } from "../models/gateway";
 import { createDeltaBatcher, type DeltaBatcher } from "./delta-batcher";
-import type { HeldResult, Reserved } from "./hold-credits";
+import type { HeldResult, Reserved, StepToEnd } from "./hold-credits";
 import { type RunContext, track } from "./run-context";
 import type { RunEventInput } from "./run-events";
-import { finishStep, insertStep, type StepEnding } from "./run-store";
+import { finishStep, insertStep, type NewStep, type StepEnding } from "./run-store";
 
 /** Which call a step is, and where it runs. */
 export interface StepTarget {
@@ -32,8 +34,13 @@ export interface StepTarget {
  * `final.delta`; the plan streams nothing. A charged call adds `credits.changed`.
  */
 export interface StepWriter {
-  /** Opens the step row (written beside the call) and the call's lane. */
+  /**
+   * Opens the call's lane, and its step row unless the hold's statement opened it
+   * (`reserved.stepOpened`); then the row is written beside the call.
+   */
   start(reserved: Reserved): void;
+  /** The step row's part in the call's settlement (`withHold`): its end, from the answer. */
+  settling(output: (result: ModelCallResult) => string): StepToEnd;
   /** A piece of streamed text: batched into delta events. */
   delta(text: string): void;
   /** The call answered: its lane closes now, its row and charge once booked. */
@@ -63,6 +70,37 @@ const NO_USAGE = {
   latency_ms: null,
   ttft_ms: null,
 } as const;
+
+/** The step row a call opens. */
+export function stepRowOf(ctx: RunContext, target: StepTarget): NewStep {
+  return {
+    id: target.callId,
+    runId: ctx.runId,
+    kind: target.kind,
+    stepId: target.stepId,
+    role: target.role,
+    model: target.modelId,
+    modelName: target.modelName,
+    provider: target.provider,
+    simulated: target.simulated,
+  };
+}
+
+function answeredEnding(result: ModelCallResult, credits: Hundredths, output: string): StepEnding {
+  return {
+    status: "completed",
+    provider: result.provider,
+    simulated: result.simulated,
+    keySource: result.keySource,
+    credits,
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    latencyMs: result.latencyMs,
+    ttftMs: result.ttftMs,
+    output,
+    error: null,
+  };
+}
 
 /**
  * A call that could not begin (e.g. a model taken out of the catalogue since the session
@@ -95,25 +133,16 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
 
   return {
     start(reserved) {
-      saved = insertStep(deps.db, {
-        id: target.callId,
-        runId: ctx.runId,
-        kind: target.kind,
-        stepId: target.stepId,
-        role: target.role,
-        model: target.modelId,
-        modelName: target.modelName,
-        provider: target.provider,
-        simulated: target.simulated,
-        holdId: reserved.hold?.id ?? null,
-        reservedCredits: reserved.hold?.amount ?? NO_CREDITS,
-      }).then(
-        () => true,
-        (error: unknown) => {
-          deps.log.error({ err: error, runId: ctx.runId, callId: target.callId }, "step not saved");
-          return false;
-        },
-      );
+      saved = reserved.stepOpened
+        ? Promise.resolve(true)
+        : insertStep(deps.db, stepRowOf(ctx, target), reserved.hold).then(
+            () => true,
+            (error: unknown) => {
+              const details = { err: error, runId: ctx.runId, callId: target.callId };
+              deps.log.error(details, "step not saved");
+              return false;
+            },
+          );
       if (lane) {
         send({
           type: "agent.started",
@@ -125,6 +154,13 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           simulated: target.simulated,
         });
       }
+    },
+
+    settling(output) {
+      return {
+        opened: saved,
+        ending: (result, charged) => answeredEnding(result, charged, output(result)),
+      };
     },
 
     delta(text) {
@@ -158,21 +194,10 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
       }
       // The row keeps what was booked, which differs from `charged` only when the hold
       // expired mid-call; credits.changed follows the row, so a reader never sees it first.
+      // Usually the settlement's statement ended the row; else it is ended here.
       track(ctx, async () => {
         const done = await booked;
-        await writeEnd({
-          status: "completed",
-          provider: result.provider,
-          simulated: result.simulated,
-          keySource: result.keySource,
-          credits: done.charged,
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          latencyMs: result.latencyMs,
-          ttftMs: result.ttftMs,
-          output,
-          error: null,
-        });
+        if (!done.stepEnded) await writeEnd(answeredEnding(result, done.charged, output));
         if (done.sessionSpent === null || !done.balance) return;
         send({
           type: "credits.changed",
