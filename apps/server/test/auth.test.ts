@@ -463,7 +463,8 @@ describe("providers", () => {
       photoURL: null,
       idToken: "x.y.z",
     });
-    expect(response.statusCode).toBe(503);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe("identity_provider_not_configured");
     expect(response.json().error.message).toBe(
       "Google login is not available - Firebase not configured",
     );

@@ -49,6 +49,8 @@ export const IDENTITY_ERROR_CODES = {
   identityInUse: "identity_in_use",
   /** Unlinking would leave the account without any way to sign in. */
   lastSignInMethod: "last_sign_in_method",
+  /** This server has no identity provider (FIREBASE_* unset). */
+  notConfigured: "identity_provider_not_configured",
   /** The token came from a sign-in method Cohort does not take through Firebase. */
   unsupportedProvider: "unsupported_provider",
 } as const;

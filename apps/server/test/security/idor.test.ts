@@ -169,6 +169,8 @@ const NOT_USER_OWNED: Record<string, string> = {
   "POST /api/admin/users/{id}/revoke-sign-ins": "administrators only",
   "PUT /api/admin/models/{id}": "administrators only; a catalogue model id",
   "GET /api/admin/logs/requests/{requestId}": "administrators only; a request id",
+  "DELETE /api/auth/identities/{provider}":
+    "a provider name (enum); only ever the signed-in user's own links (firebase-emulator.test.ts)",
 };
 
 /** Routes hidden from the OpenAPI document (the dev checkout's HTML pages) that take A's id. */

@@ -1,7 +1,6 @@
 import {
   AUTH_ERROR_CODES,
   AUTH_MESSAGES,
-  ERROR_CODES,
   IDENTITY_ERROR_CODES,
   ZAuthResponse,
   ZGoogleRegisterRequest,
@@ -42,7 +41,12 @@ export async function firebaseRoutes(app: FastifyInstance) {
   /** The verified claims of a Firebase ID token and the provider account they stand for. */
   async function verifiedAccount(request: FastifyRequest, idToken: string) {
     if (!verify) {
-      throw new AppError(ERROR_CODES.unavailable, 503, AUTH_MESSAGES.googleNotConfigured);
+      // A request this server can never grant, not an outage: a 4xx with the spec's text.
+      throw new AppError(
+        IDENTITY_ERROR_CODES.notConfigured,
+        400,
+        AUTH_MESSAGES.googleNotConfigured,
+      );
     }
     let claims: FirebaseClaims;
     try {
