@@ -148,6 +148,18 @@ function stepOf(): StepTarget {
   };
 }
 
+/** A call of 1.20 credits on a hold of 3, its step opened by the hold, ended by the settlement. */
+async function settledCall(output: (result: ModelCallResult) => string) {
+  const ctx = await engine.newRun({ credits: 10 });
+  const target = stepOf();
+  const step = openStep(ctx, target);
+  const row = stepRowOf(ctx, target);
+  const reserved = await reserveCall(ctx, target.callId, hundredths(300), "a step", row);
+  step.start(reserved);
+  const held = await withHold(ctx, reserved, () => answer(ctx, 120), step.settling(output));
+  return { ctx, target, reserved, held };
+}
+
 describe("a call's folded statements", () => {
   it("opens the step row in the hold's statement, pointing at the hold", async () => {
     const ctx = await engine.newRun({ credits: 10 });
@@ -179,23 +191,7 @@ describe("a call's folded statements", () => {
   });
 
   it("settles the hold, ends the step and adds to the session's spend in one statement", async () => {
-    const ctx = await engine.newRun({ credits: 10 });
-    const target = stepOf();
-    const step = openStep(ctx, target);
-    const reserved = await reserveCall(
-      ctx,
-      target.callId,
-      hundredths(300),
-      "a step",
-      stepRowOf(ctx, target),
-    );
-    step.start(reserved);
-    const held = await withHold(
-      ctx,
-      reserved,
-      () => answer(ctx, 120),
-      step.settling((r) => r.text),
-    );
+    const { ctx, target, held } = await settledCall((r) => r.text);
     const booked = await held.booked;
     expect(booked).toMatchObject({ charged: 120, sessionSpent: 120, stepEnded: true });
     // Nothing else has written yet (the step writer's `completed` was not called): the one
@@ -210,25 +206,9 @@ describe("a call's folded statements", () => {
   });
 
   it("writes none of them when one part fails: the hold stays open for the sweeper", async () => {
-    const ctx = await engine.newRun({ credits: 10 });
-    const target = stepOf();
-    const step = openStep(ctx, target);
-    const reserved = await reserveCall(
-      ctx,
-      target.callId,
-      hundredths(300),
-      "a step",
-      stepRowOf(ctx, target),
-    );
-    step.start(reserved);
     // A NUL character is no valid text for PostgreSQL: the step's end fails, and with it
     // the charge and the session's spend.
-    const held = await withHold(
-      ctx,
-      reserved,
-      () => answer(ctx, 120),
-      step.settling(() => "\u0000"),
-    );
+    const { ctx, target, held, reserved } = await settledCall(() => "\u0000");
     const booked = await held.booked;
     expect(booked).toMatchObject({
       charged: 0,
