@@ -1,6 +1,28 @@
 import type { Metric } from "web-vitals";
 import type { Analytics, PerformanceInput } from "./analytics";
 
+/** How long after the load event the measuring library is fetched. */
+export const WEB_VITALS_DELAY_MS = 3000;
+
+function pageSettled(): Promise<void> {
+  const loaded =
+    document.readyState === "complete"
+      ? Promise.resolve()
+      : new Promise<void>((resolve) =>
+          window.addEventListener("load", () => resolve(), { once: true }),
+        );
+  return loaded.then(
+    () =>
+      new Promise<void>((resolve) => {
+        setTimeout(() => {
+          if ("requestIdleCallback" in window)
+            requestIdleCallback(() => resolve(), { timeout: 2000 });
+          else resolve();
+        }, WEB_VITALS_DELAY_MS);
+      }),
+  );
+}
+
 /** Navigation timings of this page load, in milliseconds from its start. */
 function navigationTimings(): Pick<PerformanceInput, "domLoadTime" | "pageLoadTime"> {
   const [entry] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
@@ -18,7 +40,11 @@ function navigationTimings(): Pick<PerformanceInput, "domLoadTime" | "pageLoadTi
  * `web-vitals` 4+ no longer measures FID: INP, its successor, is recorded as `inp`.
  */
 export async function collectWebVitals(analytics: Analytics, pagePath: string): Promise<void> {
-  // Loaded after the first screen: measuring must not make the landing page heavier.
+  // Loaded once the page has settled, not with the first screen: measuring must not make the
+  // landing page heavier (its initial JavaScript budget, bench:api). The browser keeps the
+  // paint, layout-shift and interaction entries for observers that arrive late (`buffered`),
+  // so the library still sees them; a visit that ends before it loads sends no vitals.
+  await pageSettled();
   const { onCLS, onFCP, onINP, onLCP, onTTFB } = await import("web-vitals");
   const values: PerformanceInput = { pagePath };
   const event = (action: "FCP" | "LCP") => (metric: Metric) => {
