@@ -191,7 +191,9 @@ describe("Sign-in through the identity provider's popup (Firebase Auth emulator)
     const linked = page.getByTestId("linked-accounts");
     await linked.getByRole("button", { name: "Unlink GitHub" }).click();
     await expectToast(page, "This is the only way to sign in to your account.");
-    await screenshot(page, "settings-linked-accounts");
+    // The viewport, not the whole page: the shell's sidebar is sticky to it.
+    await linked.scrollIntoViewIfNeeded();
+    await screenshot(page, "settings-linked-accounts", false);
     await signInInPopup(page, "Link Google", { email: "linus.google@popup.test", name: "Linus T" });
     await expectToast(page, "Google sign-in linked");
     await linked.getByRole("button", { name: "Unlink Google" }).waitFor();
