@@ -51,6 +51,35 @@ export function prepared(sql: string): string {
   return sql;
 }
 
+const isoTimestampStatements = new Set<string>();
+
+/**
+ * Marks a statement whose timestamptz columns every consumer only formats as ISO 8601: on
+ * PostgreSQL they arrive as that text, without a Date parsed and formatted again per value
+ * (two per row of a sessions page). PGlite still gives Dates; `isoTimestamp` takes either.
+ */
+export function isoTimestamps(sql: string): string {
+  isoTimestampStatements.add(sql);
+  return sql;
+}
+
+/** A timestamptz column as `Date.prototype.toISOString` writes it, from either database. */
+export function isoTimestamp(value: Date | string): string {
+  return typeof value === "string" ? value : value.toISOString();
+}
+
+// PostgreSQL's text for a UTC timestamptz; other offsets, infinity and BC take the Date path.
+const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/** Truncates to milliseconds, as the driver's Date does (checked for every microsecond). */
+export function timestampText(parseDate: (text: string) => Date) {
+  return (text: string): string => {
+    const utc = UTC_TIMESTAMP.exec(text);
+    if (!utc) return parseDate(text).toISOString();
+    return `${utc[1]}T${utc[2]}.${(utc[3] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
+  };
+}
+
 export async function createDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? createPostgres(options) : createPglite(options);
 }
@@ -72,6 +101,14 @@ async function createPostgres(options: DbOptions): Promise<Db> {
   const { default: pg } = await import("pg");
   pg.types.setTypeParser(pg.types.builtins.INT8, toNumber);
   pg.types.setTypeParser(pg.types.builtins.NUMERIC, toNumber);
+  const TIMESTAMPTZ = pg.types.builtins.TIMESTAMPTZ;
+  const isoText = timestampText(pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date);
+  const isoTypes = {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === TIMESTAMPTZ && format !== "binary"
+        ? isoText
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: options.maxConnections ?? 10,
@@ -82,8 +119,9 @@ async function createPostgres(options: DbOptions): Promise<Db> {
   pool.on("error", () => {});
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
     const name = preparedNames.get(sql);
-    const result = await (name
-      ? client.query({ name, text: sql, values: params as unknown[] })
+    const types = isoTimestampStatements.has(sql) ? isoTypes : undefined;
+    const result = await (name || types
+      ? client.query({ name, text: sql, values: params as unknown[], types })
       : client.query(sql, params as unknown[]));
     return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   };

@@ -27,6 +27,12 @@ function isThrottledRoute(route: string | undefined): boolean {
  * is set so that N instances enforce one limit. Over budget: 429 with Retry-After.
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions) {
+  // Decided once per route, when it is added: an unthrottled route (health, the web app's
+  // files) gets no rate-limit hook at all instead of one that computes a key and lets it pass
+  // on every request. Added before the plugin's own onRoute hook, which reads this config.
+  app.addHook("onRoute", (route) => {
+    if (!isThrottledRoute(route.url)) route.config = { ...route.config, rateLimit: false };
+  });
   await app.register(rateLimit, {
     global: true,
     max: options.perMinute,
@@ -34,7 +40,6 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     ...(options.redis
       ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:" }
       : {}),
-    allowList: (request) => !isThrottledRoute(request.routeOptions.url),
     addHeadersOnExceeding: {
       "x-ratelimit-limit": true,
       "x-ratelimit-remaining": true,

@@ -1,12 +1,14 @@
 import type { TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
-import { prepared, type Queryable } from "../../db/client";
+import { isoTimestamps, prepared, type Queryable } from "../../db/client";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
 const WHERE = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
-/** The dashboard's call: prepared once per PostgreSQL connection. */
-const PAGE = prepared(`
+/** The dashboard's call: prepared once per PostgreSQL connection; its times are only shown. */
+const PAGE = isoTimestamps(
+  prepared(`
   SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total FROM sessions ${WHERE}
-  ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`);
+  ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`),
+);
 
 /**
  * One page of the user's sessions, newest first, optionally those whose title has `q`. The

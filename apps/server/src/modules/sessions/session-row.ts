@@ -6,6 +6,7 @@ import {
   type TSession,
   type TSessionStatus,
 } from "@cohort/contracts";
+import { isoTimestamp } from "../../db/client";
 
 /** The sessions table as queries return it; only this module's files read it. */
 export interface SessionRow {
@@ -19,6 +20,7 @@ export interface SessionRow {
   status: TSessionStatus;
   budget_credits: Hundredths | null;
   spent_credits: Hundredths;
+  /** A string only from a statement marked `isoTimestamps` (already ISO 8601). */
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -37,8 +39,8 @@ export function toSession(row: SessionRow): TSession {
     status: row.status,
     budget_credits: row.budget_credits === null ? null : creditsOf(row.budget_credits),
     spent_credits: creditsOf(row.spent_credits),
-    created_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }
 
