@@ -72,7 +72,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      if (error.statusCode >= 500) request.log.error({ err: error }, "request failed");
+      if (error.statusCode >= 500) {
+        // A refusal that says when to come back (a full queue shedding load) is the server
+        // working as designed: a warning without a stack, not an error per refused request.
+        if (error.headers?.["retry-after"]) {
+          request.log.warn({ code: error.code }, "request refused until the server has room");
+        } else {
+          request.log.error({ err: error }, "request failed");
+        }
+      }
       return reply
         .status(error.statusCode)
         .send(errorBody(error.code, error.message, error.details));
