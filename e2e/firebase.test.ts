@@ -10,7 +10,7 @@ import {
 } from "../test-support/firebase-emulator";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { freePort, startServer, stopServer } from "./support/server";
-import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
+import { acceptAgreementFromOverlay, EXPECTED_401, expectToast } from "./support/ui";
 
 /**
  * Spec §7 popup sign-in through the real Firebase Auth emulator: the web app loads the SDK,
@@ -145,11 +145,7 @@ describe("Sign-in through the identity provider's popup (Firebase Auth emulator)
     await signInInPopup(page, "Continue with Google", { ...grace, photoUrl: photo() });
     await page.waitForURL("**/dashboard");
     await expectToast(page, "Logged in with Google successfully!");
-    const overlay = page.getByRole("alertdialog", { name: "Agreement Acceptance Required" });
-    await overlay.waitFor();
-    await overlay.getByRole("button", { name: "Review Agreement" }).click();
-    await acceptAgreementInModal(page);
-    await expectToast(page, "Agreement accepted successfully");
+    await acceptAgreementFromOverlay(page);
     await page.getByRole("heading", { level: 1, name: `Welcome, ${grace.name}` }).waitFor();
     graceId = await signedInUserId(page);
     expect(graceId).not.toBeNull();
@@ -180,12 +176,8 @@ describe("Sign-in through the identity provider's popup (Firebase Auth emulator)
     });
     await page.waitForURL("**/dashboard");
     await expectToast(page, "Logged in with GitHub successfully!");
-    const overlay = page.getByRole("alertdialog", { name: "Agreement Acceptance Required" });
-    await overlay.waitFor();
+    await acceptAgreementFromOverlay(page);
     expect(await signedInUserId(page)).not.toBe(graceId);
-    await overlay.getByRole("button", { name: "Review Agreement" }).click();
-    await acceptAgreementInModal(page);
-    await expectToast(page, "Agreement accepted successfully");
 
     await page.goto("/settings");
     const linked = page.getByTestId("linked-accounts");

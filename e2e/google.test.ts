@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage } from "./support/browser";
-import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
+import { acceptAgreementFromOverlay, EXPECTED_401, expectToast } from "./support/ui";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,11 +19,7 @@ describe("Google sign-in", () => {
     await page.waitForURL("**/dashboard");
     await expectToast(page, "Logged in with Google successfully!");
     // A first Google sign-in has not accepted the agreement yet.
-    const overlay = page.getByRole("alertdialog", { name: "Agreement Acceptance Required" });
-    await overlay.waitFor();
-    await overlay.getByRole("button", { name: "Review Agreement" }).click();
-    await acceptAgreementInModal(page);
-    await expectToast(page, "Agreement accepted successfully");
+    await acceptAgreementFromOverlay(page);
     await page
       .getByRole("heading", { level: 1, name: `Welcome, ${inject("googleName")}` })
       .waitFor();

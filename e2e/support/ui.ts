@@ -14,6 +14,18 @@ export async function expectToast(page: Page, text: string): Promise<void> {
   await page.locator("ol > li").getByText(text).first().waitFor();
 }
 
+/**
+ * A first sign-in through a provider: the blocking overlay asks for the agreement; review it,
+ * accept it, and see the confirmation.
+ */
+export async function acceptAgreementFromOverlay(page: Page): Promise<void> {
+  const overlay = page.getByRole("alertdialog", { name: "Agreement Acceptance Required" });
+  await overlay.waitFor();
+  await overlay.getByRole("button", { name: "Review Agreement" }).click();
+  await acceptAgreementInModal(page);
+  await expectToast(page, "Agreement accepted successfully");
+}
+
 /** The agreement modal of spec §2: scroll to the end, tick, 'I Agree'. */
 export async function acceptAgreementInModal(page: Page): Promise<void> {
   const dialog = page.getByRole("dialog", { name: "Cohort User Agreement" });
