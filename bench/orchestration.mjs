@@ -15,6 +15,7 @@
 //     each statement outside a transaction is one commit, each transaction one).
 // The fake provider (bench/fake-provider.mjs) runs in its own process.
 import { spawn } from "node:child_process";
+import { Agent } from "node:http";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -170,12 +171,21 @@ async function verifyEmail(base, email) {
   throw new Error(`no verification email reached ${email}`);
 }
 
+const pollingAgent = new Agent({ keepAlive: true });
+
 /**
  * One socket joined to some sessions; resolves each run's end and records, for every stamped
  * provider chunk in a delta event, its latency from the provider's send to this receipt.
  */
 function openSocket(base, token, latencies) {
-  const socket = io(base, { transports: ["polling"], auth: { token }, reconnection: false });
+  const socket = io(base, {
+    transports: ["polling"],
+    auth: { token },
+    reconnection: false,
+    // Polls over kept-alive connections, as a browser sends them: engine.io-client's Node
+    // transport otherwise opens (and the server accepts) a new TCP connection for every poll.
+    agent: pollingAgent,
+  });
   const waiting = new Map();
   socket.on("run-event", (event) => {
     if (latencies && (event.type === "agent.delta" || event.type === "final.delta")) {
