@@ -5,7 +5,7 @@ import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
 import { formatCost, formatNumber } from "../billing/billing-format";
 import { adminKeys, fetchOverview } from "./admin-api";
-import { AdminPage, QueryState } from "./admin-page";
+import { AdminPage, AdminTable, QueryState } from "./admin-page";
 import { DayBarChart } from "./day-bar-chart";
 import { WebVitalsTable } from "./web-vitals-table";
 
@@ -229,39 +229,28 @@ function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
   }
   const ms = (value: number | null) => (value === null ? "—" : `${formatNumber(value, 0)} ms`);
   return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="model-stats">
-        <caption className="sr-only">Calls per model</caption>
-        <thead className="text-xs text-ink-600">
-          <tr>
-            {["Model", "Calls", "Errors", "Latency p50", "Latency p95", "Last error"].map(
-              (label) => (
-                <th key={label} scope="col" className="py-2 pr-3 font-medium">
-                  {label}
-                </th>
-              ),
-            )}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-ink-100 tabular-nums">
-          {models.map((model) => (
-            <tr key={model.model_id}>
-              <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
-                {model.model_id}
-              </th>
-              <td className="py-2 pr-3">{formatNumber(model.calls)}</td>
-              <td className="py-2 pr-3">
-                {model.errors > 0 ? <Badge tone="danger">{formatNumber(model.errors)}</Badge> : "0"}
-              </td>
-              <td className="py-2 pr-3">{ms(model.latency_ms_p50)}</td>
-              <td className="py-2 pr-3">{ms(model.latency_ms_p95)}</td>
-              <td className="py-2 text-xs text-ink-600">
-                {model.last_error ? `${model.last_error.code}: ${model.last_error.message}` : "—"}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable
+      testId="model-stats"
+      caption="Calls per model"
+      columns={["Model", "Calls", "Errors", "Latency p50", "Latency p95", "Last error"]}
+      bodyClassName="divide-y divide-ink-100 tabular-nums"
+    >
+      {models.map((model) => (
+        <tr key={model.model_id}>
+          <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
+            {model.model_id}
+          </th>
+          <td className="py-2 pr-3">{formatNumber(model.calls)}</td>
+          <td className="py-2 pr-3">
+            {model.errors > 0 ? <Badge tone="danger">{formatNumber(model.errors)}</Badge> : "0"}
+          </td>
+          <td className="py-2 pr-3">{ms(model.latency_ms_p50)}</td>
+          <td className="py-2 pr-3">{ms(model.latency_ms_p95)}</td>
+          <td className="py-2 text-xs text-ink-600">
+            {model.last_error ? `${model.last_error.code}: ${model.last_error.message}` : "—"}
+          </td>
+        </tr>
+      ))}
+    </AdminTable>
   );
 }

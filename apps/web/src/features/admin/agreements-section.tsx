@@ -5,7 +5,7 @@ import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
 import { formatDate, formatNumber } from "../billing/billing-format";
 import { adminKeys, fetchAgreements, fetchPending } from "./admin-api";
-import { AdminPage, QueryState } from "./admin-page";
+import { AdminPage, AdminTable, QueryState } from "./admin-page";
 import { Pager } from "./pager";
 import { PublishAgreementForm } from "./publish-agreement-form";
 
@@ -25,39 +25,26 @@ export function AgreementsSection() {
         {isPending || isError ? (
           <QueryState isError={isError} label="agreement versions" />
         ) : (
-          <div className="mt-3 overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="agreement-versions">
-              <caption className="sr-only">Agreement versions, newest first</caption>
-              <thead className="text-xs text-ink-600">
-                <tr>
-                  {["Version", "Effective", "Published", "Accepted", "Declined", "Declining"].map(
-                    (label) => (
-                      <th key={label} scope="col" className="py-2 pr-3 font-medium">
-                        {label}
-                      </th>
-                    ),
-                  )}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-100">
-                {data.versions.map((version) => (
-                  <tr key={version.id}>
-                    <th scope="row" className="py-2 pr-3 font-medium text-ink-900">
-                      {version.version}{" "}
-                      {version.current ? <Badge tone="success">Current</Badge> : null}
-                    </th>
-                    <td className="py-2 pr-3">{version.effectiveDate}</td>
-                    <td className="py-2 pr-3 text-ink-600">{formatDate(version.published_at)}</td>
-                    <td className="py-2 pr-3 tabular-nums">
-                      {formatNumber(version.acceptances)} of {formatNumber(data.users_total)}
-                    </td>
-                    <td className="py-2 pr-3 tabular-nums">{formatNumber(version.declines)}</td>
-                    <td className="py-2">{version.allowDecline ? "Allowed" : "Not allowed"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            testId="agreement-versions"
+            caption="Agreement versions, newest first"
+            columns={["Version", "Effective", "Published", "Accepted", "Declined", "Declining"]}
+          >
+            {data.versions.map((version) => (
+              <tr key={version.id}>
+                <th scope="row" className="py-2 pr-3 font-medium text-ink-900">
+                  {version.version} {version.current ? <Badge tone="success">Current</Badge> : null}
+                </th>
+                <td className="py-2 pr-3">{version.effectiveDate}</td>
+                <td className="py-2 pr-3 text-ink-600">{formatDate(version.published_at)}</td>
+                <td className="py-2 pr-3 tabular-nums">
+                  {formatNumber(version.acceptances)} of {formatNumber(data.users_total)}
+                </td>
+                <td className="py-2 pr-3 tabular-nums">{formatNumber(version.declines)}</td>
+                <td className="py-2">{version.allowDecline ? "Allowed" : "Not allowed"}</td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
       </Card>
       <div className="grid gap-6 lg:grid-cols-2">

@@ -2,7 +2,7 @@ import type { TWebVitalsP75 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { formatNumber } from "../billing/billing-format";
 import { adminKeys, fetchAnalytics } from "./admin-api";
-import { QueryState } from "./admin-page";
+import { AdminTable, QueryState } from "./admin-page";
 
 const ms = (value: number | null) => (value === null ? "—" : `${formatNumber(value, 0)} ms`);
 
@@ -17,35 +17,26 @@ export function WebVitalsTable({ vitals }: { vitals?: readonly TWebVitalsP75[] }
   if (!rows) return <QueryState isError={isError && !isPending} label="web vitals" />;
   if (rows.length === 0) return <p className="mt-3 text-sm text-ink-600">No measurements yet.</p>;
   return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="web-vitals">
-        <caption className="sr-only">Web vitals p75 per route</caption>
-        <thead className="text-xs text-ink-600">
-          <tr>
-            {["Route", "Samples", "LCP", "INP", "FID", "CLS", "TTFB", "FCP"].map((label) => (
-              <th key={label} scope="col" className="py-2 pr-3 font-medium">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-ink-100 tabular-nums">
-          {rows.map((row) => (
-            <tr key={row.pagePath}>
-              <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
-                {row.pagePath}
-              </th>
-              <td className="py-2 pr-3">{row.samples}</td>
-              <td className="py-2 pr-3">{ms(row.lcp)}</td>
-              <td className="py-2 pr-3">{ms(row.inp)}</td>
-              <td className="py-2 pr-3">{ms(row.fid)}</td>
-              <td className="py-2 pr-3">{row.cls === null ? "—" : formatNumber(row.cls, 3)}</td>
-              <td className="py-2 pr-3">{ms(row.ttfb)}</td>
-              <td className="py-2 pr-3">{ms(row.fcp)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable
+      testId="web-vitals"
+      caption="Web vitals p75 per route"
+      columns={["Route", "Samples", "LCP", "INP", "FID", "CLS", "TTFB", "FCP"]}
+      bodyClassName="divide-y divide-ink-100 tabular-nums"
+    >
+      {rows.map((row) => (
+        <tr key={row.pagePath}>
+          <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
+            {row.pagePath}
+          </th>
+          <td className="py-2 pr-3">{row.samples}</td>
+          <td className="py-2 pr-3">{ms(row.lcp)}</td>
+          <td className="py-2 pr-3">{ms(row.inp)}</td>
+          <td className="py-2 pr-3">{ms(row.fid)}</td>
+          <td className="py-2 pr-3">{row.cls === null ? "—" : formatNumber(row.cls, 3)}</td>
+          <td className="py-2 pr-3">{ms(row.ttfb)}</td>
+          <td className="py-2 pr-3">{ms(row.fcp)}</td>
+        </tr>
+      ))}
+    </AdminTable>
   );
 }
