@@ -1,4 +1,5 @@
-import { MODEL_ERROR_CODES, priceCall, ZModelsHealthResponse } from "@cohort/contracts";
+import { MODEL_ERROR_CODES, priceCall, ZModelsHealthResponse, ZRunPlan } from "@cohort/contracts";
+import { zodSchema } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../src/platform/errors";
 import { createTestApp, type TestApp } from "./support/app";
@@ -348,6 +349,33 @@ describe("fallback and failure", () => {
       const result = await app.app.models.generatePlan({ modelId, request: "Write a CSV parser" });
       expect(result.plan).toEqual(plan);
     }
+  });
+
+  it("asks for the plan in the provider's JSON mode, with the schema the AI SDK would send", async () => {
+    const plan = {
+      rationale: "One step.",
+      steps: [{ id: "s1", role: "coder", task: "Write it", dependsOn: [] }],
+    };
+    for (let i = 0; i < 2; i++) {
+      fakes.openai.next({ json: plan });
+      await app.app.models.generatePlan({ modelId: "gpt-4.1", request: "Write a CSV parser" });
+      expect(fakes.openai.requests.at(-1)?.body.text).toMatchObject({
+        format: {
+          type: "json_schema",
+          name: "run_plan",
+          schema: await zodSchema(ZRunPlan).jsonSchema,
+        },
+      });
+    }
+  });
+
+  it("rejects a plan that is not JSON as the model's fault", async () => {
+    fakes.openai.next({ text: "{not json" });
+    await expectAppError(
+      app.app.models.generatePlan({ modelId: "gpt-4.1", request: "Anything" }),
+      MODEL_ERROR_CODES.invalidOutput,
+      502,
+    );
   });
 
   it("rejects a plan that does not match the schema as the model's fault", async () => {

@@ -1,22 +1,14 @@
 /**
- * The AI SDK's core package (`ai`), loaded on first use: a text call reads the provider
- * model's stream directly and needs none of it, so a server that has not yet planned a run
- * or tested a key never loads it (about a quarter of a restart's CPU, decision 020).
+ * The AI SDK's core package (`ai`), loaded on first use: calls read the provider model's
+ * stream directly and need none of it; only a structured call's JSON schema is built with it,
+ * once per schema. A server that has not yet planned a run never loads it (about a quarter of
+ * a restart's CPU, decision 020).
  */
 type AiSdk = typeof import("ai");
 
 let loading: Promise<AiSdk> | null = null;
-let loaded: AiSdk | null = null;
 
 export function loadAiSdk(): Promise<AiSdk> {
-  loading ??= import("ai").then((sdk) => {
-    loaded = sdk;
-    return sdk;
-  });
+  loading ??= import("ai");
   return loading;
-}
-
-/** The package if something has loaded it; errors it defines can only exist once it is. */
-export function loadedAiSdk(): AiSdk | null {
-  return loaded;
 }

@@ -1,7 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { MODEL_ERROR_CODES, PROVIDER_NAMES, type TProviderId } from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
-import { loadedAiSdk } from "./ai-sdk";
 import type { KeySource } from "./providers";
 
 /**
@@ -17,6 +16,11 @@ export type FailureKind =
   | "rejected"
   | "interrupted"
   | "invalid_output";
+
+/** A structured answer that is not JSON, or not the JSON its schema asks for. */
+export class InvalidOutputError extends Error {
+  override name = "InvalidOutputError";
+}
 
 export interface CallFailure {
   kind: FailureKind;
@@ -60,7 +64,7 @@ export function classifyFailure(
   if (state.timedOut) {
     return { ...base, kind: "timeout", detail: `no complete answer within ${state.timeoutMs} ms` };
   }
-  if (loadedAiSdk()?.NoObjectGeneratedError.isInstance(error)) {
+  if (error instanceof InvalidOutputError) {
     return { ...base, kind: "invalid_output", detail: message };
   }
   if (state.deltasSeen) return { ...base, kind: "interrupted", detail: message };

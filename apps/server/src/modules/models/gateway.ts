@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type {
+  JSONSchema7,
   LanguageModelV3,
+  LanguageModelV3CallOptions,
   LanguageModelV3Prompt,
   SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
@@ -18,7 +20,7 @@ import {
   worstCaseCredits,
   ZRunPlan,
 } from "@cohort/contracts";
-import type { ModelMessage, Output } from "ai";
+import type { ModelMessage } from "ai";
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { withoutNul, withoutNulDeep } from "../../platform/nul";
@@ -29,6 +31,7 @@ import {
   classifyFailure,
   describeFailure,
   exhaustedError,
+  InvalidOutputError,
   interruptedError,
 } from "./call-failures";
 import { buildCatalogue, type Catalogue } from "./catalogue";
@@ -177,7 +180,7 @@ const PERSONA_OF_ROLE: Record<TAgentRole, SimulatorPersona> = {
 export const PLANNER_SYSTEM_PROMPT =
   "You are the coordinator of a team of AI agents: Strategist (plans), Coder (writes code), Designer (writes design and UX specifications) and Critic (reviews and scores drafts). Split the user's request into 1 to 8 steps, each for one role with a concrete task. A step lists in dependsOn the ids of earlier steps whose output it needs; steps without dependencies run in parallel. Use only the roles the request needs; end with a Critic step when there is something to review. Explain the split in one or two sentences in rationale.";
 
-/** A call's stream as the gateway reads it, whichever way it was produced. */
+/** A call's stream as the gateway reads it. */
 type CallPart =
   | { type: "delta"; text: string }
   | {
@@ -185,17 +188,63 @@ type CallPart =
       finishReason: string;
       /** undefined when the provider sent no token counts. */
       usage: TTokenUsage | undefined;
-      /** Structured output only: the validated object, once the stream is read. */
-      object?: Promise<unknown>;
     }
-  | { type: "error"; error: unknown }
-  | { type: "abort" };
+  | { type: "error"; error: unknown };
 
 interface CallSettings {
   temperature: number | undefined;
   maxOutputTokens: number;
   abortSignal: AbortSignal;
   providerOptions?: SharedV3ProviderOptions;
+  /** Structured output: the JSON schema the answer must follow (the provider's own mode). */
+  responseFormat?: LanguageModelV3CallOptions["responseFormat"];
+}
+
+/**
+ * What a structured call asks of the model, and how its whole answer becomes the value.
+ * Parsed inside the attempt, so an answer in the wrong format fails over like any failure.
+ */
+interface StructuredOutput {
+  responseFormat: LanguageModelV3CallOptions["responseFormat"];
+  parse(text: string): unknown;
+}
+
+/** A zod schema's JSON schema, as the AI SDK sends it to providers: built once per schema. */
+const jsonSchemas = new WeakMap<z.ZodType, Promise<JSONSchema7>>();
+
+function jsonSchemaOf(schema: z.ZodType): Promise<JSONSchema7> {
+  let built = jsonSchemas.get(schema);
+  if (!built) {
+    built = loadAiSdk().then(async (sdk) => await sdk.zodSchema(schema).jsonSchema);
+    jsonSchemas.set(schema, built);
+  }
+  return built;
+}
+
+async function structuredOutput(
+  schema: z.ZodType,
+  name: string | undefined,
+  description: string | undefined,
+): Promise<StructuredOutput> {
+  return {
+    responseFormat: {
+      type: "json",
+      schema: await jsonSchemaOf(schema),
+      ...(name ? { name } : {}),
+      ...(description ? { description } : {}),
+    },
+    parse(text) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new InvalidOutputError("the answer is not JSON");
+      }
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) throw new InvalidOutputError("the answer does not match the schema");
+      return parsed.data;
+    },
+  };
 }
 
 const usageOf = (input: number | undefined, output: number | undefined) =>
@@ -204,13 +253,14 @@ const usageOf = (input: number | undefined, output: number | undefined) =>
     : undefined;
 
 /**
- * Streamed text straight from the provider's model (the SDK's provider seam, LanguageModelV3):
+ * A call's stream straight from the provider's model (the SDK's provider seam, LanguageModelV3):
  * the provider parses and validates its wire format once; `streamText`'s chain of stream
- * stages on top (step control, tool handling, telemetry, re-validation) cost about as much
- * CPU again per chunk and give a text call nothing. A profile under load put the SDK's
- * per-chunk chain at about half of a run's CPU.
+ * stages on top (step control, tool handling, telemetry, partial-JSON parsing of every chunk)
+ * cost about as much CPU again per chunk and give a call nothing. A profile under load put
+ * the SDK's per-chunk chain at about half of a run's CPU. Structured output (the plan) is the
+ * same stream with the provider's JSON mode on, parsed once at its end (decision 026).
  */
-async function* textParts(
+async function* callParts(
   model: LanguageModelV3,
   system: string | undefined,
   messages: readonly ModelMessage[],
@@ -249,45 +299,6 @@ async function* textParts(
     // Left early (a failure, the caller's onDelta threw): the provider's response is closed.
     if (finished) reader.releaseLock();
     else reader.cancel().catch(() => {});
-  }
-}
-
-/** Structured output (the plan, once per run) keeps `streamText`, which parses and validates it. */
-async function* structuredParts(
-  model: LanguageModelV3,
-  system: string | undefined,
-  messages: ModelMessage[],
-  output: ReturnType<typeof Output.object>,
-  settings: CallSettings,
-): AsyncGenerator<CallPart> {
-  const { streamText } = await loadAiSdk();
-  const result = streamText({
-    model,
-    ...(system ? { system } : {}),
-    messages,
-    ...settings,
-    // Retries are ours (the gateway's), explicit and testable, and they can move to another provider.
-    maxRetries: 0,
-    output,
-    // Errors arrive as stream parts and are handled there; the default logs to console.
-    onError: () => {},
-  });
-  for await (const part of result.fullStream) {
-    if (part.type === "text-delta") yield { type: "delta", text: part.text };
-    else if (part.type === "error") yield { type: "error", error: part.error };
-    else if (part.type === "abort") yield { type: "abort" };
-    else if (part.type === "finish") {
-      const object = Promise.resolve(result.output);
-      // Awaited only when the whole stream was read; a failure after this must not leave it
-      // unhandled.
-      object.catch(() => {});
-      yield {
-        type: "finish",
-        finishReason: part.finishReason,
-        usage: usageOf(part.totalUsage.inputTokens, part.totalUsage.outputTokens),
-        object,
-      };
-    }
   }
 }
 
@@ -373,7 +384,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     target: ModelTarget,
     resolved: ResolvedModel,
     input: StreamModelInput,
-    output: ReturnType<typeof Output.object> | undefined,
+    output: StructuredOutput | undefined,
     call: CallState,
     timeoutMs: number,
   ): Promise<AttemptOutcome> {
@@ -408,13 +419,11 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         maxOutputTokens: maxOutputFor(model, input.maxOutputTokens),
         abortSignal: signal,
         ...(providerOptions ? { providerOptions } : {}),
+        ...(output ? { responseFormat: output.responseFormat } : {}),
       };
-      const stream = output
-        ? structuredParts(target.languageModel, system, messages, output, settings)
-        : textParts(target.languageModel, system, messages, settings);
+      const stream = callParts(target.languageModel, system, messages, settings);
       let usage: TTokenUsage | undefined;
       let finishReason = "unknown";
-      let object: Promise<unknown> | undefined;
       for await (const part of stream) {
         if (part.type === "delta") {
           // U+0000 cannot be stored (PostgreSQL text); it never leaves the gateway.
@@ -432,16 +441,13 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
           }
         } else if (part.type === "error") {
           throw part.error;
-        } else if (part.type === "abort") {
-          throw signal.reason ?? new DOMException("Aborted", "AbortError");
         } else {
           finishReason = part.finishReason;
           usage = part.usage;
-          object = part.object;
         }
       }
       if (signal.aborted) throw signal.reason;
-      const parsed = object ? withoutNulDeep(await object) : undefined;
+      const parsed = output ? withoutNulDeep(output.parse(text)) : undefined;
       const latency = performance.now() - attemptStarted;
       health.success(
         target.provider,
@@ -495,7 +501,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
 
   async function call(
     input: StreamModelInput,
-    output: ReturnType<typeof Output.object> | undefined,
+    output: StructuredOutput | undefined,
   ): Promise<ModelCallResult & { object: unknown }> {
     const resolved = resolveOrThrow(input.modelId, input.userKeys);
     const model = resolved.model;
@@ -583,13 +589,9 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     input: StructuredCallInput<T>,
   ): Promise<ModelCallResult & { object: T }> {
     const { schema, schemaName, schemaDescription, ...rest } = input;
-    const output = (await loadAiSdk()).Output.object({
-      schema,
-      ...(schemaName ? { name: schemaName } : {}),
-      ...(schemaDescription ? { description: schemaDescription } : {}),
-    });
+    const output = await structuredOutput(schema, schemaName, schemaDescription);
     const result = await call(rest, output);
-    // The SDK validated the object already; parsing again gives the caller its static type.
+    // Validated inside the attempt already; parsing again gives the caller its static type.
     const parsed = schema.safeParse(result.object);
     if (!parsed.success) {
       throw new AppError(
