@@ -390,6 +390,33 @@ describe("stopping", () => {
     ]);
   });
 
+  it("starts one of two runs sent at once, holding and storing nothing for the other", async () => {
+    const { client, user: me } = await user();
+    const session = await createSession(client);
+    fake.next({ hang: true });
+    const responses = await Promise.all(
+      ["One", "Two"].map((message) =>
+        client.post("/api/ai/chat", { session_id: session.id, message }),
+      ),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([202, 409]);
+    const refused = responses.find((r) => r.statusCode === 409);
+    expect(refused?.json().error.code).toBe("run_in_progress");
+    const detail = (await client.get(`/api/sessions/${session.id}`)).json();
+    expect(detail.messages).toHaveLength(1);
+    expect(detail.runs).toHaveLength(1);
+    // Only the started run's planning hold is open.
+    const { rows } = await t.app.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM credit_holds WHERE user_id = $1 AND status = 'open'",
+      [me.id],
+    );
+    expect(rows[0]?.n).toBe(1);
+    const started = responses.find((r) => r.statusCode === 202)?.json().run_id as string;
+    expect((await client.post(`/api/ai/chat/${started}/cancel`)).json().status).toBe("cancelled");
+    await waitForRunEnd(client, session.id, started);
+    expect((await balanceOf(t.app, me.id)).held).toBe(0);
+  });
+
   it("stops the running task when the session is paused or deleted", async () => {
     const { client, user: me } = await user();
     const session = await createSession(client);

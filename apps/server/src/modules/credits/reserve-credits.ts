@@ -40,32 +40,45 @@ interface ReservedRow extends HoldRow {
   held: number;
 }
 
+/** A hold's reference is taken: the same reserve again (a retry). */
+function isReferenceTaken(error: unknown): boolean {
+  return (
+    isUniqueViolation(error) &&
+    (error as { constraint?: unknown }).constraint === "credit_holds_reference_key"
+  );
+}
+
 /**
  * Holds `amount` of the user's available balance (balance − open holds) for a call that is
  * about to run; 402 `insufficient_credits` when it is not there. The reference makes it
  * idempotent: reserving again with the same reference returns the first hold unchanged.
- * With `composed`, that statement (`RESERVE_CTES` and the caller's parts) is run instead.
+ * With `composed`, that statement (`RESERVE_CTES` and the caller's parts) is run instead, and
+ * `composed` is the row it selected (null when it wrote nothing: a retry's existing hold). Any
+ * other failure of the caller's parts (their own unique keys) fails the whole statement and
+ * is thrown as it is: nothing was held.
  */
-export async function reserveCredits(
+export async function reserveCredits<R extends object = object>(
   deps: CreditsDeps,
   userId: string,
   amount: Hundredths,
   reference: string,
   composed?: ComposedStatement,
-): Promise<Hold> {
+): Promise<Hold & { composed: R | null }> {
   if (amount <= 0) throw new RangeError("a hold reserves at least 0.01 credits");
-  let reserved: ReservedRow | undefined;
+  let reserved: (ReservedRow & R) | undefined;
   try {
     const own = [userId, reference, amount, deps.holdTtlMs / 1000];
-    const { rows } = await deps.db.query<ReservedRow>(
+    const { rows } = await deps.db.query<ReservedRow & R>(
       composed ? composed.text : RESERVE,
       composed ? [...own, ...composed.params] : own,
     );
     reserved = rows[0];
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (!isReferenceTaken(error)) throw error;
   }
-  if (!reserved) return existingOrShort(deps, userId, amount, reference);
+  if (!reserved) {
+    return { ...(await existingOrShort(deps, userId, amount, reference)), composed: null };
+  }
   const change: CreditChange = {
     userId,
     balance: fromHundredths(reserved.balance),
@@ -74,7 +87,7 @@ export async function reserveCredits(
     reason: "hold",
   };
   deps.publish([change]);
-  return toHold(reserved);
+  return { ...toHold(reserved), composed: composed ? reserved : null };
 }
 
 /** Nothing was held: either the reference was reserved before (a retry) or credits are short. */

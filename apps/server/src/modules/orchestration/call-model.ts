@@ -12,6 +12,7 @@ import {
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
+import { reserveAndOpenStep } from "./call-statements";
 import {
   isInsufficient,
   type Reserved,
@@ -253,7 +254,8 @@ function reserveOrHalt(
     throw error;
   };
   try {
-    return reserveCall(ctx, target.callId, worstCase, what, stepRowOf(ctx, target)).catch(halt);
+    const step = reserveAndOpenStep(stepRowOf(ctx, target));
+    return reserveCall(ctx, target.callId, worstCase, what, step).catch(halt);
   } catch (error) {
     return halt(error);
   }

@@ -1,17 +1,87 @@
-import { prepared } from "../../db/client";
+import { prepared, type Queryable } from "../../db/client";
 import type { ComposedStatement } from "../credits/composed-statement";
 import { RESERVE_CTES, RESERVE_PARAMS, RESERVED_RESULT } from "../credits/reserve-credits";
 import { SETTLE_OPEN_CTES, SETTLE_PARAMS, SETTLED_RESULT } from "../credits/settle-hold";
+import { addMessagePart, type NewMessage } from "../sessions/add-message";
 import { sessionSpendUpdate } from "../sessions/record-session-spend";
-import { endStepPart, type NewStep, openStepPart, type StepEnding } from "./run-store";
+import {
+  endStepPart,
+  insertRunPart,
+  type NewRun,
+  type NewStep,
+  openStepPart,
+  type StepEnding,
+} from "./run-store";
 
 /**
- * A call's two statements, each writing three modules' rows at once (decision 019): the
- * credits module's parts (`RESERVE_CTES`, `SETTLE_OPEN_CTES`), the sessions module's spend
- * update and this module's step row, composed here and run by the credits module (which keeps
- * its rare paths and publishes the change). Each text is the same for every call, so it is
- * prepared once per PostgreSQL connection.
+ * A run's first statement and each call's two, writing several modules' rows at once
+ * (decisions 019 and 026): the credits module's parts (`RESERVE_CTES`, `SETTLE_OPEN_CTES`), the
+ * sessions module's message and spend update and this module's run and step rows, composed
+ * here and run by the credits module (which keeps its rare paths and publishes the change).
+ * Each text is the same for every run and call, so it is prepared once per PostgreSQL
+ * connection.
  */
+
+/** What `POST /api/ai/chat` stores: the user's message and the run it starts. */
+export interface RunStart {
+  message: NewMessage & { id: string };
+  run: NewRun;
+}
+
+/** What a run's first statement selects beside the credits' result. */
+export interface StartedRun {
+  message_created_at: Date | string;
+}
+
+/** The message, and the run once the message is there; with `from`, once per row of it. */
+const startParts = (first: number, start: RunStart, from?: string) => {
+  const message = addMessagePart(first, start.message, from);
+  const run = insertRunPart(first + message.params.length, start.run, "message");
+  return {
+    ctes: `${message.ctes}, run AS (${run.sql})`,
+    params: [...message.params, ...run.params],
+  };
+};
+
+/** A start's values in `startParts` do not change the text: any start gives it. */
+const SAMPLE_START: RunStart = {
+  message: { id: "", sessionId: "", role: "user", content: "", runId: null },
+  run: {
+    id: "",
+    sessionId: "",
+    userId: "",
+    messageId: "",
+    mode: "automatic",
+    coordinatorModel: "",
+    instanceId: "",
+  },
+};
+
+const STARTED = "(SELECT created_at FROM message) AS message_created_at";
+
+const RESERVE_AND_START_RUN = prepared(`WITH ${RESERVE_CTES},
+  ${startParts(RESERVE_PARAMS + 1, SAMPLE_START, "hold").ctes}
+  SELECT ${RESERVED_RESULT}, ${STARTED} FROM hold, account`);
+
+/**
+ * The planning call's hold, the message and the run: all or nothing. A refused hold stores no
+ * message (the request's 402 says why); a second active run in the session fails the whole
+ * statement with a unique violation, holding nothing.
+ */
+export function reserveAndStartRun(start: RunStart): ComposedStatement {
+  return {
+    text: RESERVE_AND_START_RUN,
+    params: startParts(RESERVE_PARAMS + 1, start, "hold").params,
+  };
+}
+
+const START_RUN = prepared(`WITH ${startParts(1, SAMPLE_START).ctes} SELECT ${STARTED}`);
+
+/** The message and the run when the planning call needs no hold: one statement as well. */
+export async function startRunAlone(db: Queryable, start: RunStart): Promise<StartedRun> {
+  const { rows } = await db.query<StartedRun>(START_RUN, startParts(1, start).params);
+  return rows[0] as StartedRun;
+}
 
 /** A step row's values in `openStepPart` do not change the text: any step gives it. */
 const SAMPLE_STEP: NewStep = {

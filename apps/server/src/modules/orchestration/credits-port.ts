@@ -22,6 +22,12 @@ export interface CreditHold {
   amount: Hundredths;
 }
 
+/** A hold, with the row its composed statement selected (null without one, or on a retry). */
+export interface Held<R extends object = object> {
+  hold: CreditHold;
+  composed: R | null;
+}
+
 export interface Charge<R extends object = object> {
   /** What was taken from the balance. */
   charged: Hundredths;
@@ -43,12 +49,12 @@ export interface CreditsPort {
    * 402 `insufficient_credits` when the user's available balance is short. `composed` writes
    * the engine's rows in the hold's statement (`call-statements.ts`).
    */
-  reserve(
+  reserve<R extends object = object>(
     userId: string,
     amount: Hundredths,
     reference: string,
     composed?: ComposedStatement,
-  ): Promise<CreditHold>;
+  ): Promise<Held<R>>;
   /** Charges at most the hold and records the usage row, with `composed`'s rows. */
   settle<R extends object>(
     hold: CreditHold,
@@ -62,9 +68,17 @@ export interface CreditsPort {
 
 export function createCreditsPort(deps: CreditsDeps): CreditsPort {
   return {
-    async reserve(userId, amount, reference, composed) {
-      const hold = await reserveCredits(deps, userId, amount, reference, composed);
-      return { id: hold.id, userId: hold.userId, amount: hold.amount };
+    async reserve<R extends object>(
+      userId: string,
+      amount: Hundredths,
+      reference: string,
+      composed?: ComposedStatement,
+    ) {
+      const held = await reserveCredits<R>(deps, userId, amount, reference, composed);
+      return {
+        hold: { id: held.id, userId: held.userId, amount: held.amount },
+        composed: held.composed,
+      };
     },
     async settle<R extends object>(
       hold: CreditHold,

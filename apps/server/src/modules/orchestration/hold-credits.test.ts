@@ -5,6 +5,7 @@ import { createEngineFixture, type EngineFixture } from "../../../test/support/e
 import { AppError } from "../../platform/errors";
 import type { ModelCallResult } from "../models/gateway";
 import { findOwnedSession } from "../sessions/find-session";
+import { reserveAndOpenStep } from "./call-statements";
 import { releaseReserved, reserveCall, withHold } from "./hold-credits";
 import { drain, type RunContext } from "./run-context";
 import { openStep, type StepTarget, stepRowOf } from "./write-step";
@@ -153,7 +154,7 @@ async function settledCall(output: (result: ModelCallResult) => string) {
   const ctx = await engine.newRun({ credits: 10 });
   const target = stepOf();
   const step = openStep(ctx, target);
-  const row = stepRowOf(ctx, target);
+  const row = reserveAndOpenStep(stepRowOf(ctx, target));
   const reserved = await reserveCall(ctx, target.callId, hundredths(300), "a step", row);
   step.start(reserved);
   const held = await withHold(ctx, reserved, () => answer(ctx, 120), step.settling(output));
@@ -169,9 +170,9 @@ describe("a call's folded statements", () => {
       target.callId,
       hundredths(300),
       "a step",
-      stepRowOf(ctx, target),
+      reserveAndOpenStep(stepRowOf(ctx, target)),
     );
-    expect(reserved.stepOpened).toBe(true);
+    expect(reserved.written).not.toBeNull();
     expect(await stepRow(target.callId)).toMatchObject({
       status: "running",
       hold_id: reserved.hold?.id,
@@ -184,7 +185,13 @@ describe("a call's folded statements", () => {
     const ctx = await engine.newRun({ credits: 1 });
     const target = stepOf();
     await expect(
-      reserveCall(ctx, target.callId, hundredths(101), "a step", stepRowOf(ctx, target)),
+      reserveCall(
+        ctx,
+        target.callId,
+        hundredths(101),
+        "a step",
+        reserveAndOpenStep(stepRowOf(ctx, target)),
+      ),
     ).rejects.toMatchObject({ code: "insufficient_credits" });
     expect(await stepRow(target.callId)).toBeNull();
     expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 1, held: 0, available: 1 });

@@ -7,21 +7,26 @@ import {
   NO_CREDITS,
 } from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
+import type { ComposedStatement } from "../credits/composed-statement";
 import type { ModelCallResult } from "../models/gateway";
 import { recordSessionSpend } from "../sessions/record-session-spend";
-import { reserveAndOpenStep, type SettledCall, settleAndEndStep } from "./call-statements";
+import { type SettledCall, settleAndEndStep } from "./call-statements";
 import type { CreditHold } from "./credits-port";
 import { drain, type RunContext, track } from "./run-context";
-import type { NewStep, StepEnding } from "./run-store";
+import type { StepEnding } from "./run-store";
 
 /** A call's worst case, held in the session's budget and (when it costs) on the balance. */
-export interface Reserved {
+export interface Reserved<R extends object = object> {
   callId: string;
   /** null when the call costs nothing (the user's own key, a free model). */
   hold: CreditHold | null;
   worstCase: Hundredths;
-  /** The hold's statement opened the call's step row too (`reserveCall` with a step). */
-  stepOpened: boolean;
+  /**
+   * What the hold's statement selected when it wrote the caller's rows too (`reserveCall`
+   * with `composed`: a call's step row, a run's message and row); null when the call needed
+   * no hold, and the caller writes them on its own.
+   */
+  written: R | null;
 }
 
 /** What settling a call's hold booked, once it is written. */
@@ -54,41 +59,40 @@ export interface HeldResult {
 /**
  * Holds a call's worst case: the session's budget first (the one budget check), then the
  * user's balance. Throws 402 `budget_exceeded` or `insufficient_credits`; the planning call
- * answers them to the HTTP request, later calls end the run with them. With `step`, the
- * hold's statement opens the call's step row too (both or neither); a call without a hold
- * opens it on its own (`stepOpened` says which).
+ * answers them to the HTTP request, later calls end the run with them. With `composed`, the
+ * hold's statement writes the caller's rows too (both or neither, `call-statements.ts`); a
+ * call without a hold writes them on its own (`written` says which).
  */
-export function reserveCall(
+export function reserveCall<R extends object = object>(
   ctx: RunContext,
   callId: string,
   worstCase: Hundredths,
   what: string,
-  step?: NewStep,
-): Promise<Reserved> {
+  composed?: ComposedStatement,
+): Promise<Reserved<R>> {
   // The budget is checked now, synchronously: a call over it throws before anything starts.
   ctx.budget.take(worstCase, what);
-  if (worstCase <= 0) return Promise.resolve({ callId, hold: null, worstCase, stepOpened: false });
-  return holdBalance(ctx, callId, worstCase, step);
+  if (worstCase <= 0) return Promise.resolve({ callId, hold: null, worstCase, written: null });
+  return holdBalance<R>(ctx, callId, worstCase, composed);
 }
 
-async function holdBalance(
+async function holdBalance<R extends object>(
   ctx: RunContext,
   callId: string,
   worstCase: Hundredths,
-  step: NewStep | undefined,
-): Promise<Reserved> {
+  composed: ComposedStatement | undefined,
+): Promise<Reserved<R>> {
   const reference = `run:${ctx.runId}:${callId}`;
-  const composed = step ? reserveAndOpenStep(step) : undefined;
-  const reserve = () => ctx.deps.credits.reserve(ctx.userId, worstCase, reference, composed);
+  const reserve = () => ctx.deps.credits.reserve<R>(ctx.userId, worstCase, reference, composed);
   try {
-    const hold = await reserve().catch(async (error: unknown) => {
+    const { hold, composed: written } = await reserve().catch(async (error: unknown) => {
       if (!isInsufficient(error)) throw error;
       // Earlier calls' holds may still be open while their charges are booked: once they
       // are, their unused parts are available again.
       await drain(ctx);
       return reserve();
     });
-    return { callId, hold, worstCase, stepOpened: step !== undefined };
+    return { callId, hold, worstCase, written };
   } catch (error) {
     ctx.budget.release(worstCase);
     throw error;

@@ -148,6 +148,33 @@ export async function insertRun(db: Queryable, run: NewRun): Promise<void> {
   );
 }
 
+/**
+ * A run's row inside another statement (`call-statements.ts`): written once per row of
+ * `from` (a CTE of that statement, e.g. its message: no message, no run). Parameters from
+ * `$first`. The session's one active run is a unique key, so a second one fails the whole
+ * statement (`isUniqueViolation`).
+ */
+export function insertRunPart(
+  first: number,
+  run: NewRun,
+  from: string,
+): { sql: string; params: unknown[] } {
+  const params = [
+    run.id,
+    run.sessionId,
+    run.userId,
+    run.messageId,
+    run.mode,
+    run.coordinatorModel,
+    run.instanceId,
+  ];
+  return {
+    sql: `INSERT INTO runs (id, session_id, user_id, message_id, mode, coordinator_model, instance_id)
+      SELECT ${placeholders(first, params.length).join(", ")} FROM ${from}`,
+    params,
+  };
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "23505";
 }

@@ -9,17 +9,23 @@ import {
 } from "@cohort/contracts";
 import { isUuid } from "../../db/uuid";
 import { AppError } from "../../platform/errors";
-import { addMessage } from "../sessions/add-message";
+import { storedMessage } from "../sessions/add-message";
 import { findOwnedSession } from "../sessions/find-session";
 import { listRecentMessages } from "../sessions/list-messages";
 import { Budget } from "./budget";
-import { releaseReserved, reserveCall } from "./hold-credits";
+import {
+  type RunStart,
+  reserveAndStartRun,
+  type StartedRun,
+  startRunAlone,
+} from "./call-statements";
+import { type Reserved, reserveCall } from "./hold-credits";
 import { chosenRoles } from "./plan-run";
 import { HISTORY_MESSAGES, messagesFor, PLAN_MAX_OUTPUT_TOKENS, planSystem } from "./prompts";
 import type { EngineDeps, RunContext } from "./run-context";
 import type { RunControl } from "./run-control";
 import { createRunEventLog, type RunEventLogDeps } from "./run-events";
-import { findActiveRun, insertRun, isUniqueViolation } from "./run-store";
+import { findActiveRun, isUniqueViolation } from "./run-store";
 
 function runInProgress(): AppError {
   return new AppError(
@@ -31,8 +37,8 @@ function runInProgress(): AppError {
 
 /**
  * POST /api/ai/chat: checks the session, holds the planning call's worst case (so a user
- * who cannot afford the first step hears it now, as a 402), stores the message and the run
- * together, and starts the run in the background. The message is stored before any model
+ * who cannot afford the first step hears it now, as a 402) in the same statement that stores
+ * the message and the run, and starts the run in the background. The message is stored before any model
  * is called, so whatever happens to the run, it is never lost.
  */
 export async function startRun(
@@ -111,36 +117,45 @@ export async function startRun(
       history: true,
     }),
   });
-  // The same check and hold every call goes through; here its 402s answer the request.
-  const planHold = await reserveCall(ctx, planCallId, estimate.worstCaseCredits, "planning");
-
+  const start: RunStart = {
+    message: {
+      id: messageId,
+      sessionId: session.id,
+      role: "user",
+      content: request.message,
+      runId,
+    },
+    run: {
+      id: runId,
+      sessionId: session.id,
+      userId,
+      messageId,
+      mode,
+      coordinatorModel: session.coordinator_model,
+      instanceId: control.instanceId,
+    },
+  };
+  // The same check and hold every call goes through, in one statement with the message and
+  // the run (all or nothing); here its 402s answer the request.
+  let planHold: Reserved<StartedRun>;
+  let started: StartedRun;
   try {
-    const message = await deps.db.transaction(async (tx) => {
-      const stored = await addMessage(tx, {
-        id: messageId,
-        sessionId: session.id,
-        role: "user",
-        content: request.message,
-        runId,
-      });
-      await insertRun(tx, {
-        id: runId,
-        sessionId: session.id,
-        userId,
-        messageId,
-        mode,
-        coordinatorModel: session.coordinator_model,
-        instanceId: control.instanceId,
-      });
-      return stored;
-    });
-    ctx.message = message;
+    planHold = await reserveCall<StartedRun>(
+      ctx,
+      planCallId,
+      estimate.worstCaseCredits,
+      "planning",
+      reserveAndStartRun(start),
+    );
+    started = planHold.written ?? (await startRunAlone(deps.db, start));
   } catch (error) {
-    await releaseReserved(ctx, planHold);
     if (isUniqueViolation(error)) throw runInProgress();
     throw error;
   }
-  ctx.planHold = planHold;
+  ctx.message = storedMessage(start.message, started.message_created_at);
+  // That statement wrote the run's rows, not the planning call's step: its row is written
+  // beside its call, as for a call without a hold.
+  ctx.planHold = { ...planHold, written: null };
   control.launch(ctx);
   return { run_id: runId, message_id: messageId };
 }

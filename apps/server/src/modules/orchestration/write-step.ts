@@ -36,7 +36,7 @@ export interface StepTarget {
 export interface StepWriter {
   /**
    * Opens the call's lane, and its step row unless the hold's statement opened it
-   * (`reserved.stepOpened`); then the row is written beside the call.
+   * (`reserved.written`); then the row is written beside the call.
    */
   start(reserved: Reserved): void;
   /** The step row's part in the call's settlement (`withHold`): its end, from the answer. */
@@ -133,7 +133,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
 
   return {
     start(reserved) {
-      saved = reserved.stepOpened
+      saved = reserved.written
         ? Promise.resolve(true)
         : insertStep(deps.db, stepRowOf(ctx, target), reserved.hold).then(
             () => true,
