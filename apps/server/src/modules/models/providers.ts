@@ -82,14 +82,25 @@ export function createProviders(settings: ProviderSettings): Providers {
   // Base URLs and keys are always passed explicitly, so no SDK falls back to reading
   // process.env itself (config.ts is the only reader of the environment).
   const openaiFactory = (apiKey: string): ModelFactory => {
-    const provider = once(async () =>
-      (await import("@ai-sdk/openai")).createOpenAI({ apiKey, baseURL: settings.openai.baseUrl }),
-    );
+    const baseURL = settings.openai.baseUrl;
+    const sdk = once(() => import("@ai-sdk/openai"));
+    const provider = once(async () => (await sdk()).createOpenAI({ apiKey, baseURL }));
+    const responsesModel = async (name: string) => {
+      const [{ VERSION }, { withLightTextStream }] = await Promise.all([
+        sdk(),
+        import("./openai-responses-stream"),
+      ]);
+      // Text streams go through our own light reader: the SDK's per-chunk stages were the
+      // biggest CPU cost of a run. Every other call is the SDK model's own.
+      return withLightTextStream((await provider()).responses(name), {
+        baseURL,
+        apiKey,
+        userAgent: `ai-sdk/openai/${VERSION}`,
+      });
+    };
     return (name) =>
       lazyModel("openai", name, async () =>
-        settings.openai.api === "chat"
-          ? (await provider()).chat(name)
-          : (await provider()).responses(name),
+        settings.openai.api === "chat" ? (await provider()).chat(name) : responsesModel(name),
       );
   };
   const anthropicFactory = (apiKey: string): ModelFactory => {

@@ -1,0 +1,610 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { createOpenAI, VERSION } from "@ai-sdk/openai";
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeProviderServer } from "../../../test/support/fake-provider/fake-provider-server";
+import { classifyFailure } from "./call-failures";
+import { withLightTextStream } from "./openai-responses-stream";
+import { createProviders, type ProviderSettings } from "./providers";
+
+/**
+ * Our reader against the SDK's own Responses model, on the same servers: what goes on the wire,
+ * the stream parts that come back and the errors must be the same. The SDK's user-agent names
+ * its HTTP layer (`ai-sdk/provider-utils/…`), ours does not: that is how a test tells which of
+ * the two sent a request.
+ */
+
+const API_KEY = "sk-test";
+const SDK_HTTP_LAYER = /\s*ai-sdk\/provider-utils\/\S+/;
+
+interface SentRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+let sent: SentRequest[] = [];
+
+/** The fetch both models are given: records each request as sent, then sends it. */
+const recordingFetch: typeof globalThis.fetch = async (input, init) => {
+  sent.push({
+    url: String(input),
+    headers: Object.fromEntries(new Headers(init?.headers)),
+    body: String(init?.body),
+  });
+  return globalThis.fetch(input, init);
+};
+
+function modelsFor(
+  baseURL: string,
+  modelId: string,
+): { sdk: LanguageModelV3; ours: LanguageModelV3 } {
+  const provider = () => createOpenAI({ apiKey: API_KEY, baseURL, fetch: recordingFetch });
+  return {
+    sdk: provider().responses(modelId),
+    ours: withLightTextStream(provider().responses(modelId), {
+      baseURL,
+      apiKey: API_KEY,
+      userAgent: `ai-sdk/openai/${VERSION}`,
+      fetch: recordingFetch,
+    }),
+  };
+}
+
+async function partsOf(
+  model: LanguageModelV3,
+  options: LanguageModelV3CallOptions,
+): Promise<LanguageModelV3StreamPart[]> {
+  const { stream } = await model.doStream(options);
+  const parts: LanguageModelV3StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+async function failureOf(promise: PromiseLike<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** The fields of an APICallError a caller reads; `date` differs between two requests. */
+function callErrorFields(error: unknown) {
+  expect(APICallError.isInstance(error)).toBe(true);
+  const e = error as APICallError;
+  const { date: _date, ...responseHeaders } = e.responseHeaders ?? {};
+  return {
+    name: e.name,
+    message: e.message,
+    statusCode: e.statusCode,
+    isRetryable: e.isRetryable,
+    url: e.url,
+    requestBodyValues: e.requestBodyValues,
+    responseHeaders,
+    responseBody: e.responseBody,
+    data: e.data,
+    failure: classifyFailure(
+      error,
+      { provider: "openai", providerModel: "gpt-4.1", keySource: "hosted" },
+      { timedOut: false, deltasSeen: false, timeoutMs: 1000 },
+    ),
+  };
+}
+
+const user = (text: string) => ({
+  role: "user" as const,
+  content: [{ type: "text" as const, text }],
+});
+const assistant = (text: string) => ({
+  role: "assistant" as const,
+  content: [{ type: "text" as const, text }],
+});
+
+function sseBody(...events: object[]): string {
+  return events
+    .map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`)
+    .join("");
+}
+
+/** A server that answers every request with the body the test scripts, in small byte pieces. */
+class ScriptedServer {
+  status = 200;
+  headers: Record<string, string> = { "content-type": "text/event-stream" };
+  body = "";
+  /** Bytes per write: small pieces split events, lines and UTF-8 characters across reads. */
+  pieceBytes = 7;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<ScriptedServer> {
+    let scripted: ScriptedServer | undefined;
+    const server = createServer(async (req, res) => {
+      for await (const _ of req) {
+        // The request body is read by the recording fetch.
+      }
+      const self = scripted as ScriptedServer;
+      res.writeHead(self.status, self.headers);
+      const bytes = Buffer.from(self.body, "utf8");
+      for (let at = 0; at < bytes.length; at += self.pieceBytes) {
+        res.write(bytes.subarray(at, at + self.pieceBytes));
+        await yieldToLoop();
+      }
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    scripted = new ScriptedServer(
+      server,
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    );
+    return scripted;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const created = (model: string) => ({
+  type: "response.created",
+  sequence_number: 0,
+  response: {
+    id: "resp_1",
+    object: "response",
+    created_at: 1_750_000_000,
+    model,
+    status: "in_progress",
+    output: [],
+  },
+});
+const inProgress = { type: "response.in_progress", sequence_number: 1, response: { id: "resp_1" } };
+const messageAdded = {
+  type: "response.output_item.added",
+  sequence_number: 4,
+  output_index: 1,
+  item: { id: "msg_1", type: "message", status: "in_progress", role: "assistant", content: [] },
+};
+const delta = (text: string, n: number) => ({
+  type: "response.output_text.delta",
+  sequence_number: 5 + n,
+  item_id: "msg_1",
+  output_index: 1,
+  content_index: 0,
+  delta: text,
+  logprobs: [],
+});
+const messageDone = {
+  type: "response.output_item.done",
+  sequence_number: 20,
+  output_index: 1,
+  item: { id: "msg_1", type: "message", status: "completed", role: "assistant", content: [] },
+};
+const usage = {
+  input_tokens: 120,
+  input_tokens_details: { cached_tokens: 100 },
+  output_tokens: 50,
+  output_tokens_details: { reasoning_tokens: 30 },
+  total_tokens: 170,
+};
+const completed = (response: object = {}) => ({
+  type: "response.completed",
+  sequence_number: 21,
+  response: { id: "resp_1", status: "completed", usage, service_tier: "default", ...response },
+});
+
+let fake: FakeProviderServer;
+let scripted: ScriptedServer;
+
+beforeAll(async () => {
+  fake = await FakeProviderServer.start();
+  scripted = await ScriptedServer.start();
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await scripted?.close();
+});
+
+beforeEach(() => {
+  sent = [];
+  fake.reset();
+});
+
+describe("the request", () => {
+  const prompts: Record<string, LanguageModelV3Prompt> = {
+    "one user message": [user("Hello")],
+    "system, history and user": [
+      { role: "system", content: "You are the Strategist." },
+      user("Plan a launch"),
+      assistant("Step one: décide the date 🙂"),
+      user("And then?"),
+    ],
+    "two system messages and an answer in two parts": [
+      { role: "system", content: "Be brief." },
+      { role: "system", content: "Answer in English." },
+      user("Hi"),
+      { role: "assistant", content: [...assistant("a").content, ...assistant("b").content] },
+      user("Go on"),
+    ],
+  };
+  const settings: Record<string, Partial<LanguageModelV3CallOptions>> = {
+    "no settings": {},
+    "max tokens and temperature": { maxOutputTokens: 512, temperature: 0.7 },
+    "temperature 0 only": { temperature: 0 },
+    "other providers' options": { providerOptions: { simulator: { persona: "coder" } } },
+  };
+  const modelIds = [
+    "gpt-4.1",
+    "gpt-4o-mini",
+    "o3",
+    "o4-mini",
+    "gpt-5",
+    "gpt-5.1",
+    "gpt-5-chat-latest",
+  ];
+
+  it.each(modelIds)("is the SDK's, byte for byte, for %s", async (modelId) => {
+    const { sdk, ours } = modelsFor(fake.baseUrls.openai, modelId);
+    for (const [promptName, prompt] of Object.entries(prompts)) {
+      for (const [settingsName, extra] of Object.entries(settings)) {
+        sent = [];
+        const options = { prompt, ...extra };
+        const sdkResult = await sdk.doStream(options);
+        const sdkParts: LanguageModelV3StreamPart[] = [];
+        for await (const part of sdkResult.stream) sdkParts.push(part);
+        const ourResult = await ours.doStream(options);
+        const ourParts: LanguageModelV3StreamPart[] = [];
+        for await (const part of ourResult.stream) ourParts.push(part);
+
+        const [fromSdk, fromUs] = sent;
+        const label = `${modelId}, ${promptName}, ${settingsName}`;
+        expect(fromUs?.body, label).toBe(fromSdk?.body);
+        expect(fromUs?.url, label).toBe(fromSdk?.url);
+        expect(fromUs?.headers["user-agent"], label).not.toMatch(SDK_HTTP_LAYER);
+        expect(fromUs?.headers, label).toEqual({
+          ...fromSdk?.headers,
+          "user-agent": fromSdk?.headers["user-agent"]?.replace(SDK_HTTP_LAYER, ""),
+        });
+        expect(ourResult.request, label).toEqual(sdkResult.request);
+        // The warnings (temperature dropped for reasoning models) come in stream-start.
+        expect(ourParts[0], label).toEqual(sdkParts[0]);
+      }
+    }
+    expect(JSON.parse(sent[0]?.body ?? "{}")).toMatchObject({ model: modelId, stream: true });
+  });
+
+  it("goes through the SDK's model for calls the reader does not handle", async () => {
+    const { ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    const prompt = [user("Hello")];
+    await partsOf(ours, {
+      prompt,
+      responseFormat: { type: "json", schema: { type: "object", properties: {} } },
+    });
+    await partsOf(ours, {
+      prompt,
+      tools: [{ type: "function", name: "look", inputSchema: { type: "object" } }],
+    });
+    await partsOf(ours, { prompt, providerOptions: { openai: { store: false } } });
+    await partsOf(ours, { prompt, topP: 0.5 });
+    await partsOf(ours, {
+      prompt: [
+        {
+          role: "user",
+          content: [{ type: "file", mediaType: "image/png", data: "https://example.com/a.png" }],
+        },
+      ],
+    });
+    await ours.doGenerate({ prompt });
+    expect(sent).toHaveLength(6);
+    for (const request of sent) expect(request.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
+  });
+});
+
+describe("the stream parts", () => {
+  const prompt = [user("Hello")];
+
+  async function bothParts(baseURL: string, modelId = "gpt-4.1") {
+    const { sdk, ours } = modelsFor(baseURL, modelId);
+    const fromSdk = await partsOf(sdk, { prompt });
+    const fromUs = await partsOf(ours, { prompt });
+    return { fromSdk, fromUs };
+  }
+
+  it("are the SDK's for the fake provider's answer", async () => {
+    fake.defaultReply = { text: "The plan has three steps: research, build, ship." };
+    const { fromSdk, fromUs } = await bothParts(fake.baseUrls.openai);
+    expect(fromUs).toEqual(fromSdk);
+    expect(fromUs.filter((p) => p.type === "text-delta")).toHaveLength(8);
+  });
+
+  it("are the SDK's for a reasoning model's answer, split across reads mid-character", async () => {
+    scripted.body = sseBody(
+      created("o3"),
+      inProgress,
+      {
+        type: "response.output_item.added",
+        sequence_number: 2,
+        output_index: 0,
+        item: { id: "rs_1", type: "reasoning", summary: [], encrypted_content: null },
+      },
+      {
+        type: "response.output_item.done",
+        sequence_number: 3,
+        output_index: 0,
+        item: { id: "rs_1", type: "reasoning", summary: [] },
+      },
+      messageAdded,
+      { type: "response.content_part.added", sequence_number: 5, item_id: "msg_1", part: {} },
+      delta("Déjà vu: ", 1),
+      delta("漢字 and 🙂", 2),
+      { type: "response.output_text.done", sequence_number: 9, item_id: "msg_1", text: "…" },
+      messageDone,
+      completed({ reasoning: { context: "ctx_1" } }),
+    );
+    const { fromSdk, fromUs } = await bothParts(scripted.url, "o3");
+    expect(fromUs).toEqual(fromSdk);
+    expect(fromUs.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("")).toBe(
+      "Déjà vu: 漢字 and 🙂",
+    );
+    expect(fromUs.at(-1)).toMatchObject({
+      type: "finish",
+      finishReason: { unified: "stop" },
+      usage: {
+        inputTokens: { total: 120, noCache: 20, cacheRead: 100 },
+        outputTokens: { total: 50, text: 20, reasoning: 30 },
+      },
+    });
+  });
+
+  it("are the SDK's for an answer cut at max_output_tokens", async () => {
+    scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Half an", 1), messageDone, {
+      ...completed({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }),
+      type: "response.incomplete",
+    });
+    const { fromSdk, fromUs } = await bothParts(scripted.url);
+    expect(fromUs).toEqual(fromSdk);
+    expect(fromUs.at(-1)).toMatchObject({
+      finishReason: { unified: "length", raw: "max_output_tokens" },
+    });
+  });
+
+  it("are the SDK's for a refusal, with CRLF lines, comments and [DONE]", async () => {
+    scripted.body = sseBody(
+      created("gpt-4.1"),
+      messageAdded,
+      { type: "response.refusal.delta", sequence_number: 5, item_id: "msg_1", delta: "I can't" },
+      { type: "response.refusal.done", sequence_number: 6, item_id: "msg_1", refusal: "I can't" },
+      messageDone,
+      completed(),
+    );
+    scripted.body = `: keep-alive\r\n\r\n${scripted.body.replaceAll("\n", "\r\n")}data: [DONE]\r\n\r\n`;
+    const { fromSdk, fromUs } = await bothParts(scripted.url);
+    expect(fromUs).toEqual(fromSdk);
+    expect(fromUs.at(-1)).toMatchObject({ finishReason: { unified: "content-filter" } });
+  });
+
+  it("are the SDK's when an error event or a failed response comes after output", async () => {
+    for (const failure of [
+      {
+        type: "error",
+        sequence_number: 7,
+        code: "server_error",
+        message: "The server had an error",
+        param: null,
+      },
+      {
+        type: "error",
+        sequence_number: 7,
+        error: {
+          type: "rate_limit_exceeded",
+          code: "rate_limit_exceeded",
+          message: "Slow down",
+          param: null,
+        },
+      },
+      {
+        type: "response.failed",
+        sequence_number: 7,
+        response: {
+          id: "resp_1",
+          status: "failed",
+          error: { code: "server_error", message: "It broke" },
+          usage: null,
+        },
+      },
+    ]) {
+      scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Partial", 1), failure);
+      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.find((p) => p.type === "error")).toBeDefined();
+      expect(fromUs.at(-1)).toMatchObject({ finishReason: { unified: "error" } });
+    }
+  });
+
+  it("report malformed events as the SDK does, and read on", async () => {
+    for (const bad of [
+      "data: {not json\n\n",
+      `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [] })}\n\n`,
+      `data: ${JSON.stringify({ type: "response.output_text.delta", item_id: "msg_1" })}\n\n`,
+    ]) {
+      scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Hi", 1));
+      scripted.body += bad + sseBody(delta(" there", 2), messageDone, completed());
+      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      const comparable = (parts: LanguageModelV3StreamPart[]) =>
+        parts.map((p) =>
+          p.type === "error" ? { type: "error", name: (p.error as Error).name } : p,
+        );
+      expect(comparable(fromUs)).toEqual(comparable(fromSdk));
+      expect(fromUs.some((p) => p.type === "error")).toBe(true);
+    }
+  });
+});
+
+describe("failures", () => {
+  const prompt = [user("Hello")];
+
+  it.each([
+    { status: 401, errorMessage: "Incorrect API key provided: sk-tes***" },
+    { status: 429, headers: { "retry-after": "7" }, errorMessage: "Rate limit reached" },
+    { status: 500, errorMessage: "The server had an error" },
+    { status: 400, errorMessage: "Invalid value for 'input'" },
+  ])("an HTTP $status is the SDK's APICallError", async (reply) => {
+    const { sdk, ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    fake.next(reply, reply);
+    const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
+    const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
+    expect(fromUs).toEqual(fromSdk);
+    expect(fromUs.statusCode).toBe(reply.status);
+    expect(fromUs.message).toBe(reply.errorMessage);
+    expect(sent[1]?.headers["user-agent"]).not.toMatch(SDK_HTTP_LAYER);
+  });
+
+  it("an HTTP failure without an OpenAI error body is the SDK's APICallError", async () => {
+    for (const body of ["", "<html>Bad gateway</html>"]) {
+      scripted.status = 502;
+      scripted.headers = { "content-type": "text/html" };
+      scripted.body = body;
+      try {
+        const { sdk, ours } = modelsFor(scripted.url, "gpt-4.1");
+        const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
+        const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
+        expect(fromUs).toEqual(fromSdk);
+        expect(fromUs.message).toBe("Bad Gateway");
+      } finally {
+        scripted.status = 200;
+        scripted.headers = { "content-type": "text/event-stream" };
+      }
+    }
+  });
+
+  it("an error event before any output is thrown as the SDK's APICallError", async () => {
+    for (const failure of [
+      {
+        type: "error",
+        sequence_number: 2,
+        code: "rate_limit_exceeded",
+        message: "Rate limit reached",
+        param: null,
+      },
+      {
+        type: "error",
+        sequence_number: 2,
+        code: "insufficient_quota",
+        message: "No quota",
+        param: null,
+      },
+      {
+        type: "response.failed",
+        sequence_number: 2,
+        response: {
+          id: "resp_1",
+          status: "failed",
+          error: { code: "server_error", message: "It broke" },
+        },
+      },
+    ]) {
+      scripted.body = sseBody(created("gpt-4.1"), inProgress, failure);
+      const { sdk, ours } = modelsFor(scripted.url, "gpt-4.1");
+      const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
+      const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
+      // The SDK's responseBody and data are the event after its schema dropped unknown keys.
+      const { responseBody: _a, data: _b, ...ourFields } = fromUs;
+      const { responseBody: _c, data: _d, ...sdkFields } = fromSdk;
+      expect(ourFields).toEqual(sdkFields);
+    }
+  });
+
+  it("a body cut mid-stream fails as the SDK's does", async () => {
+    const reply = { text: "one two three four five six", cutAfterChunks: 2 };
+    fake.next(reply, reply);
+    const { sdk, ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    const fromSdk = callErrorFields(await failureOf(partsOf(sdk, { prompt })));
+    const fromUs = callErrorFields(await failureOf(partsOf(ours, { prompt })));
+    const { responseHeaders: _a, ...ourFields } = fromUs;
+    const { responseHeaders: _b, ...sdkFields } = fromSdk;
+    expect(ourFields).toEqual(sdkFields);
+    expect(fromUs.message).toBe("Failed to process successful response");
+  });
+});
+
+describe("the providers seam", () => {
+  const settings = (api: "responses" | "chat"): ProviderSettings => ({
+    openai: { apiKey: "sk-hosted", baseUrl: fake.baseUrls.openai, api },
+    anthropic: { apiKey: undefined, baseUrl: fake.baseUrls.anthropic },
+    google: { apiKey: undefined, baseUrl: fake.baseUrls.google },
+    openaiCompatible: { baseUrl: undefined, apiKey: undefined, models: [] },
+  });
+  const prompt = [user("Hello")];
+  const openaiModel = (api: "responses" | "chat") => {
+    const model = createProviders(settings(api)).languageModel("openai", "gpt-4.1");
+    if (!model) throw new Error("no OpenAI model with a hosted key");
+    return model;
+  };
+
+  it("streams OpenAI Responses text through our reader, with the SDK's headers", async () => {
+    await partsOf(openaiModel("responses"), { prompt });
+    const [request] = fake.requests;
+    expect(request?.path).toBe("/v1/responses");
+    expect(request?.headers.authorization).toBe("Bearer sk-hosted");
+    expect(request?.headers["user-agent"]).toBe(
+      `ai-sdk/openai/${VERSION} runtime/node.js/${process.version}`,
+    );
+  });
+
+  it("leaves Chat Completions to the SDK", async () => {
+    await partsOf(openaiModel("chat"), { prompt });
+    expect(fake.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(fake.requests[0]?.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
+  });
+});
+
+describe("stopping", () => {
+  const prompt = [user("Hello")];
+  const slow = { text: Array.from({ length: 50 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 20 };
+
+  it("the call's abort signal stops the read and closes the connection", async () => {
+    fake.next(slow);
+    const { ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    const controller = new AbortController();
+    const { stream } = await ours.doStream({ prompt, abortSignal: controller.signal });
+    const reader = stream.getReader();
+    for (;;) {
+      const { value } = await reader.read();
+      if (value?.type === "text-delta") break;
+    }
+    controller.abort();
+    const error = await failureOf(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+    );
+    expect((error as Error).name).toBe("AbortError");
+    expect(await fake.requests[0]?.closed).toEqual({ early: true });
+  });
+
+  it("a consumer that stops reading closes the connection", async () => {
+    fake.next(slow);
+    const { ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    const { stream } = await ours.doStream({ prompt });
+    const reader = stream.getReader();
+    for (;;) {
+      const { value } = await reader.read();
+      if (value?.type === "text-delta") break;
+    }
+    await reader.cancel();
+    expect(await fake.requests[0]?.closed).toEqual({ early: true });
+  });
+});

@@ -1,0 +1,962 @@
+import {
+  APICallError,
+  EmptyResponseBodyError,
+  type JSONObject,
+  JSONParseError,
+  type JSONValue,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3FinishReason,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+  type LanguageModelV3Usage,
+  type SharedV3ProviderOptions,
+  type SharedV3Warning,
+  TypeValidationError,
+} from "@ai-sdk/provider";
+import { createParser } from "eventsource-parser";
+
+/**
+ * OpenAI's Responses API with plain text streams read by Cohort itself: one body reader, one
+ * TextDecoder and eventsource-parser's `createParser`, a few fields checked by hand. The SDK's
+ * `doStream` runs each chunk through three web-stream stages and a zod union; under load that
+ * was the biggest CPU cost of a run. Everything else (doGenerate, structured output, tools,
+ * files, provider options, any option not handled here) is the SDK's own model, unchanged.
+ *
+ * What goes on the wire and what comes back follow the SDK (`@ai-sdk/openai`'s
+ * OpenAIResponsesLanguageModel): the same body, URL and headers, the same stream parts, the
+ * same APICallError for HTTP failures and for an error event before any output, the same error
+ * parts after it. openai-responses-stream.test.ts checks each against the SDK's model.
+ */
+
+export interface ResponsesConnection {
+  /** The base URL the SDK provider was given (OPENAI_BASE_URL). */
+  baseURL: string;
+  apiKey: string;
+  /** The SDK provider's own user-agent token, `ai-sdk/openai/<version>`. */
+  userAgent: string;
+  /** The fetch the SDK provider was given, if any. */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Call options read here; a call that sets any other one goes to the SDK's model. */
+const HANDLED_OPTIONS: ReadonlySet<string> = new Set([
+  "prompt",
+  "maxOutputTokens",
+  "temperature",
+  "abortSignal",
+  "providerOptions",
+]);
+
+/** The SDK's model, with text streams (`doStream` on a plain text prompt) read here. */
+export function withLightTextStream(
+  model: LanguageModelV3,
+  connection: ResponsesConnection,
+): LanguageModelV3 {
+  return {
+    specificationVersion: "v3",
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: model.supportedUrls,
+    doGenerate: (options) => model.doGenerate(options),
+    doStream: (options) => {
+      const request = plainTextRequest(model.modelId, options);
+      return request
+        ? readTextStream(request, options.abortSignal, connection)
+        : model.doStream(options);
+    },
+  };
+}
+
+type InputItem =
+  | { role: "system" | "developer"; content: string }
+  | { role: "user"; content: { type: "input_text"; text: string }[] }
+  | { role: "assistant"; content: [{ type: "output_text"; text: string }] };
+
+/** The SDK's request body for a plain text call, in its key order, without `stream`. */
+interface ResponsesBody {
+  model: string;
+  input: InputItem[];
+  temperature: number | undefined;
+  max_output_tokens: number | undefined;
+}
+
+interface TextRequest {
+  body: ResponsesBody;
+  warnings: SharedV3Warning[];
+}
+
+function hasOpenAIOptions(options: SharedV3ProviderOptions | undefined): boolean {
+  return options?.openai != null;
+}
+
+/** The request the SDK would send, when the call is one this reader handles. */
+function plainTextRequest(
+  modelId: string,
+  options: LanguageModelV3CallOptions,
+): TextRequest | undefined {
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined && !HANDLED_OPTIONS.has(key)) return undefined;
+  }
+  if (hasOpenAIOptions(options.providerOptions)) return undefined;
+  const reasoning = isReasoningModel(modelId);
+  const input = responsesInput(options.prompt, reasoning ? "developer" : "system");
+  if (!input) return undefined;
+  // The SDK drops a temperature that reasoning models refuse, with a warning.
+  const dropTemperature = reasoning && options.temperature != null;
+  return {
+    body: {
+      model: modelId,
+      input,
+      temperature: dropTemperature ? undefined : options.temperature,
+      max_output_tokens: options.maxOutputTokens,
+    },
+    warnings: dropTemperature
+      ? [
+          {
+            type: "unsupported",
+            feature: "temperature",
+            details: "temperature is not supported for reasoning models",
+          },
+        ]
+      : [],
+  };
+}
+
+/** The SDK's rule (getOpenAILanguageModelCapabilities): o-series, GPT-5 on but not gpt-N-chat. */
+function isReasoningModel(modelId: string): boolean {
+  if (/^o\d+(?:-|$)/.test(modelId)) return true;
+  const gpt = /^gpt-(\d+)(?:\.(\d+))?(?:-(.+))?$/.exec(modelId);
+  if (!gpt) return false;
+  const chatModel = gpt[2] === undefined && (gpt[3]?.startsWith("chat") ?? false);
+  return Number(gpt[1]) >= 5 && !chatModel;
+}
+
+/** convertToOpenAIResponsesInput for text only; undefined when the prompt has anything else. */
+function responsesInput(
+  prompt: LanguageModelV3Prompt,
+  systemRole: "system" | "developer",
+): InputItem[] | undefined {
+  const input: InputItem[] = [];
+  for (const message of prompt) {
+    if (hasOpenAIOptions(message.providerOptions)) return undefined;
+    if (message.role === "system") {
+      input.push({ role: systemRole, content: message.content });
+      continue;
+    }
+    if (message.role === "tool") return undefined;
+    const texts: string[] = [];
+    for (const part of message.content) {
+      if (part.type !== "text" || hasOpenAIOptions(part.providerOptions)) return undefined;
+      texts.push(part.text);
+    }
+    if (message.role === "user") {
+      input.push({ role: "user", content: texts.map((text) => ({ type: "input_text", text })) });
+    } else {
+      // The SDK sends each text part of an answer as an item of its own.
+      for (const text of texts) {
+        input.push({ role: "assistant", content: [{ type: "output_text", text }] });
+      }
+    }
+  }
+  return input;
+}
+
+/** What the errors of one call carry, as the SDK's do. */
+interface CallContext {
+  url: string;
+  /** The request body as the SDK reports it (no `stream`): in errors from stream events. */
+  body: ResponsesBody;
+  /** The body as sent: in HTTP and body-read errors, as postToApi reports it. */
+  sent: ResponsesBody & { stream: true };
+}
+
+async function readTextStream(
+  request: TextRequest,
+  abortSignal: AbortSignal | undefined,
+  connection: ResponsesConnection,
+): Promise<LanguageModelV3StreamResult> {
+  const baseURL = connection.baseURL.endsWith("/")
+    ? connection.baseURL.slice(0, -1)
+    : connection.baseURL;
+  const url = `${baseURL}/responses`;
+  const context: CallContext = { url, body: request.body, sent: { ...request.body, stream: true } };
+  const response = await post(context, abortSignal, connection);
+  const responseHeaders = Object.fromEntries(response.headers);
+  if (!response.body) {
+    throw new APICallError({
+      message: "Failed to process successful response",
+      cause: new EmptyResponseBodyError({}),
+      statusCode: response.status,
+      url,
+      responseHeaders,
+      requestBodyValues: context.sent,
+    });
+  }
+  const reader = createEventReader(response.body, {
+    ...context,
+    statusCode: response.status,
+    responseHeaders,
+  });
+  await reader.readUntilOutput();
+  return {
+    stream: reader.parts(request.warnings),
+    request: { body: request.body },
+    response: { headers: responseHeaders },
+  };
+}
+
+async function post(
+  context: CallContext,
+  abortSignal: AbortSignal | undefined,
+  connection: ResponsesConnection,
+): Promise<Response> {
+  const fetch = connection.fetch ?? globalThis.fetch;
+  try {
+    const response = await fetch(context.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${connection.apiKey}`,
+        "user-agent": `${connection.userAgent} runtime/node.js/${process.version}`,
+      },
+      body: JSON.stringify(context.sent),
+      signal: abortSignal,
+    });
+    if (response.ok) return response;
+    throw await httpFailure(response, context);
+  } catch (error) {
+    throw connectionFailure(error, context);
+  }
+}
+
+/** The SDK's openaiFailedResponseHandler: OpenAI's `error.message`, else the status text. */
+async function httpFailure(response: Response, context: CallContext): Promise<unknown> {
+  const responseHeaders = Object.fromEntries(response.headers);
+  const statusCode = response.status;
+  let responseBody: string;
+  try {
+    responseBody = await response.text();
+  } catch (error) {
+    if (isAbortError(error)) return error;
+    return new APICallError({
+      message: "Failed to process error response",
+      cause: error,
+      statusCode,
+      url: context.url,
+      responseHeaders,
+      requestBodyValues: context.sent,
+    });
+  }
+  const data = responseBody.trim() === "" ? undefined : openAIErrorData(responseBody);
+  return new APICallError({
+    message: data?.error.message ?? response.statusText,
+    url: context.url,
+    requestBodyValues: context.sent,
+    statusCode,
+    responseHeaders,
+    responseBody,
+    ...(data ? { data } : {}),
+  });
+}
+
+interface OpenAIErrorData {
+  error: {
+    message: string;
+    type?: string | null;
+    param?: JSONValue;
+    code?: string | number | null;
+  };
+}
+
+/** `{ error: { message, type?, param?, code? } }` as the SDK's schema reads it, or undefined. */
+function openAIErrorData(text: string): OpenAIErrorData | undefined {
+  const value = parseJson(text);
+  const error = isRecord(value) ? value.error : undefined;
+  if (!isRecord(error) || typeof error.message !== "string") return undefined;
+  const { type, param, code } = error;
+  if (type != null && typeof type !== "string") return undefined;
+  if (code != null && typeof code !== "string" && typeof code !== "number") return undefined;
+  return {
+    error: {
+      message: error.message,
+      ...("type" in error ? { type } : {}),
+      ...("param" in error ? { param } : {}),
+      ...("code" in error ? { code } : {}),
+    },
+  };
+}
+
+const FETCH_FAILED_MESSAGES = ["fetch failed", "failed to fetch"];
+const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
+  "ConnectionRefused",
+  "ConnectionClosed",
+  "FailedToOpenSocket",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function isAbortError(error: unknown): boolean {
+  return (
+    (error instanceof Error || error instanceof DOMException) &&
+    (error.name === "AbortError" ||
+      error.name === "ResponseAborted" ||
+      error.name === "TimeoutError")
+  );
+}
+
+function networkErrorIn(error: unknown): Error | undefined {
+  const seen = new Set<unknown>();
+  let current = error;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === "string" && RETRYABLE_NETWORK_CODES.has(code)) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** The SDK's handleFetchError: aborts pass through, lost connections become retryable. */
+function connectionFailure(error: unknown, context: CallContext): unknown {
+  if (isAbortError(error)) return error;
+  const cause = error instanceof TypeError ? error.cause : undefined;
+  if (
+    error instanceof TypeError &&
+    FETCH_FAILED_MESSAGES.includes(error.message.toLowerCase()) &&
+    cause != null
+  ) {
+    return new APICallError({
+      message: `Cannot connect to API: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause,
+      url: context.url,
+      requestBodyValues: context.sent,
+      isRetryable: true,
+    });
+  }
+  const network = networkErrorIn(error);
+  if (!network) return error;
+  if (APICallError.isInstance(error)) {
+    return new APICallError({
+      message: error.message,
+      cause: error.cause,
+      url: error.url,
+      requestBodyValues: error.requestBodyValues,
+      statusCode: error.statusCode,
+      responseHeaders: error.responseHeaders,
+      responseBody: error.responseBody,
+      data: error.data,
+      isRetryable: true,
+    });
+  }
+  return new APICallError({
+    message: `Cannot connect to API: ${error instanceof Error ? error.message : network.message}`,
+    cause: error,
+    url: context.url,
+    requestBodyValues: context.sent,
+    isRetryable: true,
+  });
+}
+
+// --- The event stream -------------------------------------------------------------------
+
+type ResponsesEvent = JSONObject & { type: string };
+
+interface ReadState {
+  finishReason: LanguageModelV3FinishReason;
+  usage: JSONObject | undefined;
+  responseId: string | null;
+  hasRefusal: boolean;
+  /** An error part was sent: a later `response.completed` no longer sets the finish reason. */
+  failed: boolean;
+  messagePhase: JSONValue | undefined;
+  /** Reasoning items started and not yet ended. */
+  reasoning: Set<string>;
+  serviceTier: string | undefined;
+  reasoningContext: JSONValue | undefined;
+  promptCacheDiagnostics: JSONValue | undefined;
+}
+
+type Emit = (part: LanguageModelV3StreamPart) => void;
+
+/** The event types the SDK counts as output: an error event after one is a part, not a throw. */
+const OUTPUT_EVENTS: ReadonlySet<string> = new Set([
+  "response.apply_patch_call_operation_diff.delta",
+  "response.apply_patch_call_operation_diff.done",
+  "response.code_interpreter_call_code.delta",
+  "response.code_interpreter_call_code.done",
+  "response.completed",
+  "response.custom_tool_call_input.delta",
+  "response.function_call_arguments.delta",
+  "response.function_call_arguments.done",
+  "response.image_generation_call.partial_image",
+  "response.incomplete",
+  "response.output_item.added",
+  "response.output_item.done",
+  "response.output_text.annotation.added",
+  "response.output_text.delta",
+  "response.refusal.delta",
+  "response.refusal.done",
+  "response.reasoning_summary_part.added",
+  "response.reasoning_summary_part.done",
+  "response.reasoning_summary_text.delta",
+]);
+
+interface StreamContext extends CallContext {
+  statusCode: number;
+  responseHeaders: Record<string, string>;
+}
+
+/**
+ * The response body as stream parts. Like the SDK, the call waits for the first output event:
+ * an error before it (a rate limit, a refused request) is thrown as an APICallError from
+ * `doStream`, so it is retried or falls back like an HTTP failure.
+ */
+function createEventReader(body: ReadableStream<Uint8Array>, context: StreamContext) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const state: ReadState = {
+    finishReason: { unified: "other", raw: undefined },
+    usage: undefined,
+    responseId: null,
+    hasRefusal: false,
+    failed: false,
+    messagePhase: undefined,
+    reasoning: new Set(),
+    serviceTier: undefined,
+    reasoningContext: undefined,
+    promptCacheDiagnostics: undefined,
+  };
+  const pending: LanguageModelV3StreamPart[] = [];
+  const emit: Emit = (part) => pending.push(part);
+  let awaitingOutput = true;
+  let errorBeforeOutput: ResponsesEvent | undefined;
+  let ended = false;
+  let cancelled = false;
+
+  function fail(error: unknown) {
+    state.failed = true;
+    state.finishReason = { unified: "error", raw: undefined };
+    emit({ type: "error", error });
+  }
+
+  function onData(data: string) {
+    if (data === "[DONE]" || errorBeforeOutput) return;
+    const parsed = parseEvent(data, context);
+    if (!parsed.ok) {
+      awaitingOutput = false;
+      fail(parsed.error);
+      return;
+    }
+    const { event } = parsed;
+    if (awaitingOutput && isErrorFrame(event)) {
+      errorBeforeOutput = event;
+      return;
+    }
+    if (!applyEvent(event, state, emit)) {
+      awaitingOutput = false;
+      fail(TypeValidationError.wrap({ value: event, cause: new Error(`malformed ${event.type}`) }));
+      return;
+    }
+    if (awaitingOutput && OUTPUT_EVENTS.has(event.type)) awaitingOutput = false;
+  }
+
+  const parser = createParser({ onEvent: (event) => onData(event.data) });
+
+  /** Feeds the next piece of the body to the parser; false once the body has ended. */
+  async function readPiece(): Promise<boolean> {
+    const result = await reader.read().catch((error: unknown) => {
+      throw bodyFailure(error, context);
+    });
+    if (result.done) {
+      const tail = decoder.decode();
+      if (tail) parser.feed(tail);
+      return false;
+    }
+    parser.feed(decoder.decode(result.value, { stream: true }));
+    return true;
+  }
+
+  return {
+    async readUntilOutput(): Promise<void> {
+      while (awaitingOutput && !ended) {
+        ended = !(await readPiece());
+        if (errorBeforeOutput) {
+          reader.cancel().catch(() => {});
+          throw streamFailure(errorBeforeOutput, context);
+        }
+      }
+    },
+
+    parts(warnings: SharedV3Warning[]): ReadableStream<LanguageModelV3StreamPart> {
+      pending.unshift({ type: "stream-start", warnings });
+      return new ReadableStream<LanguageModelV3StreamPart>({
+        async pull(controller) {
+          // A pull that enqueues nothing would stall the stream: read until a part or the end.
+          while (pending.length === 0 && !ended) ended = !(await readPiece());
+          if (cancelled) return;
+          for (const part of pending) controller.enqueue(part);
+          pending.length = 0;
+          if (ended) {
+            controller.enqueue(finishPart(state));
+            controller.close();
+          }
+        },
+        cancel(reason) {
+          cancelled = true;
+          return reader.cancel(reason);
+        },
+      });
+    },
+  };
+}
+
+/** A body that breaks while being read fails as the SDK's does (aborts pass through). */
+function bodyFailure(error: unknown, context: StreamContext): unknown {
+  if (isAbortError(error)) return error;
+  return connectionFailure(
+    new APICallError({
+      message: "Failed to process successful response",
+      cause: error,
+      statusCode: context.statusCode,
+      url: context.url,
+      responseHeaders: context.responseHeaders,
+      requestBodyValues: context.sent,
+    }),
+    context,
+  );
+}
+
+function parseJson(text: string): JSONValue | undefined {
+  try {
+    return JSON.parse(text) as JSONValue;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is JSONObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const isNullishString = (value: unknown) => value == null || typeof value === "string";
+
+type ParsedEvent = { ok: true; event: ResponsesEvent } | { ok: false; error: unknown };
+
+/** One SSE data line as an event, or the error the SDK's parse step would report. */
+function parseEvent(data: string, context: StreamContext): ParsedEvent {
+  let value: JSONValue;
+  try {
+    value = JSON.parse(data) as JSONValue;
+  } catch (cause) {
+    return { ok: false, error: new JSONParseError({ text: data, cause }) };
+  }
+  if (isRecord(value) && typeof value.type === "string") {
+    return { ok: true, event: value as ResponsesEvent };
+  }
+  if (isRecord(value) && Array.isArray(value.choices)) {
+    return { ok: false, error: chatCompletionsMismatch(value, context) };
+  }
+  return { ok: false, error: TypeValidationError.wrap({ value, cause: new Error("no type") }) };
+}
+
+/** The base URL serves Chat Completions: the SDK's own explanation. */
+function chatCompletionsMismatch(value: JSONObject, context: StreamContext): APICallError {
+  return new APICallError({
+    message:
+      "Received a Chat Completions stream while using the OpenAI Responses API. The default OpenAI provider model uses the Responses API. If your custom baseURL targets a Chat Completions-compatible endpoint, use openai.chat('model-id') or createOpenAI(...).chat('model-id') instead. You can also use @ai-sdk/openai-compatible for OpenAI-compatible providers.",
+    url: context.url,
+    requestBodyValues: context.body,
+    responseHeaders: context.responseHeaders,
+    responseBody: JSON.stringify(value),
+    data: value,
+    isRetryable: false,
+  });
+}
+
+function isValidUsage(usage: JSONValue | undefined): boolean {
+  return (
+    usage == null ||
+    (isRecord(usage) &&
+      typeof usage.input_tokens === "number" &&
+      typeof usage.output_tokens === "number")
+  );
+}
+
+function isDescribedError(error: JSONObject): boolean {
+  return (
+    typeof error.message === "string" && isNullishString(error.code) && isNullishString(error.param)
+  );
+}
+
+/** `error` events come nested (`{ error: { type, message } }`) or flat (`{ message, code }`). */
+function isValidErrorEvent(event: ResponsesEvent): boolean {
+  if (typeof event.sequence_number !== "number") return false;
+  const nested = event.error;
+  return (
+    (isRecord(nested) && typeof nested.type === "string" && isDescribedError(nested)) ||
+    isDescribedError(event)
+  );
+}
+
+function isValidFinalResponse(response: JSONValue | undefined): response is JSONObject {
+  if (!isRecord(response) || !isValidUsage(response.usage)) return false;
+  const details = response.incomplete_details;
+  return details == null || (isRecord(details) && typeof details.reason === "string");
+}
+
+function isValidFailedEvent(event: ResponsesEvent): boolean {
+  const response = event.response;
+  if (!isValidFinalResponse(response) || typeof event.sequence_number !== "number") return false;
+  const error = response.error;
+  return error == null || (isRecord(error) && typeof error.message === "string");
+}
+
+/** The SDK throws for these before the first output event. */
+function isErrorFrame(event: ResponsesEvent): boolean {
+  if (event.type === "error") return isValidErrorEvent(event);
+  return (
+    event.type === "response.failed" &&
+    isValidFailedEvent(event) &&
+    isRecord(event.response) &&
+    event.response.error != null
+  );
+}
+
+type EventHandler = (event: ResponsesEvent, state: ReadState, emit: Emit) => boolean;
+
+/**
+ * The events of a text answer, each as the SDK's doStream turns it into parts. Returns false
+ * for an event that lacks a field the SDK requires. Tool, annotation and reasoning-summary
+ * events cannot come in a call without tools or provider options, and are skipped.
+ */
+const EVENT_HANDLERS = new Map<string, EventHandler>(
+  Object.entries({
+    "response.created": (event, state, emit) => {
+      const response = event.response;
+      if (
+        !isRecord(response) ||
+        typeof response.id !== "string" ||
+        typeof response.created_at !== "number" ||
+        typeof response.model !== "string"
+      ) {
+        return false;
+      }
+      state.responseId = response.id;
+      emit({
+        type: "response-metadata",
+        id: response.id,
+        timestamp: new Date(response.created_at * 1000),
+        modelId: response.model,
+      });
+      return true;
+    },
+    "response.output_item.added": (event, state, emit) => {
+      const item = event.item;
+      if (!isRecord(item) || typeof event.output_index !== "number") return false;
+      if (item.type === "message") {
+        if (typeof item.id !== "string" || !isNullishString(item.phase)) return false;
+        state.messagePhase = item.phase ?? undefined;
+        emit({
+          type: "text-start",
+          id: item.id,
+          providerMetadata: {
+            openai: { itemId: item.id, ...(item.phase != null ? { phase: item.phase } : {}) },
+          },
+        });
+      } else if (item.type === "reasoning") {
+        if (typeof item.id !== "string" || !isNullishString(item.encrypted_content)) return false;
+        state.reasoning.add(item.id);
+        emit({
+          type: "reasoning-start",
+          id: `${item.id}:0`,
+          providerMetadata: {
+            openai: { itemId: item.id, reasoningEncryptedContent: item.encrypted_content ?? null },
+          },
+        });
+      }
+      return true;
+    },
+    "response.output_item.done": (event, state, emit) => {
+      const item = event.item;
+      if (!isRecord(item) || typeof event.output_index !== "number") return false;
+      if (item.type === "message") {
+        if (typeof item.id !== "string" || !isNullishString(item.phase)) return false;
+        const phase = item.phase ?? state.messagePhase;
+        state.messagePhase = undefined;
+        emit({
+          type: "text-end",
+          id: item.id,
+          providerMetadata: { openai: { itemId: item.id, ...(phase != null ? { phase } : {}) } },
+        });
+      } else if (item.type === "reasoning") {
+        if (typeof item.id !== "string" || !isNullishString(item.encrypted_content)) return false;
+        if (state.reasoning.delete(item.id)) {
+          emit({
+            type: "reasoning-end",
+            id: `${item.id}:0`,
+            providerMetadata: {
+              openai: {
+                itemId: item.id,
+                reasoningEncryptedContent: item.encrypted_content ?? null,
+              },
+            },
+          });
+        }
+      }
+      return true;
+    },
+    "response.output_text.delta": (event, _state, emit) => {
+      if (typeof event.item_id !== "string" || typeof event.delta !== "string") return false;
+      emit({ type: "text-delta", id: event.item_id, delta: event.delta });
+      return true;
+    },
+    "response.refusal.delta": (event, state, emit) => {
+      if (typeof event.item_id !== "string" || typeof event.delta !== "string") return false;
+      state.hasRefusal = true;
+      emit({ type: "text-delta", id: event.item_id, delta: event.delta });
+      return true;
+    },
+    "response.refusal.done": (event, state) => {
+      if (typeof event.item_id !== "string" || typeof event.refusal !== "string") return false;
+      state.hasRefusal = true;
+      return true;
+    },
+    "response.completed": finishResponse,
+    "response.incomplete": finishResponse,
+    "response.failed": (event, state, emit) => {
+      if (!isValidFailedEvent(event) || !isRecord(event.response)) return false;
+      const response = event.response;
+      state.promptCacheDiagnostics = response.prompt_cache_diagnostics ?? undefined;
+      const reason = incompleteReason(response);
+      state.finishReason = {
+        unified: reason ? unifiedFinishReason(reason, false) : "error",
+        raw: reason ?? "error",
+      };
+      state.usage = isRecord(response.usage) ? response.usage : undefined;
+      if (isRecord(response.reasoning) && response.reasoning.context != null) {
+        state.reasoningContext = response.reasoning.context;
+      }
+      if (!state.failed && response.error != null) {
+        state.failed = true;
+        const frame = {
+          type: "response.failed",
+          sequence_number: event.sequence_number,
+          response: {
+            error: response.error,
+            incomplete_details: response.incomplete_details,
+            service_tier: response.service_tier,
+          },
+        };
+        emit({ type: "error", error: providerStreamError(frame) ?? frame });
+      }
+      return true;
+    },
+    error: (event, state, emit) => {
+      if (!isValidErrorEvent(event)) return false;
+      state.failed = true;
+      state.finishReason = { unified: "error", raw: "error" };
+      emit({ type: "error", error: providerStreamError(event) ?? event });
+      return true;
+    },
+  } satisfies Record<string, EventHandler>),
+);
+
+/** Unknown event types (response.in_progress, content_part.*) carry nothing a text call needs. */
+function applyEvent(event: ResponsesEvent, state: ReadState, emit: Emit): boolean {
+  const handler = EVENT_HANDLERS.get(event.type);
+  return handler ? handler(event, state, emit) : true;
+}
+
+function finishResponse(event: ResponsesEvent, state: ReadState): boolean {
+  const response = event.response;
+  if (!isValidFinalResponse(response)) return false;
+  state.promptCacheDiagnostics = response.prompt_cache_diagnostics ?? undefined;
+  if (!state.failed) {
+    const reason = incompleteReason(response);
+    state.finishReason = { unified: unifiedFinishReason(reason, state.hasRefusal), raw: reason };
+  }
+  state.usage = isRecord(response.usage) ? response.usage : undefined;
+  if (typeof response.service_tier === "string") state.serviceTier = response.service_tier;
+  if (isRecord(response.reasoning) && response.reasoning.context != null) {
+    state.reasoningContext = response.reasoning.context;
+  }
+  return true;
+}
+
+function incompleteReason(response: JSONObject): string | undefined {
+  const details = response.incomplete_details;
+  return isRecord(details) && typeof details.reason === "string" ? details.reason : undefined;
+}
+
+/** mapOpenAIResponseFinishReason without tool calls (a text call has none). */
+function unifiedFinishReason(
+  reason: string | undefined,
+  hasRefusal: boolean,
+): LanguageModelV3FinishReason["unified"] {
+  if (reason === undefined) return hasRefusal ? "content-filter" : "stop";
+  if (reason === "max_output_tokens") return "length";
+  if (reason === "content_filter") return "content-filter";
+  return "other";
+}
+
+/** convertOpenAIResponsesUsage. */
+function convertUsage(usage: JSONObject | undefined): LanguageModelV3Usage {
+  if (!usage) {
+    return {
+      inputTokens: {
+        total: undefined,
+        noCache: undefined,
+        cacheRead: undefined,
+        cacheWrite: undefined,
+      },
+      outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+      raw: undefined,
+    };
+  }
+  const inputTokens = usage.input_tokens as number;
+  const outputTokens = usage.output_tokens as number;
+  const inputDetails = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const outputDetails = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  const cachedTokens = numberOr(inputDetails.cached_tokens, 0);
+  const cacheWriteTokens = numberOr(inputDetails.cache_write_tokens, undefined);
+  const reasoningTokens = numberOr(outputDetails.reasoning_tokens, 0);
+  return {
+    inputTokens: {
+      total: inputTokens,
+      noCache: inputTokens - cachedTokens - (cacheWriteTokens ?? 0),
+      cacheRead: cachedTokens,
+      cacheWrite: cacheWriteTokens,
+    },
+    outputTokens: {
+      total: outputTokens,
+      text: outputTokens - reasoningTokens,
+      reasoning: reasoningTokens,
+    },
+    raw: usage,
+  };
+}
+
+function numberOr<T>(value: JSONValue | undefined, fallback: T): number | T {
+  return typeof value === "number" ? value : fallback;
+}
+
+function finishPart(state: ReadState): LanguageModelV3StreamPart {
+  return {
+    type: "finish",
+    finishReason: state.finishReason,
+    usage: convertUsage(state.usage),
+    providerMetadata: {
+      openai: {
+        responseId: state.responseId,
+        ...(state.serviceTier !== undefined ? { serviceTier: state.serviceTier } : {}),
+        ...(state.reasoningContext !== undefined
+          ? { reasoningContext: state.reasoningContext }
+          : {}),
+        ...(state.promptCacheDiagnostics !== undefined
+          ? { promptCacheDiagnostics: state.promptCacheDiagnostics }
+          : {}),
+      },
+    },
+  };
+}
+
+// --- Errors in the event stream, as the SDK's openai-stream-error.ts makes them ------------
+
+interface StreamError {
+  message: string;
+  code: string | number | undefined;
+  type: string | undefined;
+}
+
+function parseStreamError(frame: JSONObject): StreamError | undefined {
+  const stringOrNumber = (value: JSONValue | undefined) =>
+    typeof value === "string" || typeof value === "number" ? value : undefined;
+  if (frame.type === "response.failed") {
+    const response = isRecord(frame.response) ? frame.response : undefined;
+    const error = isRecord(response?.error) ? response.error : undefined;
+    return typeof error?.message === "string"
+      ? { message: error.message, code: stringOrNumber(error.code), type: "response.failed" }
+      : undefined;
+  }
+  const nested = isRecord(frame.error) ? frame.error : undefined;
+  const error = nested ?? frame;
+  const described =
+    nested !== undefined || typeof error.type === "string" || "code" in error || "param" in error;
+  return typeof error.message === "string" && described
+    ? {
+        message: error.message,
+        code: stringOrNumber(error.code),
+        type: typeof error.type === "string" ? error.type : undefined,
+      }
+    : undefined;
+}
+
+const isHttpErrorStatus = (value: number) =>
+  Number.isInteger(value) && value >= 400 && value <= 599;
+
+/** An HTTP status for an error that came inside a 200 stream: from its code, else its words. */
+function statusOf(error: StreamError): number {
+  if (typeof error.code === "number" && isHttpErrorStatus(error.code)) return error.code;
+  if (typeof error.code === "string" && /^\d{3}$/.test(error.code)) {
+    const status = Number(error.code);
+    if (isHttpErrorStatus(status)) return status;
+  }
+  const words = [error.code, error.type]
+    .filter((value) => value !== undefined)
+    .join(" ")
+    .toLowerCase();
+  if (["insufficient_quota", "rate_limit"].some((term) => words.includes(term))) return 429;
+  if (words.includes("authentication")) return 401;
+  if (words.includes("permission")) return 403;
+  if (words.includes("not_found")) return 404;
+  if (["invalid", "bad_request", "context_length"].some((term) => words.includes(term))) {
+    return 400;
+  }
+  if (words.includes("overload")) return 503;
+  if (words.includes("timeout")) return 504;
+  return 500;
+}
+
+function isRetryableStreamError(error: StreamError, status: number): boolean {
+  if (error.code === "insufficient_quota" || error.type === "insufficient_quota") return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** An error event after output: the SDK's part carries this plain object, not an Error. */
+function providerStreamError(frame: JSONObject) {
+  const error = parseStreamError(frame);
+  if (!error) return undefined;
+  const statusCode = statusOf(error);
+  return {
+    message: error.message,
+    type: error.type,
+    code: error.code,
+    statusCode,
+    isRetryable: isRetryableStreamError(error, statusCode),
+    data: frame,
+  };
+}
+
+/** An error event before any output: thrown from doStream like an HTTP failure. */
+function streamFailure(frame: ResponsesEvent, context: StreamContext): APICallError {
+  const error = parseStreamError(frame);
+  const statusCode = error ? statusOf(error) : 500;
+  return new APICallError({
+    message: error?.message ?? "OpenAI stream failed before any output was generated",
+    url: context.url,
+    requestBodyValues: context.body,
+    statusCode,
+    responseHeaders: context.responseHeaders,
+    responseBody: JSON.stringify(frame),
+    data: frame,
+    isRetryable: error ? isRetryableStreamError(error, statusCode) : true,
+  });
+}
