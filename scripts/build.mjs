@@ -2,7 +2,7 @@
 // Builds what is missing or stale: the web app (Vite) and the server bundle (esbuild).
 // A build is stale when any of its input files changed since the stamp in its dist/.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -70,6 +70,9 @@ const targets = {
       const external = Object.keys(pkg.dependencies ?? {}).filter(
         (name) => name !== "@cohort/contracts",
       );
+      // Chunks are named by their content: a rebuild must not leave the old ones beside.
+      const outdir = path.join(root, "apps/server/dist");
+      rmSync(outdir, { recursive: true, force: true });
       await esbuild.build({
         // The embedded database's thread is its own entry: main.js starts it from
         // ./pglite-worker.js beside itself (db/pglite-client.ts).
@@ -77,8 +80,11 @@ const targets = {
           main: path.join(root, "apps/server/src/main.ts"),
           "pglite-worker": path.join(root, "apps/server/src/db/pglite-worker.ts"),
         },
-        outdir: path.join(root, "apps/server/dist"),
+        outdir,
         bundle: true,
+        // main.js opens the database, then imports the app: with the app in a chunk of its
+        // own, its packages load while the embedded database starts (decision 026).
+        splitting: true,
         platform: "node",
         format: "esm",
         target: "node20",

@@ -1,7 +1,12 @@
-import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
+import { createDb } from "./db/client";
 
-/** The process entry: parse config, build, listen, and shut down cleanly on a signal. */
+/**
+ * The process entry: parse config, build, listen, and shut down cleanly on a signal. The
+ * database opens first, and the rest of the server (Fastify, socket.io, every module and
+ * their packages: a separate chunk of the build) loads while it does: the embedded
+ * database's thread starts PostgreSQL in the meantime, which was half of a restart.
+ */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -13,7 +18,12 @@ async function main() {
     }
     throw error;
   }
-  const app = await buildApp(config);
+  const opening = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Awaited once the app has loaded; a failure to open is reported there.
+  opening.catch(() => {});
+  const { buildApp } = await import("./app");
+  const db = await opening;
+  const app = await buildApp(config, { db });
   await app.listen({ port: config.port, host: config.host });
   const database = app.db.kind === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL";
   app.log.info(
@@ -30,6 +40,7 @@ async function main() {
     timer.unref();
     try {
       await app.close();
+      await db.close();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, "shutdown failed");
