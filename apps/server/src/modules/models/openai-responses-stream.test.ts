@@ -608,3 +608,95 @@ describe("stopping", () => {
     expect(await fake.requests[0]?.closed).toEqual({ early: true });
   });
 });
+
+describe("without a fetch: node:http on kept-alive connections", () => {
+  const prompt = [user("Hello")];
+  const overNode = (baseURL: string) =>
+    withLightTextStream(createOpenAI({ apiKey: API_KEY, baseURL }).responses("gpt-4.1"), {
+      baseURL,
+      apiKey: API_KEY,
+      userAgent: `ai-sdk/openai/${VERSION}`,
+    });
+  const textOf = (parts: LanguageModelV3StreamPart[]) =>
+    parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
+  const finishOf = (parts: LanguageModelV3StreamPart[]) => parts.find((p) => p.type === "finish");
+
+  it("streams what the SDK's model streams, on kept-alive connections", async () => {
+    const answer = { text: "One two three four five" };
+    fake.next(answer, answer, answer);
+    const { sdk } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    const fromSdk = await partsOf(sdk, { prompt });
+    const ours = overNode(fake.baseUrls.openai);
+    const first = await partsOf(ours, { prompt });
+    const second = await partsOf(ours, { prompt });
+    for (const parts of [first, second]) {
+      expect(textOf(parts)).toBe(textOf(fromSdk));
+      expect(finishOf(parts)).toEqual(finishOf(fromSdk));
+    }
+    expect(fake.requests[1]?.headers["content-length"]).toBe(
+      String(Buffer.byteLength(JSON.stringify(fake.requests[1]?.body))),
+    );
+    expect(fake.requests[2]?.headers.connection).toBe("keep-alive");
+  });
+
+  it("an HTTP 429 carries its status, message and Retry-After, as the SDK's", async () => {
+    const reply = { status: 429, headers: { "retry-after": "7" }, errorMessage: "Slow down" };
+    fake.next(reply, reply);
+    const { sdk } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
+    const fromUs = callErrorFields(
+      await failureOf(overNode(fake.baseUrls.openai).doStream({ prompt })),
+    );
+    const { responseHeaders: _a, ...sdkRest } = fromSdk;
+    const { responseHeaders, ...ourRest } = fromUs;
+    expect(ourRest).toEqual(sdkRest);
+    expect(responseHeaders["retry-after"]).toBe("7");
+    expect(fromUs.failure).toMatchObject({ kind: "rate_limited", retryAfterMs: 7000 });
+  });
+
+  it("a provider that refuses the connection is a retryable APICallError, as the SDK's", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const baseURL = `http://127.0.0.1:${port}/v1`;
+    const { sdk } = modelsFor(baseURL, "gpt-4.1");
+    for (const error of [
+      await failureOf(sdk.doStream({ prompt })),
+      await failureOf(overNode(baseURL).doStream({ prompt })),
+    ]) {
+      expect(APICallError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ isRetryable: true, statusCode: undefined });
+      expect((error as Error).message).toMatch(/^Cannot connect to API: .*ECONNREFUSED/);
+      expect(
+        classifyFailure(
+          error,
+          { provider: "openai", providerModel: "gpt-4.1", keySource: "hosted" },
+          { timedOut: false, deltasSeen: false, timeoutMs: 1000 },
+        ),
+      ).toMatchObject({ kind: "network", retryable: true });
+    }
+  });
+
+  it("the abort signal stops the read and closes the connection", async () => {
+    fake.next({ text: Array.from({ length: 50 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 20 });
+    const controller = new AbortController();
+    const { stream } = await overNode(fake.baseUrls.openai).doStream({
+      prompt,
+      abortSignal: controller.signal,
+    });
+    const reader = stream.getReader();
+    for (;;) {
+      const { value } = await reader.read();
+      if (value?.type === "text-delta") break;
+    }
+    controller.abort();
+    const error = await failureOf(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+    );
+    expect((error as Error).name).toBe("AbortError");
+    expect(await fake.requests[0]?.closed).toEqual({ early: true });
+  });
+});
