@@ -351,12 +351,15 @@ const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 const describe = (r) =>
   `p99 ${fmt(r.p99, 0)} ms, p50 ${fmt(r.p50, 0)} ms, ${fmt(r.runsPerS)} runs/s, ${fmt(r.chunksPerS, 0)} chunks/s, run ${fmt(r.runMs, 0)} ms, server CPU ${fmt(r.cpuPerRunMs, 0)} ms/run, ${fmt(r.cpuPerChunkMs, 2)} ms/chunk (${fmt(r.cpuShare * 100, 0)}% of a core), failed ${r.failed}`;
 
-await buildIfStale({ only: ["server"] });
+// BENCH_SERVER_ENTRY runs another server bundle (before/after comparisons on one machine).
+const ENTRY = process.env.BENCH_SERVER_ENTRY ?? "apps/server/dist/main.js";
+if (ENTRY === "apps/server/dist/main.js") await buildIfStale({ only: ["server"] });
 const fake = await startFakeProvider();
 const database = process.env.BENCH_DATABASE_URL
   ? await freshDatabase(process.env.BENCH_DATABASE_URL)
   : null;
 const server = await startServer({
+  entry: ENTRY,
   env: {
     LOG_LEVEL,
     RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
@@ -376,7 +379,7 @@ const server = await startServer({
   },
 });
 const config = () =>
-  `database ${database ? "PostgreSQL (fresh database)" : "PGlite (embedded)"}, LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, load ${loadavg()[0].toFixed(1)}, ${cpus().length} CPUs`;
+  `server ${ENTRY}, database ${database ? "PostgreSQL (fresh database)" : "PGlite (embedded)"}, LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, load ${loadavg()[0].toFixed(1)}, ${cpus().length} CPUs`;
 try {
   console.log(`configuration: ${config()}`);
   const token = await signUp(server.url);

@@ -131,20 +131,20 @@ export interface NewRun {
   instanceId: string;
 }
 
+const RUN_INSERT_COLUMNS =
+  "id, session_id, user_id, message_id, mode, coordinator_model, instance_id";
+
+function runValues(run: NewRun): unknown[] {
+  const { id, sessionId, userId, messageId, mode, coordinatorModel, instanceId } = run;
+  return [id, sessionId, userId, messageId, mode, coordinatorModel, instanceId];
+}
+
 /** Inserts a queued run; a second active run in the session violates a unique index (23505). */
 export async function insertRun(db: Queryable, run: NewRun): Promise<void> {
+  const params = runValues(run);
   await db.query(
-    `INSERT INTO runs (id, session_id, user_id, message_id, mode, coordinator_model, instance_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      run.id,
-      run.sessionId,
-      run.userId,
-      run.messageId,
-      run.mode,
-      run.coordinatorModel,
-      run.instanceId,
-    ],
+    `INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${placeholders(1, params.length).join(", ")})`,
+    params,
   );
 }
 
@@ -159,17 +159,9 @@ export function insertRunPart(
   run: NewRun,
   from: string,
 ): { sql: string; params: unknown[] } {
-  const params = [
-    run.id,
-    run.sessionId,
-    run.userId,
-    run.messageId,
-    run.mode,
-    run.coordinatorModel,
-    run.instanceId,
-  ];
+  const params = runValues(run);
   return {
-    sql: `INSERT INTO runs (id, session_id, user_id, message_id, mode, coordinator_model, instance_id)
+    sql: `INSERT INTO runs (${RUN_INSERT_COLUMNS})
       SELECT ${placeholders(first, params.length).join(", ")} FROM ${from}`,
     params,
   };
