@@ -240,7 +240,14 @@ async function statementsPerRequest(databaseUrl, base, cookie) {
 }
 
 async function runOn(label, env, databaseUrl, fakeUrl) {
-  const server = await startServer({ env, entry: ENTRY });
+  // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF
+    ? {
+        NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile.mjs")}`,
+        BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF,
+      }
+    : {};
+  const server = await startServer({ env: { ...env, ...profile }, entry: ENTRY });
   try {
     const user = await userWithSessions(server.url);
     const { cookie } = user;
