@@ -15,7 +15,7 @@
 //     each statement outside a transaction is one commit, each transaction one).
 // The fake provider (bench/fake-provider.mjs) runs in its own process.
 import { spawn } from "node:child_process";
-import { Agent } from "node:http";
+import http, { Agent } from "node:http";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -269,6 +269,53 @@ async function measureOverhead(base, token, pid) {
   };
 }
 
+/**
+ * The floor any engine stands on here: a bare client (node:http, kept alive) making the run's
+ * critical-path calls one after another against the same fake provider, reading each stream
+ * to its end, storing and sending nothing. Its overhead over the model time is what talking
+ * HTTP to the provider costs on this machine before an engine does anything.
+ */
+async function measureFloor(providerUrl) {
+  const url = new URL(`${providerUrl}/responses`);
+  const agent = new Agent({ keepAlive: true });
+  const body = JSON.stringify({
+    model: "gpt-4.1",
+    input: [{ role: "user", content: [{ type: "input_text", text: MESSAGE }] }],
+    stream: true,
+  });
+  const call = () =>
+    new Promise((resolve, reject) => {
+      const request = http.request(
+        url,
+        {
+          method: "POST",
+          agent,
+          headers: {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
+        (response) => {
+          response.on("data", () => {});
+          response.on("end", resolve);
+        },
+      );
+      request.on("error", reject);
+      request.end(body);
+    });
+  const overheads = [];
+  for (let run = 0; run < OVERHEAD_RUNS; run++) {
+    const started = performance.now();
+    for (let i = 0; i < CRITICAL_CALLS; i++) await call();
+    // The first runs open the connection and warm up, as in measureOverhead.
+    if (run >= Math.min(3, OVERHEAD_RUNS - 1)) {
+      overheads.push(performance.now() - started - CRITICAL_CALLS * MODEL_MS_PER_CALL);
+    }
+  }
+  agent.destroy();
+  return overheads;
+}
+
 /** Statements per run: a few runs in a row, alone, between two readings of the counters. */
 async function measureStatements(base, token, database) {
   const client = openSocket(base, token, null);
@@ -383,6 +430,7 @@ const config = () =>
 try {
   console.log(`configuration: ${config()}`);
   const token = await signUp(server.url);
+  const floor = await measureFloor(fake.url);
   const overhead = await measureOverhead(server.url, token, server.child.pid);
   console.log(
     `  overhead: mean ${fmt(mean(overhead.overhead), 1)} ms, p50 ${fmt(percentile(overhead.overhead, 0.5), 1)} ms; chunk p99 ${fmt(overhead.p99, 0)} ms (${config()})`,
@@ -427,6 +475,10 @@ try {
     [
       `overhead per run over model time (${overhead.runs} runs in a row)`,
       `p50 ${fmt(percentile(overhead.overhead, 0.5), 1)} ms, mean ${fmt(mean(overhead.overhead), 1)} ms, p95 ${fmt(percentile(overhead.overhead, 0.95), 1)} ms (POST → run.completed at the client; run ${fmt(overhead.wall, 0)} ms); server side mean ${fmt(mean(overhead.serverOverhead), 1)} ms`,
+    ],
+    [
+      `floor: a bare client, the same ${CRITICAL_CALLS} calls in a row`,
+      `p50 ${fmt(percentile(floor, 0.5), 1)} ms, mean ${fmt(mean(floor), 1)} ms over the model time (node:http kept alive, nothing stored or sent: what HTTP to the provider costs here)`,
     ],
     [
       "chunk latency at C=1 (provider send → client)",
