@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   addHundredths,
   ERROR_CODES,
@@ -83,6 +84,10 @@ async function holdBalance<R extends object>(
   composed: ComposedStatement | undefined,
 ): Promise<Reserved<R>> {
   const reference = `run:${ctx.runId}:${callId}`;
+  // The call's provider request was made just before: node:http hands it its socket on the
+  // next tick, after every promise job of this turn. The hold's statement waits for the next
+  // turn of the event loop, so the request reaches the wire first (decision 026).
+  await nextTurn();
   const reserve = () => ctx.deps.credits.reserve<R>(ctx.userId, worstCase, reference, composed);
   try {
     const { hold, composed: written } = await reserve().catch(async (error: unknown) => {
@@ -130,7 +135,9 @@ export async function withHold(
   ctx.totals.credits = addHundredths(ctx.totals.credits, charged);
   ctx.totals.inputTokens += result.usage.inputTokens;
   ctx.totals.outputTokens += result.usage.outputTokens;
-  const booked = book(ctx, reserved, result, charged, step);
+  // Booked from the next turn of the event loop: the run's next call, started as this one
+  // returns, gets its provider request on the wire before this statement (decision 026).
+  const booked = nextTurn().then(() => book(ctx, reserved, result, charged, step));
   track(ctx, () => booked.then(() => undefined));
   return { result, charged, booked };
 }
