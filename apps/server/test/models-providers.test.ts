@@ -369,6 +369,22 @@ describe("fallback and failure", () => {
     }
   });
 
+  it("strips NUL characters from the plan before checking it, so a task of only NULs is refused", async () => {
+    const step = { id: "s1", role: "coder", dependsOn: [] };
+    fakes.openai.next({
+      json: { rationale: "Fine\u0000.", steps: [{ ...step, task: "Write\u0000 it" }] },
+    });
+    const clean = await app.app.models.generatePlan({ modelId: "gpt-4.1", request: "Anything" });
+    expect(clean.plan.rationale).toBe("Fine.");
+    expect(clean.plan.steps[0]?.task).toBe("Write it");
+    fakes.openai.next({ json: { rationale: "Empty task.", steps: [{ ...step, task: "\u0000" }] } });
+    await expectAppError(
+      app.app.models.generatePlan({ modelId: "gpt-4.1", request: "Anything" }),
+      MODEL_ERROR_CODES.invalidOutput,
+      502,
+    );
+  });
+
   it("rejects a plan that is not JSON as the model's fault", async () => {
     fakes.openai.next({ text: "{not json" });
     await expectAppError(

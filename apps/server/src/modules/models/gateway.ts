@@ -240,7 +240,9 @@ async function structuredOutput(
       } catch {
         throw new InvalidOutputError("the answer is not JSON");
       }
-      const parsed = schema.safeParse(value);
+      // U+0000 cannot be stored (PostgreSQL text); a `\u0000` escape becomes one only here.
+      // Stripped before the check, so what is checked is what the caller gets.
+      const parsed = schema.safeParse(withoutNulDeep(value));
       if (!parsed.success) throw new InvalidOutputError("the answer does not match the schema");
       return parsed.data;
     },
@@ -447,7 +449,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         }
       }
       if (signal.aborted) throw signal.reason;
-      const parsed = output ? withoutNulDeep(output.parse(text)) : undefined;
+      const parsed = output?.parse(text);
       const latency = performance.now() - attemptStarted;
       health.success(
         target.provider,
@@ -591,16 +593,9 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     const { schema, schemaName, schemaDescription, ...rest } = input;
     const output = await structuredOutput(schema, schemaName, schemaDescription);
     const result = await call(rest, output);
-    // Validated inside the attempt already; parsing again gives the caller its static type.
-    const parsed = schema.safeParse(result.object);
-    if (!parsed.success) {
-      throw new AppError(
-        MODEL_ERROR_CODES.invalidOutput,
-        502,
-        `${result.modelName} returned an answer in the wrong format. Please try again.`,
-      );
-    }
-    return { ...result, object: parsed.data };
+    // `output.parse` checked it against `schema` inside the attempt: an attempt whose answer
+    // does not match fails (and falls back), so a returned call always has a valid object.
+    return { ...result, object: result.object as T };
   }
 
   async function generatePlan(input: PlanInput): Promise<ModelCallResult & { plan: TRunPlan }> {

@@ -84,9 +84,11 @@ async function holdBalance<R extends object>(
   composed: ComposedStatement | undefined,
 ): Promise<Reserved<R>> {
   const reference = `run:${ctx.runId}:${callId}`;
-  // The call's provider request was made just before: node:http hands it its socket on the
-  // next tick, after every promise job of this turn. The hold's statement waits for the next
-  // turn of the event loop, so the request reaches the wire first (decision 026).
+  // A run's call makes its provider request just before its hold (callModel): node:http hands
+  // the request its socket on the next tick, after every promise job of this turn. The hold's
+  // statement waits for the next turn of the event loop, so the request reaches the wire
+  // first (decision 026). The planning hold of POST /api/ai/chat has no request beside it and
+  // only waits the one turn.
   await nextTurn();
   const reserve = () => ctx.deps.credits.reserve<R>(ctx.userId, worstCase, reference, composed);
   try {

@@ -5,7 +5,13 @@ import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
 import { formatCost, formatNumber } from "../billing/billing-format";
 import { adminKeys, fetchOverview } from "./admin-api";
-import { AdminPage, AdminTable, QueryState } from "./admin-page";
+import {
+  AdminPage,
+  AdminRowHeader,
+  AdminTable,
+  formatMilliseconds,
+  QueryState,
+} from "./admin-page";
 import { DayBarChart } from "./day-bar-chart";
 import { WebVitalsTable } from "./web-vitals-table";
 
@@ -200,14 +206,10 @@ export function ProviderHealthTable({ providers }: { providers: readonly TModelH
                 )}
               </td>
               <td className="py-2 pr-3 text-right tabular-nums">
-                {provider.latency_ms_p50 === null
-                  ? "—"
-                  : `${formatNumber(provider.latency_ms_p50, 0)} ms`}
+                {formatMilliseconds(provider.latency_ms_p50)}
               </td>
               <td className="py-2 pr-3 text-right tabular-nums">
-                {provider.ttft_ms_p50 === null
-                  ? "—"
-                  : `${formatNumber(provider.ttft_ms_p50, 0)} ms`}
+                {formatMilliseconds(provider.ttft_ms_p50)}
               </td>
               <td className="py-2 pr-3 text-right tabular-nums">{provider.samples}</td>
               <td className="py-2 text-xs text-ink-600">
@@ -227,7 +229,6 @@ function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
   if (models.length === 0) {
     return <p className="mt-3 text-sm text-ink-600">No model calls since the server started.</p>;
   }
-  const ms = (value: number | null) => (value === null ? "—" : `${formatNumber(value, 0)} ms`);
   return (
     <AdminTable
       testId="model-stats"
@@ -237,15 +238,13 @@ function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
     >
       {models.map((model) => (
         <tr key={model.model_id}>
-          <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
-            {model.model_id}
-          </th>
+          <AdminRowHeader>{model.model_id}</AdminRowHeader>
           <td className="py-2 pr-3">{formatNumber(model.calls)}</td>
           <td className="py-2 pr-3">
             {model.errors > 0 ? <Badge tone="danger">{formatNumber(model.errors)}</Badge> : "0"}
           </td>
-          <td className="py-2 pr-3">{ms(model.latency_ms_p50)}</td>
-          <td className="py-2 pr-3">{ms(model.latency_ms_p95)}</td>
+          <td className="py-2 pr-3">{formatMilliseconds(model.latency_ms_p50)}</td>
+          <td className="py-2 pr-3">{formatMilliseconds(model.latency_ms_p95)}</td>
           <td className="py-2 text-xs text-ink-600">
             {model.last_error ? `${model.last_error.code}: ${model.last_error.message}` : "—"}
           </td>

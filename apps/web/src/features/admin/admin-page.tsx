@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { formatNumber } from "../billing/billing-format";
 
 /** The frame of every admin screen: its title (also the document's) and a short description. */
 export function AdminPage({
@@ -38,6 +39,19 @@ export function QueryState({ isError, label }: { isError: boolean; label: string
     <p className="text-sm text-ink-600" aria-live="polite">
       Loading {label}…
     </p>
+  );
+}
+
+/** A duration in the admin's tables: whole milliseconds, or a dash when there is none. */
+export const formatMilliseconds = (value: number | null) =>
+  value === null ? "—" : `${formatNumber(value, 0)} ms`;
+
+/** The first cell of an admin table's row, naming what the row is about (an id, a path). */
+export function AdminRowHeader({ children }: { children: ReactNode }) {
+  return (
+    <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
+      {children}
+    </th>
   );
 }
 

@@ -2,9 +2,7 @@ import type { TWebVitalsP75 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { formatNumber } from "../billing/billing-format";
 import { adminKeys, fetchAnalytics } from "./admin-api";
-import { AdminTable, QueryState } from "./admin-page";
-
-const ms = (value: number | null) => (value === null ? "—" : `${formatNumber(value, 0)} ms`);
+import { AdminRowHeader, AdminTable, formatMilliseconds, QueryState } from "./admin-page";
 
 /** Web vitals at the 75th percentile per route, from the analytics the web app reports. */
 export function WebVitalsTable({ vitals }: { vitals?: readonly TWebVitalsP75[] }) {
@@ -25,16 +23,14 @@ export function WebVitalsTable({ vitals }: { vitals?: readonly TWebVitalsP75[] }
     >
       {rows.map((row) => (
         <tr key={row.pagePath}>
-          <th scope="row" className="py-2 pr-3 font-mono text-xs font-normal text-ink-900">
-            {row.pagePath}
-          </th>
+          <AdminRowHeader>{row.pagePath}</AdminRowHeader>
           <td className="py-2 pr-3">{row.samples}</td>
-          <td className="py-2 pr-3">{ms(row.lcp)}</td>
-          <td className="py-2 pr-3">{ms(row.inp)}</td>
-          <td className="py-2 pr-3">{ms(row.fid)}</td>
+          <td className="py-2 pr-3">{formatMilliseconds(row.lcp)}</td>
+          <td className="py-2 pr-3">{formatMilliseconds(row.inp)}</td>
+          <td className="py-2 pr-3">{formatMilliseconds(row.fid)}</td>
           <td className="py-2 pr-3">{row.cls === null ? "—" : formatNumber(row.cls, 3)}</td>
-          <td className="py-2 pr-3">{ms(row.ttfb)}</td>
-          <td className="py-2 pr-3">{ms(row.fcp)}</td>
+          <td className="py-2 pr-3">{formatMilliseconds(row.ttfb)}</td>
+          <td className="py-2 pr-3">{formatMilliseconds(row.fcp)}</td>
         </tr>
       ))}
     </AdminTable>
