@@ -71,7 +71,7 @@ async function startFakeProvider() {
   });
   // Never outlive the benchmark, even when it fails.
   process.once("exit", () => child.kill("SIGTERM"));
-  return { url, stop: () => child.kill("SIGTERM") };
+  return { url, pid: child.pid, stop: () => child.kill("SIGTERM") };
 }
 
 /** A fresh database on the PostgreSQL server, so runs of this benchmark and tests never share one. */
@@ -270,21 +270,26 @@ async function measureOverhead(base, token, pid) {
 }
 
 /**
- * The floor any engine stands on here: a bare client (node:http, kept alive) making the run's
- * critical-path calls one after another against the same fake provider, reading each stream
- * to its end, storing and sending nothing. Its overhead over the model time is what talking
- * HTTP to the provider costs on this machine before an engine does anything.
+ * A bare client of the fake provider: node:http over kept-alive connections, nothing stored
+ * or sent. `call(plan)` makes one call and reads its stream to the end; every stamped chunk's
+ * latency (provider send → receipt here) goes to `latencies` when given.
  */
-async function measureFloor(providerUrl) {
+function bareClient(providerUrl, latencies) {
   const url = new URL(`${providerUrl}/responses`);
   const agent = new Agent({ keepAlive: true });
-  const body = JSON.stringify({
-    model: "gpt-4.1",
-    input: [{ role: "user", content: [{ type: "input_text", text: MESSAGE }] }],
-    stream: true,
-  });
-  const call = () =>
+  const input = [{ role: "user", content: [{ type: "input_text", text: MESSAGE }] }];
+  const bodies = {
+    text: JSON.stringify({ model: "gpt-4.1", input, stream: true }),
+    plan: JSON.stringify({
+      model: "gpt-4.1",
+      input,
+      stream: true,
+      text: { format: { type: "json_object" } },
+    }),
+  };
+  const call = (plan = false) =>
     new Promise((resolve, reject) => {
+      const body = plan ? bodies.plan : bodies.text;
       const request = http.request(
         url,
         {
@@ -296,24 +301,129 @@ async function measureFloor(providerUrl) {
           },
         },
         (response) => {
-          response.on("data", () => {});
+          response.setEncoding("utf8");
+          let buffer = "";
+          response.on("data", (text) => {
+            if (!latencies) return;
+            buffer += text;
+            const events = buffer.split("\n\n");
+            buffer = events.pop() ?? "";
+            const received = performance.timeOrigin + performance.now();
+            for (const event of events) {
+              // Deltas only: the closing events repeat the whole text, stamps and all.
+              if (!event.startsWith("event: response.output_text.delta")) continue;
+              for (const match of event.matchAll(STAMP))
+                latencies.push(received - Number(match[1]));
+            }
+          });
           response.on("end", resolve);
         },
       );
       request.on("error", reject);
       request.end(body);
     });
+  return { call, close: () => agent.destroy() };
+}
+
+/**
+ * The floor any engine stands on here: a bare client making the run's critical-path calls one
+ * after another against the same fake provider, reading each stream to its end, storing and
+ * sending nothing. Its overhead over the model time is what talking HTTP to the provider
+ * costs on this machine before an engine does anything.
+ */
+async function measureFloor(providerUrl) {
+  const client = bareClient(providerUrl);
   const overheads = [];
   for (let run = 0; run < OVERHEAD_RUNS; run++) {
     const started = performance.now();
-    for (let i = 0; i < CRITICAL_CALLS; i++) await call();
+    for (let i = 0; i < CRITICAL_CALLS; i++) await client.call();
     // The first runs open the connection and warm up, as in measureOverhead.
     if (run >= Math.min(3, OVERHEAD_RUNS - 1)) {
       overheads.push(performance.now() - started - CRITICAL_CALLS * MODEL_MS_PER_CALL);
     }
   }
-  agent.destroy();
+  client.close();
   return overheads;
+}
+
+/**
+ * The floor of the concurrency figure: `concurrency` runs of the engine's shape (plan →
+ * strategist → coder ∥ designer → critic → synthesis) made by a bare client for the window,
+ * each chunk's latency measured at receipt as for the server. No engine sustains more
+ * concurrent runs on this machine than a client that does nothing with the chunks.
+ */
+async function measureFloorConcurrency(provider, concurrency) {
+  const latencies = [];
+  const providerUrl = provider.url;
+  const client = bareClient(providerUrl, latencies);
+  const cpuBefore = { provider: serverCpuMs(provider.pid), client: process.cpuUsage() };
+  const deadline = performance.now() + WINDOW_S * 1000;
+  let completed = 0;
+  const durations = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        await client.call(true);
+        await client.call();
+        await Promise.all([client.call(), client.call()]);
+        await client.call();
+        await client.call();
+        completed++;
+        durations.push(performance.now() - started);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - deadline) / 1000 + WINDOW_S;
+  const providerCpuMs = serverCpuMs(provider.pid) - cpuBefore.provider;
+  const clientCpu = process.cpuUsage(cpuBefore.client);
+  client.close();
+  return {
+    concurrency,
+    completed,
+    failed: 0,
+    // Share of one core used by the fake provider and by this bare client.
+    providerShare: providerCpuMs / 1000 / elapsed,
+    clientShare: (clientCpu.user + clientCpu.system) / 1e6 / elapsed,
+    runsPerS: completed / elapsed,
+    chunksPerS: latencies.length / elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    runMs: mean(durations),
+  };
+}
+
+/**
+ * The highest concurrency whose chunk p99 stays under the target: C doubles (from `from`)
+ * until a level misses and throughput stops growing, then bisects. `measure(c)` runs a level.
+ */
+async function scanConcurrency(measure, from = 1) {
+  const levels = [];
+  let pass = null;
+  let fail = null;
+  const level = async (c) => {
+    const result = await measure(c);
+    levels.push(result);
+    return result;
+  };
+  const meets = (r) => r.p99 < P99_TARGET_MS && r.failed === 0;
+  // Doubles past the first level over the target while throughput still grows (saturation).
+  let previous = null;
+  for (let c = from; c <= MAX_CONCURRENCY; c *= 2) {
+    const result = await level(c);
+    if (meets(result) && !fail) pass = result;
+    else fail ??= result;
+    if (fail && previous && result.runsPerS < previous.runsPerS * 1.1) break;
+    previous = result;
+  }
+  // Bisect between the last level that passed and the first that did not.
+  while (pass && fail && fail.concurrency - pass.concurrency > Math.max(1, pass.concurrency / 8)) {
+    const result = await level(Math.round((pass.concurrency + fail.concurrency) / 2));
+    if (meets(result)) pass = result;
+    else fail = result;
+  }
+  const saturation = levels.reduce((best, r) => (r.runsPerS > best.runsPerS ? r : best), levels[0]);
+  return { levels, pass, fail, saturation };
 }
 
 /** Statements per run: a few runs in a row, alone, between two readings of the counters. */
@@ -395,6 +505,8 @@ async function measureConcurrency(base, token, concurrency, pid) {
 }
 
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+const describeFloor = (r) =>
+  `p99 ${fmt(r.p99, 0)} ms, p50 ${fmt(r.p50, 0)} ms, ${fmt(r.runsPerS)} runs/s, ${fmt(r.chunksPerS, 0)} chunks/s, run ${fmt(r.runMs, 0)} ms; CPU: fake provider ${fmt(r.providerShare * 100, 0)}% of a core, bare client ${fmt(r.clientShare * 100, 0)}%`;
 const describe = (r) =>
   `p99 ${fmt(r.p99, 0)} ms, p50 ${fmt(r.p50, 0)} ms, ${fmt(r.runsPerS)} runs/s, ${fmt(r.chunksPerS, 0)} chunks/s, run ${fmt(r.runMs, 0)} ms, server CPU ${fmt(r.cpuPerRunMs, 0)} ms/run, ${fmt(r.cpuPerChunkMs, 2)} ms/chunk (${fmt(r.cpuShare * 100, 0)}% of a core), failed ${r.failed}`;
 
@@ -437,32 +549,20 @@ try {
   );
   const statements = database ? await measureStatements(server.url, token, database) : null;
 
-  const levels = [];
-  let pass = null;
-  let fail = null;
-  const level = async (c) => {
+  const { levels, pass, fail, saturation } = await scanConcurrency(async (c) => {
     const result = await measureConcurrency(server.url, token, c, server.child.pid);
-    levels.push(result);
     console.log(`  C=${c}: ${describe(result)} (load ${loadavg()[0].toFixed(1)})`);
     return result;
-  };
-  const meets = (r) => r.p99 < P99_TARGET_MS && r.failed === 0;
-  // Doubles past the first level over the target while throughput still grows (saturation).
-  let previous = null;
-  for (let c = 1; c <= MAX_CONCURRENCY; c *= 2) {
-    const result = await level(c);
-    if (meets(result) && !fail) pass = result;
-    else fail ??= result;
-    if (fail && previous && result.runsPerS < previous.runsPerS * 1.1) break;
-    previous = result;
-  }
-  // Bisect between the last level that passed and the first that did not.
-  while (pass && fail && fail.concurrency - pass.concurrency > Math.max(1, pass.concurrency / 8)) {
-    const result = await level(Math.round((pass.concurrency + fail.concurrency) / 2));
-    if (meets(result)) pass = result;
-    else fail = result;
-  }
-  const saturation = levels.reduce((best, r) => (r.runsPerS > best.runsPerS ? r : best), levels[0]);
+  });
+  // BENCH_FLOOR_SCAN=0 skips the floor's scan (about two minutes).
+  const floorScan =
+    process.env.BENCH_FLOOR_SCAN === "0"
+      ? null
+      : await scanConcurrency(async (c) => {
+          const result = await measureFloorConcurrency(fake, c);
+          console.log(`  floor C=${c}: ${describeFloor(result)} (load ${loadavg()[0].toFixed(1)})`);
+          return result;
+        }, 4);
 
   const rows = [
     ["machine", `${machine()}, ${cpus().length} cores`],
@@ -491,6 +591,12 @@ try {
     [
       "first level over the target",
       fail ? `${fail.concurrency}: ${describe(fail)}` : `none up to ${MAX_CONCURRENCY}`,
+    ],
+    [
+      `floor: bare clients, runs of the same shape at p99 < ${P99_TARGET_MS} ms`,
+      floorScan
+        ? `${floorScan.pass ? `${floorScan.pass.concurrency}: ${describeFloor(floorScan.pass)}` : "none"}; first over: ${floorScan.fail ? `${floorScan.fail.concurrency}: ${describeFloor(floorScan.fail)}` : `none up to ${MAX_CONCURRENCY}`}; saturation ${fmt(floorScan.saturation.runsPerS)} runs/s (C=${floorScan.saturation.concurrency})`
+        : "not measured (BENCH_FLOOR_SCAN=0)",
     ],
     [
       "runs/s at saturation",

@@ -160,7 +160,52 @@ async function timeToMarker(url, init, marker) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** CoChat at concurrency 1: time to the first delta through Cohort and from the provider. */
+/**
+ * The floor of CoChat's added time: a bare node:http proxy in its own process that forwards
+ * the request to the provider on a kept-alive connection and pipes the stream back. No
+ * sign-in, no lookup, no SDK: what one HTTP hop through any server costs on this machine.
+ */
+async function startBareProxy(fakeUrl) {
+  const target = new URL(`${fakeUrl}/chat/completions`);
+  const script = `
+    import http from "node:http";
+    const agent = new http.Agent({ keepAlive: true });
+    const target = new URL(${JSON.stringify(target.href)});
+    const server = http.createServer((req, res) => {
+      const chunks = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const upstream = http.request(target, {
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", authorization: "Bearer bench", "content-length": body.length },
+        }, (answer) => {
+          res.writeHead(answer.statusCode, { "content-type": "text/event-stream" });
+          answer.pipe(res);
+        });
+        upstream.end(body);
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", () => reject(new Error("the bare proxy exited")));
+  });
+  process.once("exit", () => child.kill("SIGTERM"));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * CoChat at concurrency 1: time to the first delta through Cohort, from the provider, and
+ * through a bare proxy (the floor), turns interleaved.
+ */
 async function cochatAddedTtft(base, fakeUrl, user) {
   const csrf = await call(base, "GET", "/api/csrf-token");
   const adminCookies = cookiesOf(csrf.response);
@@ -199,17 +244,35 @@ async function cochatAddedTtft(base, fakeUrl, user) {
       },
       '"content":"one',
     );
-  for (let i = 0; i < 5; i++) {
-    await viaCohort();
-    await direct();
+  const proxy = await startBareProxy(fakeUrl);
+  const viaProxy = () =>
+    timeToMarker(
+      proxy.url,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "llama3.1", stream: true, messages }),
+      },
+      '"content":"one',
+    );
+  try {
+    for (let i = 0; i < 5; i++) {
+      await viaCohort();
+      await direct();
+      await viaProxy();
+    }
+    const through = [];
+    const straight = [];
+    const proxied = [];
+    for (let i = 0; i < COCHAT_TURNS; i++) {
+      through.push(await viaCohort());
+      straight.push(await direct());
+      proxied.push(await viaProxy());
+    }
+    return { through: median(through), direct: median(straight), proxied: median(proxied) };
+  } finally {
+    proxy.stop();
   }
-  const through = [];
-  const straight = [];
-  for (let i = 0; i < COCHAT_TURNS; i++) {
-    through.push(await viaCohort());
-    straight.push(await direct());
-  }
-  return { through: median(through), direct: median(straight) };
 }
 
 /** PostgreSQL: committed transactions of the whole database per request, over N requests. */
@@ -304,6 +367,14 @@ for (const run of runs) {
   rows.push([
     `[${run.label}] CoChat added time to first token (C=1)`,
     `${(run.cochat.through - run.cochat.direct).toFixed(1)} ms (median ${run.cochat.through.toFixed(1)} ms through Cohort − ${run.cochat.direct.toFixed(1)} ms direct, ${COCHAT_TURNS} turns, provider TTFT ${TTFT_MS} ms)`,
+  ]);
+  rows.push([
+    `[${run.label}] floor: a bare proxy's added time to first token`,
+    `${(run.cochat.proxied - run.cochat.direct).toFixed(1)} ms (median ${run.cochat.proxied.toFixed(1)} ms through a node:http proxy that only forwards and pipes)`,
+  ]);
+  rows.push([
+    `[${run.label}] GET /api/sessions: mean latency at ${CONNECTIONS} connections`,
+    `${((CONNECTIONS / run.sessions.reqPerSec) * 1000).toFixed(1)} ms (connections ÷ throughput: a p99 under 20 ms at ${CONNECTIONS} connections needs well over ${Math.round(CONNECTIONS / 0.02)} req/s)`,
   ]);
 }
 const width = Math.max(...rows.map(([k]) => k.length));
