@@ -354,8 +354,7 @@ async function measureFloor(providerUrl) {
  */
 async function measureFloorConcurrency(provider, concurrency) {
   const latencies = [];
-  const providerUrl = provider.url;
-  const client = bareClient(providerUrl, latencies);
+  const client = bareClient(provider.url, latencies);
   const cpuBefore = { provider: serverCpuMs(provider.pid), client: process.cpuUsage() };
   const deadline = performance.now() + WINDOW_S * 1000;
   let completed = 0;
@@ -554,7 +553,7 @@ try {
     console.log(`  C=${c}: ${describe(result)} (load ${loadavg()[0].toFixed(1)})`);
     return result;
   });
-  // BENCH_FLOOR_SCAN=0 skips the floor's scan (about two minutes).
+  // BENCH_FLOOR_SCAN=0 skips the floor's scan (7 or more windows of BENCH_WINDOW_S).
   const floorScan =
     process.env.BENCH_FLOOR_SCAN === "0"
       ? null

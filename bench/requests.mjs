@@ -47,6 +47,25 @@ async function measure(url, headers = {}) {
 const show = (m) =>
   `${m.reqPerSec} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, non-2xx ${m.non2xx}, errors ${m.errors}, load ${m.load}`;
 
+/**
+ * Runs an ES module script in its own process (so its timers never compete with the
+ * server's or the client's) and resolves with the first line it prints and a stop function;
+ * the process never outlives the benchmark.
+ */
+async function startScript(what, script, { cwd = root, execArgv = [] } = {}) {
+  const child = spawn(process.execPath, [...execArgv, "--input-type=module", "-e", script], {
+    cwd,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", () => reject(new Error(`${what} exited`)));
+  });
+  const stop = () => child.kill("SIGTERM");
+  process.once("exit", stop);
+  return { line, stop };
+}
+
 /** A bare Fastify hello-world in its own process: the ceiling of this machine. */
 async function bareFastify() {
   const script = `
@@ -56,18 +75,11 @@ async function bareFastify() {
     await app.listen({ port: 0, host: "127.0.0.1" });
     console.log(app.server.address().port);
   `;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-    cwd: path.join(root, "apps/server"),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", () => reject(new Error("bare Fastify exited")));
-  });
+  const bare = await startScript("bare Fastify", script, { cwd: path.join(root, "apps/server") });
   try {
-    return await measure(`http://127.0.0.1:${port}/`);
+    return await measure(`http://127.0.0.1:${bare.line}/`);
   } finally {
-    child.kill("SIGTERM");
+    bare.stop();
   }
 }
 
@@ -130,16 +142,8 @@ async function startFakeProvider() {
     setInterval(() => { fake.requests.length = 0; }, 1000).unref();
     console.log(fake.baseUrls.openaiCompatible);
   `;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", () => reject(new Error("the fake provider exited")));
-  });
-  process.once("exit", () => child.kill("SIGTERM"));
-  return { url, stop: () => child.kill("SIGTERM") };
+  const fake = await startScript("the fake provider", script, { execArgv: ["--import", "tsx"] });
+  return { url: fake.line, stop: fake.stop };
 }
 
 /** Milliseconds from sending the request until `marker` arrives in the streamed body. */
@@ -190,16 +194,8 @@ async function startBareProxy(fakeUrl) {
     server.keepAliveTimeout = 60_000;
     server.listen(0, "127.0.0.1", () => console.log(server.address().port));
   `;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", () => reject(new Error("the bare proxy exited")));
-  });
-  process.once("exit", () => child.kill("SIGTERM"));
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+  const proxy = await startScript("the bare proxy", script);
+  return { url: `http://127.0.0.1:${proxy.line}`, stop: proxy.stop };
 }
 
 /**
