@@ -35,7 +35,7 @@ import { captureServerLines } from "./modules/telemetry/capture-server-lines";
 import { registerTelemetry } from "./modules/telemetry/routes";
 import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
-import { loadUserKeys } from "./modules/users/load-user-keys";
+import { loadSignedInUserKeys } from "./modules/users/load-user-keys";
 import { userRoutes } from "./modules/users/routes";
 import { registerAuth } from "./platform/auth";
 import { registerCsrf } from "./platform/csrf";
@@ -196,7 +196,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   );
   // Modules that would import each other get what they need here, at registration.
   const keyDeps = apiKeyDeps(app);
-  await app.register(modelsRoutes, { loadUserKeys: (userId) => loadUserKeys(keyDeps, userId) });
+  await app.register(modelsRoutes, {
+    loadUserKeys: (principal) => loadSignedInUserKeys(keyDeps, principal),
+  });
   await app.register(authRoutes);
   await app.register(userRoutes);
   await app.register(apiKeyRoutes);

@@ -174,6 +174,39 @@ describe("a sign-in", () => {
   });
 });
 
+describe("provider keys", () => {
+  const keyReads = () => statements.filter((sql) => /FROM user_api_keys WHERE/.test(sql));
+  const cochatOnKey = async (client: TestClient) => {
+    const response = await client.get("/api/cochat/models");
+    expect(response.statusCode).toBe(200);
+    const models = response.json().data as { id: string; simulated: boolean }[];
+    return models.find((m) => m.id === "cochat")?.simulated === false;
+  };
+
+  it("cost no read for a user without any, and one saved counts on the very next call", async () => {
+    const { client } = await signUp(a);
+    statements.length = 0;
+    expect(await cochatOnKey(client)).toBe(false);
+    expect(statements).toHaveLength(1);
+    expect(keyReads()).toHaveLength(0);
+
+    const saved = await client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-user-own-key-1234",
+    });
+    expect(saved.statusCode).toBe(200);
+    statements.length = 0;
+    expect(await cochatOnKey(client)).toBe(true);
+    expect(keyReads()).toHaveLength(1);
+
+    const removed = await client.delete("/api/users/api-keys/openai");
+    expect(removed.statusCode).toBe(200);
+    statements.length = 0;
+    expect(await cochatOnKey(client)).toBe(false);
+    expect(keyReads()).toHaveLength(0);
+  });
+});
+
 async function currentSignInId(client: TestClient): Promise<string> {
   const response = await client.get("/api/auth/sign-ins");
   const signIns = response.json().sign_ins as { id: string; current: boolean }[];

@@ -20,6 +20,11 @@ export interface Principal {
   expiresAt: Date;
   /** When the sign-in ends unless used again (idle expiry, as of this request). */
   idleExpiresAt: Date;
+  /**
+   * The user has stored provider keys, as the sign-in's own statement found: calls of a user
+   * without any (most users) skip reading them.
+   */
+  hasProviderKeys: boolean;
 }
 
 export type ResolveSignIn = (token: string) => Promise<Principal | null>;

@@ -1,6 +1,7 @@
 import { prepared, type Queryable } from "../../db/client";
 import type { Principal } from "../../platform/auth";
 import { balanceSubquery, creditsFromBalanceColumn } from "../credits/get-balance";
+import { providerKeysExistSubquery } from "../users/load-user-keys";
 import { toUserProfile, USER_COLUMNS_U, type UserRow } from "../users/user-row";
 import { hashOpaqueToken } from "./opaque-token";
 import { SIGN_IN_TOUCH_INTERVAL_MS, type SignInSettings } from "./sign-in-settings";
@@ -11,12 +12,14 @@ interface SignInRow extends UserRow {
   idle_expires_at: Date | string;
   expires_at: Date | string;
   balance: number | null;
+  has_provider_keys: boolean;
 }
 
 /** Every authenticated request runs it: prepared once per PostgreSQL connection. */
 const SIGN_IN = prepared(`
   SELECT s.id AS sign_in_id, s.last_used_at, s.idle_expires_at, s.expires_at,
-    ${USER_COLUMNS_U}, ${balanceSubquery("u.id")} AS balance
+    ${USER_COLUMNS_U}, ${balanceSubquery("u.id")} AS balance,
+    ${providerKeysExistSubquery("u.id")} AS has_provider_keys
   FROM sign_ins s JOIN users u ON u.id = s.user_id
   WHERE s.token_hash = $1 AND s.revoked_at IS NULL
     AND s.idle_expires_at > now() AND s.expires_at > now()`);
@@ -25,8 +28,8 @@ const SIGN_IN = prepared(`
  * The principal behind a sign-in token, or null when the token is unknown, revoked, or past
  * its idle or absolute expiry. Use slides the idle expiry forward, never past the absolute one.
  *
- * Every authenticated request runs this, so it is one statement: the sign-in, its user and the
- * user's balance together. Nothing of it is cached: a revoked sign-in, a deleted user or a
+ * Every authenticated request runs this, so it is one statement: the sign-in, its user, the
+ * user's balance and whether the user has stored provider keys together. Nothing of it is cached: a revoked sign-in, a deleted user or a
  * changed role takes effect on the very next request, on every instance (decision 016).
  */
 export async function resolveSignIn(
@@ -47,6 +50,7 @@ export async function resolveSignIn(
     signInId: row.sign_in_id,
     expiresAt: new Date(row.expires_at),
     idleExpiresAt,
+    hasProviderKeys: row.has_provider_keys,
   };
 }
 

@@ -19,7 +19,7 @@ import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
 import { apiKeyDeps } from "../users/api-key-deps";
-import { loadUserKeys } from "../users/load-user-keys";
+import { loadSignedInUserKeys } from "../users/load-user-keys";
 import { answerCochat } from "./answer-cochat";
 import { checkCochatHealth } from "./check-cochat-health";
 import { deleteConversation } from "./delete-conversation";
@@ -74,7 +74,8 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
       },
     },
     async (request, reply) => {
-      const { user } = await requireUser(request);
+      const principal = await requireUser(request);
+      const { user } = principal;
       const body = request.body;
       const modelId = body.model ?? gateway.catalogue.cochatModels[0] ?? "cochat";
       if (!gateway.catalogue.getModel(modelId)) {
@@ -102,7 +103,7 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
           { "retry-after": String(fairUse.retryAfterSeconds) },
         );
       }
-      const userKeys = await loadUserKeys(keyDeps, user.id);
+      const userKeys = await loadSignedInUserKeys(keyDeps, principal);
       const conversationId = body.session_id ?? defaultCochatSessionId();
       const lastMessage = body.messages.at(-1)?.content ?? "";
       const firstUserMessage = body.messages.find((m) => m.role === "user")?.content ?? lastMessage;

@@ -1,6 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { createOpenAI, VERSION } from "@ai-sdk/openai";
 import {
   APICallError,
@@ -11,151 +8,52 @@ import {
 } from "@ai-sdk/provider";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeProviderServer } from "../../../test/support/fake-provider/fake-provider-server";
+import {
+  assistant,
+  callErrorFields,
+  comparableParts,
+  failureOf,
+  partsOf,
+  recordingFetch,
+  refusedBaseUrl,
+  ScriptedServer,
+  SDK_HTTP_LAYER,
+  type SentRequest,
+  user,
+} from "../../../test/support/provider-streams";
 import { classifyFailure } from "./call-failures";
 import { withLightTextStream } from "./openai-responses-stream";
 import { createProviders, type ProviderSettings } from "./providers";
 
 /**
  * Our reader against the SDK's own Responses model, on the same servers: what goes on the wire,
- * the stream parts that come back and the errors must be the same. The SDK's user-agent names
- * its HTTP layer (`ai-sdk/provider-utils/…`), ours does not: that is how a test tells which of
- * the two sent a request.
+ * the stream parts that come back and the errors must be the same.
  */
 
 const API_KEY = "sk-test";
-const SDK_HTTP_LAYER = /\s*ai-sdk\/provider-utils\/\S+/;
-
-interface SentRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
 let sent: SentRequest[] = [];
-
-/** The fetch both models are given: records each request as sent, then sends it. */
-const recordingFetch: typeof globalThis.fetch = async (input, init) => {
-  sent.push({
-    url: String(input),
-    headers: Object.fromEntries(new Headers(init?.headers)),
-    body: String(init?.body),
-  });
-  return globalThis.fetch(input, init);
-};
+const fetchRecorded: typeof globalThis.fetch = (input, init) => recordingFetch(sent)(input, init);
 
 function modelsFor(
   baseURL: string,
   modelId: string,
 ): { sdk: LanguageModelV3; ours: LanguageModelV3 } {
-  const provider = () => createOpenAI({ apiKey: API_KEY, baseURL, fetch: recordingFetch });
+  const provider = () => createOpenAI({ apiKey: API_KEY, baseURL, fetch: fetchRecorded });
   return {
     sdk: provider().responses(modelId),
     ours: withLightTextStream(provider().responses(modelId), {
       baseURL,
       apiKey: API_KEY,
       userAgent: `ai-sdk/openai/${VERSION}`,
-      fetch: recordingFetch,
+      fetch: fetchRecorded,
     }),
   };
 }
-
-async function partsOf(
-  model: LanguageModelV3,
-  options: LanguageModelV3CallOptions,
-): Promise<LanguageModelV3StreamPart[]> {
-  const { stream } = await model.doStream(options);
-  const parts: LanguageModelV3StreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-async function failureOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (error: unknown) => error,
-  );
-}
-
-/** The fields of an APICallError a caller reads; `date` differs between two requests. */
-function callErrorFields(error: unknown) {
-  expect(APICallError.isInstance(error)).toBe(true);
-  const e = error as APICallError;
-  const { date: _date, ...responseHeaders } = e.responseHeaders ?? {};
-  return {
-    name: e.name,
-    message: e.message,
-    statusCode: e.statusCode,
-    isRetryable: e.isRetryable,
-    url: e.url,
-    requestBodyValues: e.requestBodyValues,
-    responseHeaders,
-    responseBody: e.responseBody,
-    data: e.data,
-    failure: classifyFailure(
-      error,
-      { provider: "openai", providerModel: "gpt-4.1", keySource: "hosted" },
-      { timedOut: false, deltasSeen: false, timeoutMs: 1000 },
-    ),
-  };
-}
-
-const user = (text: string) => ({
-  role: "user" as const,
-  content: [{ type: "text" as const, text }],
-});
-const assistant = (text: string) => ({
-  role: "assistant" as const,
-  content: [{ type: "text" as const, text }],
-});
 
 function sseBody(...events: object[]): string {
   return events
     .map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`)
     .join("");
-}
-
-/** A server that answers every request with the body the test scripts, in small byte pieces. */
-class ScriptedServer {
-  status = 200;
-  headers: Record<string, string> = { "content-type": "text/event-stream" };
-  body = "";
-  /** Bytes per write: small pieces split events, lines and UTF-8 characters across reads. */
-  pieceBytes = 7;
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
-
-  static async start(): Promise<ScriptedServer> {
-    let scripted: ScriptedServer | undefined;
-    const server = createServer(async (req, res) => {
-      for await (const _ of req) {
-        // The request body is read by the recording fetch.
-      }
-      const self = scripted as ScriptedServer;
-      res.writeHead(self.status, self.headers);
-      const bytes = Buffer.from(self.body, "utf8");
-      for (let at = 0; at < bytes.length; at += self.pieceBytes) {
-        res.write(bytes.subarray(at, at + self.pieceBytes));
-        await yieldToLoop();
-      }
-      res.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    scripted = new ScriptedServer(
-      server,
-      `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    );
-    return scripted;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
 }
 
 const created = (model: string) => ({
@@ -443,11 +341,7 @@ describe("the stream parts", () => {
       scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Hi", 1));
       scripted.body += bad + sseBody(delta(" there", 2), messageDone, completed());
       const { fromSdk, fromUs } = await bothParts(scripted.url);
-      const comparable = (parts: LanguageModelV3StreamPart[]) =>
-        parts.map((p) =>
-          p.type === "error" ? { type: "error", name: (p.error as Error).name } : p,
-        );
-      expect(comparable(fromUs)).toEqual(comparable(fromSdk));
+      expect(comparableParts(fromUs)).toEqual(comparableParts(fromSdk));
       expect(fromUs.some((p) => p.type === "error")).toBe(true);
     }
   });
@@ -474,19 +368,13 @@ describe("failures", () => {
 
   it("an HTTP failure without an OpenAI error body is the SDK's APICallError", async () => {
     for (const body of ["", "<html>Bad gateway</html>"]) {
-      scripted.status = 502;
-      scripted.headers = { "content-type": "text/html" };
-      scripted.body = body;
-      try {
+      await scripted.failing(502, { "content-type": "text/html" }, body, async () => {
         const { sdk, ours } = modelsFor(scripted.url, "gpt-4.1");
         const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
         const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
         expect(fromUs).toEqual(fromSdk);
         expect(fromUs.message).toBe("Bad Gateway");
-      } finally {
-        scripted.status = 200;
-        scripted.headers = { "content-type": "text/event-stream" };
-      }
+      });
     }
   });
 
@@ -669,11 +557,7 @@ describe("without a fetch: node:http on kept-alive connections", () => {
   });
 
   it("a provider that refuses the connection is a retryable APICallError, as the SDK's", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const baseURL = `http://127.0.0.1:${port}/v1`;
+    const baseURL = await refusedBaseUrl();
     const { sdk } = modelsFor(baseURL, "gpt-4.1");
     for (const error of [
       await failureOf(sdk.doStream({ prompt })),

@@ -1,8 +1,5 @@
-import http, { type IncomingMessage } from "node:http";
-import https from "node:https";
 import {
   APICallError,
-  EmptyResponseBodyError,
   type JSONObject,
   JSONParseError,
   type JSONValue,
@@ -17,7 +14,17 @@ import {
   type SharedV3Warning,
   TypeValidationError,
 } from "@ai-sdk/provider";
-import { createParser } from "eventsource-parser";
+import {
+  type BodyReader,
+  isRecord,
+  type ProviderConnection,
+  partsStream,
+  postForStream,
+  type RequestContext,
+  type StreamContext as SharedStreamContext,
+  sseSource,
+  withoutTrailingSlash,
+} from "./provider-sse";
 
 /**
  * OpenAI's Responses API with plain text streams read by Cohort itself: one body reader, one
@@ -32,20 +39,6 @@ import { createParser } from "eventsource-parser";
  * parts after it. openai-responses-stream.test.ts checks each against the SDK's model.
  */
 
-export interface ResponsesConnection {
-  /** The base URL the SDK provider was given (OPENAI_BASE_URL). */
-  baseURL: string;
-  apiKey: string;
-  /** The SDK provider's own user-agent token, `ai-sdk/openai/<version>`. */
-  userAgent: string;
-  /**
-   * The fetch the SDK provider was given, if any. Without one the request goes out through
-   * node:http on kept-alive connections: undici's fetch took ~2 ms more per call to the first
-   * chunk (its web-stream body and request machinery) and a share of the CPU (decision 026).
-   */
-  fetch?: typeof globalThis.fetch;
-}
-
 /** Call options read here; a call that sets any other one goes to the SDK's model. */
 const HANDLED_OPTIONS: ReadonlySet<string> = new Set([
   "prompt",
@@ -58,7 +51,7 @@ const HANDLED_OPTIONS: ReadonlySet<string> = new Set([
 /** The SDK's model, with text streams (`doStream` on a plain text prompt) read here. */
 export function withLightTextStream(
   model: LanguageModelV3,
-  connection: ResponsesConnection,
+  connection: ProviderConnection,
 ): LanguageModelV3 {
   return {
     specificationVersion: "v3",
@@ -170,324 +163,28 @@ function responsesInput(
 }
 
 /** What the errors of one call carry, as the SDK's do. */
-interface CallContext {
-  url: string;
+interface CallContext extends RequestContext {
   /** The request body as the SDK reports it (no `stream`): in errors from stream events. */
   body: ResponsesBody;
-  /** The body as sent: in HTTP and body-read errors, as postToApi reports it. */
   sent: ResponsesBody & { stream: true };
 }
 
 async function readTextStream(
   request: TextRequest,
   abortSignal: AbortSignal | undefined,
-  connection: ResponsesConnection,
+  connection: ProviderConnection,
 ): Promise<LanguageModelV3StreamResult> {
-  const baseURL = connection.baseURL.endsWith("/")
-    ? connection.baseURL.slice(0, -1)
-    : connection.baseURL;
-  const url = `${baseURL}/responses`;
+  const url = `${withoutTrailingSlash(connection.baseURL)}/responses`;
   const context: CallContext = { url, body: request.body, sent: { ...request.body, stream: true } };
-  const response = await post(context, abortSignal, connection);
-  const responseHeaders = response.headers;
-  if (!response.body) {
-    throw new APICallError({
-      message: "Failed to process successful response",
-      cause: new EmptyResponseBodyError({}),
-      statusCode: response.status,
-      url,
-      responseHeaders,
-      requestBodyValues: context.sent,
-    });
-  }
-  const reader = createEventReader(response.body, {
-    ...context,
-    statusCode: response.status,
-    responseHeaders,
-  });
+  const response = await postForStream(context, abortSignal, connection);
+  const { statusCode, responseHeaders } = response.context;
+  const reader = createEventReader(response.body, { ...context, statusCode, responseHeaders });
   await reader.readUntilOutput();
   return {
     stream: reader.parts(request.warnings),
     request: { body: request.body },
     response: { headers: responseHeaders },
   };
-}
-
-/** A response body read piece by piece: a fetch body's reader, or a node:http response's. */
-interface BodyReader {
-  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
-  cancel(reason?: unknown): Promise<void>;
-}
-
-/** What the reader needs of a response, whichever way the request went out. */
-interface RawResponse {
-  status: number;
-  statusText: string;
-  headers: Record<string, string>;
-  body: BodyReader | null;
-  text(): Promise<string>;
-}
-
-async function post(
-  context: CallContext,
-  abortSignal: AbortSignal | undefined,
-  connection: ResponsesConnection,
-): Promise<RawResponse> {
-  const headers = {
-    "content-type": "application/json",
-    authorization: `Bearer ${connection.apiKey}`,
-    "user-agent": `${connection.userAgent} runtime/node.js/${process.version}`,
-  };
-  const body = JSON.stringify(context.sent);
-  try {
-    const response = connection.fetch
-      ? await fetchPost(connection.fetch, context.url, headers, body, abortSignal)
-      : await httpPost(context, headers, body, abortSignal);
-    if (response.status >= 200 && response.status < 300) return response;
-    throw await httpFailure(response, context);
-  } catch (error) {
-    throw connectionFailure(error, context);
-  }
-}
-
-async function fetchPost(
-  fetch: typeof globalThis.fetch,
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal | undefined,
-): Promise<RawResponse> {
-  const response = await fetch(url, { method: "POST", headers, body, signal: signal ?? null });
-  return {
-    status: response.status,
-    statusText: response.statusText,
-    headers: Object.fromEntries(response.headers),
-    body: response.body ? bodyReader(response.body) : null,
-    text: () => response.text(),
-  };
-}
-
-/** Locks the body on the first read only: an error's body is read whole by `text` instead. */
-function bodyReader(body: ReadableStream<Uint8Array>): BodyReader {
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  return {
-    read: () => {
-      reader ??= body.getReader();
-      return reader.read() as ReturnType<BodyReader["read"]>;
-    },
-    cancel: (reason) => (reader ? reader.cancel(reason) : body.cancel(reason)),
-  };
-}
-
-/** Connections to the provider stay open between calls, as fetch keeps them. */
-const agents = {
-  http: new http.Agent({ keepAlive: true }),
-  https: new https.Agent({ keepAlive: true }),
-};
-
-function httpPost(
-  context: CallContext,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal | undefined,
-): Promise<RawResponse> {
-  const url = new URL(context.url);
-  const secure = url.protocol === "https:";
-  return new Promise((resolve, reject) => {
-    const request = (secure ? https : http).request(
-      url,
-      {
-        method: "POST",
-        agent: secure ? agents.https : agents.http,
-        headers: { ...headers, "content-length": Buffer.byteLength(body) },
-        ...(signal ? { signal } : {}),
-      },
-      (response) => resolve(rawResponse(response, signal)),
-    );
-    request.on("error", (error) => {
-      // No response at all: as fetch's "fetch failed", a connection that could not be made.
-      reject(
-        isAbortError(error)
-          ? error
-          : new APICallError({
-              message: `Cannot connect to API: ${error.message}`,
-              cause: error,
-              url: context.url,
-              requestBodyValues: context.sent,
-              isRetryable: true,
-            }),
-      );
-    });
-    request.end(body);
-  });
-}
-
-function rawResponse(response: IncomingMessage, signal: AbortSignal | undefined): RawResponse {
-  // Made on the first read: an error's body is read whole by `text` instead.
-  let pieces: AsyncIterator<Buffer> | null = null;
-  return {
-    status: response.statusCode ?? 0,
-    statusText: response.statusMessage ?? "",
-    headers: Object.fromEntries(
-      Object.entries(response.headers).map(([name, value]) => [
-        name,
-        Array.isArray(value) ? value.join(", ") : (value ?? ""),
-      ]),
-    ),
-    body: {
-      async read() {
-        pieces ??= response[Symbol.asyncIterator]();
-        // An abort destroys the response: its "aborted" error is the caller's stop, as fetch says.
-        const next = await pieces.next().catch((error: unknown) => {
-          throw signal?.aborted ? signal.reason : error;
-        });
-        return next.done ? { done: true } : { done: false, value: next.value };
-      },
-      async cancel() {
-        response.destroy();
-      },
-    },
-    async text() {
-      let text = "";
-      response.setEncoding("utf8");
-      for await (const piece of response) text += piece;
-      return text;
-    },
-  };
-}
-
-/** The SDK's openaiFailedResponseHandler: OpenAI's `error.message`, else the status text. */
-async function httpFailure(response: RawResponse, context: CallContext): Promise<unknown> {
-  const responseHeaders = response.headers;
-  const statusCode = response.status;
-  let responseBody: string;
-  try {
-    responseBody = await response.text();
-  } catch (error) {
-    if (isAbortError(error)) return error;
-    return new APICallError({
-      message: "Failed to process error response",
-      cause: error,
-      statusCode,
-      url: context.url,
-      responseHeaders,
-      requestBodyValues: context.sent,
-    });
-  }
-  const data = responseBody.trim() === "" ? undefined : openAIErrorData(responseBody);
-  return new APICallError({
-    message: data?.error.message ?? response.statusText,
-    url: context.url,
-    requestBodyValues: context.sent,
-    statusCode,
-    responseHeaders,
-    responseBody,
-    ...(data ? { data } : {}),
-  });
-}
-
-interface OpenAIErrorData {
-  error: {
-    message: string;
-    type?: string | null;
-    param?: JSONValue;
-    code?: string | number | null;
-  };
-}
-
-/** `{ error: { message, type?, param?, code? } }` as the SDK's schema reads it, or undefined. */
-function openAIErrorData(text: string): OpenAIErrorData | undefined {
-  const value = parseJson(text);
-  const error = isRecord(value) ? value.error : undefined;
-  if (!isRecord(error) || typeof error.message !== "string") return undefined;
-  const { type, param, code } = error;
-  if (type != null && typeof type !== "string") return undefined;
-  if (code != null && typeof code !== "string" && typeof code !== "number") return undefined;
-  return {
-    error: {
-      message: error.message,
-      ...("type" in error ? { type } : {}),
-      ...("param" in error ? { param } : {}),
-      ...("code" in error ? { code } : {}),
-    },
-  };
-}
-
-const FETCH_FAILED_MESSAGES = ["fetch failed", "failed to fetch"];
-const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
-  "ConnectionRefused",
-  "ConnectionClosed",
-  "FailedToOpenSocket",
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "ETIMEDOUT",
-  "EPIPE",
-  "UND_ERR_SOCKET",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-
-function isAbortError(error: unknown): boolean {
-  return (
-    (error instanceof Error || error instanceof DOMException) &&
-    (error.name === "AbortError" ||
-      error.name === "ResponseAborted" ||
-      error.name === "TimeoutError")
-  );
-}
-
-function networkErrorIn(error: unknown): Error | undefined {
-  const seen = new Set<unknown>();
-  let current = error;
-  while (current instanceof Error && !seen.has(current)) {
-    seen.add(current);
-    const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === "string" && RETRYABLE_NETWORK_CODES.has(code)) return current;
-    current = current.cause;
-  }
-  return undefined;
-}
-
-/** The SDK's handleFetchError: aborts pass through, lost connections become retryable. */
-function connectionFailure(error: unknown, context: CallContext): unknown {
-  if (isAbortError(error)) return error;
-  const cause = error instanceof TypeError ? error.cause : undefined;
-  if (
-    error instanceof TypeError &&
-    FETCH_FAILED_MESSAGES.includes(error.message.toLowerCase()) &&
-    cause != null
-  ) {
-    return new APICallError({
-      message: `Cannot connect to API: ${cause instanceof Error ? cause.message : String(cause)}`,
-      cause,
-      url: context.url,
-      requestBodyValues: context.sent,
-      isRetryable: true,
-    });
-  }
-  const network = networkErrorIn(error);
-  if (!network) return error;
-  if (APICallError.isInstance(error)) {
-    return new APICallError({
-      message: error.message,
-      cause: error.cause,
-      url: error.url,
-      requestBodyValues: error.requestBodyValues,
-      statusCode: error.statusCode,
-      responseHeaders: error.responseHeaders,
-      responseBody: error.responseBody,
-      data: error.data,
-      isRetryable: true,
-    });
-  }
-  return new APICallError({
-    message: `Cannot connect to API: ${error instanceof Error ? error.message : network.message}`,
-    cause: error,
-    url: context.url,
-    requestBodyValues: context.sent,
-    isRetryable: true,
-  });
 }
 
 // --- The event stream -------------------------------------------------------------------
@@ -534,18 +231,14 @@ const OUTPUT_EVENTS: ReadonlySet<string> = new Set([
   "response.reasoning_summary_text.delta",
 ]);
 
-interface StreamContext extends CallContext {
-  statusCode: number;
-  responseHeaders: Record<string, string>;
-}
+type StreamContext = CallContext & SharedStreamContext;
 
 /**
  * The response body as stream parts. Like the SDK, the call waits for the first output event:
  * an error before it (a rate limit, a refused request) is thrown as an APICallError from
  * `doStream`, so it is retried or falls back like an HTTP failure.
  */
-function createEventReader(reader: BodyReader, context: StreamContext) {
-  const decoder = new TextDecoder();
+function createEventReader(body: BodyReader, context: StreamContext) {
   const state: ReadState = {
     finishReason: { unified: "other", raw: undefined },
     usage: undefined,
@@ -562,8 +255,6 @@ function createEventReader(reader: BodyReader, context: StreamContext) {
   const emit: Emit = (part) => pending.push(part);
   let awaitingOutput = true;
   let errorBeforeOutput: ResponsesEvent | undefined;
-  let ended = false;
-  let cancelled = false;
 
   function fail(error: unknown) {
     state.failed = true;
@@ -592,28 +283,14 @@ function createEventReader(reader: BodyReader, context: StreamContext) {
     if (awaitingOutput && OUTPUT_EVENTS.has(event.type)) awaitingOutput = false;
   }
 
-  const parser = createParser({ onEvent: (event) => onData(event.data) });
-
-  /** Feeds the next piece of the body to the parser; false once the body has ended. */
-  async function readPiece(): Promise<boolean> {
-    const result = await reader.read().catch((error: unknown) => {
-      throw bodyFailure(error, context);
-    });
-    if (result.done) {
-      const tail = decoder.decode();
-      if (tail) parser.feed(tail);
-      return false;
-    }
-    parser.feed(decoder.decode(result.value, { stream: true }));
-    return true;
-  }
+  const source = sseSource(body, context, onData);
 
   return {
     async readUntilOutput(): Promise<void> {
-      while (awaitingOutput && !ended) {
-        ended = !(await readPiece());
+      while (awaitingOutput && !source.ended) {
+        await source.read();
         if (errorBeforeOutput) {
-          reader.cancel().catch(() => {});
+          source.cancel().catch(() => {});
           throw streamFailure(errorBeforeOutput, context);
         }
       }
@@ -621,53 +298,9 @@ function createEventReader(reader: BodyReader, context: StreamContext) {
 
     parts(warnings: SharedV3Warning[]): ReadableStream<LanguageModelV3StreamPart> {
       pending.unshift({ type: "stream-start", warnings });
-      return new ReadableStream<LanguageModelV3StreamPart>({
-        async pull(controller) {
-          // A pull that enqueues nothing would stall the stream: read until a part or the end.
-          while (pending.length === 0 && !ended) ended = !(await readPiece());
-          if (cancelled) return;
-          for (const part of pending) controller.enqueue(part);
-          pending.length = 0;
-          if (ended) {
-            controller.enqueue(finishPart(state));
-            controller.close();
-          }
-        },
-        cancel(reason) {
-          cancelled = true;
-          return reader.cancel(reason);
-        },
-      });
+      return partsStream(source, pending, () => [finishPart(state)]);
     },
   };
-}
-
-/** A body that breaks while being read fails as the SDK's does (aborts pass through). */
-function bodyFailure(error: unknown, context: StreamContext): unknown {
-  if (isAbortError(error)) return error;
-  return connectionFailure(
-    new APICallError({
-      message: "Failed to process successful response",
-      cause: error,
-      statusCode: context.statusCode,
-      url: context.url,
-      responseHeaders: context.responseHeaders,
-      requestBodyValues: context.sent,
-    }),
-    context,
-  );
-}
-
-function parseJson(text: string): JSONValue | undefined {
-  try {
-    return JSON.parse(text) as JSONValue;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is JSONObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const isNullishString = (value: unknown) => value == null || typeof value === "string";

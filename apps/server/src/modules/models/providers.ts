@@ -78,6 +78,9 @@ function lazyModel(
   };
 }
 
+/** The name the OpenAI-compatible provider is created with (its provider options key). */
+const COMPATIBLE_NAME = "openai-compatible";
+
 export function createProviders(settings: ProviderSettings): Providers {
   // Base URLs and keys are always passed explicitly, so no SDK falls back to reading
   // process.env itself (config.ts is the only reader of the environment).
@@ -126,9 +129,10 @@ export function createProviders(settings: ProviderSettings): Providers {
     apiKey: string | undefined,
     fetch?: typeof globalThis.fetch,
   ): ModelFactory => {
+    const sdk = once(() => import("@ai-sdk/openai-compatible"));
     const provider = once(async () =>
-      (await import("@ai-sdk/openai-compatible")).createOpenAICompatible({
-        name: "openai-compatible",
+      (await sdk()).createOpenAICompatible({
+        name: COMPATIBLE_NAME,
         baseURL,
         ...(apiKey ? { apiKey } : {}),
         ...(fetch ? { fetch } : {}),
@@ -136,8 +140,22 @@ export function createProviders(settings: ProviderSettings): Providers {
         supportsStructuredOutputs: true,
       }),
     );
-    return (name) =>
-      lazyModel("openai-compatible", name, async () => (await provider()).chatModel(name));
+    // Text streams go through our own reader, as OpenAI's Responses do: the SDK's chain took
+    // ~2–3 ms more to the first delta (decision 027). Every other call is the SDK model's own.
+    const chatModel = async (name: string) => {
+      const [{ VERSION }, { withLightChatStream }] = await Promise.all([
+        sdk(),
+        import("./openai-chat-stream"),
+      ]);
+      return withLightChatStream((await provider()).chatModel(name), {
+        baseURL,
+        apiKey,
+        userAgent: `ai-sdk/openai-compatible/${VERSION}`,
+        providerName: COMPATIBLE_NAME,
+        ...(fetch ? { fetch } : {}),
+      });
+    };
+    return (name) => lazyModel("openai-compatible", name, () => chatModel(name));
   };
 
   const compatible = settings.openaiCompatible;

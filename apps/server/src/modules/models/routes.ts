@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { currentPrincipal } from "../../platform/auth";
+import { currentPrincipal, type Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { checkModelHealth } from "./check-model-health";
 import {
@@ -45,7 +45,7 @@ export interface ModelsRoutesOptions {
    * The user's own provider keys. Passed in at registration: the users module owns the keys
    * and already depends on this one for their shape, so importing it back would be a loop.
    */
-  loadUserKeys: (userId: string) => Promise<UserProviderKeys>;
+  loadUserKeys: (principal: Principal) => Promise<UserProviderKeys>;
 }
 
 /**
@@ -180,7 +180,7 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
     },
     async (request, reply) => {
       const principal = await currentPrincipal(request);
-      const userKeys = principal ? await options.loadUserKeys(principal.user.id) : {};
+      const userKeys = principal ? await options.loadUserKeys(principal) : {};
       if (principal) reply.header("cache-control", "private, no-store");
       return { data: listCochatModels(gateway, userKeys) };
     },

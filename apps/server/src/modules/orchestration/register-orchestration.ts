@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { creditsDeps } from "../credits/credits-deps";
 import { apiKeyDeps } from "../users/api-key-deps";
-import { loadUserKeys } from "../users/load-user-keys";
+import { loadSignedInUserKeys } from "../users/load-user-keys";
 import { createCreditsPort } from "./credits-port";
 import { orchestrationRoutes } from "./routes";
 import type { EngineDeps } from "./run-context";
@@ -30,7 +30,7 @@ export async function registerOrchestration(
     db: app.db,
     models: app.models,
     credits: createCreditsPort(creditsDeps(app)),
-    loadUserKeys: (userId) => loadUserKeys(keyDeps, userId),
+    loadUserKeys: (principal) => loadSignedInUserKeys(keyDeps, principal),
     realtime: app.realtime,
     // One process sends run events before storing them; several (Redis) store first.
     events: createEventHub({ sendFirst: !app.redis }),

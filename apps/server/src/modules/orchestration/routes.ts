@@ -35,8 +35,8 @@ export async function orchestrationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { user } = await requireAgreement(request);
-      const started = await startRun(deps, control, user.id, request.body);
+      const principal = await requireAgreement(request);
+      const started = await startRun(deps, control, principal, request.body);
       return reply.status(202).send(started);
     },
   );

@@ -9,6 +9,7 @@ import {
   type TRunStatus,
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
+import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
 import type { GatewayMessage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
@@ -29,7 +30,7 @@ export interface EngineDeps {
   models: ModelGateway;
   credits: CreditsPort;
   /** The user's own provider keys (decrypted); calls on them cost no credits. */
-  loadUserKeys(userId: string): Promise<UserProviderKeys>;
+  loadUserKeys(principal: Principal): Promise<UserProviderKeys>;
   log: EngineLogger;
 }
 

@@ -8,6 +8,7 @@ import {
   type TChatResponse,
 } from "@cohort/contracts";
 import { isUuid } from "../../db/uuid";
+import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { storedMessage } from "../sessions/add-message";
 import { findOwnedSession } from "../sessions/find-session";
@@ -44,9 +45,10 @@ function runInProgress(): AppError {
 export async function startRun(
   deps: EngineDeps & RunEventLogDeps,
   control: RunControl,
-  userId: string,
+  principal: Principal,
   request: TChatRequest,
 ): Promise<TChatResponse> {
+  const userId = principal.user.id;
   // Independent reads, side by side (one round trip, not four). Until the ownership check
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
@@ -55,7 +57,7 @@ export async function startRun(
     findOwnedSession(deps.db, userId, request.session_id),
     sessionId ? findActiveRun(deps.db, sessionId) : null,
     sessionId ? listRecentMessages(deps.db, sessionId, HISTORY_MESSAGES) : [],
-    deps.loadUserKeys(userId),
+    deps.loadUserKeys(principal),
   ]);
   if (session.status !== "active") {
     throw new AppError(

@@ -1,8 +1,26 @@
 import type { TProviderId } from "@cohort/contracts";
+import type { Principal } from "../../platform/auth";
 import type { ProviderCredential, UserProviderKeys } from "../models/providers";
 import { currentKeyId, openSecret, SecretUnreadableError, sealSecret } from "./api-key-crypto";
 import type { ApiKeyDeps } from "./api-key-deps";
 import { type ApiKeyRow, keyContext, sealedOf } from "./api-key-row";
+
+/** Whether the user has stored provider keys, as a column of another module's statement. */
+export function providerKeysExistSubquery(userIdSql: string): string {
+  return `EXISTS (SELECT 1 FROM user_api_keys k WHERE k.user_id = ${userIdSql})`;
+}
+
+/**
+ * The signed-in user's keys. The sign-in's statement already said whether there are any, so a
+ * user who brought none (most users) costs no read here: one statement less before a CoChat
+ * answer's first token and in every run's start.
+ */
+export function loadSignedInUserKeys(
+  deps: ApiKeyDeps,
+  principal: Principal,
+): Promise<UserProviderKeys> {
+  return principal.hasProviderKeys ? loadUserKeys(deps, principal.user.id) : Promise.resolve({});
+}
 
 /**
  * The user's keys, decrypted, in the model gateway's `userKeys` shape (CoChat, runs). A base

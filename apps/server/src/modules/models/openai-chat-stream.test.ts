@@ -1,0 +1,425 @@
+import { createOpenAICompatible, VERSION } from "@ai-sdk/openai-compatible";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeProviderServer } from "../../../test/support/fake-provider/fake-provider-server";
+import {
+  assistant,
+  callErrorFields,
+  comparableParts,
+  failureOf,
+  partsOf,
+  recordingFetch,
+  refusedBaseUrl,
+  ScriptedServer,
+  SDK_HTTP_LAYER,
+  type SentRequest,
+  user,
+} from "../../../test/support/provider-streams";
+import { withLightChatStream } from "./openai-chat-stream";
+import { createProviders } from "./providers";
+
+/**
+ * Our Chat Completions reader against the SDK's own OpenAI-compatible chat model (created as
+ * `providers.ts` creates it), on the same servers: what goes on the wire, the stream parts
+ * that come back and the errors must be the same.
+ */
+
+const API_KEY = "sk-local";
+const NAME = "openai-compatible";
+let sent: SentRequest[] = [];
+const fetchRecorded: typeof globalThis.fetch = (input, init) => recordingFetch(sent)(input, init);
+
+function sdkModel(baseURL: string, modelId: string, apiKey: string | undefined) {
+  return createOpenAICompatible({
+    name: NAME,
+    baseURL,
+    ...(apiKey ? { apiKey } : {}),
+    fetch: fetchRecorded,
+    includeUsage: true,
+    supportsStructuredOutputs: true,
+  }).chatModel(modelId);
+}
+
+function modelsFor(
+  baseURL: string,
+  modelId = "llama3.1",
+  key: string | null = API_KEY,
+): { sdk: LanguageModelV3; ours: LanguageModelV3 } {
+  const apiKey = key ?? undefined;
+  return {
+    sdk: sdkModel(baseURL, modelId, apiKey),
+    ours: withLightChatStream(sdkModel(baseURL, modelId, apiKey), {
+      baseURL,
+      apiKey,
+      userAgent: `ai-sdk/openai-compatible/${VERSION}`,
+      providerName: NAME,
+      fetch: fetchRecorded,
+    }),
+  };
+}
+
+/** Our model on node:http (no fetch), as the hosted OpenAI-compatible server is called. */
+function overNode(baseURL: string): LanguageModelV3 {
+  return withLightChatStream(sdkModel(baseURL, "llama3.1", API_KEY), {
+    baseURL,
+    apiKey: API_KEY,
+    userAgent: `ai-sdk/openai-compatible/${VERSION}`,
+    providerName: NAME,
+  });
+}
+
+const chunk = (delta: object | null, extra: object = {}) => ({
+  id: "chatcmpl-1",
+  object: "chat.completion.chunk",
+  created: 1_750_000_000,
+  model: "llama3.1",
+  choices: delta === null ? [] : [{ index: 0, delta, finish_reason: null }],
+  ...extra,
+});
+const finish = (reason: string) => ({
+  ...chunk({}),
+  choices: [{ index: 0, delta: {}, finish_reason: reason }],
+});
+const usage = {
+  prompt_tokens: 120,
+  completion_tokens: 50,
+  total_tokens: 170,
+  prompt_tokens_details: { cached_tokens: 100 },
+  completion_tokens_details: { reasoning_tokens: 30, accepted_prediction_tokens: 2 },
+};
+
+function sseBody(...chunks: (object | string)[]): string {
+  return chunks.map((c) => `data: ${typeof c === "string" ? c : JSON.stringify(c)}\n\n`).join("");
+}
+
+let fake: FakeProviderServer;
+let scripted: ScriptedServer;
+
+beforeAll(async () => {
+  fake = await FakeProviderServer.start();
+  scripted = await ScriptedServer.start();
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await scripted?.close();
+});
+
+beforeEach(() => {
+  sent = [];
+  fake.reset();
+});
+
+describe("the request", () => {
+  const prompts: Record<string, LanguageModelV3Prompt> = {
+    "one user message": [user("Hello")],
+    "system, history and user": [
+      { role: "system", content: "You are the Strategist." },
+      user("Plan a launch"),
+      assistant("Step one: décide the date 🙂"),
+      user("And then?"),
+    ],
+    "a user message in two parts and an answer in two parts": [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: [...user("Hi").content, ...user("there").content] },
+      { role: "assistant", content: [...assistant("a").content, ...assistant("b").content] },
+      user("Go on"),
+    ],
+  };
+  const settings: Record<string, Partial<LanguageModelV3CallOptions>> = {
+    "no settings": {},
+    "max tokens and temperature": { maxOutputTokens: 512, temperature: 0.7 },
+    "temperature 0 only": { temperature: 0 },
+    "other providers' options": { providerOptions: { simulator: { persona: "coder" } } },
+  };
+
+  it.each([
+    ["with a key", API_KEY],
+    ["without a key", null],
+  ])("is the SDK's, byte for byte, %s", async (_label, apiKey) => {
+    const { sdk, ours } = modelsFor(fake.baseUrls.openaiCompatible, "llama3.1", apiKey);
+    for (const [promptName, prompt] of Object.entries(prompts)) {
+      for (const [settingsName, extra] of Object.entries(settings)) {
+        sent = [];
+        const options = { prompt, ...extra };
+        const sdkResult = await sdk.doStream(options);
+        const sdkParts: LanguageModelV3StreamPart[] = [];
+        for await (const part of sdkResult.stream) sdkParts.push(part);
+        const ourResult = await ours.doStream(options);
+        const ourParts: LanguageModelV3StreamPart[] = [];
+        for await (const part of ourResult.stream) ourParts.push(part);
+
+        const [fromSdk, fromUs] = sent;
+        const label = `${promptName}, ${settingsName}`;
+        expect(fromUs?.body, label).toBe(fromSdk?.body);
+        expect(fromUs?.url, label).toBe(fromSdk?.url);
+        expect(fromUs?.headers["user-agent"], label).not.toMatch(SDK_HTTP_LAYER);
+        expect(fromUs?.headers, label).toEqual({
+          ...fromSdk?.headers,
+          "user-agent": fromSdk?.headers["user-agent"]?.replace(SDK_HTTP_LAYER, ""),
+        });
+        expect(ourResult.request, label).toEqual(sdkResult.request);
+        expect(ourParts, label).toEqual(sdkParts);
+      }
+    }
+    expect(JSON.parse(sent[0]?.body ?? "{}")).toMatchObject({
+      model: "llama3.1",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(sent[0]?.headers.authorization).toBe(apiKey ? `Bearer ${apiKey}` : undefined);
+  });
+
+  it("goes through the SDK's model for calls the reader does not handle", async () => {
+    const { ours } = modelsFor(fake.baseUrls.openaiCompatible);
+    const prompt = [user("Hello")];
+    await partsOf(ours, {
+      prompt,
+      responseFormat: { type: "json", schema: { type: "object", properties: {} } },
+    });
+    await partsOf(ours, {
+      prompt,
+      tools: [{ type: "function", name: "look", inputSchema: { type: "object" } }],
+    });
+    await partsOf(ours, { prompt, providerOptions: { openaiCompatible: { user: "u1" } } });
+    await partsOf(ours, { prompt, providerOptions: { "openai-compatible": { user: "u1" } } });
+    await partsOf(ours, { prompt, topP: 0.5 });
+    await partsOf(ours, { prompt, stopSequences: ["END"] });
+    await partsOf(ours, {
+      prompt: [
+        {
+          role: "user",
+          content: [{ type: "file", mediaType: "image/png", data: "https://example.com/a.png" }],
+        },
+      ],
+    });
+    await ours.doGenerate({ prompt });
+    expect(sent).toHaveLength(8);
+    for (const request of sent) expect(request.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
+  });
+});
+
+describe("the stream parts", () => {
+  const prompt = [user("Hello")];
+
+  async function bothParts(baseURL: string) {
+    const { sdk, ours } = modelsFor(baseURL);
+    const fromSdk = await partsOf(sdk, { prompt });
+    const fromUs = await partsOf(ours, { prompt });
+    return { fromSdk, fromUs };
+  }
+
+  it("are the SDK's for the fake provider's answer, with and without usage", async () => {
+    for (const reply of [
+      { text: "The plan has three steps: research, build, ship." },
+      { text: "No counts from this server.", omitUsage: true },
+    ]) {
+      fake.next(reply, reply);
+      const { fromSdk, fromUs } = await bothParts(fake.baseUrls.openaiCompatible);
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.filter((p) => p.type === "text-delta").length).toBeGreaterThan(3);
+      expect(fromUs.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "stop" } });
+    }
+  });
+
+  it("are the SDK's for reasoning, thinking parts and usage details, split mid-character", async () => {
+    scripted.pieceBytes = 3;
+    scripted.body = sseBody(
+      chunk({ role: "assistant", content: "" }),
+      chunk({ reasoning_content: "Think… " }),
+      chunk({ reasoning: "more 🙂" }),
+      chunk({ content: "Answer: " }),
+      chunk({
+        content: [
+          { type: "thinking", thinking: [{ type: "text", text: "hmm" }] },
+          { type: "text", text: "forty-two" },
+          { type: "image", url: "ignored" },
+        ],
+      }),
+      finish("length"),
+      chunk(null, { usage }),
+      "[DONE]",
+    );
+    try {
+      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.map((p) => p.type)).toContain("reasoning-end");
+      expect(fromUs.at(-1)).toMatchObject({
+        finishReason: { unified: "length", raw: "length" },
+        usage: { inputTokens: { total: 120, cacheRead: 100 }, outputTokens: { reasoning: 30 } },
+        providerMetadata: { [NAME]: { acceptedPredictionTokens: 2 } },
+      });
+    } finally {
+      scripted.pieceBytes = 7;
+    }
+  });
+
+  it("are the SDK's with CRLF lines, comments, a chunk without id and other finish reasons", async () => {
+    for (const reason of ["content_filter", "tool_calls", "eos"]) {
+      const body = sseBody({ choices: [{ delta: { content: "Hi" } }] }, finish(reason));
+      scripted.body = `: keep-alive\r\n\r\n${body.replaceAll("\n", "\r\n")}data: [DONE]\r\n\r\n`;
+      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.at(-1)).toMatchObject({ finishReason: { raw: reason } });
+    }
+  });
+
+  it("are the SDK's when the stream ends without a finish reason", async () => {
+    scripted.body = sseBody(chunk({ content: "Cut" }));
+    const { fromSdk, fromUs } = await bothParts(scripted.url);
+    expect(comparableParts(fromUs)).toEqual(comparableParts(fromSdk));
+    expect(fromUs.at(-2)).toMatchObject({ type: "error" });
+    expect(fromUs.at(-1)).toMatchObject({ finishReason: { unified: "error" } });
+  });
+
+  it("are the SDK's for an error chunk after output", async () => {
+    for (const failure of [
+      { error: { message: "The server had an error", type: "server_error", code: 500, x: 1 } },
+      { ...chunk({}), error: { message: "Inside a chunk" } },
+    ]) {
+      scripted.body = sseBody(chunk({ content: "Partial" }), failure);
+      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.find((p) => p.type === "error")).toBeDefined();
+    }
+  });
+
+  it("report malformed chunks as the SDK does, and read on", async () => {
+    for (const bad of [
+      "{not json",
+      JSON.stringify({ id: 7, choices: [] }),
+      JSON.stringify({ choices: [{ delta: { role: "user" } }] }),
+      JSON.stringify({ choices: [], usage: { prompt_tokens: "many" } }),
+      JSON.stringify({ type: "response.output_text.delta", delta: "Responses?" }),
+    ]) {
+      scripted.body = sseBody(chunk({ content: "Hi" }), bad, chunk({ content: " there" }));
+      scripted.body += sseBody(finish("stop"));
+      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      expect(comparableParts(fromUs), bad).toEqual(comparableParts(fromSdk));
+      expect(fromUs.some((p) => p.type === "error")).toBe(true);
+    }
+  });
+});
+
+describe("failures", () => {
+  const prompt = [user("Hello")];
+
+  it.each([
+    { status: 401, errorMessage: "Incorrect API key provided" },
+    { status: 429, headers: { "retry-after": "7" }, errorMessage: "Rate limit reached" },
+    { status: 500, errorMessage: "The server had an error" },
+    { status: 400, errorMessage: "Invalid value for 'messages'" },
+  ])("an HTTP $status is the SDK's APICallError", async (reply) => {
+    const { sdk, ours } = modelsFor(fake.baseUrls.openaiCompatible);
+    fake.next(reply, reply);
+    const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })), NAME);
+    const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })), NAME);
+    expect(fromUs).toEqual(fromSdk);
+    expect(fromUs.statusCode).toBe(reply.status);
+    expect(fromUs.message).toBe(reply.errorMessage);
+  });
+
+  it("an HTTP failure without an error body is the SDK's APICallError", async () => {
+    for (const body of ["", "<html>Bad gateway</html>"]) {
+      await scripted.failing(502, { "content-type": "text/html" }, body, async () => {
+        const { sdk, ours } = modelsFor(scripted.url);
+        const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })), NAME);
+        const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })), NAME);
+        expect(fromUs).toEqual(fromSdk);
+        expect(fromUs.message).toBe("Bad Gateway");
+      });
+    }
+  });
+
+  it("a body cut mid-stream fails as the SDK's does", async () => {
+    const reply = { text: "one two three four five six", cutAfterChunks: 2 };
+    fake.next(reply, reply);
+    const { sdk, ours } = modelsFor(fake.baseUrls.openaiCompatible);
+    const fromSdk = callErrorFields(await failureOf(partsOf(sdk, { prompt })), NAME);
+    const fromUs = callErrorFields(await failureOf(partsOf(ours, { prompt })), NAME);
+    const { responseHeaders: _a, ...ourFields } = fromUs;
+    const { responseHeaders: _b, ...sdkFields } = fromSdk;
+    expect(ourFields).toEqual(sdkFields);
+    expect(fromUs.message).toBe("Failed to process successful response");
+  });
+
+  it("a server that refuses the connection is a retryable APICallError, as the SDK's", async () => {
+    const baseURL = await refusedBaseUrl();
+    const fromSdk = callErrorFields(await failureOf(modelsFor(baseURL).sdk.doStream({ prompt })));
+    const fromUs = callErrorFields(await failureOf(overNode(baseURL).doStream({ prompt })));
+    for (const error of [fromSdk, fromUs]) {
+      expect(error).toMatchObject({ isRetryable: true, statusCode: undefined });
+      expect(error.message).toMatch(/^Cannot connect to API: .*ECONNREFUSED/);
+      expect(error.failure).toMatchObject({ kind: "network", retryable: true });
+    }
+  });
+});
+
+describe("on node:http, as the hosted OpenAI-compatible server is called", () => {
+  const prompt = [user("Hello")];
+
+  it("streams what the SDK's model streams, and stops when the call is aborted", async () => {
+    const answer = { text: "One two three four five" };
+    fake.next(answer, answer);
+    const { sdk } = modelsFor(fake.baseUrls.openaiCompatible);
+    const fromSdk = await partsOf(sdk, { prompt });
+    const fromUs = await partsOf(overNode(fake.baseUrls.openaiCompatible), { prompt });
+    const { id: _a, ...sdkStart } = fromSdk.find((p) => p.type === "response-metadata") ?? {};
+    expect(fromUs.filter((p) => p.type !== "response-metadata")).toEqual(
+      fromSdk.filter((p) => p.type !== "response-metadata"),
+    );
+    expect(fromUs.find((p) => p.type === "response-metadata")).toMatchObject(sdkStart);
+
+    fake.next({ text: Array.from({ length: 50 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 20 });
+    const controller = new AbortController();
+    const { stream } = await overNode(fake.baseUrls.openaiCompatible).doStream({
+      prompt,
+      abortSignal: controller.signal,
+    });
+    const reader = stream.getReader();
+    for (;;) {
+      const { value } = await reader.read();
+      if (value?.type === "text-delta") break;
+    }
+    controller.abort();
+    const error = await failureOf(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+    );
+    expect((error as Error).name).toBe("AbortError");
+    expect(await fake.requests.at(-1)?.closed).toEqual({ early: true });
+  });
+});
+
+describe("the providers seam", () => {
+  const prompt = [user("Hello")];
+
+  it("streams OpenAI-compatible text through our reader, with the SDK's headers", async () => {
+    const providers = createProviders({
+      openai: { apiKey: undefined, baseUrl: fake.baseUrls.openai, api: "responses" },
+      anthropic: { apiKey: undefined, baseUrl: fake.baseUrls.anthropic },
+      google: { apiKey: undefined, baseUrl: fake.baseUrls.google },
+      openaiCompatible: {
+        baseUrl: fake.baseUrls.openaiCompatible,
+        apiKey: "sk-hosted",
+        models: ["llama3.1"],
+      },
+    });
+    const model = providers.languageModel("openai-compatible", "llama3.1");
+    if (!model) throw new Error("no OpenAI-compatible model");
+    const parts = await partsOf(model, { prompt });
+    expect(parts.some((p) => p.type === "text-delta")).toBe(true);
+    const [request] = fake.requests;
+    expect(request?.path).toBe("/v1/chat/completions");
+    expect(request?.headers.authorization).toBe("Bearer sk-hosted");
+    expect(request?.headers["user-agent"]).toBe(
+      `ai-sdk/openai-compatible/${VERSION} runtime/node.js/${process.version}`,
+    );
+  });
+});

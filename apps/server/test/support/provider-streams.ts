@@ -1,0 +1,163 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import type { TProviderId } from "@cohort/contracts";
+import { expect } from "vitest";
+import { classifyFailure } from "../../src/modules/models/call-failures";
+
+/**
+ * What the tests of our own stream readers share: each sends the same calls to the SDK's model
+ * and to ours, on the same servers, and compares what went on the wire and what came back.
+ * The SDK's user-agent names its HTTP layer (`ai-sdk/provider-utils/…`), ours does not: that
+ * is how a test tells which of the two sent a request.
+ */
+
+export const SDK_HTTP_LAYER = /\s*ai-sdk\/provider-utils\/\S+/;
+
+export interface SentRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A fetch that records each request as sent into `sent`, then sends it. */
+export function recordingFetch(sent: SentRequest[]): typeof globalThis.fetch {
+  return async (input, init) => {
+    sent.push({
+      url: String(input),
+      headers: Object.fromEntries(new Headers(init?.headers)),
+      body: String(init?.body),
+    });
+    return globalThis.fetch(input, init);
+  };
+}
+
+export async function partsOf(
+  model: LanguageModelV3,
+  options: LanguageModelV3CallOptions,
+): Promise<LanguageModelV3StreamPart[]> {
+  const { stream } = await model.doStream(options);
+  const parts: LanguageModelV3StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+export async function failureOf(promise: PromiseLike<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** The fields of an APICallError a caller reads; `date` differs between two requests. */
+export function callErrorFields(error: unknown, provider: TProviderId = "openai") {
+  expect(APICallError.isInstance(error)).toBe(true);
+  const e = error as APICallError;
+  const { date: _date, ...responseHeaders } = e.responseHeaders ?? {};
+  return {
+    name: e.name,
+    message: e.message,
+    statusCode: e.statusCode,
+    isRetryable: e.isRetryable,
+    url: e.url,
+    requestBodyValues: e.requestBodyValues,
+    responseHeaders,
+    responseBody: e.responseBody,
+    data: e.data,
+    failure: classifyFailure(
+      error,
+      { provider, providerModel: "gpt-4.1", keySource: "hosted" },
+      { timedOut: false, deltasSeen: false, timeoutMs: 1000 },
+    ),
+  };
+}
+
+/** A base URL on a port nothing listens on: connections to it are refused. */
+export async function refusedBaseUrl(): Promise<string> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  return `http://127.0.0.1:${port}/v1`;
+}
+
+/** Error parts compared by their error's name: messages quote each parser's own words. */
+export const comparableParts = (parts: LanguageModelV3StreamPart[]) =>
+  parts.map((p) => (p.type === "error" ? { type: "error", name: (p.error as Error).name } : p));
+
+export const user = (text: string) => ({
+  role: "user" as const,
+  content: [{ type: "text" as const, text }],
+});
+export const assistant = (text: string) => ({
+  role: "assistant" as const,
+  content: [{ type: "text" as const, text }],
+});
+
+/** A server that answers every request with the body the test scripts, in small byte pieces. */
+export class ScriptedServer {
+  status = 200;
+  headers: Record<string, string> = { "content-type": "text/event-stream" };
+  body = "";
+  /** Bytes per write: small pieces split events, lines and UTF-8 characters across reads. */
+  pieceBytes = 7;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<ScriptedServer> {
+    let scripted: ScriptedServer | undefined;
+    const server = createServer(async (req, res) => {
+      for await (const _ of req) {
+        // The request body is read by the recording fetch.
+      }
+      const self = scripted as ScriptedServer;
+      res.writeHead(self.status, self.headers);
+      const bytes = Buffer.from(self.body, "utf8");
+      for (let at = 0; at < bytes.length; at += self.pieceBytes) {
+        res.write(bytes.subarray(at, at + self.pieceBytes));
+        await yieldToLoop();
+      }
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    scripted = new ScriptedServer(
+      server,
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    );
+    return scripted;
+  }
+
+  /** Answers with `status` and `body` (and these headers) within `fn`, then streams again. */
+  async failing<T>(
+    status: number,
+    headers: Record<string, string>,
+    body: string,
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+    try {
+      return await fn();
+    } finally {
+      this.status = 200;
+      this.headers = { "content-type": "text/event-stream" };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
