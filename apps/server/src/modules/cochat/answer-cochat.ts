@@ -57,7 +57,14 @@ export async function answerCochat(
     provider: first?.provider ?? resolved.provider,
     simulated: resolved.simulated,
   };
-  sse.send(COCHAT_EVENTS.start, start);
+  // Sent once the provider request is out (or with the first delta, whichever comes first):
+  // the stream's headers and `start` go in one write, after the request, not before it.
+  let started = false;
+  const sendStart = () => {
+    if (started) return;
+    started = true;
+    sse.send(COCHAT_EVENTS.start, start);
+  };
 
   const timeout = new AbortController();
   const timer = setTimeout(
@@ -93,13 +100,17 @@ export async function answerCochat(
       userKeys: input.userKeys,
       abortSignal,
       onDelta: (delta) => {
+        sendStart();
         text += delta;
         sse.send(COCHAT_EVENTS.delta, { text: delta });
       },
     });
     // Not in this tick: the provider request goes out first (PGlite's work is synchronous,
     // on this thread, and would otherwise hold the request back behind the write).
-    setImmediate(storeTurn);
+    setImmediate(() => {
+      sendStart();
+      storeTurn();
+    });
     const result = await answer;
     await storeTurn();
     const messageId = await finishTurn(deps.db, {
@@ -121,6 +132,7 @@ export async function answerCochat(
       credits: 0,
       costUsd: 0,
     });
+    sendStart();
     const done: TCochatDoneEvent = {
       session_id: input.conversationId,
       message_id: messageId,
@@ -161,7 +173,10 @@ export async function answerCochat(
     }).catch((storeError: unknown) => {
       deps.log.error({ err: storeError }, "could not store a CoChat answer");
     });
-    if (!stopped) sse.send(COCHAT_EVENTS.error, error);
+    if (!stopped) {
+      sendStart();
+      sse.send(COCHAT_EVENTS.error, error);
+    }
   } finally {
     clearTimeout(timer);
     sse.end();

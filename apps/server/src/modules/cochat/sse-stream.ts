@@ -28,7 +28,7 @@ export function openSse(reply: FastifyReply): SseStream {
     // nginx and similar would otherwise buffer the stream and deliver it at the end.
     "x-accel-buffering": "no",
   });
-  res.flushHeaders();
+  // The headers go out with the first event, in one write.
   const gone = new AbortController();
   let ended = false;
   res.on("close", () => {
