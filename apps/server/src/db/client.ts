@@ -2,7 +2,10 @@ import type pg from "pg";
 import { migrationScript } from "./migrate";
 import { createPgliteDb } from "./pglite-client";
 import { prepareDataDir } from "./prepare-data-dir";
+import { preparedName } from "./prepared";
 import { toNumber } from "./to-number";
+
+export { prepared } from "./prepared";
 
 /**
  * One small seam over both databases: PGlite embedded (the default) and PostgreSQL (with
@@ -35,20 +38,6 @@ export interface DbOptions {
   /** PostgreSQL schema to use (tests isolate each file in its own). */
   schema?: string | undefined;
   maxConnections?: number;
-}
-
-const preparedNames = new Map<string, string>();
-
-/**
- * Marks a hot statement (a constant SQL text) to be prepared once per PostgreSQL connection
- * and then only bound and executed: planning a multi-part statement costs the server more
- * than running it (reserve + settle went from ~770 to ~1,600 pairs/s, decision 020). The text
- * itself is returned, so callers and wrappers keep passing plain strings. PGlite has one
- * connection and no named statements in its API; there it runs as any other statement.
- */
-export function prepared(sql: string): string {
-  if (!preparedNames.has(sql)) preparedNames.set(sql, `cohort_${preparedNames.size + 1}`);
-  return sql;
 }
 
 const isoTimestampStatements = new Set<string>();
@@ -118,7 +107,7 @@ async function createPostgres(options: DbOptions): Promise<Db> {
   // next query reports it through the health check and the request that needed it.
   pool.on("error", () => {});
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
-    const name = preparedNames.get(sql);
+    const name = preparedName(sql);
     const types = isoTimestampStatements.has(sql) ? isoTypes : undefined;
     const result = await (name || types
       ? client.query({ name, text: sql, values: params as unknown[], types })

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db, isUniqueViolation } from "./client";
+import { createDb, type Db, isUniqueViolation, prepared } from "./client";
 import { createPgliteDb } from "./pglite-client";
 
 // Each embedded database is a new cluster (initdb: seconds on a busy 2-core machine).
@@ -119,6 +119,74 @@ describe("PGlite on its own thread", () => {
     expect(rows).toEqual([]);
     // The connection is free again.
     expect((await db.transaction((tx) => tx.query("SELECT 2 AS two"))).rows).toEqual([{ two: 2 }]);
+  });
+});
+
+describe("prepared statements on PGlite", () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await createDb({});
+    await db.exec(`CREATE TABLE notes (id serial PRIMARY KEY, body text UNIQUE NOT NULL,
+      doc jsonb, at timestamptz, big int8, flags bool[]);`);
+  }, SLOW);
+  afterAll(() => db?.close());
+
+  const INSERT = prepared(
+    "INSERT INTO notes (body, doc, at, big, flags) VALUES ($1, $2, $3, $4, $5) RETURNING *",
+  );
+  const BY_BODY = prepared("SELECT * FROM notes WHERE body = ANY($1::text[]) ORDER BY id");
+  const TOUCH = prepared("UPDATE notes SET big = big + 1 WHERE body = $1");
+
+  it("give the rows, parameters and counts the same statement gives unprepared", async () => {
+    const at = new Date("2026-01-02T03:04:05.678Z");
+    const params = ["one", { a: [1, "b"] }, at, 9007199254740991, [true, false]];
+    const first = await db.query(INSERT, params);
+    const again = await db.query(INSERT, ["two", null, null, null, null]);
+    expect(first.rows).toEqual([
+      { id: 1, body: "one", doc: { a: [1, "b"] }, at, big: 9007199254740991, flags: [true, false] },
+    ]);
+    expect(again.rows).toEqual([
+      { id: 2, body: "two", doc: null, at: null, big: null, flags: null },
+    ]);
+    // The same text without the mark runs through PGlite's own `query`.
+    const plain = "SELECT * FROM notes WHERE body = ANY($1::text[]) ORDER BY id ";
+    const bodies = [["one", "two"]];
+    expect((await db.query(BY_BODY, bodies)).rows).toEqual((await db.query(plain, bodies)).rows);
+    expect((await db.query(TOUCH, ["one"])).rowCount).toBe(1);
+    expect((await db.query(TOUCH, ["none"])).rowCount).toBe(0);
+    // Each was parsed once, under its name, and is only bound since.
+    const { rows } = await db.query<{ statement: string }>(
+      "SELECT statement FROM pg_prepared_statements ORDER BY statement",
+    );
+    expect(rows.map((r) => r.statement).sort()).toEqual([BY_BODY, INSERT, TOUCH].sort());
+  });
+
+  it("fail with their SQLSTATE, and the next run still works", async () => {
+    await db.query(INSERT, ["dup", null, null, null, null]);
+    const duplicate = await db.query(INSERT, ["dup", null, null, null, null]).catch((e) => e);
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    expect(duplicate).toMatchObject({ constraint: "notes_body_key", table: "notes" });
+    await expect(db.query(prepared("SELEC 1"))).rejects.toMatchObject({ code: "42601" });
+    await expect(db.query(prepared("SELEC 1"))).rejects.toMatchObject({ code: "42601" });
+    expect((await db.query(BY_BODY, [["dup"]])).rows).toHaveLength(1);
+  });
+
+  it("run inside a transaction and roll back with it; one outside waits for it", async () => {
+    let outside: Promise<unknown> | undefined;
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(INSERT, ["in tx", null, null, 1, null]);
+        outside = db.query(BY_BODY, [["in tx"]]);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect((await tx.query(BY_BODY, [["in tx"]])).rows).toHaveLength(1);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(((await outside) as { rows: unknown[] }).rows).toEqual([]);
+    await db.transaction(async (tx) => {
+      await tx.query(INSERT, ["kept", null, null, 1, null]);
+    });
+    expect((await db.query(BY_BODY, [["kept", "in tx"]])).rows).toHaveLength(1);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   type PgliteRequest,
   type PgliteWorkerData,
 } from "./pglite-protocol";
+import { preparedName } from "./prepared";
 
 interface Pending {
   resolve(value: unknown): void;
@@ -105,7 +106,7 @@ export async function createPgliteDb(
 
   const queryable = (tx: number | null): Queryable => ({
     query: <R>(sql: string, params?: unknown[]) =>
-      call<QueryResult<R>>({ op: "query", sql, params, tx }),
+      call<QueryResult<R>>({ op: "query", sql, params, tx, name: preparedName(sql) }),
     exec: (sql) => call<void>({ op: "exec", sql, tx }),
   });
   const connection = queryable(null);

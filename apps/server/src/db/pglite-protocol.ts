@@ -11,7 +11,14 @@ export interface PgliteWorkerData {
 
 /** `tx` names an open transaction (from a `begin` reply); null runs on the connection itself. */
 export type PgliteCommand =
-  | { op: "query"; sql: string; params: unknown[] | undefined; tx: number | null }
+  | {
+      op: "query";
+      sql: string;
+      params: unknown[] | undefined;
+      tx: number | null;
+      /** A prepared statement's name (client.ts `prepared`): parsed once, then only bound. */
+      name?: string | undefined;
+    }
   | { op: "exec"; sql: string; tx: number | null }
   | { op: "begin" }
   | { op: "end"; tx: number; commit: boolean }

@@ -1,7 +1,13 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite, types as pgliteTypes, type Transaction } from "@electric-sql/pglite";
+import {
+  PGlite,
+  parse as pgliteParse,
+  types as pgliteTypes,
+  protocol,
+  type Transaction,
+} from "@electric-sql/pglite";
 import {
   type PgliteReply,
   type PgliteRequest,
@@ -118,10 +124,75 @@ function connection(tx: number | null): Pick<PGlite, "query" | "exec"> {
   return open.tx;
 }
 
+/** A named statement's parameter types, from its description when it was parsed. */
+const preparedStatements = new Map<string, number[]>();
+const { serialize } = protocol;
+
+/**
+ * A prepared statement (client.ts `prepared`): parsed and described once per database, then
+ * each run is one round into PGlite (bind, describe, execute, sync together) instead of the six
+ * of `query` (parse, describe and bind each time): ~3× less work per statement. It holds the
+ * same locks as `query` does: inside a transaction the statement lock, outside it the
+ * transaction lock too (so it waits for an open transaction), and it syncs to the file
+ * system after a statement outside a transaction, as `query` does.
+ */
+async function runPrepared(
+  name: string,
+  sql: string,
+  params: unknown[],
+  tx: number | null,
+): Promise<{ rows: unknown[]; affectedRows?: number }> {
+  if (tx !== null && !transactions.has(tx)) throw new Error("The transaction has already ended");
+  const run = async () => {
+    let types = preparedStatements.get(name);
+    if (!types) {
+      const { messages } = await lite.execProtocol(
+        concat(
+          serialize.parse({ name, text: sql }),
+          serialize.describe({ type: "S", name }),
+          serialize.sync(),
+        ),
+        { syncToFs: false },
+      );
+      const description = messages.find((m) => m.name === "parameterDescription") as
+        | { dataTypeIDs: number[] }
+        | undefined;
+      types = description?.dataTypeIDs ?? [];
+      preparedStatements.set(name, types);
+    }
+    const oids = types;
+    const values = params.map((value, i) => {
+      if (value == null) return null;
+      const serializer = lite.serializers[oids[i] as number];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await lite.execProtocol(
+      concat(
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: "P" }),
+        serialize.execute({}),
+        serialize.sync(),
+      ),
+      { syncToFs: false },
+    );
+    if (tx === null) await lite.syncToFs();
+    return pgliteParse.parseResults(messages, lite.parsers)[0] ?? { rows: [] };
+  };
+  if (tx !== null) return lite._runExclusiveQuery(run);
+  await lite._checkReady();
+  return lite._runExclusiveTransaction(() => lite._runExclusiveQuery(run));
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  return Buffer.concat(parts);
+}
+
 async function handle(request: PgliteRequest): Promise<unknown> {
   switch (request.op) {
     case "query": {
-      const result = await connection(request.tx).query(request.sql, request.params);
+      const result = request.name
+        ? await runPrepared(request.name, request.sql, request.params ?? [], request.tx)
+        : await connection(request.tx).query(request.sql, request.params);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     }
     case "exec":
