@@ -5,11 +5,15 @@ import {
   APICallError,
   type LanguageModelV3,
   type LanguageModelV3CallOptions,
+  type LanguageModelV3Prompt,
   type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+  type SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
 import type { TProviderId } from "@cohort/contracts";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { classifyFailure } from "../../src/modules/models/call-failures";
+import { FakeProviderServer } from "./fake-provider/fake-provider-server";
 
 /**
  * What the tests of our own stream readers share: each sends the same calls to the SDK's model
@@ -160,4 +164,117 @@ export class ScriptedServer {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** The text prompts each reader's request is compared on. */
+export const TEXT_PROMPTS: Record<string, LanguageModelV3Prompt> = {
+  "one user message": [user("Hello")],
+  "system, history and user": [
+    { role: "system", content: "You are the Strategist." },
+    user("Plan a launch"),
+    assistant("Step one: décide the date 🙂"),
+    user("And then?"),
+  ],
+  "two system messages, a user message and an answer in two parts each": [
+    { role: "system", content: "Be brief." },
+    { role: "system", content: "Answer in English." },
+    { role: "user", content: [...user("Hi").content, ...user("there").content] },
+    { role: "assistant", content: [...assistant("a").content, ...assistant("b").content] },
+    user("Go on"),
+  ],
+};
+
+/** The call settings each reader handles itself. */
+export const TEXT_SETTINGS: Record<string, Partial<LanguageModelV3CallOptions>> = {
+  "no settings": {},
+  "max tokens and temperature": { maxOutputTokens: 512, temperature: 0.7 },
+  "temperature 0 only": { temperature: 0 },
+  "other providers' options": { providerOptions: { simulator: { persona: "coder" } } },
+};
+
+async function streamed(model: LanguageModelV3, options: LanguageModelV3CallOptions) {
+  const result: LanguageModelV3StreamResult = await model.doStream(options);
+  const parts: LanguageModelV3StreamPart[] = [];
+  for await (const part of result.stream) parts.push(part);
+  return { result, parts };
+}
+
+/**
+ * The same call through the SDK's model and ours, one after the other: checks that ours sent
+ * the SDK's URL, body (byte for byte) and headers (but for the SDK's HTTP layer in the
+ * user-agent), and gave the same request record; returns both streams' parts.
+ */
+export async function sameRequest(
+  models: { sdk: LanguageModelV3; ours: LanguageModelV3 },
+  options: LanguageModelV3CallOptions,
+  sent: SentRequest[],
+  label: string,
+) {
+  const before = sent.length;
+  const fromSdk = await streamed(models.sdk, options);
+  const fromUs = await streamed(models.ours, options);
+  const [sdkRequest, ourRequest] = sent.slice(before);
+  expect(ourRequest?.body, label).toBe(sdkRequest?.body);
+  expect(ourRequest?.url, label).toBe(sdkRequest?.url);
+  expect(ourRequest?.headers["user-agent"], label).not.toMatch(SDK_HTTP_LAYER);
+  expect(ourRequest?.headers, label).toEqual({
+    ...sdkRequest?.headers,
+    "user-agent": sdkRequest?.headers["user-agent"]?.replace(SDK_HTTP_LAYER, ""),
+  });
+  expect(fromUs.result.request, label).toEqual(fromSdk.result.request);
+  return { sdkParts: fromSdk.parts, ourParts: fromUs.parts };
+}
+
+/** The fake provider and a scripted server for a test file, reset before each test. */
+export function useProviderServers(reset: () => void): {
+  fake: FakeProviderServer;
+  scripted: ScriptedServer;
+} {
+  const servers = {} as { fake: FakeProviderServer; scripted: ScriptedServer };
+  beforeAll(async () => {
+    servers.fake = await FakeProviderServer.start();
+    servers.scripted = await ScriptedServer.start();
+  });
+  afterAll(async () => {
+    await servers.fake?.close();
+    await servers.scripted?.close();
+  });
+  beforeEach(() => {
+    reset();
+    servers.fake.reset();
+  });
+  return servers;
+}
+
+/**
+ * The calls a text reader leaves to the SDK's model (JSON mode, tools, other settings, files,
+ * the provider's own options, doGenerate): each must go out through the SDK's HTTP layer.
+ */
+export async function expectLeftToSdk(
+  ours: LanguageModelV3,
+  ownOptions: SharedV3ProviderOptions[],
+  sent: SentRequest[],
+): Promise<void> {
+  const prompt = [user("Hello")];
+  const calls: LanguageModelV3CallOptions[] = [
+    { prompt, responseFormat: { type: "json", schema: { type: "object", properties: {} } } },
+    { prompt, tools: [{ type: "function", name: "look", inputSchema: { type: "object" } }] },
+    { prompt, topP: 0.5 },
+    { prompt, stopSequences: ["END"] },
+    {
+      prompt: [
+        {
+          role: "user",
+          content: [{ type: "file", mediaType: "image/png", data: "https://example.com/a.png" }],
+        },
+      ],
+    },
+    ...ownOptions.map((providerOptions) => ({ prompt, providerOptions })),
+  ];
+  const before = sent.length;
+  for (const options of calls) await partsOf(ours, options);
+  await ours.doGenerate({ prompt });
+  const requests = sent.slice(before);
+  expect(requests).toHaveLength(calls.length + 1);
+  for (const request of requests) expect(request.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
 }

@@ -1,23 +1,19 @@
 import { createOpenAICompatible, VERSION } from "@ai-sdk/openai-compatible";
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-} from "@ai-sdk/provider";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeProviderServer } from "../../../test/support/fake-provider/fake-provider-server";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { describe, expect, it } from "vitest";
 import {
-  assistant,
   callErrorFields,
   comparableParts,
+  expectLeftToSdk,
   failureOf,
   partsOf,
   recordingFetch,
   refusedBaseUrl,
-  ScriptedServer,
-  SDK_HTTP_LAYER,
   type SentRequest,
+  sameRequest,
+  TEXT_PROMPTS,
+  TEXT_SETTINGS,
+  useProviderServers,
   user,
 } from "../../../test/support/provider-streams";
 import { withLightChatStream } from "./openai-chat-stream";
@@ -97,73 +93,20 @@ function sseBody(...chunks: (object | string)[]): string {
   return chunks.map((c) => `data: ${typeof c === "string" ? c : JSON.stringify(c)}\n\n`).join("");
 }
 
-let fake: FakeProviderServer;
-let scripted: ScriptedServer;
-
-beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  scripted = await ScriptedServer.start();
-});
-
-afterAll(async () => {
-  await fake?.close();
-  await scripted?.close();
-});
-
-beforeEach(() => {
+const servers = useProviderServers(() => {
   sent = [];
-  fake.reset();
 });
 
 describe("the request", () => {
-  const prompts: Record<string, LanguageModelV3Prompt> = {
-    "one user message": [user("Hello")],
-    "system, history and user": [
-      { role: "system", content: "You are the Strategist." },
-      user("Plan a launch"),
-      assistant("Step one: décide the date 🙂"),
-      user("And then?"),
-    ],
-    "a user message in two parts and an answer in two parts": [
-      { role: "system", content: "Be brief." },
-      { role: "user", content: [...user("Hi").content, ...user("there").content] },
-      { role: "assistant", content: [...assistant("a").content, ...assistant("b").content] },
-      user("Go on"),
-    ],
-  };
-  const settings: Record<string, Partial<LanguageModelV3CallOptions>> = {
-    "no settings": {},
-    "max tokens and temperature": { maxOutputTokens: 512, temperature: 0.7 },
-    "temperature 0 only": { temperature: 0 },
-    "other providers' options": { providerOptions: { simulator: { persona: "coder" } } },
-  };
-
   it.each([
     ["with a key", API_KEY],
     ["without a key", null],
   ])("is the SDK's, byte for byte, %s", async (_label, apiKey) => {
-    const { sdk, ours } = modelsFor(fake.baseUrls.openaiCompatible, "llama3.1", apiKey);
-    for (const [promptName, prompt] of Object.entries(prompts)) {
-      for (const [settingsName, extra] of Object.entries(settings)) {
-        sent = [];
-        const options = { prompt, ...extra };
-        const sdkResult = await sdk.doStream(options);
-        const sdkParts: LanguageModelV3StreamPart[] = [];
-        for await (const part of sdkResult.stream) sdkParts.push(part);
-        const ourResult = await ours.doStream(options);
-        const ourParts: LanguageModelV3StreamPart[] = [];
-        for await (const part of ourResult.stream) ourParts.push(part);
-
-        const [fromSdk, fromUs] = sent;
+    const models = modelsFor(servers.fake.baseUrls.openaiCompatible, "llama3.1", apiKey);
+    for (const [promptName, prompt] of Object.entries(TEXT_PROMPTS)) {
+      for (const [settingsName, extra] of Object.entries(TEXT_SETTINGS)) {
         const label = `${promptName}, ${settingsName}`;
-        expect(fromUs?.body, label).toBe(fromSdk?.body);
-        expect(fromUs?.url, label).toBe(fromSdk?.url);
-        expect(fromUs?.headers["user-agent"], label).not.toMatch(SDK_HTTP_LAYER);
-        expect(fromUs?.headers, label).toEqual({
-          ...fromSdk?.headers,
-          "user-agent": fromSdk?.headers["user-agent"]?.replace(SDK_HTTP_LAYER, ""),
-        });
-        expect(ourResult.request, label).toEqual(sdkResult.request);
+        const { sdkParts, ourParts } = await sameRequest(models, { prompt, ...extra }, sent, label);
         expect(ourParts, label).toEqual(sdkParts);
       }
     }
@@ -176,31 +119,11 @@ describe("the request", () => {
   });
 
   it("goes through the SDK's model for calls the reader does not handle", async () => {
-    const { ours } = modelsFor(fake.baseUrls.openaiCompatible);
-    const prompt = [user("Hello")];
-    await partsOf(ours, {
-      prompt,
-      responseFormat: { type: "json", schema: { type: "object", properties: {} } },
-    });
-    await partsOf(ours, {
-      prompt,
-      tools: [{ type: "function", name: "look", inputSchema: { type: "object" } }],
-    });
-    await partsOf(ours, { prompt, providerOptions: { openaiCompatible: { user: "u1" } } });
-    await partsOf(ours, { prompt, providerOptions: { "openai-compatible": { user: "u1" } } });
-    await partsOf(ours, { prompt, topP: 0.5 });
-    await partsOf(ours, { prompt, stopSequences: ["END"] });
-    await partsOf(ours, {
-      prompt: [
-        {
-          role: "user",
-          content: [{ type: "file", mediaType: "image/png", data: "https://example.com/a.png" }],
-        },
-      ],
-    });
-    await ours.doGenerate({ prompt });
-    expect(sent).toHaveLength(8);
-    for (const request of sent) expect(request.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
+    await expectLeftToSdk(
+      modelsFor(servers.fake.baseUrls.openaiCompatible).ours,
+      [{ openaiCompatible: { user: "u1" } }, { "openai-compatible": { user: "u1" } }],
+      sent,
+    );
   });
 });
 
@@ -219,8 +142,8 @@ describe("the stream parts", () => {
       { text: "The plan has three steps: research, build, ship." },
       { text: "No counts from this server.", omitUsage: true },
     ]) {
-      fake.next(reply, reply);
-      const { fromSdk, fromUs } = await bothParts(fake.baseUrls.openaiCompatible);
+      servers.fake.next(reply, reply);
+      const { fromSdk, fromUs } = await bothParts(servers.fake.baseUrls.openaiCompatible);
       expect(fromUs).toEqual(fromSdk);
       expect(fromUs.filter((p) => p.type === "text-delta").length).toBeGreaterThan(3);
       expect(fromUs.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "stop" } });
@@ -228,8 +151,8 @@ describe("the stream parts", () => {
   });
 
   it("are the SDK's for reasoning, thinking parts and usage details, split mid-character", async () => {
-    scripted.pieceBytes = 3;
-    scripted.body = sseBody(
+    servers.scripted.pieceBytes = 3;
+    servers.scripted.body = sseBody(
       chunk({ role: "assistant", content: "" }),
       chunk({ reasoning_content: "Think… " }),
       chunk({ reasoning: "more 🙂" }),
@@ -246,7 +169,7 @@ describe("the stream parts", () => {
       "[DONE]",
     );
     try {
-      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
       expect(fromUs).toEqual(fromSdk);
       expect(fromUs.map((p) => p.type)).toContain("reasoning-end");
       expect(fromUs.at(-1)).toMatchObject({
@@ -255,23 +178,23 @@ describe("the stream parts", () => {
         providerMetadata: { [NAME]: { acceptedPredictionTokens: 2 } },
       });
     } finally {
-      scripted.pieceBytes = 7;
+      servers.scripted.pieceBytes = 7;
     }
   });
 
   it("are the SDK's with CRLF lines, comments, a chunk without id and other finish reasons", async () => {
     for (const reason of ["content_filter", "tool_calls", "eos"]) {
       const body = sseBody({ choices: [{ delta: { content: "Hi" } }] }, finish(reason));
-      scripted.body = `: keep-alive\r\n\r\n${body.replaceAll("\n", "\r\n")}data: [DONE]\r\n\r\n`;
-      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      servers.scripted.body = `: keep-alive\r\n\r\n${body.replaceAll("\n", "\r\n")}data: [DONE]\r\n\r\n`;
+      const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
       expect(fromUs).toEqual(fromSdk);
       expect(fromUs.at(-1)).toMatchObject({ finishReason: { raw: reason } });
     }
   });
 
   it("are the SDK's when the stream ends without a finish reason", async () => {
-    scripted.body = sseBody(chunk({ content: "Cut" }));
-    const { fromSdk, fromUs } = await bothParts(scripted.url);
+    servers.scripted.body = sseBody(chunk({ content: "Cut" }));
+    const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
     expect(comparableParts(fromUs)).toEqual(comparableParts(fromSdk));
     expect(fromUs.at(-2)).toMatchObject({ type: "error" });
     expect(fromUs.at(-1)).toMatchObject({ finishReason: { unified: "error" } });
@@ -282,8 +205,8 @@ describe("the stream parts", () => {
       { error: { message: "The server had an error", type: "server_error", code: 500, x: 1 } },
       { ...chunk({}), error: { message: "Inside a chunk" } },
     ]) {
-      scripted.body = sseBody(chunk({ content: "Partial" }), failure);
-      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      servers.scripted.body = sseBody(chunk({ content: "Partial" }), failure);
+      const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
       expect(fromUs).toEqual(fromSdk);
       expect(fromUs.find((p) => p.type === "error")).toBeDefined();
     }
@@ -297,9 +220,9 @@ describe("the stream parts", () => {
       JSON.stringify({ choices: [], usage: { prompt_tokens: "many" } }),
       JSON.stringify({ type: "response.output_text.delta", delta: "Responses?" }),
     ]) {
-      scripted.body = sseBody(chunk({ content: "Hi" }), bad, chunk({ content: " there" }));
-      scripted.body += sseBody(finish("stop"));
-      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      servers.scripted.body = sseBody(chunk({ content: "Hi" }), bad, chunk({ content: " there" }));
+      servers.scripted.body += sseBody(finish("stop"));
+      const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
       expect(comparableParts(fromUs), bad).toEqual(comparableParts(fromSdk));
       expect(fromUs.some((p) => p.type === "error")).toBe(true);
     }
@@ -315,8 +238,8 @@ describe("failures", () => {
     { status: 500, errorMessage: "The server had an error" },
     { status: 400, errorMessage: "Invalid value for 'messages'" },
   ])("an HTTP $status is the SDK's APICallError", async (reply) => {
-    const { sdk, ours } = modelsFor(fake.baseUrls.openaiCompatible);
-    fake.next(reply, reply);
+    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openaiCompatible);
+    servers.fake.next(reply, reply);
     const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })), NAME);
     const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })), NAME);
     expect(fromUs).toEqual(fromSdk);
@@ -326,8 +249,8 @@ describe("failures", () => {
 
   it("an HTTP failure without an error body is the SDK's APICallError", async () => {
     for (const body of ["", "<html>Bad gateway</html>"]) {
-      await scripted.failing(502, { "content-type": "text/html" }, body, async () => {
-        const { sdk, ours } = modelsFor(scripted.url);
+      await servers.scripted.failing(502, { "content-type": "text/html" }, body, async () => {
+        const { sdk, ours } = modelsFor(servers.scripted.url);
         const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })), NAME);
         const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })), NAME);
         expect(fromUs).toEqual(fromSdk);
@@ -338,8 +261,8 @@ describe("failures", () => {
 
   it("a body cut mid-stream fails as the SDK's does", async () => {
     const reply = { text: "one two three four five six", cutAfterChunks: 2 };
-    fake.next(reply, reply);
-    const { sdk, ours } = modelsFor(fake.baseUrls.openaiCompatible);
+    servers.fake.next(reply, reply);
+    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openaiCompatible);
     const fromSdk = callErrorFields(await failureOf(partsOf(sdk, { prompt })), NAME);
     const fromUs = callErrorFields(await failureOf(partsOf(ours, { prompt })), NAME);
     const { responseHeaders: _a, ...ourFields } = fromUs;
@@ -365,19 +288,22 @@ describe("on node:http, as the hosted OpenAI-compatible server is called", () =>
 
   it("streams what the SDK's model streams, and stops when the call is aborted", async () => {
     const answer = { text: "One two three four five" };
-    fake.next(answer, answer);
-    const { sdk } = modelsFor(fake.baseUrls.openaiCompatible);
+    servers.fake.next(answer, answer);
+    const { sdk } = modelsFor(servers.fake.baseUrls.openaiCompatible);
     const fromSdk = await partsOf(sdk, { prompt });
-    const fromUs = await partsOf(overNode(fake.baseUrls.openaiCompatible), { prompt });
+    const fromUs = await partsOf(overNode(servers.fake.baseUrls.openaiCompatible), { prompt });
     const { id: _a, ...sdkStart } = fromSdk.find((p) => p.type === "response-metadata") ?? {};
     expect(fromUs.filter((p) => p.type !== "response-metadata")).toEqual(
       fromSdk.filter((p) => p.type !== "response-metadata"),
     );
     expect(fromUs.find((p) => p.type === "response-metadata")).toMatchObject(sdkStart);
 
-    fake.next({ text: Array.from({ length: 50 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 20 });
+    servers.fake.next({
+      text: Array.from({ length: 50 }, (_, i) => `w${i}`).join(" "),
+      chunkDelayMs: 20,
+    });
     const controller = new AbortController();
-    const { stream } = await overNode(fake.baseUrls.openaiCompatible).doStream({
+    const { stream } = await overNode(servers.fake.baseUrls.openaiCompatible).doStream({
       prompt,
       abortSignal: controller.signal,
     });
@@ -393,7 +319,7 @@ describe("on node:http, as the hosted OpenAI-compatible server is called", () =>
       })(),
     );
     expect((error as Error).name).toBe("AbortError");
-    expect(await fake.requests.at(-1)?.closed).toEqual({ early: true });
+    expect(await servers.fake.requests.at(-1)?.closed).toEqual({ early: true });
   });
 });
 
@@ -402,11 +328,11 @@ describe("the providers seam", () => {
 
   it("streams OpenAI-compatible text through our reader, with the SDK's headers", async () => {
     const providers = createProviders({
-      openai: { apiKey: undefined, baseUrl: fake.baseUrls.openai, api: "responses" },
-      anthropic: { apiKey: undefined, baseUrl: fake.baseUrls.anthropic },
-      google: { apiKey: undefined, baseUrl: fake.baseUrls.google },
+      openai: { apiKey: undefined, baseUrl: servers.fake.baseUrls.openai, api: "responses" },
+      anthropic: { apiKey: undefined, baseUrl: servers.fake.baseUrls.anthropic },
+      google: { apiKey: undefined, baseUrl: servers.fake.baseUrls.google },
       openaiCompatible: {
-        baseUrl: fake.baseUrls.openaiCompatible,
+        baseUrl: servers.fake.baseUrls.openaiCompatible,
         apiKey: "sk-hosted",
         models: ["llama3.1"],
       },
@@ -415,7 +341,7 @@ describe("the providers seam", () => {
     if (!model) throw new Error("no OpenAI-compatible model");
     const parts = await partsOf(model, { prompt });
     expect(parts.some((p) => p.type === "text-delta")).toBe(true);
-    const [request] = fake.requests;
+    const [request] = servers.fake.requests;
     expect(request?.path).toBe("/v1/chat/completions");
     expect(request?.headers.authorization).toBe("Bearer sk-hosted");
     expect(request?.headers["user-agent"]).toBe(

@@ -15,6 +15,7 @@ import {
 } from "@ai-sdk/provider";
 import {
   isRecord,
+  noUsage,
   openAIErrorData,
   type ProviderConnection,
   partsStream,
@@ -327,18 +328,7 @@ function unifiedFinishReason(reason: string): LanguageModelV3FinishReason["unifi
 
 /** convertOpenAICompatibleChatUsage. */
 function convertUsage(usage: JSONObject | undefined): LanguageModelV3Usage {
-  if (!usage) {
-    return {
-      inputTokens: {
-        total: undefined,
-        noCache: undefined,
-        cacheRead: undefined,
-        cacheWrite: undefined,
-      },
-      outputTokens: { total: undefined, text: undefined, reasoning: undefined },
-      raw: undefined,
-    };
-  }
+  if (!usage) return noUsage();
   const number = (value: JSONValue | undefined) => (typeof value === "number" ? value : 0);
   const input = number(usage.prompt_tokens);
   const output = number(usage.completion_tokens);

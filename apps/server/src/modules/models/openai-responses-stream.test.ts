@@ -2,23 +2,23 @@ import { createOpenAI, VERSION } from "@ai-sdk/openai";
 import {
   APICallError,
   type LanguageModelV3,
-  type LanguageModelV3CallOptions,
-  type LanguageModelV3Prompt,
   type LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeProviderServer } from "../../../test/support/fake-provider/fake-provider-server";
+import { describe, expect, it } from "vitest";
 import {
-  assistant,
   callErrorFields,
   comparableParts,
+  expectLeftToSdk,
   failureOf,
   partsOf,
   recordingFetch,
   refusedBaseUrl,
-  ScriptedServer,
   SDK_HTTP_LAYER,
   type SentRequest,
+  sameRequest,
+  TEXT_PROMPTS,
+  TEXT_SETTINGS,
+  useProviderServers,
   user,
 } from "../../../test/support/provider-streams";
 import { classifyFailure } from "./call-failures";
@@ -103,47 +103,11 @@ const completed = (response: object = {}) => ({
   response: { id: "resp_1", status: "completed", usage, service_tier: "default", ...response },
 });
 
-let fake: FakeProviderServer;
-let scripted: ScriptedServer;
-
-beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  scripted = await ScriptedServer.start();
-});
-
-afterAll(async () => {
-  await fake?.close();
-  await scripted?.close();
-});
-
-beforeEach(() => {
+const servers = useProviderServers(() => {
   sent = [];
-  fake.reset();
 });
 
 describe("the request", () => {
-  const prompts: Record<string, LanguageModelV3Prompt> = {
-    "one user message": [user("Hello")],
-    "system, history and user": [
-      { role: "system", content: "You are the Strategist." },
-      user("Plan a launch"),
-      assistant("Step one: décide the date 🙂"),
-      user("And then?"),
-    ],
-    "two system messages and an answer in two parts": [
-      { role: "system", content: "Be brief." },
-      { role: "system", content: "Answer in English." },
-      user("Hi"),
-      { role: "assistant", content: [...assistant("a").content, ...assistant("b").content] },
-      user("Go on"),
-    ],
-  };
-  const settings: Record<string, Partial<LanguageModelV3CallOptions>> = {
-    "no settings": {},
-    "max tokens and temperature": { maxOutputTokens: 512, temperature: 0.7 },
-    "temperature 0 only": { temperature: 0 },
-    "other providers' options": { providerOptions: { simulator: { persona: "coder" } } },
-  };
   const modelIds = [
     "gpt-4.1",
     "gpt-4o-mini",
@@ -155,28 +119,11 @@ describe("the request", () => {
   ];
 
   it.each(modelIds)("is the SDK's, byte for byte, for %s", async (modelId) => {
-    const { sdk, ours } = modelsFor(fake.baseUrls.openai, modelId);
-    for (const [promptName, prompt] of Object.entries(prompts)) {
-      for (const [settingsName, extra] of Object.entries(settings)) {
-        sent = [];
-        const options = { prompt, ...extra };
-        const sdkResult = await sdk.doStream(options);
-        const sdkParts: LanguageModelV3StreamPart[] = [];
-        for await (const part of sdkResult.stream) sdkParts.push(part);
-        const ourResult = await ours.doStream(options);
-        const ourParts: LanguageModelV3StreamPart[] = [];
-        for await (const part of ourResult.stream) ourParts.push(part);
-
-        const [fromSdk, fromUs] = sent;
+    const models = modelsFor(servers.fake.baseUrls.openai, modelId);
+    for (const [promptName, prompt] of Object.entries(TEXT_PROMPTS)) {
+      for (const [settingsName, extra] of Object.entries(TEXT_SETTINGS)) {
         const label = `${modelId}, ${promptName}, ${settingsName}`;
-        expect(fromUs?.body, label).toBe(fromSdk?.body);
-        expect(fromUs?.url, label).toBe(fromSdk?.url);
-        expect(fromUs?.headers["user-agent"], label).not.toMatch(SDK_HTTP_LAYER);
-        expect(fromUs?.headers, label).toEqual({
-          ...fromSdk?.headers,
-          "user-agent": fromSdk?.headers["user-agent"]?.replace(SDK_HTTP_LAYER, ""),
-        });
-        expect(ourResult.request, label).toEqual(sdkResult.request);
+        const { sdkParts, ourParts } = await sameRequest(models, { prompt, ...extra }, sent, label);
         // The warnings (temperature dropped for reasoning models) come in stream-start.
         expect(ourParts[0], label).toEqual(sdkParts[0]);
       }
@@ -185,29 +132,11 @@ describe("the request", () => {
   });
 
   it("goes through the SDK's model for calls the reader does not handle", async () => {
-    const { ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
-    const prompt = [user("Hello")];
-    await partsOf(ours, {
-      prompt,
-      responseFormat: { type: "json", schema: { type: "object", properties: {} } },
-    });
-    await partsOf(ours, {
-      prompt,
-      tools: [{ type: "function", name: "look", inputSchema: { type: "object" } }],
-    });
-    await partsOf(ours, { prompt, providerOptions: { openai: { store: false } } });
-    await partsOf(ours, { prompt, topP: 0.5 });
-    await partsOf(ours, {
-      prompt: [
-        {
-          role: "user",
-          content: [{ type: "file", mediaType: "image/png", data: "https://example.com/a.png" }],
-        },
-      ],
-    });
-    await ours.doGenerate({ prompt });
-    expect(sent).toHaveLength(6);
-    for (const request of sent) expect(request.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
+    await expectLeftToSdk(
+      modelsFor(servers.fake.baseUrls.openai, "gpt-4.1").ours,
+      [{ openai: { store: false } }],
+      sent,
+    );
   });
 });
 
@@ -222,14 +151,14 @@ describe("the stream parts", () => {
   }
 
   it("are the SDK's for the fake provider's answer", async () => {
-    fake.defaultReply = { text: "The plan has three steps: research, build, ship." };
-    const { fromSdk, fromUs } = await bothParts(fake.baseUrls.openai);
+    servers.fake.defaultReply = { text: "The plan has three steps: research, build, ship." };
+    const { fromSdk, fromUs } = await bothParts(servers.fake.baseUrls.openai);
     expect(fromUs).toEqual(fromSdk);
     expect(fromUs.filter((p) => p.type === "text-delta")).toHaveLength(8);
   });
 
   it("are the SDK's for a reasoning model's answer, split across reads mid-character", async () => {
-    scripted.body = sseBody(
+    servers.scripted.body = sseBody(
       created("o3"),
       inProgress,
       {
@@ -252,7 +181,7 @@ describe("the stream parts", () => {
       messageDone,
       completed({ reasoning: { context: "ctx_1" } }),
     );
-    const { fromSdk, fromUs } = await bothParts(scripted.url, "o3");
+    const { fromSdk, fromUs } = await bothParts(servers.scripted.url, "o3");
     expect(fromUs).toEqual(fromSdk);
     expect(fromUs.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("")).toBe(
       "Déjà vu: 漢字 and 🙂",
@@ -268,11 +197,17 @@ describe("the stream parts", () => {
   });
 
   it("are the SDK's for an answer cut at max_output_tokens", async () => {
-    scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Half an", 1), messageDone, {
-      ...completed({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }),
-      type: "response.incomplete",
-    });
-    const { fromSdk, fromUs } = await bothParts(scripted.url);
+    servers.scripted.body = sseBody(
+      created("gpt-4.1"),
+      messageAdded,
+      delta("Half an", 1),
+      messageDone,
+      {
+        ...completed({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }),
+        type: "response.incomplete",
+      },
+    );
+    const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
     expect(fromUs).toEqual(fromSdk);
     expect(fromUs.at(-1)).toMatchObject({
       finishReason: { unified: "length", raw: "max_output_tokens" },
@@ -280,7 +215,7 @@ describe("the stream parts", () => {
   });
 
   it("are the SDK's for a refusal, with CRLF lines, comments and [DONE]", async () => {
-    scripted.body = sseBody(
+    servers.scripted.body = sseBody(
       created("gpt-4.1"),
       messageAdded,
       { type: "response.refusal.delta", sequence_number: 5, item_id: "msg_1", delta: "I can't" },
@@ -288,8 +223,8 @@ describe("the stream parts", () => {
       messageDone,
       completed(),
     );
-    scripted.body = `: keep-alive\r\n\r\n${scripted.body.replaceAll("\n", "\r\n")}data: [DONE]\r\n\r\n`;
-    const { fromSdk, fromUs } = await bothParts(scripted.url);
+    servers.scripted.body = `: keep-alive\r\n\r\n${servers.scripted.body.replaceAll("\n", "\r\n")}data: [DONE]\r\n\r\n`;
+    const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
     expect(fromUs).toEqual(fromSdk);
     expect(fromUs.at(-1)).toMatchObject({ finishReason: { unified: "content-filter" } });
   });
@@ -324,8 +259,13 @@ describe("the stream parts", () => {
         },
       },
     ]) {
-      scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Partial", 1), failure);
-      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      servers.scripted.body = sseBody(
+        created("gpt-4.1"),
+        messageAdded,
+        delta("Partial", 1),
+        failure,
+      );
+      const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
       expect(fromUs).toEqual(fromSdk);
       expect(fromUs.find((p) => p.type === "error")).toBeDefined();
       expect(fromUs.at(-1)).toMatchObject({ finishReason: { unified: "error" } });
@@ -338,9 +278,9 @@ describe("the stream parts", () => {
       `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [] })}\n\n`,
       `data: ${JSON.stringify({ type: "response.output_text.delta", item_id: "msg_1" })}\n\n`,
     ]) {
-      scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Hi", 1));
-      scripted.body += bad + sseBody(delta(" there", 2), messageDone, completed());
-      const { fromSdk, fromUs } = await bothParts(scripted.url);
+      servers.scripted.body = sseBody(created("gpt-4.1"), messageAdded, delta("Hi", 1));
+      servers.scripted.body += bad + sseBody(delta(" there", 2), messageDone, completed());
+      const { fromSdk, fromUs } = await bothParts(servers.scripted.url);
       expect(comparableParts(fromUs)).toEqual(comparableParts(fromSdk));
       expect(fromUs.some((p) => p.type === "error")).toBe(true);
     }
@@ -356,8 +296,8 @@ describe("failures", () => {
     { status: 500, errorMessage: "The server had an error" },
     { status: 400, errorMessage: "Invalid value for 'input'" },
   ])("an HTTP $status is the SDK's APICallError", async (reply) => {
-    const { sdk, ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
-    fake.next(reply, reply);
+    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openai, "gpt-4.1");
+    servers.fake.next(reply, reply);
     const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
     const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
     expect(fromUs).toEqual(fromSdk);
@@ -368,8 +308,8 @@ describe("failures", () => {
 
   it("an HTTP failure without an OpenAI error body is the SDK's APICallError", async () => {
     for (const body of ["", "<html>Bad gateway</html>"]) {
-      await scripted.failing(502, { "content-type": "text/html" }, body, async () => {
-        const { sdk, ours } = modelsFor(scripted.url, "gpt-4.1");
+      await servers.scripted.failing(502, { "content-type": "text/html" }, body, async () => {
+        const { sdk, ours } = modelsFor(servers.scripted.url, "gpt-4.1");
         const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
         const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
         expect(fromUs).toEqual(fromSdk);
@@ -404,8 +344,8 @@ describe("failures", () => {
         },
       },
     ]) {
-      scripted.body = sseBody(created("gpt-4.1"), inProgress, failure);
-      const { sdk, ours } = modelsFor(scripted.url, "gpt-4.1");
+      servers.scripted.body = sseBody(created("gpt-4.1"), inProgress, failure);
+      const { sdk, ours } = modelsFor(servers.scripted.url, "gpt-4.1");
       const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
       const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
       // The SDK's responseBody and data are the event after its schema dropped unknown keys.
@@ -417,8 +357,8 @@ describe("failures", () => {
 
   it("a body cut mid-stream fails as the SDK's does", async () => {
     const reply = { text: "one two three four five six", cutAfterChunks: 2 };
-    fake.next(reply, reply);
-    const { sdk, ours } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    servers.fake.next(reply, reply);
+    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openai, "gpt-4.1");
     const fromSdk = callErrorFields(await failureOf(partsOf(sdk, { prompt })));
     const fromUs = callErrorFields(await failureOf(partsOf(ours, { prompt })));
     const { responseHeaders: _a, ...ourFields } = fromUs;
@@ -430,9 +370,9 @@ describe("failures", () => {
 
 describe("the providers seam", () => {
   const settings = (api: "responses" | "chat"): ProviderSettings => ({
-    openai: { apiKey: "sk-hosted", baseUrl: fake.baseUrls.openai, api },
-    anthropic: { apiKey: undefined, baseUrl: fake.baseUrls.anthropic },
-    google: { apiKey: undefined, baseUrl: fake.baseUrls.google },
+    openai: { apiKey: "sk-hosted", baseUrl: servers.fake.baseUrls.openai, api },
+    anthropic: { apiKey: undefined, baseUrl: servers.fake.baseUrls.anthropic },
+    google: { apiKey: undefined, baseUrl: servers.fake.baseUrls.google },
     openaiCompatible: { baseUrl: undefined, apiKey: undefined, models: [] },
   });
   const prompt = [user("Hello")];
@@ -444,7 +384,7 @@ describe("the providers seam", () => {
 
   it("streams OpenAI Responses text through our reader, with the SDK's headers", async () => {
     await partsOf(openaiModel("responses"), { prompt });
-    const [request] = fake.requests;
+    const [request] = servers.fake.requests;
     expect(request?.path).toBe("/v1/responses");
     expect(request?.headers.authorization).toBe("Bearer sk-hosted");
     expect(request?.headers["user-agent"]).toBe(
@@ -454,14 +394,14 @@ describe("the providers seam", () => {
 
   it("leaves Chat Completions to the SDK", async () => {
     await partsOf(openaiModel("chat"), { prompt });
-    expect(fake.requests[0]?.path).toBe("/v1/chat/completions");
-    expect(fake.requests[0]?.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
+    expect(servers.fake.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(servers.fake.requests[0]?.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
   });
 });
 
 /** Our model on the fake provider, with the tests' recording fetch or on node:http (no fetch). */
 function oursOver(transport: "fetch" | "node:http"): LanguageModelV3 {
-  const baseURL = fake.baseUrls.openai;
+  const baseURL = servers.fake.baseUrls.openai;
   return transport === "fetch"
     ? modelsFor(baseURL, "gpt-4.1").ours
     : withLightTextStream(createOpenAI({ apiKey: API_KEY, baseURL }).responses("gpt-4.1"), {
@@ -476,7 +416,7 @@ describe.each(["fetch", "node:http"] as const)("stopping (%s)", (transport) => {
   const slow = { text: Array.from({ length: 50 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 20 };
 
   it("the call's abort signal stops the read and closes the connection", async () => {
-    fake.next(slow);
+    servers.fake.next(slow);
     const ours = oursOver(transport);
     const controller = new AbortController();
     const { stream } = await ours.doStream({ prompt, abortSignal: controller.signal });
@@ -492,11 +432,11 @@ describe.each(["fetch", "node:http"] as const)("stopping (%s)", (transport) => {
       })(),
     );
     expect((error as Error).name).toBe("AbortError");
-    expect(await fake.requests[0]?.closed).toEqual({ early: true });
+    expect(await servers.fake.requests[0]?.closed).toEqual({ early: true });
   });
 
   it("a consumer that stops reading closes the connection", async () => {
-    fake.next(slow);
+    servers.fake.next(slow);
     const ours = oursOver(transport);
     const { stream } = await ours.doStream({ prompt });
     const reader = stream.getReader();
@@ -505,14 +445,14 @@ describe.each(["fetch", "node:http"] as const)("stopping (%s)", (transport) => {
       if (value?.type === "text-delta") break;
     }
     await reader.cancel();
-    expect(await fake.requests[0]?.closed).toEqual({ early: true });
+    expect(await servers.fake.requests[0]?.closed).toEqual({ early: true });
   });
 });
 
 describe("without a fetch: node:http on kept-alive connections", () => {
   const prompt = [user("Hello")];
   const overNode = (baseURL: string) =>
-    baseURL === fake.baseUrls.openai
+    baseURL === servers.fake.baseUrls.openai
       ? oursOver("node:http")
       : withLightTextStream(createOpenAI({ apiKey: API_KEY, baseURL }).responses("gpt-4.1"), {
           baseURL,
@@ -525,29 +465,29 @@ describe("without a fetch: node:http on kept-alive connections", () => {
 
   it("streams what the SDK's model streams, on kept-alive connections", async () => {
     const answer = { text: "One two three four five" };
-    fake.next(answer, answer, answer);
-    const { sdk } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    servers.fake.next(answer, answer, answer);
+    const { sdk } = modelsFor(servers.fake.baseUrls.openai, "gpt-4.1");
     const fromSdk = await partsOf(sdk, { prompt });
-    const ours = overNode(fake.baseUrls.openai);
+    const ours = overNode(servers.fake.baseUrls.openai);
     const first = await partsOf(ours, { prompt });
     const second = await partsOf(ours, { prompt });
     for (const parts of [first, second]) {
       expect(textOf(parts)).toBe(textOf(fromSdk));
       expect(finishOf(parts)).toEqual(finishOf(fromSdk));
     }
-    expect(fake.requests[1]?.headers["content-length"]).toBe(
-      String(Buffer.byteLength(JSON.stringify(fake.requests[1]?.body))),
+    expect(servers.fake.requests[1]?.headers["content-length"]).toBe(
+      String(Buffer.byteLength(JSON.stringify(servers.fake.requests[1]?.body))),
     );
-    expect(fake.requests[2]?.headers.connection).toBe("keep-alive");
+    expect(servers.fake.requests[2]?.headers.connection).toBe("keep-alive");
   });
 
   it("an HTTP 429 carries its status, message and Retry-After, as the SDK's", async () => {
     const reply = { status: 429, headers: { "retry-after": "7" }, errorMessage: "Slow down" };
-    fake.next(reply, reply);
-    const { sdk } = modelsFor(fake.baseUrls.openai, "gpt-4.1");
+    servers.fake.next(reply, reply);
+    const { sdk } = modelsFor(servers.fake.baseUrls.openai, "gpt-4.1");
     const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
     const fromUs = callErrorFields(
-      await failureOf(overNode(fake.baseUrls.openai).doStream({ prompt })),
+      await failureOf(overNode(servers.fake.baseUrls.openai).doStream({ prompt })),
     );
     const { responseHeaders: _a, ...sdkRest } = fromSdk;
     const { responseHeaders, ...ourRest } = fromUs;

@@ -17,6 +17,7 @@ import {
 import {
   type BodyReader,
   isRecord,
+  noUsage,
   type ProviderConnection,
   partsStream,
   postForStream,
@@ -566,18 +567,7 @@ function unifiedFinishReason(
 
 /** convertOpenAIResponsesUsage. */
 function convertUsage(usage: JSONObject | undefined): LanguageModelV3Usage {
-  if (!usage) {
-    return {
-      inputTokens: {
-        total: undefined,
-        noCache: undefined,
-        cacheRead: undefined,
-        cacheWrite: undefined,
-      },
-      outputTokens: { total: undefined, text: undefined, reasoning: undefined },
-      raw: undefined,
-    };
-  }
+  if (!usage) return noUsage();
   const inputTokens = usage.input_tokens as number;
   const outputTokens = usage.output_tokens as number;
   const inputDetails = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};

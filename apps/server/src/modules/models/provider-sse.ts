@@ -6,6 +6,7 @@ import {
   type JSONObject,
   type JSONValue,
   type LanguageModelV3StreamPart,
+  type LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { createParser } from "eventsource-parser";
 
@@ -374,6 +375,20 @@ export function parseJson(text: string): JSONValue | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The usage of a stream that reported none, as the SDK's readers give it. */
+export function noUsage(): LanguageModelV3Usage {
+  return {
+    inputTokens: {
+      total: undefined,
+      noCache: undefined,
+      cacheRead: undefined,
+      cacheWrite: undefined,
+    },
+    outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+    raw: undefined,
+  };
 }
 
 export function isRecord(value: unknown): value is JSONObject {
