@@ -105,9 +105,23 @@ describe("listing sessions", () => {
     const { client } = await signUp(t.app);
     const { client: other } = await signUp(t.app);
     await createSession(other, { title: "Someone else's alpha" });
+    const created: unknown[] = [];
     for (const title of ["Alpha one", "Beta", "alpha two", "Gamma 100%"]) {
-      await createSession(client, { title });
+      created.push(await createSession(client, { title }));
     }
+    created.push(
+      await createSession(client, {
+        title: "Staffed",
+        manual_agent_selection: true,
+        agent_preferences: { coder: { enabled: true, model: "claude-sonnet-4" } },
+        budget_credits: 12.5,
+      }),
+    );
+    const everything = (await client.get("/api/sessions")).json();
+    expect(everything.total).toBe(5);
+    // A listed session is exactly the one the API gave when it was made (times included).
+    expect(everything.sessions).toEqual(created.toReversed());
+    await client.delete(`/api/sessions/${everything.sessions[0].id}`);
     const all = (await client.get("/api/sessions")).json();
     expect(all.total).toBe(4);
     expect(all.sessions.map((s: { title: string }) => s.title)).toEqual([
