@@ -41,14 +41,22 @@ export function createHealthCheck(app: FastifyInstance): () => Promise<THealth> 
     ]);
     return { database, redis };
   }, PROBE_REUSE_MS);
-  return () => checkHealth(app, probeAll);
+  // The same probe's answer within the same second is the same object, so its JSON is
+  // made once (systemRoutes), not for every check of a load balancer polling hard.
+  let last: { probed: object; health: THealth } | null = null;
+  return async () => {
+    const probed = await probeAll();
+    const health = answerOf(app, probed);
+    if (last?.probed === probed && last.health.uptime_s === health.uptime_s) return last.health;
+    last = { probed, health };
+    return health;
+  };
 }
 
-async function checkHealth(
+function answerOf(
   app: FastifyInstance,
-  probeAll: () => Promise<{ database: ComponentHealth; redis: ComponentHealth | undefined }>,
-): Promise<THealth> {
-  const { database, redis } = await probeAll();
+  { database, redis }: { database: ComponentHealth; redis: ComponentHealth | undefined },
+): THealth {
   const up = database.status === "up" && (!redis || redis.status === "up");
   return {
     status: up ? "ok" : "degraded",
