@@ -40,7 +40,7 @@ describe("health", () => {
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(response.headers["cache-control"]).toBe("no-store");
-    // The checks that share one probe's answer get it as the same JSON, with a fresh uptime.
+    // A check that shares the last one's probe gives the same answer.
     const again = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(again.json()).toMatchObject({ database: body.database, version: body.version });
     expect(again.json().uptime_s).toBeGreaterThanOrEqual(body.uptime_s);

@@ -57,8 +57,10 @@ export function isoTimestamp(value: Date | string): string {
   return typeof value === "string" ? value : value.toISOString();
 }
 
-// PostgreSQL's text for a UTC timestamptz; other offsets, infinity and BC take the Date path.
-const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+// PostgreSQL's text for a UTC timestamptz, as a column (`2026-11-23 15:30:27.774158+00`) or
+// inside JSON (`2026-11-23T15:30:27.774158+00:00`); other offsets, infinity and BC take the
+// Date path.
+const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00(?::00)?$/;
 
 /** Truncates to milliseconds, as the driver's Date does (checked for every microsecond). */
 export function timestampText(parseDate: (text: string) => Date) {

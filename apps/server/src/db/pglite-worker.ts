@@ -147,11 +147,11 @@ async function runPrepared(
     let types = preparedStatements.get(name);
     if (!types) {
       const { messages } = await lite.execProtocol(
-        concat(
+        Buffer.concat([
           serialize.parse({ name, text: sql }),
           serialize.describe({ type: "S", name }),
           serialize.sync(),
-        ),
+        ]),
         { syncToFs: false },
       );
       const description = messages.find((m) => m.name === "parameterDescription") as
@@ -167,12 +167,12 @@ async function runPrepared(
       return serializer ? serializer(value) : String(value);
     });
     const { messages } = await lite.execProtocol(
-      concat(
+      Buffer.concat([
         serialize.bind({ statement: name, values }),
         serialize.describe({ type: "P" }),
         serialize.execute({}),
         serialize.sync(),
-      ),
+      ]),
       { syncToFs: false },
     );
     if (tx === null) await lite.syncToFs();
@@ -181,10 +181,6 @@ async function runPrepared(
   if (tx !== null) return lite._runExclusiveQuery(run);
   await lite._checkReady();
   return lite._runExclusiveTransaction(() => lite._runExclusiveQuery(run));
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  return Buffer.concat(parts);
 }
 
 async function handle(request: PgliteRequest): Promise<unknown> {

@@ -25,3 +25,19 @@ describe("timestamptz text as ISO 8601 (statements marked isoTimestamps)", () =>
     expect(iso("2026-11-23 09:36:32.25+05:30")).toBe("2026-11-23T04:06:32.250Z");
   });
 });
+
+describe("timestamptz inside JSON (json_agg) as ISO 8601", () => {
+  const fromJson = timestampText((text) => new Date(text));
+
+  it("writes what a Date would, for UTC and for other offsets", () => {
+    for (const text of [
+      "2026-11-23T04:06:32+00:00",
+      "2026-11-23T04:06:32.5+00:00",
+      "2026-11-23T04:06:32.999999+00:00",
+      "2026-11-23T09:36:32.25+05:30",
+    ]) {
+      expect(fromJson(text)).toBe(new Date(text).toISOString());
+    }
+    expect(fromJson("2026-11-23T04:06:32.774158+00:00")).toBe("2026-11-23T04:06:32.774Z");
+  });
+});

@@ -29,8 +29,9 @@ const SIGN_IN = prepared(`
  * its idle or absolute expiry. Use slides the idle expiry forward, never past the absolute one.
  *
  * Every authenticated request runs this, so it is one statement: the sign-in, its user, the
- * user's balance and whether the user has stored provider keys together. Nothing of it is cached: a revoked sign-in, a deleted user or a
- * changed role takes effect on the very next request, on every instance (decision 016).
+ * user's balance and whether the user has stored provider keys, together. Nothing of it is
+ * cached: a revoked sign-in, a deleted user, a changed role or a saved key takes effect on
+ * the very next request, on every instance (decision 016).
  */
 export async function resolveSignIn(
   db: Queryable,

@@ -57,13 +57,17 @@ export async function answerCochat(
     provider: first?.provider ?? resolved.provider,
     simulated: resolved.simulated,
   };
-  // Sent once the provider request is out (or with the first delta, whichever comes first):
-  // the stream's headers and `start` go in one write, after the request, not before it.
+  // `start` goes out once the provider request is out, or before any other event that comes
+  // sooner: the stream's headers and `start` in one write, after the request, not before it.
   let started = false;
   const sendStart = () => {
     if (started) return;
     started = true;
     sse.send(COCHAT_EVENTS.start, start);
+  };
+  const send = (event: string, data: unknown) => {
+    sendStart();
+    sse.send(event, data);
   };
 
   const timeout = new AbortController();
@@ -100,9 +104,8 @@ export async function answerCochat(
       userKeys: input.userKeys,
       abortSignal,
       onDelta: (delta) => {
-        sendStart();
         text += delta;
-        sse.send(COCHAT_EVENTS.delta, { text: delta });
+        send(COCHAT_EVENTS.delta, { text: delta });
       },
     });
     // Not in this tick: the provider request goes out first (PGlite's work is synchronous,
@@ -132,7 +135,6 @@ export async function answerCochat(
       credits: 0,
       costUsd: 0,
     });
-    sendStart();
     const done: TCochatDoneEvent = {
       session_id: input.conversationId,
       message_id: messageId,
@@ -145,7 +147,7 @@ export async function answerCochat(
       finish_reason: result.finishReason,
       latency_ms: result.latencyMs,
     };
-    sse.send(COCHAT_EVENTS.done, done);
+    send(COCHAT_EVENTS.done, done);
   } catch (cause) {
     const stopped = sse.clientGone.aborted && !timeout.signal.aborted;
     let error: { code: string; message: string };
@@ -173,10 +175,7 @@ export async function answerCochat(
     }).catch((storeError: unknown) => {
       deps.log.error({ err: storeError }, "could not store a CoChat answer");
     });
-    if (!stopped) {
-      sendStart();
-      sse.send(COCHAT_EVENTS.error, error);
-    }
+    if (!stopped) send(COCHAT_EVENTS.error, error);
   } finally {
     clearTimeout(timer);
     sse.end();

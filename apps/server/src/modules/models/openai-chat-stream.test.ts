@@ -339,6 +339,13 @@ describe("the providers seam", () => {
     });
     const model = providers.languageModel("openai-compatible", "llama3.1");
     if (!model) throw new Error("no OpenAI-compatible model");
+    // A hosted key's model is made once and shared by every call; a user's key makes its own.
+    expect(providers.languageModel("openai-compatible", "llama3.1")).toBe(model);
+    expect(providers.languageModel("openai-compatible", "qwen")).not.toBe(model);
+    const userCredential = { apiKey: "k", baseURL: servers.fake.baseUrls.openaiCompatible, fetch };
+    expect(providers.languageModel("openai-compatible", "llama3.1", userCredential)).not.toBe(
+      providers.languageModel("openai-compatible", "llama3.1", userCredential),
+    );
     const parts = await partsOf(model, { prompt });
     expect(parts.some((p) => p.type === "text-delta")).toBe(true);
     const [request] = servers.fake.requests;

@@ -20,7 +20,9 @@ import {
   type ProviderConnection,
   partsStream,
   postForStream,
+  setsOnlyTextOptions,
   sseSource,
+  withOwnTextStream,
   withoutTrailingSlash,
 } from "./provider-sse";
 
@@ -47,31 +49,15 @@ export interface ChatConnection extends ProviderConnection {
   providerName: string;
 }
 
-/** Call options read here; a call that sets any other one goes to the SDK's model. */
-const HANDLED_OPTIONS: ReadonlySet<string> = new Set([
-  "prompt",
-  "maxOutputTokens",
-  "temperature",
-  "abortSignal",
-  "providerOptions",
-]);
-
 /** The SDK's model, with text streams (`doStream` on a plain text prompt) read here. */
 export function withLightChatStream(
   model: LanguageModelV3,
   connection: ChatConnection,
 ): LanguageModelV3 {
-  return {
-    specificationVersion: "v3",
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options) => model.doGenerate(options),
-    doStream: (options) => {
-      const body = plainTextBody(model.modelId, options, connection.providerName);
-      return body ? readChatStream(body, options.abortSignal, connection) : model.doStream(options);
-    },
-  };
+  return withOwnTextStream(model, (options) => {
+    const body = plainTextBody(model.modelId, options, connection.providerName);
+    return body && readChatStream(body, options.abortSignal, connection);
+  });
 }
 
 type ChatMessage =
@@ -105,9 +91,7 @@ function plainTextBody(
   options: LanguageModelV3CallOptions,
   providerName: string,
 ): ChatBody | undefined {
-  for (const [key, value] of Object.entries(options)) {
-    if (value !== undefined && !HANDLED_OPTIONS.has(key)) return undefined;
-  }
+  if (!setsOnlyTextOptions(options)) return undefined;
   const keys = optionKeys(providerName);
   if (hasOwnOptions(options.providerOptions, keys)) return undefined;
   const messages = chatMessages(options.prompt, keys);

@@ -23,7 +23,9 @@ import {
   postForStream,
   type RequestContext,
   type StreamContext as SharedStreamContext,
+  setsOnlyTextOptions,
   sseSource,
+  withOwnTextStream,
   withoutTrailingSlash,
 } from "./provider-sse";
 
@@ -40,33 +42,15 @@ import {
  * parts after it. openai-responses-stream.test.ts checks each against the SDK's model.
  */
 
-/** Call options read here; a call that sets any other one goes to the SDK's model. */
-const HANDLED_OPTIONS: ReadonlySet<string> = new Set([
-  "prompt",
-  "maxOutputTokens",
-  "temperature",
-  "abortSignal",
-  "providerOptions",
-]);
-
 /** The SDK's model, with text streams (`doStream` on a plain text prompt) read here. */
 export function withLightTextStream(
   model: LanguageModelV3,
   connection: ProviderConnection,
 ): LanguageModelV3 {
-  return {
-    specificationVersion: "v3",
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options) => model.doGenerate(options),
-    doStream: (options) => {
-      const request = plainTextRequest(model.modelId, options);
-      return request
-        ? readTextStream(request, options.abortSignal, connection)
-        : model.doStream(options);
-    },
-  };
+  return withOwnTextStream(model, (options) => {
+    const request = plainTextRequest(model.modelId, options);
+    return request && readTextStream(request, options.abortSignal, connection);
+  });
 }
 
 type InputItem =
@@ -96,9 +80,7 @@ function plainTextRequest(
   modelId: string,
   options: LanguageModelV3CallOptions,
 ): TextRequest | undefined {
-  for (const [key, value] of Object.entries(options)) {
-    if (value !== undefined && !HANDLED_OPTIONS.has(key)) return undefined;
-  }
+  if (!setsOnlyTextOptions(options)) return undefined;
   if (hasOpenAIOptions(options.providerOptions)) return undefined;
   const reasoning = isReasoningModel(modelId);
   const input = responsesInput(options.prompt, reasoning ? "developer" : "system");

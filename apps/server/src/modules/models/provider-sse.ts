@@ -5,7 +5,10 @@ import {
   EmptyResponseBodyError,
   type JSONObject,
   type JSONValue,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
   type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
   type LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { createParser } from "eventsource-parser";
@@ -30,6 +33,40 @@ export interface ProviderConnection {
    * chunk (its web-stream body and request machinery) and a share of the CPU (decision 026).
    */
   fetch?: typeof globalThis.fetch;
+}
+
+/** Call options a text reader reads; a call that sets any other one goes to the SDK's model. */
+const TEXT_OPTIONS: ReadonlySet<string> = new Set([
+  "prompt",
+  "maxOutputTokens",
+  "temperature",
+  "abortSignal",
+  "providerOptions",
+]);
+
+/** The call sets no option but those a text reader reads. */
+export function setsOnlyTextOptions(options: LanguageModelV3CallOptions): boolean {
+  return Object.entries(options).every(
+    ([key, value]) => value === undefined || TEXT_OPTIONS.has(key),
+  );
+}
+
+/**
+ * The SDK's model with its text streams read by one of ours: `read` gives the stream of a
+ * call it handles, or undefined to leave the call to the SDK's model (as every `doGenerate`).
+ */
+export function withOwnTextStream(
+  model: LanguageModelV3,
+  read: (options: LanguageModelV3CallOptions) => Promise<LanguageModelV3StreamResult> | undefined,
+): LanguageModelV3 {
+  return {
+    specificationVersion: "v3",
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: model.supportedUrls,
+    doGenerate: (options) => model.doGenerate(options),
+    doStream: (options) => read(options) ?? model.doStream(options),
+  };
 }
 
 /** What the errors of one call carry, as the SDK's do. */

@@ -1,5 +1,5 @@
 import type { TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
-import { prepared, type Queryable } from "../../db/client";
+import { prepared, type Queryable, timestampText } from "../../db/client";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
 const WHERE = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
@@ -17,14 +17,8 @@ const PAGE = prepared(`
     ${ORDER} LIMIT $3 OFFSET $4
   ) p`);
 
-/** A timestamptz as `json_agg` writes it (`2026-11-23T15:30:27.774158+00:00`), as the API's ISO 8601. */
-const JSON_UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00:00$/;
-
-function isoFromJson(text: string): string {
-  const utc = JSON_UTC_TIMESTAMP.exec(text);
-  if (!utc) return new Date(text).toISOString();
-  return `${utc[1]}.${(utc[2] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
-}
+/** A timestamptz as `json_agg` writes it (ISO 8601 with its offset), as the API's ISO 8601. */
+const isoFromJson = timestampText((text) => new Date(text));
 
 /**
  * One page of the user's sessions, newest first, optionally those whose title has `q`. The
