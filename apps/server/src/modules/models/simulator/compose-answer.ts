@@ -1,5 +1,18 @@
+import { mergeDrafts } from "./merge-drafts";
+import type { PromptParts } from "./read-prompt";
 import { type Random, seededRandom } from "./seeded-random";
+import {
+  capitalise,
+  NO_SUBJECT,
+  type SubjectKind,
+  subjectOf,
+  type Topic,
+  topicOf,
+} from "./subject";
 import { svgDataUrl } from "./svg-image";
+import { codeFor } from "./write-code";
+import { proseFor } from "./write-prose";
+import { writeReview } from "./write-review";
 
 /** Whose voice the simulator answers in. */
 export type SimulatorPersona =
@@ -13,41 +26,17 @@ export type SimulatorPersona =
 
 export interface AnswerRequest {
   persona: SimulatorPersona;
-  /** The user's latest message: what the answer is about. */
-  request: string;
-  /** Everything else in the prompt (system text, earlier turns, drafts to review). */
-  context: string;
+  /** The call's prompt, read back into its parts. */
+  prompt: PromptParts;
   /** <1 for terse models, >1 for thorough ones. */
   depth: number;
   seed: number;
 }
 
-const STOPWORDS = new Set(
-  "about above after again against also because been before being below between both could does doing down during each from further have having here into itself just more most other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours please write make create build need want help give show using into only also".split(
-    " ",
-  ),
-);
-
-/** The request's first sentence, trimmed to a title-sized topic. */
-export function topicOf(request: string): string {
-  // Prompts put the user's request first and their own sections after a "---" line.
-  const userPart = request.split(/\n\s*-{3,}\s*(?:\n|$)/)[0] ?? request;
-  const flat = userPart.replace(/\s+/g, " ").trim();
-  const sentence = (flat.split(/(?<=[.!?])\s/)[0] ?? flat).replace(/[.!?:;,]+$/, "");
-  if (sentence.length === 0) return "your request";
-  if (sentence.length <= 80) return sentence;
-  return `${sentence.slice(0, 80).replace(/\s+\S*$/, "")}…`;
-}
-
-export function keywordsOf(text: string, count = 3): string[] {
-  const words = text.toLowerCase().match(/[a-z][a-z0-9-]{3,}/g) ?? [];
-  const unique = [...new Set(words.filter((w) => !STOPWORDS.has(w)))];
-  const fallback = ["the core feature", "the main flow", "the details"];
-  return [...unique.slice(0, count), ...fallback].slice(0, count);
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+interface Answering {
+  req: AnswerRequest;
+  topic: Topic;
+  random: Random;
 }
 
 function scaled(base: number, depth: number, min: number, max: number): number {
@@ -65,435 +54,533 @@ function orderedSample<T>(random: Random, pool: readonly T[], count: number): T[
   return pool.filter((_, i) => chosen.has(i));
 }
 
-function fill(template: string, words: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, key: string) => words[key] ?? key);
+type Step = readonly [title: string, detail: string];
+
+/** The Strategist's steps for each kind of work; {s} is the subject. */
+const STEPS: Record<SubjectKind, { first: Step; middle: readonly Step[]; last: Step }> = {
+  page: {
+    first: [
+      "Agree the page's one job",
+      "Decide who {s} is for and the single action it should lead to.",
+    ],
+    middle: [
+      [
+        "List the content",
+        "Collect every piece the page needs (headline, offer, proof, questions) before any layout.",
+      ],
+      [
+        "Sketch the structure",
+        "Order the sections by what a first-time visitor must know first; one primary action per screen.",
+      ],
+      [
+        "Build the component",
+        "Implement it from one data source, so copy and prices change in one place.",
+      ],
+      [
+        "Check mobile and access",
+        "Test at 375 px and with the keyboard only; fix contrast and focus order.",
+      ],
+      ["Instrument it", "Track views and the primary action, so the first change can be measured."],
+    ],
+    last: [
+      "Launch and compare",
+      "Ship it, watch the primary action for a week, then test one change at a time.",
+    ],
+  },
+  code: {
+    first: [
+      "Pin down inputs and outputs",
+      "Write three example inputs for {s} and the exact output each should give.",
+    ],
+    middle: [
+      [
+        "Choose the approach",
+        "Pick the simplest design that handles the examples; note the one decision that is hard to undo.",
+      ],
+      [
+        "Write the core with a test",
+        "Make the main path work end to end, with a test that fails first.",
+      ],
+      [
+        "Cover the edge cases",
+        "Empty, invalid and very large input: decide and test what happens for each.",
+      ],
+      [
+        "Handle failures clearly",
+        "Every error says what went wrong and what to do; nothing fails silently.",
+      ],
+      ["Document how to run it", "One command to run, one to test, in a short README."],
+    ],
+    last: ["Ship and watch", "Release it to one real use first, watch the errors, then widen."],
+  },
+  data: {
+    first: [
+      "Name the entities",
+      "List the things {s} stores and how they relate (one-to-many, many-to-many).",
+    ],
+    middle: [
+      [
+        "Choose keys and constraints",
+        "Primary keys, foreign keys with delete rules, NOT NULL and CHECK constraints.",
+      ],
+      ["Write the key queries", "The three queries the app runs most, and the indexes they need."],
+      ["Plan the migration", "Create tables in dependency order; make the migration re-runnable."],
+      ["Load realistic data", "Seed a few thousand rows and check the query plans."],
+    ],
+    last: ["Back it up", "Set up backups and test one restore before real data arrives."],
+  },
+  visual: {
+    first: [
+      "Write the brief",
+      "Who {s} speaks to, three words for its personality, and where it will appear.",
+    ],
+    middle: [
+      ["Gather references", "Collect ten examples you like and note what each does well."],
+      [
+        "Explore three directions",
+        "Sketch three distinct directions quickly, in black and white first.",
+      ],
+      ["Pick and refine one", "Choose with the brief in hand, then refine shape, colour and type."],
+      [
+        "Test it in use",
+        "Check it small (favicon), large (banner), on light and dark backgrounds.",
+      ],
+    ],
+    last: ["Deliver the assets", "Export SVG and PNG sizes with a one-page usage guide."],
+  },
+  writing: {
+    first: [
+      "Know the reader",
+      "Who reads it, what they already know, and what they should do after reading it.",
+    ],
+    middle: [
+      [
+        "Pick one key message",
+        "The single sentence a reader should remember; everything else supports it.",
+      ],
+      ["Structure it", "Hook first, then the message, proof, and one clear call to action."],
+      ["Draft it quickly", "Write the whole draft in one go; fix it afterwards."],
+      [
+        "Cut it down",
+        "Remove every sentence that does not serve the key message; aim for half the length.",
+      ],
+    ],
+    last: [
+      "Test before sending",
+      "Send it to yourself and one colleague; fix what made either of you pause.",
+    ],
+  },
+  plan: {
+    first: [
+      "Clarify the goal",
+      "Say what {s} should achieve, by when, and how you will know it worked.",
+    ],
+    middle: [
+      [
+        "Map where you stand",
+        "List what already exists, what is missing, and the constraints (time, money, people).",
+      ],
+      [
+        "Compare the options",
+        "Write down two or three ways to get there and pick one, with the reason.",
+      ],
+      ["Start with a small slice", "Do the smallest version end to end before scaling it up."],
+      ["Check progress early", "Review after the first week against the goal and adjust."],
+      ["Line up the people", "Name who decides, who does the work and who needs to be told."],
+    ],
+    last: [
+      "Launch and review",
+      "Go live, gather feedback for two weeks, and note what to change next time.",
+    ],
+  },
+  question: {
+    first: [
+      "Start from the goal",
+      "Be clear what a good outcome looks like for you, in one sentence.",
+    ],
+    middle: [
+      [
+        "Learn the basics first",
+        "Spend an hour on the fundamentals before the details; they explain most problems.",
+      ],
+      ["Try the simplest thing", "Do the smallest practical step today and watch what happens."],
+      [
+        "Change one thing at a time",
+        "When something goes wrong, change one variable so you know what helped.",
+      ],
+      ["Keep notes", "Write down what you tried and the result; patterns show within a week."],
+    ],
+    last: [
+      "Ask for a second view",
+      "Share what you tried with someone experienced and compare notes.",
+    ],
+  },
+};
+
+const RISKS: Record<SubjectKind, readonly string[]> = {
+  page: [
+    "Too many choices on one screen: keep one primary action.",
+    "Copy written last: draft the words before the layout.",
+    "Slow on phones: keep images small and check on a real device.",
+  ],
+  code: [
+    "Unclear requirements: confirm the example inputs before building.",
+    "Edge cases found in production: test empty and oversized input early.",
+    "Hidden dependencies: check what else calls this code before changing it.",
+  ],
+  data: [
+    "A wrong relationship is expensive to change later: review the model before writing code.",
+    "Missing indexes show up only with real volumes: test with realistic data.",
+  ],
+  visual: [
+    "Designing by committee: agree who decides before showing directions.",
+    "Details lost at small sizes: test at 16 px early.",
+  ],
+  writing: [
+    "Too long: readers skim; put the key message in the first two lines.",
+    "No clear next step: end with one call to action.",
+  ],
+  plan: [
+    "Scope creep: hold the line on the must-haves.",
+    "Slow decisions: name one person who decides.",
+    "Underestimated effort: add a buffer to every date.",
+  ],
+  question: [
+    "Changing too much at once makes it hard to learn what worked.",
+    "Advice that fits someone else's situation: adapt it to yours.",
+  ],
+};
+
+function fillSubject(text: string, subject: string): string {
+  return text.replace(/\{s\}/g, subject);
 }
 
-function strategist(req: AnswerRequest, random: Random): string {
-  const topic = topicOf(req.request);
-  const [k1, k2] = keywordsOf(req.request, 2) as [string, string];
-  const words = { topic, k1, k2 };
-  const middle = [
-    [
-      "Map the current state",
-      "List what already exists around {k1}, what is missing, and the constraints: time, budget, technology.",
-    ],
-    [
-      "Design the approach",
-      "Sketch the main parts of {k1} and {k2}, how they connect, and the one decision that is hardest to undo.",
-    ],
-    [
-      "Build the smallest useful slice",
-      "Make the core path work end to end first, with {k1} handling one realistic case.",
-    ],
-    [
-      "Validate early",
-      "Try the slice with real inputs, measure what matters (speed, accuracy, cost) and fix the biggest gap.",
-    ],
-    [
-      "Handle the edge cases",
-      "Cover empty, invalid and very large inputs for {k2}, and decide what the user sees when something fails.",
-    ],
-    [
-      "Polish and document",
-      "Tidy the naming, write a short guide to {k1}, and record the follow-ups you chose not to do.",
-    ],
-  ] as const;
+function strategist({ req, topic, random }: Answering): string {
+  const plan = STEPS[topic.kind];
   const steps = [
-    [
-      "Clarify the scope",
-      "Agree who the {k1} work is for, the must-haves versus nice-to-haves, and two or three acceptance criteria.",
-    ],
-    ...orderedSample(random, middle, scaled(3, req.depth, 2, 5)),
-    ["Ship and watch", "Release to a small group first, watch errors and feedback, then widen."],
+    plan.first,
+    ...orderedSample(random, plan.middle, scaled(3, req.depth, 2, 4)),
+    plan.last,
   ];
-  const risks = random.sample(
-    [
-      "Scope creep: {k1} grows before the core works. Hold the line on the must-haves.",
-      "Slow decisions about {k2}. Name one person who decides.",
-      "Hidden dependencies on existing systems. Check them while mapping the current state.",
-      "Performance surprises with real data volumes. Measure early, not at the end.",
-      "Users misread what {k1} does. Test the wording with two or three people.",
-    ],
-    scaled(2, req.depth, 1, 3),
+  const risks = random.sample(RISKS[topic.kind], scaled(2, req.depth, 1, 3));
+  const out = [
+    `## Plan: ${capitalise(topic.subject)}`,
+    "",
+    `**Goal:** ${capitalise(topic.subject)}, done in small steps you can check.`,
+  ];
+  if (topic.followUp) out.push("", `Adjusted for your note: “${topic.followUp}”.`);
+  out.push(
+    "",
+    ...steps.map(
+      ([title, detail], i) => `${i + 1}. **${title}**: ${fillSubject(detail, topic.subject)}`,
+    ),
   );
-  const done = random.sample(
-    [
-      "The core scenario works end to end.",
-      "The acceptance criteria from step 1 are met and checked.",
-      "Failures are handled and explained to the user.",
-      "Someone new can run it from the guide.",
-    ],
-    2,
+  out.push(
+    "",
+    "**Risks**",
+    ...risks.map((r) => `- ${r}`),
+    "",
+    "**Done when**",
+    "- The result is finished and checked against step 1.",
+    "- Someone who was not involved can follow it without help.",
   );
-  return fill(
-    [
-      `## Plan: ${capitalise(topic)}`,
-      "",
-      `**Goal:** ${capitalise(topic)}, delivered in small, verifiable steps.`,
-      "",
-      ...steps.map(([title, detail], i) => `${i + 1}. **${title}**: ${detail}`),
-      "",
-      "**Risks**",
-      ...risks.map((r) => `- ${r}`),
-      "",
-      "**Done when**",
-      ...done.map((d) => `- ${d}`),
-    ].join("\n"),
-    words,
-  );
+  if (topic.kind === "writing") out.push("", "### Draft", "", proseFor(topic.subject, random));
+  return out.join("\n");
 }
 
-function identifier(keywords: string[]): string {
-  const parts = keywords
-    .filter((k) => !k.includes(" "))
-    .slice(0, 2)
-    .map((k) => k.replace(/[^a-z0-9]/g, ""));
-  if (parts.length === 0) return "solveTask";
-  return parts.map((p, i) => (i === 0 ? p : capitalise(p))).join("");
+/** The request the Coder writes code for: the user's, unless only the step's task names code. */
+function codeRequest(req: AnswerRequest, topic: Topic): string {
+  if (topic.kind === "code" || topic.kind === "page" || topic.kind === "data") return topic.request;
+  return req.prompt.task ? `${req.prompt.task}\n${topic.request}` : topic.request;
 }
 
-function coder(req: AnswerRequest, random: Random): string {
-  const topic = topicOf(req.request);
-  const name = identifier(keywordsOf(req.request, 2));
-  const type = capitalise(name);
-  const text = req.request.toLowerCase();
-  const fence = "```";
-  if (/\b(python|django|flask|pandas|fastapi)\b/.test(text)) {
-    return [
-      `Approach: a small, typed function for **${topic}** that validates its input and fails with a clear message.`,
-      "",
-      `${fence}python`,
-      "from dataclasses import dataclass",
-      "",
-      "",
-      "@dataclass(frozen=True)",
-      `class ${type}Item:`,
-      "    key: str",
-      "    value: float",
-      "",
-      "",
-      `def ${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(items: list[${type}Item]) -> dict[str, float]:`,
-      `    """Totals the values per key for: ${topic}."""`,
-      "    totals: dict[str, float] = {}",
-      "    for item in items:",
-      "        if not item.key:",
-      '            raise ValueError("every item needs a key")',
-      "        totals[item.key] = totals.get(item.key, 0.0) + item.value",
-      "    return totals",
-      fence,
-      "",
-      "Run it with `python -m pytest` after adding a test that feeds two items with the same key.",
-    ].join("\n");
-  }
-  if (/\b(sql|query|database|postgres|table|schema)\b/.test(text)) {
-    return [
-      `Approach: one table with the constraints the data needs, and an indexed query for **${topic}**.`,
-      "",
-      `${fence}sql`,
-      `CREATE TABLE ${name.toLowerCase()}_entries (`,
-      "  id          bigserial PRIMARY KEY,",
-      "  owner_id    bigint      NOT NULL,",
-      "  amount      numeric     NOT NULL CHECK (amount >= 0),",
-      "  created_at  timestamptz NOT NULL DEFAULT now()",
-      ");",
-      `CREATE INDEX ${name.toLowerCase()}_entries_owner ON ${name.toLowerCase()}_entries (owner_id, created_at DESC);`,
-      "",
-      "SELECT owner_id, sum(amount) AS total, count(*) AS entries",
-      `FROM ${name.toLowerCase()}_entries`,
-      "WHERE created_at >= now() - interval '30 days'",
-      "GROUP BY owner_id",
-      "ORDER BY total DESC",
-      "LIMIT 20;",
-      fence,
-      "",
-      "Run it with `psql -f` against a scratch database and check the plan with `EXPLAIN ANALYZE`.",
-    ].join("\n");
-  }
-  if (/\b(page|ui|component|form|button|landing|react|html|screen)\b/.test(text)) {
-    return [
-      `Approach: an accessible React component for **${topic}**, with its own state and no dependencies.`,
-      "",
-      `${fence}tsx`,
-      'import { useState } from "react";',
-      "",
-      `export function ${type}() {`,
-      '  const [email, setEmail] = useState("");',
-      '  const [status, setStatus] = useState<"idle" | "sent" | "error">("idle");',
-      "  return (",
-      `    <section aria-labelledby="${name}-title">`,
-      `      <h1 id="${name}-title">${topic.replace(/[<>{}]/g, "")}</h1>`,
-      "      <form",
-      "        onSubmit={(event) => {",
-      "          event.preventDefault();",
-      '          setStatus(email.includes("@") ? "sent" : "error");',
-      "        }}",
-      "      >",
-      `        <label htmlFor="${name}-email">Email</label>`,
-      `        <input id="${name}-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />`,
-      '        <button type="submit">Get started</button>',
-      "      </form>",
-      '      <p role="status">{status === "sent" ? "Thanks! Check your inbox." : status === "error" ? "Enter a valid email." : ""}</p>',
-      "    </section>",
-      "  );",
-      "}",
-      fence,
-      "",
-      `Render \`<${type} />\` in a page and try it with and without a valid email.`,
-    ].join("\n");
-  }
-  const variant = random.int(0, 1);
-  const code =
-    variant === 0
-      ? [
-          `export interface ${type}Item {`,
-          "  id: string;",
-          "  value: number;",
-          "}",
-          "",
-          `/** Totals values per id for: ${topic}. */`,
-          `export function ${name}(items: readonly ${type}Item[]): { total: number; byId: Map<string, number> } {`,
-          "  const byId = new Map<string, number>();",
-          "  let total = 0;",
-          "  for (const item of items) {",
-          '    if (!item.id) throw new Error("Each item needs an id");',
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: this is generated source code
-          "    if (!Number.isFinite(item.value)) throw new Error(`Item ${item.id} has no numeric value`);",
-          "    byId.set(item.id, (byId.get(item.id) ?? 0) + item.value);",
-          "    total += item.value;",
-          "  }",
-          "  return { total, byId };",
-          "}",
-        ]
-      : [
-          `/** Fetches JSON for: ${topic}, retrying transient failures with backoff. */`,
-          `export async function ${name}(url: string, attempts = 3): Promise<unknown> {`,
-          "  let lastError: unknown;",
-          "  for (let attempt = 1; attempt <= attempts; attempt++) {",
-          "    try {",
-          "      const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });",
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: this is generated source code
-          "      if (!response.ok) throw new Error(`HTTP ${response.status}`);",
-          "      return await response.json();",
-          "    } catch (error) {",
-          "      lastError = error;",
-          "      await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));",
-          "    }",
-          "  }",
-          `  throw new Error(\`${name} failed after \${attempts} attempts: \${String(lastError)}\`);`,
-          "}",
-        ];
-  const test =
-    variant === 0
-      ? [
-          `test("${name} totals values per id", () => {`,
-          `  const result = ${name}([{ id: "a", value: 2 }, { id: "a", value: 3 }, { id: "b", value: 1 }]);`,
-          "  expect(result.total).toBe(6);",
-          '  expect(result.byId.get("a")).toBe(5);',
-          "});",
-        ]
-      : [
-          `test("${name} gives up after the last attempt", async () => {`,
-          `  await expect(${name}("http://127.0.0.1:9/none", 1)).rejects.toThrow("failed after 1 attempts");`,
-          "});",
-        ];
+function coder({ req, topic }: Answering): string {
+  const draft = codeFor(codeRequest(req, topic));
   return [
-    `Approach: a small TypeScript module for **${topic}**, with input checks and one test.`,
+    `Approach: ${draft.approach}`,
     "",
-    `${fence}ts`,
-    ...code,
-    fence,
+    `\`\`\`${draft.fence}`,
+    draft.code,
+    "```",
     "",
-    "And a test:",
-    "",
-    `${fence}ts`,
-    'import { expect, test } from "vitest";',
-    "",
-    ...test,
-    fence,
-    "",
-    "Run it with `npx vitest run`.",
+    draft.run,
   ].join("\n");
 }
 
-function designer(req: AnswerRequest, random: Random): string {
-  const topic = topicOf(req.request);
-  const [k1, k2] = keywordsOf(req.request, 2) as [string, string];
-  const layout = random.sample(
-    [
-      `A single column on mobile, two columns from 960 px: ${k1} on the left, details on the right.`,
-      "A sticky header with the page title and the primary action; content scrolls beneath it.",
-      `A summary card row at the top (three key numbers about ${k2}), the working area below.`,
-      "A side panel that slides in for secondary settings instead of a separate page.",
-      "Generous whitespace: 24 px between sections, 16 px inside cards.",
-    ],
-    scaled(3, req.depth, 2, 5),
-  );
-  const components = random.sample(
-    [
-      `**${capitalise(k1)} list**: rows with a title, a one-line summary and a status chip; click opens details.`,
-      '**Primary button**: one per screen, verb-first label ("Create", "Save changes").',
-      `**Search and filter bar**: instant search over ${k2}, filters as removable chips.`,
-      "**Inline form**: labels above fields, hints below, errors in red text beside the field.",
-      "**Toast**: confirms saves and undoable deletions for five seconds.",
-      "**Detail drawer**: full information and secondary actions without leaving the list.",
-    ],
-    scaled(3, req.depth, 2, 5),
-  );
+/** The Designer's key decisions for the subject; the first is the one the others follow. */
+function decisionsFor(topic: Topic): string[] {
+  const s = topic.subject;
+  if (topic.kind === "page" && /\bpric|\btiers?\b/i.test(s)) {
+    return [
+      "**Three tiers, middle one recommended**: the tiers sit side by side from 960 px and stack on phones with the recommended tier first.",
+      "**Billing switch above the tiers**: monthly/yearly, with the yearly saving shown in words, not only as a price.",
+      '**One call to action per tier**: verb-first labels ("Start free", "Choose Pro"), the recommended one filled, the others outlined.',
+      "**Features as short, comparable lines**: the same order in every tier, so differences stand out.",
+      "**Billing questions answered under the tiers**: a short FAQ on cancelling, refunds and invoices.",
+    ];
+  }
+  if (topic.kind === "page" && /\b(?:landing|home ?page|homepage|website|site)\b/i.test(s)) {
+    return [
+      "**Hero states the value in one line**: a headline, one supporting sentence and one primary button above the fold.",
+      "**Three benefits, not a feature list**: each with an icon, a four-word title and one sentence.",
+      "**Social proof next to the action**: a short quote or a count near the signup, where doubt happens.",
+      "**Signup asks for the email only**: everything else comes after the first success.",
+    ];
+  }
+  if (
+    topic.kind === "page" &&
+    /\b(?:form|sign ?up|signup|log ?in|login|register|contact)\b/i.test(s)
+  ) {
+    return [
+      "**Single column, labels above fields**: the fastest form layout to scan and to fill on a phone.",
+      "**Validate on submit, then live**: errors appear beside their field in plain words, the input is kept.",
+      "**One primary button**: it shows progress while sending and never submits twice.",
+      "**Ask only what is needed now**: every optional field costs completions.",
+    ];
+  }
+  if (topic.kind === "page" && /\b(?:dashboard|admin|analytics|stats|report)\b/i.test(s)) {
+    return [
+      '**Summary cards first**: three numbers that answer "is everything fine?" at a glance.',
+      "**One table for the detail**: sortable columns, sticky header, filters as removable chips.",
+      "**Every number has a comparison**: against last week or a target, never alone.",
+      "**Empty and loading states designed**: skeleton rows while loading, a hint on what fills the empty table.",
+    ];
+  }
+  if (topic.kind === "page") {
+    return [
+      `**One primary action**: ${s} leads to a single main action; everything else is secondary.`,
+      "**Content in labelled sections**: headings that say what each part is for, in reading order.",
+      "**Mobile first**: one column below 600 px, two from 960 px.",
+      "**Feedback for every action**: saving, saved and failed states, announced to screen readers.",
+    ];
+  }
+  if (topic.kind === "visual") {
+    return [
+      `**One simple idea**: ${s} rests on a single shape or symbol that still reads at 16 px.`,
+      "**Mark and wordmark that work apart**: the symbol alone for icons, both together for headers.",
+      "**Two colours and one neutral**: a primary, an accent and a dark neutral, all passing contrast on white.",
+      "**One typeface family**: a sturdy sans-serif in two weights.",
+    ];
+  }
+  if (topic.kind === "code" || topic.kind === "data") {
+    return [
+      `**Clear output first**: ${s} shows its result in plain words, with a summary line at the end.`,
+      "**Errors say what to do next**: each message names the problem and the fix.",
+      "**Sensible defaults**: it works with no options; flags only change what people actually vary.",
+      "**Consistent naming**: the same term for the same thing in code, messages and docs.",
+    ];
+  }
+  return [
+    `**Scannable structure**: ${s} is laid out under short headings, with the key point first.`,
+    "**One idea per section**: short paragraphs, lists for steps, a summary at the top.",
+    "**A clear next step**: it ends with one obvious action for the reader.",
+    "**Readable on any screen**: 16 px text, 60 to 75 characters per line.",
+  ];
+}
+
+function designer({ req, topic, random }: Answering): string {
+  const decisions = decisionsFor(topic).slice(0, scaled(4, req.depth, 3, 5));
   const palette = random.pick([
     "indigo 600 primary, slate greys, amber for warnings",
     "teal 600 primary, warm greys, rose for errors",
     "blue 600 primary, neutral greys, emerald for success",
   ]);
   return [
-    `## Design spec: ${capitalise(topic)}`,
+    `## Design spec: ${capitalise(topic.subject)}`,
+    "",
+    "### Key decisions",
+    ...decisions.map((d) => `- ${d}`),
     "",
     "### Users and goal",
-    `- People who come for the ${k1}; they want the main task done in under a minute, without reading help.`,
+    `- The people ${topic.subject} is for want the main task done in under a minute, without reading help.`,
     "",
     "### Layout",
-    ...layout.map((l) => `- ${l}`),
+    "- A single column on mobile, two columns from 960 px.",
+    "- Spacing on an 8 px grid: 24 px between sections, 16 px inside cards.",
     "",
     "### Components",
-    ...components.map((c) => `- ${c}`),
+    '- **Primary button**: one per screen, verb-first label ("Get started", "Save changes").',
+    "- **Inline messages**: hints below fields, errors beside the field they belong to.",
     "",
     "### States",
-    `- Empty: a short sentence on what ${k1} is for and one button to start.`,
-    "- Loading: skeleton rows in place of content; never a blank page.",
+    `- Empty: one sentence on what ${topic.subject} is for and one button to start.`,
+    "- Loading: skeletons in place of content; never a blank page.",
     "- Error: what went wrong in plain words and a Try again button; input is kept.",
     "",
     "### Visual style",
     `- Colour: ${palette}.`,
     "- Type: system UI font, 16 px body, 1.5 line height; headings 20/24/32 px.",
-    "- Spacing on an 8 px grid; corners 8 px; one shadow level for raised surfaces.",
     "",
     "### Accessibility",
     "- Every control has a visible label; focus order follows reading order, with a visible focus ring.",
     "- Text contrast at least 4.5:1; status never shown by colour alone.",
-    "- Live regions announce saves and errors to screen readers.",
   ].join("\n");
 }
 
-const REVISION = /\b(revised|revision|second draft|updated draft)\b/i;
+const ROLE_OF_PERSONA: Partial<Record<SimulatorPersona, string>> = {
+  strategist: "Strategist",
+  coder: "Coder",
+  designer: "Designer",
+};
 
-/** The critic's score; exported so tests and the simulator agree on the rule. */
-export function criticScore(seed: number, prompt: string): number {
-  const base = 5 + (seed % 4);
-  return REVISION.test(prompt) ? Math.min(9, base + 2) : base;
+/** A revision: the role's draft again, and which of the Critic's fixes it takes up. */
+function revised(answering: Answering, draft: string): string {
+  const { req } = answering;
+  const stepId = req.prompt.revisedStepId;
+  const fixes = (req.prompt.review ?? "")
+    .split("\n")
+    .filter((line) => /^\s*\d+[.)]\s/.test(line) && (!stepId || line.includes(`Draft ${stepId}`)))
+    .map((line) =>
+      line.replace(/^\s*\d+[.)]\s*/, "").replace(/^\*\*Draft \S+ \([^)]*\)\*\*:\s*/, ""),
+    );
+  if (fixes.length === 0) return draft;
+  return [draft, "", "**Changed after the review**", ...fixes.map((f) => `- Done: ${f}`)].join(
+    "\n",
+  );
 }
 
-function critic(req: AnswerRequest, random: Random): string {
-  const [k1, k2] = keywordsOf(`${req.request} ${req.context}`, 2) as [string, string];
-  const score = criticScore(req.seed, `${req.request}\n${req.context}`);
-  const strengths = random.sample(
-    [
-      `The structure is clear and follows the request about ${k1}.`,
-      "Steps are concrete and in a sensible order.",
-      "Error cases are considered, not just the happy path.",
-      "The wording is plain and easy to act on.",
-    ],
-    2,
-  );
-  const issues = random.sample(
-    [
-      [
-        `Acceptance criteria for ${k1} are vague`,
-        "state two measurable checks, e.g. a time or a count.",
-      ],
-      [`${capitalise(k2)} edge cases are missing`, "cover empty and oversized input explicitly."],
-      ["No test shows the main path works", "add one test for the core scenario."],
-      ["Naming is inconsistent between drafts", "pick one term per concept and use it everywhere."],
-      ["Accessibility is only implied", "name the labels, focus order and contrast targets."],
-    ],
-    scaled(score >= 7 ? 2 : 3, req.depth, 1, 4),
-  );
+function critic({ req, topic, random }: Answering): string {
+  const everything = [
+    req.prompt.request,
+    req.prompt.task ?? "",
+    ...req.prompt.drafts.map((d) => d.text),
+  ].join("\n");
+  return writeReview({
+    topic,
+    drafts: req.prompt.drafts,
+    prompt: everything,
+    seed: req.seed,
+    depth: req.depth,
+    random,
+  });
+}
+
+function coordinator({ req, topic, random }: Answering): string {
+  return mergeDrafts({ topic, drafts: req.prompt.drafts, review: req.prompt.review, random });
+}
+
+const GREETING_ONLY =
+  /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|greetings)\b[\s\S]{0,20}$/i;
+
+const numbered = (steps: readonly Step[], subject: string) =>
+  steps.map(([title, detail], i) => `${i + 1}. **${title}**: ${fillSubject(detail, subject)}`);
+
+const WHY_STEPS: readonly Step[] = [
+  ["Reproduce it reliably", "Find the smallest set of actions that makes it happen every time."],
+  [
+    "Check the usual causes first",
+    "Most cases come from a recent change, a configuration difference or the environment.",
+  ],
+  ["Narrow it down", "Undo half of what differs, see if it still happens, and repeat."],
+  [
+    "Confirm the fix",
+    "Once it stops, put the cause back once to prove it was the cause, then keep a test for it.",
+  ],
+];
+
+/** "the difference between A and B", "A vs B", "compare A and B" → [A, B]. */
+function comparedIn(subject: string): [string, string] | null {
+  const match =
+    /\bdifference(?:s)? between (.+?) and (.+)$/i.exec(subject) ??
+    /^(?:compare\s+)?(.+?) (?:vs\.?|versus|or|compared to|compared with) (.+)$/i.exec(subject);
+  return match?.[1] && match[2] ? [match[1], match[2]] : null;
+}
+
+function questionBody(topic: Topic, random: Random, depth: number): string[] {
+  const s = topic.subject;
+  const pair = comparedIn(s);
+  if (pair) {
+    const [a, b] = pair;
+    return [
+      `On ${s}, compare them on three things:`,
+      "",
+      "1. **What each is for**: the problem it was made to solve.",
+      "2. **What it costs**: in speed, memory, money or effort to learn.",
+      "3. **Where it breaks down**: the situation in which it is the wrong choice.",
+      "",
+      `Pick ${a} when its strengths match your main constraint; pick ${b} when that constraint is the one ${a} handles worst.`,
+    ];
+  }
+  if (/^why\b/i.test(s)) {
+    return [`On ${s}, work through it in this order:`, "", ...numbered(WHY_STEPS, s)];
+  }
+  const steps = orderedSample(random, STEPS.question.middle, scaled(3, depth, 2, 4));
   return [
-    "## Review",
+    `${capitalise(s)}: start small, change one thing at a time, and keep notes.`,
     "",
-    "**Strengths**",
-    ...strengths.map((s) => `- ${s}`),
-    "",
-    "**Issues and fixes**",
-    ...issues.map(([issue, fix], i) => `${i + 1}. **${issue}**: ${fix}`),
-    "",
-    `Score: ${score}/10`,
-    `Verdict: ${score >= 7 ? "approve" : "revise"}`,
-  ].join("\n");
+    ...numbered([STEPS.question.first, ...steps], s),
+  ];
 }
 
-function coordinator(req: AnswerRequest, random: Random): string {
-  const topic = topicOf(req.request);
-  const headings = [...req.context.matchAll(/^#{2,3} (.+)$/gm)]
-    .map((m) => (m[1] ?? "").trim())
-    .filter((h, i, all) => h.length > 0 && all.indexOf(h) === i)
-    .slice(0, 5);
-  const highlights =
-    headings.length > 0
-      ? headings.map((h) => `- ${h}: covered, see the agents' notes above.`)
-      : [
-          "- The approach is broken into small, testable steps.",
-          "- The main risks are named, each with a mitigation.",
-        ];
-  const next = random.sample(
-    [
-      "Confirm the acceptance criteria with whoever asked for this.",
-      "Build the smallest slice and try it with real input.",
-      "Fix the issues the review raised, starting with the first.",
-      "Share the result with two users and collect feedback.",
-    ],
-    scaled(2, req.depth, 2, 3),
-  );
+function chatBody(topic: Topic, random: Random, depth: number): string[] {
+  const s = topic.subject;
+  if (topic.kind === "writing") {
+    return [
+      `Here is a first draft of ${s}:`,
+      "",
+      proseFor(s, random),
+      "",
+      "Tell me the tone you want and I will adjust it.",
+    ];
+  }
+  if (topic.kind === "question") return questionBody(topic, random, depth);
+  const plan = STEPS[topic.kind];
+  const steps = orderedSample(random, plan.middle, scaled(2, depth, 2, 3));
   return [
-    "## Summary",
+    random.pick([`Here is how I would approach ${s}:`, `A practical way into ${s}:`]),
     "",
-    `${capitalise(topic)}: here is the combined result of the team's work.`,
-    "",
-    "### Highlights",
-    ...highlights,
-    "",
-    "### Next steps",
-    ...next.map((n, i) => `${i + 1}. ${n}`),
-  ].join("\n");
+    ...numbered([plan.first, ...steps], s),
+  ];
 }
 
-function chat(req: AnswerRequest, random: Random): string {
-  const [k1] = keywordsOf(req.request, 1) as [string];
-  if (req.request.trim().length === 0) return "Hello! What would you like to talk about?";
-  const opening = random.pick([
-    `Good question. Here is how I would approach the ${k1} part of it.`,
-    `Happy to help with that. Let's look at ${k1} step by step.`,
-    `Sure. A short answer first, then the detail on ${k1}.`,
-  ]);
-  const body = random.sample(
-    [
-      `Start from what you want ${k1} to achieve, then work backwards to the smallest thing you can try today.`,
-      "The usual trap is doing everything at once; one change at a time makes it clear what helped.",
-      "If you have numbers, use them: a rough measurement beats a confident guess.",
-      "It is worth writing the decision down in a sentence or two, so you can revisit it later.",
-    ],
-    scaled(2, req.depth, 1, 3),
-  );
+const THANKS =
+  /^(?:thanks|thank you|thx|cheers|great|perfect|ok(?:ay)?|cool|got it|nice)\b[\s\S]{0,20}$/i;
+const SHORTER = /\b(?:shorter|brief|briefly|summari[sz]e|tl;?dr|simpler|in short)\b/i;
+
+function chat({ req, topic, random }: Answering): string {
+  const message = req.prompt.request.trim();
+  if (message.length === 0) return "Hello! What would you like to talk about?";
+  const fresh = topic.subject === NO_SUBJECT;
+  if (GREETING_ONLY.test(message) && subjectOf(message) === "your request") {
+    return fresh
+      ? "Hello! I can help you plan, write, explain or code something. What are you working on?"
+      : `Hello again! We were talking about ${topic.subject}. Shall we carry on from there, or start something new?`;
+  }
+  if (THANKS.test(message)) {
+    return fresh
+      ? "You're welcome! Is there anything else I can help with?"
+      : `You're welcome! If anything about ${topic.subject} is still unclear, just ask. Shall we look at a next step?`;
+  }
+  const body = chatBody(topic, random, req.depth);
+  if (topic.followUp && SHORTER.test(topic.followUp)) {
+    const steps = body.filter((line) => /^\d+\. /.test(line)).slice(0, 2);
+    const short = steps.length > 0 ? steps : body.slice(2).join("\n").split(/\n\n/).slice(0, 2);
+    return [`The short version on ${topic.subject}:`, "", ...short].join("\n");
+  }
   const close = random.pick([
-    "Would you like me to go deeper on any part?",
+    `Would you like me to go deeper on any step for ${topic.subject}?`,
     "Does that match what you had in mind?",
-    "Want an example to make it concrete?",
+    "Want a concrete example for your situation?",
   ]);
-  return [opening, "", body.join(" "), "", close].join("\n");
+  const lead = topic.followUp
+    ? [`Following up on ${topic.subject} (“${topic.followUp}”).`, ""]
+    : [];
+  return [...lead, ...body, "", close].join("\n");
 }
 
-function vision(req: AnswerRequest, random: Random): string {
-  const topic = topicOf(req.request);
-  const url = svgDataUrl(topic, random);
+function vision({ topic, random }: Answering): string {
+  const title = capitalise(topic.subject);
+  const url = svgDataUrl(title, random);
   return [
-    `Here is an illustration of **${topic}**.`,
+    `Here is an illustration of **${topic.subject}**.`,
     "",
-    `![${topic.replace(/[[\]]/g, "")}](${url})`,
+    `![${title.replace(/[[\]]/g, "")}](${url})`,
     "",
     "_Vector illustration generated by CoVision._",
   ].join("\n");
 }
 
-const COMPOSERS: Record<SimulatorPersona, (req: AnswerRequest, random: Random) => string> = {
+const COMPOSERS: Record<SimulatorPersona, (answering: Answering) => string> = {
   strategist,
   coder,
   designer,
@@ -503,7 +590,14 @@ const COMPOSERS: Record<SimulatorPersona, (req: AnswerRequest, random: Random) =
   vision,
 };
 
-/** A deterministic answer in the persona's shape, about the request. */
+/** A deterministic answer in the persona's shape, about the user's request. */
 export function composeAnswer(req: AnswerRequest): string {
-  return COMPOSERS[req.persona](req, seededRandom(req.seed));
+  const answering: Answering = {
+    req,
+    topic: topicOf(req.prompt.request, req.prompt.earlier),
+    random: seededRandom(req.seed),
+  };
+  const draft = COMPOSERS[req.persona](answering);
+  const isRevision = req.prompt.firstDraft !== null && ROLE_OF_PERSONA[req.persona] !== undefined;
+  return isRevision ? revised(answering, draft) : draft;
 }

@@ -1,16 +1,19 @@
 import type { JSONSchema7, JSONSchema7Definition } from "@ai-sdk/provider";
 import { AGENT_ROLES, type TAgentRole, type TRunPlan } from "@cohort/contracts";
-import { keywordsOf, topicOf } from "./compose-answer";
 import type { Random } from "./seeded-random";
+import { capitalise, contentWords, languageOf, type SubjectKind, topicOf } from "./subject";
 
 /**
  * JSON mode for the simulator: given the JSON schema a caller asked for (the AI SDK passes it
  * as `responseFormat.schema`), produce a value that satisfies it. The coordinator's run plan
- * is recognised and answered with a sensible plan; any other schema gets schema-valid
- * filler built from the request's words.
+ * is recognised and answered with a plan for the request's subject; any other schema gets
+ * schema-valid filler built from the request's words.
  */
 export interface JsonContext {
+  /** The user's request (the plan call's last user turn). */
   request: string;
+  /** The user's earlier messages, oldest first (a follow-up plans for their subject). */
+  earlier: readonly string[];
   /** The whole prompt: the simulator looks for "only these roles: …" in it. */
   prompt: string;
   random: Random;
@@ -24,7 +27,7 @@ function isPlanSchema(schema: JSONSchema7): boolean {
 const CODE_WORDS =
   /\b(code|function|api|implement|bug|script|app|program|sql|python|typescript|javascript|endpoint|algorithm|backend|database|cli|test)\b/i;
 const DESIGN_WORDS =
-  /\b(design|ui|ux|layout|screen|page|logo|brand|interface|mock-?up|wireframe|style|landing|visual|colou?r)\b/i;
+  /\b(design|ui|ux|layout|screen|page|logo|brand|interface|mock-?up|wireframe|landing|visual)\b/i;
 
 function allowedRoles(prompt: string): TAgentRole[] {
   const line = /only (?:these|the following) roles?:?([^\n]*)/i.exec(prompt)?.[1] ?? "";
@@ -32,12 +35,43 @@ function allowedRoles(prompt: string): TAgentRole[] {
   return named.length > 0 ? named : [...AGENT_ROLES];
 }
 
+const NEEDS: Record<SubjectKind, string> = {
+  page: "working code and a clear design",
+  code: "working code",
+  data: "a sound data model",
+  visual: "a visual design",
+  writing: "a clear piece of writing",
+  plan: "a concrete plan",
+  question: "a clear, practical answer",
+};
+
+const CODE_NAMES: Record<ReturnType<typeof languageOf>, string> = {
+  tsx: "React component",
+  html: "HTML and CSS",
+  python: "Python code",
+  ts: "TypeScript code",
+  js: "JavaScript code",
+  sql: "SQL schema and queries",
+  bash: "Bash script",
+  go: "Go code",
+  rust: "Rust code",
+};
+
 /** The plan a sensible coordinator would write: strategist, then makers, then the critic. */
-export function simulatePlan(request: string, prompt: string): TRunPlan {
+export function simulatePlan(
+  request: string,
+  prompt: string,
+  earlier: readonly string[] = [],
+): TRunPlan {
   const allowed = allowedRoles(prompt);
-  const topic = topicOf(request);
-  const wantsCode = CODE_WORDS.test(request);
-  const wantsDesign = DESIGN_WORDS.test(request);
+  const topic = topicOf(request, earlier);
+  const s = topic.subject;
+  const prose = topic.kind === "writing" || topic.kind === "question";
+  const wantsCode =
+    ["page", "code", "data"].includes(topic.kind) || (!prose && CODE_WORDS.test(topic.request));
+  const wantsDesign =
+    ["page", "visual"].includes(topic.kind) || (!prose && DESIGN_WORDS.test(topic.request));
+  const codeName = CODE_NAMES[languageOf(topic.request)];
   const steps: TRunPlan["steps"] = [];
   const add = (role: TAgentRole, task: string, dependsOn: string[]) => {
     const id = `${role}-${steps.length + 1}`;
@@ -45,26 +79,72 @@ export function simulatePlan(request: string, prompt: string): TRunPlan {
     return id;
   };
   const plan = allowed.includes("strategist")
-    ? add("strategist", `Outline the approach, steps and risks for: ${topic}.`, [])
+    ? add(
+        "strategist",
+        topic.kind === "writing"
+          ? `Write ${s}: the reader, the key message and the structure, then the full draft.`
+          : `Set the goal, the ordered steps and the risks for ${s}.`,
+        [],
+      )
     : undefined;
   const after = plan ? [plan] : [];
-  const makers: string[] = [];
-  if (allowed.includes("coder") && (wantsCode || !wantsDesign)) {
-    makers.push(add("coder", `Write the code for: ${topic}.`, after));
+  let coder = allowed.includes("coder") && wantsCode;
+  let designer = allowed.includes("designer") && wantsDesign;
+  if (!plan && !coder && !designer) {
+    coder = allowed.includes("coder");
+    designer = !coder && allowed.includes("designer");
   }
-  if (allowed.includes("designer") && (wantsDesign || !allowed.includes("coder"))) {
-    makers.push(add("designer", `Write the design and UX specification for: ${topic}.`, after));
+  const makers: string[] = [];
+  if (coder)
+    makers.push(add("coder", `Write the ${codeName} for ${s}, with how to run it.`, after));
+  if (designer) {
+    makers.push(
+      add(
+        "designer",
+        topic.kind === "visual"
+          ? `Design ${s}: the key decisions, the variants and where each is used.`
+          : `Specify the key design decisions, layout, states and accessibility of ${s}.`,
+        after,
+      ),
+    );
   }
   if (allowed.includes("critic")) {
     const reviewed = makers.length > 0 ? makers : after;
-    add("critic", `Review the drafts for: ${topic}; score them out of 10.`, reviewed);
+    add(
+      "critic",
+      `Review the drafts for ${s}: list concrete fixes and score them out of 10.`,
+      reviewed,
+    );
   }
-  if (steps.length === 0) add(allowed[0] ?? "strategist", `Answer: ${topic}.`, []);
-  const names = steps.map((s) => s.role).join(", then ");
-  return {
-    rationale: `The request is about ${keywordsOf(request, 2).join(" and ")}; the team works in this order: ${names}.`,
-    steps,
-  };
+  if (steps.length === 0) add(allowed[0] ?? "strategist", `Answer the request about ${s}.`, []);
+  return { rationale: rationaleFor(topic, steps, codeName), steps };
+}
+
+function rationaleFor(
+  topic: ReturnType<typeof topicOf>,
+  steps: TRunPlan["steps"],
+  codeName: string,
+): string {
+  const has = (role: TAgentRole) => steps.some((step) => step.role === role);
+  const opening = topic.followUp
+    ? `A follow-up on ${topic.subject} (“${topic.followUp}”), which needs ${NEEDS[topic.kind]}.`
+    : `${capitalise(topic.subject)} needs ${NEEDS[topic.kind]}.`;
+  const makers = [
+    has("coder") ? `the Coder writes the ${codeName}` : null,
+    has("designer") ? "the Designer sets the key design decisions" : null,
+  ].filter((m): m is string => m !== null);
+  const work = [
+    has("strategist")
+      ? topic.kind === "writing"
+        ? "The Strategist shapes the message and writes the draft"
+        : "The Strategist sets the goal and the steps first"
+      : null,
+    makers.length > 0
+      ? `${has("strategist") ? "then " : ""}${makers.join(" and ")}${makers.length > 1 ? " in parallel" : ""}`
+      : null,
+  ].filter((w): w is string => w !== null);
+  const review = has("critic") ? " The Critic reviews the drafts before the final answer." : "";
+  return `${opening}${work.length > 0 ? ` ${capitalise(work.join("; "))}.` : ""}${review}`;
 }
 
 function resolveRef(root: JSONSchema7, ref: string): JSONSchema7Definition | undefined {
@@ -80,7 +160,7 @@ function stringFor(name: string, schema: JSONSchema7, ctx: JsonContext): string 
   if (schema.format === "email") return "someone@example.com";
   if (schema.format === "uri" || schema.format === "url") return "https://example.com/";
   if (schema.format === "uuid") return "00000000-0000-4000-8000-000000000000";
-  const [k1, k2] = keywordsOf(ctx.request, 2);
+  const [k1 = "item", k2 = "details"] = contentWords(topicOf(ctx.request).subject, 2);
   let text = /^(id|key|slug)$/i.test(name)
     ? `${k1}-${ctx.random.int(1, 99)}`.replace(/\s+/g, "-")
     : `${name ? `${name}: ` : ""}${k1} and ${k2}`;
@@ -115,7 +195,9 @@ function generate(
     : (schema.type ?? (schema.properties ? "object" : "string"));
   switch (type) {
     case "object": {
-      if (depth === 0 && isPlanSchema(schema)) return simulatePlan(ctx.request, ctx.prompt);
+      if (depth === 0 && isPlanSchema(schema)) {
+        return simulatePlan(ctx.request, ctx.prompt, ctx.earlier);
+      }
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(schema.properties ?? {})) {
         if (depth > 8 && !schema.required?.includes(key)) continue;
@@ -149,6 +231,6 @@ function generate(
 }
 
 export function jsonFromSchema(schema: JSONSchema7 | undefined, ctx: JsonContext): unknown {
-  if (!schema) return { answer: topicOf(ctx.request) };
+  if (!schema) return { answer: topicOf(ctx.request).subject };
   return generate(schema, "", schema, ctx, 0);
 }

@@ -2,8 +2,8 @@ import { estimateTokens, ZRunPlan } from "@cohort/contracts";
 import { Output, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { criticScore } from "./compose-answer";
 import { createSimulatedModel } from "./simulated-model";
+import { criticScore } from "./write-review";
 
 const fast = createSimulatedModel("coreason", { tokensPerSecond: 0 });
 
@@ -49,8 +49,8 @@ describe("simulated model", () => {
       prompt: "Launch a newsletter for our bakery",
       persona: "strategist",
     });
-    expect(text).toMatch(/^## Plan: Launch a newsletter for our bakery/);
-    expect(text).toMatch(/^1\. \*\*Clarify the scope\*\*/m);
+    expect(text).toMatch(/^## Plan: Launch a newsletter for your bakery$/m);
+    expect(text).toMatch(/^1\. \*\*Know the reader\*\*/m);
     expect(text).toMatch(/^3\. /m);
     expect(text).toContain("**Risks**");
   });

@@ -9,6 +9,7 @@ import type {
 import { estimateTokens } from "@cohort/contracts";
 import { composeAnswer, type SimulatorPersona } from "./compose-answer";
 import { jsonFromSchema } from "./json-from-schema";
+import { readPrompt } from "./read-prompt";
 import { hashString, seededRandom } from "./seeded-random";
 
 /**
@@ -77,27 +78,30 @@ function usageOf(inputTokens: number, outputTokens: number): LanguageModelV3Usag
   };
 }
 
+/** The plan call's repair turn (orchestration/prompts.ts planRepair): not the user's words. */
+const PLAN_REPAIR = /^Your previous answer could not be used as the plan:/;
+
 function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAnswer {
   const system = call.prompt
     .filter((m) => m.role === "system")
     .map((m) => textOf(m.content))
     .join("\n");
-  const turns = call.prompt.filter((m) => m.role !== "system");
-  const lastUser = [...turns].reverse().find((m) => m.role === "user");
-  const request = lastUser ? textOf(lastUser.content) : "";
-  const everything = call.prompt.map((m) => textOf(m.content)).join("\n");
-  const context = turns
-    .filter((m) => m !== lastUser)
+  const userTurns = call.prompt
+    .filter((m) => m.role === "user")
     .map((m) => textOf(m.content))
-    .join("\n");
+    .filter((text) => !PLAN_REPAIR.test(text));
+  const lastUser = userTurns.at(-1) ?? "";
+  const prompt = readPrompt(lastUser, userTurns.slice(0, -1));
+  const everything = call.prompt.map((m) => textOf(m.content)).join("\n");
   const hints = call.providerOptions?.simulator as SimulatorCallHints | undefined;
-  const persona = personaFor(modelId, system, hints?.persona, request);
+  const persona = personaFor(modelId, system, hints?.persona, prompt.request);
   const seed = hashString(`${modelId}\u0000${persona}\u0000${everything}`);
   const inputTokens = estimateTokens(everything);
 
   if (call.responseFormat?.type === "json") {
     const value = jsonFromSchema(call.responseFormat.schema, {
-      request,
+      request: prompt.request,
+      earlier: prompt.earlier,
       prompt: everything,
       random: seededRandom(seed),
     });
@@ -109,13 +113,7 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
     };
   }
 
-  let text = composeAnswer({
-    persona,
-    request,
-    context: `${system}\n${context}`,
-    depth: DEPTH[modelId] ?? 1,
-    seed,
-  });
+  let text = composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed });
   let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
   const limit = call.maxOutputTokens;
   if (limit !== undefined && estimateTokens(text) > limit) {
