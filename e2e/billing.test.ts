@@ -116,7 +116,8 @@ describe("billing", () => {
 
     await page.getByRole("button", { name: "Pay $4.99" }).click();
     await page.waitForURL((url) => url.pathname === "/billing" && url.search === "");
-    await expectToast(page, "Payment successful! Your account has been updated.");
+    // The toast says what this payment added: the server's record of the checkout.
+    await expectToast(page, "Payment received: 100 credits added to your balance.");
     const after = before.balance + 100;
     await expect.poll(() => textOf(page, "billing-balance")).toBe(`${after} credits`);
     await expectSidebarBalance(page, String(after));
@@ -175,7 +176,10 @@ describe("billing", () => {
     expect(await page.textContent("body")).toContain("Pro plan, billed monthly");
     await page.getByRole("button", { name: "Pay $19.99" }).click();
     await page.waitForURL((url) => url.pathname === "/billing" && url.search === "");
-    await expectToast(page, "Payment successful! Your account has been updated.");
+    await expectToast(
+      page,
+      "Payment received: you are on the Pro plan, billed monthly, with 1,000 credits a month.",
+    );
 
     await sidebar.getByText("CoChat Unlimited").waitFor();
     expect(await sidebar.getByText("CoChat Locked").count()).toBe(0);
@@ -194,6 +198,83 @@ describe("billing", () => {
     await page.getByRole("button", { name: "Manage subscription" }).click();
     await page.waitForURL("**/api/billing/dev-portal");
     await page.getByRole("heading", { name: "Manage subscription" }).waitFor();
+    expectNoErrors();
+    await close();
+  });
+
+  it("groups a run's model calls into one history row linked to its session, which says Completed", async () => {
+    const user = await createUser();
+    const { session } = await api<{ session: { id: string } }>(
+      "POST",
+      "/api/sessions",
+      user.token,
+      { title: "Launch plan" },
+    );
+    await api("POST", "/api/ai/chat", user.token, {
+      session_id: session.id,
+      message: "Plan the launch of a note-taking app",
+    });
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ runs: { status: string }[] }>(
+              "GET",
+              `/api/sessions/${session.id}`,
+              user.token,
+            )
+          ).runs.at(-1)?.status,
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe("completed");
+    const history = await api<{ rows: { kind: string; calls?: unknown[] }[] }>(
+      "GET",
+      "/api/billing/credit-history",
+      user.token,
+    );
+    const calls = history.rows[0]?.calls?.length ?? 0;
+    expect(history.rows.map((row) => row.kind)).toEqual(["run", "entry"]);
+    expect(calls).toBeGreaterThan(1);
+
+    const { page, expectNoErrors, close } = await openBillingPage(desktop);
+    await signInContext(page.context(), user.token);
+    await page.goto("/billing");
+    const table = page.getByTestId("ledger-table");
+    const run = table.getByTestId("ledger-run");
+    await run.waitFor();
+    expect(await run.count()).toBe(1);
+    expect(await table.getByTestId("ledger-entry").count()).toBe(1);
+    expect((await run.locator("td").nth(1).textContent()) ?? "").toContain("Run in Launch plan");
+    const link = run.getByRole("link", { name: "Launch plan" });
+    expect(await link.getAttribute("href")).toBe(`/chat/${session.id}`);
+    const callRows = table.getByTestId("ledger-run-call");
+    expect(await callRows.count()).toBe(calls);
+    expect(await callRows.first().isVisible()).toBe(false);
+    const toggle = run.getByRole("button", { name: `Show the ${calls} model calls` });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await toggle.click();
+    await callRows.first().waitFor();
+    // Model names from the catalogue, never ids.
+    const models = await callRows.locator("td:nth-child(2)").allTextContents();
+    expect(models).toContain("Model call: CoReason");
+    expect(models.join(" ")).not.toContain("coreason");
+    expect(
+      await run
+        .getByRole("button", { name: `Hide the ${calls} model calls` })
+        .getAttribute("aria-expanded"),
+    ).toBe("true");
+    await screenshot(page, "billing-history-run");
+
+    await link.click();
+    await page.waitForURL(`**/chat/${session.id}`);
+    const header = page.getByTestId("session-header");
+    await expect.poll(() => header.getByTestId("session-status").textContent()).toBe("Completed");
+    const listed = page
+      .getByTestId("session-list")
+      .getByRole("link", { name: /Launch plan/ })
+      .getByTestId("session-status");
+    await expect.poll(() => listed.first().textContent()).toBe("Completed");
+    await screenshot(page, "session-completed");
     expectNoErrors();
     await close();
   });

@@ -6,11 +6,11 @@ import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser"
 import { expectToast } from "./support/ui";
 
 /**
- * Settings → Provider keys in a real browser. Nothing here reaches a provider: the e2e server
- * has no fake provider, so the key test is exercised on the path that needs no network — a
- * user's base URL that points at this machine, which the SSRF guard refuses before any
- * connection. The real test calls run against a local fake provider in the integration
- * tests (apps/server/test/api-keys.test.ts).
+ * Settings → Provider keys in a real browser. The e2e server has no fake provider, so the key
+ * test is exercised on the paths that need none: a user's base URL that points at this
+ * machine, which the SSRF guard refuses before any connection, and an OpenAI key whose test
+ * cannot pass here. The real test calls run against a local fake provider in the integration
+ * tests (apps/server/test/api-keys.test.ts) and e2e/provider-key-routing.test.ts.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -42,11 +42,11 @@ describe("settings: provider keys", () => {
     await section.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
     await section.getByLabel("API key", { exact: true }).fill("local-server-key");
     await section.getByLabel("Base URL", { exact: true }).fill("http://127.0.0.1:11434/v1");
-    await section.getByRole("button", { name: "Test" }).click();
+    await section.getByRole("button", { name: "Test", exact: true }).click();
     const verdict = section.getByTestId("key-test-result");
     await verdict.waitFor();
     expect(await verdict.textContent()).toBe(
-      "Not valid. 127.0.0.1 is a loopback address, which Cohort does not call. Use your server's public address.",
+      "Test failed. 127.0.0.1 is a loopback address, which Cohort does not call. Use your server's public address.",
     );
     // Saving it is refused the same way, and nothing is stored.
     await section.getByRole("button", { name: "Save key" }).click();
@@ -56,8 +56,17 @@ describe("settings: provider keys", () => {
     // An OpenAI key: stored, listed by its last four characters only.
     await section.getByLabel("Provider", { exact: true }).selectOption("openai");
     expect(await section.getByLabel("Base URL", { exact: true }).count()).toBe(0);
+    // Saving tests the key first. This machine reaches no OpenAI (or OpenAI refuses the made-up
+    // key): the test fails, and the key is stored only once the user confirms.
     await section.getByLabel("API key", { exact: true }).fill(OPENAI_KEY);
     await section.getByRole("button", { name: "Save key" }).click();
+    const confirm = section.getByTestId("key-save-confirm");
+    await confirm.waitFor({ timeout: 20_000 });
+    expect(await confirm.textContent()).toMatch(
+      /^The key failed its test \((Provider unreachable|Key refused)\)\./,
+    );
+    expect((await storedKeys(user.token)).keys).toEqual([]);
+    await confirm.getByRole("button", { name: "Save anyway" }).click();
     await expectToast(page, "OpenAI key saved");
     const row = section.getByTestId("provider-key-openai");
     await row.waitFor();
@@ -72,11 +81,11 @@ describe("settings: provider keys", () => {
     await section.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
     await section.getByLabel("API key", { exact: true }).fill("local-server-key");
     await section.getByLabel("Base URL", { exact: true }).fill("http://192.168.1.20:11434/v1");
-    await section.getByRole("button", { name: "Test" }).click();
+    await section.getByRole("button", { name: "Test", exact: true }).click();
     await expect
       .poll(() => verdict.textContent())
       .toBe(
-        "Not valid. 192.168.1.20 is a private network address, which Cohort does not call. Use your server's public address.",
+        "Test failed. 192.168.1.20 is a private network address, which Cohort does not call. Use your server's public address.",
       );
     await section.evaluate((element) => element.scrollIntoView({ block: "start" }));
     await screenshot(page, "settings-keys", false);
@@ -87,8 +96,9 @@ describe("settings: provider keys", () => {
     await section.getByText("No keys yet").waitFor();
     expect((await storedKeys(user.token)).keys).toEqual([]);
 
-    // The refused save is a 400 the browser logs as a failed resource.
-    expectNoErrors([/Failed to load resource: the server responded with a status of 400/]);
+    // The refused saves (400 for the address, 422 for the failed test) are logged as failed
+    // resources by the browser.
+    expectNoErrors([/Failed to load resource: the server responded with a status of 4(00|22)/]);
     await close();
   });
 });

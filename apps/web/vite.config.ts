@@ -1,6 +1,15 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin, parseAst } from "vite";
+// The contracts package is TypeScript: the config loader reads its file by its full name.
+import {
+  BLOG_INDEX_FILE,
+  parseBlogPost,
+  sortPosts,
+  type TBlogIndex,
+} from "../../packages/contracts/src/blog.ts";
 
 /**
  * Marks each top-level schema of contracts (`const ZFoo = z.object(…).describe(…)`) as pure by
@@ -36,11 +45,37 @@ function pureContractSchemas(): Plugin {
   };
 }
 
+/**
+ * Writes the blog's post list (content/blog/*.md) into the build as `blog/posts.json`: the
+ * server answers /blog/{slug} and writes the RSS feed from it (docs/decisions/030).
+ */
+function blogIndex(): Plugin {
+  const dir = path.join(import.meta.dirname, "src/content/blog");
+  return {
+    name: "cohort:blog-index",
+    apply: "build",
+    generateBundle() {
+      const posts = readdirSync(dir)
+        .filter((name) => name.endsWith(".md"))
+        .map((name) => parseBlogPost(name, readFileSync(path.join(dir, name), "utf8")));
+      const index: TBlogIndex = {
+        posts: sortPosts(posts).map(({ slug, title, date, summary }) => ({
+          slug,
+          title,
+          date,
+          summary,
+        })),
+      };
+      this.emitFile({ type: "asset", fileName: BLOG_INDEX_FILE, source: JSON.stringify(index) });
+    },
+  };
+}
+
 /** The API server of `npm run dev`; the built app is served by that same server in production. */
 const API_ORIGIN = "http://127.0.0.1:3000";
 
 export default defineConfig({
-  plugins: [pureContractSchemas(), react(), tailwindcss()],
+  plugins: [pureContractSchemas(), react(), tailwindcss(), blogIndex()],
   server: {
     port: 5173,
     strictPort: true,

@@ -29,6 +29,11 @@ import { modelsRoutes } from "./modules/models/routes";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
 import { lastEventSeq } from "./modules/orchestration/run-events";
 import { listRuns } from "./modules/orchestration/run-store";
+import {
+  findNewestRuns,
+  findRunSessions,
+  NEWEST_RUN_JOIN,
+} from "./modules/orchestration/session-run-facts";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { captureServerLines } from "./modules/telemetry/capture-server-lines";
@@ -204,7 +209,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(apiKeyRoutes);
   await app.register(agreementRoutes);
   await app.register(adminRoutes);
-  await app.register(billingRoutes, { payments });
+  await app.register(billingRoutes, {
+    payments,
+    runSessions: (runIds) => findRunSessions(db, runIds),
+  });
   if (config.billing.sweepIntervalMs > 0) {
     const sweeper = startHoldSweeper(creditsDeps(app), config.billing.sweepIntervalMs, app.log);
     // preClose: the sweeper stops before the database closes (onClose).
@@ -217,6 +225,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       lastEventSeq: (sessionId) => lastEventSeq(app.orchestration.deps, sessionId),
       list: (sessionId) => listRuns(db, sessionId),
       stopActive: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
+      newest: (sessionIds) => findNewestRuns(db, sessionIds),
+      newestRunJoin: NEWEST_RUN_JOIN,
     },
   });
   await app.register(cochatRoutes, { redisPrefix: prefix });

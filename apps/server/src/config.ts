@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   SOCKET_SIGN_IN_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   TRUST_PROXY: booleanish.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  // Spec §2's debug and test pages; off in production unless asked for (decision 030).
+  DEBUG_ROUTES: booleanish.optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
@@ -197,6 +199,8 @@ export interface AppConfig {
   readonly socketSignInCheckMs: number;
   readonly trustProxy: boolean;
   readonly webDistDir: string;
+  /** Whether the debug and test pages of spec §2 are served (else they are 404s). */
+  readonly debugRoutes: boolean;
   readonly secureCookies: boolean;
   /** SMTP server URL; absent means the dev outbox (database + log). */
   readonly smtpUrl: string | undefined;
@@ -364,6 +368,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     socketSignInCheckMs: e.SOCKET_SIGN_IN_CHECK_MS,
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(findRepoRoot(), "apps/web/dist")),
+    debugRoutes: e.DEBUG_ROUTES ?? !production,
     secureCookies: publicUrl.startsWith("https://"),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Cohort <no-reply@${new URL(publicUrl).hostname}>`,

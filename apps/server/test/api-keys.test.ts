@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   API_KEY_ERROR_CODES,
   API_KEY_MESSAGES,
+  type TModel,
   ZApiKeysResponse,
   ZTestApiKeyResponse,
 } from "@cohort/contracts";
@@ -25,6 +26,8 @@ let t: TestApp;
 let compatPort: string;
 
 const OPENAI_KEY = "sk-proj-user-0123456789abcdefWXYZ";
+/** Google AI Studio keys are "AIza" and 35 more characters. */
+const googleKey = (tag: string) => `AIza${tag}${"0".repeat(35 - tag.length)}`;
 
 beforeAll(async () => {
   for (const name of ["openai", "anthropic", "google", "compat"] as const) {
@@ -185,14 +188,8 @@ describe("storing keys", () => {
   it("binds each ciphertext to its row, and survives a key rotation", async () => {
     const a = await signUp(t.app);
     const b = await signUp(t.app);
-    await a.client.put("/api/users/api-keys", {
-      provider: "google",
-      apiKey: "AIza-user-a-key-0000",
-    });
-    await b.client.put("/api/users/api-keys", {
-      provider: "google",
-      apiKey: "AIza-user-b-key-1111",
-    });
+    await a.client.put("/api/users/api-keys", { provider: "google", apiKey: googleKey("userA") });
+    await b.client.put("/api/users/api-keys", { provider: "google", apiKey: googleKey("userB") });
     // Moving A's sealed key into B's row does not hand B's calls A's key.
     await t.db.query(
       `UPDATE user_api_keys AS target SET ciphertext = source.ciphertext, iv = source.iv,
@@ -218,14 +215,14 @@ describe("storing keys", () => {
       "SELECT key_id FROM user_api_keys WHERE user_id = $1",
       [a.user.id],
     );
-    expect((await loadUserKeys(rotated, a.user.id)).google?.apiKey).toBe("AIza-user-a-key-0000");
+    expect((await loadUserKeys(rotated, a.user.id)).google?.apiKey).toBe(googleKey("userA"));
     const after = await t.db.query<{ key_id: string }>(
       "SELECT key_id FROM user_api_keys WHERE user_id = $1",
       [a.user.id],
     );
     expect(after.rows[0]?.key_id).not.toBe(before.rows[0]?.key_id);
     const onlyNew = { ...deps, keyRing: { current: newKey, previous: [] } };
-    expect((await loadUserKeys(onlyNew, a.user.id)).google?.apiKey).toBe("AIza-user-a-key-0000");
+    expect((await loadUserKeys(onlyNew, a.user.id)).google?.apiKey).toBe(googleKey("userA"));
   });
 });
 
@@ -240,7 +237,9 @@ describe("POST /api/users/test-api-key", () => {
   it("makes one cheap real call with the key through each SDK", async () => {
     expect(await testKey({ provider: "openai", apiKey: OPENAI_KEY })).toEqual({
       valid: true,
+      result: "valid",
       message: API_KEY_MESSAGES.valid,
+      tested_at: expect.any(String),
     });
     const [openaiCall] = fakes.openai.requests;
     expect(openaiCall?.path).toBe("/v1/responses");
@@ -250,57 +249,107 @@ describe("POST /api/users/test-api-key", () => {
 
     expect((await testKey({ provider: "anthropic", apiKey: "sk-ant-test-key" })).valid).toBe(true);
     expect(fakes.anthropic.requests[0]?.headers["x-api-key"]).toBe("sk-ant-test-key");
-    expect((await testKey({ provider: "google", apiKey: "AIza-test-key" })).valid).toBe(true);
-    expect(fakes.google.requests[0]?.headers["x-goog-api-key"]).toBe("AIza-test-key");
+    expect((await testKey({ provider: "google", apiKey: googleKey("test") })).valid).toBe(true);
+    expect(fakes.google.requests[0]?.headers["x-goog-api-key"]).toBe(googleKey("test"));
     // Tested, not stored.
     expect((await t.db.query("SELECT 1 FROM user_api_keys WHERE last4 = 'tkey'")).rows).toEqual([]);
   });
 
-  it("says the provider rejected a bad key (401/403), without a 5xx or the provider's text", async () => {
+  it("says the key was refused on a 401/403, without a 5xx or the provider's text", async () => {
     fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-bad***" });
     expect(await testKey({ provider: "openai", apiKey: "sk-bad-key-123456" })).toEqual({
       valid: false,
-      message: API_KEY_MESSAGES.rejected,
+      result: "refused",
+      message: "OpenAI refused this key (401). Check that it was copied whole and is still active.",
+      tested_at: expect.any(String),
     });
     fakes.anthropic.next({ status: 403 });
-    expect(await testKey({ provider: "anthropic", apiKey: "sk-ant-bad" })).toEqual({
+    expect(await testKey({ provider: "anthropic", apiKey: "sk-ant-bad" })).toMatchObject({
       valid: false,
-      message: "The provider rejected this key.",
+      result: "refused",
+      message:
+        "Anthropic refused this key (403). Check that it was copied whole and is still active.",
     });
+    // One call each: a refused key is not tried again.
     expect(fakes.openai.requests).toHaveLength(1);
+    expect(fakes.anthropic.requests).toHaveLength(1);
   });
 
-  it("reports rate limits, server errors and unreachable servers as invalid, in words", async () => {
+  it("tells a rate limit and an unreachable provider apart from a refused key", async () => {
     fakes.openai.next({ status: 429, headers: { "retry-after": "1" } });
-    const limited = await testKey({ provider: "openai", apiKey: OPENAI_KEY });
-    expect(limited.valid).toBe(false);
-    expect(limited.message).toContain("429");
-    fakes.google.next({ status: 500 });
-    expect(await testKey({ provider: "google", apiKey: "AIza-x" })).toEqual({
+    expect(await testKey({ provider: "openai", apiKey: OPENAI_KEY })).toMatchObject({
       valid: false,
+      result: "rate_limited",
+      message:
+        "OpenAI accepted the key but refused the call: rate limit or quota reached (429). Try again later.",
+    });
+    fakes.google.next({ status: 500 });
+    expect(await testKey({ provider: "google", apiKey: googleKey("x") })).toMatchObject({
+      valid: false,
+      result: "unreachable",
       message: "Google had a server error (500). Try again later.",
     });
     // Nothing listens on port 9 of 127.0.0.1 (discard): the connection is refused at once.
-    const unreachable = await testKey({
-      provider: "openai-compatible",
-      apiKey: "k",
-      baseURL: "http://llm.example.test:9/v1",
-    });
-    expect(unreachable).toEqual({
+    expect(
+      await testKey({
+        provider: "openai-compatible",
+        apiKey: "k",
+        baseURL: "http://llm.example.test:9/v1",
+      }),
+    ).toMatchObject({
       valid: false,
+      result: "unreachable",
       message:
         "Could not reach OpenAI-compatible (local). Check the address and your network, then try again.",
     });
   });
 
+  it("checks the key's format for each provider before any call: 400, nothing sent", async () => {
+    const { client } = await signUp(t.app);
+    for (const [body, words] of [
+      [
+        { provider: "openai", apiKey: "sk-ant-api03-abcdef" },
+        "This looks like an Anthropic key: choose Anthropic as the provider.",
+      ],
+      [
+        { provider: "openai", apiKey: googleKey("pasted") },
+        "This looks like a Google key: choose Google as the provider.",
+      ],
+      [
+        { provider: "openai", apiKey: "my-openai-key-123" },
+        'This is not an OpenAI key. An OpenAI key starts with "sk-" (for example sk-proj-…).',
+      ],
+      [
+        { provider: "anthropic", apiKey: OPENAI_KEY },
+        "This looks like an OpenAI key: choose OpenAI as the provider.",
+      ],
+      [
+        { provider: "google", apiKey: "AIza-too-short" },
+        'This is not a Google key. A Google AI Studio key starts with "AIza" and is 39 characters long.',
+      ],
+    ] as const) {
+      // The test takes the same body; it is limited to 20 a minute, so two of them say it.
+      const methods: ["PUT" | "POST", string][] = [["PUT", "/api/users/api-keys"]];
+      if (body.provider !== "openai") methods.push(["POST", "/api/users/test-api-key"]);
+      for (const [method, url] of methods) {
+        const response = await client.request(method, url, { ...body, test: true });
+        expect(response.statusCode, `${method} ${body.apiKey}`).toBe(400);
+        expect(response.json().error).toMatchObject({ code: "validation_failed" });
+        expect(response.json().error.message).toContain(words);
+      }
+    }
+    expect(Object.values(fakes).flatMap((f) => f.requests)).toEqual([]);
+    expect((await client.get("/api/users/api-keys")).json().keys).toEqual([]);
+  });
   it("gives up on a provider that does not answer in time", async () => {
     fakes.anthropic.next({ hang: true });
     const verdict = await testApiKey(
       { models: t.app.models, ssrf: t.app.ssrf, timeoutMs: 200 },
       { provider: "anthropic", apiKey: "sk-ant-slow" },
     );
-    expect(verdict).toEqual({
+    expect(verdict).toMatchObject({
       valid: false,
+      result: "unreachable",
       message: "Anthropic did not answer within 200 ms. Try again later.",
     });
     const closed = await fakes.anthropic.requests[0]?.closed;
@@ -313,8 +362,9 @@ describe("POST /api/users/test-api-key", () => {
       apiKey: "local-key",
       baseURL: `http://llm.example.test:${compatPort}/v1`,
     });
-    expect(verdict).toEqual({
+    expect(verdict).toMatchObject({
       valid: true,
+      result: "valid",
       message: `${API_KEY_MESSAGES.valid} The server offers 2 models.`,
     });
     const [request] = fakes.compat.requests;
@@ -371,5 +421,132 @@ describe("POST /api/users/test-api-key", () => {
     ).toBe(true);
     expect(fakes.compat.requests[0]?.headers.authorization).toBe("Bearer secret-k");
     expect(fakes.compat.requests[1]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe("a key's last test, kept with it", () => {
+  it("saving with `test` stores the verdict; a failed test asks first (422), nothing stored", async () => {
+    const { client } = await signUp(t.app);
+    fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-wro***" });
+    const refused = await client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-wrong-key-000000",
+      test: true,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error).toEqual({
+      code: API_KEY_ERROR_CODES.testFailed,
+      message:
+        "The key was not saved: its test failed. OpenAI refused this key (401). Check that it was copied whole and is still active.",
+      details: {
+        result: "refused",
+        message:
+          "OpenAI refused this key (401). Check that it was copied whole and is still active.",
+      },
+    });
+    expect(refused.body).not.toContain("sk-wro");
+    expect((await client.get("/api/users/api-keys")).json().keys).toEqual([]);
+
+    // Confirmed: stored, with the failed verdict shown beside it.
+    fakes.openai.next({ status: 401 });
+    const confirmed = await client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-wrong-key-000000",
+      test: true,
+      saveIfTestFails: true,
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().key.last_test).toEqual({
+      result: "refused",
+      message: "OpenAI refused this key (401). Check that it was copied whole and is still active.",
+      tested_at: expect.any(String),
+    });
+    expect(fakes.openai.requests).toHaveLength(2);
+
+    // A key that passes is stored with its verdict and time.
+    const before = Date.now();
+    const valid = await client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: OPENAI_KEY,
+      test: true,
+    });
+    expect(valid.statusCode).toBe(200);
+    const { keys } = ZApiKeysResponse.parse((await client.get("/api/users/api-keys")).json());
+    expect(keys[0]?.last_test).toMatchObject({ result: "valid", message: API_KEY_MESSAGES.valid });
+    expect(Date.parse(keys[0]?.last_test?.tested_at ?? "")).toBeGreaterThanOrEqual(before - 1000);
+
+    // Saved without a test (API clients), a key has no verdict yet: the old key's is dropped.
+    const untested = await client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: `${OPENAI_KEY}2`,
+    });
+    expect(untested.json().key.last_test).toBeNull();
+    expect(fakes.openai.requests).toHaveLength(3);
+  });
+
+  it("tests a saved key again and keeps the new verdict and time", async () => {
+    const { client } = await signUp(t.app);
+    expect((await client.post("/api/users/api-keys/anthropic/test")).statusCode).toBe(404);
+    await client.put("/api/users/api-keys", { provider: "anthropic", apiKey: "sk-ant-saved-key" });
+
+    fakes.anthropic.next({ status: 429 });
+    const limited = await client.post("/api/users/api-keys/anthropic/test");
+    expect(limited.statusCode).toBe(200);
+    expect(limited.json().key).toMatchObject({
+      provider: "anthropic",
+      last_test: { result: "rate_limited" },
+    });
+    expect(fakes.anthropic.requests[0]?.headers["x-api-key"]).toBe("sk-ant-saved-key");
+
+    const again = await client.post("/api/users/api-keys/anthropic/test");
+    expect(again.json().key.last_test).toMatchObject({
+      result: "valid",
+      message: API_KEY_MESSAGES.valid,
+    });
+    const listed = (await client.get("/api/users/api-keys")).json().keys[0];
+    expect(listed.last_test).toEqual(again.json().key.last_test);
+    expect(Date.parse(listed.last_test.tested_at)).toBeGreaterThanOrEqual(
+      Date.parse(limited.json().key.last_test.tested_at),
+    );
+  });
+});
+
+describe("which models a key serves (decision 029)", () => {
+  it("lists, per model, what will answer: the user's key for its provider's models only", async () => {
+    const { client } = await signUp(t.app);
+    const sources = async (url: string, field: "models" | "data" = "models") => {
+      const response = await client.get(url);
+      expect(response.statusCode).toBe(200);
+      const models = response.json()[field] as TModel[];
+      return Object.fromEntries(models.map((m) => [m.id, [m.source, m.simulated]]));
+    };
+    // No hosted keys on this server: everything is simulated.
+    expect((await sources("/api/ai/models"))["gpt-4.1"]).toEqual(["simulator", true]);
+
+    await client.put("/api/users/api-keys", { provider: "openai", apiKey: OPENAI_KEY });
+    for (const [url, field] of [
+      ["/api/ai/models", "models"],
+      ["/api/models/available", "models"],
+      ["/api/cochat/models", "data"],
+    ] as const) {
+      const listed = await sources(url, field);
+      expect(listed["gpt-4.1"], url).toEqual(["user_key", false]);
+      expect(listed["gpt-4o"], url).toEqual(["user_key", false]);
+      // Cohort's own models are not the key's: still the simulator here, still labelled so.
+      expect(listed.coreason, url).toEqual(["simulator", true]);
+      expect(listed.cochat ?? listed.coquick, url).toEqual(["simulator", true]);
+      expect(listed["claude-sonnet-4"], url).toEqual(["simulator", true]);
+    }
+    const one = (await client.get("/api/models/gpt-4.1")).json().model as TModel;
+    expect(one).toMatchObject({ source: "user_key", simulated: false, badge: null });
+    expect((await client.get("/api/ai/models")).headers["cache-control"]).toBe("private, no-store");
+
+    // Anonymous callers see the server's own keys only.
+    const anonymous = await t.app.inject({ method: "GET", url: "/api/ai/models" });
+    const gpt = (anonymous.json().models as TModel[]).find((m) => m.id === "gpt-4.1");
+    expect(gpt).toMatchObject({ source: "simulator", simulated: true, badge: "Simulated" });
+
+    await client.delete("/api/users/api-keys/openai");
+    expect((await sources("/api/ai/models"))["gpt-4.1"]).toEqual(["simulator", true]);
   });
 });

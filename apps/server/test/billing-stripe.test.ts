@@ -132,7 +132,7 @@ describe("with STRIPE_SECRET_KEY", () => {
       "metadata[user_id]": user.id,
       "metadata[tier]": "pro",
       "subscription_data[metadata][billing_period]": "yearly",
-      success_url: `${PUBLIC_URL}/billing?checkout=success`,
+      success_url: `${PUBLIC_URL}/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${PUBLIC_URL}/billing?checkout=cancel`,
     });
 

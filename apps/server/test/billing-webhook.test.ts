@@ -434,10 +434,31 @@ describe("the dev checkout, end to end over HTTP", () => {
     expect(page.body).not.toContain("<script");
     expect(String(page.headers["content-security-policy"])).toContain("script-src 'self'");
 
+    const checkoutId = checkout_url.split("/").at(-1) as string;
+    const before = await client.get(`/api/billing/checkouts/${checkoutId}`);
+    expect(before.statusCode).toBe(200);
+    expect(before.json()).toMatchObject({ status: "open", kind: "credits", credits: 100 });
     const paid = await form(client, `${checkout_url}/pay`);
     expect(paid.statusCode).toBe(303);
-    expect(paid.headers.location).toBe("/billing?checkout=success");
+    expect(paid.headers.location).toBe(`/billing?checkout=success&session_id=${checkoutId}`);
     expect((await summary(client)).balance).toBe(100);
+    // The return toast reads what this payment added from here.
+    expect((await client.get(`/api/billing/checkouts/${checkoutId}`)).json()).toEqual({
+      id: checkoutId,
+      kind: "credits",
+      status: "completed",
+      credits: 100,
+      tier: null,
+      plan_name: null,
+      billing_period: null,
+      pack_name: "100 credits",
+      amount_usd: 4.99,
+    });
+    const { client: stranger } = await signUp(t.app);
+    const theirs = await stranger.get(`/api/billing/checkouts/${checkoutId}`);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().error.code).toBe("unknown_checkout");
+    expect((await client.get("/api/billing/checkouts/nope")).statusCode).toBe(404);
     const ledger = (await client.get("/api/billing/ledger")).json();
     expect(ledger.entries[0]).toMatchObject({
       delta: 100,
@@ -452,9 +473,20 @@ describe("the dev checkout, end to end over HTTP", () => {
 
   it("upgrades to Pro, then cancels, renews and ends through the dev portal", async () => {
     const { client } = await signUp(t.app);
-    const { checkout_url } = await startSubscription(client, "pro");
+    const { checkout_url, sessionId } = await startSubscription(client, "pro");
     expect((await client.get(checkout_url)).body).toContain("Pay $19.99");
     await form(client, `${checkout_url}/pay`);
+    expect((await client.get(`/api/billing/checkouts/${sessionId}`)).json()).toEqual({
+      id: sessionId,
+      kind: "subscription",
+      status: "completed",
+      credits: 1000,
+      tier: "pro",
+      plan_name: "Pro",
+      billing_period: "monthly",
+      pack_name: null,
+      amount_usd: 19.99,
+    });
     expect(await summary(client)).toMatchObject({
       tier: "pro",
       cochat_access: true,

@@ -83,6 +83,8 @@ function chat(client: TestClient, body: object) {
 }
 
 const hello = { messages: [{ role: "user", content: "Hello CoChat, who are you?" }] };
+/** An OpenAI model from CoChat's list: what a user's OpenAI key serves (decision 029). */
+const onKey = { ...hello, model: "gpt-4o" };
 
 describe("who may chat", () => {
   it("locks free and starter users out with 403 cochat_locked, pointing to the upgrade", async () => {
@@ -287,21 +289,28 @@ describe("CoChat on real SDKs against the fake provider", () => {
       provider: "openai",
       apiKey: "sk-user-own-key-1234",
     });
+    // The key serves OpenAI's models; CoChat itself is Cohort's own and stays simulated here
+    // (decision 029).
     const models = ZCochatModelsResponse.parse((await pro.client.get("/api/cochat/models")).json());
-    expect(models.data.find((m) => m.id === "cochat")).toMatchObject({
+    expect(models.data.find((m) => m.id === "gpt-4o")).toMatchObject({
       simulated: false,
       badge: null,
+      source: "user_key",
+    });
+    expect(models.data.find((m) => m.id === "cochat")).toMatchObject({
+      simulated: true,
+      source: "simulator",
     });
     const anonymousModels = ZCochatModelsResponse.parse(
       (await real.app.inject({ method: "GET", url: "/api/cochat/models" })).json(),
     );
-    expect(anonymousModels.data.find((m) => m.id === "cochat")?.simulated).toBe(true);
+    expect(anonymousModels.data.find((m) => m.id === "gpt-4o")?.simulated).toBe(true);
 
     openai.next({
       text: "Hi! I am CoChat on your key.",
       usage: { inputTokens: 30, outputTokens: 8 },
     });
-    const response = await chat(pro.client, hello);
+    const response = await chat(pro.client, onKey);
     const events = parseSse(response.body);
     expect(events.map((e) => e.event)).toEqual(["start", ...Array(7).fill("delta"), "done"]);
     expect(events[0]?.data).toMatchObject({ provider: "openai", simulated: false });
@@ -320,7 +329,6 @@ describe("CoChat on real SDKs against the fake provider", () => {
       stream: true,
     });
     expect(request?.body.messages).toEqual([
-      expect.objectContaining({ role: "system" }),
       { role: "user", content: "Hello CoChat, who are you?" },
     ]);
   });
@@ -332,10 +340,17 @@ describe("CoChat on real SDKs against the fake provider", () => {
       apiKey: "sk-user-bad-key-000",
     });
     openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
-    const events = parseSse((await chat(pro.client, hello)).body);
+    const events = parseSse((await chat(pro.client, onKey)).body);
     expect(events.map((e) => e.event)).toEqual(["start", "error"]);
-    expect(events[1]?.data.code).toBe(MODEL_ERROR_CODES.providerKeyRejected);
-    expect(events[1]?.data.message).not.toContain("sk-user");
+    expect(events[1]?.data).toEqual({
+      code: MODEL_ERROR_CODES.providerKeyRejected,
+      message:
+        "Your OpenAI key in Settings was refused (OpenAI answered 401), so GPT-4o could not answer. Replace or remove the key in Settings.",
+    });
+    expect(openai.requests).toHaveLength(1);
+    // CoChat's own model is not the key's: it still answers.
+    const native = parseSse((await chat(pro.client, hello)).body);
+    expect(native.at(-1)).toMatchObject({ event: "done", data: { key_source: "simulator" } });
     const sessionId = events[0]?.data.session_id;
     const { messages } = (await pro.client.get(`/api/cochat/conversations/${sessionId}`)).json();
     expect(messages[1]).toMatchObject({
@@ -378,12 +393,12 @@ describe("CoChat on real SDKs against the fake provider", () => {
     });
     openai.next({ hang: true });
     const started = performance.now();
-    const events = parseSse((await chat(pro.client, hello)).body);
+    const events = parseSse((await chat(pro.client, onKey)).body);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(events.map((e) => e.event)).toEqual(["start", "error"]);
     expect(events[1]?.data).toEqual({
       code: MODEL_ERROR_CODES.providerTimeout,
-      message: "CoChat did not finish its answer within 1 s. Please try again.",
+      message: "GPT-4o did not finish its answer within 1 s. Please try again.",
     });
     expect((await openai.requests[0]?.closed)?.early).toBe(true);
   });
@@ -407,7 +422,7 @@ describe("CoChat on real SDKs against the fake provider", () => {
       agent: false,
       headers: { "content-type": "application/json", authorization: `Bearer ${pro.token}` },
     });
-    request.end(JSON.stringify({ ...hello, session_id: "cochat-stop-1" }));
+    request.end(JSON.stringify({ ...onKey, session_id: "cochat-stop-1" }));
     const response = await new Promise<IncomingMessage>((resolve) =>
       request.on("response", resolve),
     );

@@ -17,6 +17,7 @@ import { sweepExpiredHolds } from "../src/modules/credits/sweep-expired-holds";
 import { AppError } from "../src/platform/errors";
 import { adminClient, signUp } from "./support/accounts";
 import { createTestApp, type TestApp, testDbKind } from "./support/app";
+import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 const ADMIN_EMAIL = "credits-admin@cohort.example";
@@ -456,5 +457,108 @@ describe("credits.changed", () => {
     } finally {
       for (const socket of sockets) socket.close();
     }
+  });
+});
+
+describe("HTTP: the credit history groups a run's calls (decision 032)", () => {
+  let fast: TestApp;
+  beforeAll(async () => {
+    fast = await createTestApp({ SIGNUP_CREDITS: "0", SIMULATOR_TOKENS_PER_SECOND: "0" });
+    await fast.app.ready();
+  });
+  afterAll(() => fast.close());
+
+  async function completedRun(client: Parameters<typeof createSession>[0], title: string) {
+    const session = await createSession(client, { title });
+    const { run_id } = await sendMessage(client, session.id, "Plan a product launch");
+    const events = await waitForRunEnd(client, session.id, run_id);
+    const end = events.at(-1);
+    if (end?.type !== "run.completed") throw new Error(`the run ended with ${end?.type}`);
+    return { session, runId: run_id, cost: end.total_credits };
+  }
+
+  it("makes one row per run, linked to its session, and pages by rows", async () => {
+    const { user, client } = await signUp(fast.app);
+    await setCredits(fast.app, user.id, 100);
+    const kept = await completedRun(client, "Launch plan");
+    const gone = await completedRun(client, "Deleted later");
+    expect((await client.delete(`/api/sessions/${gone.session.id}`)).statusCode).toBe(200);
+    await grantCredits(creditsDeps(fast.app), {
+      userId: user.id,
+      credits: 5,
+      reason: "admin_adjustment",
+      reference: randomUUID(),
+      description: "Goodwill",
+    });
+
+    const ledger = (await client.get("/api/billing/ledger?pageSize=100")).json();
+    const charges = ledger.entries.filter((e: { reason: string }) => e.reason === "usage");
+    expect(charges.length).toBeGreaterThan(2);
+    expect(ledger.total).toBe(charges.length + 2);
+
+    const first = await client.get("/api/billing/credit-history?page=1&pageSize=2");
+    expect(first.statusCode).toBe(200);
+    const page1 = first.json();
+    expect(page1).toMatchObject({ total: 4, page: 1, pageSize: 2 });
+    expect(page1.rows).toHaveLength(2);
+    expect(page1.rows[0]).toMatchObject({
+      kind: "entry",
+      reason: "admin_adjustment",
+      delta: 5,
+      description: "Goodwill",
+    });
+    // A deleted session takes its runs along: the charges stay, without a link.
+    expect(page1.rows[1]).toMatchObject({
+      kind: "run",
+      run_id: gone.runId,
+      session_id: null,
+      session_title: null,
+      delta: -gone.cost,
+    });
+
+    const page2 = (await client.get("/api/billing/credit-history?page=2&pageSize=2")).json();
+    expect(page2.total).toBe(4);
+    const [run, opening] = page2.rows;
+    expect(run).toMatchObject({
+      kind: "run",
+      id: `run:${kept.runId}`,
+      run_id: kept.runId,
+      session_id: kept.session.id,
+      session_title: "Launch plan",
+      delta: -kept.cost,
+    });
+    expect(run.calls.length).toBeGreaterThan(1);
+    expect(run.calls.reduce((sum: number, c: { delta: number }) => sum + c.delta, 0)).toBeCloseTo(
+      -kept.cost,
+      10,
+    );
+    expect(run.balance_after).toBe(run.calls.at(-1).balance_after);
+    expect(run.calls[0].model).toBe("coreason");
+    expect(opening).toMatchObject({ kind: "entry", delta: 100 });
+    // Every ledger entry is in exactly one row.
+    const all = [...page1.rows, ...page2.rows].flatMap((row: { kind: string; calls?: [] }) =>
+      row.kind === "run" ? (row.calls ?? []) : [row],
+    );
+    expect(all).toHaveLength(ledger.total);
+
+    const past = (await client.get("/api/billing/credit-history?page=3&pageSize=2")).json();
+    expect(past).toEqual({ rows: [], total: 4, page: 3, pageSize: 2 });
+    const bad = await client.get("/api/billing/credit-history?pageSize=0");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe("validation_failed");
+  });
+
+  it("shows a user only their own history", async () => {
+    const { user, client } = await signUp(fast.app);
+    await setCredits(fast.app, user.id, 50);
+    await completedRun(client, "Mine");
+    const { client: other } = await signUp(fast.app);
+    expect((await other.get("/api/billing/credit-history")).json()).toEqual({
+      rows: [],
+      total: 0,
+      page: 1,
+      pageSize: 20,
+    });
+    expect((await t.app.inject({ url: "/api/billing/credit-history" })).statusCode).toBe(401);
   });
 });

@@ -1,6 +1,7 @@
 import { MODEL_ERROR_CODES, priceCall, ZModelsHealthResponse, ZRunPlan } from "@cohort/contracts";
 import { zodSchema } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createModelGateway } from "../src/modules/models/gateway";
 import { AppError } from "../src/platform/errors";
 import { createTestApp, type TestApp } from "./support/app";
 import {
@@ -316,7 +317,7 @@ describe("fallback and failure", () => {
     ).toMatchObject({ billable: false, worstCaseCredits: 0 });
   });
 
-  it("says the user's key was rejected, without blaming the provider's health", async () => {
+  it("says the user's key in Settings was refused: one request, no retry, no hosted key", async () => {
     fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
     const error = await expectAppError(
       app.app.models.streamModel({
@@ -327,9 +328,90 @@ describe("fallback and failure", () => {
       MODEL_ERROR_CODES.providerKeyRejected,
       400,
     );
-    expect(error.message).toContain("Your OpenAI API key was rejected");
-    expect(error.message).not.toContain("sk-user");
+    expect(error.message).toBe(
+      "Your OpenAI key in Settings was refused (OpenAI answered 401), so GPT-4.1 could not answer. Replace or remove the key in Settings.",
+    );
+    expect(error.details).toMatchObject({ provider: "openai", settings_url: "/settings" });
     expect(fakes.openai.requests).toHaveLength(1);
+    expect(fakes.openai.requests[0]?.headers.authorization).toBe("Bearer sk-user-bad");
+
+    fakes.anthropic.next({ status: 403 });
+    const claude = await expectAppError(
+      app.app.models.streamModel({
+        modelId: "claude-sonnet-4",
+        messages,
+        userKeys: { anthropic: { apiKey: "sk-ant-user-bad" } },
+      }),
+      MODEL_ERROR_CODES.providerKeyRejected,
+      400,
+    );
+    expect(claude.message).toMatch(/^Your Anthropic key in Settings was refused \(Anthropic/);
+    expect(fakes.anthropic.requests).toHaveLength(1);
+    // The provider's health is not blamed for a user's key.
+    const openaiHealth = async () =>
+      ZModelsHealthResponse.parse(
+        (await app.app.inject({ method: "GET", url: "/api/models/health" })).json(),
+      ).providers.find((p) => p.provider === "openai");
+    const before = await openaiHealth();
+    fakes.openai.next({ status: 403 });
+    await expectAppError(
+      app.app.models.streamModel({
+        modelId: "gpt-4.1",
+        messages,
+        userKeys: { openai: { apiKey: "sk-user-bad" } },
+      }),
+      MODEL_ERROR_CODES.providerKeyRejected,
+      400,
+    );
+    expect(await openaiHealth()).toEqual(before);
+  });
+
+  it("stops at a refused user key, even with another provider behind it", async () => {
+    // An operator's model (MODELS_CONFIG_FILE) on OpenAI, then Anthropic's hosted key: the
+    // refusal is the user's to fix, and the hosted key is not spent in its place.
+    const catalogue = app.app.models.catalogue;
+    const gpt = catalogue.getModel("gpt-4.1");
+    if (!gpt) throw new Error("no gpt-4.1");
+    const twoProviders = {
+      ...gpt,
+      backends: [...gpt.backends, { provider: "anthropic" as const, model: "claude-sonnet-4-0" }],
+    };
+    const gateway = createModelGateway({
+      config: app.app.config.models,
+      catalogue: {
+        ...catalogue,
+        getModel: (id) => (id === gpt.id ? twoProviders : catalogue.getModel(id)),
+      },
+    });
+    fakes.openai.next({ status: 401 });
+    await expectAppError(
+      gateway.streamModel({
+        modelId: "gpt-4.1",
+        messages,
+        userKeys: { openai: { apiKey: "sk-x" } },
+      }),
+      MODEL_ERROR_CODES.providerKeyRejected,
+      400,
+    );
+    expect(fakes.openai.requests).toHaveLength(1);
+    expect(fakes.anthropic.requests).toHaveLength(0);
+  });
+
+  it("never runs a native Co* model on the user's key: it stays on the hosted keys", async () => {
+    fakes.openai.next({ text: "CoReason on the hosted key" });
+    const result = await app.app.models.streamModel({
+      modelId: "coreason",
+      messages,
+      userKeys: { openai: { apiKey: "sk-user-wrong" }, anthropic: { apiKey: "sk-ant-user" } },
+    });
+    expect(result).toMatchObject({ keySource: "hosted", provider: "openai" });
+    expect(fakes.openai.requests[0]?.headers.authorization).toBe("Bearer sk-openai-hosted");
+    expect(app.app.models.resolve("coreason", { openai: { apiKey: "k" } })?.source).toBe(
+      "hosted_key",
+    );
+    expect(app.app.models.resolve("gpt-4.1", { openai: { apiKey: "k" } })?.source).toBe("user_key");
+    expect(app.app.models.resolve("gpt-4.1")?.source).toBe("hosted_key");
+    expect(app.app.models.resolve("local:llama3.1")?.source).toBe("local_server");
   });
 
   it("returns the coordinator's plan as validated structured output from each SDK", async () => {

@@ -290,7 +290,16 @@ describe("the user's own key", () => {
     });
     expect(saved.statusCode).toBe(200);
     fake.next({ json: ONE_CODER });
-    const { events, run: stored } = await runTask(client);
+    // The key serves OpenAI's models the user picks; Cohort's Co* models stay on Cohort's
+    // keys (decision 029).
+    const onKey = { enabled: true, model: "gpt-4.1" };
+    const session = await createSession(client, {
+      coordinator_model: "gpt-4.1",
+      agent_preferences: { strategist: onKey, coder: onKey, designer: onKey, critic: onKey },
+    });
+    const started = await sendMessage(client, session.id, "Write a CSV parser");
+    const events = await waitForRunEnd(client, session.id, started.run_id);
+    const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs.at(-1) as TRun;
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(fake.requests.length).toBe(3);
     for (const request of fake.requests) {
@@ -302,6 +311,47 @@ describe("the user's own key", () => {
     expect(await balanceOf(t.app, me.id)).toEqual({ balance: 0, held: 0, available: 0 });
     const usage = (await client.get("/api/users/usage")).json();
     expect(usage.totals).toMatchObject({ total_requests: 3, total_credits_used: 0 });
+  });
+});
+
+describe("a user's key the provider refuses", () => {
+  it("ends the run with that refusal when every agent's step was on the refused key", async () => {
+    const { client, user: me } = await user(100);
+    const saved = await client.put("/api/users/api-keys", {
+      provider: "openai",
+      apiKey: "sk-user-revoked",
+    });
+    expect(saved.statusCode).toBe(200);
+    // The plan runs on Cohort's key (CoReason); the Coder's step on the user's (GPT-4.1).
+    fake.next({ json: ONE_CODER }, { status: 401, errorMessage: "Incorrect API key provided" });
+    const session = await createSession(client, {
+      coordinator_model: "coreason",
+      agent_preferences: { coder: { enabled: true, model: "gpt-4.1" } },
+    });
+    const started = await sendMessage(client, session.id, "Write a CSV parser");
+    const events = await waitForRunEnd(client, session.id, started.run_id);
+
+    expect(fake.requests.map((r) => r.headers.authorization)).toEqual([
+      "Bearer sk-hosted",
+      "Bearer sk-user-revoked",
+    ]);
+    const message =
+      "Your OpenAI key in Settings was refused (OpenAI answered 401), so GPT-4.1 could not answer. Replace or remove the key in Settings.";
+    expect(events.at(-1)).toMatchObject({
+      type: "run.failed",
+      code: "provider_key_rejected",
+      message,
+    });
+    const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs.at(-1) as TRun;
+    expect(stored).toMatchObject({
+      status: "failed",
+      error: { code: "provider_key_rejected", message },
+    });
+    // The lane still says what the run did next.
+    expect(eventsOf(events, "agent.done")[0]?.error?.message).toBe(
+      `${message} The run continues without the Coder.`,
+    );
+    expect((await balanceOf(t.app, me.id)).held).toBe(0);
   });
 });
 

@@ -240,7 +240,11 @@ describe("credits and budgets", () => {
     const response = await client.post("/api/ai/chat", { session_id: session.id, message: "Hi" });
     expect(response.statusCode).toBe(402);
     expect(response.json().error.code).toBe("budget_exceeded");
-    expect(response.json().error.message).toContain("budget");
+    // Nothing was spent: the message says so and names the cap, not a budget "used up".
+    expect(response.json().error.message).toMatch(
+      /^This session has spent 0\.00 of its 0\.50 credit budget: planning may cost up to [\d.]+ credits and 0\.50 are left\. Raise the session's budget to continue\.$/,
+    );
+    expect(response.json().error.details).toMatchObject({ budget: 0.5, spent: 0 });
   });
 
   it("stops a run with budget_exceeded before a call could pass the session's budget", async () => {
@@ -251,7 +255,7 @@ describe("credits and budgets", () => {
     const failed = events.at(-1);
     expect(failed).toMatchObject({ type: "run.failed", code: "budget_exceeded" });
     expect(failed?.type === "run.failed" && failed.message).toMatch(
-      /This session's budget of 4 credits would be passed: .* may cost up to [\d.]+ credits and [\d.]+ are left\. Raise the session's budget to continue\./,
+      /This session has spent [\d.]+ of its 4\.00 credit budget: .* may cost up to [\d.]+ credits and [\d.]+ are left\. Raise the session's budget to continue\./,
     );
     const detail = (await client.get(`/api/sessions/${session.id}`)).json();
     expect(detail.session.spent_credits).toBeLessThanOrEqual(4);

@@ -180,7 +180,8 @@ describe("provider keys", () => {
     const response = await client.get("/api/cochat/models");
     expect(response.statusCode).toBe(200);
     const models = response.json().data as { id: string; simulated: boolean }[];
-    return models.find((m) => m.id === "cochat")?.simulated === false;
+    // An OpenAI model: what the user's OpenAI key serves (decision 029).
+    return models.find((m) => m.id === "gpt-4o")?.simulated === false;
   };
 
   it("cost no read for a user without any, and one saved counts on the very next call", async () => {

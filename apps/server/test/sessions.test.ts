@@ -1,4 +1,5 @@
 import {
+  SESSION_IDLE_AFTER_MS,
   SESSION_STATUS_TRANSITIONS,
   SESSION_STATUSES,
   type TSessionStatus,
@@ -7,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
-import { createSession } from "./support/runs";
+import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { setCredits } from "./support/runs-credits";
 
 let t: TestApp;
 
@@ -41,6 +43,8 @@ describe("creating a session", () => {
       spent_credits: 0,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      activity: "active",
+      last_activity_at: session.updated_at,
     });
   });
 
@@ -288,5 +292,100 @@ describe("who may use a session", () => {
       expect(response.statusCode).toBe(403);
       expect(response.json().error.code).toBe("agreement_required");
     }
+  });
+});
+
+describe("what a session is doing (activity, decision 032)", () => {
+  /** Moves everything the session did `ms` into the past, as if that much time went by. */
+  async function age(sessionId: string, ms: number) {
+    const shift = `${Math.ceil(ms / 1000)} seconds`;
+    await t.db.query(
+      `UPDATE sessions SET created_at = created_at - $2::interval,
+         updated_at = updated_at - $2::interval WHERE id = $1`,
+      [sessionId, shift],
+    );
+    await t.db.query(
+      `UPDATE runs SET created_at = created_at - $2::interval,
+         finished_at = finished_at - $2::interval WHERE session_id = $1`,
+      [sessionId, shift],
+    );
+  }
+
+  async function shown(client: TestClient, sessionId: string) {
+    const detail = (await client.get(`/api/sessions/${sessionId}`)).json().session;
+    const listed = (await client.get("/api/sessions"))
+      .json()
+      .sessions.find((s: { id: string }) => s.id === sessionId);
+    // The list and the detail derive it the same way.
+    expect(listed).toEqual(detail);
+    return detail as { activity: string; last_activity_at: string; status: string };
+  }
+
+  it("is completed once its last run completed, and stays so however long it rests", async () => {
+    const { client, user } = await signUp(t.app);
+    await setCredits(t.app, user.id, 100);
+    const session = await createSession(client);
+    const { run_id } = await sendMessage(client, session.id, "Outline a launch plan");
+    const events = await waitForRunEnd(client, session.id, run_id);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    const done = await shown(client, session.id);
+    expect(done).toMatchObject({ status: "active", activity: "completed" });
+    expect(Date.parse(done.last_activity_at)).toBeGreaterThan(Date.parse(session.updated_at));
+    await age(session.id, SESSION_IDLE_AFTER_MS * 4);
+    expect((await shown(client, session.id)).activity).toBe("completed");
+  });
+
+  it("is idle after 30 minutes with nothing done, and active again on any change", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client);
+    await age(session.id, SESSION_IDLE_AFTER_MS - 60_000);
+    expect((await shown(client, session.id)).activity).toBe("active");
+    await age(session.id, 60_000);
+    expect((await shown(client, session.id)).activity).toBe("idle");
+    const renamed = await patch(client, `/api/sessions/${session.id}`, { title: "Renamed" });
+    expect(renamed.json().session.activity).toBe("active");
+    expect((await shown(client, session.id)).activity).toBe("active");
+  });
+
+  it("keeps the user's own status beside it: a paused session still says what it did", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client);
+    const paused = await client.put(`/api/sessions/${session.id}/status`, { status: "paused" });
+    expect(paused.json().session).toMatchObject({ status: "paused", activity: "active" });
+    await age(session.id, SESSION_IDLE_AFTER_MS);
+    expect(await shown(client, session.id)).toMatchObject({ status: "paused", activity: "idle" });
+  });
+});
+
+describe("activity while a run works (slow simulator)", () => {
+  let slow: TestApp;
+  beforeAll(async () => {
+    slow = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "5" });
+    await slow.app.ready();
+  });
+  afterAll(() => slow.close());
+
+  it("is active while a run works; a stopped run leaves it active, then idle", async () => {
+    const { client, user } = await signUp(slow.app);
+    await setCredits(slow.app, user.id, 100);
+    const session = await createSession(client);
+    const { run_id } = await sendMessage(client, session.id, "Write a long essay");
+    const list = (await client.get("/api/sessions")).json();
+    expect(list.sessions[0]).toMatchObject({ id: session.id, activity: "active" });
+    const stopped = await client.post(`/api/ai/chat/${run_id}/cancel`);
+    expect(stopped.json().status).toBe("cancelled");
+    const detail = (await client.get(`/api/sessions/${session.id}`)).json();
+    expect(detail.runs.at(-1).status).toBe("cancelled");
+    expect(detail.session.activity).toBe("active");
+    await slow.db.query(
+      `UPDATE runs SET created_at = created_at - interval '31 minutes',
+         finished_at = finished_at - interval '31 minutes' WHERE session_id = $1`,
+      [session.id],
+    );
+    await slow.db.query(
+      "UPDATE sessions SET updated_at = updated_at - interval '31 minutes' WHERE id = $1",
+      [session.id],
+    );
+    expect((await client.get(`/api/sessions/${session.id}`)).json().session.activity).toBe("idle");
   });
 });

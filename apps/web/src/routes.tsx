@@ -95,6 +95,9 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   },
   "/docs": { load: () => import("./features/docs/docs-page").then((m) => m.DocsPage) },
   "/blog": { load: () => import("./features/blog/blog-page").then((m) => m.BlogPage) },
+  "/blog/:slug": {
+    load: () => import("./features/blog/blog-post-page").then((m) => m.BlogPostPage),
+  },
   "/api": { load: () => import("./features/api-overview/api-page").then((m) => m.ApiPage) },
   "/contact": { load: () => import("./features/contact/contact-page").then((m) => m.ContactPage) },
 

@@ -117,6 +117,18 @@ export type TSuccessResponse = z.infer<typeof ZSuccessResponse>;
 export const ZForgotPasswordRequest = z.object({ email: ZEmail });
 export type TForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
 
+/**
+ * POST /user-auth/email-status: whether an address is still free for a new account, asked
+ * by the sign-up form before the agreement modal (decision 030).
+ */
+export const ZEmailStatusRequest = z.object({ email: ZEmail });
+export type TEmailStatusRequest = z.infer<typeof ZEmailStatusRequest>;
+export const ZEmailStatusResponse = z.object({
+  email: z.string().describe("The address as the server compares it: trimmed, lowercase"),
+  available: z.boolean().describe("false when an account already uses the address"),
+});
+export type TEmailStatusResponse = z.infer<typeof ZEmailStatusResponse>;
+
 export const ZResetPasswordRequest = z.object({
   token: z.string().min(1).max(200),
   password: ZNewPassword,

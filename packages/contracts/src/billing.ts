@@ -197,6 +197,66 @@ export const ZLedgerPage = z.object({
 });
 export type TLedgerPage = z.infer<typeof ZLedgerPage>;
 
+/**
+ * The credit history of /billing (docs/decisions/032-money-shown-and-session-status.md): a
+ * run's charged calls are one row, linked to its session; every other ledger entry (grants,
+ * purchases, adjustments) is a row of its own. Pages count rows, not ledger entries.
+ */
+export const ZCreditHistoryCall = z.object({
+  id: z.string().describe("The ledger entry's id"),
+  delta: z.number(),
+  balance_after: z.number(),
+  model: z.string().describe("The catalogue id of the model the call used"),
+  created_at: z.string(),
+});
+export type TCreditHistoryCall = z.infer<typeof ZCreditHistoryCall>;
+
+export const ZCreditHistoryRun = z.object({
+  kind: z.literal("run"),
+  id: z.string().describe("run:<run id>"),
+  run_id: z.string(),
+  /** null when the session (and with it the run) was deleted. */
+  session_id: z.string().nullable(),
+  session_title: z.string().nullable(),
+  delta: z.number().describe("What the run's calls cost together (negative)"),
+  balance_after: z.number().describe("The balance after the run's last charged call"),
+  created_at: z.string().describe("When the run's last charged call was booked"),
+  calls: z.array(ZCreditHistoryCall).describe("Oldest first"),
+});
+export type TCreditHistoryRun = z.infer<typeof ZCreditHistoryRun>;
+
+export const ZCreditHistoryEntry = ZLedgerEntry.extend({ kind: z.literal("entry") });
+export type TCreditHistoryEntry = z.infer<typeof ZCreditHistoryEntry>;
+
+export const ZCreditHistoryRow = z.discriminatedUnion("kind", [
+  ZCreditHistoryRun,
+  ZCreditHistoryEntry,
+]);
+export type TCreditHistoryRow = z.infer<typeof ZCreditHistoryRow>;
+
+export const ZCreditHistoryPage = z.object({
+  rows: z.array(ZCreditHistoryRow).describe("Newest first"),
+  total: z.number().int().describe("Rows in all (a run counts once)"),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type TCreditHistoryPage = z.infer<typeof ZCreditHistoryPage>;
+
+/** What a checkout bought and whether its payment has been applied (the return toast). */
+export const CHECKOUT_STATUSES = ["open", "completed", "canceled", "failed"] as const;
+export const ZCheckoutOutcome = z.object({
+  id: z.string(),
+  kind: z.enum(["subscription", "credits"]),
+  status: z.enum(CHECKOUT_STATUSES).describe("completed once the payment has been applied"),
+  credits: z.number().describe("Credits the payment brings (per period for a plan)"),
+  tier: z.enum(PAID_TIERS).nullable(),
+  plan_name: z.string().nullable(),
+  billing_period: z.enum(BILLING_PERIODS).nullable(),
+  pack_name: z.string().nullable(),
+  amount_usd: z.number(),
+});
+export type TCheckoutOutcome = z.infer<typeof ZCheckoutOutcome>;
+
 export const SUBSCRIPTION_STATUSES = [
   "incomplete",
   "active",

@@ -3,6 +3,7 @@ export * from "./agreements";
 export * from "./api-keys";
 export * from "./auth";
 export * from "./billing";
+export * from "./blog";
 export * from "./cochat";
 export * from "./constants";
 export * from "./errors";

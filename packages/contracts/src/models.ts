@@ -45,6 +45,28 @@ export const PROVIDER_NAMES: Record<TProviderId | "simulator", string> = {
 /** Shown next to every model name that answers from the built-in simulator. */
 export const SIMULATED_BADGE = "Simulated";
 
+/**
+ * What answers a model's calls, for the signed-in user (decision 029): their own key, one of
+ * Cohort's hosted keys, the installation's local OpenAI-compatible server, or the simulator.
+ */
+export const MODEL_SOURCES = ["user_key", "hosted_key", "local_server", "simulator"] as const;
+export const ZModelSource = z.enum(MODEL_SOURCES);
+export type TModelSource = z.infer<typeof ZModelSource>;
+export const MODEL_SOURCE_LABELS: Record<TModelSource, string> = {
+  user_key: "Your key",
+  hosted_key: "Hosted key",
+  local_server: "Local server",
+  simulator: SIMULATED_BADGE,
+};
+
+/** Where a user's provider keys are managed; errors about a key link here. */
+export const PROVIDER_KEYS_SETTINGS_PATH = "/settings";
+
+/** The start of every error about a user's key that its provider refused (401/403). */
+export function userKeyRefusedMessage(provider: TProviderId): string {
+  return `Your ${PROVIDER_NAMES[provider]} key in Settings was refused`;
+}
+
 /** Credits charged per 1,000 tokens. One credit is one US cent of provider list price. */
 export const ZModelPrice = z.object({
   input_per_1k: z.number().nonnegative(),
@@ -70,6 +92,8 @@ export const ZModel = z.object({
   simulated: z.boolean(),
   /** "Simulated" when simulated, else null; the UI shows it wherever the name is shown. */
   badge: z.literal(SIMULATED_BADGE).nullable(),
+  /** What answers this model's calls for the caller (their keys counted when signed in). */
+  source: ZModelSource,
   capabilities: z.array(z.enum(MODEL_CAPABILITIES)),
   context_window: z.number().int().positive(),
   max_output_tokens: z.number().int().positive(),

@@ -81,10 +81,36 @@ export const PLANS: readonly TPlan[] = [
   },
 ];
 
-export function formatUsd(amount: number): string {
-  return `$${amount.toFixed(2)}`;
+const usdFormat = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const creditsFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** A price in US dollars: "$1,999.90" (server pages and the public pages alike). */
+/**
+ * Plan features of spec §9 that the product does not have yet. The plans keep the spec's
+ * words; every place that lists them marks these as coming, so nobody pays for them thinking
+ * they exist (decision 030).
+ */
+export const PLANNED_FEATURES: readonly string[] = [
+  "Fast queue",
+  "Workspace saving",
+  "Memory across sessions",
+  "Team workspaces",
+];
+
+export function isPlannedFeature(feature: string): boolean {
+  return PLANNED_FEATURES.includes(feature);
 }
 
+export function formatUsd(amount: number): string {
+  return usdFormat.format(amount);
+}
+
+/** A credit amount, grouped, at most two decimals: "20,000", "2.5" (the noun is the caller's). */
 export function formatCredits(credits: number): string {
-  return credits.toLocaleString("en-US");
+  return creditsFormat.format(credits);
 }

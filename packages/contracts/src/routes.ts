@@ -48,6 +48,7 @@ export const APP_ROUTES = [
   { path: "/solutions/:persona", access: "public", params: { persona: PERSONAS } },
   { path: "/docs", access: "public" },
   { path: "/blog", access: "public" },
+  { path: "/blog/:slug", access: "public" },
   { path: "/api", access: "public" },
   { path: "/contact", access: "public" },
   { path: "/admin/login", access: "public" },

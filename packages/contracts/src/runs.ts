@@ -138,6 +138,17 @@ export const ZRunStep = z.object({
   error: ZRunError.nullable(),
   started_at: z.string(),
   finished_at: z.string().nullable(),
+  /**
+   * 1 for the run's own call; 2, 3, … for re-runs of the same plan step on another model
+   * or temperature (docs/decisions/031-chat-actions-and-step-reruns.md).
+   */
+  version: z.number().int().min(1),
+  /** A re-run: the call it re-ran (the step's first version); null otherwise. */
+  rerun_of: z.string().nullable(),
+  /** The temperature asked for (re-runs only); null: the model's default. */
+  temperature: z.number().nullable(),
+  /** A re-run with review: the Critic's score of the drafts with this version in them. */
+  critic_score: z.number().nullable(),
 });
 export type TRunStep = z.infer<typeof ZRunStep>;
 
@@ -182,7 +193,54 @@ export type TChatResponse = z.infer<typeof ZChatResponse>;
 export const ZCancelRunResponse = z.object({ run_id: z.string(), status: ZRunStatus });
 export type TCancelRunResponse = z.infer<typeof ZCancelRunResponse>;
 
+/** The highest temperature a re-run may ask for (the providers' common range). */
+export const RERUN_TEMPERATURE_MAX = 2;
+
+/**
+ * POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/rerun: runs one agent step of an ended
+ * run again, on `model` (and `temperature`), with the same sub-task and inputs; with
+ * `review`, the Critic then scores the drafts with the new version in place of the old.
+ */
+export const ZRerunStepRequest = z.object({
+  model: z.string().trim().min(1),
+  temperature: z.number().min(0).max(RERUN_TEMPERATURE_MAX).optional(),
+  review: z.boolean().default(true),
+});
+export type TRerunStepRequest = z.input<typeof ZRerunStepRequest>;
+
+export const ZRerunStepResponse = z.object({
+  run_id: z.string(),
+  step_id: z.string(),
+  call_id: z.string(),
+  version: z.number().int(),
+});
+export type TRerunStepResponse = z.infer<typeof ZRerunStepResponse>;
+
+/**
+ * POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/versions/{version}/synthesize (decision
+ * 031): the coordinator writes the run's final answer again, from the run's drafts with this
+ * re-run version in place of the step's first. The run's own answer stays; the new one is an
+ * alternative version (a synthesis step row linked to the re-run).
+ */
+export const ZSynthesizeVersionResponse = z.object({
+  run_id: z.string(),
+  step_id: z.string(),
+  version: z.number().int(),
+  /** The new synthesis call (its step row's id). */
+  call_id: z.string(),
+  /** The re-run whose draft it uses. */
+  rerun_call_id: z.string(),
+});
+export type TSynthesizeVersionResponse = z.infer<typeof ZSynthesizeVersionResponse>;
+
+/** POST /api/ai/chat/{runId}/regenerate: a new run of the same message (the old one stays). */
+export const ZRegenerateResponse = ZChatResponse;
+
 export const RUN_ERROR_CODES = {
+  rerunInProgress: "rerun_in_progress",
+  stepNotRun: "step_not_run",
+  versionNotCompleted: "version_not_completed",
+  noAnswer: "no_answer",
   runInProgress: "run_in_progress",
   budgetExceeded: "budget_exceeded",
   planFailed: "plan_failed",
@@ -203,6 +261,7 @@ export const RUN_EVENT_TYPES = [
   "agent.done",
   "critic.verdict",
   "final.delta",
+  "final.version",
   "run.completed",
   "run.failed",
   "run.cancelled",
@@ -252,6 +311,10 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     role: ZAgentRoleId,
     task: z.string(),
     ...modelRef,
+    /** Re-runs only (absent: version 1): see ZRunStep. */
+    version: z.number().int().min(2).optional(),
+    rerun_of: z.string().optional(),
+    temperature: z.number().nullable().optional(),
   }),
   z.object({ ...eventBase, type: z.literal("agent.delta"), ...callBase, text: z.string() }),
   z.object({
@@ -269,6 +332,11 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     ttft_ms: z.number().int().nullable(),
     /** Why it failed, and what the run does next (e.g. continues without this agent). */
     error: ZRunError.nullable(),
+    /**
+     * A stopped call: the tokens are an estimate from the text that had arrived (providers
+     * report usage only at the end); its credits are 0, as nothing is charged for it.
+     */
+    usage_estimated: z.boolean().optional(),
   }),
   z.object({
     ...eventBase,
@@ -282,8 +350,36 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     draft_scores: z.record(z.string(), z.number()),
     /** The drafts the revision round rewrites (empty when approved). */
     revise_step_ids: z.array(z.string()),
+    /** A re-run's review: the re-run call it scored (no revision round follows). */
+    rerun_call_id: z.string().optional(),
   }),
-  z.object({ ...eventBase, type: z.literal("final.delta"), call_id: z.string(), text: z.string() }),
+  z.object({
+    ...eventBase,
+    type: z.literal("final.delta"),
+    call_id: z.string(),
+    text: z.string(),
+    /** A re-written answer (decision 031): the step's re-run whose draft it uses. */
+    rerun_call_id: z.string().optional(),
+  }),
+  /**
+   * A re-written answer (decision 031) starting ("running") and ending: the run's own answer
+   * needs none (run.completed carries it), an answer version has no run event.
+   */
+  z.object({
+    ...eventBase,
+    type: z.literal("final.version"),
+    call_id: z.string(),
+    rerun_call_id: z.string(),
+    /** The plan step whose re-run version (`version`) the answer uses. */
+    rerun_step_id: z.string(),
+    version: z.number().int().min(2),
+    status: z.enum(["running", "completed", "failed", "stopped"]),
+    ...modelRef,
+    credits: z.number(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    error: ZRunError.nullable(),
+  }),
   z.object({
     ...eventBase,
     type: z.literal("run.completed"),
@@ -340,11 +436,19 @@ export const ZRunEventsResponse = z.object({
 });
 export type TRunEventsResponse = z.infer<typeof ZRunEventsResponse>;
 
-/** socket `join-session` (spec §7). lastSeq: the newest seq the client has; 0 or absent for all. */
-export const ZJoinSessionRequest = z.object({
-  sessionId: z.string(),
-  lastSeq: z.number().int().min(0).optional(),
-});
+/**
+ * socket `join-session` (spec §7): the session id, bare (as the spec has it) or as
+ * `{ sessionId, lastSeq }`. lastSeq: the newest seq the client has; 0 or absent for all.
+ */
+export const ZJoinSessionRequest = z
+  .union([
+    z.string(),
+    z.object({
+      sessionId: z.string(),
+      lastSeq: z.number().int().min(0).optional(),
+    }),
+  ])
+  .transform((payload) => (typeof payload === "string" ? { sessionId: payload } : payload));
 export type TJoinSessionRequest = z.infer<typeof ZJoinSessionRequest>;
 
 /**
@@ -356,7 +460,10 @@ export type TJoinSessionAck =
   | { ok: true; backlog: TRunEvent[]; lastSeq: number; hasMore: boolean }
   | { ok: false; error: "not_found" | "invalid_request" | "unavailable" };
 
-export const ZLeaveSessionRequest = z.object({ sessionId: z.string() });
+/** socket `leave-session`: the session id, bare or as `{ sessionId }` (spec §7). */
+export const ZLeaveSessionRequest = z
+  .union([z.string(), z.object({ sessionId: z.string() })])
+  .transform((payload) => (typeof payload === "string" ? { sessionId: payload } : payload));
 export type TLeaveSessionAck = { ok: boolean };
 
 /** The most events one join ack carries; the rest come from GET /api/sessions/{id}/events. */

@@ -31,6 +31,44 @@ export function canChangeSessionStatus(from: TSessionStatus, to: TSessionStatus)
   return from === to || SESSION_STATUS_TRANSITIONS[from].includes(to);
 }
 
+/**
+ * What is happening in a session, derived on every read from its runs (decision 032); the
+ * stored `status` above stays the user's choice. A session is `active` while a run works in
+ * it, and also for a while after anything else happened in it (created, a run that failed or
+ * was stopped); `completed` once its last run completed and nothing runs; `idle` when its
+ * last run did not complete (or it never had one) and nothing happened for
+ * SESSION_IDLE_AFTER_MS — the spec's 30 minutes of an analytics session (§4).
+ */
+export const SESSION_ACTIVITIES = ["active", "completed", "idle"] as const;
+export const ZSessionActivity = z.enum(SESSION_ACTIVITIES);
+export type TSessionActivity = z.infer<typeof ZSessionActivity>;
+
+export const SESSION_IDLE_AFTER_MS = 30 * 60_000;
+
+export interface SessionRunFacts {
+  /** A run of the session is queued or working now. */
+  running: boolean;
+  /** How the newest run ended; null when it runs or the session never had one. */
+  lastRunEnded: "completed" | "failed" | "cancelled" | null;
+  /** The newest of: the session's creation or change, its newest run's start and end. */
+  lastActivityAt: number;
+}
+
+export function sessionActivity(facts: SessionRunFacts, now: number): TSessionActivity {
+  if (facts.running) return "active";
+  if (facts.lastRunEnded === "completed") return "completed";
+  return now - facts.lastActivityAt >= SESSION_IDLE_AFTER_MS ? "idle" : "active";
+}
+
+/** What a session's badge says: the user's pause, archive or completion, else its activity. */
+export type TShownSessionStatus = TSessionStatus | TSessionActivity;
+export function shownSessionStatus(session: {
+  status: TSessionStatus;
+  activity: TSessionActivity;
+}): TShownSessionStatus {
+  return session.status === "active" ? session.activity : session.status;
+}
+
 /** The coordinator a session gets when the request names none. */
 export const DEFAULT_COORDINATOR_MODEL = "coreason";
 
@@ -67,6 +105,10 @@ export const ZSession = z.object({
   spent_credits: z.number(),
   created_at: z.string(),
   updated_at: z.string(),
+  activity: ZSessionActivity.describe(
+    "Derived: active (a run works, or something happened lately), completed (its last run completed), idle (30 minutes without anything and no completed run)",
+  ),
+  last_activity_at: z.string().describe("The newest of its creation, change, run start or end"),
 });
 export type TSession = z.infer<typeof ZSession>;
 

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ERROR_CODES, matchAppRoute } from "@cohort/contracts";
+import { BLOG_FEED_PATH, ERROR_CODES, matchAppRoute, type TRouteMatch } from "@cohort/contracts";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type BlogFeedPost, readBlogPosts, renderBlogFeed } from "./blog-feed";
 import { errorBody } from "./errors";
 
 const NOINDEX_META = '<meta name="robots" content="noindex" />';
@@ -13,15 +14,42 @@ function isApiPath(url: string): boolean {
 }
 
 /**
+ * Whether a matched app route is really there. The debug and test pages of spec §2 exist
+ * only outside production unless DEBUG_ROUTES=1; a blog post only when the build has it.
+ */
+function routeExists(
+  match: TRouteMatch,
+  options: { debugRoutes: boolean; blogSlugs: ReadonlySet<string> },
+): boolean {
+  if (match.route.access === "debug") return options.debugRoutes;
+  if (match.route.path === "/blog/:slug") return options.blogSlugs.has(match.params.slug ?? "");
+  return true;
+}
+
+/**
  * Serves the built web app: hashed assets with a year of caching, and index.html for every
  * path of the route table (200) or any other path (404, marked noindex), so crawlers and
  * the browser see the same answer the app will render. Unknown /api paths get a JSON 404.
+ * The blog's RSS feed is written here from the build's post list, with absolute links.
  */
 export async function registerSpa(app: FastifyInstance, webDistDir: string) {
   const indexFile = path.join(webDistDir, "index.html");
   const built = existsSync(indexFile);
   const indexHtml = built ? readFileSync(indexFile, "utf8") : null;
   const notFoundHtml = indexHtml?.replace("</head>", `${NOINDEX_META}</head>`) ?? null;
+  const posts: readonly BlogFeedPost[] = readBlogPosts(webDistDir);
+  const exists = {
+    debugRoutes: app.config.debugRoutes,
+    blogSlugs: new Set(posts.map((post) => post.slug)),
+  };
+  const feed = renderBlogFeed(posts, app.config.publicUrl);
+
+  app.get(BLOG_FEED_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header("cache-control", "public, max-age=3600")
+      .type("application/rss+xml; charset=utf-8")
+      .send(feed),
+  );
 
   if (built) {
     await app.register(fastifyStatic, {
@@ -66,6 +94,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
           "The Cohort web app has not been built yet. Run `npm start` (it builds it first) or `npm run build`.",
         );
     }
-    return match ? sendHtml(reply, 200, indexHtml) : sendHtml(reply, 404, notFoundHtml);
+    return match && routeExists(match, exists)
+      ? sendHtml(reply, 200, indexHtml)
+      : sendHtml(reply, 404, notFoundHtml);
   });
 }

@@ -39,11 +39,18 @@ interface Owned {
   /** A's second sign-in (another browser), so revoking it does not sign A's client out. */
   signInId: string;
   checkoutId: string;
+  /** An agent step of A's run (the re-run route's last parameter). */
+  stepId: string;
 }
 let owned: Owned;
 
 beforeAll(async () => {
-  t = await createTestApp({ ...ADMIN, SIMULATOR_TOKENS_PER_SECOND: "0" });
+  t = await createTestApp({
+    ...ADMIN,
+    SIMULATOR_TOKENS_PER_SECOND: "0",
+    // Key tests go nowhere: nothing listens on port 9 (discard).
+    ANTHROPIC_BASE_URL: "http://127.0.0.1:9/v1",
+  });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   a = await signUp(t.app);
@@ -87,9 +94,17 @@ beforeAll(async () => {
   const checkout = await a.client.post("/api/billing/purchase-credits", { packageId: "pack_100" });
   expect(checkout.statusCode).toBe(200);
 
+  const detail = (await a.client.get(`/api/sessions/${session.id}`)).json() as {
+    runs: { id: string; plan: { steps: { id: string; role: string }[] } | null }[];
+  };
+  const stepId = detail.runs
+    .find((r) => r.id === started.run_id)
+    ?.plan?.steps.find((s) => s.role !== "critic")?.id as string;
+
   owned = {
     sessionId: session.id,
     runId: started.run_id,
+    stepId,
     conversationId,
     signInId,
     checkoutId: checkout.json().sessionId,
@@ -114,10 +129,37 @@ interface OwnedRoute {
   ownerStatus: number;
   /** The route's own not-found code, when it has one. */
   notFoundCode?: string;
+  /** A's ids for the path's later parameters (the first one is `id`). */
+  laterParams?(o: Owned): Record<string, string>;
+  /** Waits, after A's own request, until the work it started is over. */
+  settle?(response: LightMyRequestResponse): Promise<void>;
 }
 
 /** Every parameterised route of the OpenAPI document whose parameter names a user's object. */
 const OWNED_ROUTES: Record<string, OwnedRoute> = {
+  // First, while A's session is still open for new runs; each waits for its work to end.
+  "POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/rerun": {
+    id: (o) => o.sessionId,
+    laterParams: (o) => ({ runId: o.runId, stepId: o.stepId }),
+    body: { model: "coquick", review: false },
+    ownerStatus: 202,
+    settle: (response) => untilIdle(response.json().run_id),
+  },
+  // After the re-run above, whose version 2 it writes the answer with.
+  "POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/versions/{version}/synthesize": {
+    id: (o) => o.sessionId,
+    laterParams: (o) => ({ runId: o.runId, stepId: o.stepId, version: "2" }),
+    ownerStatus: 202,
+    settle: (response) => untilIdle(response.json().run_id),
+  },
+  "POST /api/ai/chat/{runId}/regenerate": {
+    id: (o) => o.runId,
+    body: {},
+    ownerStatus: 202,
+    settle: async (response) => {
+      await waitForRunEnd(a.client, owned.sessionId, response.json().run_id);
+    },
+  },
   "GET /api/sessions/{id}": { id: (o) => o.sessionId, ownerStatus: 200 },
   "PATCH /api/sessions/{id}": {
     id: (o) => o.sessionId,
@@ -146,6 +188,11 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     id: (o) => o.conversationId,
     ownerStatus: 200,
   },
+  // A's own test reaches no Anthropic (a closed port here) and still answers 200.
+  "POST /api/users/api-keys/{provider}/test": {
+    id: () => "anthropic",
+    ownerStatus: 200,
+  },
   "DELETE /api/users/api-keys/{provider}": {
     id: () => "anthropic",
     ownerStatus: 200,
@@ -153,6 +200,11 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "DELETE /api/auth/sign-ins/{id}": {
     id: (o) => o.signInId,
     ownerStatus: 200,
+  },
+  "GET /api/billing/checkouts/{id}": {
+    id: (o) => o.checkoutId,
+    ownerStatus: 200,
+    notFoundCode: "unknown_checkout",
   },
   "DELETE /api/sessions/{id}": { id: (o) => o.sessionId, ownerStatus: 200 },
 };
@@ -202,6 +254,9 @@ const BODY_ID_ROUTES: Record<string, OwnedRoute> = {
     id: (o) => o.sessionId,
     body: { session_id: "", message: "B writes into A's session" },
     ownerStatus: 202,
+    settle: async (response) => {
+      await waitForRunEnd(a.client, owned.sessionId, response.json().run_id);
+    },
   },
 };
 
@@ -214,7 +269,13 @@ function bodyFor(key: string, route: OwnedRoute, id: string): unknown {
 /** Sends the route's request with `id` (A's, unless given) in its path or body. */
 function send(client: TestClient, key: string, route: OwnedRoute, id = route.id(owned)) {
   const [method, template] = key.split(" ") as [Method, string];
-  const target = template.replace(/\{\w+\}/, encodeURIComponent(id));
+  const later = route.laterParams?.(owned) ?? {};
+  let first = true;
+  const target = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = first ? id : (later[name] ?? id);
+    first = false;
+    return encodeURIComponent(value);
+  });
   if (key.startsWith("POST /api/billing/dev-checkout/")) {
     // The dev checkout's plain HTML forms: same-origin, no CSRF header, form-encoded.
     return client.request(method, target, "", {
@@ -227,6 +288,15 @@ function send(client: TestClient, key: string, route: OwnedRoute, id = route.id(
   }
   const body = bodyFor(key, route, id);
   return client.request(method, target, method === "GET" || method === "DELETE" ? undefined : body);
+}
+
+/** Until the process has no work left on the run (a re-run's calls and bookkeeping). */
+async function untilIdle(runId: string) {
+  const deadline = Date.now() + 20_000;
+  while (t.app.orchestration.control.busy(runId)) {
+    if (Date.now() > deadline) throw new Error(`run ${runId} is still busy`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** 404, in the one error shape, with nothing of A's in it. */
@@ -295,7 +365,7 @@ describe("user B with user A's ids", () => {
   it("answers 404 for unknown ids and for ids that are not ids, never 500", async () => {
     const routes = { ...OWNED_ROUTES, ...BODY_ID_ROUTES };
     for (const [key, route] of Object.entries(routes)) {
-      if (key === "DELETE /api/users/api-keys/{provider}") continue; // an enum: 400 below
+      if (key.includes("/api/users/api-keys/{provider}")) continue; // an enum: 400 below
       for (const id of [
         "00000000-0000-4000-8000-000000000000",
         "not-an-id",
@@ -413,6 +483,7 @@ describe("user A with the same requests", () => {
     for (const [key, route] of Object.entries(routes)) {
       const response = await send(a.client, key, route);
       expect(response.statusCode, `${key}: ${response.body.slice(0, 200)}`).toBe(route.ownerStatus);
+      await route.settle?.(response);
     }
   });
 });

@@ -259,7 +259,8 @@ describe("HTML pages", () => {
 
 describe("the simulator's SVG illustration", () => {
   it("draws markup in the prompt as text, never as markup", async () => {
-    const prompt = `<script>alert(1)</script><image href="x" onload="alert(2)"/> & "quotes" 'too'`;
+    // The simulator's subject keeps the first 72 characters or so: the quotes come first.
+    const prompt = `"quotes" 'too' & <script>alert(1)</script><image href="x" onload="alert(2)"/>`;
     const chat = await user.client.post("/api/cochat/chat", {
       model: "covision",
       messages: [{ role: "user", content: prompt }],
@@ -305,7 +306,8 @@ describe("the simulator's SVG illustration", () => {
     );
     // The prompt is there, as escaped text.
     expect(svg).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
-    expect(svg).toContain("&#34;quotes&#34; &#39;too&#39;");
+    expect(svg).toContain("&#39;too&#39;");
+    expect(svg).toContain("&#60;image href=&#34;x&#34;");
     expect(svg).toContain(" &#38; ");
   });
 });

@@ -1,12 +1,48 @@
 import { FOOTER_LINKS } from "@cohort/contracts";
 import { Suspense, useEffect, useId, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router";
+import { useAuth } from "../auth/use-auth";
 import { ButtonLink } from "../components/button";
 import { cn } from "../components/cn";
 import { Container } from "../components/container";
 import { Logo } from "../components/logo";
 import { MAIN_CONTENT_ID } from "../components/skip-link";
 import { PageSpinner } from "../components/spinner";
+
+/** What the header offers: the app to someone signed in, sign-in and sign-up to a visitor. */
+function HeaderActions({ mobile = false }: { mobile?: boolean }) {
+  const { status } = useAuth();
+  if (status === "authenticated") {
+    return (
+      <ButtonLink
+        to="/dashboard"
+        size={mobile ? "md" : "sm"}
+        className={mobile ? "col-span-2" : undefined}
+      >
+        Open app
+      </ButtonLink>
+    );
+  }
+  return (
+    <>
+      {mobile ? (
+        <ButtonLink to="/login" variant="outline">
+          Sign in
+        </ButtonLink>
+      ) : (
+        <Link
+          to="/login"
+          className="rounded-md px-3 py-2 text-sm font-medium text-ink-700 hover:bg-ink-100 hover:text-ink-950"
+        >
+          Sign in
+        </Link>
+      )}
+      <ButtonLink to="/login" size={mobile ? "md" : "sm"}>
+        Get Started
+      </ButtonLink>
+    </>
+  );
+}
 
 const NAV_LINKS = [
   { to: "/features", label: "Features" },
@@ -58,15 +94,7 @@ function SiteHeader() {
           </ul>
         </nav>
         <div className="hidden items-center gap-2 md:flex">
-          <Link
-            to="/login"
-            className="rounded-md px-3 py-2 text-sm font-medium text-ink-700 hover:bg-ink-100 hover:text-ink-950"
-          >
-            Sign in
-          </Link>
-          <ButtonLink to="/login" size="sm">
-            Get Started
-          </ButtonLink>
+          <HeaderActions />
         </div>
         <button
           type="button"
@@ -112,10 +140,7 @@ function SiteHeader() {
             </ul>
           </nav>
           <div className="mt-4 grid grid-cols-2 gap-3">
-            <ButtonLink to="/login" variant="outline">
-              Sign in
-            </ButtonLink>
-            <ButtonLink to="/login">Get Started</ButtonLink>
+            <HeaderActions mobile />
           </div>
         </Container>
       </div>

@@ -593,4 +593,40 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN identity_uid text;
     `,
   },
+  {
+    id: "0018_step_versions",
+    sql: `
+      -- orchestration: a plan step re-run on another model or temperature is a new step row
+      -- of the same run, numbered (docs/decisions/031-chat-actions-and-step-reruns.md).
+      ALTER TABLE run_steps ADD COLUMN version integer NOT NULL DEFAULT 1;
+      ALTER TABLE run_steps ADD COLUMN rerun_of uuid;
+      ALTER TABLE run_steps ADD COLUMN temperature real;
+      ALTER TABLE run_steps ADD COLUMN critic_score numeric(4, 1);
+      -- One re-run at a time per run, whichever instance starts it.
+      CREATE UNIQUE INDEX run_steps_one_rerun_per_run ON run_steps (run_id)
+        WHERE status = 'running' AND rerun_of IS NOT NULL AND kind = 'agent';
+    `,
+  },
+  {
+    id: "0017_provider_key_tests",
+    sql: `
+      -- users: the last test of a stored provider key, what it found and when
+      -- (docs/decisions/029-provider-key-routing.md).
+      ALTER TABLE user_api_keys ADD COLUMN last_test_result text
+        CHECK (last_test_result IN ('valid', 'refused', 'unreachable', 'rate_limited', 'failed'));
+      ALTER TABLE user_api_keys ADD COLUMN last_test_message text;
+      ALTER TABLE user_api_keys ADD COLUMN last_tested_at timestamptz;
+    `,
+  },
+  {
+    id: "0019_synthesis_versions",
+    sql: `
+      -- orchestration: a run's answer re-written with a step's re-run version is a synthesis
+      -- row linked to that re-run; it is one piece of work on the run like the re-run itself
+      -- (docs/decisions/031-chat-actions-and-step-reruns.md).
+      DROP INDEX run_steps_one_rerun_per_run;
+      CREATE UNIQUE INDEX run_steps_one_rerun_per_run ON run_steps (run_id)
+        WHERE status = 'running' AND rerun_of IS NOT NULL AND kind IN ('agent', 'synthesis');
+    `,
+  },
 ];

@@ -4,6 +4,8 @@ import {
   type TAuthProviders,
   ZAuthProviders,
   ZAuthResponse,
+  ZEmailStatusRequest,
+  ZEmailStatusResponse,
   ZForgotPasswordRequest,
   ZLoginRequest,
   ZLogoutResponse,
@@ -21,6 +23,7 @@ import { setCsrfSecretCookie } from "../../platform/csrf";
 import { AppError } from "../../platform/errors";
 import { authDeps } from "./auth-deps";
 import { registerSocketAuth, watchSocketSignIns } from "./authenticate-socket";
+import { checkEmailStatus } from "./check-email-status";
 import { dropSignInSockets } from "./drop-sign-in-sockets";
 import { firebaseRoutes } from "./firebase-routes";
 import { googleRoutes } from "./google-routes";
@@ -57,6 +60,23 @@ export async function authRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const signedIn = await signUp(deps, request.body, requestMeta(request));
       return reply.status(201).send(replySignedIn(app, reply, signedIn));
+    },
+  );
+
+  r.post(
+    "/api/user-auth/email-status",
+    {
+      schema: {
+        tags,
+        summary:
+          "Whether an address is free for a new account (asked before the agreement modal); counted per IP like sign-up",
+        body: ZEmailStatusRequest,
+        response: { 200: ZEmailStatusResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return checkEmailStatus(deps, request.body.email, requestMeta(request));
     },
   );
 

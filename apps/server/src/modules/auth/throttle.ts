@@ -14,6 +14,8 @@ export interface ThrottleRule {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+/** A person may fix a typo or two in the address before the account is created. */
+const EMAIL_CHECKS_PER_SIGNUP = 3;
 
 export const THROTTLE = {
   resetPerAddress: (email: string): ThrottleRule => ({
@@ -30,6 +32,12 @@ export const THROTTLE = {
   signupPerIp: (ip: string, perHour: number): ThrottleRule => ({
     key: `signup:ip:${ip}`,
     limit: perHour,
+    windowMs: HOUR,
+  }),
+  /** Sign-up's own address check: a few tries per account one may create (decision 030). */
+  emailStatusPerIp: (ip: string, signupsPerHour: number): ThrottleRule => ({
+    key: `email-status:ip:${ip}`,
+    limit: signupsPerHour * EMAIL_CHECKS_PER_SIGNUP,
     windowMs: HOUR,
   }),
 } as const;

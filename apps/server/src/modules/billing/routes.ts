@@ -1,7 +1,9 @@
 import {
   ZBillingSummary,
+  ZCheckoutOutcome,
   ZCreateCheckoutSessionRequest,
   ZCreateCheckoutSessionResponse,
+  ZCreditHistoryPage,
   ZLedgerPage,
   ZLedgerQuery,
   ZPortalResponse,
@@ -16,6 +18,7 @@ import { z } from "zod";
 import { currentPrincipal, requireUser } from "../../platform/auth";
 import { requireAgreement } from "../agreements/require-agreement";
 import { getUsageStats } from "../credits/get-usage";
+import { listCreditHistory, type RunSessions } from "../credits/list-credit-history";
 import { listLedger } from "../credits/list-ledger";
 import { type BillingDeps, billingDeps } from "./billing-deps";
 import { createCheckout } from "./create-checkout";
@@ -27,13 +30,21 @@ import {
 } from "./dev-checkout";
 import { DEV_PORTAL_ACTIONS, renderDevPortalPage, runDevPortalAction } from "./dev-portal";
 import { getBillingSummary } from "./get-billing-summary";
+import { getCheckoutOutcome } from "./get-checkout-outcome";
 import { handleWebhook } from "./handle-webhook";
 import type { Payments } from "./payments";
 import { assertSameOrigin } from "./same-origin";
 
 const tags = ["billing"];
 
-export async function billingRoutes(app: FastifyInstance, options: { payments: Payments }) {
+export async function billingRoutes(
+  app: FastifyInstance,
+  options: {
+    payments: Payments;
+    /** The session each run was started in (from the run engine, passed in at registration). */
+    runSessions: RunSessions;
+  },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = billingDeps(app, options.payments);
 
@@ -142,6 +153,42 @@ export async function billingRoutes(app: FastifyInstance, options: { payments: P
     },
   );
 
+  r.get(
+    "/api/billing/credit-history",
+    {
+      schema: {
+        tags,
+        summary:
+          "The credit history, newest first, a page at a time: one row per run (its calls inside, linked to its session), one per other ledger entry",
+        querystring: ZLedgerQuery,
+        response: { 200: ZCreditHistoryPage },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      reply.header("cache-control", "no-store");
+      return listCreditHistory(app.db, user.id, request.query, options.runSessions);
+    },
+  );
+
+  r.get(
+    "/api/billing/checkouts/:id",
+    {
+      schema: {
+        tags,
+        summary:
+          "What one of the user's checkouts bought and whether its payment has been applied (404 for anyone else's)",
+        params: ZCheckoutParams,
+        response: { 200: ZCheckoutOutcome },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      reply.header("cache-control", "no-store");
+      return getCheckoutOutcome(app.db, user.id, request.params.id);
+    },
+  );
+
   await app.register(async (scope) => {
     // The signature covers the exact bytes Stripe sent, so this route keeps the raw body.
     scope.removeAllContentTypeParsers();
@@ -226,7 +273,10 @@ function devCheckoutRoutes(deps: BillingDeps) {
         const { user } = await requireAgreement(request);
         const row = await findDevCheckout(deps.db, request.params.id, user.id);
         await payDevCheckout(deps, row);
-        return reply.redirect("/billing?checkout=success", 303);
+        return reply.redirect(
+          `/billing?checkout=success&session_id=${encodeURIComponent(row.id)}`,
+          303,
+        );
       },
     );
 

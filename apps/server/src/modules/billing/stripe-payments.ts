@@ -60,7 +60,8 @@ export function stripePayments(
           ...(item.renews
             ? { subscription_data: { metadata: item.metadata } }
             : { payment_intent_data: { metadata: item.metadata } }),
-          success_url: `${deps.publicUrl}/billing?checkout=success`,
+          // Stripe fills in the id, so the return can say what this payment added.
+          success_url: `${deps.publicUrl}/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${deps.publicUrl}/billing?checkout=cancel`,
         }),
       );

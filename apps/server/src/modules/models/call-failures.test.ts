@@ -1,6 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { classifyFailure, exhaustedError, parseRetryAfter } from "./call-failures";
+import { classifyFailure, exhaustedError, parseRetryAfter, withTryAgain } from "./call-failures";
 
 const target = {
   provider: "openai" as const,
@@ -54,7 +54,14 @@ describe("classifyFailure", () => {
     expect(classifyFailure(apiError(401), target, state)).toMatchObject({
       kind: "auth",
       retryable: false,
+      endsCall: false,
     });
+    // The user's own key refused: the whole call stops (no other provider, no hosted key).
+    for (const status of [401, 403]) {
+      expect(
+        classifyFailure(apiError(status), { ...target, keySource: "user" }, state),
+      ).toMatchObject({ kind: "auth", status, retryable: false, endsCall: true });
+    }
     expect(classifyFailure(apiError(400), target, state)).toMatchObject({
       kind: "rejected",
       retryable: false,
@@ -91,6 +98,16 @@ describe("exhaustedError", () => {
       1000,
     );
     expect(error).toMatchObject({ code: "provider_key_rejected", statusCode: 400 });
+    expect(error.message).toBe(
+      "Your OpenAI key in Settings was refused (OpenAI answered 401), so GPT-4.1 could not answer. Replace or remove the key in Settings.",
+    );
+    expect(error.details).toMatchObject({ provider: "openai", settings_url: "/settings" });
+    const anthropic = exhaustedError(
+      "Claude Sonnet 4",
+      [failure({ kind: "auth", status: 403, keySource: "user", provider: "anthropic" })],
+      1000,
+    );
+    expect(anthropic.message).toMatch(/^Your Anthropic key in Settings was refused \(Anthropic/);
   });
 
   it("reports a time-out when every attempt timed out, and passes Retry-After on", () => {
@@ -105,5 +122,17 @@ describe("exhaustedError", () => {
       1000,
     );
     expect(limited.headers).toEqual({ "retry-after": "5" });
+  });
+});
+
+describe("withTryAgain", () => {
+  it("adds the advice once, and never to a refused key", () => {
+    expect(withTryAgain("It failed.")).toBe("It failed. Please try again.");
+    expect(withTryAgain("CoReason is unavailable. Please try again in a moment.")).toBe(
+      "CoReason is unavailable. Please try again in a moment.",
+    );
+    expect(withTryAgain("Your OpenAI key in Settings was refused.", "provider_key_rejected")).toBe(
+      "Your OpenAI key in Settings was refused.",
+    );
   });
 });

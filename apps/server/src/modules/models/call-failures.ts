@@ -1,5 +1,11 @@
 import { APICallError } from "@ai-sdk/provider";
-import { MODEL_ERROR_CODES, PROVIDER_NAMES, type TProviderId } from "@cohort/contracts";
+import {
+  MODEL_ERROR_CODES,
+  PROVIDER_KEYS_SETTINGS_PATH,
+  PROVIDER_NAMES,
+  type TProviderId,
+  userKeyRefusedMessage,
+} from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
 import type { KeySource } from "./providers";
 
@@ -32,6 +38,12 @@ export interface CallFailure {
   retryAfterMs: number | undefined;
   /** Worth trying the same provider again. */
   retryable: boolean;
+  /**
+   * Ends the whole call, with no retry and no other provider: the user's own key was refused
+   * (401/403). That is their key, not an outage, and a hosted key is never used in its place
+   * (decision 029).
+   */
+  endsCall: boolean;
   /** For the server log only: may quote the provider's own message. */
   detail: string;
 }
@@ -59,7 +71,13 @@ export function classifyFailure(
   target: { provider: TProviderId | "simulator"; providerModel: string; keySource: KeySource },
   state: { timedOut: boolean; deltasSeen: boolean; timeoutMs: number },
 ): CallFailure {
-  const base = { ...target, status: undefined, retryAfterMs: undefined, retryable: false };
+  const base = {
+    ...target,
+    status: undefined,
+    retryAfterMs: undefined,
+    retryable: false,
+    endsCall: false,
+  };
   const message = error instanceof Error ? error.message : String(error);
   if (state.timedOut) {
     return { ...base, kind: "timeout", detail: `no complete answer within ${state.timeoutMs} ms` };
@@ -71,7 +89,9 @@ export function classifyFailure(
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const detail = `${status ?? "no status"}: ${message}`;
-    if (status === 401 || status === 403) return { ...base, kind: "auth", status, detail };
+    if (status === 401 || status === 403) {
+      return { ...base, kind: "auth", status, detail, endsCall: target.keySource === "user" };
+    }
     if (status === 429) {
       const retryAfterMs = parseRetryAfter(error.responseHeaders);
       return { ...base, kind: "rate_limited", status, retryAfterMs, retryable: true, detail };
@@ -132,13 +152,13 @@ export function exhaustedError(
       ...(f.status ? { status: f.status } : {}),
     })),
   };
-  const userKeyRejected = failures.find((f) => f.kind === "auth" && f.keySource === "user");
-  if (userKeyRejected) {
+  const refused = failures.find((f) => f.kind === "auth" && f.keySource === "user");
+  if (refused && refused.provider !== "simulator") {
     return new AppError(
       MODEL_ERROR_CODES.providerKeyRejected,
       400,
-      `Your ${providerName(userKeyRejected.provider)} API key was rejected, so ${modelName} could not answer. Check or replace the key in Settings.`,
-      details,
+      `${userKeyRefusedMessage(refused.provider)} (${providerName(refused.provider)} answered ${refused.status}), so ${modelName} could not answer. Replace or remove the key in Settings.`,
+      { ...details, provider: refused.provider, settings_url: PROVIDER_KEYS_SETTINGS_PATH },
     );
   }
   if (failures.length > 0 && failures.every((f) => f.kind === "timeout")) {
@@ -192,4 +212,22 @@ export function interruptedError(modelName: string, failure: CallFailure, timeou
 export function abortedError(modelName: string): AppError {
   // 499 (client closed request): the caller stopped the call; nothing failed on our side.
   return new AppError(MODEL_ERROR_CODES.callAborted, 499, `The call to ${modelName} was stopped.`);
+}
+
+/** The error of a model call that the user's own key could not make (decision 029). */
+export function isUserKeyRefusal(code: string): boolean {
+  return code === MODEL_ERROR_CODES.providerKeyRejected;
+}
+
+const TRY_AGAIN = /please try again[^.]*\.$/i;
+
+/**
+ * `message` ending in "Please try again." once: messages are nested (a call's inside a run's),
+ * and each layer adding its own advice made "…in a moment. Please try again." (issue 11).
+ * A refused user key gets none: trying again with the same key cannot help.
+ */
+export function withTryAgain(message: string, code?: string): string {
+  const text = message.trim();
+  if ((code && isUserKeyRefusal(code)) || TRY_AGAIN.test(text)) return text;
+  return `${text} Please try again.`;
 }

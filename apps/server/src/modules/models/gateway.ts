@@ -559,6 +559,8 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
             ) {
               throw interruptedError(model.name, error, timeoutMs);
             }
+            // A refused user key: no retry, no other provider, no hosted key in its place.
+            if (error.endsCall) throw exhaustedError(model.name, failures, timeoutMs);
             if (!error.retryable || attempt === config.maxAttempts) break;
             const delay = backoff(error, attempt);
             if (delay === null) break;

@@ -9,7 +9,10 @@ import type { CatalogueModel, CatalogueRole } from "./catalogue-schema";
 import type { ModelGateway } from "./gateway";
 import type { UserProviderKeys } from "./providers";
 
-/** A catalogue model as the API shows it, with whether the simulator answers it now. */
+/**
+ * A catalogue model as the API shows it, with what answers it now for the caller: their own
+ * key, a hosted key, the local server or the simulator (decision 029).
+ */
 export function describeModel(
   gateway: ModelGateway,
   model: CatalogueModel,
@@ -29,6 +32,7 @@ export function describeModel(
     providers,
     simulated,
     badge: simulated ? SIMULATED_BADGE : null,
+    source: resolved?.source ?? "simulator",
     capabilities: [...model.capabilities],
     context_window: model.contextWindow,
     max_output_tokens: model.maxOutputTokens,

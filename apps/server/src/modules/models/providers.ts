@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { TProviderId } from "@cohort/contracts";
+import type { TModelSource, TProviderId } from "@cohort/contracts";
 import type { Catalogue } from "./catalogue";
 import type { CatalogueModel } from "./catalogue-schema";
 import type { ModelsConfig } from "./models-config";
@@ -234,6 +234,8 @@ export interface ResolvedModel {
   provider: TProviderId;
   /** Some target runs on a hosted key, so the call may cost credits. */
   billable: boolean;
+  /** What answers first: the badge the model lists show (decision 029). */
+  source: TModelSource;
 }
 
 export interface ResolveDeps {
@@ -243,10 +245,26 @@ export interface ResolveDeps {
 }
 
 /**
+ * Whether a user's own keys can serve the model (decision 029): a key serves the models of its
+ * provider the user picks by name (GPT-*, Claude, Gemini, local models). Cohort's own Co*
+ * models always run on Cohort's side — hosted keys, else the simulator — so a key a user saves
+ * (or mistypes) never changes what they do.
+ */
+export function servesUserKeys(model: CatalogueModel): boolean {
+  return model.kind !== "native";
+}
+
+function sourceOf(target: ModelTarget): TModelSource {
+  if (target.keySource === "simulator") return "simulator";
+  if (target.keySource === "user") return "user_key";
+  return target.provider === "openai-compatible" ? "local_server" : "hosted_key";
+}
+
+/**
  * The fallback chain of a catalogue model: its backing providers in preference order, each on
- * the user's key when they brought one for it (never the hosted key in its place), else on the
- * hosted key, skipping providers with neither. With none left, the simulator answers: it is
- * never a silent stand-in for a real provider that failed.
+ * the user's key when they brought one for it and the model takes users' keys (never the
+ * hosted key in its place), else on the hosted key, skipping providers with neither. With none
+ * left, the simulator answers: it is never a silent stand-in for a real provider that failed.
  */
 export function resolveModel(
   deps: ResolveDeps,
@@ -256,8 +274,9 @@ export function resolveModel(
   const model = deps.catalogue.getModel(modelId);
   if (!model) return undefined;
   const targets: ModelTarget[] = [];
+  const keys = servesUserKeys(model) ? userKeys : {};
   for (const backend of model.backends) {
-    const credential = userKeys[backend.provider];
+    const credential = keys[backend.provider];
     const languageModel = deps.providers.languageModel(backend.provider, backend.model, credential);
     if (!languageModel) continue;
     targets.push({
@@ -282,6 +301,7 @@ export function resolveModel(
       simulated: true,
       provider: primary,
       billable: true,
+      source: "simulator",
     };
   }
   return {
@@ -290,5 +310,6 @@ export function resolveModel(
     simulated: false,
     provider: primary,
     billable: targets.some((t) => t.keySource === "hosted"),
+    source: sourceOf(targets[0] as ModelTarget),
   };
 }

@@ -11,7 +11,7 @@ import {
   ZModelsHealthResponse,
   ZModelsResponse,
 } from "@cohort/contracts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentPrincipal, type Principal } from "../../platform/auth";
@@ -50,11 +50,20 @@ export interface ModelsRoutesOptions {
 
 /**
  * The catalogue is public information (names, purposes, prices), so these routes need no
- * sign-in; `simulated` reflects the server's hosted keys, not any user's own keys.
+ * sign-in. Signed in, each model's `source` and `simulated` count the user's own keys, so the
+ * badge tells what will really answer (decision 029); anonymous, the server's keys only.
  */
 export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const gateway = app.models;
+
+  /** The caller's keys; a signed-in answer is theirs alone and is not cached. */
+  async function callerKeys(request: FastifyRequest, reply: FastifyReply) {
+    const principal = await currentPrincipal(request);
+    if (!principal) return {};
+    reply.header("cache-control", "private, no-store");
+    return options.loadUserKeys(principal);
+  }
   if (app.config.env === "production" && checkModelHealth(gateway).all_simulated) {
     app.log.warn(
       "No model provider key is set: every model answers from the built-in simulator (labelled Simulated)",
@@ -70,7 +79,9 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
         response: { 200: ZModelsResponse },
       },
     },
-    async () => ({ models: listModels(gateway) }),
+    async (request, reply) => ({
+      models: listModels(gateway, { userKeys: await callerKeys(request, reply) }),
+    }),
   );
 
   r.get(
@@ -96,12 +107,13 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
         response: { 200: ZAvailableModelsResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const role = request.query.role ? parseRole(request.query.role) : undefined;
       return {
         models: listModels(gateway, {
           ...(role ? { role } : {}),
           includeExternal: request.query.includeExternal,
+          userKeys: await callerKeys(request, reply),
         }),
         default_model: role ? (gateway.catalogue.getRole(role)?.defaultModel ?? null) : null,
       };
@@ -119,13 +131,13 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
         response: { 200: ZModelsByRoleResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const role = gateway.catalogue.getRole(parseRole(request.params.role));
       if (!role) throw new AppError(MODEL_ERROR_CODES.unknownRole, 400, "Unknown agent role.");
       return {
         role: describeRole(role),
         default_model: role.defaultModel,
-        models: listModels(gateway, { role: role.id }),
+        models: listModels(gateway, { role: role.id, userKeys: await callerKeys(request, reply) }),
       };
     },
   );
@@ -155,7 +167,7 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
         response: { 200: ZModelResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const model = gateway.catalogue.getModel(request.params.id);
       if (!model) {
         throw new AppError(
@@ -164,7 +176,7 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
           `There is no model "${request.params.id}". See GET /api/ai/models for the list.`,
         );
       }
-      return { model: describeModel(gateway, model) };
+      return { model: describeModel(gateway, model, await callerKeys(request, reply)) };
     },
   );
 
@@ -178,11 +190,8 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
         response: { 200: ZCochatModelsResponse },
       },
     },
-    async (request, reply) => {
-      const principal = await currentPrincipal(request);
-      const userKeys = principal ? await options.loadUserKeys(principal) : {};
-      if (principal) reply.header("cache-control", "private, no-store");
-      return { data: listCochatModels(gateway, userKeys) };
-    },
+    async (request, reply) => ({
+      data: listCochatModels(gateway, await callerKeys(request, reply)),
+    }),
   );
 }

@@ -1,13 +1,17 @@
 import {
   addHundredths,
   creditsOf,
-  formatHundredths,
   type Hundredths,
   leftOf,
   NO_CREDITS,
   RUN_ERROR_CODES,
 } from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
+
+const twoPlaces = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 
 /**
  * A session's credit cap, applied to worst cases: a call starts only if its hold fits in
@@ -35,13 +39,16 @@ export class Budget {
   take(worstCase: Hundredths, what: string): void {
     const remaining = this.remaining;
     if (this.limit !== null && remaining !== null && worstCase > remaining) {
+      const spent = addHundredths(this.spentBefore, this.charged);
+      // What was spent and the cap, always: a refusal at 0.00 spent must read as "the cap is
+      // below this step's worst case", never as a budget used up (decision 031).
       throw new AppError(
         RUN_ERROR_CODES.budgetExceeded,
         402,
-        `This session's budget of ${formatHundredths(this.limit)} credits would be passed: ${what} may cost up to ${formatHundredths(worstCase)} credits and ${formatHundredths(remaining)} are left. Raise the session's budget to continue.`,
+        `This session has spent ${twoPlaces.format(creditsOf(spent))} of its ${twoPlaces.format(creditsOf(this.limit))} credit budget: ${what} may cost up to ${twoPlaces.format(creditsOf(worstCase))} credits and ${twoPlaces.format(creditsOf(remaining))} are left. Raise the session's budget to continue.`,
         {
           budget: creditsOf(this.limit),
-          spent: creditsOf(addHundredths(this.spentBefore, this.charged)),
+          spent: creditsOf(spent),
           required: creditsOf(worstCase),
         },
       );

@@ -39,8 +39,12 @@ export interface CallSpec<T> {
   schema?: z.ZodType<T>;
   /** Added to the error message in agent.done when the call fails (what the run does next). */
   failureNote?: string;
-  /** A hold reserved before the run started (the planning call's); else one is reserved. */
+  /** A hold reserved before the call (the planning call's, a re-run's); else one is reserved. */
   reserved?: Reserved | null;
+  /** The model's default when absent (a re-run may ask for another). */
+  temperature?: number;
+  /** A re-run of a plan step (decision 031): its row's version and link. */
+  rerun?: StepTarget["rerun"];
 }
 
 /**
@@ -167,7 +171,7 @@ export async function callModel<T = undefined>(
   }
 }
 
-interface Route {
+export interface Route {
   input: ModelCallInput;
   target: StepTarget;
   worstCase: Hundredths;
@@ -184,17 +188,19 @@ function targetOf(spec: CallSpec<unknown>, callId: string): StepTarget {
     provider: "unknown",
     simulated: false,
     task: spec.task ?? "",
+    ...(spec.rerun ? { rerun: spec.rerun } : {}),
   };
 }
 
 /** Where the call runs and its worst case; throws when the model cannot take it. */
-function routeCall<T>(ctx: RunContext, spec: CallSpec<T>, callId: string): Route {
+export function routeCall<T>(ctx: RunContext, spec: CallSpec<T>, callId: string): Route {
   const input: ModelCallInput = {
     modelId: spec.modelId,
     messages: spec.messages,
     ...(spec.system ? { system: spec.system } : {}),
     ...(spec.role ? { role: spec.role } : {}),
     ...(spec.maxOutputTokens ? { maxOutputTokens: spec.maxOutputTokens } : {}),
+    ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
     userKeys: ctx.userKeys,
   };
   const estimate = ctx.deps.models.estimateCall(input);
@@ -204,6 +210,7 @@ function routeCall<T>(ctx: RunContext, spec: CallSpec<T>, callId: string): Route
     modelName: estimate.model.name,
     provider: resolved?.targets[0]?.provider ?? resolved?.provider ?? "unknown",
     simulated: resolved?.simulated ?? false,
+    inputTokens: estimate.inputTokensEstimate,
   };
   return { input, target, worstCase: estimate.worstCaseCredits };
 }

@@ -75,6 +75,21 @@ export function reserveAndStartRun(start: RunStart): ComposedStatement {
   };
 }
 
+const RESERVE_AND_START_RUN_OF = prepared(`WITH ${RESERVE_CTES},
+  run AS (${insertRunPart(RESERVE_PARAMS + 1, SAMPLE_START.run, "hold").sql})
+  SELECT ${RESERVED_RESULT} FROM hold, account`);
+
+/**
+ * A new run of a message already stored (regenerate, decision 031) with its planning hold:
+ * both or neither; a second active run in the session fails it on its unique index.
+ */
+export function reserveAndStartRunOf(run: NewRun): ComposedStatement {
+  return {
+    text: RESERVE_AND_START_RUN_OF,
+    params: insertRunPart(RESERVE_PARAMS + 1, run, "hold").params,
+  };
+}
+
 const START_RUN = prepared(`WITH ${startParts(1, SAMPLE_START).ctes} SELECT ${STARTED}`);
 
 /** The message and the run when the planning call needs no hold: one statement as well. */

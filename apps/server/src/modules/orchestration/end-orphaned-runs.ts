@@ -2,7 +2,14 @@ import { RUN_ERROR_CODES, type TRunHalt } from "@cohort/contracts";
 import { runEndEvent } from "./advance-run";
 import type { EngineDeps } from "./run-context";
 import { createRunEventLog, type RunEventLogDeps } from "./run-events";
-import { finishRun, listOrphanedRuns, stopRunningSteps, sumRunSteps } from "./run-store";
+import {
+  finishRun,
+  listOrphanedRuns,
+  stopOpenReruns,
+  stopOrphanedReruns,
+  stopRunningSteps,
+  sumRunSteps,
+} from "./run-store";
 
 export const INTERRUPTED_MESSAGE =
   "The server stopped while this task was running, so it could not finish. Please send it again.";
@@ -52,4 +59,31 @@ export async function endOrphanedRuns(
   if (count > 0)
     deps.log.warn({ count }, "runs left running by a stopped server were marked failed");
   return count;
+}
+
+/** Ends step re-runs a crash left open (decision 031) and releases their holds. */
+export async function endOrphanedReruns(
+  deps: EngineDeps,
+  options: { staleMs: number | null; exceptRunIds: readonly string[] },
+): Promise<void> {
+  for (const holdId of await stopOrphanedReruns(deps.db, options)) {
+    await deps.credits.release(holdId).catch((e: unknown) => {
+      deps.log.error({ err: e, holdId }, "hold of an interrupted re-run not released");
+    });
+  }
+}
+
+/**
+ * Ends the run's re-run rows left open when this process's work on it is over (a failure
+ * before the call could end its row) and releases their holds, so the run is free again.
+ */
+export async function endOpenReruns(deps: EngineDeps, runId: string): Promise<void> {
+  const holdIds = await stopOpenReruns(deps.db, runId);
+  if (holdIds.length > 0)
+    deps.log.error({ runId }, "a re-run's row was left open: ended as failed");
+  for (const holdId of holdIds) {
+    await deps.credits.release(holdId).catch((e: unknown) => {
+      deps.log.error({ err: e, holdId }, "hold of a failed re-run not released");
+    });
+  }
 }

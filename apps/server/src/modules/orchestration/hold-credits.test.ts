@@ -87,7 +87,7 @@ describe("the hold wrapper", () => {
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "budget_exceeded", statusCode: 402 });
     expect((refused as AppError).message).toContain(
-      "the Coder's step may cost up to 2.01 credits and 2 are left",
+      "the Coder's step may cost up to 2.01 credits and 2.00 are left",
     );
     expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 10, held: 0, available: 10 });
     // The exact remainder still fits: the check compares whole hundredths.

@@ -15,6 +15,7 @@ import {
 } from "@cohort/contracts";
 import { z } from "zod";
 import { AppError } from "../../platform/errors";
+import { isUserKeyRefusal, withTryAgain } from "../models/call-failures";
 import { callModel } from "./call-model";
 import { messagesFor, PLAN_MAX_OUTPUT_TOKENS, planRepair, planSystem } from "./prompts";
 import { failed, haltRun, type RunContext, type RunHalted } from "./run-context";
@@ -108,6 +109,10 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
       reserved,
     });
     if (!outcome.ok) {
+      // A refused user key is the run's error as it is: it names the key and links Settings.
+      if (isUserKeyRefusal(outcome.failure.code)) {
+        throw haltRun(ctx, failed(outcome.failure.code, outcome.failure.message));
+      }
       if (outcome.failure.code !== MODEL_ERROR_CODES.invalidOutput) {
         throw planFailed(ctx, outcome.failure.message);
       }
@@ -140,7 +145,7 @@ function planFailed(ctx: RunContext, reason: string): RunHalted {
     ctx,
     failed(
       RUN_ERROR_CODES.planFailed,
-      `The coordinator (${name}) could not plan this task. ${reason} Please try again.`,
+      withTryAgain(`The coordinator (${name}) could not plan this task. ${reason}`),
     ),
   );
 }

@@ -5,7 +5,7 @@ import {
   type TPlannedStep,
   type TRunPlanView,
 } from "@cohort/contracts";
-import { callModel } from "./call-model";
+import { type CallSpec, callModel } from "./call-model";
 import { draftsToRevise, parseCriticVerdict } from "./parse-critic-verdict";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
@@ -37,49 +37,9 @@ export async function reviewDrafts(
   const critic = plan.steps.find((s) => s.phase === "review");
   const reviewed = [...drafts.values()].filter((d) => d.ok);
   if (!critic || reviewed.length === 0) return null;
-  const stepIds = reviewed.map((d) => d.stepId);
-  const system = criticSystem(stepIds);
-  const outcome = await callModel(ctx, {
-    kind: "critic",
-    stepId: critic.id,
-    role: "critic",
-    modelId: critic.model,
-    task: critic.task,
-    system,
-    messages: messagesFor(
-      ctx,
-      critic.model,
-      criticContent(ctx.message.content, critic.task, reviewed),
-      {
-        system,
-        maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
-        history: false,
-      },
-    ),
-    maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
-    failureNote: "The run continues without a review.",
-  });
-  if (!outcome.ok) return null;
-  const { text } = outcome.result;
-
-  const verdict = parseCriticVerdict(text, stepIds);
-  const revise = draftsToRevise(verdict, stepIds, CRITIC_SCORE_BAR, MAX_REVISIONS);
-  // Stored with the run's end, in the same write as its status.
-  ctx.criticScore = verdict.score;
-  void ctx.events.append({
-    type: "critic.verdict",
-    call_id: outcome.callId,
-    score: verdict.score,
-    bar: CRITIC_SCORE_BAR,
-    verdict:
-      verdict.score === null
-        ? "unscored"
-        : verdict.score >= CRITIC_SCORE_BAR
-          ? "approve"
-          : "revise",
-    draft_scores: verdict.draftScores,
-    revise_step_ids: revise,
-  });
+  const scored = await scoreDrafts(ctx, critic, reviewed);
+  if (!scored) return null;
+  const { text, revise } = scored;
 
   const byId = new Map(plan.steps.map((s) => [s.id, s]));
   await inParallel(
@@ -105,5 +65,64 @@ export async function reviewDrafts(
       if (revised.ok) drafts.set(stepId, { ...draft, text: revised.result.text });
     }),
   );
-  return { text, score: verdict.score };
+  return { text, score: scored.score };
+}
+
+/**
+ * The Critic's call over `reviewed` and its verdict event. For a re-run (decision 031),
+ * `rerun` names the re-run call whose draft is among them: its score is the verdict's and no
+ * revision follows; the run's own score is left as it is.
+ */
+export async function scoreDrafts(
+  ctx: RunContext,
+  critic: TPlannedStep,
+  reviewed: readonly Draft[],
+  rerun?: NonNullable<CallSpec<undefined>["rerun"]>,
+): Promise<{ text: string; score: number | null; revise: string[] } | null> {
+  const stepIds = reviewed.map((d) => d.stepId);
+  const system = criticSystem(stepIds);
+  const outcome = await callModel(ctx, {
+    kind: "critic",
+    stepId: critic.id,
+    role: "critic",
+    modelId: critic.model,
+    task: critic.task,
+    system,
+    messages: messagesFor(
+      ctx,
+      critic.model,
+      criticContent(ctx.message.content, critic.task, reviewed),
+      {
+        system,
+        maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
+        history: false,
+      },
+    ),
+    maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
+    failureNote: rerun ? "The new version stays unscored." : "The run continues without a review.",
+    ...(rerun ? { rerun } : {}),
+  });
+  if (!outcome.ok) return null;
+  const { text } = outcome.result;
+
+  const verdict = parseCriticVerdict(text, stepIds);
+  const revise = rerun ? [] : draftsToRevise(verdict, stepIds, CRITIC_SCORE_BAR, MAX_REVISIONS);
+  // Stored with the run's end, in the same write as its status.
+  if (!rerun) ctx.criticScore = verdict.score;
+  void ctx.events.append({
+    type: "critic.verdict",
+    call_id: outcome.callId,
+    score: verdict.score,
+    bar: CRITIC_SCORE_BAR,
+    verdict:
+      verdict.score === null
+        ? "unscored"
+        : verdict.score >= CRITIC_SCORE_BAR
+          ? "approve"
+          : "revise",
+    draft_scores: verdict.draftScores,
+    revise_step_ids: revise,
+    ...(rerun ? { rerun_call_id: rerun.of } : {}),
+  });
+  return { text, score: verdict.score, revise };
 }

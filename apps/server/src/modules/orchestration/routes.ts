@@ -3,8 +3,11 @@ import {
   ZCancelRunResponse,
   ZChatRequest,
   ZChatResponse,
+  ZRerunStepRequest,
+  ZRerunStepResponse,
   ZRunEventsQuery,
   ZRunEventsResponse,
+  ZSynthesizeVersionResponse,
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -13,9 +16,11 @@ import { isUuid } from "../../db/uuid";
 import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
 import { findOwnedSession } from "../sessions/find-session";
+import { rerunStep } from "./rerun-step";
 import { readRunEvents } from "./run-events";
 import { findOwnedRun } from "./run-store";
-import { startRun } from "./start-run";
+import { regenerateRun, startRun } from "./start-run";
+import { synthesizeVersion } from "./synthesize-version";
 
 const tags = ["runs"];
 
@@ -58,6 +63,79 @@ export async function orchestrationRoutes(app: FastifyInstance) {
       const run = isUuid(runId) ? await findOwnedRun(app.db, user.id, runId) : null;
       if (!run) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
       return { run_id: run.id, status: await control.cancel(run) };
+    },
+  );
+
+  r.post(
+    "/api/ai/chat/:runId/regenerate",
+    {
+      schema: {
+        tags,
+        summary:
+          "A new run of the message an ended run answered (same text, same history); the old run and its answer stay in the session",
+        params: z.object({ runId: z.string() }),
+        response: { 202: ZChatResponse },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireAgreement(request);
+      const started = await regenerateRun(deps, control, principal, request.params.runId);
+      return reply.status(202).send(started);
+    },
+  );
+
+  r.post(
+    "/api/sessions/:id/runs/:runId/steps/:stepId/rerun",
+    {
+      schema: {
+        tags,
+        summary:
+          "Re-run one agent step of an ended run on another model (or temperature), with the same sub-task and inputs; optionally the Critic scores the new version. Both versions stay; the work streams as run events",
+        params: z.object({ id: z.string(), runId: z.string(), stepId: z.string() }),
+        body: ZRerunStepRequest,
+        response: { 202: ZRerunStepResponse },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireAgreement(request);
+      const { id, runId, stepId } = request.params;
+      const started = await rerunStep(
+        deps,
+        control,
+        principal,
+        { sessionId: id, runId, stepId },
+        request.body,
+      );
+      return reply.status(202).send(started);
+    },
+  );
+
+  r.post(
+    "/api/sessions/:id/runs/:runId/steps/:stepId/versions/:version/synthesize",
+    {
+      schema: {
+        tags,
+        summary:
+          "Re-write an ended run's final answer with one re-run version of a step in place of the step's first draft (and the Critic's review of that version, if any). The run's own answer stays; the new one is an answer version; the work streams as run events",
+        params: z.object({
+          id: z.string(),
+          runId: z.string(),
+          stepId: z.string(),
+          version: z.string(),
+        }),
+        response: { 202: ZSynthesizeVersionResponse },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireAgreement(request);
+      const { id, runId, stepId, version } = request.params;
+      const started = await synthesizeVersion(deps, control, principal, {
+        sessionId: id,
+        runId,
+        stepId,
+        version,
+      });
+      return reply.status(202).send(started);
     },
   );
 

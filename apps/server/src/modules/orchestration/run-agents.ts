@@ -1,15 +1,20 @@
 import {
   AGENT_ROLE_NAMES,
   RUN_ERROR_CODES,
+  type TAgentRole,
   type TPlannedStep,
+  type TRunError,
   type TRunPlanView,
 } from "@cohort/contracts";
-import { callModel } from "./call-model";
+import { isUserKeyRefusal } from "../models/call-failures";
+import { type CallSpec, callModel } from "./call-model";
 import { AGENT_MAX_OUTPUT_TOKENS, agentContent, type DraftText, messagesFor } from "./prompts";
 import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
 
 export interface Draft extends DraftText {
   ok: boolean;
+  /** A failed step's error, without what the run does next. */
+  error?: TRunError;
 }
 
 /**
@@ -54,12 +59,18 @@ export async function runAgents(ctx: RunContext, plan: TRunPlanView): Promise<Ma
   if (failure !== null) throw failure;
   throwIfHalted(ctx);
   if (![...drafts.values()].some((d) => d.ok)) {
+    // Every step on a key the provider refused: that key is the reason, and trying again
+    // cannot help until it is replaced (decision 029).
+    const refused = [...drafts.values()].map((d) => d.error);
+    const keyError = refused.every((e) => e && isUserKeyRefusal(e.code)) ? refused[0] : undefined;
     throw haltRun(
       ctx,
-      failed(
-        RUN_ERROR_CODES.allAgentsFailed,
-        "No agent could finish its step, so there is nothing to build an answer from. Please try again in a moment.",
-      ),
+      keyError
+        ? failed(keyError.code, keyError.message)
+        : failed(
+            RUN_ERROR_CODES.allAgentsFailed,
+            "No agent could finish its step, so there is nothing to build an answer from. Please try again in a moment.",
+          ),
     );
   }
   return drafts;
@@ -78,21 +89,8 @@ async function runStep(
     const d = drafts.get(id);
     return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
   });
-  const content = agentContent(ctx.message.content, step.task, inputs, missing);
-  const outcome = await callModel(ctx, {
-    kind: "agent",
-    stepId: step.id,
-    role: step.role,
-    modelId: step.model,
-    task: step.task,
-    messages: messagesFor(ctx, step.model, content, {
-      system: "",
-      maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
-      history: true,
-    }),
-    maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
-    failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
-  });
+  const call = agentCall(ctx, step, step.model, inputs, missing);
+  const outcome = await callModel(ctx, call);
   if (outcome.ok) {
     return { stepId: step.id, role: step.role, text: outcome.result.text, ok: true };
   }
@@ -100,5 +98,39 @@ async function runStep(
     { runId: ctx.runId, stepId: step.id, code: outcome.failure.code },
     "an agent failed; the run continues without it",
   );
-  return { stepId: step.id, role: step.role, text: outcome.partial, ok: false };
+  const { code, message } = outcome.failure;
+  const note = call.failureNote ?? "";
+  const error = {
+    code,
+    message: note && message.endsWith(note) ? message.slice(0, -note.length).trim() : message,
+  };
+  return { stepId: step.id, role: step.role, text: outcome.partial, ok: false, error };
+}
+
+/**
+ * An agent step's call on `modelId`: its sub-task with the drafts it depends on (and a note
+ * for each one that failed). A re-run (decision 031) builds the same call on another model.
+ */
+export function agentCall(
+  ctx: RunContext,
+  step: TPlannedStep,
+  modelId: string,
+  inputs: readonly DraftText[],
+  missing: readonly { stepId: string; role: TAgentRole }[],
+): CallSpec<undefined> {
+  const content = agentContent(ctx.message.content, step.task, inputs, missing);
+  return {
+    kind: "agent",
+    stepId: step.id,
+    role: step.role,
+    modelId,
+    task: step.task,
+    messages: messagesFor(ctx, modelId, content, {
+      system: "",
+      maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+      history: true,
+    }),
+    maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+    failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
+  };
 }

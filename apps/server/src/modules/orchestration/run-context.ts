@@ -1,6 +1,9 @@
+import type { TSession } from "@cohort/contracts";
 import {
   ERROR_CODES,
   type Hundredths,
+  hundredthsOf,
+  NO_CREDITS,
   type TAgentPreferences,
   type TChatMessage,
   type TRunCancelReason,
@@ -13,10 +16,10 @@ import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
 import type { GatewayMessage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
-import type { Budget } from "./budget";
+import { Budget } from "./budget";
 import type { CreditsPort } from "./credits-port";
 import type { Reserved } from "./hold-credits";
-import type { RunEventLog } from "./run-events";
+import { createRunEventLog, type RunEventLog, type RunEventLogDeps } from "./run-events";
 
 export interface EngineLogger {
   info(details: object, message: string): void;
@@ -84,6 +87,46 @@ export interface RunContext {
   criticScore: number | null;
   /** Bookkeeping still being written (charges, step rows); the run ends after it. */
   readonly pending: Set<Promise<void>>;
+}
+
+/** What a new context needs beyond the session: the run and the user's message. */
+export interface RunContextInit {
+  runId: string;
+  userId: string;
+  mode: TRunMode;
+  coordinatorModel: string;
+  userKeys: UserProviderKeys;
+  message: TChatMessage;
+  history: GatewayMessage[];
+  status: TRunStatus;
+}
+
+/**
+ * A context for work on a run: the run itself (`startRun`) or a re-run of one of its steps
+ * (`rerunStep`). The session's budget is taken as it stands now.
+ */
+export function createRunContext(
+  deps: EngineDeps & RunEventLogDeps,
+  session: Pick<TSession, "id" | "agent_preferences" | "budget_credits" | "spent_credits">,
+  init: RunContextInit,
+): RunContext {
+  return {
+    deps,
+    ...init,
+    sessionId: session.id,
+    preferences: session.agent_preferences ?? {},
+    events: createRunEventLog(deps, session.id, init.runId),
+    budget: new Budget(
+      session.budget_credits === null ? null : hundredthsOf(session.budget_credits),
+      hundredthsOf(session.spent_credits),
+    ),
+    controller: new AbortController(),
+    planHold: null,
+    totals: { credits: NO_CREDITS, inputTokens: 0, outputTokens: 0 },
+    criticScore: null,
+    startedAt: performance.now(),
+    pending: new Set(),
+  };
 }
 
 /**

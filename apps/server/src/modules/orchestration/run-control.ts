@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isRunActive, type TRunStatus } from "@cohort/contracts";
 import type { Redis } from "ioredis";
-import { endOrphanedRun, endOrphanedRuns } from "./end-orphaned-runs";
+import { endOrphanedReruns, endOrphanedRun, endOrphanedRuns } from "./end-orphaned-runs";
 import { executeRun } from "./execute-run";
 import {
   type CancelReason,
@@ -18,6 +18,11 @@ const HEARTBEAT_MS = 10_000;
 /** A run whose instance has not beaten for this long is an orphan (PostgreSQL). */
 const STALE_AFTER_MS = 60_000;
 const SWEEP_MS = 30_000;
+/**
+ * A re-run has no heartbeat of its own (its run has ended): one still open after this long
+ * is an orphan (PostgreSQL). A re-run is one agent call and at most one review.
+ */
+const RERUN_STALE_MS = 15 * 60_000;
 /** How long a stop or a shutdown waits for a run to wind down. */
 const WIND_DOWN_MS = 5_000;
 
@@ -29,6 +34,13 @@ const WIND_DOWN_MS = 5_000;
 export interface RunControl {
   readonly instanceId: string;
   launch(ctx: RunContext): void;
+  /**
+   * Work on an ended run (a step's re-run, decision 031): stopped like a run by its stop
+   * request and on shutdown; one at a time per run in this process.
+   */
+  launchRerun(ctx: RunContext, work: () => Promise<void>): void;
+  /** True while this process runs work on the run. */
+  busy(runId: string): boolean;
   /** Stops the run; resolves with its status once it ended (or after a few seconds). */
   cancel(run: RunRef): Promise<TRunStatus>;
   /** Stops the session's active run, if any (before deleting or closing the session). */
@@ -65,8 +77,18 @@ export function createRunControl(options: RunControlOptions): RunControl {
   const local = new Map<string, LocalRun>();
   let closing = false;
 
-  const stopLocal = async (runId: string, reason: CancelReason) => {
-    const run = local.get(runId);
+  /** Re-runs of steps of ended runs (decision 031), by run id: at most one per run. */
+  const reruns = new Map<string, LocalRun>();
+  const start = (runs: Map<string, LocalRun>, ctx: RunContext, work: () => Promise<void>) => {
+    if (closing) haltRun(ctx, cancelled("shutdown"));
+    const done = work().finally(() => {
+      runs.delete(ctx.runId);
+    });
+    runs.set(ctx.runId, { ctx, done });
+  };
+
+  const stopLocal = async (runId: string, reason: CancelReason, runs = local) => {
+    const run = runs.get(runId);
     if (!run) return false;
     haltRun(run.ctx, cancelled(reason));
     await within(run.done, WIND_DOWN_MS);
@@ -102,7 +124,14 @@ export function createRunControl(options: RunControlOptions): RunControl {
           void endOrphanedRuns(deps, {
             staleMs: STALE_AFTER_MS,
             exceptIds: [...local.keys()],
-          }).catch((error: unknown) => deps.log.warn({ err: error }, "orphaned run sweep failed"));
+          })
+            .then(() =>
+              endOrphanedReruns(deps, {
+                staleMs: RERUN_STALE_MS,
+                exceptRunIds: [...reruns.keys()],
+              }),
+            )
+            .catch((error: unknown) => deps.log.warn({ err: error }, "orphaned run sweep failed"));
         }, SWEEP_MS)
       : undefined;
   sweeper?.unref();
@@ -119,16 +148,18 @@ export function createRunControl(options: RunControlOptions): RunControl {
   const control: RunControl = {
     instanceId,
     launch(ctx) {
-      if (closing) {
-        haltRun(ctx, cancelled("shutdown"));
-      }
-      const done = executeRun(ctx).finally(() => {
-        local.delete(ctx.runId);
-      });
-      local.set(ctx.runId, { ctx, done });
+      start(local, ctx, () => executeRun(ctx));
     },
+    launchRerun(ctx, work) {
+      start(reruns, ctx, work);
+    },
+    busy: (runId) => reruns.has(runId),
     async cancel(run) {
-      if (!isRunActive(run.status)) return run.status;
+      if (!isRunActive(run.status)) {
+        // An ended run may have a step's re-run going here: the stop is for it.
+        await stopLocal(run.id, "user", reruns);
+        return run.status;
+      }
       if (await stopLocal(run.id, "user")) return waitUntilEnded(run.id);
       if (redis) {
         await redis.pub.publish(redis.channel, JSON.stringify({ runId: run.id }));
@@ -148,12 +179,19 @@ export function createRunControl(options: RunControlOptions): RunControl {
         staleMs: deps.db.kind === "pglite" ? null : STALE_AFTER_MS,
         exceptIds: [...local.keys()],
       });
+      await endOrphanedReruns(deps, {
+        staleMs: deps.db.kind === "pglite" ? null : RERUN_STALE_MS,
+        exceptRunIds: [...reruns.keys()],
+      });
     },
     async close() {
       closing = true;
       clearInterval(heartbeat);
       if (sweeper) clearInterval(sweeper);
-      await Promise.all([...local.keys()].map((runId) => stopLocal(runId, "shutdown")));
+      await Promise.all([
+        ...[...local.keys()].map((runId) => stopLocal(runId, "shutdown")),
+        ...[...reruns.keys()].map((runId) => stopLocal(runId, "shutdown", reruns)),
+      ]);
       await subscriber?.quit().catch(() => undefined);
     },
   };

@@ -65,10 +65,14 @@ interface StepRow {
   error_message: string | null;
   started_at: Date | string;
   finished_at: Date | string | null;
+  version: number;
+  rerun_of: string | null;
+  temperature: number | null;
+  critic_score: number | string | null;
 }
 
 const STEP_COLUMNS =
-  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, status, stopped, credits, input_tokens, output_tokens, latency_ms, ttft_ms, output, error_code, error_message, started_at, finished_at";
+  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, status, stopped, credits, input_tokens, output_tokens, latency_ms, ttft_ms, output, error_code, error_message, started_at, finished_at, version, rerun_of, temperature, critic_score";
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
@@ -95,6 +99,10 @@ function toStep(row: StepRow): TRunStep {
       row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? "" },
     started_at: iso(row.started_at),
     finished_at: isoOrNull(row.finished_at),
+    version: row.version,
+    rerun_of: row.rerun_of,
+    temperature: row.temperature === null ? null : Number(row.temperature),
+    critic_score: row.critic_score === null ? null : Number(row.critic_score),
   };
 }
 
@@ -317,18 +325,33 @@ export interface NewStep {
   modelName: string;
   provider: string;
   simulated: boolean;
+  /** A re-run (decision 031): its version, the call it re-runs, the temperature asked. */
+  rerun?:
+    | {
+        version: number;
+        of: string;
+        temperature: number | null;
+        /** A re-written answer: the plan step whose re-run it uses (for its events). */
+        answerFor?: string;
+      }
+    | undefined;
 }
 
 const STEP_OPEN_COLUMNS =
-  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, hold_id, reserved_credits";
+  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, version, rerun_of, temperature, hold_id, reserved_credits";
 
 /** `$first`, `$first + 1`, … for `count` parameters. */
 const placeholders = (first: number, count: number) =>
   Array.from({ length: count }, (_, i) => `$${first + i}`);
 
 function stepOpenValues(step: NewStep): unknown[] {
-  const { id, runId, kind, stepId, role, model, modelName, provider, simulated } = step;
-  return [id, runId, kind, stepId, role, model, modelName, provider, simulated];
+  const { id, runId, kind, stepId, role, model, modelName, provider, simulated, rerun } = step;
+  return [
+    ...[id, runId, kind, stepId, role, model, modelName, provider, simulated],
+    rerun?.version ?? 1,
+    rerun?.of ?? null,
+    rerun?.temperature ?? null,
+  ];
 }
 
 /**
@@ -472,4 +495,68 @@ export async function listOrphanedRuns(
     [options.staleMs, options.exceptIds],
   );
   return rows.map((r) => ({ id: r.id, sessionId: r.session_id }));
+}
+
+/** The run's steps as stored (a re-run reads its inputs from them). */
+export async function listRunSteps(db: Queryable, runId: string): Promise<TRunStep[]> {
+  const { rows } = await db.query<StepRow>(
+    `SELECT ${STEP_COLUMNS} FROM run_steps WHERE run_id = $1 ORDER BY started_at, id`,
+    [runId],
+  );
+  return rows.map(toStep);
+}
+
+/** A re-run's review: the Critic's score of the drafts with that version in them. */
+export async function storeRerunScore(
+  db: Queryable,
+  callId: string,
+  score: number | null,
+): Promise<void> {
+  await db.query("UPDATE run_steps SET critic_score = $2 WHERE id = $1", [callId, score]);
+}
+
+/**
+ * Re-runs no process is running any more (a crash): their calls are marked stopped; returns
+ * the holds they still had. On one embedded database every re-run not in `exceptRunIds` is
+ * one; on PostgreSQL, those older than `staleMs` (a re-run is one or two calls).
+ */
+export async function stopOrphanedReruns(
+  db: Queryable,
+  options: { staleMs: number | null; exceptRunIds: readonly string[] },
+): Promise<string[]> {
+  const { rows } = await db.query<{ hold_id: string | null }>(
+    `UPDATE run_steps SET status = 'stopped', stopped = true, error_code = 'stopped',
+       error_message = 'Stopped before it finished.', finished_at = clock_timestamp()
+     WHERE status = 'running' AND rerun_of IS NOT NULL
+       AND NOT (run_id = ANY($2::uuid[]))
+       AND ($1::float8 IS NULL OR started_at < now() - make_interval(secs => $1::float8 / 1000))
+     RETURNING hold_id`,
+    [options.staleMs, options.exceptRunIds],
+  );
+  return rows.flatMap((r) => (r.hold_id ? [r.hold_id] : []));
+}
+
+/**
+ * Stops the run's re-run rows still open once this process's work on the run is over (work
+ * that failed before its call could end its row); returns their holds to release.
+ */
+export async function stopOpenReruns(db: Queryable, runId: string): Promise<string[]> {
+  const { rows } = await db.query<{ hold_id: string | null }>(
+    `UPDATE run_steps SET status = 'failed', error_code = 'internal_error',
+       error_message = 'This re-run could not finish.', finished_at = clock_timestamp()
+     WHERE run_id = $1 AND status = 'running' AND rerun_of IS NOT NULL
+     RETURNING hold_id`,
+    [runId],
+  );
+  return rows.flatMap((r) => (r.hold_id ? [r.hold_id] : []));
+}
+
+/** True while a step of one of the session's runs is being re-run (decision 031). */
+export async function hasRunningRerun(db: Queryable, sessionId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM run_steps s JOIN runs r ON r.id = s.run_id
+     WHERE r.session_id = $1 AND s.status = 'running' AND s.rerun_of IS NOT NULL LIMIT 1`,
+    [sessionId],
+  );
+  return rows.length > 0;
 }

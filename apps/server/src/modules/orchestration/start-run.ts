@@ -1,32 +1,35 @@
 import { randomUUID } from "node:crypto";
 import {
-  hundredthsOf,
-  NO_CREDITS,
+  ERROR_CODES,
   RUN_ERROR_CODES,
   SESSION_ERROR_CODES,
+  type TChatMessage,
   type TChatRequest,
   type TChatResponse,
+  type TSession,
 } from "@cohort/contracts";
 import { isUuid } from "../../db/uuid";
 import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
 import { findOwnedSession } from "../sessions/find-session";
-import { listRecentMessages } from "../sessions/list-messages";
-import { Budget } from "./budget";
+import { listMessages, listRecentMessages } from "../sessions/list-messages";
+import type { OwnedSession } from "../sessions/session-row";
 import {
   type RunStart,
   reserveAndStartRun,
+  reserveAndStartRunOf,
   type StartedRun,
   startRunAlone,
 } from "./call-statements";
 import { type Reserved, reserveCall } from "./hold-credits";
 import { chosenRoles } from "./plan-run";
 import { HISTORY_MESSAGES, messagesFor, PLAN_MAX_OUTPUT_TOKENS, planSystem } from "./prompts";
-import type { EngineDeps, RunContext } from "./run-context";
+import { createRunContext, type EngineDeps } from "./run-context";
 import type { RunControl } from "./run-control";
-import { createRunEventLog, type RunEventLogDeps } from "./run-events";
-import { findActiveRun, isUniqueViolation } from "./run-store";
+import type { RunEventLogDeps } from "./run-events";
+import { findActiveRun, getRun, hasRunningRerun, insertRun, isUniqueViolation } from "./run-store";
 
 function runInProgress(): AppError {
   return new AppError(
@@ -53,58 +56,127 @@ export async function startRun(
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
   const sessionId = isUuid(request.session_id) ? request.session_id : null;
-  const [session, active, recent, userKeys] = await Promise.all([
+  const [session, active, rerunning, recent, userKeys] = await Promise.all([
     findOwnedSession(deps.db, userId, request.session_id),
     sessionId ? findActiveRun(deps.db, sessionId) : null,
+    sessionId ? hasRunningRerun(deps.db, sessionId) : false,
     sessionId ? listRecentMessages(deps.db, sessionId, HISTORY_MESSAGES) : [],
     deps.loadUserKeys(principal),
   ]);
+  checkCanStart(session, active, rerunning, "send a message");
+  return launchRun(deps, control, {
+    session,
+    userId,
+    userKeys,
+    history: recent,
+    content: request.message,
+    stored: null,
+  });
+}
+
+/**
+ * POST /api/ai/chat/{runId}/regenerate (decision 031): a new run of the message an ended run
+ * answered, with the history that message had; the old run and its answer stay. Same checks
+ * and the same planning hold as a new message.
+ */
+export async function regenerateRun(
+  deps: EngineDeps & RunEventLogDeps,
+  control: RunControl,
+  principal: Principal,
+  runId: string,
+): Promise<TChatResponse> {
+  const userId = principal.user.id;
+  const run = isUuid(runId) ? await getRun(deps.db, runId) : null;
+  if (!run) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
+  const [session, active, rerunning, messages, userKeys] = await Promise.all([
+    findOwnedSession(deps.db, userId, run.session_id),
+    findActiveRun(deps.db, run.session_id),
+    hasRunningRerun(deps.db, run.session_id),
+    listMessages(deps.db, run.session_id),
+    deps.loadUserKeys(principal),
+  ]);
+  checkCanStart(session, active, rerunning, "regenerate an answer");
+  const index = messages.findIndex((m) => m.id === run.message_id);
+  const message = messages[index];
+  if (!message) throw new AppError(ERROR_CODES.notFound, 404, "This run's message is gone.");
+  return launchRun(deps, control, {
+    session,
+    userId,
+    userKeys,
+    history: messages.slice(Math.max(0, index - HISTORY_MESSAGES), index),
+    content: message.content,
+    stored: message,
+  });
+}
+
+function checkCanStart(
+  session: Pick<TSession, "status">,
+  active: unknown,
+  rerunning: boolean,
+  what: string,
+): void {
   if (session.status !== "active") {
     throw new AppError(
       SESSION_ERROR_CODES.sessionNotActive,
       409,
-      `This session is ${session.status}. Make it active again to send a message.`,
+      `This session is ${session.status}. Make it active again to ${what}.`,
       { status: session.status },
     );
   }
   if (active) throw runInProgress();
+  // A step's re-run spends from the same budget: one piece of work at a time (decision 031).
+  if (rerunning) {
+    throw new AppError(
+      RUN_ERROR_CODES.runInProgress,
+      409,
+      "A step is being re-run in this session. Wait for it to finish or stop it first.",
+    );
+  }
+}
 
+interface RunLaunch {
+  session: OwnedSession;
+  userId: string;
+  userKeys: UserProviderKeys;
+  /** Earlier turns, oldest first. */
+  history: readonly TChatMessage[];
+  content: string;
+  /** The user's message when it is stored already (regenerate); null: store `content`. */
+  stored: TChatMessage | null;
+}
+
+/**
+ * Holds the planning call's worst case in the statement that stores the run (and the
+ * message, when it is new), then starts the run in the background.
+ */
+async function launchRun(
+  deps: EngineDeps & RunEventLogDeps,
+  control: RunControl,
+  launch: RunLaunch,
+): Promise<TChatResponse> {
+  const { session, userId, userKeys } = launch;
   const runId = randomUUID();
-  const messageId = randomUUID();
+  const messageId = launch.stored?.id ?? randomUUID();
   const planCallId = randomUUID();
-  const history = recent.map((m) => ({ role: m.role, content: m.content }));
+  const history = launch.history.map((m) => ({ role: m.role, content: m.content }));
   const mode = session.manual_agent_selection ? "manual" : "automatic";
-  const ctx: RunContext = {
-    deps,
+  const ctx = createRunContext(deps, session, {
     runId,
-    sessionId: session.id,
     userId,
     mode,
     coordinatorModel: session.coordinator_model,
-    preferences: session.agent_preferences ?? {},
     userKeys,
-    message: {
+    message: launch.stored ?? {
       id: messageId,
       session_id: session.id,
       role: "user",
-      content: request.message,
+      content: launch.content,
       run_id: runId,
       created_at: new Date().toISOString(),
     },
     history,
-    events: createRunEventLog(deps, session.id, runId),
-    budget: new Budget(
-      session.budget_credits === null ? null : hundredthsOf(session.budget_credits),
-      hundredthsOf(session.spent_credits),
-    ),
     status: "queued",
-    controller: new AbortController(),
-    planHold: null,
-    totals: { credits: NO_CREDITS, inputTokens: 0, outputTokens: 0 },
-    criticScore: null,
-    startedAt: performance.now(),
-    pending: new Set(),
-  };
+  });
 
   // The first step's worst case: the same estimate the planning call will reserve.
   const system = planSystem(chosenRoles(ctx));
@@ -113,7 +185,7 @@ export async function startRun(
     userKeys,
     system,
     maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
-    messages: messagesFor(ctx, session.coordinator_model, request.message, {
+    messages: messagesFor(ctx, session.coordinator_model, launch.content, {
       system,
       maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
       history: true,
@@ -124,7 +196,7 @@ export async function startRun(
       id: messageId,
       sessionId: session.id,
       role: "user",
-      content: request.message,
+      content: launch.content,
       runId,
     },
     run: {
@@ -139,22 +211,33 @@ export async function startRun(
   };
   // The same check and hold every call goes through, in one statement with the message and
   // the run (all or nothing); here its 402s answer the request.
-  let planHold: Reserved<StartedRun>;
-  let started: StartedRun;
+  let planHold: Reserved<object>;
   try {
-    planHold = await reserveCall<StartedRun>(
-      ctx,
-      planCallId,
-      estimate.worstCaseCredits,
-      "planning",
-      reserveAndStartRun(start),
-    );
-    started = planHold.written ?? (await startRunAlone(deps.db, start));
+    if (launch.stored) {
+      planHold = await reserveCall(
+        ctx,
+        planCallId,
+        estimate.worstCaseCredits,
+        "planning",
+        reserveAndStartRunOf(start.run),
+      );
+      if (!planHold.written) await insertRun(deps.db, start.run);
+    } else {
+      const held = await reserveCall<StartedRun>(
+        ctx,
+        planCallId,
+        estimate.worstCaseCredits,
+        "planning",
+        reserveAndStartRun(start),
+      );
+      const started = held.written ?? (await startRunAlone(deps.db, start));
+      ctx.message = storedMessage(start.message, started.message_created_at);
+      planHold = held;
+    }
   } catch (error) {
     if (isUniqueViolation(error)) throw runInProgress();
     throw error;
   }
-  ctx.message = storedMessage(start.message, started.message_created_at);
   // That statement wrote the run's rows, not the planning call's step: its row is written
   // beside its call, as for a call without a hold.
   ctx.planHold = { ...planHold, written: null };

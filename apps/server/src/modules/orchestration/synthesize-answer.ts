@@ -1,6 +1,7 @@
 import { type Hundredths, RUN_ERROR_CODES, type TRunPlanView } from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
-import { callModel } from "./call-model";
+import { type CallSpec, callModel } from "./call-model";
+import type { DraftText } from "./prompts";
 import {
   messagesFor,
   SYNTHESIS_MAX_OUTPUT_TOKENS,
@@ -28,20 +29,7 @@ export async function synthesizeAnswer(
     const d = drafts.get(s.id);
     return d?.ok ? [d] : [];
   });
-  const outcome = await callModel(ctx, {
-    kind: "synthesis",
-    stepId: null,
-    role: null,
-    modelId: ctx.coordinatorModel,
-    system: SYNTHESIS_SYSTEM,
-    messages: messagesFor(
-      ctx,
-      ctx.coordinatorModel,
-      synthesisContent(ctx.message.content, usable, review?.text ?? null),
-      { system: SYNTHESIS_SYSTEM, maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS, history: true },
-    ),
-    maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS,
-  });
+  const outcome = await callModel(ctx, synthesisCall(ctx, usable, review?.text ?? null));
   if (outcome.ok)
     return { callId: outcome.callId, result: outcome.result, charged: outcome.charged };
   throw haltRun(
@@ -51,4 +39,29 @@ export async function synthesizeAnswer(
       `The coordinator could not write the final answer: ${outcome.failure.message} The agents' drafts are kept above.`,
     ),
   );
+}
+
+/**
+ * The coordinator's call that writes the final answer from `drafts` (in plan order) and the
+ * Critic's review. A re-written answer (decision 031) is the same call over other drafts.
+ */
+export function synthesisCall(
+  ctx: RunContext,
+  drafts: readonly DraftText[],
+  review: string | null,
+): CallSpec<undefined> {
+  return {
+    kind: "synthesis",
+    stepId: null,
+    role: null,
+    modelId: ctx.coordinatorModel,
+    system: SYNTHESIS_SYSTEM,
+    messages: messagesFor(
+      ctx,
+      ctx.coordinatorModel,
+      synthesisContent(ctx.message.content, drafts, review),
+      { system: SYNTHESIS_SYSTEM, maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS, history: true },
+    ),
+    maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS,
+  };
 }

@@ -1,5 +1,6 @@
 import {
   creditsOf,
+  estimateTokens,
   type Hundredths,
   NO_CREDITS,
   type TAgentRole,
@@ -26,6 +27,10 @@ export interface StepTarget {
   simulated: boolean;
   /** Shown in agent.started for lanes. */
   task: string;
+  /** The prompt's size as estimated for the hold: a stopped call's input tokens. */
+  inputTokens?: number;
+  /** A re-run of a plan step (decision 031). */
+  rerun?: NewStep["rerun"];
 }
 
 /**
@@ -52,6 +57,20 @@ export interface StepWriter {
 const LANE_KINDS = new Set<TRunStepKind>(["agent", "critic", "revision"]);
 
 type Lane = { call_id: string; step_id: string; kind: "agent" | "critic" | "revision" };
+
+/** A re-written answer's identity in its events (decision 031); null for any other call. */
+function answerVersionOf(target: StepTarget) {
+  const rerun = target.rerun;
+  if (target.kind !== "synthesis" || !rerun?.answerFor) return null;
+  return {
+    call_id: target.callId,
+    rerun_call_id: rerun.of,
+    rerun_step_id: rerun.answerFor,
+    version: rerun.version,
+    model: target.modelId,
+    model_name: target.modelName,
+  };
+}
 
 function laneOf(target: StepTarget): (Lane & { role: TAgentRole }) | null {
   if (!LANE_KINDS.has(target.kind) || target.stepId === null || target.role === null) return null;
@@ -83,6 +102,7 @@ export function stepRowOf(ctx: RunContext, target: StepTarget): NewStep {
     modelName: target.modelName,
     provider: target.provider,
     simulated: target.simulated,
+    rerun: target.rerun,
   };
 }
 
@@ -123,6 +143,7 @@ export function refuseStep(ctx: RunContext, target: StepTarget, error: TRunError
 export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
   const { deps } = ctx;
   const lane = laneOf(target);
+  const answer = answerVersionOf(target);
   const send = (event: RunEventInput) => void ctx.events.append(event);
   let saved: Promise<boolean> = Promise.resolve(false);
   let batcher: DeltaBatcher | null = null;
@@ -152,6 +173,25 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           model_name: target.modelName,
           provider: target.provider,
           simulated: target.simulated,
+          ...(target.rerun
+            ? {
+                version: target.rerun.version,
+                rerun_of: target.rerun.of,
+                temperature: target.rerun.temperature,
+              }
+            : {}),
+        });
+      } else if (answer) {
+        send({
+          type: "final.version",
+          ...answer,
+          status: "running",
+          provider: target.provider,
+          simulated: target.simulated,
+          credits: 0,
+          input_tokens: 0,
+          output_tokens: 0,
+          error: null,
         });
       }
     },
@@ -169,7 +209,12 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           const { call_id, step_id, kind } = lane;
           send({ type: "agent.delta", call_id, step_id, kind, text: piece });
         } else if (target.kind === "synthesis") {
-          send({ type: "final.delta", call_id: target.callId, text: piece });
+          send({
+            type: "final.delta",
+            call_id: target.callId,
+            text: piece,
+            ...(answer ? { rerun_call_id: answer.rerun_call_id } : {}),
+          });
         }
       });
       batcher.push(text);
@@ -189,6 +234,18 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           credits: creditsOf(charged),
           latency_ms: result.latencyMs,
           ttft_ms: result.ttftMs,
+          error: null,
+        });
+      } else if (answer) {
+        send({
+          type: "final.version",
+          ...answer,
+          status: "completed",
+          provider: result.provider,
+          simulated: result.simulated,
+          credits: creditsOf(charged),
+          input_tokens: result.usage.inputTokens,
+          output_tokens: result.usage.outputTokens,
           error: null,
         });
       }
@@ -213,6 +270,11 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
 
     failed(failure, partial, stopped) {
       batcher?.close();
+      // A stopped call's usage is never reported by the provider: the tokens are estimated
+      // from its prompt and the text that arrived, and nothing is charged (its hold is
+      // released), so the lane shows what it used, not "0 tokens" beside its text.
+      const inputTokens = stopped ? (target.inputTokens ?? 0) : 0;
+      const outputTokens = stopped ? estimateTokens(partial) : 0;
       if (lane) {
         send({
           type: "agent.done",
@@ -221,6 +283,21 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           provider: target.provider,
           simulated: target.simulated,
           ...NO_USAGE,
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          error: failure,
+          ...(stopped ? { usage_estimated: true } : {}),
+        });
+      } else if (answer) {
+        send({
+          type: "final.version",
+          ...answer,
+          status: stopped ? "stopped" : "failed",
+          provider: target.provider,
+          simulated: target.simulated,
+          credits: 0,
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
           error: failure,
         });
       }
@@ -231,8 +308,8 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           simulated: null,
           keySource: null,
           credits: NO_CREDITS,
-          inputTokens: 0,
-          outputTokens: 0,
+          inputTokens,
+          outputTokens,
           latencyMs: null,
           ttftMs: null,
           output: partial,

@@ -1,6 +1,6 @@
 import { hundredthsOf, type TSession } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
+import { SESSION_COLUMNS, type SessionRow, type StoredSession, toSession } from "./session-row";
 
 export interface NewSession {
   title: string;
@@ -16,7 +16,7 @@ export async function createSession(
   db: Queryable,
   userId: string,
   input: NewSession,
-): Promise<TSession> {
+): Promise<StoredSession> {
   const { rows } = await db.query<SessionRow>(
     `INSERT INTO sessions
        (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits)

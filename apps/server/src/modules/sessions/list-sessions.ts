@@ -1,21 +1,43 @@
-import type { TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
+import type { TRunStatus, TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
 import { prepared, type Queryable, timestampText } from "../../db/client";
+import { endedOf, withActivity } from "./session-activity";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
 const WHERE = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
 const ORDER = "ORDER BY created_at DESC, id DESC";
 /**
  * The dashboard's call, prepared once per connection: the page as one JSON text, its rows
- * in order, each with the total (a window count). One value instead of a page of rows × 13
- * columns: PostgreSQL puts one value out instead of 260, and the driver parses one string.
- * Measured on PGlite, the page cost half the WebAssembly execution, and none of the per-value
- * parsing and cloning to the server's thread (decision 027).
+ * in order, each with the total (a window count) and its newest run's facts (`newestRunJoin`,
+ * the run engine's part, decision 032). One value instead of a page of rows × 13 columns:
+ * PostgreSQL puts one value out instead of 260, and the driver parses one string. Measured
+ * on PGlite, the page cost half the WebAssembly execution, and none of the per-value parsing
+ * and cloning to the server's thread (decision 027).
  */
-const PAGE = prepared(`
-  SELECT json_agg(p ${ORDER})::text AS page FROM (
-    SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total FROM sessions ${WHERE}
-    ${ORDER} LIMIT $3 OFFSET $4
-  ) p`);
+const pages = new Map<string, string>();
+function pageStatement(newestRunJoin: string): string {
+  let statement = pages.get(newestRunJoin);
+  if (!statement) {
+    statement = prepared(`
+      SELECT json_agg(p ${ORDER})::text AS page FROM (
+        SELECT ${SESSION_COLUMNS}, newest_run.*, count(*) OVER ()::int AS total
+        FROM sessions ${newestRunJoin} ${WHERE}
+        ${ORDER} LIMIT $3 OFFSET $4
+      ) p`);
+    pages.set(newestRunJoin, statement);
+  }
+  return statement;
+}
+
+/** A page row: the session, the total, and its newest run's facts (nulls without a run). */
+interface PageRow extends SessionRow {
+  created_at: string;
+  updated_at: string;
+  total: number;
+  newest_run_running: boolean | null;
+  newest_run_status: TRunStatus | null;
+  newest_run_started_at: string | null;
+  newest_run_finished_at: string | null;
+}
 
 /** A timestamptz as `json_agg` writes it (ISO 8601 with its offset), as the API's ISO 8601. */
 const isoFromJson = timestampText((text) => new Date(text));
@@ -29,19 +51,16 @@ export async function listSessions(
   db: Queryable,
   userId: string,
   query: TSessionsQuery,
+  newestRunJoin: string,
 ): Promise<TSessionsResponse> {
   const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
-  const { rows } = await db.query<{ page: string | null }>(PAGE, [
+  const { rows } = await db.query<{ page: string | null }>(pageStatement(newestRunJoin), [
     userId,
     pattern,
     query.pageSize,
     (query.page - 1) * query.pageSize,
   ]);
-  const page = JSON.parse(rows[0]?.page ?? "[]") as (SessionRow & {
-    created_at: string;
-    updated_at: string;
-    total: number;
-  })[];
+  const page = JSON.parse(rows[0]?.page ?? "[]") as PageRow[];
   const total =
     page[0]?.total ??
     (
@@ -51,13 +70,26 @@ export async function listSessions(
       ])
     ).rows[0]?.total ??
     0;
+  const now = Date.now();
   return {
     sessions: page.map((row) =>
-      toSession({
-        ...row,
-        created_at: isoFromJson(row.created_at),
-        updated_at: isoFromJson(row.updated_at),
-      }),
+      withActivity(
+        toSession({
+          ...row,
+          created_at: isoFromJson(row.created_at),
+          updated_at: isoFromJson(row.updated_at),
+        }),
+        row.newest_run_started_at === null
+          ? undefined
+          : {
+              running: row.newest_run_running === true,
+              ended: endedOf(row.newest_run_status),
+              startedAt: new Date(row.newest_run_started_at),
+              finishedAt:
+                row.newest_run_finished_at === null ? null : new Date(row.newest_run_finished_at),
+            },
+        now,
+      ),
     ),
     total,
     page: query.page,

@@ -19,6 +19,8 @@ import { deleteSession } from "./delete-session";
 import { findOwnedSession } from "./find-session";
 import { listMessages } from "./list-messages";
 import { listSessions } from "./list-sessions";
+import { type NewestRun, newestOf, withActivity } from "./session-activity";
+import type { StoredSession } from "./session-row";
 import { setSessionStatus } from "./set-session-status";
 import { updateSession } from "./update-session";
 
@@ -37,6 +39,10 @@ export interface SessionRuns {
   list(sessionId: string): Promise<TRun[]>;
   /** Stops the session's active run, if any. */
   stopActive(sessionId: string): Promise<void>;
+  /** Each session's newest run (sessions without runs are left out). */
+  newest(sessionIds: readonly string[]): Promise<Map<string, NewestRun>>;
+  /** The same as a part of the sessions page statement: joins `sessions` to `newest_run_*`. */
+  newestRunJoin: string;
 }
 
 /** Sessions (spec §3, §7). Every call is the owner's only: anyone else gets 404. */
@@ -44,6 +50,9 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
   const { runs: sessionRuns } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const catalogue = app.models.catalogue;
+  /** The session as the API shows it: with what it is doing now (decision 032). */
+  const shown = async (session: StoredSession) =>
+    withActivity(session, (await sessionRuns.newest([session.id])).get(session.id));
 
   r.post(
     "/api/sessions",
@@ -59,7 +68,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       const { user } = await requireAgreement(request);
       checkModelChoices(catalogue, request.body);
       const session = await createSession(app.db, user.id, request.body);
-      return reply.status(201).send({ session });
+      return reply.status(201).send({ session: withActivity(session, undefined) });
     },
   );
 
@@ -76,7 +85,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     async (request, reply) => {
       const { user } = await requireAgreement(request);
       reply.header("cache-control", "no-store");
-      return listSessions(app.db, user.id, request.query);
+      return listSessions(app.db, user.id, request.query, sessionRuns.newestRunJoin);
     },
   );
 
@@ -104,7 +113,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
         sessionRuns.list(session.id),
       ]);
       reply.header("cache-control", "no-store");
-      return { session, messages, runs, last_seq };
+      return { session: withActivity(session, newestOf(runs)), messages, runs, last_seq };
     },
   );
 
@@ -125,7 +134,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       const current = await findOwnedSession(app.db, user.id, request.params.id);
       const session = await setSessionStatus(app.db, user.id, current.id, request.body.status);
       if (session.status !== "active") await sessionRuns.stopActive(session.id);
-      return { session };
+      return { session: await shown(session) };
     },
   );
 
@@ -153,7 +162,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
             : current.agent_preferences,
       });
       const session = await updateSession(app.db, user.id, current.id, changes);
-      return { session };
+      return { session: await shown(session) };
     },
   );
 

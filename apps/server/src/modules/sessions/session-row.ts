@@ -28,7 +28,10 @@ export interface SessionRow {
 export const SESSION_COLUMNS =
   "id, user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at";
 
-export function toSession(row: SessionRow): TSession {
+/** A session as stored; what it is doing (`activity`) is added from its runs on the way out. */
+export type StoredSession = Omit<TSession, "activity" | "last_activity_at">;
+
+export function toSession(row: SessionRow): StoredSession {
   return {
     id: row.id,
     title: row.title,
@@ -45,7 +48,7 @@ export function toSession(row: SessionRow): TSession {
 }
 
 /** A session with its owner, for services that act on the owner's behalf (runs, budgets). */
-export interface OwnedSession extends TSession {
+export interface OwnedSession extends StoredSession {
   userId: string;
 }
 

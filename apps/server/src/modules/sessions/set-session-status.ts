@@ -2,13 +2,12 @@ import {
   canChangeSessionStatus,
   SESSION_ERROR_CODES,
   SESSION_STATUS_TRANSITIONS,
-  type TSession,
   type TSessionStatus,
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import { AppError } from "../../platform/errors";
 import { findOwnedSession } from "./find-session";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
+import { SESSION_COLUMNS, type SessionRow, type StoredSession, toSession } from "./session-row";
 
 /**
  * Moves a session to `status` when the transition table allows it (409 otherwise; setting
@@ -19,7 +18,7 @@ export async function setSessionStatus(
   userId: string,
   sessionId: string,
   status: TSessionStatus,
-): Promise<TSession> {
+): Promise<StoredSession> {
   return db.transaction(async (tx) => {
     const session = await findOwnedSession(tx, userId, sessionId, { forUpdate: true });
     if (!canChangeSessionStatus(session.status, status)) {

@@ -1,7 +1,7 @@
-import { hundredthsOf, type TSession, type TUpdateSessionRequest } from "@cohort/contracts";
+import { hundredthsOf, type TUpdateSessionRequest } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { sessionNotFound } from "./find-session";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
+import { SESSION_COLUMNS, type SessionRow, type StoredSession, toSession } from "./session-row";
 
 type Changes = { [K in keyof TUpdateSessionRequest]: Exclude<TUpdateSessionRequest[K], undefined> };
 
@@ -13,7 +13,7 @@ export async function updateSession(
   userId: string,
   sessionId: string,
   changes: Changes,
-): Promise<TSession> {
+): Promise<StoredSession> {
   const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
   const sets = entries.map(([column], i) =>
     JSON_COLUMNS.has(column) ? `${column} = $${i + 3}::jsonb` : `${column} = $${i + 3}`,

@@ -3,9 +3,9 @@ import {
   ERROR_CODES,
   PROVIDER_NAMES,
   ZApiKeyParams,
-  ZApiKeyRequest,
   ZApiKeyResponse,
   ZApiKeysResponse,
+  ZSaveApiKeyRequest,
   ZSuccessResponse,
   ZTestApiKeyRequest,
   ZTestApiKeyResponse,
@@ -17,8 +17,9 @@ import { AppError } from "../../platform/errors";
 import { apiKeyDeps } from "./api-key-deps";
 import { deleteApiKey } from "./delete-api-key";
 import { listApiKeys } from "./list-api-keys";
-import { saveApiKey } from "./save-api-key";
-import { testApiKey } from "./test-api-key";
+import { retestApiKey } from "./retest-api-key";
+import { saveApiKey, testBeforeSaving } from "./save-api-key";
+import { type TestApiKeyDeps, testApiKey } from "./test-api-key";
 
 const tags = ["users"];
 
@@ -29,6 +30,11 @@ const TESTS_PER_MINUTE = 20;
 export async function apiKeyRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = apiKeyDeps(app);
+  const testDeps = (log: TestApiKeyDeps["log"]): TestApiKeyDeps => ({
+    models: app.models,
+    ssrf: app.ssrf,
+    ...(log ? { log } : {}),
+  });
 
   r.get(
     "/api/users/api-keys",
@@ -52,14 +58,16 @@ export async function apiKeyRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          "Store (or replace) the user's key for a provider, encrypted; calls on it cost no credits",
-        body: ZApiKeyRequest,
+          "Store (or replace) the user's key for a provider, encrypted; with `test`, tested first (422 when it fails, unless `saveIfTestFails`)",
+        body: ZSaveApiKeyRequest,
         response: { 200: ZApiKeyResponse },
       },
     },
     async (request) => {
       const { user } = await requireUser(request);
-      const key = await saveApiKey(deps, user.id, request.body);
+      const { test: _test, saveIfTestFails: _confirmed, ...input } = request.body;
+      const verdict = await testBeforeSaving(deps, testDeps(request.log), request.body);
+      const key = await saveApiKey(deps, user.id, input, verdict);
       request.log.info({ userId: user.id, provider: key.provider }, "provider key stored");
       return { key };
     },
@@ -104,7 +112,34 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     },
     async (request) => {
       await requireUser(request);
-      return testApiKey({ models: app.models, ssrf: app.ssrf, log: request.log }, request.body);
+      return testApiKey(testDeps(request.log), request.body);
+    },
+  );
+
+  r.post(
+    "/api/users/api-keys/:provider/test",
+    {
+      config: { rateLimit: { max: TESTS_PER_MINUTE, timeWindow: 60_000 } },
+      schema: {
+        tags,
+        summary: "Test the stored key again; its verdict and time are kept with it",
+        params: ZApiKeyParams,
+        response: { 200: ZApiKeyResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const { provider } = request.params;
+      const key = await retestApiKey(deps, testDeps(request.log), user.id, provider);
+      if (!key) {
+        throw new AppError(
+          ERROR_CODES.notFound,
+          404,
+          `You have no ${PROVIDER_NAMES[provider]} key stored.`,
+        );
+      }
+      reply.header("cache-control", "no-store");
+      return { key };
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { TApiKeyInfo, TProviderId } from "@cohort/contracts";
+import type { TApiKeyInfo, TApiKeyTestResult, TProviderId } from "@cohort/contracts";
 import type { SealedSecret } from "./api-key-crypto";
 
 /** The user_api_keys table as queries return it; only the users module reads it. */
@@ -13,20 +13,43 @@ export interface ApiKeyRow {
   base_url: string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  /** The key's last test (migration 0017); null before its first. */
+  last_test_result: TApiKeyTestResult | null;
+  last_test_message: string | null;
+  last_tested_at: Date | string | null;
 }
 
 /** Columns safe to show: never the ciphertext. */
-export const API_KEY_INFO_COLUMNS = "provider, last4, base_url, created_at, updated_at";
+export const API_KEY_INFO_COLUMNS =
+  "provider, last4, base_url, created_at, updated_at, last_test_result, last_test_message, last_tested_at";
 
-export function toApiKeyInfo(
-  row: Pick<ApiKeyRow, "provider" | "last4" | "base_url" | "created_at" | "updated_at">,
-): TApiKeyInfo {
+export type ApiKeyInfoRow = Pick<
+  ApiKeyRow,
+  | "provider"
+  | "last4"
+  | "base_url"
+  | "created_at"
+  | "updated_at"
+  | "last_test_result"
+  | "last_test_message"
+  | "last_tested_at"
+>;
+
+export function toApiKeyInfo(row: ApiKeyInfoRow): TApiKeyInfo {
   return {
     provider: row.provider,
     last4: row.last4,
     ...(row.base_url ? { baseURL: row.base_url } : {}),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
+    last_test:
+      row.last_test_result && row.last_tested_at
+        ? {
+            result: row.last_test_result,
+            message: row.last_test_message ?? "",
+            tested_at: new Date(row.last_tested_at).toISOString(),
+          }
+        : null,
   };
 }
 

@@ -22,20 +22,32 @@ export function loadSignedInUserKeys(
   return principal.hasProviderKeys ? loadUserKeys(deps, principal.user.id) : Promise.resolve({});
 }
 
+/** A stored key, decrypted: what a call or a key test sends. */
+export interface OpenedKey {
+  provider: TProviderId;
+  apiKey: string;
+  baseURL: string | null;
+  /** The row's updated_at as text (full precision): changes when the key is replaced. */
+  version: string;
+}
+
 /**
- * The user's keys, decrypted, in the model gateway's `userKeys` shape (CoChat, runs). A base
- * URL comes with the SSRF guard's fetch, so every call to it is checked again. A key sealed
- * with a rotated-out ENCRYPTION_KEY is re-sealed with the current one on the way; one that no
- * configured key opens is left out (and logged), so the call falls back to hosted keys.
+ * The user's stored keys (or one provider's), decrypted. A key sealed with a rotated-out
+ * ENCRYPTION_KEY is re-sealed with the current one on the way; one that no configured key
+ * opens is left out (and logged).
  */
-export async function loadUserKeys(deps: ApiKeyDeps, userId: string): Promise<UserProviderKeys> {
-  const { rows } = await deps.db.query<ApiKeyRow>(
+async function openKeys(
+  deps: ApiKeyDeps,
+  userId: string,
+  provider?: TProviderId,
+): Promise<OpenedKey[]> {
+  const { rows } = await deps.db.query<ApiKeyRow & { version: string }>(
     `SELECT user_id, provider, ciphertext, iv, auth_tag, key_id, last4, base_url,
-            created_at, updated_at
-     FROM user_api_keys WHERE user_id = $1`,
-    [userId],
+            created_at, updated_at, updated_at::text AS version
+     FROM user_api_keys WHERE user_id = $1${provider ? " AND provider = $2" : ""}`,
+    provider ? [userId, provider] : [userId],
   );
-  const keys: UserProviderKeys = {};
+  const keys: OpenedKey[] = [];
   const current = currentKeyId(deps.keyRing);
   for (const row of rows) {
     const context = keyContext(userId, row.provider);
@@ -51,12 +63,39 @@ export async function loadUserKeys(deps: ApiKeyDeps, userId: string): Promise<Us
       continue;
     }
     if (row.key_id !== current) await reseal(deps, userId, row.provider, row.key_id, apiKey);
-    const credential: ProviderCredential = row.base_url
-      ? { apiKey, baseURL: row.base_url, fetch: deps.ssrf.fetch }
-      : { apiKey };
-    keys[row.provider as TProviderId] = credential;
+    keys.push({
+      provider: row.provider,
+      apiKey,
+      baseURL: row.base_url,
+      version: row.version,
+    });
   }
   return keys;
+}
+
+/**
+ * The user's keys, decrypted, in the model gateway's `userKeys` shape (CoChat, runs). A base
+ * URL comes with the SSRF guard's fetch, so every call to it is checked again. A key no
+ * configured ENCRYPTION_KEY opens is left out, so its models run as if it was never saved.
+ */
+export async function loadUserKeys(deps: ApiKeyDeps, userId: string): Promise<UserProviderKeys> {
+  const keys: UserProviderKeys = {};
+  for (const key of await openKeys(deps, userId)) {
+    const credential: ProviderCredential = key.baseURL
+      ? { apiKey: key.apiKey, baseURL: key.baseURL, fetch: deps.ssrf.fetch }
+      : { apiKey: key.apiKey };
+    keys[key.provider] = credential;
+  }
+  return keys;
+}
+
+/** One provider's stored key, decrypted (a re-test); undefined when none can be read. */
+export async function loadUserKey(
+  deps: ApiKeyDeps,
+  userId: string,
+  provider: TProviderId,
+): Promise<OpenedKey | undefined> {
+  return (await openKeys(deps, userId, provider))[0];
 }
 
 async function reseal(

@@ -1,8 +1,10 @@
 import { APICallError } from "@ai-sdk/provider";
 import {
   API_KEY_MESSAGES,
+  keyRefusedByProviderMessage,
   PROVIDER_NAMES,
   type TApiKeyRequest,
+  type TApiKeyTestResult,
   type TProviderId,
   type TTestApiKeyResponse,
 } from "@cohort/contracts";
@@ -14,7 +16,8 @@ import type { ModelGateway } from "../models/gateway";
  * POST /api/users/test-api-key: one cheap, real call with the key, through the same SDK the
  * calls will use (a 16-token answer from the provider's cheapest catalogue model; for an
  * OpenAI-compatible server, which models it has is unknown, so its model list). Whatever
- * happens, the answer is a verdict in words, never a 5xx: a bad key is not a server error.
+ * happens, the answer is a verdict — refused, unreachable, rate limited or valid — never a
+ * 5xx: a bad key is not a server error. The key's format was checked before (contracts).
  */
 
 export const TEST_KEY_TIMEOUT_MS = 10_000;
@@ -25,6 +28,8 @@ export interface TestApiKeyDeps {
   log?: { warn(details: object, message: string): void };
   timeoutMs?: number;
 }
+
+type Verdict = Omit<TTestApiKeyResponse, "valid" | "tested_at">;
 
 /** The cheapest catalogue model the provider serves: what a test call costs the user. */
 export function testModelFor(
@@ -49,6 +54,11 @@ export async function testApiKey(
   deps: TestApiKeyDeps,
   input: TApiKeyRequest,
 ): Promise<TTestApiKeyResponse> {
+  const verdict = await findVerdict(deps, input);
+  return { valid: verdict.result === "valid", ...verdict, tested_at: new Date().toISOString() };
+}
+
+async function findVerdict(deps: TestApiKeyDeps, input: TApiKeyRequest): Promise<Verdict> {
   const timeoutMs = deps.timeoutMs ?? TEST_KEY_TIMEOUT_MS;
   const name = PROVIDER_NAMES[input.provider];
   const controller = new AbortController();
@@ -62,7 +72,7 @@ export async function testApiKey(
       ? deps.models.providers.languageModel(input.provider, modelName, { apiKey: input.apiKey })
       : undefined;
     if (!model) {
-      return { valid: false, message: `Cohort has no ${name} model to test the key with.` };
+      return { result: "failed", message: `Cohort has no ${name} model to test the key with.` };
     }
     const { generateText } = await loadAiSdk();
     await generateText({
@@ -72,11 +82,11 @@ export async function testApiKey(
       maxRetries: 0,
       abortSignal: controller.signal,
     });
-    return { valid: true, message: API_KEY_MESSAGES.valid };
+    return { result: "valid", message: API_KEY_MESSAGES.valid };
   } catch (error) {
     if (controller.signal.aborted) {
       return {
-        valid: false,
+        result: "unreachable",
         message: `${name} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}. Try again later.`,
       };
     }
@@ -90,7 +100,7 @@ async function testCompatibleServer(
   deps: TestApiKeyDeps,
   input: TApiKeyRequest,
   signal: AbortSignal,
-): Promise<TTestApiKeyResponse> {
+): Promise<Verdict> {
   // The same check as saving the key: a base URL the key could not be stored with is not
   // called either (a ?query would otherwise ride along on every path built on it).
   const { url } = await deps.ssrf.checkBaseUrl(input.baseURL ?? "");
@@ -110,48 +120,46 @@ async function testCompatibleServer(
     }
     if (count === undefined) {
       return {
-        valid: false,
+        result: "failed",
         message:
           "The server answered, but not like an OpenAI-compatible API. Check that the base URL ends in /v1.",
       };
     }
     return {
-      valid: true,
+      result: "valid",
       message: `${API_KEY_MESSAGES.valid} The server offers ${count} model${count === 1 ? "" : "s"}.`,
     };
   }
   return statusVerdict("openai-compatible", response.status);
 }
 
-function statusVerdict(provider: TProviderId, status: number): TTestApiKeyResponse {
+function statusVerdict(provider: TProviderId, status: number): Verdict {
   const name = PROVIDER_NAMES[provider];
-  if (status === 401 || status === 403) return { valid: false, message: API_KEY_MESSAGES.rejected };
-  if (status === 429) {
-    return {
-      valid: false,
-      message: `${name} accepted the key but refused the call: rate limit or quota reached (429). Try again later.`,
-    };
+  const verdict = (result: TApiKeyTestResult, message: string): Verdict => ({ result, message });
+  if (status === 401 || status === 403) {
+    return verdict("refused", keyRefusedByProviderMessage(provider, status));
   }
-  if (status === 404 && provider === "openai-compatible") {
-    return {
-      valid: false,
-      message:
-        "No OpenAI-compatible API at this address (404). Check that the base URL ends in /v1.",
-    };
+  if (status === 429) {
+    return verdict(
+      "rate_limited",
+      `${name} accepted the key but refused the call: rate limit or quota reached (429). Try again later.`,
+    );
   }
   if (status >= 500) {
-    return { valid: false, message: `${name} had a server error (${status}). Try again later.` };
+    return verdict("unreachable", `${name} had a server error (${status}). Try again later.`);
   }
-  return { valid: false, message: `${name} refused the test call (${status}).` };
+  if (status === 404 && provider === "openai-compatible") {
+    return verdict(
+      "failed",
+      "No OpenAI-compatible API at this address (404). Check that the base URL ends in /v1.",
+    );
+  }
+  return verdict("failed", `${name} refused the test call (${status}).`);
 }
 
-function verdictOf(
-  deps: TestApiKeyDeps,
-  provider: TProviderId,
-  error: unknown,
-): TTestApiKeyResponse {
+function verdictOf(deps: TestApiKeyDeps, provider: TProviderId, error: unknown): Verdict {
   const name = PROVIDER_NAMES[provider];
-  if (error instanceof UrlNotAllowedError) return { valid: false, message: error.message };
+  if (error instanceof UrlNotAllowedError) return { result: "failed", message: error.message };
   if (APICallError.isInstance(error) && error.statusCode !== undefined) {
     return statusVerdict(provider, error.statusCode);
   }
@@ -162,7 +170,7 @@ function verdictOf(
     "API key test could not reach the provider",
   );
   return {
-    valid: false,
+    result: "unreachable",
     message: `Could not reach ${name}. Check the address and your network, then try again.`,
   };
 }

@@ -85,13 +85,26 @@ const HEADING_CLASSES = {
 
 type Size = keyof typeof HEADING_CLASSES;
 
-function renderBlocks(blocks: Block[], size: Size, tight = false, keyPrefix = ""): ReactNode[] {
+/** The tags of Markdown heading levels 1–6: answers start at h3, a page of its own at h2. */
+const HEADING_TAGS = {
+  h2: ["h2", "h2", "h3", "h4", "h5", "h6"],
+  h3: ["h3", "h3", "h4", "h5", "h6", "h6"],
+} as const;
+type TopHeading = keyof typeof HEADING_TAGS;
+
+function renderBlocks(
+  blocks: Block[],
+  size: Size,
+  tight = false,
+  keyPrefix = "",
+  top: TopHeading = "h3",
+): ReactNode[] {
   return blocks.map((block, index) => {
     const key = `${keyPrefix}${index}`;
     switch (block.type) {
       case "heading": {
         // Headings inside an answer sit under the page's own headings (h1–h2), so h3 is the top.
-        const Tag = (["h3", "h3", "h4", "h5", "h6", "h6"] as const)[block.level - 1] ?? "h6";
+        const Tag = HEADING_TAGS[top][block.level - 1] ?? "h6";
         return (
           <Tag
             key={key}
@@ -117,14 +130,14 @@ function renderBlocks(blocks: Block[], size: Size, tight = false, keyPrefix = ""
             key={key}
             className="my-3 border-l-4 border-brand-200 pl-3 text-ink-700 italic"
           >
-            {renderBlocks(block.children, size, false, `${key}.`)}
+            {renderBlocks(block.children, size, false, `${key}.`, top)}
           </blockquote>
         );
       case "list": {
         const items = block.items.map((item, itemIndex) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
           <li key={itemIndex} className="pl-1">
-            {renderBlocks(item, size, block.tight, `${key}.${itemIndex}.`)}
+            {renderBlocks(item, size, block.tight, `${key}.${itemIndex}.`, top)}
           </li>
         ));
         return block.ordered ? (
@@ -192,13 +205,20 @@ export interface MarkdownProps {
   className?: string;
   /** "sm" for dense places (an agent's lane): smaller headings. */
   size?: Size;
+  /** The tag of the text's top headings: h3 under a page's h2s (default), h2 under its h1. */
+  topHeading?: TopHeading;
 }
 
-export const Markdown = memo(function Markdown({ text, className, size = "md" }: MarkdownProps) {
+export const Markdown = memo(function Markdown({
+  text,
+  className,
+  size = "md",
+  topHeading = "h3",
+}: MarkdownProps) {
   const blocks = useMemo(() => parseMarkdown(text), [text]);
   return (
     <div className={cn("text-sm leading-6 break-words text-ink-800", className)}>
-      {renderBlocks(blocks, size)}
+      {renderBlocks(blocks, size, false, "", topHeading)}
     </div>
   );
 });

@@ -19,6 +19,8 @@ export interface ToastItem {
   description?: string;
   variant: ToastVariant;
   durationMs: number;
+  /** The control the user last used before this toast: the toasts keep clear of it. */
+  trigger?: Element;
 }
 
 export const DEFAULT_TOAST_DURATION_MS = 5_000;
@@ -30,6 +32,15 @@ type Listener = () => void;
 let items: readonly ToastItem[] = [];
 let counter = 0;
 const listeners = new Set<Listener>();
+let lastTrigger: Element | null = null;
+
+/**
+ * Records the control the user just used (a click, a key press, a form's submit button),
+ * so a toast it causes later — after a call answers — can be kept from covering it.
+ */
+export function noteToastTrigger(element: Element | null): void {
+  lastTrigger = element;
+}
 
 function emit(): void {
   for (const listener of listeners) listener();
@@ -43,6 +54,7 @@ export function toast(options: ToastOptions): string {
     variant: options.variant ?? "info",
     durationMs: options.durationMs ?? DEFAULT_TOAST_DURATION_MS,
     ...(options.description === undefined ? {} : { description: options.description }),
+    ...(lastTrigger?.isConnected ? { trigger: lastTrigger } : {}),
   };
   items = [...items, item].slice(-MAX_VISIBLE_TOASTS);
   emit();

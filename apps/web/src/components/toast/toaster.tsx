@@ -1,8 +1,15 @@
 import { Toast } from "radix-ui";
-import { useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { cn } from "../cn";
 import { CloseIcon } from "../icons";
-import { dismissToast, getToasts, subscribeToasts, type ToastVariant } from "./toast-store";
+import { type ToastPlacement, toastPlacement } from "./toast-placement";
+import {
+  dismissToast,
+  getToasts,
+  subscribeToasts,
+  type ToastItem,
+  type ToastVariant,
+} from "./toast-store";
 
 const variantStyles: Record<ToastVariant, { box: string; icon: string; label: string }> = {
   success: { box: "border-emerald-200", icon: "bg-emerald-600", label: "Success" },
@@ -11,12 +18,43 @@ const variantStyles: Record<ToastVariant, { box: string; icon: string; label: st
   info: { box: "border-brand-200", icon: "bg-brand-600", label: "Notice" },
 };
 
+/** Bottom, or top while the bottom would cover a control one of the toasts came from. */
+function usePlacement(items: readonly ToastItem[]) {
+  const list = useRef<HTMLOListElement | null>(null);
+  const [placement, setPlacement] = useState<ToastPlacement>("bottom");
+  const [layoutTick, setLayoutTick] = useState(0);
+
+  useEffect(() => {
+    if (items.length === 0) return;
+    const relayout = () => setLayoutTick((tick) => tick + 1);
+    window.addEventListener("resize", relayout);
+    window.addEventListener("scroll", relayout, { passive: true, capture: true });
+    return () => {
+      window.removeEventListener("resize", relayout);
+      window.removeEventListener("scroll", relayout, { capture: true });
+    };
+  }, [items.length]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: layoutTick asks for a new measure
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (!element) return;
+    const triggers = items.flatMap((item) =>
+      item.trigger?.isConnected ? [item.trigger.getBoundingClientRect()] : [],
+    );
+    setPlacement(toastPlacement(element.getBoundingClientRect(), triggers, window.innerHeight));
+  }, [items, layoutTick]);
+
+  return { list, placement };
+}
+
 /**
  * The Radix Toast renderer, loaded on demand by `<ToastHost />`. Errors are "foreground"
  * toasts (announced assertively); the rest are polite.
  */
 export function Toaster() {
   const items = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
+  const { list, placement } = usePlacement(items);
   return (
     <Toast.Provider swipeDirection="right" label="Notification">
       {items.map((item) => {
@@ -60,7 +98,14 @@ export function Toaster() {
           </Toast.Root>
         );
       })}
-      <Toast.Viewport className="fixed right-0 bottom-0 z-[90] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:p-6" />
+      <Toast.Viewport
+        ref={list}
+        data-placement={placement}
+        className={cn(
+          "fixed right-0 z-[90] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:p-6",
+          placement === "bottom" ? "bottom-0" : "top-0",
+        )}
+      />
     </Toast.Provider>
   );
 }

@@ -3,7 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
+import { formatCount } from "../../lib/format/numbers";
 import { formatCost, formatNumber } from "../billing/billing-format";
+import { useModelNames } from "../billing/use-model-names";
 import { adminKeys, fetchOverview } from "./admin-api";
 import {
   AdminPage,
@@ -17,8 +19,7 @@ import { WebVitalsTable } from "./web-vitals-table";
 
 const RANGES = [7, 30, 90] as const;
 
-const plural = (word: string) => (value: number) =>
-  `${formatNumber(value)} ${word}${value === 1 ? "" : "s"}`;
+const plural = (word: string) => (value: number) => formatCount(value, word, 2);
 
 function series(overview: TAdminOverview, pick: (day: TAdminOverview["days"][number]) => number) {
   return overview.days.map((day) => ({ date: day.date, value: pick(day) }));
@@ -226,6 +227,7 @@ export function ProviderHealthTable({ providers }: { providers: readonly TModelH
 }
 
 function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
+  const modelName = useModelNames();
   if (models.length === 0) {
     return <p className="mt-3 text-sm text-ink-600">No model calls since the server started.</p>;
   }
@@ -238,7 +240,7 @@ function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
     >
       {models.map((model) => (
         <tr key={model.model_id}>
-          <AdminRowHeader>{model.model_id}</AdminRowHeader>
+          <AdminRowHeader>{modelName(model.model_id)}</AdminRowHeader>
           <td className="py-2 pr-3">{formatNumber(model.calls)}</td>
           <td className="py-2 pr-3">
             {model.errors > 0 ? <Badge tone="danger">{formatNumber(model.errors)}</Badge> : "0"}

@@ -13,12 +13,14 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
+import { formatCount, formatCredits } from "../../lib/format/numbers";
 import {
   formatCreditDelta,
   formatDateTime,
   formatNumber,
   ledgerReasonLabel,
 } from "../billing/billing-format";
+import { useModelNames } from "../billing/use-model-names";
 import {
   adjustCredits,
   adminKeys,
@@ -73,7 +75,7 @@ export function AdminUserPage() {
             <dd>{TIER_LABELS[user.subscription_tier]}</dd>
             <dt className="text-ink-600">Balance</dt>
             <dd className="tabular-nums" data-testid="user-balance">
-              {formatNumber(user.credits_remaining)} credits
+              {formatCredits(user.credits_remaining)}
             </dd>
             <dt className="text-ink-600">Email</dt>
             <dd>{user.emailVerified ? "Verified" : "Not verified"}</dd>
@@ -123,6 +125,7 @@ export function AdminUserPage() {
 }
 
 function LedgerRows({ detail }: { detail: TAdminUserDetail }) {
+  const modelName = useModelNames();
   if (detail.ledger.length === 0) {
     return <p className="mt-3 text-sm text-ink-600">No credit movements yet.</p>;
   }
@@ -154,7 +157,10 @@ function LedgerRows({ detail }: { detail: TAdminUserDetail }) {
             <tr key={entry.id}>
               <td className="py-2 pr-3 text-ink-600">{formatDateTime(entry.created_at)}</td>
               <td className="py-2 pr-3">{ledgerReasonLabel(entry.reason)}</td>
-              <td className="py-2 pr-3 text-ink-700">{entry.description}</td>
+              <td className="py-2 pr-3 text-ink-700">
+                {/* A charge's description is the model's id: people read its name. */}
+                {entry.reason === "usage" ? modelName(entry.description) : entry.description}
+              </td>
               <td className="py-2 pr-3 text-right tabular-nums">
                 {formatCreditDelta(entry.delta)}
               </td>
@@ -191,7 +197,7 @@ function AdjustCreditsCard({ userId }: { userId: string }) {
         idempotencyKey: crypto.randomUUID(),
       });
       toast({
-        title: `Balance is now ${formatNumber(result.balance)} credits`,
+        title: `Balance is now ${formatCredits(result.balance)}`,
         variant: "success",
       });
       setAmount("");
@@ -329,7 +335,7 @@ function AccountCard({ detail }: { detail: TAdminUserDetail }) {
             onClick={() =>
               void run(async () => {
                 const { revoked } = await revokeSignIns(user.id);
-                return `${revoked} sign-in${revoked === 1 ? "" : "s"} ended`;
+                return `${formatCount(revoked, "sign-in")} ended`;
               })
             }
           >

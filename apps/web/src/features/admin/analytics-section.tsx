@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card } from "../../components/card";
+import { formatCount, formatPercent } from "../../lib/format/numbers";
 import { barPercent, formatDate, formatNumber } from "../billing/billing-format";
 import { adminKeys, fetchAnalytics } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
@@ -28,9 +29,8 @@ export function AnalyticsSection() {
       ) : (
         <>
           <p className="text-sm text-ink-600">
-            {formatDate(data.from)} to {formatDate(data.to)}: {formatNumber(data.pageViews)} page{" "}
-            {data.pageViews === 1 ? "view" : "views"} in {formatNumber(data.sessions)}{" "}
-            {data.sessions === 1 ? "session" : "sessions"}.
+            {formatDate(data.from)} to {formatDate(data.to)}:{" "}
+            {formatCount(data.pageViews, "page view")} in {formatCount(data.sessions, "session")}.
           </p>
           <div className="grid gap-6 lg:grid-cols-3">
             <CountList title="Top pages" rows={data.topPages} />
@@ -50,7 +50,7 @@ export function AnalyticsSection() {
                       <span className="text-ink-600 tabular-nums">
                         {formatNumber(step.count)}
                         {previous
-                          ? ` · ${formatNumber((step.count / previous) * 100, 1)}% of the step before`
+                          ? ` · ${formatPercent(step.count / previous)} of the step before`
                           : ""}
                       </span>
                     </div>

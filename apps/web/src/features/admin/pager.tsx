@@ -1,4 +1,5 @@
 import { Button } from "../../components/button";
+import { formatNumber } from "../../lib/format/numbers";
 
 /** Previous / next for the admin lists, with where the reader is. */
 export function Pager({
@@ -19,7 +20,7 @@ export function Pager({
       className="flex items-center justify-between gap-3 text-sm text-ink-600"
     >
       <span>
-        Page {page} of {pages} · {total.toLocaleString("en-US")} in all
+        Page {formatNumber(page)} of {formatNumber(pages)} · {formatNumber(total)} in all
       </span>
       <span className="flex gap-2">
         <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>

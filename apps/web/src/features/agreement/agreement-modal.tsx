@@ -18,7 +18,20 @@ export interface AgreementModalProps {
   busy?: boolean;
   /** A message shown above the buttons, e.g. that declining is not possible. */
   notice?: string | null;
+  /**
+   * Sign-up: Escape and a click outside ask before `onClose` discards the held form (an
+   * accidental key press must not throw a filled-in sign-up away). The × still closes.
+   */
+  askBeforeDiscarding?: boolean;
 }
+
+export const DISCARD_TEXTS = {
+  question: "Discard your sign-up?",
+  explanation:
+    "Without accepting the agreement the account cannot be created. The details you entered stay in the form.",
+  keep: "Keep reading",
+  discard: "Discard",
+} as const;
 
 /** True when the element is scrolled to within 50 px of its bottom (spec §4/§9). */
 export function isScrolledToBottom(element: {
@@ -43,8 +56,11 @@ export function AgreementModal({
   onDecline,
   busy = false,
   notice = null,
+  askBeforeDiscarding = false,
 }: AgreementModalProps) {
   const [scrolledToEnd, setScrolledToEnd] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const questionId = useId();
   const [ticked, setTicked] = useState(false);
   const scroller = useRef<HTMLElement | null>(null);
   const checkboxId = useId();
@@ -90,6 +106,17 @@ export function AgreementModal({
           onOpenAutoFocus={(event) => {
             event.preventDefault();
             scroller.current?.focus();
+          }}
+          onEscapeKeyDown={(event) => {
+            if (!askBeforeDiscarding || busy) return;
+            event.preventDefault();
+            // A second Escape answers the question with "keep reading".
+            setConfirming((asking) => !asking);
+          }}
+          onPointerDownOutside={(event) => {
+            if (!askBeforeDiscarding || busy) return;
+            event.preventDefault();
+            setConfirming(true);
           }}
         >
           <div className="flex items-start justify-between gap-4 border-b border-ink-200 px-5 py-4 sm:px-6">
@@ -154,19 +181,67 @@ export function AgreementModal({
                 </p>
               ) : null}
             </div>
-            <div className="mt-4 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              {canDecline ? (
-                <Button variant="outline" disabled={busy} onClick={onDecline}>
-                  Decline
+            {confirming ? (
+              <DiscardQuestion
+                id={questionId}
+                onKeep={() => {
+                  setConfirming(false);
+                  scroller.current?.focus();
+                }}
+                onDiscard={onClose}
+              />
+            ) : (
+              <div className="mt-4 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+                {canDecline ? (
+                  <Button variant="outline" disabled={busy} onClick={onDecline}>
+                    Decline
+                  </Button>
+                ) : null}
+                <Button disabled={!ticked || busy} onClick={onAccept}>
+                  {busy ? "Loading..." : "I Agree"}
                 </Button>
-              ) : null}
-              <Button disabled={!ticked || busy} onClick={onAccept}>
-                {busy ? "Loading..." : "I Agree"}
-              </Button>
-            </div>
+              </div>
+            )}
           </div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** Asked in place of the buttons, with the safe answer focused. */
+function DiscardQuestion({
+  id,
+  onKeep,
+  onDiscard,
+}: {
+  id: string;
+  onKeep: () => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <div
+      role="alertdialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      data-testid="agreement-discard-question"
+      className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3"
+    >
+      <p id={`${id}-title`} className="text-sm font-semibold text-amber-950">
+        {DISCARD_TEXTS.question}
+      </p>
+      <p id={`${id}-text`} className="mt-1 text-sm text-amber-900">
+        {DISCARD_TEXTS.explanation}
+      </p>
+      <div className="mt-3 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onDiscard}>
+          {DISCARD_TEXTS.discard}
+        </Button>
+        {/* The question takes focus, so Enter or Space keeps reading. */}
+        <Button autoFocus onClick={onKeep}>
+          {DISCARD_TEXTS.keep}
+        </Button>
+      </div>
+    </div>
   );
 }

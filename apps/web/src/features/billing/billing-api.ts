@@ -1,9 +1,10 @@
 import type {
   TBillingPeriod,
   TBillingSummary,
+  TCheckoutOutcome,
   TCreateCheckoutSessionResponse,
+  TCreditHistoryPage,
   TCreditPackId,
-  TLedgerPage,
   TPaidTier,
   TPortalResponse,
   TPurchaseCreditsResponse,
@@ -21,8 +22,8 @@ export const billingKeys = {
   summary: [...BILLING_QUERY_KEY, "summary"] as const,
   usageStats: [...BILLING_QUERY_KEY, "usage-stats"] as const,
   usage: (days: number) => [...BILLING_QUERY_KEY, "usage", days] as const,
-  ledger: (page: number, pageSize: number) =>
-    [...BILLING_QUERY_KEY, "ledger", page, pageSize] as const,
+  creditHistory: (page: number, pageSize: number) =>
+    [...BILLING_QUERY_KEY, "credit-history", page, pageSize] as const,
 };
 
 export function fetchBillingSummary(signal?: AbortSignal): Promise<TBillingSummary> {
@@ -60,12 +61,21 @@ export function fetchUserUsage(days: number, signal?: AbortSignal): Promise<TUse
   return api.get<TUserUsage>("/users/usage", { query: { days }, signal });
 }
 
-export function fetchLedger(
+/** The credit history: one row per run (its calls inside), one per other ledger entry. */
+export function fetchCreditHistory(
   page: number,
   pageSize: number,
   signal?: AbortSignal,
-): Promise<TLedgerPage> {
-  return api.get<TLedgerPage>("/billing/ledger", { query: { page, pageSize }, signal });
+): Promise<TCreditHistoryPage> {
+  return api.get<TCreditHistoryPage>("/billing/credit-history", {
+    query: { page, pageSize },
+    signal,
+  });
+}
+
+/** What a checkout bought and whether its payment has been applied yet. */
+export function fetchCheckoutOutcome(id: string, signal?: AbortSignal): Promise<TCheckoutOutcome> {
+  return api.get<TCheckoutOutcome>(`/billing/checkouts/${encodeURIComponent(id)}`, { signal });
 }
 
 export function createCheckoutSession(

@@ -3,6 +3,8 @@ import type { TSubscriptionInfo } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import {
   barPercent,
+  CHECKOUT_CONFIRMING_MESSAGE,
+  checkoutOutcomeToast,
   formatCost,
   formatCreditDelta,
   formatDateTime,
@@ -12,6 +14,7 @@ import {
   niceCeiling,
 } from "./billing-format";
 import { type PlanContext, planAction, yearlySavingMonths } from "./plan-actions";
+import { fallbackModelName } from "./use-model-names";
 
 describe("billing formatting", () => {
   it("signs ledger deltas with a real minus and keeps hundredths", () => {
@@ -30,7 +33,7 @@ describe("billing formatting", () => {
 
   it("shortens large token counts and keeps small costs visible", () => {
     expect(formatTokens(950)).toBe("950");
-    expect(formatTokens(12_345)).toBe("12.3k");
+    expect(formatTokens(12_345)).toBe("12.3K");
     expect(formatTokens(2_500_000)).toBe("2.5M");
     expect(formatCost(0)).toBe("$0.00");
     expect(formatCost(0.0042)).toBe("$0.0042");
@@ -122,5 +125,60 @@ describe("planAction", () => {
 
   it("counts the months a yearly price saves", () => {
     expect(yearlySavingMonths({ price_monthly_usd: 19.99, price_yearly_usd: 199.9 })).toBe(2);
+  });
+});
+
+describe("the checkout's return toast (decision 032)", () => {
+  const pack = {
+    id: "cs_1",
+    kind: "credits" as const,
+    status: "completed" as const,
+    credits: 5000,
+    tier: null,
+    plan_name: null,
+    billing_period: null,
+    pack_name: "5,000 credits",
+    amount_usd: 149.99,
+  };
+  const plan = {
+    ...pack,
+    kind: "subscription" as const,
+    credits: 12000,
+    tier: "pro" as const,
+    plan_name: "Pro",
+    billing_period: "yearly" as const,
+    pack_name: null,
+  };
+
+  it("says what the payment added, from the server's record", () => {
+    expect(checkoutOutcomeToast(pack)).toEqual({
+      title: "Payment received: 5,000 credits added to your balance.",
+      variant: "success",
+    });
+    expect(checkoutOutcomeToast({ ...pack, credits: 1 })?.title).toBe(
+      "Payment received: 1 credit added to your balance.",
+    );
+    expect(checkoutOutcomeToast(plan)?.title).toBe(
+      "Payment received: you are on the Pro plan, billed yearly, with 12,000 credits a year.",
+    );
+    expect(checkoutOutcomeToast({ ...plan, billing_period: "monthly", credits: 1000 })?.title).toBe(
+      "Payment received: you are on the Pro plan, billed monthly, with 1,000 credits a month.",
+    );
+  });
+
+  it("waits while the checkout is open and says so when the payment failed", () => {
+    expect(checkoutOutcomeToast({ ...pack, status: "open" })).toBeNull();
+    expect(checkoutOutcomeToast({ ...pack, status: "failed" })).toEqual({
+      title: "The payment did not go through. You have not been charged.",
+      variant: "error",
+    });
+    expect(CHECKOUT_CONFIRMING_MESSAGE).toContain("being confirmed");
+  });
+});
+
+describe("model names when the catalogue has none", () => {
+  it("reads like a name, not an id", () => {
+    expect(fallbackModelName("claude-sonnet-4")).toBe("Claude sonnet 4");
+    expect(fallbackModelName("local:llama3")).toBe("llama3 (local)");
   });
 });

@@ -1,4 +1,5 @@
-import type { TLedgerReason } from "@cohort/contracts";
+import type { TCheckoutOutcome, TLedgerReason } from "@cohort/contracts";
+import { formatCredits } from "../../lib/format/numbers";
 
 /** Pure formatting for the /billing screen (unit-tested; no React, no DOM). */
 
@@ -17,35 +18,16 @@ export function ledgerReasonLabel(reason: string): string {
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** "+100", "−2.5" (a real minus sign), "0". */
-export function formatCreditDelta(delta: number): string {
-  const rounded = round2(delta);
-  const digits = Math.abs(rounded).toLocaleString("en-US", { maximumFractionDigits: 2 });
-  if (rounded > 0) return `+${digits}`;
-  if (rounded < 0) return `\u2212${digits}`;
-  return digits;
-}
-
-export function formatNumber(value: number, maximumFractionDigits = 2): string {
-  return value.toLocaleString("en-US", { maximumFractionDigits });
-}
-
-/** Whole tokens, with k/M above ten thousand so the figure fits a card. */
-export function formatTokens(tokens: number): string {
-  if (tokens >= 1_000_000) return `${formatNumber(tokens / 1_000_000, 1)}M`;
-  if (tokens >= 10_000) return `${formatNumber(tokens / 1_000, 1)}k`;
-  return Math.round(tokens).toLocaleString("en-US");
-}
-
-/** US dollars; sub-cent costs (a few tokens) keep four decimals rather than read as $0.00. */
-export function formatCost(usd: number): string {
-  if (usd > 0 && usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
-
-export function formatPrice(usd: number): string {
-  return `$${usd.toFixed(2)}`;
-}
+// The billing screen's names for the shared formats (lib/format/numbers.ts, decision 032).
+/** Tokens in a small space: "950", "12.3K", "2.5M". */
+/** US dollars: "$1,999.90"; sub-cent costs keep four decimals rather than read as $0.00. */
+export {
+  formatCompact as formatTokens,
+  formatCreditDelta,
+  formatNumber,
+  formatUsd as formatCost,
+  formatUsd as formatPrice,
+} from "../../lib/format/numbers";
 
 const dayFormat = new Intl.DateTimeFormat("en-US", {
   month: "short",
@@ -98,3 +80,31 @@ export function barPercent(value: number, scale: number): number {
   if (value <= 0 || scale <= 0) return 0;
   return Math.max(1.5, Math.min(100, (value / scale) * 100));
 }
+
+/** The return toast for a checkout the server has settled; null while it is still open. */
+export function checkoutOutcomeToast(
+  outcome: TCheckoutOutcome,
+): { title: string; variant: "success" | "error" } | null {
+  if (outcome.status === "open") return null;
+  if (outcome.status !== "completed") {
+    return {
+      title: "The payment did not go through. You have not been charged.",
+      variant: "error",
+    };
+  }
+  if (outcome.kind === "credits") {
+    return {
+      title: `Payment received: ${formatCredits(outcome.credits)} added to your balance.`,
+      variant: "success",
+    };
+  }
+  const yearly = outcome.billing_period === "yearly";
+  return {
+    title: `Payment received: you are on the ${outcome.plan_name ?? "new"} plan, billed ${yearly ? "yearly" : "monthly"}, with ${formatCredits(outcome.credits)} a ${yearly ? "year" : "month"}.`,
+    variant: "success",
+  };
+}
+
+/** While the payment provider has not yet told us (its webhook comes a moment later). */
+export const CHECKOUT_CONFIRMING_MESSAGE =
+  "Thank you! Your payment is being confirmed; your balance and plan update as soon as it is.";

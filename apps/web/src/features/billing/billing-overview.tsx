@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { pluralize } from "../../lib/format/numbers";
 import { creditLevel } from "../shell/credit-levels";
 import { formatCost, formatDate, formatNumber, formatTokens } from "./billing-format";
 import { hasLiveSubscription } from "./plan-actions";
@@ -93,11 +94,15 @@ export function BillingOverview({ summary }: { summary: TBillingSummary }) {
         </Fact>
         <Fact label="Balance" testId="billing-balance">
           <span className={balanceTone[level]}>{formatNumber(summary.balance)}</span>{" "}
-          <span className="text-sm font-normal text-ink-600">credits</span>
+          <span className="text-sm font-normal text-ink-600">
+            {pluralize(summary.balance, "credit")}
+          </span>
         </Fact>
         <Fact label="Available" testId="billing-available">
           {formatNumber(summary.available)}{" "}
-          <span className="text-sm font-normal text-ink-600">credits</span>
+          <span className="text-sm font-normal text-ink-600">
+            {pluralize(summary.available, "credit")}
+          </span>
           {summary.held > 0 ? (
             <span className="block text-sm font-normal text-ink-600">
               {formatNumber(summary.held)} held for calls in progress

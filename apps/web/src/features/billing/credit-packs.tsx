@@ -2,8 +2,9 @@ import type { TCreditPackId, TCreditPackOffer } from "@cohort/contracts";
 import { useId } from "react";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { formatCredits } from "../../lib/format/numbers";
 import { purchaseCredits } from "./billing-api";
-import { formatNumber, formatPrice } from "./billing-format";
+import { formatPrice } from "./billing-format";
 import { type RedirectAction, useRedirectAction } from "./use-redirect-action";
 
 function PackCard({
@@ -35,7 +36,7 @@ function PackCard({
       <Button
         variant="secondary"
         className="mt-auto w-full"
-        aria-label={`Buy ${formatNumber(pack.credits)} credits for ${formatPrice(pack.price_usd)}`}
+        aria-label={`Buy ${formatCredits(pack.credits)} for ${formatPrice(pack.price_usd)}`}
         disabled={purchase.busy}
         aria-busy={running || undefined}
         onClick={() => purchase.run(pack.id)}

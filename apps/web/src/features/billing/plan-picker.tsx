@@ -4,8 +4,10 @@ import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
+import { formatCredits } from "../../lib/format/numbers";
+import { FeatureText } from "../pricing/plan-card";
 import { createCheckoutSession } from "./billing-api";
-import { formatNumber, formatPrice } from "./billing-format";
+import { formatPrice } from "./billing-format";
 import { planAction, yearlySavingMonths } from "./plan-actions";
 import { usePortal } from "./use-portal";
 import { type RedirectAction, useRedirectAction } from "./use-redirect-action";
@@ -110,7 +112,7 @@ function PlanCard({
         <span className="text-sm font-medium text-ink-600">{yearly ? "/year" : "/month"}</span>
       </p>
       <p className="mt-1 text-sm font-semibold text-brand-700">
-        {formatNumber(credits)} credits {yearly ? "a year" : "a month"}
+        {formatCredits(credits)} {yearly ? "a year" : "a month"}
       </p>
       <ul className="mt-4 flex-1 space-y-1.5 text-sm text-ink-700">
         {plan.features.map((feature) => (
@@ -118,7 +120,7 @@ function PlanCard({
             <span aria-hidden="true" className="text-brand-600">
               ✓
             </span>
-            <span>{feature}</span>
+            <FeatureText feature={feature} />
           </li>
         ))}
       </ul>

@@ -1,5 +1,11 @@
-import type { TUsageDay, TUsageModel, TUserUsage } from "@cohort/contracts";
+import {
+  PROVIDER_NAMES,
+  type TUsageDay,
+  type TUsageModel,
+  type TUserUsage,
+} from "@cohort/contracts";
 import { useId } from "react";
+import { formatCount, formatCredits } from "../../lib/format/numbers";
 import {
   barPercent,
   formatCost,
@@ -9,6 +15,7 @@ import {
   niceCeiling,
 } from "./billing-format";
 import { DayAxisLabels } from "./day-axis-labels";
+import { useModelNames } from "./use-model-names";
 
 /**
  * Hand-made bar charts (no chart library: a few divs draw them, and the data is a table for
@@ -16,8 +23,11 @@ import { DayAxisLabels } from "./day-axis-labels";
  * and the full numbers behind a disclosure; the model chart is a plain list, readable as is.
  */
 
-function creditsText(value: number): string {
-  return `${formatNumber(value)} ${value === 1 ? "credit" : "credits"}`;
+const creditsText = formatCredits;
+
+/** A provider id as people know it ("Anthropic"); an unknown one as it is. */
+function providerName(provider: string): string {
+  return PROVIDER_NAMES[provider as keyof typeof PROVIDER_NAMES] ?? provider;
 }
 
 function daySummary(days: readonly TUsageDay[]): string {
@@ -68,7 +78,7 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
             {days.map((day) => (
               <div
                 key={day.date}
-                title={`${formatDay(day.date)}: ${creditsText(day.credits)}, ${formatNumber(day.requests)} requests`}
+                title={`${formatDay(day.date)}: ${creditsText(day.credits)}, ${formatCount(day.requests, "request")}`}
                 className="flex h-full min-w-0 flex-1 items-end"
               >
                 <div
@@ -129,6 +139,7 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
 export function ModelUsageChart({ models }: { models: readonly TUsageModel[] }) {
   const captionId = useId();
   const max = Math.max(0, ...models.map((model) => model.credits));
+  const modelName = useModelNames();
   return (
     <figure
       aria-labelledby={captionId}
@@ -146,11 +157,13 @@ export function ModelUsageChart({ models }: { models: readonly TUsageModel[] }) 
             <li key={`${model.provider}:${model.model}`} className="grid gap-1">
               <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
                 <span className="min-w-0 truncate font-medium text-ink-900">
-                  {model.model}{" "}
-                  <span className="text-xs font-normal text-ink-500">{model.provider}</span>
+                  {modelName(model.model)}{" "}
+                  <span className="text-xs font-normal text-ink-500">
+                    {providerName(model.provider)}
+                  </span>
                 </span>
                 <span className="text-xs text-ink-600 tabular-nums">
-                  {creditsText(model.credits)} · {formatNumber(model.requests)} requests ·{" "}
+                  {creditsText(model.credits)} · {formatCount(model.requests, "request")} ·{" "}
                   {formatCost(model.cost)}
                 </span>
               </div>

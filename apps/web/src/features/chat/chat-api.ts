@@ -5,15 +5,19 @@ import type {
   TCreateSessionRequest,
   TModel,
   TModelsResponse,
+  TRerunStepRequest,
+  TRerunStepResponse,
   TRunEventsResponse,
   TSessionDetailResponse,
   TSessionResponse,
   TSessionStatus,
   TSessionsResponse,
+  TSynthesizeVersionResponse,
   TUpdateSessionRequest,
 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
+import { isApiError } from "../../lib/api/api-error";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 
 /** The calls of Cohort Chat (spec §7 sessions and /ai/*), with their query keys. */
@@ -75,6 +79,36 @@ export async function sendChatMessage(sessionId: string, message: string): Promi
   return started;
 }
 
+/** A new run of the message an ended run answered; the old run stays (decision 031). */
+export function regenerateRun(runId: string): Promise<TChatResponse> {
+  return api.post<TChatResponse>(`/ai/chat/${encodeURIComponent(runId)}/regenerate`);
+}
+
+/** One agent step of an ended run again, on another model or temperature (decision 031). */
+export function rerunStep(
+  sessionId: string,
+  runId: string,
+  stepId: string,
+  body: TRerunStepRequest,
+): Promise<TRerunStepResponse> {
+  return api.post<TRerunStepResponse>(
+    `/sessions/${encodeURIComponent(sessionId)}/runs/${encodeURIComponent(runId)}/steps/${encodeURIComponent(stepId)}/rerun`,
+    body,
+  );
+}
+
+/** The run's answer written again with a step's re-run version (decision 031). */
+export function synthesizeVersion(
+  sessionId: string,
+  runId: string,
+  stepId: string,
+  version: number,
+): Promise<TSynthesizeVersionResponse> {
+  return api.post<TSynthesizeVersionResponse>(
+    `/sessions/${encodeURIComponent(sessionId)}/runs/${encodeURIComponent(runId)}/steps/${encodeURIComponent(stepId)}/versions/${version}/synthesize`,
+  );
+}
+
 export function cancelRun(runId: string): Promise<TCancelRunResponse> {
   return api.post<TCancelRunResponse>(`/ai/chat/${encodeURIComponent(runId)}/cancel`);
 }
@@ -82,11 +116,36 @@ export function cancelRun(runId: string): Promise<TCancelRunResponse> {
 /** The catalogue changes only with the server's configuration. */
 const CATALOGUE_STALE_MS = 10 * 60_000;
 
+const NO_MODELS: TModelsResponse = { models: [] };
+const NO_ROLES: TAgentRolesResponse = { roles: [] };
+
+/**
+ * Spec §8: a rate-limited (429) GET of the models or roles resolves empty; the client has
+ * already logged the warning with its Retry-After. An empty answer is never fresh, so the
+ * next mount or focus asks again instead of keeping an empty catalogue for ten minutes.
+ */
+async function getCatalogue<T>(path: string, empty: T, signal: AbortSignal): Promise<T> {
+  try {
+    return await api.get<T>(path, { signal });
+  } catch (error) {
+    if (isApiError(error) && error.status === 429) return empty;
+    throw error;
+  }
+}
+
+export function fetchModels(signal: AbortSignal): Promise<TModelsResponse> {
+  return getCatalogue("/ai/models", NO_MODELS, signal);
+}
+
+export function fetchAgentRoles(signal: AbortSignal): Promise<TAgentRolesResponse> {
+  return getCatalogue("/ai/agent-roles", NO_ROLES, signal);
+}
+
 export function useModels() {
   return useQuery({
     queryKey: chatKeys.models,
-    queryFn: ({ signal }) => api.get<TModelsResponse>("/ai/models", { signal }),
-    staleTime: CATALOGUE_STALE_MS,
+    queryFn: ({ signal }) => fetchModels(signal),
+    staleTime: (query) => (query.state.data?.models.length ? CATALOGUE_STALE_MS : 0),
     select: (data) => data.models,
   });
 }
@@ -94,8 +153,8 @@ export function useModels() {
 export function useAgentRoles() {
   return useQuery({
     queryKey: chatKeys.roles,
-    queryFn: ({ signal }) => api.get<TAgentRolesResponse>("/ai/agent-roles", { signal }),
-    staleTime: CATALOGUE_STALE_MS,
+    queryFn: ({ signal }) => fetchAgentRoles(signal),
+    staleTime: (query) => (query.state.data?.roles.length ? CATALOGUE_STALE_MS : 0),
     select: (data) => data.roles,
   });
 }

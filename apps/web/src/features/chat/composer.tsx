@@ -1,5 +1,12 @@
 import { CHAT_MESSAGE_MAX } from "@cohort/contracts";
-import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useState } from "react";
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useState,
+} from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { useComposerTextarea } from "../../components/use-composer-textarea";
@@ -13,6 +20,13 @@ export interface ComposerProps {
   onStop(): void;
   stopping: boolean;
   notice?: ReactNode;
+  /**
+   * Text put in the box from outside ("Edit" on a sent message): each new `key` replaces the
+   * draft and focuses the box.
+   */
+  prefill?: { text: string; key: number } | null;
+  /** Take the focus once the box is shown (a session just created). */
+  autoFocus?: boolean;
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line; Stop while a run is going. */
@@ -23,6 +37,8 @@ export function Composer({
   onStop,
   stopping,
   notice,
+  prefill = null,
+  autoFocus = false,
 }: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
@@ -30,6 +46,21 @@ export function Composer({
   const locked = running || sending || blockedReason !== null;
 
   const area = useComposerTextarea(text, locked);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new prefill key applies once
+  useEffect(() => {
+    if (!prefill) return;
+    setText(prefill.text);
+    const element = area.current;
+    if (!element) return;
+    element.focus();
+    element.setSelectionRange(prefill.text.length, prefill.text.length);
+  }, [prefill?.key]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the box first shows
+  useEffect(() => {
+    if (autoFocus) area.current?.focus();
+  }, []);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -65,6 +96,7 @@ export function Composer({
         </label>
         <textarea
           id={`${hintId}-input`}
+          data-testid="composer-input"
           ref={area}
           rows={1}
           value={text}

@@ -7,23 +7,27 @@ import {
 } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Button, ButtonLink } from "../../components/button";
 import { PageSpinner } from "../../components/spinner";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
-import { cancelRun, sendChatMessage } from "./chat-api";
+import { cancelRun, regenerateRun, sendChatMessage } from "./chat-api";
 import { Composer } from "./composer";
+import { RaiseBudget } from "./raise-budget";
 import { CollapsedRun, RunCard, UserMessage } from "./run-card";
-import { activeRunOf, timelineOf } from "./run-state";
+import { activeRunOf, rerunGoing, timelineOf } from "./run-state";
 import { SessionHeader } from "./session-header";
+import { type ChatActions, ChatActionsContext } from "./step-versions";
 import { useConversation } from "./use-conversation";
 import { useRunAnnouncements } from "./use-run-announcements";
 
 interface SendFailure {
   message: string;
   action?: ReactNode;
+  /** The session's budget refused it (with the step's worst case): raised right there. */
+  budget?: { required: number | undefined };
 }
 
 function describeSendFailure(error: unknown): SendFailure {
@@ -45,8 +49,13 @@ function describeSendFailure(error: unknown): SendFailure {
         message:
           "The team is still working on the previous message. Stop it or wait for the answer.",
       };
-    case RUN_ERROR_CODES.budgetExceeded:
-      return { message: error.message };
+    case RUN_ERROR_CODES.budgetExceeded: {
+      const required = (error.details as { required?: unknown } | undefined)?.required;
+      return {
+        message: error.message,
+        budget: { required: typeof required === "number" ? required : undefined },
+      };
+    }
     default:
       return { message: error.message };
   }
@@ -87,9 +96,15 @@ export function Conversation({
   const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
   const [failure, setFailure] = useState<SendFailure | null>(null);
   const [stopping, setStopping] = useState(false);
+  const [prefill, setPrefill] = useState<{ text: string; key: number } | null>(null);
   const announcement = useRunAnnouncements(state);
   const timeline = useMemo(() => timelineOf(state), [state]);
-  const active = activeRunOf(state);
+  // A step's re-run counts as work going on: the box waits, and Stop stops it.
+  const active =
+    activeRunOf(state) ?? Object.values(state.runs).find((run) => rerunGoing(run)) ?? null;
+  // Set by the new-session dialog: the composer takes the focus once the session shows.
+  const location = useLocation();
+  const focusComposer = (location.state as { focusComposer?: boolean } | null)?.focusComposer;
   const pinToBottom = useStickToBottom(state);
   useDocumentMeta({ title: session ? `${session.title} · Cohort Chat` : "Cohort Chat" });
 
@@ -157,6 +172,27 @@ export function Conversation({
     }
   };
 
+  const regenerate = async (runId: string) => {
+    setFailure(null);
+    pinToBottom();
+    try {
+      const { run_id, message_id } = await regenerateRun(runId);
+      const message = state.messages.find((m) => m.id === message_id);
+      addSent({ runId: run_id, messageId: message_id, content: message?.content ?? "" });
+    } catch (error) {
+      setFailure(describeSendFailure(error));
+    }
+  };
+
+  const actions: ChatActions = {
+    sessionId: session.id,
+    canStart: active === null && blockedReason === null && pending === null,
+    regenerate: (runId) => void regenerate(runId),
+    edit: (text) => setPrefill((p) => ({ text, key: (p?.key ?? 0) + 1 })),
+    session,
+    onSessionChange: setSession,
+  };
+
   const stop = async () => {
     if (!active) return;
     setStopping(true);
@@ -202,30 +238,35 @@ export function Conversation({
             </p>
           </div>
         ) : null}
-        <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
-          {timeline.map((entry) => (
-            <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
-              {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
-              {entry.message?.role === "assistant" && !entry.run ? (
-                <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
-                  {entry.message.content}
-                </div>
-              ) : null}
-              {entry.run ? (
-                entry.run.id === latestRunId ? (
-                  <RunCard run={entry.run} models={models} />
-                ) : (
-                  <CollapsedRun run={entry.run} models={models} />
-                )
-              ) : null}
-            </li>
-          ))}
-          {pending ? (
-            <li>
-              <UserMessage message={{ content: pending.content, created_at: pending.at }} pending />
-            </li>
-          ) : null}
-        </ol>
+        <ChatActionsContext.Provider value={actions}>
+          <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
+            {timeline.map((entry) => (
+              <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
+                {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
+                {entry.message?.role === "assistant" && !entry.run ? (
+                  <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
+                    {entry.message.content}
+                  </div>
+                ) : null}
+                {entry.run ? (
+                  entry.run.id === latestRunId ? (
+                    <RunCard run={entry.run} models={models} again={entry.again} />
+                  ) : (
+                    <CollapsedRun run={entry.run} models={models} again={entry.again} />
+                  )
+                ) : null}
+              </li>
+            ))}
+            {pending ? (
+              <li>
+                <UserMessage
+                  message={{ content: pending.content, created_at: pending.at }}
+                  pending
+                />
+              </li>
+            ) : null}
+          </ol>
+        </ChatActionsContext.Provider>
       </div>
       <div className="sticky bottom-0 z-10 bg-gradient-to-t from-ink-50 via-ink-50/95 to-ink-50/0 px-3 pt-4 pb-3 sm:px-6 sm:pb-5">
         <div className="mx-auto max-w-5xl">
@@ -235,6 +276,8 @@ export function Conversation({
             onSend={send}
             onStop={stop}
             stopping={stopping}
+            prefill={prefill}
+            autoFocus={focusComposer === true}
             notice={
               failure ? (
                 <div
@@ -244,6 +287,16 @@ export function Conversation({
                 >
                   <span>
                     {failure.message} {failure.action}
+                    {failure.budget ? (
+                      <RaiseBudget
+                        session={session}
+                        required={failure.budget.required}
+                        onRaised={(updated) => {
+                          setSession(updated);
+                          setFailure(null);
+                        }}
+                      />
+                    ) : null}
                   </span>
                   <button
                     type="button"

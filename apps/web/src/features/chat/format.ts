@@ -1,24 +1,47 @@
+import { formatCount, formatInteger, formatNumber, pluralize } from "../../lib/format/numbers";
+
+// The app's one set of number formats (decision 032), re-exported for the chat's screens.
+export {
+  formatCompact,
+  formatCount,
+  formatCreditAmount,
+  formatCreditDelta,
+  formatCredits,
+  formatInteger,
+  formatMilliseconds,
+  formatNumber,
+  formatPercent,
+  formatUsd,
+  pluralize,
+} from "../../lib/format/numbers";
+
 /** Number formats of the run view: credits to the hundredth, tokens and durations short. */
 const credits2 = new Intl.NumberFormat("en-US", {
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
 });
-const whole = new Intl.NumberFormat("en-US");
 
+/** A run's cost, always to the hundredth: "2.00 credits", "1.00 credit". */
 export function formatRunCredits(credits: number): string {
-  return `${credits2.format(credits)} ${credits === 1 ? "credit" : "credits"}`;
+  const rounded = Math.round(credits * 100) / 100;
+  return `${credits2.format(rounded)} ${pluralize(rounded, "credit")}`;
+}
+
+/** Spent against a cap, both to the hundredth: "0.20 of 0.50 credits". */
+export function formatSpentOfBudget(spent: number, budget: number): string {
+  return `${credits2.format(Math.round(spent * 100) / 100)} of ${formatRunCredits(budget)}`;
 }
 
 export function formatTokens(tokens: number): string {
-  return `${whole.format(Math.round(tokens))} ${Math.round(tokens) === 1 ? "token" : "tokens"}`;
+  return formatCount(Math.round(tokens), "token");
 }
 
 export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 1_000) return `${formatInteger(ms)} ms`;
   const seconds = ms / 1_000;
-  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  if (seconds < 60) return `${formatNumber(seconds, seconds < 10 ? 1 : 0)} s`;
   const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${formatInteger(minutes)} min ${formatInteger(Math.floor(seconds % 60))} s`;
 }
 
 const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });

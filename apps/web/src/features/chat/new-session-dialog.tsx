@@ -1,10 +1,10 @@
 import {
   AGENT_ROLES,
   DEFAULT_COORDINATOR_MODEL,
+  MODEL_SOURCE_LABELS,
   SESSION_BUDGET_MAX,
   SESSION_DESCRIPTION_MAX,
   SESSION_TITLE_MAX,
-  SIMULATED_BADGE,
   type TAgentPreferences,
   type TAgentRole,
   type TAgentRoleInfo,
@@ -20,6 +20,7 @@ import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
 import { chatKeys, createSession, modelsById, useAgentRoles, useModels } from "./chat-api";
 import { DialogFrame } from "./dialog-frame";
+import { formatNumber } from "./format";
 import { ModelBadge } from "./model-badge";
 import { RoleAvatar } from "./run-parts";
 
@@ -29,8 +30,9 @@ interface RoleChoice {
   model: string;
 }
 
+/** The name, its purpose and what will answer it: "(Your key)", "(Hosted key)", "(Simulated)". */
 function optionLabel(model: TModel): string {
-  return `${model.name} — ${model.purpose}${model.simulated ? ` (${SIMULATED_BADGE})` : ""}`;
+  return `${model.name} — ${model.purpose} (${MODEL_SOURCE_LABELS[model.source]})`;
 }
 
 /** Text models that can write a structured plan: the coordinator's job. */
@@ -114,7 +116,12 @@ function RoleRow({
           ))}
         </select>
         {chosen && !off ? (
-          <ModelBadge name={chosen.name} provider={chosen.provider} simulated={chosen.simulated} />
+          <ModelBadge
+            name={chosen.name}
+            provider={chosen.provider}
+            simulated={chosen.simulated}
+            source={chosen.source}
+          />
         ) : null}
       </div>
     </li>
@@ -172,7 +179,7 @@ export function NewSessionDialog({
       const value = Number(budget);
       if (!Number.isFinite(value) || value <= 0 || value > SESSION_BUDGET_MAX) {
         setError(
-          `The budget must be a number of credits between 0.01 and ${SESSION_BUDGET_MAX.toLocaleString("en-US")}.`,
+          `The budget must be a number of credits between 0.01 and ${formatNumber(SESSION_BUDGET_MAX)}.`,
         );
         return;
       }
@@ -199,7 +206,7 @@ export function NewSessionDialog({
       });
       await queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
       onOpenChange(false);
-      navigate(`/chat/${session.id}`);
+      navigate(`/chat/${session.id}`, { state: { focusComposer: true } });
     } catch (cause) {
       setError(
         isApiError(cause) ? cause.message : "The session could not be created. Please try again.",
@@ -267,6 +274,7 @@ export function NewSessionDialog({
                 name={coordinatorModel.name}
                 provider={coordinatorModel.provider}
                 simulated={coordinatorModel.simulated}
+                source={coordinatorModel.source}
               />
             ) : null}
             Plans the work and writes the final answer.

@@ -1,11 +1,21 @@
-import { ERROR_CODES, RUN_ERROR_CODES, type TChatMessage, type TModel } from "@cohort/contracts";
+import {
+  ERROR_CODES,
+  isRunActive,
+  RUN_ERROR_CODES,
+  type TChatMessage,
+  type TModel,
+} from "@cohort/contracts";
+import { useContext } from "react";
 import { Link } from "react-router";
 import { cn } from "../../components/cn";
-import { formatWhen } from "./format";
+import { AnswerVersions } from "./answer-versions";
+import { CopyActions } from "./copy-actions";
+import { formatCount, formatWhen } from "./format";
+import { KeyRefusedLink } from "./key-refused-link";
 import { ModelBadge } from "./model-badge";
+import { RaiseBudget } from "./raise-budget";
 import {
   CriticCard,
-  FinalAnswer,
   LaneGrid,
   PhaseStepper,
   PlanChecklist,
@@ -13,6 +23,7 @@ import {
   RunTotals,
 } from "./run-parts";
 import type { RunView } from "./run-state";
+import { AgentLaneGrid, ChatActionsContext } from "./step-versions";
 
 export function UserMessage({
   message,
@@ -21,8 +32,9 @@ export function UserMessage({
   message: Pick<TChatMessage, "content" | "created_at">;
   pending?: boolean;
 }) {
+  const actions = useContext(ChatActionsContext);
   return (
-    <div className="flex justify-end" data-testid="user-message">
+    <div className="group flex flex-col items-end gap-1" data-testid="user-message">
       <div
         className={cn(
           "max-w-[min(42rem,90%)] rounded-2xl rounded-br-md bg-brand-600 px-4 py-2.5 text-[15px] leading-6 whitespace-pre-wrap text-white shadow-sm",
@@ -34,11 +46,56 @@ export function UserMessage({
           {pending ? "Sending…" : formatWhen(message.created_at)}
         </p>
       </div>
+      {actions && !pending ? (
+        <div className="flex items-center gap-1">
+          <CopyActions text={message.content} what="your message" />
+          <button
+            type="button"
+            onClick={() => actions.edit(message.content)}
+            disabled={!actions.canStart}
+            className="rounded-md px-1.5 py-0.5 text-xs font-semibold text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-50"
+            aria-label="Edit this message and send it again"
+          >
+            Edit
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }
 
+/** Under a final answer: copy it, or have the team answer the same message again. */
+function AnswerActions({ run }: { run: RunView }) {
+  const actions = useContext(ChatActionsContext);
+  if (!run.final || isRunActive(run.status)) return null;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 border-t border-brand-100 px-3 py-1.5">
+      <CopyActions text={run.final.text} what="the final answer" />
+      {actions ? (
+        <button
+          type="button"
+          onClick={() => actions.regenerate(run.id)}
+          disabled={!actions.canStart}
+          className="rounded-md px-2 py-0.5 text-xs font-semibold text-brand-700 hover:bg-brand-50 disabled:text-ink-400"
+        >
+          Regenerate
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function AgainNote({ again }: { again: boolean }) {
+  if (!again) return null;
+  return (
+    <p className="text-xs font-semibold text-ink-500" data-testid="regenerated">
+      Regenerated answer to the same message
+    </p>
+  );
+}
+
 function RunError({ run }: { run: RunView }) {
+  const actions = useContext(ChatActionsContext);
   if (run.status === "cancelled") {
     return (
       <p
@@ -61,13 +118,31 @@ function RunError({ run }: { run: RunView }) {
       data-testid="run-error"
     >
       <p className="font-semibold">
-        {budget ? "Session budget reached" : credits ? "Out of credits" : "The run failed"}
+        {budget
+          ? "The session's budget does not cover the next step"
+          : credits
+            ? "Out of credits"
+            : "The run failed"}
       </p>
       <p className="mt-0.5">{run.error.message}</p>
+      <KeyRefusedLink code={run.error.code} className="text-red-900" />
       {credits ? (
         <Link to="/billing" className="mt-1.5 inline-block font-semibold text-red-900 underline">
           Add credits on the Billing page
         </Link>
+      ) : null}
+      {budget && actions ? (
+        <RaiseBudget session={actions.session} onRaised={actions.onSessionChange} />
+      ) : null}
+      {actions && !isRunActive(run.status) ? (
+        <button
+          type="button"
+          onClick={() => actions.regenerate(run.id)}
+          disabled={!actions.canStart}
+          className="mt-2 rounded-md border border-red-300 px-2 py-0.5 text-xs font-semibold hover:bg-red-100 disabled:opacity-50"
+        >
+          Run this message again
+        </button>
       ) : null}
     </div>
   );
@@ -75,7 +150,7 @@ function RunError({ run }: { run: RunView }) {
 
 /** The whole run: phases, plan, the agents' lanes, the critic, the answer, the cost. */
 function RunWork({ run, models }: { run: RunView; models: Map<string, TModel> }) {
-  const agentLanes = run.lanes.filter((l) => l.kind !== "revision");
+  const agentLanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null);
   const revisions = run.lanes.filter((l) => l.kind === "revision");
   return (
     <div className="grid grid-cols-1 gap-4">
@@ -83,9 +158,9 @@ function RunWork({ run, models }: { run: RunView; models: Map<string, TModel> })
       {agentLanes.length > 0 ? (
         <section aria-label="Agents" className="grid grid-cols-1 gap-2">
           <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
-            Agents · {agentLanes.length} {agentLanes.length === 1 ? "lane" : "lanes"}
+            Agents · {formatCount(agentLanes.length, "lane")}
           </h3>
-          <LaneGrid lanes={agentLanes} models={models} />
+          <AgentLaneGrid run={run} lanes={agentLanes} models={models} />
         </section>
       ) : null}
       <CriticCard run={run} />
@@ -143,7 +218,15 @@ function RunHeader({ run, models }: { run: RunView; models: Map<string, TModel> 
   );
 }
 
-export function RunCard({ run, models }: { run: RunView; models: Map<string, TModel> }) {
+export function RunCard({
+  run,
+  models,
+  again = false,
+}: {
+  run: RunView;
+  models: Map<string, TModel>;
+  again?: boolean;
+}) {
   return (
     <section
       aria-label="Run"
@@ -152,10 +235,13 @@ export function RunCard({ run, models }: { run: RunView; models: Map<string, TMo
       data-status={run.status}
       className="grid grid-cols-1 gap-4 rounded-3xl border border-ink-200 bg-white/80 p-3 shadow-sm sm:p-5"
     >
+      <AgainNote again={again} />
       <RunHeader run={run} models={models} />
       <PhaseStepper run={run} />
       <RunWork run={run} models={models} />
-      <FinalAnswer run={run} models={models} />
+      <AnswerVersions run={run} models={models}>
+        <AnswerActions run={run} />
+      </AnswerVersions>
       <RunError run={run} />
       <div className="border-t border-ink-100 pt-3">
         <RunTotals run={run} />
@@ -165,10 +251,18 @@ export function RunCard({ run, models }: { run: RunView; models: Map<string, TMo
 }
 
 /** An earlier run: the answer stays readable, the team's work folds away. */
-export function CollapsedRun({ run, models }: { run: RunView; models: Map<string, TModel> }) {
-  const agents = run.lanes.filter((l) => l.kind === "agent").length;
+export function CollapsedRun({
+  run,
+  models,
+  again = false,
+}: {
+  run: RunView;
+  models: Map<string, TModel>;
+  again?: boolean;
+}) {
+  const agents = run.lanes.filter((l) => l.kind === "agent" && l.rerunOf === null).length;
   const summary = [
-    `${agents} ${agents === 1 ? "agent" : "agents"}`,
+    formatCount(agents, "agent"),
     run.critic?.score != null ? `critic ${run.critic.score}/10` : null,
   ]
     .filter(Boolean)
@@ -181,6 +275,7 @@ export function CollapsedRun({ run, models }: { run: RunView; models: Map<string
       data-status={run.status}
       className="grid grid-cols-1 gap-3"
     >
+      <AgainNote again={again} />
       <details className="group rounded-2xl border border-ink-200 bg-white shadow-xs">
         <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2 rounded-2xl px-4 py-2.5 text-sm hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
           <span className="flex items-center gap-2 font-medium text-ink-800">
@@ -210,7 +305,9 @@ export function CollapsedRun({ run, models }: { run: RunView; models: Map<string
           <RunWork run={run} models={models} />
         </div>
       </details>
-      <FinalAnswer run={run} models={models} />
+      <AnswerVersions run={run} models={models}>
+        <AnswerActions run={run} />
+      </AnswerVersions>
       <RunError run={run} />
     </section>
   );

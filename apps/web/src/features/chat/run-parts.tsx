@@ -13,6 +13,7 @@ import { cn } from "../../components/cn";
 import { Markdown } from "../../components/markdown/markdown";
 import { roleCopy } from "../../content/agent-roles";
 import { formatDuration, formatRunCredits, formatTokens } from "./format";
+import { KeyRefusedLink } from "./key-refused-link";
 import { ModelBadge } from "./model-badge";
 import { type LaneView, type PlanStepState, planStepState, type RunView } from "./run-state";
 
@@ -361,12 +362,14 @@ export function PlanChecklist({ run }: { run: RunView }) {
 
 /** A lane's cost: exact once settled, else estimated from the text so far and the price. */
 export function laneUsage(lane: LaneView, model: TModel | undefined) {
-  const tokens = lane.outputTokens ?? estimateTokens(lane.text);
+  // A stopped call's usage is an estimate from the text that arrived (older rows say 0).
+  const reported = lane.status === "stopped" && !lane.outputTokens ? null : lane.outputTokens;
+  const tokens = reported ?? estimateTokens(lane.text);
   const exact = lane.credits !== null;
   const credits =
     lane.credits ??
     (model ? creditsOf(priceCall(model, { inputTokens: 0, outputTokens: tokens })) : null);
-  return { tokens, credits, exact: exact && lane.outputTokens !== null };
+  return { tokens, credits, exact: exact && reported !== null };
 }
 
 const LANE_STATUS: Record<LaneView["status"], { label: string; className: string }> = {
@@ -408,7 +411,16 @@ function useFollowStream(text: string, active: boolean) {
   return { ref, onScroll };
 }
 
-export function LaneCard({ lane, model }: { lane: LaneView; model: TModel | undefined }) {
+export function LaneCard({
+  lane,
+  model,
+  children,
+}: {
+  lane: LaneView;
+  model: TModel | undefined;
+  /** Actions under the lane (copy, re-run). */
+  children?: ReactNode;
+}) {
   const copy = roleCopy(lane.role);
   const usage = laneUsage(lane, model);
   const [expanded, setExpanded] = useState(false);
@@ -424,6 +436,7 @@ export function LaneCard({ lane, model }: { lane: LaneView; model: TModel | unde
       data-role={lane.role}
       data-kind={lane.kind}
       data-status={lane.status}
+      data-version={lane.version}
       className={cn(
         "flex min-w-0 flex-col overflow-hidden rounded-2xl border bg-white shadow-xs",
         running ? "border-brand-200 ring-2 ring-brand-100" : "border-ink-200",
@@ -498,17 +511,25 @@ export function LaneCard({ lane, model }: { lane: LaneView; model: TModel | unde
         {lane.error && lane.status === "failed" ? (
           <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-2.5 py-1.5 text-xs text-red-800">
             {lane.error.message}
+            <KeyRefusedLink code={lane.error.code} className="block text-red-900" />
           </p>
         ) : null}
       </section>
       <footer className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t border-ink-100 bg-ink-50/60 px-3 py-1.5 text-xs text-ink-600 tabular-nums">
         <span data-testid="lane-usage">
-          {usage.exact ? "" : "≈ "}
-          {formatTokens(usage.tokens)}
-          {usage.credits !== null
-            ? ` · ${usage.exact ? "" : "≈ "}${formatRunCredits(usage.credits)}`
-            : ""}
-          {lane.latencyMs !== null ? ` · ${formatDuration(lane.latencyMs)}` : ""}
+          {lane.status === "stopped" ? (
+            // Stopped: the provider never reported usage; nothing was charged for it.
+            `≈ ${formatTokens(usage.tokens)} used · not charged (stopped)`
+          ) : (
+            <>
+              {usage.exact ? "" : "≈ "}
+              {formatTokens(usage.tokens)}
+              {usage.credits !== null
+                ? ` · ${usage.exact ? "" : "≈ "}${formatRunCredits(usage.credits)}`
+                : ""}
+              {lane.latencyMs !== null ? ` · ${formatDuration(lane.latencyMs)}` : ""}
+            </>
+          )}
         </span>
         {lane.text.length > 600 ? (
           <button
@@ -521,6 +542,7 @@ export function LaneCard({ lane, model }: { lane: LaneView; model: TModel | unde
           </button>
         ) : null}
       </footer>
+      {children}
     </article>
   );
 }
@@ -626,38 +648,87 @@ export function FinalAnswer({
   const name = ref?.modelName ?? coordinator?.name ?? run.coordinatorModel ?? "Coordinator";
   const simulated = ref?.simulated ?? coordinator?.simulated ?? null;
   return (
+    <AnswerFrame
+      label="Final answer"
+      testId="final-answer"
+      icon={
+        <span className="flex size-7 items-center justify-center rounded-lg bg-brand-600 text-white shadow-sm">
+          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+            <path
+              d="M8 1.5l1.7 4.2 4.3.3-3.3 2.8 1 4.2L8 10.7 4.3 13l1-4.2L2 6l4.3-.3L8 1.5z"
+              fill="currentColor"
+            />
+          </svg>
+        </span>
+      }
+      title="Final answer"
+      model={<ModelBadge name={name} provider={ref?.provider} simulated={simulated} />}
+      note={
+        <>
+          {streaming ? "Writing…" : stopped ? "Stopped — partial answer" : null}
+          {!streaming && final.credits !== null ? formatRunCredits(final.credits) : null}
+        </>
+      }
+      streaming={streaming}
+      text={final.text}
+    >
+      {children}
+    </AnswerFrame>
+  );
+}
+
+/**
+ * An answer's card: a header (icon, title, model, a note on the right), the answer's text
+ * with a caret while it streams, then what the caller adds below (errors, actions).
+ */
+export function AnswerFrame({
+  label,
+  testId,
+  icon,
+  title,
+  model,
+  note,
+  streaming,
+  text,
+  body,
+  children,
+}: {
+  label: string;
+  testId: string;
+  icon: ReactNode;
+  title: string;
+  model: ReactNode;
+  note: ReactNode;
+  streaming: boolean;
+  text: string;
+  /** Below the text, inside the body (an error). */
+  body?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
     <section
-      aria-label="Final answer"
+      aria-label={label}
       aria-busy={streaming}
-      data-testid="final-answer"
+      data-testid={testId}
       className="overflow-hidden rounded-2xl border border-brand-200 bg-white shadow-md shadow-brand-900/5"
     >
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-brand-100 bg-gradient-to-r from-brand-50 to-white px-4 py-2.5">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="flex size-7 items-center justify-center rounded-lg bg-brand-600 text-white shadow-sm">
-            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-              <path
-                d="M8 1.5l1.7 4.2 4.3.3-3.3 2.8 1 4.2L8 10.7 4.3 13l1-4.2L2 6l4.3-.3L8 1.5z"
-                fill="currentColor"
-              />
-            </svg>
-          </span>
-          <h3 className="text-sm font-semibold text-ink-950">Final answer</h3>
-          <ModelBadge name={name} provider={ref?.provider} simulated={simulated} />
+          {icon}
+          <h3 className="text-sm font-semibold text-ink-950">{title}</h3>
+          {model}
         </div>
-        <span className="text-xs text-ink-600 tabular-nums">
-          {streaming ? "Writing…" : stopped ? "Stopped — partial answer" : null}
-          {!streaming && final.credits !== null ? formatRunCredits(final.credits) : null}
-        </span>
+        <span className="text-xs text-ink-600 tabular-nums">{note}</span>
       </header>
       <div className="px-4 py-3 sm:px-5 sm:py-4">
-        <Markdown text={final.text} className="text-[15px] leading-7" />
+        <Markdown text={text} className="text-[15px] leading-7" />
         {streaming ? (
           <span
             aria-hidden="true"
             className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-brand-500 align-middle"
           />
         ) : null}
+        {body}
       </div>
       {children}
     </section>

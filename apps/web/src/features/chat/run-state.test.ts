@@ -10,10 +10,14 @@ import { describe, expect, it } from "vitest";
 import {
   activeRunOf,
   addSentMessage,
+  answersWith,
   applyRunEvents,
   conversationFromDetail,
   EMPTY_CONVERSATION,
   planStepState,
+  rerunGoing,
+  rerunReviewOf,
+  stepVersions,
   timelineOf,
 } from "./run-state";
 
@@ -165,7 +169,7 @@ describe("run events → run view", () => {
     expect(planStepState(run as never, "s3")).toBe("done");
     expect(activeRunOf(end)).toBeNull();
     // The answer shows inside its run, not as a message of its own.
-    expect(timelineOf(end)).toEqual([{ message: userMessage, run }]);
+    expect(timelineOf(end)).toEqual([{ message: userMessage, run, again: false }]);
   });
 
   it("keeps partial output when a run is stopped", () => {
@@ -248,6 +252,10 @@ describe("session detail → conversation", () => {
         error: null,
         started_at: at(1),
         finished_at: at(2),
+        version: 1,
+        rerun_of: null,
+        temperature: null,
+        critic_score: null,
       },
       {
         id: "c3",
@@ -266,6 +274,10 @@ describe("session detail → conversation", () => {
         error: null,
         started_at: at(3),
         finished_at: at(4),
+        version: 1,
+        rerun_of: null,
+        temperature: null,
+        critic_score: null,
       },
     ],
   });
@@ -298,5 +310,224 @@ describe("session detail → conversation", () => {
     expect(state.runs[R]?.lanes).toEqual([]);
     const replayed = applyRunEvents(state, fullRun().slice(0, 5));
     expect(replayed.runs[R]?.lanes[0]?.text).toBe("Step one");
+  });
+
+  it("adds a step's re-run to a stored run as a version beside the first (decision 031)", () => {
+    const detail: TSessionDetailResponse = {
+      session,
+      messages: [userMessage, answer],
+      runs: [storedRun("completed")],
+      last_seq: 40,
+    };
+    const { state } = conversationFromDetail(detail);
+    const started = ev("agent.started", {
+      ...lane("v2", "s1"),
+      role: "strategist",
+      task: "Plan it",
+      ...ref,
+      model: "cologic",
+      model_name: "CoLogic",
+      version: 2,
+      rerun_of: "c1",
+      temperature: 0.4,
+    });
+    const review = ev("agent.started", {
+      ...lane("v2-review", "s3", "critic"),
+      role: "critic",
+      task: "Review",
+      ...ref,
+      version: 2,
+      rerun_of: "v2",
+      temperature: null,
+    });
+    const next = applyRunEvents(state, [
+      started,
+      ev("agent.delta", { ...lane("v2", "s1"), text: "Second take" }),
+      done("v2", "s1", "strategist"),
+      ev("credits.changed", {
+        call_id: "v2",
+        credits: 0.5,
+        run_credits: 0.5,
+        session_spent_credits: 1.7,
+        balance: 10,
+        available: 10,
+      }),
+      review,
+      ev("critic.verdict", {
+        call_id: "v2-review",
+        score: 6,
+        bar: 7,
+        verdict: "revise",
+        draft_scores: {},
+        revise_step_ids: [],
+        rerun_call_id: "v2",
+      }),
+      done("v2-review", "s3", "critic", "completed", "critic"),
+    ]);
+    const run = next.runs[R];
+    if (!run) throw new Error("no run");
+    const first = run.lanes.find((l) => l.callId === "c1");
+    if (!first) throw new Error("no first version");
+    expect(stepVersions(run, first).map((l) => [l.version, l.modelName, l.text])).toEqual([
+      [1, "CoQuick", "Stored draft"],
+      [2, "CoLogic", "Second take"],
+    ]);
+    const v2 = run.lanes.find((l) => l.callId === "v2");
+    expect(v2).toMatchObject({
+      credits: 0.5,
+      criticScore: 6,
+      temperature: 0.4,
+      status: "completed",
+    });
+    expect(rerunReviewOf(run, v2 as NonNullable<typeof v2>)?.callId).toBe("v2-review");
+    // The run's own figures stay: its total, its Critic, its status, its plan steps' states.
+    expect(run.totalCredits).toBe(1.2);
+    expect(run.critic).toMatchObject({ score: 8, verdict: "approve" });
+    expect(run.status).toBe("completed");
+    expect(planStepState(run, "s1")).toBe("done");
+    expect(rerunGoing(run)).toBe(false);
+  });
+
+  it("shows a regenerated run under the same message, after the first", () => {
+    const second: TRun = {
+      ...storedRun("completed"),
+      id: "run-2",
+      result_message_id: null,
+      created_at: at(40),
+    };
+    const { state } = conversationFromDetail({
+      session,
+      messages: [userMessage, answer],
+      runs: [storedRun("completed"), second],
+      last_seq: 40,
+    });
+    expect(timelineOf(state).map((e) => [e.message?.id ?? null, e.run?.id, e.again])).toEqual([
+      [userMessage.id, R, false],
+      [null, "run-2", true],
+    ]);
+  });
+
+  it("replays a re-run that was streaming at the reload, without repeating stored versions", () => {
+    const base = storedRun("completed");
+    const stored = (
+      id: string,
+      version: number,
+      status: "running" | "completed",
+      output: string,
+    ) => ({
+      ...(base.steps[0] as TRun["steps"][number]),
+      id,
+      version,
+      rerun_of: "c1",
+      status,
+      output,
+    });
+    const { state, afterSeq } = conversationFromDetail({
+      session,
+      messages: [userMessage, answer],
+      runs: [
+        {
+          ...base,
+          steps: [
+            ...base.steps,
+            stored("v2", 2, "completed", "Whole v2"),
+            stored("v3", 3, "running", ""),
+          ],
+        },
+      ],
+      last_seq: 40,
+    });
+    expect(afterSeq).toBe(4);
+    const replayed = applyRunEvents(state, [
+      ev("agent.delta", { ...lane("v2", "s1"), text: "Whole v2" }),
+      done("v2", "s1", "strategist"),
+      ev("agent.delta", { ...lane("v3", "s1"), text: "Third " }),
+      ev("agent.delta", { ...lane("v3", "s1"), text: "take" }),
+      done("v3", "s1", "strategist"),
+    ]);
+    const texts = replayed.runs[R]?.lanes.map((l) => [l.callId, l.status, l.text]);
+    expect(texts).toContainEqual(["v2", "completed", "Whole v2"]);
+    expect(texts).toContainEqual(["v3", "completed", "Third take"]);
+  });
+
+  it("adds an answer re-written with a re-run version beside the run's own, and replays one streaming", () => {
+    const base = storedRun("completed");
+    const v2 = {
+      ...(base.steps[0] as TRun["steps"][number]),
+      id: "v2",
+      version: 2,
+      rerun_of: "c1",
+    };
+    const answerRow = (id: string, status: "running" | "completed", output: string) => ({
+      ...(base.steps[0] as TRun["steps"][number]),
+      id,
+      kind: "synthesis" as const,
+      step_id: null,
+      role: null,
+      version: 2,
+      rerun_of: "v2",
+      status,
+      output,
+      credits: status === "completed" ? 0.3 : 0,
+    });
+    const { state, afterSeq } = conversationFromDetail({
+      session,
+      messages: [userMessage, answer],
+      runs: [
+        {
+          ...base,
+          steps: [
+            ...base.steps,
+            v2,
+            answerRow("a1", "completed", "First re-write"),
+            answerRow("a2", "running", ""),
+          ],
+        },
+      ],
+      last_seq: 40,
+    });
+    expect(afterSeq).toBe(4);
+    const version = (id: string, status: "running" | "completed", credits: number) =>
+      ev("final.version", {
+        call_id: id,
+        rerun_call_id: "v2",
+        rerun_step_id: "s1",
+        version: 2,
+        status,
+        ...ref,
+        model: "coreason",
+        model_name: "CoReason",
+        credits,
+        input_tokens: 0,
+        output_tokens: 0,
+        error: null,
+      });
+    const replayed = applyRunEvents(state, [
+      version("a1", "running", 0),
+      ev("final.delta", { call_id: "a1", text: "First re-write", rerun_call_id: "v2" }),
+      version("a1", "completed", 0.3),
+      version("a2", "running", 0),
+      ev("final.delta", { call_id: "a2", text: "Second ", rerun_call_id: "v2" }),
+      ev("final.delta", { call_id: "a2", text: "re-write", rerun_call_id: "v2" }),
+      version("a2", "completed", 0.35),
+      ev("credits.changed", {
+        call_id: "a2",
+        credits: 0.35,
+        run_credits: 0.35,
+        session_spent_credits: 2,
+        balance: 10,
+        available: 10,
+      }),
+    ]);
+    const run = replayed.runs[R];
+    if (!run) throw new Error("no run");
+    expect(answersWith(run, "v2").map((a) => [a.callId, a.status, a.text, a.credits])).toEqual([
+      ["a1", "completed", "First re-write", 0.3],
+      ["a2", "completed", "Second re-write", 0.35],
+    ]);
+    // The run's own answer and total stay.
+    expect(run.final?.text).toBe(answer.content);
+    expect(run.totalCredits).toBe(base.total_credits);
+    expect(rerunGoing(run)).toBe(false);
   });
 });

@@ -42,6 +42,15 @@ export interface LaneView extends ModelRef {
   credits: number | null;
   latencyMs: number | null;
   error: TRunError | null;
+  /** 1 for the run's own call; 2, 3, … for re-runs of the step (decision 031). */
+  version: number;
+  /** A re-run: the call it re-ran (an agent's first version, or for its review the re-run). */
+  rerunOf: string | null;
+  temperature: number | null;
+  /** A re-run with review: the Critic's score of the drafts with this version in them. */
+  criticScore: number | null;
+  /** Stopped: the tokens are an estimate from the text that arrived; nothing was charged. */
+  usageEstimated: boolean;
 }
 
 export interface CriticView {
@@ -60,6 +69,23 @@ export interface FinalView {
   credits: number | null;
 }
 
+/**
+ * The run's answer written again with a step's re-run version in place of its first draft
+ * (decision 031): an alternative beside the run's own answer, which stays.
+ */
+export interface AnswerVersionView {
+  callId: string;
+  /** The step's re-run whose draft it uses, that step and its version. */
+  rerunCallId: string;
+  stepId: string;
+  version: number;
+  text: string;
+  status: LaneStatus;
+  ref: ModelRef;
+  credits: number | null;
+  error: TRunError | null;
+}
+
 export interface RunView {
   id: string;
   messageId: string | null;
@@ -72,6 +98,8 @@ export interface RunView {
   lanes: LaneView[];
   critic: CriticView | null;
   final: FinalView | null;
+  /** Re-written answers, oldest first. */
+  answers: AnswerVersionView[];
   resultMessageId: string | null;
   totalCredits: number;
   inputTokens: number | null;
@@ -105,6 +133,7 @@ function emptyRun(id: string): RunView {
     lanes: [],
     critic: null,
     final: null,
+    answers: [],
     resultMessageId: null,
     totalCredits: 0,
     inputTokens: null,
@@ -144,16 +173,42 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
       provider: s.provider,
       simulated: s.simulated,
       text: s.output,
-      status: s.status === "running" ? "stopped" : s.status,
+      // A re-run still streaming is replayed from its events (conversationFromDetail); a
+      // run's own step left running was cut off.
+      status: s.status === "running" && s.rerun_of === null ? "stopped" : s.status,
       inputTokens: s.input_tokens,
       outputTokens: s.output_tokens,
       credits: s.credits,
       latencyMs: s.latency_ms,
       error: s.error,
+      version: s.version,
+      rerunOf: s.rerun_of,
+      temperature: s.temperature,
+      criticScore: s.critic_score,
+      usageEstimated: s.status !== "completed" && s.output_tokens > 0 && s.credits === 0,
     }));
   const plan = run.steps.find((s) => s.kind === "plan");
-  const synthesis = run.steps.find((s) => s.kind === "synthesis");
-  const criticLane = lanes.find((l) => l.kind === "critic");
+  const synthesis = run.steps.find((s) => s.kind === "synthesis" && s.rerun_of === null);
+  const answers: AnswerVersionView[] = run.steps
+    .filter((s) => s.kind === "synthesis" && s.rerun_of !== null)
+    .map((s) => ({
+      callId: s.id,
+      rerunCallId: s.rerun_of as string,
+      stepId: lanes.find((l) => l.callId === s.rerun_of)?.stepId ?? "",
+      version: s.version,
+      // A re-written answer still streaming is replayed from its events.
+      text: s.status === "running" ? "" : s.output,
+      status: s.status,
+      ref: {
+        model: s.model,
+        modelName: s.model_name,
+        provider: s.provider,
+        simulated: s.simulated,
+      },
+      credits: s.status === "running" ? null : s.credits,
+      error: s.error,
+    }));
+  const criticLane = lanes.find((l) => l.kind === "critic" && l.rerunOf === null);
   const result = messages.find((m) => m.id === run.result_message_id);
   const revised = lanes.filter((l) => l.kind === "revision").map((l) => l.stepId);
   const finalText = result?.content ?? synthesis?.output ?? "";
@@ -198,6 +253,7 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
             credits: synthesis?.credits ?? null,
           }
         : null,
+    answers,
     resultMessageId: run.result_message_id,
     totalCredits: run.total_credits,
     inputTokens: run.input_tokens,
@@ -231,6 +287,10 @@ export function conversationFromDetail(detail: TSessionDetailResponse): {
       runs[run.id] = { ...emptyRun(run.id), messageId: run.message_id, createdAt: run.created_at };
     } else {
       runs[run.id] = runFromSnapshot(run, detail.messages);
+      // A step's re-run going on: its text so far is only in the events (decision 031).
+      if (run.first_seq !== null && rerunGoing(runs[run.id] as RunView)) {
+        afterSeq = Math.min(afterSeq, run.first_seq - 1);
+      }
       // A run queued without events yet: its events are all still to come.
       if (isRunActive(run.status)) runs[run.id] = { ...(runs[run.id] as RunView), settled: false };
     }
@@ -284,7 +344,13 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         credits: null,
         latencyMs: null,
         error: null,
+        version: event.version ?? 1,
+        rerunOf: event.rerun_of ?? null,
+        temperature: event.temperature ?? null,
+        criticScore: null,
+        usageEstimated: false,
       };
+      if (lane.rerunOf !== null) return { ...run, lanes: [...run.lanes, lane] };
       const status: TRunStatus = !isRunActive(run.status)
         ? run.status
         : event.kind === "agent"
@@ -313,9 +379,19 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           credits: event.credits,
           latencyMs: event.latency_ms,
           error: event.error,
+          usageEstimated: event.usage_estimated === true,
         })),
       };
     case "critic.verdict":
+      if (event.rerun_call_id !== undefined) {
+        return {
+          ...run,
+          lanes: updateLane(run, event.rerun_call_id, (lane) => ({
+            ...lane,
+            criticScore: event.score,
+          })),
+        };
+      }
       return {
         ...run,
         critic: {
@@ -327,7 +403,17 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           reviseStepIds: event.revise_step_ids,
         },
       };
+    case "final.version":
+      return { ...run, answers: upsertAnswer(run.answers, event) };
     case "final.delta":
+      if (event.rerun_call_id !== undefined) {
+        return {
+          ...run,
+          answers: run.answers.map((a) =>
+            a.callId === event.call_id ? { ...a, text: a.text + event.text } : a,
+          ),
+        };
+      }
       return {
         ...run,
         status: isRunActive(run.status) ? "synthesizing" : run.status,
@@ -399,6 +485,21 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
       };
     case "credits.changed": {
       const isFinal = run.final?.callId === event.call_id;
+      if (run.answers.some((a) => a.callId === event.call_id)) {
+        return {
+          ...run,
+          answers: run.answers.map((a) =>
+            a.callId === event.call_id ? { ...a, credits: event.credits } : a,
+          ),
+        };
+      }
+      if (isRerunCall(run, event.call_id)) {
+        // A re-run's charge is its own: the run's total stays what the run spent.
+        return {
+          ...run,
+          lanes: updateLane(run, event.call_id, (lane) => ({ ...lane, credits: event.credits })),
+        };
+      }
       return {
         ...run,
         totalCredits: event.run_credits,
@@ -410,6 +511,68 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
   return run;
 }
 
+function upsertAnswer(
+  answers: AnswerVersionView[],
+  event: Extract<TRunEvent, { type: "final.version" }>,
+): AnswerVersionView[] {
+  const known = answers.find((a) => a.callId === event.call_id);
+  const ended = event.status !== "running";
+  const next: AnswerVersionView = {
+    callId: event.call_id,
+    rerunCallId: event.rerun_call_id,
+    stepId: event.rerun_step_id,
+    version: event.version,
+    text: known?.text ?? "",
+    status: event.status,
+    ref: {
+      model: event.model,
+      modelName: event.model_name,
+      provider: event.provider,
+      simulated: event.simulated,
+    },
+    credits: ended ? event.credits : null,
+    error: event.error,
+  };
+  return known ? answers.map((a) => (a === known ? next : a)) : [...answers, next];
+}
+
+function answerStreaming(run: RunView, callId: string): boolean {
+  return run.answers.some((a) => a.callId === callId && a.status === "running");
+}
+
+function isRerunCall(run: RunView, callId: string): boolean {
+  return run.lanes.some((l) => l.callId === callId && l.rerunOf !== null);
+}
+
+/**
+ * Events a run taken as stored still needs: those of a step's re-run (decision 031), which
+ * happen after the run ended.
+ */
+function isRerunEvent(run: RunView, event: TRunEvent): boolean {
+  switch (event.type) {
+    case "agent.started":
+      return event.rerun_of !== undefined && !run.lanes.some((l) => l.callId === event.call_id);
+    case "agent.delta":
+    case "agent.done":
+      // Only while it streams: a re-run taken as stored already has its whole text.
+      return run.lanes.some(
+        (l) => l.callId === event.call_id && l.rerunOf !== null && l.status === "running",
+      );
+    case "credits.changed":
+      return isRerunCall(run, event.call_id) || run.answers.some((a) => a.callId === event.call_id);
+    case "final.version":
+      return (
+        !run.answers.some((a) => a.callId === event.call_id) || answerStreaming(run, event.call_id)
+      );
+    case "final.delta":
+      return event.rerun_call_id !== undefined && answerStreaming(run, event.call_id);
+    case "critic.verdict":
+      return event.rerun_call_id !== undefined;
+    default:
+      return false;
+  }
+}
+
 /** Applies events (already deduped and in seq order) to the conversation. */
 export function applyRunEvents(
   state: ConversationState,
@@ -419,7 +582,7 @@ export function applyRunEvents(
   let changed = false;
   for (const event of events) {
     const current = runs[event.run_id];
-    if (current?.settled) continue;
+    if (current?.settled && !isRerunEvent(current, event)) continue;
     const run = current ?? emptyRun(event.run_id);
     const next = applyToRun(run, event);
     if (next !== run || !current) {
@@ -461,17 +624,24 @@ export function addSentMessage(
 export interface TimelineEntry {
   message: TChatMessage | null;
   run: RunView | null;
+  /** A later run of the same message (regenerated): shown under it, without repeating it. */
+  again: boolean;
 }
 
 /**
- * The conversation in order: each user message with the run it started. An assistant
- * message shows inside its run (as the final answer); one without a run stands alone.
+ * The conversation in order: each user message with the runs it started (a regenerated
+ * answer is a second run of the same message, decision 031). An assistant message shows
+ * inside its run (as the final answer); one without a run stands alone.
  */
 export function timelineOf(state: ConversationState): TimelineEntry[] {
-  const runByMessage = new Map<string, RunView>();
+  const runsByMessage = new Map<string, RunView[]>();
   const resultIds = new Set<string>();
-  for (const run of Object.values(state.runs)) {
-    if (run.messageId) runByMessage.set(run.messageId, run);
+  const byCreation = Object.values(state.runs).sort((a, b) =>
+    (a.createdAt ?? "").localeCompare(b.createdAt ?? ""),
+  );
+  for (const run of byCreation) {
+    if (run.messageId)
+      runsByMessage.set(run.messageId, [...(runsByMessage.get(run.messageId) ?? []), run]);
     if (run.resultMessageId) resultIds.add(run.resultMessageId);
   }
   const entries: TimelineEntry[] = [];
@@ -479,19 +649,50 @@ export function timelineOf(state: ConversationState): TimelineEntry[] {
   for (const message of state.messages) {
     if (message.role === "assistant") {
       if (!resultIds.has(message.id) && !(message.run_id && state.runs[message.run_id])) {
-        entries.push({ message, run: null });
+        entries.push({ message, run: null, again: false });
       }
       continue;
     }
-    const run = runByMessage.get(message.id) ?? null;
-    if (run) shown.add(run.id);
-    entries.push({ message, run });
+    const runs = runsByMessage.get(message.id) ?? [];
+    if (runs.length === 0) entries.push({ message, run: null, again: false });
+    runs.forEach((run, index) => {
+      shown.add(run.id);
+      entries.push({ message: index === 0 ? message : null, run, again: index > 0 });
+    });
   }
   // Runs whose message is not known yet (an event that came before the detail).
-  for (const run of Object.values(state.runs)) {
-    if (!shown.has(run.id)) entries.push({ message: null, run });
+  for (const run of byCreation) {
+    if (!shown.has(run.id)) entries.push({ message: null, run, again: false });
   }
   return entries;
+}
+
+/** A plan step's versions (decision 031): its first call, then its re-runs in order. */
+export function stepVersions(run: RunView, first: LaneView): LaneView[] {
+  return [
+    first,
+    ...run.lanes
+      .filter((l) => l.kind === "agent" && l.rerunOf === first.callId)
+      .sort((a, b) => a.version - b.version),
+  ];
+}
+
+/** The Critic's review of a re-run, when it asked for one. */
+export function rerunReviewOf(run: RunView, rerun: LaneView): LaneView | null {
+  return run.lanes.find((l) => l.kind === "critic" && l.rerunOf === rerun.callId) ?? null;
+}
+
+/** True while a re-run of one of the run's steps (or an answer written again) is streaming. */
+export function rerunGoing(run: RunView): boolean {
+  return (
+    run.lanes.some((l) => l.rerunOf !== null && l.status === "running") ||
+    run.answers.some((a) => a.status === "running")
+  );
+}
+
+/** The answers written with a re-run version of a step, oldest first. */
+export function answersWith(run: RunView, rerunCallId: string): AnswerVersionView[] {
+  return run.answers.filter((a) => a.rerunCallId === rerunCallId);
 }
 
 export function activeRunOf(state: ConversationState): RunView | null {
@@ -502,7 +703,7 @@ export type PlanStepState = "pending" | "running" | "done" | "failed" | "stopped
 
 /** A plan step's state from the lanes that work on it (a revision counts once done). */
 export function planStepState(run: RunView, stepId: string): PlanStepState {
-  const lanes = run.lanes.filter((l) => l.stepId === stepId);
+  const lanes = run.lanes.filter((l) => l.stepId === stepId && l.rerunOf === null);
   if (lanes.length === 0) {
     return isRunActive(run.status) ? "pending" : run.status === "completed" ? "skipped" : "stopped";
   }

@@ -7,7 +7,7 @@ import {
   type TSession,
   type TSessionStatus,
 } from "@cohort/contracts";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertDialog, DropdownMenu } from "radix-ui";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useNavigate } from "react-router";
@@ -16,11 +16,11 @@ import { cn } from "../../components/cn";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
-import { chatKeys, deleteSession, setSessionStatus, updateSession } from "./chat-api";
+import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
 import { DialogFrame } from "./dialog-frame";
-import { formatRunCredits } from "./format";
+import { formatRunCredits, formatSpentOfBudget } from "./format";
 import { ModelBadge } from "./model-badge";
-import { SessionStatusBadge } from "./session-list";
+import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
 
 /** The verb for each change, from where the session is now (docs/decisions: session statuses). */
 function transitionLabel(from: TSessionStatus, to: TSessionStatus): string {
@@ -57,7 +57,7 @@ function BudgetMeter({ session }: { session: TSession }) {
           style={{ width: `${ratio * 100}%` }}
         />
       </span>
-      {formatRunCredits(session.spent_credits)} of {budget.toLocaleString("en-US")}
+      {formatSpentOfBudget(session.spent_credits, budget)}
     </span>
   );
 }
@@ -217,6 +217,34 @@ function DeleteDialog({
   );
 }
 
+/**
+ * The header's badge, kept current while the page is open: the session list's query (shared
+ * with the sidebar, refetched when a run ends) brings the server's fresh activity; the user's
+ * own status is the one on this page; a run seen working is active at once.
+ */
+function useShownStatus(session: TSession, runActive: boolean) {
+  const now = useMinuteClock();
+  const listed = useQuery({
+    queryKey: chatKeys.sessionList(""),
+    queryFn: ({ signal }) => listSessions("", signal),
+    staleTime: 10_000,
+    select: (page) => page.sessions.find((s) => s.id === session.id),
+  }).data;
+  const fresher =
+    listed && Date.parse(listed.last_activity_at) >= Date.parse(session.last_activity_at)
+      ? listed
+      : session;
+  return shownStatusAt(
+    {
+      status: session.status,
+      activity: fresher.activity,
+      last_activity_at: fresher.last_activity_at,
+    },
+    now,
+    runActive,
+  );
+}
+
 const menuItem =
   "flex cursor-pointer items-center rounded-lg px-3 py-2 text-sm text-ink-800 outline-none select-none data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 data-[highlighted]:bg-ink-100";
 
@@ -238,6 +266,7 @@ export function SessionHeader({
   const [deleting, setDeleting] = useState(false);
   const [changing, setChanging] = useState<TSessionStatus | null>(null);
   const targets = SESSION_STATUS_TRANSITIONS[session.status];
+  const shown = useShownStatus(session, runActive);
 
   const changeStatus = async (status: TSessionStatus) => {
     setChanging(status);
@@ -272,13 +301,18 @@ export function SessionHeader({
             <h1 className="min-w-0 truncate text-lg font-bold tracking-tight text-ink-950 sm:text-xl">
               {session.title}
             </h1>
-            <SessionStatusBadge status={session.status} />
+            <SessionStatusBadge status={shown} />
           </div>
           <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-ink-500">
             {coordinator ? (
               <span className="inline-flex items-center gap-1.5">
                 Coordinator
-                <ModelBadge name={coordinator.name} simulated={coordinator.simulated} compact />
+                <ModelBadge
+                  name={coordinator.name}
+                  simulated={coordinator.simulated}
+                  source={coordinator.source}
+                  compact
+                />
               </span>
             ) : null}
             <span>{session.manual_agent_selection ? "Manual team" : "Automatic team"}</span>

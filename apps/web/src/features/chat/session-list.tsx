@@ -1,4 +1,9 @@
-import type { TSession, TSessionStatus } from "@cohort/contracts";
+import {
+  SESSION_IDLE_AFTER_MS,
+  shownSessionStatus,
+  type TSession,
+  type TShownSessionStatus,
+} from "@cohort/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
@@ -11,22 +16,58 @@ import { formatWhen } from "./format";
 
 const SEARCH_DEBOUNCE_MS = 250;
 
-export const SESSION_STATUS_LABELS: Record<TSessionStatus, string> = {
+/** A session's badge: the user's own status when not active, else what it is doing. */
+export const SESSION_STATUS_LABELS: Record<TShownSessionStatus, string> = {
   active: "Active",
+  idle: "Idle",
   paused: "Paused",
   completed: "Completed",
   archived: "Archived",
 };
 
+const SESSION_STATUS_HINTS: Record<TShownSessionStatus, string> = {
+  active: "A run is working, or the session was used in the last 30 minutes",
+  idle: "Nothing has happened here for 30 minutes",
+  paused: "Paused: resume it to send a message",
+  completed: "Its last run is complete",
+  archived: "Archived: restore it to send a message",
+};
+
+/**
+ * What the badge says now: as the server derived it (decision 032), `active` while a run
+ * is known to work, and `idle` once 30 minutes pass with the page open.
+ */
+export function shownStatusAt(
+  session: Pick<TSession, "status" | "activity" | "last_activity_at">,
+  now: number,
+  runActive = false,
+): TShownSessionStatus {
+  if (session.status !== "active") return session.status;
+  if (runActive) return "active";
+  const rested = now - Date.parse(session.last_activity_at) >= SESSION_IDLE_AFTER_MS;
+  return session.activity === "active" && rested ? "idle" : shownSessionStatus(session);
+}
+
+/** A clock that ticks once a minute: enough for a status that changes after 30. */
+export function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 export function SessionStatusBadge({
   status,
   className,
 }: {
-  status: TSessionStatus;
+  status: TShownSessionStatus;
   className?: string;
 }) {
   const tone = {
     active: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+    idle: "bg-ink-50 text-ink-600 ring-ink-200",
     paused: "bg-amber-50 text-amber-900 ring-amber-200",
     completed: "bg-sky-50 text-sky-800 ring-sky-200",
     archived: "bg-ink-100 text-ink-700 ring-ink-200",
@@ -34,12 +75,17 @@ export function SessionStatusBadge({
   return (
     <span
       data-testid="session-status"
+      data-status={status}
+      title={SESSION_STATUS_HINTS[status]}
       className={cn(
-        "inline-flex items-center rounded-full px-2 py-0.5 text-[11px] font-semibold ring-1 ring-inset",
+        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-[11px] font-semibold ring-1 ring-inset",
         tone,
         className,
       )}
     >
+      {status === "active" ? (
+        <span aria-hidden="true" className="size-1.5 rounded-full bg-emerald-500" />
+      ) : null}
       {SESSION_STATUS_LABELS[status]}
     </span>
   );
@@ -57,10 +103,12 @@ function useDebounced(value: string, ms: number): string {
 function SessionRow({
   session,
   current,
+  now,
   onNavigate,
 }: {
   session: TSession;
   current: boolean;
+  now: number;
   onNavigate?: () => void;
 }) {
   return (
@@ -83,13 +131,11 @@ function SessionRow({
           >
             {session.title}
           </span>
-          {session.status !== "active" ? (
-            <SessionStatusBadge status={session.status} className="shrink-0" />
-          ) : null}
+          <SessionStatusBadge status={shownStatusAt(session, now)} className="shrink-0" />
         </span>
         <span className="mt-0.5 flex items-center justify-between gap-2 text-xs text-ink-500">
           <span className="min-w-0 truncate">{session.description || "No description"}</span>
-          <span className="shrink-0 tabular-nums">{formatWhen(session.updated_at)}</span>
+          <span className="shrink-0 tabular-nums">{formatWhen(session.last_activity_at)}</span>
         </span>
       </Link>
     </li>
@@ -118,6 +164,7 @@ export function SessionList({
     staleTime: 10_000,
   });
   const sessions = data?.sessions ?? [];
+  const now = useMinuteClock();
 
   return (
     <nav
@@ -192,6 +239,7 @@ export function SessionList({
                 key={session.id}
                 session={session}
                 current={session.id === currentId}
+                now={now}
                 onNavigate={onNavigate}
               />
             ))}

@@ -1,5 +1,6 @@
 import { AGENT_ROLE_NAMES } from "@cohort/contracts";
 import { useEffect, useRef, useState } from "react";
+import { formatCount } from "./format";
 import type { ConversationState, RunView } from "./run-state";
 
 interface Seen {
@@ -29,7 +30,7 @@ function describeChanges(run: RunView, seen: Seen | undefined): string[] {
   const out: string[] = [];
   if (run.plan && !seen?.plan) {
     const steps = run.plan.steps.length;
-    out.push(`Plan ready: ${steps} ${steps === 1 ? "step" : "steps"}.`);
+    out.push(`Plan ready: ${formatCount(steps, "step")}.`);
   }
   for (const lane of run.lanes) {
     const before = seen?.lanes.get(lane.callId);
@@ -58,6 +59,47 @@ function describeChanges(run: RunView, seen: Seen | undefined): string[] {
   return out;
 }
 
+/** A step's re-run on a run already ended (decision 031): each version done, and its score. */
+function describeReruns(run: RunView, seen: Seen | undefined): string[] {
+  const out: string[] = [];
+  for (const lane of run.lanes) {
+    if (lane.rerunOf === null) continue;
+    const before = seen?.lanes.get(lane.callId);
+    if (before !== lane.status && lane.status !== "running") {
+      const who =
+        lane.kind === "critic"
+          ? `The Critic's review of version ${lane.version}`
+          : `Version ${lane.version} of the ${AGENT_ROLE_NAMES[lane.role]}'s step`;
+      out.push(
+        lane.status === "completed"
+          ? `${who} finished.`
+          : lane.status === "stopped"
+            ? `${who} was stopped.`
+            : `${who} failed. ${lane.error?.message ?? ""}`.trim(),
+      );
+    }
+    if (lane.criticScore !== null && seen?.lanes.get(scoreKey(lane.callId)) === undefined) {
+      out.push(`Critic scored version ${lane.version} ${lane.criticScore} out of 10.`);
+    }
+  }
+  for (const answer of run.answers) {
+    const before = seen?.lanes.get(answer.callId);
+    if (before !== answer.status && answer.status !== "running") {
+      const who = `The answer re-written with version ${answer.version}`;
+      out.push(
+        answer.status === "completed"
+          ? `${who} is ready.`
+          : answer.status === "stopped"
+            ? `${who} was stopped.`
+            : `${who} failed. ${answer.error?.message ?? ""}`.trim(),
+      );
+    }
+  }
+  return out;
+}
+
+const scoreKey = (callId: string) => `${callId}:score`;
+
 /**
  * What the polite live region says about runs as they go: the plan, each finished step,
  * the critic's verdict and the final answer — never the tokens themselves. Runs already
@@ -72,10 +114,23 @@ export function useRunAnnouncements(state: ConversationState): string {
     const messages: string[] = [];
     for (const run of Object.values(state.runs)) {
       const before = seen.current.get(run.id);
-      if (primed.current && !run.settled) messages.push(...describeChanges(run, before));
+      if (primed.current) {
+        messages.push(
+          ...(run.settled ? describeReruns(run, before) : describeChanges(run, before)),
+        );
+      }
       seen.current.set(run.id, {
         plan: run.plan !== null,
-        lanes: new Map(run.lanes.map((l) => [l.callId, l.status])),
+        lanes: new Map(
+          run.lanes
+            .flatMap((l) => [
+              [l.callId, l.status] as [string, string],
+              ...(l.criticScore === null
+                ? []
+                : [[scoreKey(l.callId), String(l.criticScore)] as [string, string]]),
+            ])
+            .concat(run.answers.map((a) => [a.callId, a.status] as [string, string])),
+        ),
         critic: run.critic !== null,
         status: run.status,
       });

@@ -1,5 +1,6 @@
 import {
   COCHAT_MESSAGES,
+  formatUsd,
   hasCoChatAccess,
   PLANS,
   TIER_LABELS,
@@ -58,7 +59,7 @@ export function CochatLocked({ tier }: { tier: TSubscriptionTier }) {
             {UNLOCKING_PLANS.map((plan) => (
               <li key={plan.tier} className="rounded-xl border border-ink-200 bg-ink-50 px-4 py-3">
                 <p className="text-sm font-semibold text-ink-950">{plan.name}</p>
-                <p className="text-xs text-ink-600">${plan.priceUsdMonthly.toFixed(2)} / month</p>
+                <p className="text-xs text-ink-600">{formatUsd(plan.priceUsdMonthly)} / month</p>
                 <Badge tone="success" className="mt-2">
                   {COCHAT_MESSAGES.unlimited}
                 </Badge>

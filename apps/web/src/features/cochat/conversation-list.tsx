@@ -6,6 +6,7 @@ import { cn } from "../../components/cn";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatCount } from "../../lib/format/numbers";
 import { cochatKeys, deleteConversation, useCochatConversations } from "./cochat-api";
 import { formatWhen } from "./format-when";
 
@@ -64,8 +65,8 @@ function ConversationRow({
           {conversation.title}
         </span>
         <span className="mt-0.5 block text-xs text-ink-500">
-          {formatWhen(conversation.updated_at)} · {conversation.message_count} message
-          {conversation.message_count === 1 ? "" : "s"}
+          {formatWhen(conversation.updated_at)} ·{" "}
+          {formatCount(conversation.message_count, "message")}
         </span>
       </button>
       {confirming ? (

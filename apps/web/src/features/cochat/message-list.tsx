@@ -1,5 +1,6 @@
 import { cn } from "../../components/cn";
 import { Markdown } from "../../components/markdown/markdown";
+import { KeyRefusedLink } from "../chat/key-refused-link";
 import { SimulatedBadge } from "./simulated-badge";
 import type { Turn } from "./use-cochat";
 
@@ -62,6 +63,7 @@ function AssistantTurn({ turn }: { turn: Turn }) {
               )}
             >
               {turn.error ?? "The answer failed. Please try again."}
+              <KeyRefusedLink code={turn.errorCode} className="block text-red-900" />
             </p>
           ) : null}
         </div>

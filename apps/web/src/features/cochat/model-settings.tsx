@@ -1,13 +1,20 @@
 import {
   COCHAT_DEFAULT_MAX_TOKENS,
   COCHAT_DEFAULT_TEMPERATURE,
-  SIMULATED_BADGE,
+  MODEL_SOURCE_LABELS,
   type TModel,
 } from "@cohort/contracts";
 import { useId } from "react";
 import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { SimulatedBadge } from "./simulated-badge";
+
+const temperatureFormat = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+const formatTemperature = (value: number) => temperatureFormat.format(value);
+
 import type { ChatSettings } from "./use-cochat";
 
 export const DEFAULT_SETTINGS: Omit<ChatSettings, "model"> = {
@@ -50,7 +57,7 @@ export function ModelPicker({
         {models.map((model) => (
           <option key={model.id} value={model.id}>
             {model.name}
-            {model.simulated ? ` (${SIMULATED_BADGE})` : ""}
+            {` (${MODEL_SOURCE_LABELS[model.source]})`}
           </option>
         ))}
       </select>
@@ -110,7 +117,7 @@ export function AdvancedSettings({
               Temperature
             </label>
             <output htmlFor={temperatureId} className="font-mono text-sm text-ink-700">
-              {settings.temperature.toFixed(1)}
+              {formatTemperature(settings.temperature)}
             </output>
           </div>
           <input

@@ -17,6 +17,8 @@ export interface Turn {
   content: string;
   status: TurnStatus;
   error: string | null;
+  /** The error's code: a refused user key links to Settings (decision 029). */
+  errorCode?: string | null;
   modelName: string | null;
   simulated: boolean | null;
 }
@@ -37,6 +39,7 @@ function fromStored(message: TCochatStoredMessage): Turn {
     content: message.content,
     status: message.status,
     error: message.error?.message ?? null,
+    errorCode: message.error?.code ?? null,
     modelName: message.model_name,
     simulated: message.simulated,
   };
@@ -170,7 +173,12 @@ export function useCochat(
               simulated: event.simulated,
             })),
           onError: (event) =>
-            updateTurn(answer.key, (turn) => ({ ...turn, status: "failed", error: event.message })),
+            updateTurn(answer.key, (turn) => ({
+              ...turn,
+              status: "failed",
+              error: event.message,
+              errorCode: event.code,
+            })),
         },
         abort.signal,
       )

@@ -13,7 +13,7 @@ const CHANNELS = [
   },
   {
     title: "Sales and Enterprise",
-    text: "Team workspaces, larger credit allowances, invoicing and security reviews.",
+    text: "The Enterprise plan, larger credit allowances, invoicing and security reviews.",
     email: SITE.emails.sales,
     response: "We reply within one business day.",
   },

@@ -1,8 +1,6 @@
 import {
-  formatCredits,
   hasCoChatAccess,
   TIER_LABELS,
-  type TSession,
   type TSessionsResponse,
   type TUsageStats,
 } from "@cohort/contracts";
@@ -11,11 +9,17 @@ import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
 import { ButtonLink } from "../../components/button";
 import { Card } from "../../components/card";
-import { cn } from "../../components/cn";
 import { Spinner } from "../../components/spinner";
 import { api } from "../../lib/api/api";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import {
+  formatCreditAmount,
+  formatCredits,
+  formatInteger,
+  formatUsd,
+} from "../../lib/format/numbers";
 import { logger } from "../../lib/telemetry/logger";
+import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "../chat/session-list";
 import { displayNameOf } from "../shell/display-name";
 import { VerifyEmailBanner } from "./verify-email-banner";
 
@@ -50,27 +54,12 @@ const START_LINKS = [
   { to: "/settings", title: "Settings", text: "Your profile and where you are signed in." },
 ] as const;
 
-const STATUS_TONES: Record<TSession["status"], string> = {
-  active: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  paused: "bg-amber-50 text-amber-900 ring-amber-200",
-  completed: "bg-sky-50 text-sky-800 ring-sky-200",
-  archived: "bg-ink-100 text-ink-700 ring-ink-200",
-};
-
 const whenFormat = new Intl.DateTimeFormat("en-US", {
   month: "short",
   day: "numeric",
   hour: "numeric",
   minute: "2-digit",
 });
-const whole = new Intl.NumberFormat("en-US");
-const money = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-const credits2 = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -105,6 +94,7 @@ function RecentSessions() {
     staleTime: 10_000,
   });
   const sessions = data?.sessions ?? [];
+  const now = useMinuteClock();
   return (
     <Card
       role="region"
@@ -150,20 +140,11 @@ function RecentSessions() {
                     {session.title}
                   </span>
                   <span className="block truncate text-xs text-ink-500">
-                    {whenFormat.format(new Date(session.updated_at))}
-                    {session.spent_credits > 0
-                      ? ` · ${credits2.format(session.spent_credits)} credits`
-                      : ""}
+                    {whenFormat.format(new Date(session.last_activity_at))}
+                    {session.spent_credits > 0 ? ` · ${formatCredits(session.spent_credits)}` : ""}
                   </span>
                 </span>
-                <span
-                  className={cn(
-                    "shrink-0 rounded-full px-2 py-0.5 text-[11px] font-semibold capitalize ring-1 ring-inset",
-                    STATUS_TONES[session.status],
-                  )}
-                >
-                  {session.status}
-                </span>
+                <SessionStatusBadge status={shownStatusAt(session, now)} className="shrink-0" />
               </Link>
             </li>
           ))}
@@ -191,14 +172,18 @@ function UsageAtAGlance() {
         </Link>
       </div>
       <dl className="mt-4 grid grid-cols-2 gap-3">
-        <Stat label="Requests" value={whole.format(stats.total_requests)} testId="usage-requests" />
-        <Stat label="Tokens" value={whole.format(stats.total_tokens)} testId="usage-tokens" />
+        <Stat
+          label="Requests"
+          value={formatInteger(stats.total_requests)}
+          testId="usage-requests"
+        />
+        <Stat label="Tokens" value={formatInteger(stats.total_tokens)} testId="usage-tokens" />
         <Stat
           label="Credits used"
-          value={credits2.format(stats.total_credits_used)}
+          value={formatCreditAmount(stats.total_credits_used)}
           testId="usage-credits"
         />
-        <Stat label="Provider cost" value={money.format(stats.total_cost)} testId="usage-cost" />
+        <Stat label="Provider cost" value={formatUsd(stats.total_cost)} testId="usage-cost" />
       </dl>
     </Card>
   );
@@ -243,7 +228,7 @@ export function DashboardPage() {
           <Fact label="Plan" value={TIER_LABELS[user.subscription_tier]} testId="fact-tier" />
           <Fact
             label="Credits"
-            value={formatCredits(user.credits_remaining)}
+            value={formatCreditAmount(user.credits_remaining)}
             testId="fact-credits"
           />
           <Fact

@@ -36,7 +36,7 @@ const BENEFITS: readonly Benefit[] = [
   },
   {
     title: "Runs you can replay",
-    text: "Plans, drafts, verdicts and answers are stored as events. Rejoin a session on any device, replay what happened, and export the conversation.",
+    text: "Plans, drafts, verdicts and answers are stored as events. Reload, lose your connection or rejoin on another device, and the session catches up with nothing missed.",
     icon: "M4 12a8 8 0 1 0 2.3-5.6M4 4v4h4M12 8v4l3 2",
   },
   {
@@ -45,8 +45,8 @@ const BENEFITS: readonly Benefit[] = [
     icon: "M15 7a4 4 0 1 1-3.9 5H4v3h3v3h3v-3h1.1A4 4 0 0 1 15 7zm1 3h.01",
   },
   {
-    title: "Workspaces and memory",
-    text: "Save workspaces, let Cohort remember context across sessions, and share a workspace with your team on Pro+ and Enterprise.",
+    title: "Coming: workspaces, memory and export",
+    text: "Workspace saving and memory across sessions (Pro+), team workspaces (Enterprise) and conversation export are being built. They are not available yet; the plans say so, and nothing is charged for them.",
     icon: "M4 7l8-4 8 4-8 4-8-4zM4 12l8 4 8-4M4 17l8 4 8-4",
   },
 ];

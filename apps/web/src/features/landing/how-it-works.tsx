@@ -4,7 +4,7 @@ import { SectionHeading } from "../../components/marketing/section-heading";
 const STEPS = [
   {
     title: "You describe the task",
-    text: "Write what you need in a session, as you would brief a colleague. Attach context once; every agent sees it.",
+    text: "Write what you need in a session, as you would brief a colleague. Describe the session once; every agent sees that context.",
   },
   {
     title: "The coordinator plans",

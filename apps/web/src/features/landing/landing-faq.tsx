@@ -12,7 +12,7 @@ const ITEMS: readonly FaqItem[] = [
   {
     question: "Which models can I use?",
     answer:
-      "GPT, Claude and Gemini, plus the native Co* models: CoReason, CoDepth, CoQuick, CoLogic, CoChat and CoVision. Starter includes the basic models; Pro and above include all of them. You can pick the model behind each role or keep the defaults.",
+      "GPT, Claude and Gemini, plus the native Co* models: CoReason, CoDepth, CoQuick, CoLogic, CoChat and CoVision. Today every account can use every model; the plans differ in monthly credits and CoChat. You can pick the model behind each role or keep the defaults.",
   },
   {
     question: "What is a credit?",
@@ -27,12 +27,12 @@ const ITEMS: readonly FaqItem[] = [
   {
     question: "Can I use my own API keys?",
     answer:
-      "Yes. Add an OpenAI, Anthropic or Google key in Settings. Calls on your key cost no credits; the provider bills you directly. Keys are encrypted at rest and are never shown again after you save them.",
+      "Yes. Add an OpenAI, Anthropic or Google key in Settings. Calls on your key cost no credits; the provider bills you directly. Keys are encrypted at rest; after you save one, only its last four characters are shown.",
   },
   {
     question: "What is CoChat?",
     answer:
-      "CoChat is a straightforward single-model chat with its own model list, for when you want a conversation rather than a team. It is unlimited on Pro and Pro+, and locked on Starter.",
+      "CoChat is a straightforward single-model chat with its own model list, for when you want a conversation rather than a team. It is unlimited on Pro, Pro+ and Enterprise, and locked on Free and Starter.",
   },
   {
     question: "Is my data used to train models?",
@@ -50,7 +50,7 @@ const ITEMS: readonly FaqItem[] = [
   {
     question: "Why do Pro and Pro+ say Coming Soon?",
     answer:
-      "We're opening plans one at a time so the fast queue and workspace memory are solid before anyone pays for them. Starter is available now, and upgrading later keeps all your sessions.",
+      "They're in early access: once you have an account, you can subscribe to either from Billing or the pricing page, and CoChat unlocks at once. Workspace saving and memory, listed for Pro+, are not built yet and are not part of what you pay for today.",
   },
 ];
 

@@ -1,27 +1,29 @@
 import { Container } from "../../components/container";
 import { SectionHeading } from "../../components/marketing/section-heading";
 
+/**
+ * Spec §2 asks for three testimonials. Cohort has no published customer quotes yet, so these
+ * are illustrative: written by the team, each about something the product really does, and
+ * said to be so on the page — never a made-up person or company (decision 030).
+ */
 const TESTIMONIALS = [
   {
     quote:
-      "We used to run the same prompt through three chatbots and merge the answers by hand. Cohort does the merge for us, and the Critic catches the gaps we used to find in review.",
-    name: "Priya Raman",
-    role: "Staff Engineer, Fernhill Analytics",
-    initials: "PR",
+      "I used to ask three chatbots the same question and merge the answers by hand. In Cohort the coordinator splits the task, the Critic reviews the drafts, and I get one combined answer.",
+    role: "An engineer comparing models",
+    initials: "EN",
   },
   {
     quote:
-      "Seeing cost per agent changed how my team writes prompts. When the Designer spends two credits and the Coder spends nine, you learn quickly where the budget goes.",
-    name: "Marcus Oyelaran",
-    role: "Head of Product, Tidewater Labs",
-    initials: "MO",
+      "Seeing what each agent cost, while it works, shows me where the credits go. A call that can't be covered doesn't start, so the balance never surprises me.",
+    role: "A product lead on a budget",
+    initials: "PL",
   },
   {
     quote:
-      "I run heavy work on my own Anthropic key and keep credits for everything else. Setting it up took a minute, and the way I work didn't change at all.",
-    name: "Lena Hoffmann",
-    role: "Founder, Quillmark Studio",
-    initials: "LH",
+      "I added my own Anthropic key in Settings. Calls on it cost no credits, and the hosted keys cover the other models in the same session.",
+    role: "A founder with their own keys",
+    initials: "FO",
   },
 ] as const;
 
@@ -31,13 +33,14 @@ export function Testimonials() {
       <Container>
         <SectionHeading
           id="testimonials-title"
-          eyebrow="From early teams"
-          title="What people say after their first week"
+          eyebrow="In practice"
+          title="What working with a team of models is like"
+          lead="Illustrative quotes written by the Cohort team, each describing something the product does today. They are not endorsements by named customers."
           inverse
         />
         <ul className="mt-14 grid gap-6 lg:grid-cols-3">
           {TESTIMONIALS.map((item) => (
-            <li key={item.name}>
+            <li key={item.role}>
               <figure
                 data-testid="testimonial"
                 className="flex h-full flex-col rounded-2xl border border-white/10 bg-white/5 p-6"
@@ -52,10 +55,7 @@ export function Testimonials() {
                   >
                     {item.initials}
                   </span>
-                  <span>
-                    <span className="block font-semibold text-white">{item.name}</span>
-                    <span className="block text-sm text-ink-300">{item.role}</span>
-                  </span>
+                  <span className="block font-semibold text-white">{item.role}</span>
                 </figcaption>
               </figure>
             </li>

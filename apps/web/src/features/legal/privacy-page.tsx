@@ -40,10 +40,9 @@ const SECTIONS: readonly LegalSection[] = [
         </p>
         <h3>Your content</h3>
         <p>
-          The sessions you create, the messages you send, documents you upload and everything the
-          agents produce in response: the coordinator's plan, each agent's drafts, the Critic's
-          scores and the final answer. Each run is stored as a sequence of events so you can
-          reconnect, replay and export it.
+          The sessions you create, the messages you send and everything the agents produce in
+          response: the coordinator's plan, each agent's drafts, the Critic's scores and the final
+          answer. Each run is stored as a sequence of events so you can reconnect and replay it.
         </p>
         <h3>Provider API keys</h3>
         <p>

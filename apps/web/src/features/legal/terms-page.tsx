@@ -33,7 +33,7 @@ const SECTIONS: readonly LegalSection[] = [
           Keep your password and API tokens to yourself. You're responsible for what happens under
           your account until you tell us it has been compromised.
         </li>
-        <li>One person per account. Team workspaces are the way to share work.</li>
+        <li>One person per account: do not share your sign-in with others.</li>
       </ul>
     ),
   },
@@ -166,8 +166,8 @@ const SECTIONS: readonly LegalSection[] = [
       <p>
         You can close your account at any time from Settings or by writing to{" "}
         <a href={`mailto:${SITE.emails.support}`}>{SITE.emails.support}</a>. We may end these terms
-        if you seriously or repeatedly break them. Either way, you can export your sessions for 30
-        days afterwards, after which we delete them as the privacy policy describes.
+        if you seriously or repeatedly break them. Either way, we then delete your data as the
+        privacy policy describes.
       </p>
     ),
   },

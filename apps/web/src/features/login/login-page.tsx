@@ -1,5 +1,7 @@
 import {
   AGREEMENT_MESSAGES,
+  AUTH_ERROR_CODES,
+  AUTH_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_TOO_SHORT_MESSAGE,
   SIGN_IN_PROVIDER_LABELS,
@@ -23,12 +25,13 @@ import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { Field, FormMessage, PasswordField } from "../../components/form";
 import { Logo } from "../../components/logo";
-import { toast } from "../../components/toast/toast-store";
+import { dismissToast, type ToastOptions, toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { logger } from "../../lib/telemetry/logger";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { fetchCurrentAgreement } from "../agreement/agreement-api";
+import { fetchEmailStatus } from "./email-status-api";
 import { ModelsPanel } from "./models-panel";
 import { ProviderIcon } from "./provider-icon";
 
@@ -47,9 +50,12 @@ export const LOGIN_TEXTS = {
   registrationFailed: "Registration failed. Please try again.",
   createFailedAfterAgreement: "Failed to create account. Please try again.",
   passwordHint: "Password must be at least 6 characters long.",
+  signInInstead: "Sign in instead",
 } as const;
 
 type Mode = "signin" | "signup";
+
+const PASSWORD_INPUT_ID = "login-password";
 
 interface FormValues {
   firstName: string;
@@ -90,8 +96,12 @@ export function LoginPage() {
     (provider) => provider !== "google",
   );
   const googleUnavailable = providers.data ? !providers.data.google : false;
-  const [formError, setFormError] = useState<string | null>(null);
+  /** A notice in the form (a declined agreement); failures of a call are toasts (spec §8). */
+  const [formNotice, setFormNotice] = useState<string | null>(null);
+  /** The address sign-up found taken: the form offers to sign in with it instead. */
+  const [takenEmail, setTakenEmail] = useState<string | null>(null);
   const [passwordError, setPasswordError] = useState<string | null>(null);
+  const failureToast = useRef<string | null>(null);
   const [held, setHeld] = useState<HeldSignup | null>(null);
   const [registering, setRegistering] = useState(false);
   /** Set once the redirect-loop guard stopped a redirect; the form stays up from then on. */
@@ -129,26 +139,49 @@ export function LoginPage() {
     const value = event.target.value;
     setValues((previous) => ({ ...previous, [field]: value }));
     if (field === "password") setPasswordError(null);
+    if (field === "email") setTakenEmail(null);
   };
 
   const switchMode = (next: Mode) => {
     setMode(next);
-    setFormError(null);
+    setFormNotice(null);
+    setTakenEmail(null);
     setPasswordError(null);
+  };
+
+  /** The address has an account: to the sign-in form with the address kept. */
+  const signInInstead = () => {
+    switchMode("signin");
+    setValues((previous) => ({ ...EMPTY, email: previous.email }));
+    requestAnimationFrame(() => document.getElementById(PASSWORD_INPUT_ID)?.focus());
+  };
+
+  /** One failure toast at a time: a newer failure replaces it, a success removes it. */
+  const showFailure = (options: Omit<ToastOptions, "variant">) => {
+    clearFailure();
+    failureToast.current = toast({ ...options, variant: "error" });
+  };
+  const clearFailure = () => {
+    if (failureToast.current) dismissToast(failureToast.current);
+    failureToast.current = null;
+  };
+
+  const showTaken = (email: string) => {
+    clearFailure();
+    setTakenEmail(email);
   };
 
   async function signIn() {
     setSubmitting(true);
     try {
       const response = await logIn({ email: values.email, password: values.password });
+      clearFailure();
       toast({ title: LOGIN_TEXTS.welcomeBack, variant: "success" });
       applyAuthResponse(response);
     } catch (error) {
       // Spec §8: login errors are only logged (not reported as application errors).
       logger.info("Login failed", { code: isApiError(error) ? error.code : undefined });
-      const message = failureMessage(error, LOGIN_TEXTS.loginFailed);
-      toast({ title: message, variant: "error" });
-      setFormError(message);
+      showFailure({ title: failureMessage(error, LOGIN_TEXTS.loginFailed) });
     } finally {
       setSubmitting(false);
     }
@@ -156,6 +189,7 @@ export function LoginPage() {
 
   async function register(form: FormValues, agreement: TAgreement | null) {
     const response = await signUp({ ...form, ...(agreement ? { agreementId: agreement.id } : {}) });
+    clearFailure();
     toast({ title: LOGIN_TEXTS.accountCreated, variant: "success" });
     trackFunnelStep("sign_up");
     applyAuthResponse(response);
@@ -168,18 +202,24 @@ export function LoginPage() {
     }
     setSubmitting(true);
     try {
+      // Before the agreement: someone who already has an account is told so now, not after
+      // reading and accepting it (decision 030).
+      if (!(await emailIsFree(values.email))) {
+        showTaken(values.email);
+        return;
+      }
       const agreement = await fetchCurrentAgreement();
       if (agreement) {
         // Spec §4: hold the form back while the agreement is read and accepted.
+        clearFailure();
         setHeld({ values: { ...values }, agreement });
         return;
       }
       await register(values, null);
     } catch (error) {
       logger.info("Registration failed", { code: isApiError(error) ? error.code : undefined });
-      const message = failureMessage(error, LOGIN_TEXTS.registrationFailed);
-      toast({ title: message, variant: "error" });
-      setFormError(message);
+      if (isEmailTaken(error)) showTaken(values.email);
+      else showFailure({ title: failureMessage(error, LOGIN_TEXTS.registrationFailed) });
     } finally {
       setSubmitting(false);
     }
@@ -195,14 +235,17 @@ export function LoginPage() {
       logger.info("Registration after accepting the agreement failed", {
         code: isApiError(error) ? error.code : undefined,
       });
+      setHeld(null);
+      if (isEmailTaken(error)) {
+        // Taken between the check and the sign-up: the same offer to sign in instead.
+        showTaken(held.values.email);
+        return;
+      }
       const detail = failureMessage(error, "");
-      toast({
+      showFailure({
         title: LOGIN_TEXTS.createFailedAfterAgreement,
         ...(detail ? { description: detail } : {}),
-        variant: "error",
       });
-      setFormError(detail || LOGIN_TEXTS.createFailedAfterAgreement);
-      setHeld(null);
     } finally {
       setRegistering(false);
     }
@@ -210,13 +253,14 @@ export function LoginPage() {
 
   const discardHeld = () => {
     setHeld(null);
-    setFormError(AGREEMENT_MESSAGES.declineNotAllowed);
+    setFormNotice(AGREEMENT_MESSAGES.declineNotAllowed);
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
-    setFormError(null);
+    setFormNotice(null);
+    setTakenEmail(null);
     void (mode === "signin" ? signIn() : startSignUp());
   };
 
@@ -336,8 +380,24 @@ export function LoginPage() {
               required
               value={values.email}
               onChange={update("email")}
+              aria-describedby={takenEmail ? "email-taken" : undefined}
             />
+            <div aria-live="polite">
+              {takenEmail ? (
+                <div
+                  id="email-taken"
+                  data-testid="email-taken"
+                  className="-mt-1 flex flex-wrap items-center justify-between gap-x-3 gap-y-2 rounded-lg border border-brand-200 bg-brand-50 px-3 py-2.5 text-sm text-brand-900"
+                >
+                  <p>{AUTH_MESSAGES.emailTaken}</p>
+                  <Button type="button" size="sm" variant="secondary" onClick={signInInstead}>
+                    {LOGIN_TEXTS.signInInstead}
+                  </Button>
+                </div>
+              ) : null}
+            </div>
             <PasswordField
+              id={PASSWORD_INPUT_ID}
               label="Password"
               name="password"
               autoComplete={signingUp ? "new-password" : "current-password"}
@@ -357,7 +417,7 @@ export function LoginPage() {
                 </Link>
               </div>
             )}
-            <FormMessage>{formError}</FormMessage>
+            <FormMessage>{formNotice}</FormMessage>
             <Button type="submit" size="lg" className="w-full" disabled={submitting}>
               {submitting ? "Loading..." : signingUp ? "Create account" : "Sign in"}
             </Button>
@@ -385,6 +445,7 @@ export function LoginPage() {
             open
             busy={registering}
             onClose={discardHeld}
+            askBeforeDiscarding
             onAccept={acceptAndRegister}
             onDecline={held.agreement.allowDecline ? discardHeld : undefined}
           />
@@ -397,4 +458,23 @@ export function LoginPage() {
       ) : null}
     </div>
   );
+}
+
+function isEmailTaken(error: unknown): boolean {
+  return isApiError(error) && error.code === AUTH_ERROR_CODES.emailTaken;
+}
+
+/**
+ * Whether sign-up may go on with this address. A failed check (offline, throttled) does not
+ * stop it: sign-up itself still refuses a taken address.
+ */
+async function emailIsFree(email: string): Promise<boolean> {
+  try {
+    return (await fetchEmailStatus(email)).available;
+  } catch (error) {
+    logger.info("Could not check the address before sign-up", {
+      code: isApiError(error) ? error.code : undefined,
+    });
+    return true;
+  }
 }

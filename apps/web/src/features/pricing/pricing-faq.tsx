@@ -17,19 +17,24 @@ const ITEMS: readonly FaqItem[] = [
       "No. Add an OpenAI, Anthropic or Google key in Settings and every call that runs on it is billed by that provider, not by Cohort.",
   },
   {
-    question: "What does IN BETA mean for Starter?",
+    question: "What do I get for free?",
     answer:
-      "Starter is open today. While it's in beta we're still tuning model limits and the queue, and we'll tell you by email before anything about your plan changes.",
+      "A new account starts on the Free plan: welcome credits once you confirm your email address, multi-agent sessions with every model, and your own API keys at no credit cost. Credit packs can be bought at any time; CoChat comes with Pro and above.",
   },
   {
-    question: "When can I buy Pro or Pro+?",
+    question: "What does IN BETA mean for Starter?",
     answer:
-      "Both plans are marked Coming Soon and can't be bought yet. Start on Starter; you'll be able to upgrade from Billing the day they open, without losing your sessions.",
+      "Starter is open today. While it's in beta its contents and price may still change; you'll be told by email before anything about your plan changes.",
+  },
+  {
+    question: "Pro and Pro+ say Coming Soon. Can I have them?",
+    answer:
+      "They're in early access: once you've created an account and signed in, this page and Billing offer every plan through the same checkout, and CoChat unlocks as soon as the payment goes through.",
   },
   {
     question: "Can I cancel at any time?",
     answer:
-      "Yes. Cancel from Billing and your plan stays active until the end of the month you've paid for. Your sessions stay readable after that.",
+      "Yes. Cancel from Billing (Manage subscription) and your plan stays active until the end of the period you've paid for. Your sessions stay readable after that.",
   },
 ];
 

@@ -1,10 +1,12 @@
-import { formatCredits, formatUsd, PLANS, type TPlan } from "@cohort/contracts";
-import { Badge } from "../../components/badge";
+import { formatCredits, PLANS, type TPlan } from "@cohort/contracts";
 import { Button, ButtonLink } from "../../components/button";
 import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
 import { Container } from "../../components/container";
 import { SectionHeading } from "../../components/marketing/section-heading";
+import { FreePlanCard } from "./free-plan-card";
+import { FeatureText, PlanCard, type PlanCardContent, Price } from "./plan-card";
+import type { PlanOffers } from "./signed-in-plan-cta";
 
 const CTA_TARGETS: Partial<Record<TPlan["tier"], string>> = {
   starter: "/login",
@@ -50,80 +52,39 @@ function PlanCta({ plan }: { plan: TPlan }) {
   );
 }
 
-function Price({ plan, large = true }: { plan: TPlan; large?: boolean }) {
-  return (
-    <p className="flex items-baseline gap-1">
-      <span
-        className={cn("font-bold tracking-tight text-ink-950", large ? "text-4xl" : "text-2xl")}
-      >
-        {formatUsd(plan.priceUsdMonthly)}
-      </span>
-      <span className="text-sm font-medium text-ink-600">/month</span>
-    </p>
-  );
-}
-
-function CheckIcon() {
-  return (
-    <svg viewBox="0 0 20 20" aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-600">
-      <path
-        d="M5 10.5l3.2 3.2L15 7"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
-
-function PlanCard({ plan }: { plan: TPlan }) {
-  const titleId = `plan-${plan.tier.replace("+", "-plus")}`;
-  return (
-    <Card
-      tone={plan.highlighted ? "raised" : "default"}
-      className="flex flex-col p-6 sm:p-8"
-      role="group"
-      aria-labelledby={titleId}
-      data-testid={`plan-${plan.name}`}
-    >
-      <div className="flex items-center justify-between gap-3">
-        <h3 id={titleId} className="text-lg font-semibold text-ink-950">
-          {plan.name}
-        </h3>
-        {plan.badge ? <Badge tone="brand">{plan.badge}</Badge> : null}
-      </div>
-      <div className="mt-5">
-        <Price plan={plan} />
-        <p className="mt-2 text-base font-semibold text-brand-700">
-          {formatCredits(plan.monthlyCredits)} credits
-        </p>
-      </div>
-      <ul className="mt-6 flex-1 space-y-3 text-sm text-ink-700">
-        {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-3">
-            <CheckIcon />
-            <span>{feature}</span>
-          </li>
-        ))}
-      </ul>
-      <div className="mt-8">
-        <PlanCta plan={plan} />
-      </div>
-    </Card>
-  );
+function contentOf(plan: TPlan): PlanCardContent {
+  return {
+    key: plan.tier.replace("+", "-plus"),
+    name: plan.name,
+    priceUsdMonthly: plan.priceUsdMonthly,
+    creditsLine: `${formatCredits(plan.monthlyCredits)} credits`,
+    features: plan.features,
+    badge: plan.badge,
+    highlighted: plan.highlighted,
+  };
 }
 
 export interface PricingSectionProps {
   /** The landing page shows a section heading; the pricing page has its own h1. */
   headingLevel?: "section" | "none";
+  /**
+   * The pricing page: the Free plan a new account starts on comes first. The landing page
+   * shows only spec §9's four plans.
+   */
+  withFreePlan?: boolean;
+  /** A signed-in visitor's real plan buttons, in place of the public ones (decision 030). */
+  offers?: PlanOffers | null;
 }
 
 /** The plans of spec §9, rendered from contracts. The Enterprise plan gets a wide band. */
-export function PricingSection({ headingLevel = "section" }: PricingSectionProps) {
+export function PricingSection({
+  headingLevel = "section",
+  withFreePlan = false,
+  offers = null,
+}: PricingSectionProps) {
   const individual = PLANS.filter((plan) => plan.tier !== "enterprise");
   const enterprise = PLANS.find((plan) => plan.tier === "enterprise");
+  const ctaOf = (plan: TPlan) => (offers ? offers.render(plan) : <PlanCta plan={plan} />);
   return (
     <section id="pricing" aria-labelledby="pricing-title" className="bg-ink-50 py-20 sm:py-24">
       <Container>
@@ -140,9 +101,16 @@ export function PricingSection({ headingLevel = "section" }: PricingSectionProps
             Plans
           </h2>
         )}
-        <div className={cn("grid gap-6 lg:grid-cols-3", headingLevel === "section" && "mt-14")}>
+        <div
+          className={cn(
+            "grid gap-6",
+            withFreePlan ? "md:grid-cols-2 xl:grid-cols-4" : "lg:grid-cols-3",
+            headingLevel === "section" && "mt-14",
+          )}
+        >
+          {withFreePlan ? <FreePlanCard signedInTier={offers?.tier ?? null} /> : null}
           {individual.map((plan) => (
-            <PlanCard key={plan.tier} plan={plan} />
+            <PlanCard key={plan.tier} plan={contentOf(plan)} cta={ctaOf(plan)} />
           ))}
         </div>
         {enterprise ? (
@@ -163,13 +131,16 @@ export function PricingSection({ headingLevel = "section" }: PricingSectionProps
                     {formatCredits(enterprise.monthlyCredits)} credits
                   </p>
                 </div>
-                <p className="mt-3 text-sm text-ink-600">
-                  {enterprise.features.slice(1).join(" · ")}
-                </p>
+                <ul className="mt-3 flex flex-wrap gap-x-2 gap-y-1 text-sm text-ink-600">
+                  {enterprise.features.slice(1).map((feature, index) => (
+                    <li key={feature}>
+                      {index > 0 ? <span aria-hidden="true">· </span> : null}
+                      <FeatureText feature={feature} />
+                    </li>
+                  ))}
+                </ul>
               </div>
-              <div className="md:w-56">
-                <PlanCta plan={enterprise} />
-              </div>
+              <div className="md:w-56">{ctaOf(enterprise)}</div>
             </div>
           </Card>
         ) : null}

@@ -110,32 +110,33 @@ const GROUPS: readonly FeatureGroup[] = [
   },
   {
     id: "workspaces",
-    title: "Sessions and workspaces",
-    intro: "Work that lasts longer than one conversation.",
+    title: "Sessions, and what comes next",
+    intro:
+      "Work that lasts longer than one conversation. Only the first item is available today; the rest are being built and are marked so.",
     items: [
       {
         title: "Live, resumable sessions",
         text: "Every run event is stored. Reconnect after a dropped connection or from another device and you miss nothing.",
       },
       {
-        title: "Export conversations",
-        text: "Take a session with you, with its plan, drafts and answer.",
+        title: "Export conversations (not available yet)",
+        text: "Planned: take a session with you, with its plan, drafts and answer.",
       },
       {
-        title: "Workspace saving",
-        text: "Keep related sessions and documents together in a saved workspace (Pro+).",
+        title: "Workspace saving (not available yet)",
+        text: "Planned for Pro+: keep related sessions together in a saved workspace.",
       },
       {
-        title: "Memory",
-        text: "Let Cohort carry context from one session into the next, so you stop repeating yourself (Pro+).",
+        title: "Memory (not available yet)",
+        text: "Planned for Pro+: carry context from one session into the next, so you stop repeating yourself.",
       },
       {
-        title: "Team workspaces",
-        text: "Share workspaces with your team (Enterprise).",
+        title: "Team workspaces (not available yet)",
+        text: "Planned for Enterprise: share workspaces with your team.",
       },
       {
-        title: "Documents",
-        text: "Upload reference documents once and use them across sessions.",
+        title: "Documents (not available yet)",
+        text: "Planned: upload reference documents once and use them across sessions.",
       },
     ],
   },
@@ -176,7 +177,7 @@ export function FeaturesPage() {
   useDocumentMeta({
     title: "Features",
     description:
-      "Coordinator plans, parallel streaming agents, a bounded critic loop, live cost per agent, native Co* models, bring-your-own keys and workspaces.",
+      "Coordinator plans, parallel streaming agents, a bounded critic loop, live cost per agent, native Co* models and bring-your-own keys.",
   });
   return (
     <>

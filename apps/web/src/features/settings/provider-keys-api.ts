@@ -3,14 +3,22 @@ import type {
   TApiKeyResponse,
   TApiKeysResponse,
   TProviderId,
+  TSaveApiKeyRequest,
   TSuccessResponse,
   TTestApiKeyResponse,
 } from "@cohort/contracts";
-import { useQuery } from "@tanstack/react-query";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
+import { chatKeys } from "../chat/chat-api";
 
-/** Bring your own key (PUT/GET/DELETE /users/api-keys, POST /users/test-api-key). */
+/**
+ * Bring your own key (PUT/GET/DELETE /users/api-keys, POST /users/test-api-key,
+ * POST /users/api-keys/{provider}/test).
+ */
 export const PROVIDER_KEYS_QUERY_KEY = ["users", "api-keys"] as const;
+
+/** CoChat's model list, whose badges count the user's keys. */
+const COCHAT_MODELS_QUERY_KEY = ["cochat", "models"] as const;
 
 export function useProviderKeys() {
   return useQuery({
@@ -20,7 +28,16 @@ export function useProviderKeys() {
   });
 }
 
-export function saveProviderKey(body: TApiKeyRequest): Promise<TApiKeyResponse> {
+/** After a key is saved or removed: the keys, and every model list whose badges count them. */
+export function refreshAfterKeyChange(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: PROVIDER_KEYS_QUERY_KEY }),
+    queryClient.invalidateQueries({ queryKey: COCHAT_MODELS_QUERY_KEY }),
+    queryClient.invalidateQueries({ queryKey: chatKeys.models }),
+  ]);
+}
+
+export function saveProviderKey(body: TSaveApiKeyRequest): Promise<TApiKeyResponse> {
   return api.put<TApiKeyResponse>("/users/api-keys", body);
 }
 
@@ -30,4 +47,8 @@ export function removeProviderKey(provider: TProviderId): Promise<TSuccessRespon
 
 export function testProviderKey(body: TApiKeyRequest): Promise<TTestApiKeyResponse> {
   return api.post<TTestApiKeyResponse>("/users/test-api-key", body);
+}
+
+export function retestProviderKey(provider: TProviderId): Promise<TApiKeyResponse> {
+  return api.post<TApiKeyResponse>(`/users/api-keys/${encodeURIComponent(provider)}/test`);
 }

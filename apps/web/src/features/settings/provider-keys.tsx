@@ -1,11 +1,16 @@
 import {
+  API_KEY_ERROR_CODES,
+  API_KEY_TEST_RESULT_LABELS,
+  apiKeyFormatProblem,
   PROVIDER_IDS,
   PROVIDER_NAMES,
   PROVIDERS_WITH_BASE_URL,
   type TApiKeyInfo,
   type TApiKeyRequest,
+  type TApiKeyTestResult,
   type TProviderId,
   type TTestApiKeyResponse,
+  ZApiKeyTestFailedDetails,
 } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
@@ -16,18 +21,75 @@ import { cn } from "../../components/cn";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
+import { isApiError } from "../../lib/api/api-error";
 import {
   PROVIDER_KEYS_QUERY_KEY,
+  refreshAfterKeyChange,
   removeProviderKey,
+  retestProviderKey,
   saveProviderKey,
   testProviderKey,
   useProviderKeys,
 } from "./provider-keys-api";
 
-/** CoChat's model list says "Simulated" per the user's keys: it changes with them. */
-const COCHAT_MODELS_QUERY_KEY = ["cochat", "models"] as const;
-
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+const timeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+const RESULT_TONES: Record<TApiKeyTestResult, string> = {
+  valid: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  refused: "bg-red-50 text-red-800 ring-red-200",
+  unreachable: "bg-amber-50 text-amber-900 ring-amber-200",
+  rate_limited: "bg-amber-50 text-amber-900 ring-amber-200",
+  failed: "bg-red-50 text-red-800 ring-red-200",
+};
+
+/** A verdict's short label, coloured by what it means for the key. */
+function ResultLabel({ result }: { result: TApiKeyTestResult }) {
+  return (
+    <span
+      className={cn(
+        "inline-flex items-center rounded-md px-1.5 py-0.5 text-xs font-semibold ring-1 ring-inset",
+        RESULT_TONES[result],
+      )}
+    >
+      {API_KEY_TEST_RESULT_LABELS[result]}
+    </span>
+  );
+}
+
+/** The stored key's last test: what it found and when. */
+function LastTest({ info, testing }: { info: TApiKeyInfo; testing: boolean }) {
+  const test = info.last_test;
+  return (
+    <p
+      data-testid="key-last-test"
+      aria-live="polite"
+      className="mt-2 flex flex-wrap items-center gap-1.5 text-xs text-ink-600"
+    >
+      {testing ? (
+        <Spinner size="sm" label={`Testing the ${PROVIDER_NAMES[info.provider]} key…`} />
+      ) : test ? (
+        <>
+          <ResultLabel result={test.result} />
+          <span>
+            Tested {timeFormat.format(new Date(test.tested_at))}
+            {test.result === "valid" ? "" : `: ${test.message}`}
+          </span>
+        </>
+      ) : (
+        <span className="italic">Not tested yet.</span>
+      )}
+    </p>
+  );
+}
+
+/** Which models a provider's key serves, as Settings says it (decision 029). */
+const SERVED_MODELS: Record<TProviderId, string> = {
+  openai: "GPT models",
+  anthropic: "Claude models",
+  google: "Gemini models",
+  "openai-compatible": "local models",
+};
 
 const KEY_HINTS: Record<TProviderId, string> = {
   openai: "Starts with sk-. Create one at platform.openai.com.",
@@ -41,17 +103,28 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [removing, setRemoving] = useState(false);
+  const [testing, setTesting] = useState(false);
   const name = PROVIDER_NAMES[info.provider];
+
+  /** "Test again": the stored key tested anew, its verdict kept with it. */
+  const retest = async () => {
+    setTesting(true);
+    try {
+      await retestProviderKey(info.provider);
+      await queryClient.invalidateQueries({ queryKey: PROVIDER_KEYS_QUERY_KEY });
+    } catch (error) {
+      toast({ title: failureMessage(error, "Could not test the key."), variant: "error" });
+    } finally {
+      setTesting(false);
+    }
+  };
 
   const remove = async () => {
     setRemoving(true);
     try {
       await removeProviderKey(info.provider);
       toast({ title: `${name} key removed`, variant: "success" });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: PROVIDER_KEYS_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: COCHAT_MODELS_QUERY_KEY }),
-      ]);
+      await refreshAfterKeyChange(queryClient);
     } catch (error) {
       toast({ title: failureMessage(error, "Could not remove the key."), variant: "error" });
       setRemoving(false);
@@ -80,6 +153,7 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
             ? ` · replaced ${dateFormat.format(new Date(info.updated_at))}`
             : ""}
         </p>
+        <LastTest info={info} testing={testing} />
       </div>
       {confirming ? (
         <div className="flex items-center gap-2">
@@ -98,14 +172,25 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
           </Button>
         </div>
       ) : (
-        <Button
-          size="sm"
-          variant="outline"
-          onClick={() => setConfirming(true)}
-          aria-label={`Remove ${name} key`}
-        >
-          Remove
-        </Button>
+        <div className="flex items-center gap-2">
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={retest}
+            disabled={testing}
+            aria-label={`Test the ${name} key again`}
+          >
+            {testing ? "Testing…" : "Test again"}
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => setConfirming(true)}
+            aria-label={`Remove ${name} key`}
+          >
+            Remove
+          </Button>
+        </div>
       )}
     </li>
   );
@@ -120,8 +205,14 @@ function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
   const [result, setResult] = useState<TTestApiKeyResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The verdict of a key that failed its test on save: saving it needs a confirmation. */
+  const [failedTest, setFailedTest] = useState<{
+    result: TApiKeyTestResult;
+    message: string;
+  } | null>(null);
   const takesBaseUrl = PROVIDERS_WITH_BASE_URL.includes(provider);
   const replacing = stored.some((k) => k.provider === provider);
+  const name = PROVIDER_NAMES[provider];
 
   const body = (): TApiKeyRequest => ({
     provider,
@@ -132,12 +223,20 @@ function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
   const reset = () => {
     setResult(null);
     setError(null);
+    setFailedTest(null);
+  };
+
+  /** The key's format, checked here as the server checks it: no call for a mistyped key. */
+  const formatProblem = (): string | null => {
+    if (!apiKey.trim()) return "Enter the API key.";
+    return apiKeyFormatProblem(provider, apiKey.trim());
   };
 
   const test = async () => {
     reset();
-    if (!apiKey.trim()) {
-      setError("Enter the API key to test.");
+    const problem = formatProblem();
+    if (problem) {
+      setError(problem);
       return;
     }
     setBusy("test");
@@ -150,24 +249,43 @@ function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
     }
   };
 
-  const save = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  /** Saving tests the key first; one that fails is stored only once the user confirms. */
+  const store = async (confirmed: boolean) => {
     reset();
     setBusy("save");
     try {
-      await saveProviderKey(body());
-      toast({ title: `${PROVIDER_NAMES[provider]} key saved`, variant: "success" });
+      await saveProviderKey({
+        ...body(),
+        test: true,
+        ...(confirmed ? { saveIfTestFails: true } : {}),
+      });
+      toast({ title: `${name} key saved`, variant: "success" });
       setApiKey("");
       setBaseURL("");
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: PROVIDER_KEYS_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: COCHAT_MODELS_QUERY_KEY }),
-      ]);
+      await refreshAfterKeyChange(queryClient);
     } catch (cause) {
-      setError(failureMessage(cause, "Could not save the key. Please try again."));
+      if (isApiError(cause) && cause.code === API_KEY_ERROR_CODES.testFailed) {
+        const details = ZApiKeyTestFailedDetails.safeParse(cause.details);
+        setFailedTest(
+          details.success ? details.data : { result: "failed", message: cause.message },
+        );
+      } else {
+        setError(failureMessage(cause, "Could not save the key. Please try again."));
+      }
     } finally {
       setBusy(null);
     }
+  };
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    reset();
+    const problem = formatProblem();
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    await store(false);
   };
 
   return (
@@ -232,22 +350,59 @@ function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
       <FormMessage tone={result ? (result.valid ? "success" : "error") : "error"}>
         {result ? (
           <span data-testid="key-test-result">
-            <strong className="font-semibold">{result.valid ? "Valid. " : "Not valid. "}</strong>
+            <strong className="font-semibold">
+              {result.valid ? "Valid. " : `${API_KEY_TEST_RESULT_LABELS[result.result]}. `}
+            </strong>
             {result.message}
           </span>
         ) : (
           error
         )}
       </FormMessage>
+      {failedTest ? (
+        <div
+          role="alert"
+          className="grid gap-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-3 text-sm text-amber-950"
+          data-testid="key-save-confirm"
+        >
+          <p>
+            <strong className="font-semibold">
+              The key failed its test ({API_KEY_TEST_RESULT_LABELS[failedTest.result]}).
+            </strong>{" "}
+            {failedTest.message}{" "}
+            {failedTest.result === "refused"
+              ? `Saved anyway, every call on ${name} models will fail until you replace it.`
+              : "It may work once the provider answers again."}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => store(true)}
+              disabled={busy !== null}
+            >
+              Save anyway
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setFailedTest(null)}>
+              Don't save
+            </Button>
+          </div>
+        </div>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         <Button type="button" variant="outline" onClick={test} disabled={busy !== null}>
           {busy === "test" ? <Spinner size="sm" label="Testing the key…" /> : null}
           {busy === "test" ? "Testing…" : "Test"}
         </Button>
         <Button type="submit" disabled={busy !== null || apiKey.trim() === ""}>
-          {busy === "save" ? "Saving…" : replacing ? "Replace key" : "Save key"}
+          {busy === "save" ? <Spinner size="sm" label="Testing and saving the key…" /> : null}
+          {busy === "save" ? "Testing…" : replacing ? "Replace key" : "Save key"}
         </Button>
       </div>
+      <p className="-mt-2 text-xs text-ink-500">
+        Saving tests the key with one small call first. The key serves the {SERVED_MODELS[provider]}{" "}
+        you pick; Cohort's own Co* models always run on Cohort's side.
+      </p>
     </form>
   );
 }
@@ -261,8 +416,9 @@ export function ProviderKeys() {
         Provider keys
       </h2>
       <p className="mt-1 text-sm text-ink-600">
-        Use your own OpenAI, Anthropic, Google or OpenAI-compatible keys: calls on them cost no
-        credits. Keys are encrypted and never shown again, only their last four characters.
+        Use your own OpenAI, Anthropic, Google or OpenAI-compatible keys for those providers' models
+        (GPT, Claude, Gemini, local): calls on them cost no credits. Keys are encrypted and never
+        shown again, only their last four characters.
       </p>
       <div className="mt-4">
         {keys.isPending ? (

@@ -37,6 +37,16 @@ const tones: Record<Exclude<ConnectionIndicator, "hidden">, { dot: string; box: 
   reconnected: { dot: "bg-emerald-500", box: "border-emerald-200 bg-emerald-50 text-emerald-800" },
 };
 
+/**
+ * What the indicator shows. Spec §4 has it say "Disconnected" at first: until the socket's
+ * first connection the machine is `hidden` and not connected, and that reads as disconnected
+ * (without the "Connection lost" announcement: nothing was lost yet).
+ */
+export function shownIndicator(snapshot: ConnectionSnapshot): ConnectionIndicator {
+  if (snapshot.indicator === "hidden" && !snapshot.connected) return "disconnected";
+  return snapshot.indicator;
+}
+
 function IndicatorBody({
   snapshot,
   className,
@@ -46,7 +56,7 @@ function IndicatorBody({
   className?: string;
   testId?: string;
 }) {
-  const { indicator } = snapshot;
+  const indicator = shownIndicator(snapshot);
   if (indicator === "hidden") return null;
   const tone = tones[indicator];
   return (

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { toast } from "../../components/toast/toast-store";
+import { pluralize } from "../../lib/format/numbers";
 import {
   CREDIT_LEVEL_MESSAGES,
   CREDITS_REFRESH_FAILED_MESSAGE,
@@ -93,7 +94,9 @@ export function CreditBalance({
         >
           {formatCreditAmount(credits)}
         </span>
-        <span className="text-sm text-ink-600">{credits === 1 ? "credit" : "credits"}</span>
+        <span className="text-sm text-ink-600">
+          {pluralize(Math.round(credits * 100) / 100, "credit")}
+        </span>
       </p>
       {message ? (
         <p className={cn("text-xs font-medium", messageStyles[level])} data-testid="credit-message">
@@ -102,7 +105,8 @@ export function CreditBalance({
       ) : null}
       {pendingWelcome > 0 ? (
         <p className="text-xs text-ink-700" data-testid="credit-welcome">
-          Verify your email address to receive your {pendingWelcome} welcome credits.
+          Verify your email address to receive your {formatCreditAmount(pendingWelcome)} welcome{" "}
+          {pluralize(pendingWelcome, "credit")}.
         </p>
       ) : null}
       {credits <= 0 ? <RefreshCreditsButton /> : null}
@@ -119,7 +123,7 @@ export function CreditBalanceChip({ credits }: { credits: number }) {
   const styles = levelStyles[level];
   const message = CREDIT_LEVEL_MESSAGES[level];
   const amount = formatCreditAmount(credits);
-  const word = credits === 1 ? "credit" : "credits";
+  const word = pluralize(Math.round(credits * 100) / 100, "credit");
   return (
     <Link
       to="/billing"

@@ -1,4 +1,5 @@
 import { CREDITS_CRITICAL_THRESHOLD, CREDITS_LOW_THRESHOLD } from "@cohort/contracts";
+import { formatCreditAmount, formatCredits } from "../../lib/format/numbers";
 
 /**
  * The credit balance widget's state machine (spec §4 Credit levels, §8 texts, §9 thresholds),
@@ -26,21 +27,11 @@ export const CREDITS_REFRESH_FAILED_MESSAGE = "Failed to refresh credits";
 export const CRITICAL_TOAST_DURATION_MS = 5_000;
 export const LOW_TOAST_DURATION_MS = 4_000;
 
-/** Credits are kept to hundredths; anything finer is floating-point noise. */
-export function formatCreditAmount(credits: number): string {
-  return (Math.round(credits * 100) / 100).toLocaleString("en-US", {
-    maximumFractionDigits: 2,
-  });
-}
-
-function creditsWord(amount: number): string {
-  return Math.round(amount * 100) === 100 ? "credit" : "credits";
-}
+/** Credits are kept to hundredths; anything finer is floating-point noise ("1,234.5"). */
+export { formatCreditAmount };
 
 /** "3 credits", "1 credit", "0.5 credits". */
-export function formatCreditCount(amount: number): string {
-  return `${formatCreditAmount(amount)} ${creditsWord(amount)}`;
-}
+export const formatCreditCount = formatCredits;
 
 export function criticalToastTitle(credits: number): string {
   return `Critical: Only ${formatCreditAmount(credits)} credits remaining!`;

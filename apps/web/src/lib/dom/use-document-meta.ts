@@ -43,12 +43,16 @@ export function useDocumentMeta({
     };
   }, [description]);
 
+  // One robots tag: the server already puts one into a 404 answer (platform/spa.ts), which
+  // this takes over, and removes once the page is left, like one it made itself.
   useEffect(() => {
     if (!noindex) return;
-    const meta = document.createElement("meta");
+    const meta =
+      document.head.querySelector<HTMLMetaElement>('meta[name="robots"]') ??
+      document.createElement("meta");
     meta.name = "robots";
     meta.content = "noindex";
-    document.head.append(meta);
+    if (!meta.isConnected) document.head.append(meta);
     return () => meta.remove();
   }, [noindex]);
 }

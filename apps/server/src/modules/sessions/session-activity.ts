@@ -1,0 +1,60 @@
+import {
+  isRunActive,
+  type SessionRunFacts,
+  sessionActivity,
+  type TRun,
+  type TSession,
+} from "@cohort/contracts";
+import type { StoredSession } from "./session-row";
+
+/** A session's newest run, from the run engine (passed in at registration: `SessionRuns`). */
+export interface NewestRun {
+  running: boolean;
+  ended: SessionRunFacts["lastRunEnded"];
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+/**
+ * The session as the API shows it: what it is doing, derived from its newest run and its
+ * last change at the time of the read (decision 032). Nothing is stored, so it can never be
+ * out of step with the runs, and `idle` needs no timer.
+ */
+export function withActivity(
+  session: StoredSession,
+  newest: NewestRun | undefined,
+  now = Date.now(),
+): TSession {
+  const lastActivityAt = Math.max(
+    Date.parse(session.updated_at),
+    newest?.startedAt.getTime() ?? 0,
+    newest?.finishedAt?.getTime() ?? 0,
+  );
+  const facts: SessionRunFacts = {
+    running: newest?.running ?? false,
+    lastRunEnded: newest?.ended ?? null,
+    lastActivityAt,
+  };
+  return {
+    ...session,
+    activity: sessionActivity(facts, now),
+    last_activity_at: new Date(lastActivityAt).toISOString(),
+  };
+}
+
+/** The newest of a session's runs (the detail's list, oldest first) in the same terms. */
+export function newestOf(runs: readonly TRun[]): NewestRun | undefined {
+  const run = runs.at(-1);
+  if (!run) return undefined;
+  return {
+    running: isRunActive(run.status),
+    ended: endedOf(run.status),
+    startedAt: new Date(run.created_at),
+    finishedAt: run.finished_at === null ? null : new Date(run.finished_at),
+  };
+}
+
+/** How a run ended, or null while it runs. */
+export function endedOf(status: TRun["status"] | null): NewestRun["ended"] {
+  return status === "completed" || status === "failed" || status === "cancelled" ? status : null;
+}

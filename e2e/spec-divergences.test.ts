@@ -1,0 +1,165 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, signInContext } from "./support/accounts";
+import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
+import { EXPECTED_401 } from "./support/ui";
+
+/** Issue 11, the spec divergences: the connection indicator, 429s, the 404 page, the blog. */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const desktop = { viewport: { width: 1280, height: 860 } };
+const postFiles = readdirSync(path.resolve(import.meta.dirname, "../apps/web/src/content/blog"))
+  .filter((name) => name.endsWith(".md"))
+  .map((name) => name.replace(/\.md$/, ""));
+
+describe("the connection indicator (spec §4)", () => {
+  it("says Disconnected before the first connection, then hides once connected", async () => {
+    const user = await createUser();
+    const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    await signInContext(page.context(), user.token);
+    // The socket's first request waits until the test lets it through.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/socket.io/**", async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto("/dashboard");
+    const indicator = page.getByTestId("connection-indicator");
+    await indicator.waitFor();
+    expect(await indicator.getAttribute("data-state")).toBe("disconnected");
+    expect(await indicator.textContent()).toContain("Disconnected");
+    // Nothing was lost yet, so nothing is announced as lost.
+    expect(await page.getByTestId("connection-announcer").textContent()).toBe("");
+    await screenshot(page, "connection-first-disconnected", false);
+
+    release();
+    await expect.poll(() => indicator.count(), { timeout: 15_000 }).toBe(0);
+    expect(await page.getByTestId("connection-announcer").textContent()).toBe("");
+    expectNoErrors();
+    await close();
+  });
+});
+
+describe("a rate-limited catalogue (spec §8)", () => {
+  it("leaves the new-session dialog working on the defaults, with no error shown", async () => {
+    const user = await createUser();
+    const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    await signInContext(page.context(), user.token);
+    const limited = {
+      status: 429,
+      headers: { "retry-after": "30", "content-type": "application/json" },
+      body: JSON.stringify({ error: { code: "rate_limited", message: "Too many requests." } }),
+    };
+    await page.route("**/api/ai/models", (route) => route.fulfill(limited));
+    await page.route("**/api/ai/agent-roles", (route) => route.fulfill(limited));
+    await page.goto("/dashboard");
+    await page.getByRole("link", { name: "New session" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "New session" });
+    await dialog.waitFor();
+    const coordinator = dialog.getByLabel("Coordinator model");
+    await expect.poll(() => coordinator.isEnabled()).toBe(true);
+    expect(await coordinator.locator("option").count()).toBe(1);
+    expect(await page.locator("ol > li").count()).toBe(0);
+
+    await dialog.getByLabel("Title", { exact: true }).fill("Rate-limited catalogue");
+    await dialog.getByRole("button", { name: "Create session" }).click();
+    await page.waitForURL(/\/chat\/[\w-]+$/);
+    await page.getByRole("heading", { level: 1, name: "Rate-limited catalogue" }).waitFor();
+    expectNoErrors([/status of 429/]);
+    await close();
+  });
+});
+
+describe("the 404 page", () => {
+  it("has exactly one robots meta tag, loaded directly or reached in the app, and none after", async () => {
+    const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    const robots = page.locator('meta[name="robots"]');
+    await page.goto("/no/such/page");
+    await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+    expect(await robots.count()).toBe(1);
+    expect(await robots.getAttribute("content")).toBe("noindex");
+
+    await page.getByRole("link", { name: "Go to Homepage" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await expect.poll(() => robots.count()).toBe(0);
+
+    await page.goto("/pricing");
+    await page.evaluate(() => {
+      window.history.pushState({}, "", "/blog/no-such-post");
+      window.dispatchEvent(new PopStateEvent("popstate"));
+    });
+    await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+    expect(await robots.count()).toBe(1);
+    expectNoErrors([/status of 404/, EXPECTED_401]);
+    await close();
+  });
+});
+
+describe("the blog", () => {
+  it("lists the Markdown posts, each on its own page, with an RSS feed", async () => {
+    const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    await page.goto("/");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Blog" }).click();
+    await page.waitForURL("**/blog");
+    const cards = page.getByTestId("blog-post-card");
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(postFiles.length);
+    const feedLink = page.locator('link[rel="alternate"][type="application/rss+xml"]');
+    expect(await feedLink.getAttribute("href")).toBe("/blog/rss.xml");
+    await screenshot(page, "blog");
+
+    await page.getByRole("link", { name: /How a Cohort run works/ }).click();
+    await page.waitForURL("**/blog/how-a-cohort-run-works");
+    await page
+      .getByRole("heading", {
+        level: 1,
+        name: "How a Cohort run works: plan, agents, review, answer",
+      })
+      .waitFor();
+    const body = page.getByTestId("blog-post-body");
+    expect(
+      await body
+        .getByRole("heading", { level: 2, name: "1. The coordinator writes a plan" })
+        .count(),
+    ).toBe(1);
+    expect(await page.title()).toBe(
+      "How a Cohort run works: plan, agents, review, answer — Cohort",
+    );
+    await screenshot(page, "blog-post");
+
+    const feed = await fetch(`${baseURL()}/blog/rss.xml`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
+    const xml = await feed.text();
+    for (const slug of postFiles) expect(xml).toContain(`${baseURL()}/blog/${slug}</link>`);
+
+    const missing = await page.goto("/blog/no-such-post");
+    expect(missing?.status()).toBe(404);
+    await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+    expectNoErrors([/status of 404/, EXPECTED_401]);
+    await close();
+  });
+});
+
+describe("claims on the landing page", () => {
+  it("keeps three testimonials, said to be illustrative, and marks what is not built", async () => {
+    const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await page.getByTestId("testimonial").count()).toBe(3);
+    await page.getByText("Illustrative quotes written by the Cohort team").waitFor();
+    await page.getByRole("heading", { name: "Coming: workspaces, memory and export" }).waitFor();
+    expect(await page.getByText("export the conversation").count()).toBe(0);
+    expectNoErrors([EXPECTED_401]);
+    await close();
+  });
+});
