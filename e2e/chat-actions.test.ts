@@ -1,8 +1,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linkIn, TEST_PASSWORD, uniqueEmail, waitForEmail } from "./support/accounts";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
-import { acceptAgreementInModal } from "./support/ui";
+import { signUpThroughTheUi } from "./support/ui";
 
 /**
  * The chat actions of decision 031 in a real browser, on the built-in simulator: re-run one
@@ -32,19 +31,7 @@ function watchRefusals(page: Page): string[] {
 }
 
 async function signUp(page: Page): Promise<void> {
-  const email = uniqueEmail("actions");
-  await page.goto("/login");
-  await page.getByRole("button", { name: "Create your account" }).click();
-  await page.getByLabel("First Name").fill("Ada");
-  await page.getByLabel("Last Name").fill("Lovelace");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await acceptAgreementInModal(page);
-  await page.waitForURL("**/dashboard");
-  const message = await waitForEmail(email, /confirm your email/i);
-  await page.goto(linkIn(message, "/verify-email?token="));
-  await page.getByText("Your email address is verified").waitFor();
+  await signUpThroughTheUi(page, { prefix: "actions", firstName: "Ada", lastName: "Lovelace" });
 }
 
 /** A session of the Coder and the Critic (manual team), made in the dialog. */

@@ -1,8 +1,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linkIn, TEST_PASSWORD, uniqueEmail, waitForEmail } from "./support/accounts";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
-import { acceptAgreementInModal, horizontalOverflow } from "./support/ui";
+import { horizontalOverflow, signUpThroughTheUi } from "./support/ui";
 
 /**
  * Cohort Chat in a real browser against the built server and its built-in simulator
@@ -18,23 +17,9 @@ afterAll(() => browser?.close());
 const desktop = { viewport: { width: 1280, height: 900 } };
 const RUN_TIMEOUT = 90_000;
 
-async function signUpThroughTheUi(page: Page): Promise<string> {
-  const email = uniqueEmail("chat");
-  await page.goto("/login");
-  await page.getByRole("button", { name: "Create your account" }).click();
-  await page.getByLabel("First Name").fill("Grace");
-  await page.getByLabel("Last Name").fill("Hopper");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await acceptAgreementInModal(page);
-  await page.waitForURL("**/dashboard");
-  // The welcome credits come with a confirmed address: open the emailed link, as a user would.
-  const message = await waitForEmail(email, /confirm your email/i);
-  await page.goto(linkIn(message, "/verify-email?token="));
-  await page.getByText("Your email address is verified").waitFor();
+async function signUp(page: Page): Promise<void> {
+  await signUpThroughTheUi(page, { prefix: "chat", firstName: "Grace", lastName: "Hopper" });
   await page.goto("/dashboard");
-  return email;
 }
 
 function latestRun(page: Page): Locator {
@@ -116,7 +101,7 @@ describe("Cohort Chat", () => {
       ...desktop,
       permissions: ["clipboard-read", "clipboard-write"],
     });
-    await signUpThroughTheUi(page);
+    await signUp(page);
 
     // The dashboard: nothing yet, zero usage, a way to start.
     await page.getByRole("heading", { name: "Recent sessions" }).waitFor();
@@ -330,7 +315,7 @@ describe("Cohort Chat", () => {
 
   it("shows Disconnected, then Reconnecting, then Reconnected when the network drops", async () => {
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
-    await signUpThroughTheUi(page);
+    await signUp(page);
     await page.goto("/chat");
     await page.getByRole("heading", { level: 1, name: "Cohort Chat" }).waitFor();
     const indicator = page.getByTestId("connection-indicator");

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
+import { linkIn, TEST_PASSWORD, uniqueEmail, waitForEmail } from "./accounts";
 
 /**
  * The browser logs every 401 answer as a failed resource. Signed-out visitors of auth-aware
@@ -48,4 +49,28 @@ export async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
+}
+
+/**
+ * A new user as a person makes one: the sign-up form, the agreement, then the emailed link
+ * that confirms the address (the welcome credits come with it). Returns the address.
+ */
+export async function signUpThroughTheUi(
+  page: Page,
+  person: { prefix: string; firstName: string; lastName: string },
+): Promise<string> {
+  const email = uniqueEmail(person.prefix);
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Create your account" }).click();
+  await page.getByLabel("First Name").fill(person.firstName);
+  await page.getByLabel("Last Name").fill(person.lastName);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await acceptAgreementInModal(page);
+  await page.waitForURL("**/dashboard");
+  const message = await waitForEmail(email, /confirm your email/i);
+  await page.goto(linkIn(message, "/verify-email?token="));
+  await page.getByText("Your email address is verified").waitFor();
+  return email;
 }

@@ -6,6 +6,7 @@ import { formatRunCredits } from "./format";
 import { ModelBadge } from "./model-badge";
 import { AnswerFrame, FinalAnswer } from "./run-parts";
 import type { AnswerVersionView, LaneView, RunView } from "./run-state";
+import { SIDE_BY_SIDE, VersionTabs } from "./version-tabs";
 
 /**
  * The run's answer and the answers written again with a step's re-run version (decision
@@ -131,7 +132,7 @@ export function AnswerVersions({
   /** The run's own answer's actions. */
   children?: ReactNode;
 }) {
-  const [shown, setShown] = useState<string>("compare");
+  const [shown, setShown] = useState<string>(SIDE_BY_SIDE);
   const original = (
     <FinalAnswer run={run} models={models}>
       {children}
@@ -142,52 +143,29 @@ export function AnswerVersions({
   const ids = [ORIGINAL, ...run.answers.map((a) => a.callId)];
   const single = ids.includes(shown) ? shown : null;
   const visible = single ? [single] : ids;
-  const tab = (active: boolean) =>
-    cn(
-      "rounded-lg px-2.5 py-1 text-xs font-semibold",
-      active ? "bg-ink-900 text-white" : "text-ink-700 hover:bg-ink-100",
-    );
   return (
     <section
       aria-label={`Final answer, ${ids.length} versions`}
       data-testid="answer-versions"
       className="grid grid-cols-1 gap-2 rounded-2xl border border-brand-100 bg-brand-50/40 p-2"
     >
-      <fieldset className="flex flex-wrap items-center gap-1 border-0 p-0" aria-label="Answers">
-        <span className="px-1 text-xs font-semibold text-ink-600">
-          Final answer · {ids.length} versions
-        </span>
-        <button
-          type="button"
-          className={tab(single === ORIGINAL)}
-          aria-pressed={single === ORIGINAL}
-          onClick={() => setShown(ORIGINAL)}
-        >
-          Original
-        </button>
-        {run.answers.map((a, i) => (
-          <button
-            key={a.callId}
-            type="button"
-            className={tab(single === a.callId)}
-            aria-pressed={single === a.callId}
-            onClick={() => setShown(a.callId)}
-          >
-            {answerTitle(run, a)}
-            {run.answers.filter((b) => b.rerunCallId === a.rerunCallId).length > 1
-              ? ` (${run.answers.slice(0, i + 1).filter((b) => b.rerunCallId === a.rerunCallId).length})`
-              : ""}
-          </button>
-        ))}
-        <button
-          type="button"
-          className={tab(!single)}
-          aria-pressed={!single}
-          onClick={() => setShown("compare")}
-        >
-          Side by side
-        </button>
-      </fieldset>
+      <VersionTabs
+        label="Answers"
+        heading={`Final answer · ${ids.length} versions`}
+        tabs={[
+          { id: ORIGINAL, title: "Original" },
+          ...run.answers.map((a, i) => ({
+            id: a.callId,
+            title: `${answerTitle(run, a)}${
+              run.answers.filter((b) => b.rerunCallId === a.rerunCallId).length > 1
+                ? ` (${run.answers.slice(0, i + 1).filter((b) => b.rerunCallId === a.rerunCallId).length})`
+                : ""
+            }`,
+          })),
+        ]}
+        shown={single}
+        onShow={setShown}
+      />
       <div className={cn("grid grid-cols-1 gap-3", visible.length > 1 && "lg:grid-cols-2")}>
         {visible.map((id) => {
           const answer = run.answers.find((a) => a.callId === id);

@@ -1,52 +1,51 @@
 // @vitest-environment node
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { expectConsoleError } from "../../../../../test-support/fail-on-console-error";
+import { describe, expect, it } from "vitest";
+import { browserApiDeps } from "../../lib/api/api";
+import { createApiClient } from "../../lib/api/client";
 import { fetchAgentRoles, fetchModels } from "./chat-api";
 
-/** The real client and the real calls; only the network answers are made up here. */
-function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(
-      async () =>
+/**
+ * The real API client and the real calls, given an HTTP layer that answers `status` with
+ * `body`; what the client logs (spec §8: a warning per 4xx, an error per 5xx) is kept.
+ */
+function clientAnswering(status: number, body: unknown, headers: Record<string, string> = {}) {
+  const logged: string[] = [];
+  const log = (level: string) => () => void logged.push(level);
+  const client = createApiClient(
+    browserApiDeps({
+      fetch: async () =>
         new Response(JSON.stringify(body), {
           status,
           headers: { "content-type": "application/json", ...headers },
         }),
-    ),
+      logger: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
+      sessionStorage: null,
+      localStorage: null,
+    }),
   );
+  return { client, logged };
 }
 
-const quiet: { mockRestore(): void }[] = [];
-/** The client logs a warning for each refusal, as spec §8 asks; not in the test's output. */
-function silenceWarnings() {
-  quiet.push(vi.spyOn(console, "warn").mockImplementation(() => undefined));
-}
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  for (const spy of quiet.splice(0)) spy.mockRestore();
-});
+const signal = () => new AbortController().signal;
 
 describe("the model and role catalogue calls (spec §8)", () => {
   it("resolve with empty models and roles when rate limited (429)", async () => {
-    silenceWarnings();
     const limited = { error: { code: "rate_limited", message: "Too many requests." } };
-    answer(429, limited, { "retry-after": "30" });
-    await expect(fetchModels(new AbortController().signal)).resolves.toEqual({ models: [] });
-    await expect(fetchAgentRoles(new AbortController().signal)).resolves.toEqual({ roles: [] });
+    const { client } = clientAnswering(429, limited, { "retry-after": "30" });
+    await expect(fetchModels(signal(), client)).resolves.toEqual({ models: [] });
+    await expect(fetchAgentRoles(signal(), client)).resolves.toEqual({ roles: [] });
   });
 
   it("pass any other failure on", async () => {
-    silenceWarnings();
-    expectConsoleError(); // spec §8: a 5xx is logged as a server error
-    answer(503, { error: { code: "unavailable", message: "Down for a moment." } });
-    await expect(fetchModels(new AbortController().signal)).rejects.toMatchObject({ status: 503 });
+    const down = { error: { code: "unavailable", message: "Down for a moment." } };
+    const { client, logged } = clientAnswering(503, down);
+    await expect(fetchModels(signal(), client)).rejects.toMatchObject({ status: 503 });
+    expect(logged).toContain("error");
   });
 
   it("return the catalogue itself when it answers", async () => {
-    answer(200, { roles: [{ id: "coder" }] });
-    await expect(fetchAgentRoles(new AbortController().signal)).resolves.toEqual({
+    const { client } = clientAnswering(200, { roles: [{ id: "coder" }] });
+    await expect(fetchAgentRoles(signal(), client)).resolves.toEqual({
       roles: [{ id: "coder" }],
     });
   });

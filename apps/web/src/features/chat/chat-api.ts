@@ -18,6 +18,7 @@ import type {
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
 import { isApiError } from "../../lib/api/api-error";
+import type { ApiClient } from "../../lib/api/client";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 
 /** The calls of Cohort Chat (spec §7 sessions and /ai/*), with their query keys. */
@@ -124,21 +125,26 @@ const NO_ROLES: TAgentRolesResponse = { roles: [] };
  * already logged the warning with its Retry-After. An empty answer is never fresh, so the
  * next mount or focus asks again instead of keeping an empty catalogue for ten minutes.
  */
-async function getCatalogue<T>(path: string, empty: T, signal: AbortSignal): Promise<T> {
+async function getCatalogue<T>(
+  client: ApiClient,
+  path: string,
+  empty: T,
+  signal: AbortSignal,
+): Promise<T> {
   try {
-    return await api.get<T>(path, { signal });
+    return await client.get<T>(path, { signal });
   } catch (error) {
     if (isApiError(error) && error.status === 429) return empty;
     throw error;
   }
 }
 
-export function fetchModels(signal: AbortSignal): Promise<TModelsResponse> {
-  return getCatalogue("/ai/models", NO_MODELS, signal);
+export function fetchModels(signal: AbortSignal, client = api): Promise<TModelsResponse> {
+  return getCatalogue(client, "/ai/models", NO_MODELS, signal);
 }
 
-export function fetchAgentRoles(signal: AbortSignal): Promise<TAgentRolesResponse> {
-  return getCatalogue("/ai/agent-roles", NO_ROLES, signal);
+export function fetchAgentRoles(signal: AbortSignal, client = api): Promise<TAgentRolesResponse> {
+  return getCatalogue(client, "/ai/agent-roles", NO_ROLES, signal);
 }
 
 export function useModels() {

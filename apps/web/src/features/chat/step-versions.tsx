@@ -16,6 +16,7 @@ import { CopyActions } from "./copy-actions";
 import { formatRunCredits } from "./format";
 import { LaneCard } from "./run-parts";
 import { answersWith, type LaneView, type RunView, rerunReviewOf, stepVersions } from "./run-state";
+import { SIDE_BY_SIDE, VersionTabs } from "./version-tabs";
 
 /**
  * Re-running one step of an ended run on another model (decision 031): the control on an
@@ -325,7 +326,7 @@ export function StepLane({
   models: Map<string, TModel>;
 }) {
   const versions = lane.kind === "agent" ? stepVersions(run, lane) : [lane];
-  const [shown, setShown] = useState<"compare" | string>("compare");
+  const [shown, setShown] = useState<string>(SIDE_BY_SIDE);
   if (versions.length === 1) {
     return (
       <LaneCard lane={lane} model={models.get(lane.model)}>
@@ -335,11 +336,6 @@ export function StepLane({
   }
   const single = versions.find((v) => v.callId === shown);
   const visible = single ? [single] : versions;
-  const tab = (active: boolean) =>
-    cn(
-      "rounded-lg px-2.5 py-1 text-xs font-semibold",
-      active ? "bg-ink-900 text-white" : "text-ink-700 hover:bg-ink-100",
-    );
   return (
     <section
       aria-label={`The ${AGENT_ROLE_NAMES[lane.role]}'s step, ${versions.length} versions`}
@@ -347,30 +343,13 @@ export function StepLane({
       data-step={lane.stepId}
       className="col-span-full grid grid-cols-1 gap-2 rounded-2xl border border-ink-200 bg-ink-50/60 p-2"
     >
-      <fieldset className="flex flex-wrap items-center gap-1 border-0 p-0" aria-label="Versions">
-        <span className="px-1 text-xs font-semibold text-ink-600">
-          {AGENT_ROLE_NAMES[lane.role]} · {versions.length} versions
-        </span>
-        {versions.map((v) => (
-          <button
-            key={v.callId}
-            type="button"
-            className={tab(shown === v.callId)}
-            aria-pressed={shown === v.callId}
-            onClick={() => setShown(v.callId)}
-          >
-            v{v.version}
-          </button>
-        ))}
-        <button
-          type="button"
-          className={tab(!single)}
-          aria-pressed={!single}
-          onClick={() => setShown("compare")}
-        >
-          Side by side
-        </button>
-      </fieldset>
+      <VersionTabs
+        label="Versions"
+        heading={`${AGENT_ROLE_NAMES[lane.role]} · ${versions.length} versions`}
+        tabs={versions.map((v) => ({ id: v.callId, title: `v${v.version}` }))}
+        shown={single?.callId ?? null}
+        onShow={setShown}
+      />
       <div className={cn("grid grid-cols-1 gap-3", visible.length > 1 && "lg:grid-cols-2")}>
         {visible.map((v) => (
           <div

@@ -20,7 +20,7 @@ const FILLER =
 
 /** Words that open a request without saying what it is about; peeled off one at a time. */
 const LEAD_INS: readonly RegExp[] = [
-  /^(?:task|request|goal|question|topic|subject|prompt|todo|ask)\s*:\s*/i,
+  /^(?:task|request|goal|question|topic|subject|prompt|ask)\s*:\s*/i,
   /^(?:please|kindly|so|ok(?:ay)?|now|also|then|and|but|hey|quick question|one more thing)\b[,:\s]+/i,
   /^(?:can|could|would|will) (?:you|someone|the team)(?: please| kindly)?\s+/i,
   /^(?:i|we) (?:need|want|would like|'d like|’d like|would love|'d love)(?: you| someone| the team)?(?: to)?\s+/i,
