@@ -9,6 +9,7 @@ import pkg from "../package.json" with { type: "json" };
 import type { AppConfig } from "./config";
 import { createDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
+import { accessTokenRoutes } from "./modules/access-tokens/routes";
 import { adminRoutes } from "./modules/admin/routes";
 import { registerAgreementChecks } from "./modules/agreements/agreement-checks";
 import { agreementRoutes } from "./modules/agreements/routes";
@@ -21,6 +22,10 @@ import { billingRoutes } from "./modules/billing/routes";
 import { cochatRoutes } from "./modules/cochat/routes";
 import { creditsDeps } from "./modules/credits/credits-deps";
 import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
+import { documentRoutes } from "./modules/documents/routes";
+import { sessionDocumentRoutes } from "./modules/documents/session-document-routes";
+import { mcpRoutes } from "./modules/mcp/routes";
+import { memoryRoutes } from "./modules/memory/routes";
 import { buildCatalogue } from "./modules/models/catalogue";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
 import { registerModelCallStats } from "./modules/models/model-call-stats";
@@ -34,6 +39,7 @@ import {
   findRunSessions,
   NEWEST_RUN_JOIN,
 } from "./modules/orchestration/session-run-facts";
+import { publicApiRoutes } from "./modules/public-api/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { captureServerLines } from "./modules/telemetry/capture-server-lines";
@@ -207,6 +213,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(authRoutes);
   await app.register(userRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(accessTokenRoutes);
   await app.register(agreementRoutes);
   await app.register(adminRoutes);
   await app.register(billingRoutes, {
@@ -230,6 +237,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     },
   });
   await app.register(cochatRoutes, { redisPrefix: prefix });
+  await app.register(documentRoutes);
+  await app.register(sessionDocumentRoutes);
+  await app.register(memoryRoutes);
+  // The public API: access tokens instead of sign-ins, over the same engine and credits.
+  await app.register(publicApiRoutes);
+  await app.register(mcpRoutes);
   registerTelemetry(app, { serverLines });
 
   await registerSpa(app, config.webDistDir);

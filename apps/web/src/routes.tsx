@@ -139,6 +139,9 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   "/billing": {
     load: () => import("./features/billing/billing-page").then((m) => m.BillingPage),
   },
+  "/documents": {
+    load: () => import("./features/documents/documents-page").then((m) => m.DocumentsPage),
+  },
   "/admin/dashboard": {
     load: () => import("./features/admin/admin-dashboard-page").then((m) => m.AdminDashboardPage),
   },

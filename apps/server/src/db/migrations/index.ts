@@ -1,4 +1,8 @@
 import type { Migration } from "../migrate";
+import { accessTokensMigration } from "./0020_access_tokens";
+import { documentsMigration } from "./0021_documents";
+import { runDocumentsMigration } from "./0022_run_documents";
+import { memoriesMigration } from "./0023_memories";
 
 /**
  * Every schema change, in order. Each module owns its tables; a migration names the
@@ -629,4 +633,9 @@ export const migrations: readonly Migration[] = [
         WHERE status = 'running' AND rerun_of IS NOT NULL AND kind IN ('agent', 'synthesis');
     `,
   },
+  // From here on, one file per migration (several modules grow at once).
+  accessTokensMigration,
+  documentsMigration,
+  runDocumentsMigration,
+  memoriesMigration,
 ];
