@@ -156,7 +156,7 @@ describe("the upgrade path", () => {
     // What is not built yet says so, beside the spec's words.
     const proPlus = page.getByTestId("plan-Pro+");
     expect(await proPlus.getByText("Workspace saving").count()).toBe(1);
-    expect(await proPlus.getByTestId("planned-feature").count()).toBe(2);
+    expect(await proPlus.getByTestId("planned-feature").count()).toBe(1);
     const header = page.getByRole("banner");
     expect(await header.getByRole("link", { name: "Open app" }).count()).toBe(0);
     expect(await header.getByRole("link", { name: "Get Started" }).count()).toBe(1);

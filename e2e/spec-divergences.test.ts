@@ -157,7 +157,7 @@ describe("claims on the landing page", () => {
     await page.getByRole("heading", { level: 1 }).waitFor();
     expect(await page.getByTestId("testimonial").count()).toBe(3);
     await page.getByText("Illustrative quotes written by the Cohort team").waitFor();
-    await page.getByRole("heading", { name: "Coming: workspaces, memory and export" }).waitFor();
+    await page.getByRole("heading", { name: "Coming: workspaces and export" }).waitFor();
     expect(await page.getByText("export the conversation").count()).toBe(0);
     expectNoErrors([EXPECTED_401]);
     await close();

@@ -79,6 +79,11 @@ const targets = {
         entryPoints: {
           main: path.join(root, "apps/server/src/main.ts"),
           "pglite-worker": path.join(root, "apps/server/src/db/pglite-worker.ts"),
+          // Document extraction's thread (modules/documents/extract-document.ts), likewise.
+          "document-extraction-worker": path.join(
+            root,
+            "apps/server/src/modules/documents/extraction-worker.ts",
+          ),
         },
         outdir,
         bundle: true,

@@ -33,7 +33,7 @@ import { registerModelOverrides } from "./modules/models/model-overrides";
 import { modelsRoutes } from "./modules/models/routes";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
 import { lastEventSeq } from "./modules/orchestration/run-events";
-import { listRuns } from "./modules/orchestration/run-store";
+import { findOwnedRun, listRuns } from "./modules/orchestration/run-store";
 import {
   findNewestRuns,
   findRunSessions,
@@ -239,7 +239,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(cochatRoutes, { redisPrefix: prefix });
   await app.register(documentRoutes);
   await app.register(sessionDocumentRoutes);
-  await app.register(memoryRoutes);
+  await app.register(memoryRoutes, {
+    runOwned: async (userId, runId) => (await findOwnedRun(db, userId, runId)) !== null,
+  });
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
   await app.register(publicApiRoutes);
   await app.register(mcpRoutes);

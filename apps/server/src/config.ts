@@ -61,6 +61,8 @@ const EnvSchema = z.object({
     .default([]),
   REALTIME_TRANSPORTS: transports.default(["polling"]),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  // Requests one personal access token may make per minute (modules/access-tokens).
+  ACCESS_TOKEN_RATE_PER_MINUTE: z.coerce.number().int().positive().default(60),
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().positive().default(10),
   SOCKET_SIGN_IN_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   TRUST_PROXY: booleanish.default(false),
@@ -172,6 +174,20 @@ const EnvSchema = z.object({
   TELEMETRY_LOGS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   TELEMETRY_ANALYTICS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   TELEMETRY_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(3600),
+  // Documents (modules/documents, decision 036): limits, extraction worker, storage, embeddings.
+  DOCUMENT_MAX_MB: z.coerce.number().positive().max(1024).default(20),
+  DOCUMENT_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(1000),
+  DOCUMENT_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(120_000),
+  DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(512),
+  DOCUMENT_MAX_UNZIPPED_MB: z.coerce.number().positive().max(4096).default(200),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanish.default(false),
+  // An embedding model of the catalogue (e.g. openai:text-embedding-3-small): hybrid search.
+  EMBEDDING_MODEL: z.string().min(1).optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -193,6 +209,8 @@ export interface AppConfig {
   readonly userBaseUrlAllowedNetworks: readonly string[];
   readonly realtimeTransports: readonly ("polling" | "websocket")[];
   readonly rateLimitPerMinute: number;
+  /** Requests one personal access token may make per minute (modules/access-tokens). */
+  readonly accessTokenRatePerMinute: number;
   /** Accounts one IP address may create per hour (auth/sign-up.ts). */
   readonly signupLimitPerHour: number;
   /** How often open sockets' sign-ins are re-checked for expiry (auth). */
@@ -239,6 +257,33 @@ export interface AppConfig {
     /** Bound on one CoChat answer, server side (spec §9: 180 s). */
     readonly timeoutMs: number;
   };
+  readonly documents: DocumentsConfig;
+}
+
+export interface DocumentsConfig {
+  /** The largest file one upload may carry (DOCUMENT_MAX_MB). */
+  readonly maxFileBytes: number;
+  /** PDFs with more pages are refused at extraction. */
+  readonly maxPages: number;
+  /** Extraction of one document is stopped (its worker terminated) after this long. */
+  readonly extractTimeoutMs: number;
+  /** The extraction worker's heap limit. */
+  readonly workerMemoryMb: number;
+  /** A DOCX whose parts inflate beyond this is refused as a zip bomb. */
+  readonly maxUnzippedBytes: number;
+  /** S3-compatible storage; absent means files under DATA_DIR/documents. */
+  readonly s3:
+    | {
+        readonly bucket: string;
+        readonly endpoint: string | undefined;
+        readonly region: string;
+        readonly accessKeyId: string | undefined;
+        readonly secretAccessKey: string | undefined;
+        readonly forcePathStyle: boolean;
+      }
+    | undefined;
+  /** The catalogue id of the embedding model; absent means keyword-only search. */
+  readonly embeddingModel: string | undefined;
 }
 
 export interface TelemetryConfig {
@@ -338,6 +383,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ? []
       : [`${e[a] ? b : a}: required together with ${e[a] ? a : b}`],
   );
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    unpaired.push("S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both or neither");
+  }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     unpaired.push("STRIPE_WEBHOOK_SECRET: required together with STRIPE_SECRET_KEY");
   }
@@ -364,6 +412,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ),
     realtimeTransports: Object.freeze([...e.REALTIME_TRANSPORTS]),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    accessTokenRatePerMinute: e.ACCESS_TOKEN_RATE_PER_MINUTE,
     signupLimitPerHour: e.SIGNUP_LIMIT_PER_HOUR,
     socketSignInCheckMs: e.SOCKET_SIGN_IN_CHECK_MS,
     trustProxy: e.TRUST_PROXY,
@@ -418,6 +467,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
       messagesPerHour: e.COCHAT_MESSAGES_PER_HOUR,
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
+    documents: documentsConfig(e),
+  });
+}
+
+function documentsConfig(e: z.infer<typeof EnvSchema>): DocumentsConfig {
+  const MB = 1024 * 1024;
+  return Object.freeze({
+    maxFileBytes: Math.round(e.DOCUMENT_MAX_MB * MB),
+    maxPages: e.DOCUMENT_MAX_PAGES,
+    extractTimeoutMs: e.DOCUMENT_EXTRACT_TIMEOUT_MS,
+    workerMemoryMb: e.DOCUMENT_WORKER_MEMORY_MB,
+    maxUnzippedBytes: Math.round(e.DOCUMENT_MAX_UNZIPPED_MB * MB),
+    s3: e.S3_BUCKET
+      ? Object.freeze({
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        })
+      : undefined,
+    embeddingModel: e.EMBEDDING_MODEL,
   });
 }
 

@@ -98,7 +98,6 @@ const creditsFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 
 export const PLANNED_FEATURES: readonly string[] = [
   "Fast queue",
   "Workspace saving",
-  "Memory across sessions",
   "Team workspaces",
 ];
 

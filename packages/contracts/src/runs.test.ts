@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ACTIVE_RUN_STATUSES,
   canAdvanceRun,
+  citedNumbers,
   isRunActive,
   RUN_STATUS_TRANSITIONS,
   RUN_STATUSES,
@@ -33,5 +34,14 @@ describe("run status transitions", () => {
     for (const status of RUN_STATUSES.filter((s) => !isRunActive(s))) {
       expect(RUN_STATUS_TRANSITIONS[status]).toEqual([]);
     }
+  });
+});
+
+describe("citedNumbers", () => {
+  it("reads [n] and [n, m] citations once each, in order, and nothing else", () => {
+    expect(citedNumbers("As shown [2], and again [1, 2]; see [3,4] but not [x] or [0].")).toEqual([
+      2, 1, 3, 4,
+    ]);
+    expect(citedNumbers("No citations here, only `arr[i]`.")).toEqual([]);
   });
 });

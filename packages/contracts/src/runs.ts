@@ -94,6 +94,49 @@ const modelRef = {
   simulated: z.boolean(),
 };
 
+// ---------------------------------------------------------------------------------------
+// Documents and memories in runs (docs/decisions/037-documents-and-memories-in-runs.md).
+// ---------------------------------------------------------------------------------------
+
+/**
+ * A passage a run gave its agents, numbered once per run: the same chunk keeps its number
+ * in every step that gets it, and `[n]` in any step's output or the final answer means it.
+ */
+export const ZRunPassage = z.object({
+  /** The citation number, from 1. */
+  n: z.number().int().min(1),
+  chunk_id: z.string(),
+  document_id: z.string(),
+  document_name: z.string(),
+  page: z.number().int().nullable(),
+  section: z.string().nullable(),
+  /** The passage's text as the agents got it (a snippet of the chunk when long). */
+  text: z.string(),
+});
+export type TRunPassage = z.infer<typeof ZRunPassage>;
+
+/** A document a plan names: the session's attached documents, as the run saw them. */
+export const ZRunDocumentRef = z.object({ id: z.string(), name: z.string() });
+export type TRunDocumentRef = z.infer<typeof ZRunDocumentRef>;
+
+/** An approved memory a run put into its plan's context ("Used memories"). */
+export const ZUsedMemory = z.object({ id: z.string(), text: z.string() });
+export type TUsedMemory = z.infer<typeof ZUsedMemory>;
+
+/** The most passages one step gets (fewer when its model's context window is small). */
+export const STEP_PASSAGES_MAX = 8;
+/** The most memories a run puts into its plan's context. */
+export const RUN_MEMORIES_MAX = 5;
+
+/** The `[n]` citation numbers in a text, each once, in order of first appearance. */
+export function citedNumbers(text: string): number[] {
+  const seen = new Set<number>();
+  for (const match of text.matchAll(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g)) {
+    for (const part of (match[1] as string).split(",")) seen.add(Number(part.trim()));
+  }
+  return [...seen].filter((n) => n >= 1);
+}
+
 /** A step of the plan as it runs: the coordinator's sub-task with the model it runs on. */
 export const ZPlannedStep = z.object({
   id: z.string(),
@@ -103,6 +146,11 @@ export const ZPlannedStep = z.object({
   /** agent: works in parallel with its independent peers; review: the Critic's pass. */
   phase: z.enum(["agent", "review"]),
   ...modelRef,
+  /**
+   * The attached documents (ids, see the plan's `documents`) this sub-task searches; absent
+   * or empty when the session has none attached or the step needs none.
+   */
+  document_ids: z.array(z.string()).optional(),
 });
 export type TPlannedStep = z.infer<typeof ZPlannedStep>;
 
@@ -114,6 +162,10 @@ export const ZRunPlanView = z.object({
   /** What the engine changed in the coordinator's plan, e.g. a chosen role it left out. */
   notes: z.array(z.string()),
   coordinator: z.object(modelRef),
+  /** The session's attached documents the plan could name (absent: none attached). */
+  documents: z.array(ZRunDocumentRef).optional(),
+  /** The approved memories put into the plan's context (absent or empty: none used). */
+  memories: z.array(ZUsedMemory).optional(),
 });
 export type TRunPlanView = z.infer<typeof ZRunPlanView>;
 
@@ -149,6 +201,10 @@ export const ZRunStep = z.object({
   temperature: z.number().nullable(),
   /** A re-run with review: the Critic's score of the drafts with this version in them. */
   critic_score: z.number().nullable(),
+  /** The numbers of the passages (the run's `passages`) this call was given. */
+  passages: z.array(z.number().int()).optional(),
+  /** The numbers its output cites as `[n]` (only numbers it was given count). */
+  cited: z.array(z.number().int()).optional(),
 });
 export type TRunStep = z.infer<typeof ZRunStep>;
 
@@ -173,6 +229,12 @@ export const ZRun = z.object({
   created_at: z.string(),
   finished_at: z.string().nullable(),
   steps: z.array(ZRunStep),
+  /** Every passage the run gave its steps, by number (empty: no documents used). */
+  passages: z.array(ZRunPassage).optional(),
+  /** The numbers the run's final answer cites. */
+  cited: z.array(z.number().int()).optional(),
+  /** The approved memories the run used (also in `plan.memories`). */
+  memories: z.array(ZUsedMemory).optional(),
 });
 export type TRun = z.infer<typeof ZRun>;
 
@@ -259,6 +321,7 @@ export const RUN_EVENT_TYPES = [
   "agent.started",
   "agent.delta",
   "agent.done",
+  "step.passages",
   "critic.verdict",
   "final.delta",
   "final.version",
@@ -337,6 +400,18 @@ export const ZRunEvent = z.discriminatedUnion("type", [
      * report usage only at the end); its credits are 0, as nothing is charged for it.
      */
     usage_estimated: z.boolean().optional(),
+    /** The passage numbers its output cites (absent when it was given none). */
+    cited: z.array(z.number().int()).optional(),
+  }),
+  /**
+   * The passages a lane's call was given, sent right after its agent.started (only when it
+   * got some): the lane shows them, and `[n]` in its text and the answer link to them.
+   */
+  z.object({
+    ...eventBase,
+    type: z.literal("step.passages"),
+    ...callBase,
+    passages: z.array(ZRunPassage),
   }),
   z.object({
     ...eventBase,
@@ -379,6 +454,8 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     input_tokens: z.number().int(),
     output_tokens: z.number().int(),
     error: ZRunError.nullable(),
+    /** Completed, from drafts that cite passages: the ones the new answer cites. */
+    citations: z.array(ZRunPassage).optional(),
   }),
   z.object({
     ...eventBase,
@@ -391,6 +468,8 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     duration_ms: z.number().int(),
     /** The synthesis call (the final answer's badge). */
     synthesis: z.object({ call_id: z.string(), ...modelRef, credits: z.number() }),
+    /** The passages the final answer cites as `[n]` (absent when the run used none). */
+    citations: z.array(ZRunPassage).optional(),
   }),
   z.object({
     ...eventBase,
@@ -500,3 +579,34 @@ export const ZSessionDetailResponse = z.object({
   last_seq: z.number().int(),
 });
 export type TSessionDetailResponse = z.infer<typeof ZSessionDetailResponse>;
+
+// ---------------------------------------------------------------------------------------
+// Session attachments: the documents a session's runs work from (decision 037).
+// ---------------------------------------------------------------------------------------
+
+/** The most documents one session can have attached. */
+export const SESSION_DOCUMENTS_MAX = 20;
+
+export const ZSessionDocument = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The document's processing status (documents module); only ready ones are searched. */
+  status: z.string(),
+  pages: z.number().int().nullable(),
+  attached_at: z.string(),
+});
+export type TSessionDocument = z.infer<typeof ZSessionDocument>;
+
+/** GET and PUT /api/sessions/{id}/documents. */
+export const ZSessionDocumentsResponse = z.object({ documents: z.array(ZSessionDocument) });
+export type TSessionDocumentsResponse = z.infer<typeof ZSessionDocumentsResponse>;
+
+/** PUT /api/sessions/{id}/documents: the full set (replaces it; [] detaches all). */
+export const ZPutSessionDocumentsRequest = z.object({
+  document_ids: z
+    .array(z.string().trim().min(1).max(100))
+    .max(SESSION_DOCUMENTS_MAX, `at most ${SESSION_DOCUMENTS_MAX} documents per session`),
+});
+export type TPutSessionDocumentsRequest = z.infer<typeof ZPutSessionDocumentsRequest>;
+
+export const SESSION_DOCUMENT_ERROR_CODES = { documentNotFound: "document_not_found" } as const;

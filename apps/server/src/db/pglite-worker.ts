@@ -8,6 +8,7 @@ import {
   protocol,
   type Transaction,
 } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import {
   type PgliteReply,
   type PgliteRequest,
@@ -41,6 +42,8 @@ async function open(): Promise<PGlite> {
     return await PGlite.create({
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       postgresqlconf: options.conf,
+      // pgvector for document embeddings; created on first use (modules/documents/pgvector.ts).
+      extensions: { vector },
       parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
     });
   } finally {

@@ -103,6 +103,36 @@ describe("CSRF by path spelling", () => {
   });
 });
 
+describe("CSRF and access-token bearers", () => {
+  const tokens = async () => {
+    const { rows } = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM access_tokens",
+    );
+    return rows[0]?.n ?? 0;
+  };
+  const forge = (headers: Record<string, string>) =>
+    t.app.inject({
+      method: "POST",
+      url: "/%61pi/users/access-tokens",
+      remoteAddress: "198.51.100.204",
+      headers: { cookie, "content-type": "application/json", ...headers },
+      payload: JSON.stringify({ name: "forged", scopes: ["chat"] }),
+    });
+
+  it("a forged token creation with the cookie and no CSRF token makes no token", async () => {
+    const response = await forge({});
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe("csrf_invalid");
+    expect(await tokens()).toBe(0);
+  });
+
+  it("a made-up `Bearer cohort_pat_…` skips CSRF but then counts instead of the cookie: 401", async () => {
+    const response = await forge({ authorization: `Bearer cohort_pat_${"A".repeat(43)}` });
+    expect(response.statusCode).toBe(401);
+    expect(await tokens()).toBe(0);
+  });
+});
+
 describe("CSRF by method override and content type", () => {
   it("ignores X-HTTP-Method-Override and _method: a GET stays a GET, a POST is checked", async () => {
     const before = await count();

@@ -3,9 +3,12 @@ import { CLIENT_EVENTS, SERVER_EVENTS, type TJoinSessionAck } from "@cohort/cont
 import type { LightMyRequestResponse } from "fastify";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { proposeMemories } from "../../src/modules/memory/propose-memories";
+import { createTestAccessToken } from "../support/access-tokens";
 import { adminClient, logIn, type SignedUp, signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
 import type { TestClient } from "../support/client";
+import { uploadProcessed } from "../support/documents";
 import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
 import { balanceOf, setCredits } from "../support/runs-credits";
 import { parseSse } from "../support/sse";
@@ -41,6 +44,13 @@ interface Owned {
   checkoutId: string;
   /** An agent step of A's run (the re-run route's last parameter). */
   stepId: string;
+  /** A's personal access token (Settings → Access tokens). */
+  accessTokenId: string;
+  /** A's uploaded document and one of its passages (chunks). */
+  documentId: string;
+  chunkId: string;
+  /** A memory proposed after A's run. */
+  memoryId: string;
 }
 let owned: Owned;
 
@@ -57,8 +67,8 @@ beforeAll(async () => {
   b = await signUp(t.app);
   const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
   for (const user of [a, b]) {
-    // Pro for both, so that CoChat's tier gate is not what stops B.
-    const granted = await admin.put(`/api/admin/users/${user.user.id}/tier`, { tier: "pro" });
+    // Pro+ for both, so that CoChat's and memory's tier gates are not what stop B.
+    const granted = await admin.put(`/api/admin/users/${user.user.id}/tier`, { tier: "pro+" });
     expect(granted.statusCode).toBe(200);
   }
 
@@ -91,6 +101,19 @@ beforeAll(async () => {
   }[];
   const signInId = signIns.find((s) => !s.current)?.id as string;
 
+  const accessToken = await createTestAccessToken(a.client);
+
+  await proposeMemories(t.app, {
+    userId: a.user.id,
+    sessionId: session.id,
+    runId: started.run_id,
+    task: SECRET_MESSAGE,
+    answer: "The answer.",
+    coordinatorModelId: session.coordinator_model,
+  });
+  const proposals = await a.client.get(`/api/memory/runs/${started.run_id}/proposals`);
+  const memoryId = proposals.json().memories[0]?.id as string;
+
   const checkout = await a.client.post("/api/billing/purchase-credits", { packageId: "pack_100" });
   expect(checkout.statusCode).toBe(200);
 
@@ -108,9 +131,19 @@ beforeAll(async () => {
     conversationId,
     signInId,
     checkoutId: checkout.json().sessionId,
+    accessTokenId: accessToken.info.id,
+    ...(await ownDocument()),
+    memoryId,
   };
   expect(Object.values(owned).every(Boolean)).toBe(true);
 });
+
+/** A's document, extracted, and one of its passages. */
+async function ownDocument() {
+  const document = await uploadProcessed(a.client, "merger.md", `# Merger\n\n${SECRET_MESSAGE}`);
+  const chunks = (await a.client.get(`/api/documents/${document.id}/chunks`)).json().chunks;
+  return { documentId: document.id, chunkId: chunks[0].id as string };
+}
 
 afterAll(async () => {
   for (const socket of sockets) socket.close();
@@ -175,6 +208,12 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     id: (o) => o.sessionId,
     ownerStatus: 200,
   },
+  "GET /api/sessions/{id}/documents": { id: (o) => o.sessionId, ownerStatus: 200 },
+  "PUT /api/sessions/{id}/documents": {
+    id: (o) => o.sessionId,
+    body: { document_ids: [] },
+    ownerStatus: 200,
+  },
   "POST /api/ai/chat/{runId}/cancel": {
     id: (o) => o.runId,
     body: {},
@@ -197,6 +236,19 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     id: () => "anthropic",
     ownerStatus: 200,
   },
+  "DELETE /api/users/access-tokens/{id}": {
+    id: (o) => o.accessTokenId,
+    ownerStatus: 200,
+  },
+  "GET /api/memory/runs/{runId}/proposals": { id: (o) => o.runId, ownerStatus: 200 },
+  "POST /api/memory/{id}/approve": { id: (o) => o.memoryId, body: {}, ownerStatus: 200 },
+  "POST /api/memory/{id}/reject": { id: (o) => o.memoryId, body: {}, ownerStatus: 200 },
+  "PATCH /api/memory/{id}": {
+    id: (o) => o.memoryId,
+    body: { text: "Taken over by B" },
+    ownerStatus: 200,
+  },
+  "DELETE /api/memory/{id}": { id: (o) => o.memoryId, ownerStatus: 200 },
   "DELETE /api/auth/sign-ins/{id}": {
     id: (o) => o.signInId,
     ownerStatus: 200,
@@ -206,6 +258,16 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     ownerStatus: 200,
     notFoundCode: "unknown_checkout",
   },
+  "GET /api/documents/{id}": { id: (o) => o.documentId, ownerStatus: 200 },
+  "GET /api/documents/{id}/chunks": { id: (o) => o.documentId, ownerStatus: 200 },
+  "GET /api/documents/{id}/download": { id: (o) => o.documentId, ownerStatus: 200 },
+  "GET /api/documents/passages/{chunkId}": { id: (o) => o.chunkId, ownerStatus: 200 },
+  "PATCH /api/documents/{id}": {
+    id: (o) => o.documentId,
+    body: { name: "Taken over by B" },
+    ownerStatus: 200,
+  },
+  "DELETE /api/documents/{id}": { id: (o) => o.documentId, ownerStatus: 200 },
   "DELETE /api/sessions/{id}": { id: (o) => o.sessionId, ownerStatus: 200 },
 };
 
@@ -323,6 +385,9 @@ async function stateOfA() {
     },
     conversation: { status: conversation.statusCode, body: conversation.body },
     keys: (await a.client.get("/api/users/api-keys")).json().keys,
+    accessTokens: (await a.client.get("/api/users/access-tokens")).json().tokens,
+    documents: (await a.client.get("/api/documents")).json().documents,
+    memories: (await a.client.get(`/api/memory/runs/${owned.runId}/proposals`)).json(),
     signIns: signIns.map((s) => s.id).sort(),
     balance: await balanceOf(t.app, a.user.id),
     checkout: (await a.client.get(`/api/billing/dev-checkout/${owned.checkoutId}`)).statusCode,
@@ -385,6 +450,9 @@ describe("user B with user A's ids", () => {
       "/api/sessions",
       "/api/cochat/conversations",
       "/api/users/api-keys",
+      "/api/users/access-tokens",
+      "/api/memory",
+      "/api/memory/export",
       "/api/auth/sign-ins",
       "/api/billing/ledger",
       "/api/billing/summary",
@@ -401,6 +469,8 @@ describe("user B with user A's ids", () => {
         owned.conversationId,
         owned.signInId,
         owned.checkoutId,
+        owned.accessTokenId,
+        owned.memoryId,
         a.user.id,
         a.email,
       ]) {

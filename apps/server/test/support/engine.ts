@@ -122,6 +122,7 @@ export async function createEngineFixture(): Promise<EngineFixture> {
       budget: new Budget(options.budget ? hundredthsOf(options.budget) : null, NO_CREDITS),
       status: "queued",
       controller: new AbortController(),
+      material: { documents: [], memories: [], passages: new Map(), stepPassages: new Map() },
       planHold: null,
       totals: { credits: NO_CREDITS, inputTokens: 0, outputTokens: 0 },
       criticScore: null,

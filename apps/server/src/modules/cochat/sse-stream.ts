@@ -7,6 +7,8 @@ import type { FastifyReply } from "fastify";
  */
 export interface SseStream {
   send(event: string, data: unknown): void;
+  /** A frame with only a `data:` line, written as given (OpenAI's streams, `[DONE]`). */
+  data(payload: string): void;
   /** Aborted when the client disconnects before end(). */
   readonly clientGone: AbortSignal;
   end(): void;
@@ -43,6 +45,10 @@ export function openSse(reply: FastifyReply): SseStream {
     send(event, data) {
       if (ended || res.destroyed) return;
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    data(payload) {
+      if (ended || res.destroyed) return;
+      res.write(`data: ${payload}\n\n`);
     },
     end() {
       if (ended) return;

@@ -4,6 +4,7 @@ import {
   type Hundredths,
   type TChatMessage,
   type TRunHalt,
+  type TRunPassage,
   type TRunPlanView,
   type TRunStatus,
 } from "@cohort/contracts";
@@ -21,7 +22,12 @@ export type RunMove =
   | {
       to: "completed";
       message: TChatMessage;
-      synthesis: { callId: string; result: ModelCallResult; charged: Hundredths };
+      synthesis: {
+        callId: string;
+        result: ModelCallResult;
+        charged: Hundredths;
+        citations: TRunPassage[];
+      };
     }
   | { to: "halted"; end: TRunHalt };
 
@@ -141,6 +147,7 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
           simulated: result.simulated,
           credits: creditsOf(charged),
         },
+        ...(ctx.material.passages.size > 0 ? { citations: move.synthesis.citations } : {}),
       };
       break;
     }

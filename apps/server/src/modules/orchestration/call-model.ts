@@ -45,6 +45,8 @@ export interface CallSpec<T> {
   temperature?: number;
   /** A re-run of a plan step (decision 031): its row's version and link. */
   rerun?: StepTarget["rerun"];
+  /** The document passages in its prompt (decision 037): sent, stored, and cited as [n]. */
+  passages?: StepTarget["passages"];
 }
 
 /**
@@ -189,6 +191,7 @@ function targetOf(spec: CallSpec<unknown>, callId: string): StepTarget {
     simulated: false,
     task: spec.task ?? "",
     ...(spec.rerun ? { rerun: spec.rerun } : {}),
+    ...(spec.passages && spec.passages.length > 0 ? { passages: spec.passages } : {}),
   };
 }
 

@@ -135,7 +135,7 @@ export function endedRunContext(
   { message, index }: { message: TChatMessage; index: number },
 ): RunContext {
   const { run } = ended;
-  return createRunContext(deps, ended.session, {
+  const ctx = createRunContext(deps, ended.session, {
     runId: run.id,
     userId: ended.userId,
     mode: run.mode,
@@ -147,6 +147,26 @@ export function endedRunContext(
       .map((m) => ({ role: m.role, content: m.content })),
     status: run.status,
   });
+  restoreMaterial(ctx, run);
+  return ctx;
+}
+
+/**
+ * The passages the run gave its steps, as stored (decision 037): a re-run of a step works
+ * from the same numbered passages as its first version, and a re-written answer from the
+ * ones its drafts cite.
+ */
+function restoreMaterial(ctx: RunContext, run: TRun): void {
+  const byNumber = new Map((run.passages ?? []).map((p) => [p.n, p]));
+  for (const passage of byNumber.values()) ctx.material.passages.set(passage.chunk_id, passage);
+  for (const step of run.steps) {
+    if (step.kind !== "agent" || step.version !== 1 || !step.step_id) continue;
+    const given = (step.passages ?? []).flatMap((n) => {
+      const passage = byNumber.get(n);
+      return passage ? [passage] : [];
+    });
+    if (given.length > 0) ctx.material.stepPassages.set(step.step_id, given);
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import { addMessage } from "../sessions/add-message";
 import { advance } from "./advance-run";
+import { gatherMaterial } from "./gather-material";
 import { releaseReserved } from "./hold-credits";
 import { planRun } from "./plan-run";
+import { retrievePassages } from "./retrieve-passages";
 import { reviewDrafts } from "./review-drafts";
 import { runAgents } from "./run-agents";
 import { drain, haltForError, type RunContext } from "./run-context";
@@ -11,14 +13,17 @@ import { synthesizeAnswer } from "./synthesize-answer";
  * One run from start to end: plan → agents (in parallel where independent) → review with
  * at most one revision round → synthesis → the final answer stored as an assistant
  * message. Whatever happens, the run ends in exactly one of completed, failed or cancelled,
- * with its event, and no hold is left open.
+ * with its event, and no hold is left open. Returns the final answer's text when the run
+ * completed (what the run's follow-up work, e.g. memory proposals, starts from), else null.
  */
-export async function executeRun(ctx: RunContext): Promise<void> {
+export async function executeRun(ctx: RunContext): Promise<string | null> {
   const { deps } = ctx;
   try {
     await advance(ctx, { to: "planning" });
+    await gatherMaterial(ctx);
     const planned = await planRun(ctx);
     await advance(ctx, { to: "running", ...planned });
+    await retrievePassages(ctx, planned.plan);
     const drafts = await runAgents(ctx, planned.plan);
     let review = null;
     if (planned.plan.steps.some((s) => s.phase === "review")) {
@@ -37,13 +42,15 @@ export async function executeRun(ctx: RunContext): Promise<void> {
       }),
       drain(ctx),
     ]);
-    await advance(ctx, { to: "completed", message, synthesis: final });
+    const stored = await advance(ctx, { to: "completed", message, synthesis: final });
+    return stored ? final.result.text : null;
   } catch (error) {
     const { end } = haltForError(ctx, error);
     await drain(ctx);
     await advance(ctx, { to: "halted", end }).catch((e: unknown) => {
       deps.log.error({ err: e, runId: ctx.runId }, "run end not saved");
     });
+    return null;
   } finally {
     if (ctx.planHold) await releaseReserved(ctx, ctx.planHold);
     ctx.planHold = null;

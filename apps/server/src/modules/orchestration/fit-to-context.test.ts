@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayMessage } from "../models/gateway";
-import { fitHistory, truncateMiddle } from "./fit-to-context";
+import { fitHistory, fitPassages, PASSAGE_CHARS_MAX, truncateMiddle } from "./fit-to-context";
 
 const turn = (role: "user" | "assistant", chars: number, tag = ""): GatewayMessage => ({
   role,
@@ -63,5 +63,27 @@ describe("truncateMiddle", () => {
     expect(cut.endsWith("END")).toBe(true);
     expect(cut.length).toBeLessThan(500);
     expect(cut).toContain("characters left out");
+  });
+});
+
+describe("fitPassages", () => {
+  const passage = (id: string, chars: number) => ({
+    chunk_id: id,
+    text: "word ".repeat(chars / 5),
+  });
+
+  it("keeps passages best first within the budget, skipping one too big for a smaller one", () => {
+    const kept = fitPassages(
+      [passage("a", 400), passage("a", 400), passage("b", 1200), passage("c", 200)],
+      250,
+    );
+    expect(kept.map((p) => p.chunk_id)).toEqual(["a", "c"]);
+  });
+
+  it("cuts a long passage at a word, and gives nothing when there is no room", () => {
+    const [long] = fitPassages([passage("a", 8000)], 10_000);
+    expect(long?.text.length).toBeLessThanOrEqual(PASSAGE_CHARS_MAX);
+    expect(long?.text.endsWith("word…")).toBe(true);
+    expect(fitPassages([passage("a", 400)], 50)).toEqual([]);
   });
 });

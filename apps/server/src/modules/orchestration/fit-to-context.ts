@@ -62,3 +62,39 @@ export function truncateMiddle(text: string, maxTokens: number): string {
   const tail = text.slice(text.length - Math.floor(keep / 2));
   return `${head}\n\n[… ${text.length - head.length - tail.length} characters left out …]\n\n${tail}`;
 }
+
+/** The longest passage text a step gets (about 400 tokens): a long chunk is cut at a word. */
+export const PASSAGE_CHARS_MAX = 1600;
+
+/** Per passage, the heading and separators around its text in the prompt. */
+const PASSAGE_OVERHEAD_TOKENS = 24;
+
+/**
+ * The passages that fit `maxTokens` of a prompt, best first (the order given), each once and
+ * each cut to PASSAGE_CHARS_MAX; one that does not fit is skipped for a shorter one after it.
+ */
+export function fitPassages<P extends { chunk_id: string; text: string }>(
+  passages: readonly P[],
+  maxTokens: number,
+): P[] {
+  const kept: P[] = [];
+  const seen = new Set<string>();
+  let used = 0;
+  for (const passage of passages) {
+    if (seen.has(passage.chunk_id)) continue;
+    const text = cutAtWord(passage.text.trim(), PASSAGE_CHARS_MAX);
+    const cost = estimateTokens(text) + PASSAGE_OVERHEAD_TOKENS;
+    if (used + cost > maxTokens) continue;
+    used += cost;
+    seen.add(passage.chunk_id);
+    kept.push({ ...passage, text });
+  }
+  return kept;
+}
+
+function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

@@ -17,7 +17,14 @@ import { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { isUserKeyRefusal, withTryAgain } from "../models/call-failures";
 import { callModel } from "./call-model";
-import { messagesFor, PLAN_MAX_OUTPUT_TOKENS, planRepair, planSystem } from "./prompts";
+import {
+  messagesFor,
+  PLAN_MAX_OUTPUT_TOKENS,
+  type PlanDocument,
+  planContent,
+  planRepair,
+  planSystem,
+} from "./prompts";
 import { failed, haltRun, type RunContext, type RunHalted } from "./run-context";
 
 /**
@@ -36,6 +43,24 @@ const ZRunPlanDraft = z.object({
     }),
   ),
 });
+
+/** With attached documents, each step also names the ones it needs ("d1", … refs). */
+const ZRunPlanDraftWithDocuments = z.object({
+  rationale: z.string(),
+  steps: z.array(
+    z.object({
+      id: z.string(),
+      role: ZAgentRoleId,
+      task: z.string(),
+      dependsOn: z.array(z.string()),
+      documents: z.array(z.string()),
+    }),
+  ),
+});
+type PlanDraft = {
+  rationale: string;
+  steps: (z.infer<typeof ZRunPlanDraft>["steps"][number] & { documents?: string[] })[];
+};
 
 export interface PlanOutcome {
   plan: TRunPlanView;
@@ -82,7 +107,10 @@ function problemsOf(plan: TRunPlan | z.infer<typeof ZRunPlanDraft>, allowed: TAg
 export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
   const allowed = chosenRoles(ctx);
   const system = planSystem(allowed);
-  const messages = messagesFor(ctx, ctx.coordinatorModel, ctx.message.content, {
+  const { documents, memories } = ctx.material;
+  const content = planContent(ctx.message.content, documents, memories);
+  const schema = documents.length > 0 ? ZRunPlanDraftWithDocuments : ZRunPlanDraft;
+  const messages = messagesFor(ctx, ctx.coordinatorModel, content, {
     system,
     maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
     history: true,
@@ -105,7 +133,7 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
       messages: conversation,
       system,
       maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
-      schema: ZRunPlanDraft,
+      schema: schema as z.ZodType<PlanDraft>,
       reserved,
     });
     if (!outcome.ok) {
@@ -120,11 +148,12 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
       continue;
     }
     planCredits = addHundredths(planCredits, outcome.charged);
-    const draft = outcome.object as z.infer<typeof ZRunPlanDraft>;
+    const draft = outcome.object as PlanDraft;
     const problems = problemsOf(draft, allowed);
     if (problems.length === 0) {
+      const named = new Map(draft.steps.map((step) => [step.id, step.documents ?? []]));
       return {
-        plan: fitPlan(ctx, ZRunPlan.parse(draft), allowed),
+        plan: withMaterial(ctx, fitPlan(ctx, ZRunPlan.parse(draft), allowed), named),
         planCredits,
         repaired: attempt > 1,
       };
@@ -223,6 +252,37 @@ function fitPlan(ctx: RunContext, plan: TRunPlan, allowed: TAgentRole[] | null):
     steps: planned,
     notes,
     coordinator: modelRef(ctx, ctx.coordinatorModel),
+  };
+}
+
+/**
+ * The plan with what the run works from: the attached documents each sub-task searches (the
+ * coordinator names them by ref; unknown refs are dropped, and a step the engine added gets
+ * them all) and the memories put into its context. The Critic reviews drafts and needs none.
+ */
+function withMaterial(
+  ctx: RunContext,
+  plan: TRunPlanView,
+  named: ReadonlyMap<string, readonly string[]>,
+): TRunPlanView {
+  const { documents, memories } = ctx.material;
+  const withMemories = memories.length > 0 ? { ...plan, memories } : plan;
+  if (documents.length === 0) return withMemories;
+  const byRef = new Map<string, PlanDocument>(documents.map((d) => [d.ref.toLowerCase(), d]));
+  return {
+    ...withMemories,
+    documents: documents.map((d) => ({ id: d.id, name: d.name })),
+    steps: plan.steps.map((step) => {
+      if (step.phase === "review") return { ...step, document_ids: [] };
+      const refs = named.get(step.id);
+      const ids = refs
+        ? refs.flatMap((ref) => {
+            const found = byRef.get(ref.trim().toLowerCase());
+            return found ? [found.id] : [];
+          })
+        : documents.map((d) => d.id);
+      return { ...step, document_ids: [...new Set(ids)] };
+    }),
   };
 }
 

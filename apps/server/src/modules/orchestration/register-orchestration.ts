@@ -1,5 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { creditsDeps } from "../credits/credits-deps";
+import { documentSearch } from "../documents/document-search";
+import { attachedDocumentIds } from "../documents/session-documents";
+import { proposeMemories } from "../memory/propose-memories";
+import { findRelevantMemories } from "../memory/relevant-memories";
 import { apiKeyDeps } from "../users/api-key-deps";
 import { loadSignedInUserKeys } from "../users/load-user-keys";
 import { createCreditsPort } from "./credits-port";
@@ -26,6 +30,7 @@ export async function registerOrchestration(
   options: { redisPrefix: string },
 ): Promise<void> {
   const keyDeps = apiKeyDeps(app);
+  const search = documentSearch(app);
   const deps: EngineDeps & RunEventLogDeps = {
     db: app.db,
     models: app.models,
@@ -35,6 +40,16 @@ export async function registerOrchestration(
     // One process sends run events before storing them; several (Redis) store first.
     events: createEventHub({ sendFirst: !app.redis }),
     log: app.log,
+    // What runs work from besides the conversation (decision 037).
+    documents: {
+      search: (input) => search.search(input),
+      describe: (userId, ids) => search.describe(userId, ids),
+      attached: (sessionId) => attachedDocumentIds(app.db, sessionId),
+    },
+    memories: {
+      find: (input) => findRelevantMemories(app.db, input),
+      propose: (input) => proposeMemories(app, input),
+    },
   };
   const control = createRunControl({
     deps,

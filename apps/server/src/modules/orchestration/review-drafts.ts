@@ -47,6 +47,7 @@ export async function reviewDrafts(
     revise.map((stepId) => async () => {
       const step = byId.get(stepId) as TPlannedStep;
       const draft = drafts.get(stepId) as Draft;
+      const passages = ctx.material.stepPassages.get(stepId) ?? [];
       const revised = await callModel(ctx, {
         kind: "revision",
         stepId,
@@ -56,11 +57,12 @@ export async function reviewDrafts(
         messages: messagesFor(
           ctx,
           step.model,
-          revisionContent(ctx.message.content, step.task, draft, text),
+          revisionContent(ctx.message.content, step.task, draft, text, passages),
           { system: "", maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS, history: true },
         ),
         maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
         failureNote: `The ${AGENT_ROLE_NAMES[step.role]}'s first draft is kept.`,
+        passages,
       });
       if (revised.ok) drafts.set(stepId, { ...draft, text: revised.result.text });
     }),

@@ -118,7 +118,8 @@ export function agentCall(
   inputs: readonly DraftText[],
   missing: readonly { stepId: string; role: TAgentRole }[],
 ): CallSpec<undefined> {
-  const content = agentContent(ctx.message.content, step.task, inputs, missing);
+  const passages = ctx.material.stepPassages.get(step.id) ?? [];
+  const content = agentContent(ctx.message.content, step.task, inputs, missing, passages);
   return {
     kind: "agent",
     stepId: step.id,
@@ -132,5 +133,6 @@ export function agentCall(
     }),
     maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
     failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
+    passages,
   };
 }

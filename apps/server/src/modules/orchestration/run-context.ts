@@ -1,4 +1,4 @@
-import type { TSession } from "@cohort/contracts";
+import type { TRunPassage, TSession, TUsedMemory } from "@cohort/contracts";
 import {
   ERROR_CODES,
   type Hundredths,
@@ -14,17 +14,39 @@ import {
 import type { Db } from "../../db/client";
 import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
+import type { DocumentSearch } from "../documents/document-search";
 import type { GatewayMessage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
 import { Budget } from "./budget";
 import type { CreditsPort } from "./credits-port";
 import type { Reserved } from "./hold-credits";
+import type { PlanDocument } from "./prompts";
 import { createRunEventLog, type RunEventLog, type RunEventLogDeps } from "./run-events";
 
 export interface EngineLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
+}
+
+/** The documents module's search, as the engine uses it (decision 037). */
+export interface RunDocuments extends DocumentSearch {
+  /** The session's attached document ids, oldest attachment first. */
+  attached(sessionId: string): Promise<string[]>;
+}
+
+/** The memory module, as the engine uses it (decision 037). */
+export interface RunMemories {
+  find(input: { userId: string; task: string; limit: number }): Promise<TUsedMemory[]>;
+  /** After a completed run; never throws (the memory module logs its failures). */
+  propose(input: {
+    userId: string;
+    sessionId: string;
+    runId: string;
+    task: string;
+    answer: string;
+    coordinatorModelId: string;
+  }): Promise<void>;
 }
 
 /** What the engine needs from the app; plain values, so benchmarks can build it too. */
@@ -35,6 +57,24 @@ export interface EngineDeps {
   /** The user's own provider keys (decrypted); calls on them cost no credits. */
   loadUserKeys(principal: Principal): Promise<UserProviderKeys>;
   log: EngineLogger;
+  /** Absent: runs work without documents (benchmarks, engine tests). */
+  documents?: RunDocuments;
+  /** Absent: runs use and propose no memories. */
+  memories?: RunMemories;
+}
+
+/**
+ * What a run works from besides the conversation (decision 037): the session's attached
+ * documents, the memories put into its plan, and the passages its steps were given, numbered
+ * once per run.
+ */
+export interface RunMaterial {
+  documents: PlanDocument[];
+  memories: TUsedMemory[];
+  /** Every passage given so far, by chunk id; its `n` is its citation number in the run. */
+  passages: Map<string, TRunPassage>;
+  /** The passages each plan step (by id) works from, best first. */
+  stepPassages: Map<string, TRunPassage[]>;
 }
 
 export type CancelReason = TRunCancelReason;
@@ -52,7 +92,7 @@ export class RunHalted extends Error {
 }
 
 /**
- * Everything one run's phases share. Read-only except five fields, each naming its one
+ * Everything one run's phases share. Read-only except six fields, each naming its one
  * writer in brackets.
  */
 export interface RunContext {
@@ -85,6 +125,8 @@ export interface RunContext {
   totals: { credits: Hundredths; inputTokens: number; outputTokens: number };
   /** The Critic's score, stored with the run's end [reviewDrafts]. */
   criticScore: number | null;
+  /** Documents, memories and passages [gatherMaterial, retrievePassages]. */
+  readonly material: RunMaterial;
   /** Bookkeeping still being written (charges, step rows); the run ends after it. */
   readonly pending: Set<Promise<void>>;
 }
@@ -124,6 +166,7 @@ export function createRunContext(
     planHold: null,
     totals: { credits: NO_CREDITS, inputTokens: 0, outputTokens: 0 },
     criticScore: null,
+    material: { documents: [], memories: [], passages: new Map(), stepPassages: new Map() },
     startedAt: performance.now(),
     pending: new Set(),
   };

@@ -31,6 +31,18 @@ const WIND_DOWN_MS = 5_000;
  * aborting its controller, on another instance through Redis pub/sub. It also keeps the
  * runs' heartbeats, ends runs orphaned by a crash, and stops every run on shutdown.
  */
+/** After a completed run: the coordinator proposes memories from it (the memory module). */
+async function proposeMemories(ctx: RunContext, answer: string): Promise<void> {
+  await ctx.deps.memories?.propose({
+    userId: ctx.userId,
+    sessionId: ctx.sessionId,
+    runId: ctx.runId,
+    task: ctx.message.content,
+    answer,
+    coordinatorModelId: ctx.coordinatorModel,
+  });
+}
+
 export interface RunControl {
   readonly instanceId: string;
   launch(ctx: RunContext): void;
@@ -95,6 +107,18 @@ export function createRunControl(options: RunControlOptions): RunControl {
     return true;
   };
 
+  /**
+   * Work a completed run starts and nobody waits for (memory proposals, decision 037): it
+   * must not delay the run's end or its events, but the app's close waits for it.
+   */
+  const followUps = new Set<Promise<void>>();
+  const followUp = (work: Promise<void>) => {
+    const tracked = work
+      .catch((error: unknown) => deps.log.warn({ err: error }, "a run's follow-up work failed"))
+      .finally(() => followUps.delete(tracked));
+    followUps.add(tracked);
+  };
+
   let subscriber: Redis | undefined;
   if (redis) {
     // A subscribed connection can do nothing else: a duplicate of the command connection.
@@ -148,7 +172,10 @@ export function createRunControl(options: RunControlOptions): RunControl {
   const control: RunControl = {
     instanceId,
     launch(ctx) {
-      start(local, ctx, () => executeRun(ctx));
+      start(local, ctx, async () => {
+        const answer = await executeRun(ctx);
+        if (answer !== null) followUp(proposeMemories(ctx, answer));
+      });
     },
     launchRerun(ctx, work) {
       start(reruns, ctx, work);
@@ -192,6 +219,7 @@ export function createRunControl(options: RunControlOptions): RunControl {
         ...[...local.keys()].map((runId) => stopLocal(runId, "shutdown")),
         ...[...reruns.keys()].map((runId) => stopLocal(runId, "shutdown", reruns)),
       ]);
+      await Promise.allSettled([...followUps]);
       await subscriber?.quit().catch(() => undefined);
     },
   };

@@ -434,7 +434,11 @@ export async function readRunEvents(
   limit: number,
 ): Promise<TRunEventsResponse> {
   const inflight = deps.events.inflight(sessionId, after);
-  const page = await listStoredRunEvents(deps.db, sessionId, after, limit);
+  // Sent but not stored yet, at or before `after` (a reader already has them): still the
+  // session's newest number, which the stored counter does not know of yet.
+  const sent = deps.events.lastSent(sessionId);
+  const stored = await listStoredRunEvents(deps.db, sessionId, after, limit);
+  const page = { ...stored, last_seq: Math.max(stored.last_seq, stored.has_more ? 0 : sent) };
   if (inflight.length === 0 || page.has_more) return page;
   const bySeq = new Map(page.events.map((e) => [e.seq, e]));
   for (const event of inflight) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);

@@ -14,6 +14,7 @@ import {
   type TRunStepStatus,
 } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
+import { loadRunMaterial, type StoredRunMaterial } from "./material-store";
 
 /** The runs and run_steps tables; only this module's files read or write them. */
 
@@ -179,8 +180,36 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "23505";
 }
 
+/**
+ * A run with what it was given from documents and memories (decision 037): every passage by
+ * number, the numbers its answer cites (its own synthesis), and per call, given and cited.
+ */
+function withMaterial(run: TRun, material: StoredRunMaterial | undefined): TRun {
+  const steps = run.steps.map((step) => {
+    const mine = material?.steps.get(step.id);
+    return { ...step, passages: mine?.passages ?? [], cited: mine?.cited ?? [] };
+  });
+  const answer = steps.find((s) => s.kind === "synthesis" && s.rerun_of === null);
+  return {
+    ...run,
+    steps,
+    passages: material?.passages ?? [],
+    cited: answer?.cited ?? [],
+    memories: material?.memories ?? [],
+  };
+}
+
 /** The session's runs with their steps, oldest first. */
 export async function listRuns(db: Queryable, sessionId: string): Promise<TRun[]> {
+  const runs = await listRunRows(db, sessionId);
+  const material = await loadRunMaterial(
+    db,
+    runs.map((r) => r.id),
+  );
+  return runs.map((run) => withMaterial(run, material.get(run.id)));
+}
+
+async function listRunRows(db: Queryable, sessionId: string): Promise<TRun[]> {
   const [runs, steps] = await Promise.all([
     db.query<RunRow>(
       `SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = $1 ORDER BY created_at, id`,
@@ -206,11 +235,14 @@ export async function getRun(db: Queryable, runId: string): Promise<TRun | null>
   const { rows } = await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`, [runId]);
   const row = rows[0];
   if (!row) return null;
-  const steps = await db.query<StepRow>(
-    `SELECT ${STEP_COLUMNS} FROM run_steps WHERE run_id = $1 ORDER BY started_at, id`,
-    [runId],
-  );
-  return toRun(row, steps.rows.map(toStep));
+  const [steps, material] = await Promise.all([
+    db.query<StepRow>(
+      `SELECT ${STEP_COLUMNS} FROM run_steps WHERE run_id = $1 ORDER BY started_at, id`,
+      [runId],
+    ),
+    loadRunMaterial(db, [runId]),
+  ]);
+  return withMaterial(toRun(row, steps.rows.map(toStep)), material.get(runId));
 }
 
 export interface RunRef {

@@ -1,4 +1,10 @@
-import { type Hundredths, RUN_ERROR_CODES, type TRunPlanView } from "@cohort/contracts";
+import {
+  citedNumbers,
+  type Hundredths,
+  RUN_ERROR_CODES,
+  type TRunPassage,
+  type TRunPlanView,
+} from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
 import { type CallSpec, callModel } from "./call-model";
 import type { DraftText } from "./prompts";
@@ -11,11 +17,14 @@ import {
 import type { Review } from "./review-drafts";
 import type { Draft } from "./run-agents";
 import { failed, haltRun, type RunContext } from "./run-context";
+import { citedIn } from "./write-step";
 
 export interface FinalAnswer {
   callId: string;
   result: ModelCallResult;
   charged: Hundredths;
+  /** The passages the answer cites as [n] (decision 037). */
+  citations: TRunPassage[];
 }
 
 /** The synthesis: the coordinator streams the final answer from the drafts and the review. */
@@ -29,9 +38,17 @@ export async function synthesizeAnswer(
     const d = drafts.get(s.id);
     return d?.ok ? [d] : [];
   });
-  const outcome = await callModel(ctx, synthesisCall(ctx, usable, review?.text ?? null));
-  if (outcome.ok)
-    return { callId: outcome.callId, result: outcome.result, charged: outcome.charged };
+  const passages = citedByDrafts(ctx, usable);
+  const outcome = await callModel(ctx, synthesisCall(ctx, usable, review?.text ?? null, passages));
+  if (outcome.ok) {
+    const cited = new Set(citedIn(outcome.result.text, passages));
+    return {
+      callId: outcome.callId,
+      result: outcome.result,
+      charged: outcome.charged,
+      citations: passages.filter((p) => cited.has(p.n)),
+    };
+  }
   throw haltRun(
     ctx,
     failed(
@@ -42,6 +59,17 @@ export async function synthesizeAnswer(
 }
 
 /**
+ * The passages the drafts cite, by number: what the synthesis gets, with the numbering the
+ * drafts used (one per run), so the answer's [n] mean the same passages.
+ */
+export function citedByDrafts(ctx: RunContext, drafts: readonly DraftText[]): TRunPassage[] {
+  const cited = new Set(drafts.flatMap((d) => citedNumbers(d.text)));
+  return [...ctx.material.passages.values()]
+    .filter((p) => cited.has(p.n))
+    .sort((a, b) => a.n - b.n);
+}
+
+/**
  * The coordinator's call that writes the final answer from `drafts` (in plan order) and the
  * Critic's review. A re-written answer (decision 031) is the same call over other drafts.
  */
@@ -49,6 +77,7 @@ export function synthesisCall(
   ctx: RunContext,
   drafts: readonly DraftText[],
   review: string | null,
+  passages: readonly TRunPassage[] = [],
 ): CallSpec<undefined> {
   return {
     kind: "synthesis",
@@ -59,9 +88,10 @@ export function synthesisCall(
     messages: messagesFor(
       ctx,
       ctx.coordinatorModel,
-      synthesisContent(ctx.message.content, drafts, review),
+      synthesisContent(ctx.message.content, drafts, review, passages),
       { system: SYNTHESIS_SYSTEM, maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS, history: true },
     ),
     maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS,
+    passages,
   };
 }

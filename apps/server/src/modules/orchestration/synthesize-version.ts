@@ -21,7 +21,7 @@ import {
 import type { EngineDeps } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
-import { synthesisCall } from "./synthesize-answer";
+import { citedByDrafts, synthesisCall } from "./synthesize-answer";
 
 /**
  * POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/versions/{version}/synthesize (decision
@@ -104,7 +104,7 @@ export async function synthesizeVersion(
   );
   const callId = randomUUID();
   const spec: CallSpec<undefined> = {
-    ...synthesisCall(ctx, usable, review?.output ?? null),
+    ...synthesisCall(ctx, usable, review?.output ?? null, citedByDrafts(ctx, usable)),
     failureNote: "The run's answer is kept.",
     rerun: { version: rerun.version, of: rerun.id, temperature: null, answerFor: step.id },
   };

@@ -1,15 +1,18 @@
 import {
+  citedNumbers,
   creditsOf,
   estimateTokens,
   type Hundredths,
   NO_CREDITS,
   type TAgentRole,
   type TRunError,
+  type TRunPassage,
   type TRunStepKind,
 } from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
 import { createDeltaBatcher, type DeltaBatcher } from "./delta-batcher";
 import type { HeldResult, Reserved, StepToEnd } from "./hold-credits";
+import { insertStepPassages } from "./material-store";
 import { type RunContext, track } from "./run-context";
 import type { RunEventInput } from "./run-events";
 import { finishStep, insertStep, type NewStep, type StepEnding } from "./run-store";
@@ -31,6 +34,14 @@ export interface StepTarget {
   inputTokens?: number;
   /** A re-run of a plan step (decision 031). */
   rerun?: NewStep["rerun"];
+  /** The document passages in its prompt, numbered for the run (decision 037). */
+  passages?: readonly TRunPassage[];
+}
+
+/** The numbers among the passages a call was given that its output cites, in order. */
+export function citedIn(output: string, passages: readonly TRunPassage[]): number[] {
+  const given = new Set(passages.map((p) => p.n));
+  return citedNumbers(output).filter((n) => given.has(n));
 }
 
 /**
@@ -147,6 +158,13 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
   const send = (event: RunEventInput) => void ctx.events.append(event);
   let saved: Promise<boolean> = Promise.resolve(false);
   let batcher: DeltaBatcher | null = null;
+  const passages = target.passages ?? [];
+  // What the call was given and cited, stored once it ended (its row may still be on its way).
+  const storePassages = (cited: readonly number[]) => {
+    if (passages.length === 0) return;
+    const given = passages.map((p) => p.n);
+    track(ctx, () => insertStepPassages(deps.db, ctx.runId, target.callId, given, cited));
+  };
 
   const writeEnd = async (ending: StepEnding) => {
     if (await saved) await finishStep(deps.db, target.callId, ending);
@@ -181,6 +199,10 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
               }
             : {}),
         });
+        if (passages.length > 0) {
+          const { call_id, step_id, kind } = lane;
+          send({ type: "step.passages", call_id, step_id, kind, passages: [...passages] });
+        }
       } else if (answer) {
         send({
           type: "final.version",
@@ -222,6 +244,8 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
 
     completed({ result, charged, booked }, output) {
       batcher?.close();
+      const cited = citedIn(output, passages);
+      storePassages(cited);
       if (lane) {
         send({
           type: "agent.done",
@@ -235,6 +259,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           latency_ms: result.latencyMs,
           ttft_ms: result.ttftMs,
           error: null,
+          ...(passages.length > 0 ? { cited } : {}),
         });
       } else if (answer) {
         send({
@@ -247,6 +272,9 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           input_tokens: result.usage.inputTokens,
           output_tokens: result.usage.outputTokens,
           error: null,
+          ...(passages.length > 0
+            ? { citations: passages.filter((p) => cited.includes(p.n)) }
+            : {}),
         });
       }
       // The row keeps what was booked, which differs from `charged` only when the hold
@@ -270,6 +298,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
 
     failed(failure, partial, stopped) {
       batcher?.close();
+      storePassages([]);
       // A stopped call's usage is never reported by the provider: the tokens are estimated
       // from its prompt and the text that arrived, and nothing is charged (its hold is
       // released), so the lane shows what it used, not "0 tokens" beside its text.

@@ -117,6 +117,17 @@ function errorBody(api: FakeApi | "unknown", status: number, message: string): u
   return { error: { message, type: types?.openai, param: null, code: types?.openai } };
 }
 
+function trigramVector(text: string, dimensions = 64): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  const padded = ` ${text.toLowerCase()} `;
+  for (let i = 0; i + 3 <= padded.length; i++) {
+    let hash = 0;
+    for (const char of padded.slice(i, i + 3)) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+    vector[hash % dimensions] = (vector[hash % dimensions] ?? 0) + 1;
+  }
+  return vector;
+}
+
 export class FakeProviderServer {
   readonly requests: RecordedRequest[] = [];
   /** What requests get once the scripted ones are used up. */
@@ -239,6 +250,30 @@ export class FakeProviderServer {
                   object: "model",
                   owned_by: "fake",
                 })),
+              },
+        ),
+      );
+      return;
+    }
+    // POST …/embeddings (OpenAI's wire format): deterministic vectors of hashed character
+    // trigrams, so that texts sharing spellings are near each other (document search tests).
+    if (method === "POST" && url.pathname.endsWith("/embeddings")) {
+      const status = reply.status ?? 200;
+      const inputs = Array.isArray(body.input) ? body.input.map(String) : [String(body.input)];
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify(
+          status >= 400
+            ? errorBody("openai-chat", status, reply.errorMessage ?? `Fake ${status}`)
+            : {
+                object: "list",
+                model: body.model,
+                data: inputs.map((input, index) => ({
+                  object: "embedding",
+                  index,
+                  embedding: trigramVector(input),
+                })),
+                usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
               },
         ),
       );

@@ -1,5 +1,6 @@
 import { Fragment, memo, type ReactNode, useMemo } from "react";
 import { cn } from "../cn";
+import { type Citations, CitationsContext, CitedText } from "./cited-text";
 import { CodeBlock } from "./code-block";
 import { type Block, type Inline, parseMarkdown } from "./parse-markdown";
 
@@ -14,7 +15,7 @@ function renderInline(nodes: Inline[], keyPrefix = ""): ReactNode[] {
     const key = `${keyPrefix}${index}`;
     switch (node.type) {
       case "text":
-        return <Fragment key={key}>{node.text}</Fragment>;
+        return <CitedText key={key} text={node.text} />;
       case "strong":
         return (
           <strong key={key} className="font-semibold text-ink-950">
@@ -45,7 +46,10 @@ function renderInline(nodes: Inline[], keyPrefix = ""): ReactNode[] {
             rel="noopener noreferrer"
             className="font-medium text-brand-700 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-600"
           >
-            {renderInline(node.children, `${key}.`)}
+            {/* A citation inside a link would be a link in a link. */}
+            <CitationsContext.Provider value={null}>
+              {renderInline(node.children, `${key}.`)}
+            </CitationsContext.Provider>
           </a>
         );
       case "image":
@@ -207,6 +211,8 @@ export interface MarkdownProps {
   size?: Size;
   /** The tag of the text's top headings: h3 under a page's h2s (default), h2 under its h1. */
   topHeading?: TopHeading;
+  /** Sources by number: `[n]` in the text links to them (documents cited in a run). */
+  citations?: Citations;
 }
 
 export const Markdown = memo(function Markdown({
@@ -214,11 +220,14 @@ export const Markdown = memo(function Markdown({
   className,
   size = "md",
   topHeading = "h3",
+  citations,
 }: MarkdownProps) {
   const blocks = useMemo(() => parseMarkdown(text), [text]);
   return (
     <div className={cn("text-sm leading-6 break-words text-ink-800", className)}>
-      {renderBlocks(blocks, size, false, "", topHeading)}
+      <CitationsContext.Provider value={citations ?? null}>
+        {renderBlocks(blocks, size, false, "", topHeading)}
+      </CitationsContext.Provider>
     </div>
   );
 });

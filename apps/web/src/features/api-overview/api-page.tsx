@@ -14,6 +14,8 @@ import { ButtonAnchor } from "../../components/button";
 import { Container } from "../../components/container";
 import { PageHeader } from "../../components/marketing/page-header";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { PublicApiDocs } from "./public-api-docs";
+import { ScrollTable } from "./scroll-table";
 
 const ERROR_MEANINGS: Readonly<Record<TErrorCode, string>> = {
   bad_request: "The request was refused as it stands; the message says why.",
@@ -86,7 +88,7 @@ export function ApiPage() {
   useDocumentMeta({
     title: "API",
     description:
-      "The Cohort HTTP API: base URL, authentication, CSRF tokens, request ids, the error shape, rate limits and the realtime socket.",
+      "Call Cohort's agent team from your code: access tokens, the OpenAI-compatible API (/api/v1, model cohort-team), the MCP server (/api/mcp), and the JSON API the web app uses.",
   });
   const csrfHeader = CSRF_HEADER.replace(/(^|-)\w/g, (part) => part.toUpperCase()).replace(
     "Csrf",
@@ -98,15 +100,38 @@ export function ApiPage() {
     <>
       <PageHeader
         eyebrow="API"
-        title="The API the web app uses, open to you"
-        lead="Everything in Cohort goes through one JSON API — sessions, runs, models, billing. Here is how to call it; the full reference is generated from the same schemas the server validates with."
+        title="Cohort's agent team, from your own code"
+        lead="Call the whole team with the official openai SDKs or from any MCP client, with a personal access token, billed in credits. Below it, the JSON API the web app itself uses. The full reference is generated from the same schemas the server validates with."
       >
         <ButtonAnchor href="/api/docs" size="lg">
           Open the API reference
         </ButtonAnchor>
       </PageHeader>
       <Container size="prose" className="prose-cohort py-14 sm:py-20">
-        <h2>Base URL and format</h2>
+        <nav aria-label="On this page">
+          <ul>
+            <li>
+              <a href="#access-tokens">Access tokens</a>
+            </li>
+            <li>
+              <a href="#openai">OpenAI-compatible API</a> (<code>/api/v1</code>)
+            </li>
+            <li>
+              <a href="#mcp">MCP server</a> (<code>/api/mcp</code>)
+            </li>
+            <li>
+              <a href="#web-api">The web app's API</a>
+            </li>
+          </ul>
+        </nav>
+        <PublicApiDocs />
+
+        <h2 id="web-api">The web app's API</h2>
+        <p>
+          Everything the web app does goes through one JSON API — sessions, runs, models, billing —
+          authenticated by the sign-in. Here is how to call it.
+        </p>
+        <h3>Base URL and format</h3>
         <p>
           All endpoints live under <code>{API_BASE}</code> on the same origin as the app, for
           example <code>{API_BASE}/sessions</code>. Requests and responses are JSON; send{" "}
@@ -114,7 +139,7 @@ export function ApiPage() {
           seconds, CoChat calls after {COCHAT_TIMEOUT_MS / 1000} seconds.
         </p>
 
-        <h2>Authentication</h2>
+        <h3>Authentication</h3>
         <p>
           The web app signs in with <code>POST {API_BASE}/user-auth/login</code> and from then on is
           authenticated by an httpOnly sign-in cookie, so browser code never handles a secret. API
@@ -122,7 +147,7 @@ export function ApiPage() {
           <code>Authorization: Bearer &lt;token&gt;</code>.
         </p>
 
-        <h2>CSRF protection</h2>
+        <h3>CSRF protection</h3>
         <p>
           With cookie authentication, every <code>POST</code>, <code>PUT</code>, <code>PATCH</code>{" "}
           and <code>DELETE</code> must carry a CSRF token:
@@ -141,14 +166,14 @@ export function ApiPage() {
           </li>
         </ol>
 
-        <h2>Request ids</h2>
+        <h3>Request ids</h3>
         <p>
           Send a unique <code>{requestIdHeader}</code> with each request (the web app uses a random
           UUID). The server echoes it and records it with its logs, so quoting it lets us find
           exactly what happened.
         </p>
 
-        <h2>Errors</h2>
+        <h3>Errors</h3>
         <p>
           Every error has the same shape, with a stable code to switch on and a message you can
           show:
@@ -156,7 +181,7 @@ export function ApiPage() {
         <pre>
           <code>{ERROR_EXAMPLE}</code>
         </pre>
-        <table>
+        <ScrollTable>
           <thead>
             <tr>
               <th scope="col">Code</th>
@@ -173,24 +198,24 @@ export function ApiPage() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
         <p>
           Server errors (5xx) never include internal details; the message is generic and the request
           id is what to send us.
         </p>
 
-        <h2>Rate limits</h2>
+        <h3>Rate limits</h3>
         <p>
           When you send too many requests, the API answers <code>429</code> with a{" "}
           <code>Retry-After</code> header in seconds. Wait that long before trying again; if the
           header is missing, wait {DEFAULT_RETRY_AFTER_SECONDS} seconds.
         </p>
 
-        <h2>Endpoints at a glance</h2>
+        <h3>Endpoints at a glance</h3>
         {ENDPOINT_GROUPS.map((group) => (
           <section key={group.title} aria-label={group.title}>
-            <h3>{group.title}</h3>
-            <table>
+            <h4>{group.title}</h4>
+            <ScrollTable>
               <tbody>
                 {group.rows.map(([method, path, text]) => (
                   <tr key={`${method} ${path}`}>
@@ -204,11 +229,11 @@ export function ApiPage() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </ScrollTable>
           </section>
         ))}
 
-        <h2>Realtime</h2>
+        <h3>Realtime</h3>
         <p>
           Run progress arrives over socket.io at <code>{SOCKET_PATH}</code>, authenticated with your
           token. Emit <code>join-session</code> with a session id to receive that session's events —
@@ -217,7 +242,7 @@ export function ApiPage() {
           joins late receives what it missed.
         </p>
 
-        <h2>Reference</h2>
+        <h3>Reference</h3>
         <p>
           The complete, always-current reference with every request and response schema is at{" "}
           <a href="/api/docs">/api/docs</a>. New to Cohort? Start with the{" "}

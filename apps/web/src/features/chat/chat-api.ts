@@ -5,10 +5,12 @@ import type {
   TCreateSessionRequest,
   TModel,
   TModelsResponse,
+  TPutSessionDocumentsRequest,
   TRerunStepRequest,
   TRerunStepResponse,
   TRunEventsResponse,
   TSessionDetailResponse,
+  TSessionDocumentsResponse,
   TSessionResponse,
   TSessionStatus,
   TSessionsResponse,
@@ -26,6 +28,7 @@ export const chatKeys = {
   sessions: ["sessions"] as const,
   sessionList: (q: string) => ["sessions", "list", q] as const,
   session: (id: string) => ["sessions", "detail", id] as const,
+  documents: (id: string) => ["sessions", "documents", id] as const,
   models: ["ai", "models"] as const,
   roles: ["ai", "agent-roles"] as const,
 };
@@ -71,6 +74,33 @@ export function deleteSession(id: string): Promise<unknown> {
 
 export function setSessionStatus(id: string, status: TSessionStatus): Promise<TSessionResponse> {
   return api.put<TSessionResponse>(`/sessions/${encodeURIComponent(id)}/status`, { status });
+}
+
+/** The documents a session's runs work from (decision 037). */
+export function getSessionDocuments(
+  id: string,
+  signal?: AbortSignal,
+): Promise<TSessionDocumentsResponse> {
+  return api.get<TSessionDocumentsResponse>(`/sessions/${encodeURIComponent(id)}/documents`, {
+    signal,
+  });
+}
+
+/** Replaces the session's attached documents with `documentIds` ([] detaches them all). */
+export function putSessionDocuments(
+  id: string,
+  documentIds: readonly string[],
+): Promise<TSessionDocumentsResponse> {
+  const body: TPutSessionDocumentsRequest = { document_ids: [...documentIds] };
+  return api.put<TSessionDocumentsResponse>(`/sessions/${encodeURIComponent(id)}/documents`, body);
+}
+
+export function useSessionDocuments(id: string) {
+  return useQuery({
+    queryKey: chatKeys.documents(id),
+    queryFn: ({ signal }) => getSessionDocuments(id, signal),
+    select: (data) => data.documents,
+  });
 }
 
 export async function sendChatMessage(sessionId: string, message: string): Promise<TChatResponse> {

@@ -16,9 +16,18 @@ import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { Field, FormMessage, inputClasses } from "../../components/form";
+import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
-import { chatKeys, createSession, modelsById, useAgentRoles, useModels } from "./chat-api";
+import { DocumentPicker } from "../documents/document-picker";
+import {
+  chatKeys,
+  createSession,
+  modelsById,
+  putSessionDocuments,
+  useAgentRoles,
+  useModels,
+} from "./chat-api";
 import { DialogFrame } from "./dialog-frame";
 import { formatNumber } from "./format";
 import { ModelBadge } from "./model-badge";
@@ -128,6 +137,29 @@ function RoleRow({
   );
 }
 
+/**
+ * Attaches the chosen documents to a session just made. A refusal does not undo the session:
+ * it opens all the same, and the toast says how to attach them from its header.
+ */
+async function attachDocuments(
+  queryClient: ReturnType<typeof useQueryClient>,
+  sessionId: string,
+  documentIds: readonly string[],
+): Promise<void> {
+  if (documentIds.length === 0) return;
+  try {
+    const attached = await putSessionDocuments(sessionId, documentIds);
+    queryClient.setQueryData(chatKeys.documents(sessionId), attached);
+  } catch (cause) {
+    toast({
+      title: "The session was created, but its documents were not attached",
+      description: `${isApiError(cause) ? cause.message : "The documents could not be attached."} Attach them with the Documents button in the session's header.`,
+      variant: "error",
+      durationMs: 10_000,
+    });
+  }
+}
+
 export function NewSessionDialog({
   open,
   onOpenChange,
@@ -155,6 +187,7 @@ export function NewSessionDialog({
     critic: { enabled: true, model: "" },
   }));
   const [budget, setBudget] = useState("");
+  const [documentIds, setDocumentIds] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
@@ -204,6 +237,7 @@ export function NewSessionDialog({
         agent_preferences: preferences,
         budget_credits: budgetCredits,
       });
+      await attachDocuments(queryClient, session.id, documentIds);
       await queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
       onOpenChange(false);
       navigate(`/chat/${session.id}`, { state: { focusComposer: true } });
@@ -248,6 +282,18 @@ export function NewSessionDialog({
             placeholder="Context every agent should know: audience, constraints, tone…"
             className={cn(inputClasses, "mt-1.5 resize-y")}
           />
+        </div>
+
+        <div className="rounded-2xl border border-ink-200 bg-ink-50/40 p-3">
+          <DocumentPicker
+            selected={documentIds}
+            onChange={setDocumentIds}
+            label="Documents (optional)"
+          />
+          <p className="mt-1.5 text-xs text-ink-500">
+            The coordinator names which of them each sub-task needs; the agents get the matching
+            passages and cite them as [1], [2]…
+          </p>
         </div>
 
         <div>

@@ -8,6 +8,7 @@ import {
 import { useContext } from "react";
 import { Link } from "react-router";
 import { cn } from "../../components/cn";
+import { RunMemoryProposals } from "../memory/run-memory-proposals";
 import { AnswerVersions } from "./answer-versions";
 import { CopyActions } from "./copy-actions";
 import { formatCount, formatWhen } from "./format";
@@ -22,6 +23,7 @@ import {
   RunStatusBadge,
   RunTotals,
 } from "./run-parts";
+import { RunSources, UsedMemories } from "./run-sources";
 import type { RunView } from "./run-state";
 import { AgentLaneGrid, ChatActionsContext } from "./step-versions";
 
@@ -154,6 +156,7 @@ function RunWork({ run, models }: { run: RunView; models: Map<string, TModel> })
   const revisions = run.lanes.filter((l) => l.kind === "revision");
   return (
     <div className="grid grid-cols-1 gap-4">
+      <UsedMemories run={run} />
       <PlanChecklist run={run} />
       {agentLanes.length > 0 ? (
         <section aria-label="Agents" className="grid grid-cols-1 gap-2">
@@ -228,25 +231,28 @@ export function RunCard({
   again?: boolean;
 }) {
   return (
-    <section
-      aria-label="Run"
-      data-testid="run"
-      data-run-id={run.id}
-      data-status={run.status}
-      className="grid grid-cols-1 gap-4 rounded-3xl border border-ink-200 bg-white/80 p-3 shadow-sm sm:p-5"
-    >
-      <AgainNote again={again} />
-      <RunHeader run={run} models={models} />
-      <PhaseStepper run={run} />
-      <RunWork run={run} models={models} />
-      <AnswerVersions run={run} models={models}>
-        <AnswerActions run={run} />
-      </AnswerVersions>
-      <RunError run={run} />
-      <div className="border-t border-ink-100 pt-3">
-        <RunTotals run={run} />
-      </div>
-    </section>
+    <RunSources run={run}>
+      <section
+        aria-label="Run"
+        data-testid="run"
+        data-run-id={run.id}
+        data-status={run.status}
+        className="grid grid-cols-1 gap-4 rounded-3xl border border-ink-200 bg-white/80 p-3 shadow-sm sm:p-5"
+      >
+        <AgainNote again={again} />
+        <RunHeader run={run} models={models} />
+        <PhaseStepper run={run} />
+        <RunWork run={run} models={models} />
+        <AnswerVersions run={run} models={models}>
+          <AnswerActions run={run} />
+        </AnswerVersions>
+        <RunError run={run} />
+        <RunMemoryProposals runId={run.id} status={run.status} />
+        <div className="border-t border-ink-100 pt-3">
+          <RunTotals run={run} />
+        </div>
+      </section>
+    </RunSources>
   );
 }
 
@@ -268,47 +274,49 @@ export function CollapsedRun({
     .filter(Boolean)
     .join(" · ");
   return (
-    <section
-      aria-label="Earlier run"
-      data-testid="run"
-      data-run-id={run.id}
-      data-status={run.status}
-      className="grid grid-cols-1 gap-3"
-    >
-      <AgainNote again={again} />
-      <details className="group rounded-2xl border border-ink-200 bg-white shadow-xs">
-        <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2 rounded-2xl px-4 py-2.5 text-sm hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
-          <span className="flex items-center gap-2 font-medium text-ink-800">
-            <svg
-              viewBox="0 0 16 16"
-              aria-hidden="true"
-              className="size-4 text-ink-500 transition-transform group-open:rotate-90"
-              fill="none"
-            >
-              <path
-                d="M6 4l4 4-4 4"
-                stroke="currentColor"
-                strokeWidth="1.75"
-                strokeLinecap="round"
-              />
-            </svg>
-            The team's work
-            <span className="font-normal text-ink-500">{summary}</span>
-          </span>
-          <span className="flex items-center gap-2">
-            <RunStatusBadge status={run.status} />
-            <RunTotals run={run} />
-          </span>
-        </summary>
-        <div className="grid grid-cols-1 gap-4 border-t border-ink-100 p-3 sm:p-4">
-          <PhaseStepper run={run} />
-          <RunWork run={run} models={models} />
-        </div>
-      </details>
-      <AnswerVersions run={run} models={models}>
-        <AnswerActions run={run} />
-      </AnswerVersions>
-      <RunError run={run} />
-    </section>
+    <RunSources run={run}>
+      <section
+        aria-label="Earlier run"
+        data-testid="run"
+        data-run-id={run.id}
+        data-status={run.status}
+        className="grid grid-cols-1 gap-3"
+      >
+        <AgainNote again={again} />
+        <details className="group rounded-2xl border border-ink-200 bg-white shadow-xs">
+          <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2 rounded-2xl px-4 py-2.5 text-sm hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
+            <span className="flex items-center gap-2 font-medium text-ink-800">
+              <svg
+                viewBox="0 0 16 16"
+                aria-hidden="true"
+                className="size-4 text-ink-500 transition-transform group-open:rotate-90"
+                fill="none"
+              >
+                <path
+                  d="M6 4l4 4-4 4"
+                  stroke="currentColor"
+                  strokeWidth="1.75"
+                  strokeLinecap="round"
+                />
+              </svg>
+              The team's work
+              <span className="font-normal text-ink-500">{summary}</span>
+            </span>
+            <span className="flex items-center gap-2">
+              <RunStatusBadge status={run.status} />
+              <RunTotals run={run} />
+            </span>
+          </summary>
+          <div className="grid grid-cols-1 gap-4 border-t border-ink-100 p-3 sm:p-4">
+            <PhaseStepper run={run} />
+            <RunWork run={run} models={models} />
+          </div>
+        </details>
+        <AnswerVersions run={run} models={models}>
+          <AnswerActions run={run} />
+        </AnswerVersions>
+        <RunError run={run} />
+      </section>
+    </RunSources>
   );
 }

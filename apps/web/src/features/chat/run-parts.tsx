@@ -15,6 +15,7 @@ import { roleCopy } from "../../content/agent-roles";
 import { formatDuration, formatRunCredits, formatTokens } from "./format";
 import { KeyRefusedLink } from "./key-refused-link";
 import { ModelBadge } from "./model-badge";
+import { LanePassages, StepDocuments, useRunCitations } from "./run-sources";
 import { type LaneView, type PlanStepState, planStepState, type RunView } from "./run-state";
 
 /** The pieces of a run on screen: status, phases, plan checklist, lanes, critic, answer. */
@@ -333,6 +334,7 @@ export function PlanChecklist({ run }: { run: RunView }) {
                   {step.depends_on.length > 0 ? (
                     <span className="text-xs text-ink-400">after {step.depends_on.join(", ")}</span>
                   ) : null}
+                  <StepDocuments plan={plan} step={step} />
                 </div>
               </div>
             </li>
@@ -426,6 +428,7 @@ export function LaneCard({
   const [expanded, setExpanded] = useState(false);
   const running = lane.status === "running";
   const follow = useFollowStream(lane.text, running);
+  const citations = useRunCitations();
   const title = `${copy.name}${lane.kind === "revision" ? " · revision" : lane.kind === "critic" ? " · review" : ""}`;
   const status = LANE_STATUS[lane.status];
   return (
@@ -495,7 +498,12 @@ export function LaneCard({
         data-chars={lane.text.length}
       >
         {lane.text ? (
-          <Markdown text={lane.text} size="sm" className="text-[13px] leading-[1.4rem]" />
+          <Markdown
+            text={lane.text}
+            size="sm"
+            className="text-[13px] leading-[1.4rem]"
+            citations={citations}
+          />
         ) : running ? (
           <p className="flex items-center gap-2 text-sm text-ink-500">
             <span className="flex gap-1" aria-hidden="true">
@@ -515,6 +523,7 @@ export function LaneCard({
           </p>
         ) : null}
       </section>
+      <LanePassages lane={lane} />
       <footer className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t border-ink-100 bg-ink-50/60 px-3 py-1.5 text-xs text-ink-600 tabular-nums">
         <span data-testid="lane-usage">
           {lane.status === "stopped" ? (
@@ -705,6 +714,7 @@ export function AnswerFrame({
   body?: ReactNode;
   children?: ReactNode;
 }) {
+  const citations = useRunCitations();
   return (
     <section
       aria-label={label}
@@ -721,7 +731,7 @@ export function AnswerFrame({
         <span className="text-xs text-ink-600 tabular-nums">{note}</span>
       </header>
       <div className="px-4 py-3 sm:px-5 sm:py-4">
-        <Markdown text={text} className="text-[15px] leading-7" />
+        <Markdown text={text} className="text-[15px] leading-7" citations={citations} />
         {streaming ? (
           <span
             aria-hidden="true"

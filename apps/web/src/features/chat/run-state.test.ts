@@ -531,3 +531,121 @@ describe("session detail → conversation", () => {
     expect(rerunGoing(run)).toBe(false);
   });
 });
+
+describe("documents and memories in a run (decision 037)", () => {
+  const passage = (n: number, chunk: string) => ({
+    n,
+    chunk_id: chunk,
+    document_id: "d1",
+    document_name: "Handbook.pdf",
+    page: n,
+    section: null,
+    text: `Passage ${n}`,
+  });
+  const memory = { id: "mem-1", text: "The user writes in British English." };
+
+  it("gathers the passages each lane was given, what it cited, and the memories the plan used", () => {
+    const events = fullRun();
+    seq = events.length;
+    const [started, planned, strategist, coder, ...rest] = events as [
+      TRunEvent,
+      TRunEvent,
+      TRunEvent,
+      TRunEvent,
+      ...TRunEvent[],
+    ];
+    const withMemories = { ...planned, plan: { ...plan, memories: [memory] } } as TRunEvent;
+    const givenToStrategist = ev("step.passages", {
+      ...lane("c1", "s1"),
+      passages: [passage(1, "k1"), passage(2, "k2")],
+    });
+    const givenToCoder = ev("step.passages", { ...lane("c2", "s2"), passages: [passage(2, "k2")] });
+    const state = applyRunEvents(EMPTY_CONVERSATION, [
+      started,
+      withMemories,
+      strategist,
+      givenToStrategist,
+      coder,
+      givenToCoder,
+      ...rest.map((e) =>
+        e.type === "agent.done" && e.call_id === "c1" ? { ...e, cited: [2] } : e,
+      ),
+    ]);
+    const run = state.runs[R];
+    expect(run?.memories).toEqual([memory]);
+    expect(Object.keys(run?.passages ?? {})).toEqual(["1", "2"]);
+    expect(run?.lanes.map((l) => [l.callId, l.passages, l.cited])).toEqual([
+      ["c1", [1, 2], [2]],
+      ["c2", [2], []],
+      ["c3", [], []],
+      ["c4", [], []],
+    ]);
+  });
+
+  it("keeps the final answer's citations and a stored run's passages on reload", () => {
+    const events = fullRun();
+    const completed = events.at(-1) as TRunEvent;
+    const cited = applyRunEvents(EMPTY_CONVERSATION, [
+      ...events.slice(0, -1),
+      { ...completed, citations: [passage(3, "k3")] } as TRunEvent,
+    ]);
+    expect(cited.runs[R]?.passages[3]?.chunk_id).toBe("k3");
+
+    const stored: TRun = {
+      id: R,
+      session_id: S,
+      message_id: userMessage.id,
+      result_message_id: answer.id,
+      status: "completed",
+      mode: "automatic",
+      coordinator_model: "coreason",
+      plan: { ...plan, memories: [memory] },
+      critic_score: null,
+      total_credits: 1,
+      input_tokens: 1,
+      output_tokens: 1,
+      error: null,
+      first_seq: 1,
+      created_at: at(0),
+      finished_at: at(9),
+      passages: [passage(1, "k1")],
+      cited: [1],
+      steps: [
+        {
+          id: "c1",
+          kind: "agent",
+          step_id: "s1",
+          role: "strategist",
+          ...ref,
+          status: "completed",
+          stopped: false,
+          input_tokens: 1,
+          output_tokens: 2,
+          credits: 0.3,
+          latency_ms: 10,
+          ttft_ms: 5,
+          output: "As the handbook says [1].",
+          error: null,
+          started_at: at(1),
+          finished_at: at(2),
+          version: 1,
+          rerun_of: null,
+          temperature: null,
+          critic_score: null,
+          passages: [1],
+          cited: [1],
+        },
+      ],
+    };
+    const { state } = conversationFromDetail({
+      session: {} as TSession,
+      messages: [userMessage, answer],
+      runs: [stored],
+      last_seq: 9,
+    });
+    const run = state.runs[R];
+    expect(run?.passages[1]?.document_name).toBe("Handbook.pdf");
+    expect(run?.lanes[0]).toMatchObject({ passages: [1], cited: [1] });
+    expect(run?.memories).toEqual([memory]);
+  });
+});

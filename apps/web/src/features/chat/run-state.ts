@@ -7,9 +7,11 @@ import {
   type TRunError,
   type TRunEvent,
   type TRunMode,
+  type TRunPassage,
   type TRunPlanView,
   type TRunStatus,
   type TSessionDetailResponse,
+  type TUsedMemory,
 } from "@cohort/contracts";
 
 /**
@@ -51,6 +53,10 @@ export interface LaneView extends ModelRef {
   criticScore: number | null;
   /** Stopped: the tokens are an estimate from the text that arrived; nothing was charged. */
   usageEstimated: boolean;
+  /** The numbers of the run's passages this call was given (decision 037). */
+  passages: number[];
+  /** The numbers its text cites; known once the call is done. */
+  cited: number[];
 }
 
 export interface CriticView {
@@ -111,6 +117,10 @@ export interface RunView {
   finishedAt: string | null;
   /** Built from the stored run: later events for it are old news. */
   settled: boolean;
+  /** Every passage the run gave its agents, by citation number: `[n]` anywhere means it. */
+  passages: Record<number, TRunPassage>;
+  /** The approved memories the run put into its plan's context. */
+  memories: TUsedMemory[];
 }
 
 export interface ConversationState {
@@ -144,7 +154,19 @@ function emptyRun(id: string): RunView {
     createdAt: null,
     finishedAt: null,
     settled: false,
+    passages: {},
+    memories: [],
   };
+}
+
+function passagesByNumber(
+  known: Record<number, TRunPassage>,
+  passages: readonly TRunPassage[] | undefined,
+): Record<number, TRunPassage> {
+  if (!passages || passages.length === 0) return known;
+  const next = { ...known };
+  for (const passage of passages) next[passage.n] = passage;
+  return next;
 }
 
 function upsertMessage(messages: TChatMessage[], message: TChatMessage): TChatMessage[] {
@@ -186,6 +208,8 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
       temperature: s.temperature,
       criticScore: s.critic_score,
       usageEstimated: s.status !== "completed" && s.output_tokens > 0 && s.credits === 0,
+      passages: s.passages ?? [],
+      cited: s.cited ?? [],
     }));
   const plan = run.steps.find((s) => s.kind === "plan");
   const synthesis = run.steps.find((s) => s.kind === "synthesis" && s.rerun_of === null);
@@ -267,6 +291,8 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
     createdAt: run.created_at,
     finishedAt: run.finished_at,
     settled: true,
+    passages: passagesByNumber({}, run.passages),
+    memories: run.memories ?? run.plan?.memories ?? [],
   };
 }
 
@@ -324,6 +350,7 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         plan: event.plan,
         planCredits: event.credits,
         planRepaired: event.repaired,
+        memories: event.plan.memories ?? run.memories,
       };
     case "agent.started": {
       if (run.lanes.some((l) => l.callId === event.call_id)) return run;
@@ -349,6 +376,8 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         temperature: event.temperature ?? null,
         criticScore: null,
         usageEstimated: false,
+        passages: [],
+        cited: [],
       };
       if (lane.rerunOf !== null) return { ...run, lanes: [...run.lanes, lane] };
       const status: TRunStatus = !isRunActive(run.status)
@@ -380,6 +409,16 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           latencyMs: event.latency_ms,
           error: event.error,
           usageEstimated: event.usage_estimated === true,
+          cited: event.cited ?? lane.cited,
+        })),
+      };
+    case "step.passages":
+      return {
+        ...run,
+        passages: passagesByNumber(run.passages, event.passages),
+        lanes: updateLane(run, event.call_id, (lane) => ({
+          ...lane,
+          passages: event.passages.map((p) => p.n),
         })),
       };
     case "critic.verdict":
@@ -440,6 +479,7 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           credits: event.synthesis.credits,
         },
         resultMessageId: event.message.id,
+        passages: passagesByNumber(run.passages, event.citations),
         critic:
           run.critic ??
           (event.critic_score === null
@@ -554,6 +594,7 @@ function isRerunEvent(run: RunView, event: TRunEvent): boolean {
       return event.rerun_of !== undefined && !run.lanes.some((l) => l.callId === event.call_id);
     case "agent.delta":
     case "agent.done":
+    case "step.passages":
       // Only while it streams: a re-run taken as stored already has its whole text.
       return run.lanes.some(
         (l) => l.callId === event.call_id && l.rerunOf !== null && l.status === "running",

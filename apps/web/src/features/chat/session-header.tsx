@@ -20,6 +20,7 @@ import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession 
 import { DialogFrame } from "./dialog-frame";
 import { formatRunCredits, formatSpentOfBudget } from "./format";
 import { ModelBadge } from "./model-badge";
+import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
 
 /** The verb for each change, from where the session is now (docs/decisions: session statuses). */
@@ -323,6 +324,7 @@ export function SessionHeader({
           ) : null}
         </div>
         <div className="flex shrink-0 items-center gap-1.5">
+          <SessionDocumentsButton sessionId={session.id} />
           <div className="hidden items-center gap-1.5 md:flex">
             {targets.map((status) => (
               <Button

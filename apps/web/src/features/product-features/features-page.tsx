@@ -112,7 +112,7 @@ const GROUPS: readonly FeatureGroup[] = [
     id: "workspaces",
     title: "Sessions, and what comes next",
     intro:
-      "Work that lasts longer than one conversation. Only the first item is available today; the rest are being built and are marked so.",
+      'Work that lasts longer than one conversation. What is marked "not available yet" is being built; the rest works today.',
     items: [
       {
         title: "Live, resumable sessions",
@@ -127,16 +127,16 @@ const GROUPS: readonly FeatureGroup[] = [
         text: "Planned for Pro+: keep related sessions together in a saved workspace.",
       },
       {
-        title: "Memory (not available yet)",
-        text: "Planned for Pro+: carry context from one session into the next, so you stop repeating yourself.",
+        title: "Memory (Pro+)",
+        text: "After a run, the coordinator proposes facts and preferences worth keeping; what you approve is used by your next runs, and shown on them. Pause, edit, export or delete it all in Settings.",
       },
       {
         title: "Team workspaces (not available yet)",
         text: "Planned for Enterprise: share workspaces with your team.",
       },
       {
-        title: "Documents (not available yet)",
-        text: "Planned: upload reference documents once and use them across sessions.",
+        title: "Documents",
+        text: "Upload PDF, Word, CSV, JSON, Markdown, text or code once; attach them to sessions, and every agent works from the passages it needs and cites them, with links to the page.",
       },
     ],
   },

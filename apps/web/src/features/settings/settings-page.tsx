@@ -1,5 +1,7 @@
 import { useAuth } from "../../auth/use-auth";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { MemorySettings } from "../memory/memory-settings";
+import { AccessTokens } from "./access-tokens";
 import { AnalyticsPreference } from "./analytics-preference";
 import { LinkedAccounts } from "./linked-accounts";
 import { ProfileForm } from "./profile-form";
@@ -15,6 +17,8 @@ export function SettingsPage() {
       <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Settings</h1>
       <ProfileForm key={user.id} user={user} />
       <ProviderKeys />
+      <MemorySettings />
+      <AccessTokens />
       <LinkedAccounts />
       <SignInsList />
       <AnalyticsPreference />

@@ -1,5 +1,6 @@
 import {
   CLIENT_EVENTS,
+  MEMORY_EVENTS,
   SERVER_EVENTS,
   SOCKET_PATH,
   SOCKET_RECONNECTION_ATTEMPTS,
@@ -7,6 +8,7 @@ import {
   SOCKET_RECONNECTION_DELAY_MS,
   type TCreditsChanged,
   type TJoinSessionAck,
+  type TMemoryProposedEvent,
   type TRunEvent,
   type TSocketReady,
 } from "@cohort/contracts";
@@ -28,6 +30,7 @@ export interface ServerEventPayloads {
   [SERVER_EVENTS.ready]: TSocketReady;
   [SERVER_EVENTS.creditsChanged]: TCreditsChanged;
   [SERVER_EVENTS.runEvent]: TRunEvent;
+  [MEMORY_EVENTS.proposed]: TMemoryProposedEvent;
 }
 export type ServerEventName = keyof ServerEventPayloads;
 

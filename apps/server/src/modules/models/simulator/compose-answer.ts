@@ -1,3 +1,4 @@
+import { withCitation } from "./cite-passages";
 import { mergeDrafts } from "./merge-drafts";
 import type { PromptParts } from "./read-prompt";
 import { type Random, seededRandom } from "./seeded-random";
@@ -599,5 +600,7 @@ export function composeAnswer(req: AnswerRequest): string {
   };
   const draft = COMPOSERS[req.persona](answering);
   const isRevision = req.prompt.firstDraft !== null && ROLE_OF_PERSONA[req.persona] !== undefined;
-  return isRevision ? revised(answering, draft) : draft;
+  const answer = isRevision ? revised(answering, draft) : draft;
+  // Agents and the coordinator's synthesis cite what they were given; the Critic reviews.
+  return req.persona === "critic" ? answer : withCitation(answer, req.prompt);
 }

@@ -16,6 +16,8 @@ export interface JsonContext {
   earlier: readonly string[];
   /** The whole prompt: the simulator looks for "only these roles: …" in it. */
   prompt: string;
+  /** The attached documents a plan may name (from the prompt's documents block). */
+  documents?: readonly { ref: string; name: string }[];
   random: Random;
 }
 
@@ -147,6 +149,38 @@ function rationaleFor(
   return `${opening}${work.length > 0 ? ` ${capitalise(work.join("; "))}.` : ""}${review}`;
 }
 
+/** The plan schema with a per-step "documents" list (a session with attached documents). */
+function wantsDocuments(schema: JSONSchema7): boolean {
+  const steps = schema.properties?.steps;
+  if (typeof steps !== "object" || steps.items === undefined || Array.isArray(steps.items)) {
+    return false;
+  }
+  const items = steps.items;
+  return typeof items === "object" && "documents" in (items.properties ?? {});
+}
+
+/**
+ * Names, per step, the documents its sub-task needs: those whose name shares a word with the
+ * step's task or the request; all of them when none does (the coordinator cannot tell). The
+ * Critic reviews drafts, so it needs none.
+ */
+function withDocuments(plan: TRunPlan, ctx: JsonContext) {
+  const documents = ctx.documents ?? [];
+  const nameWords = documents.map((d) => ({
+    ref: d.ref,
+    words: new Set(contentWords(d.name.replace(/\.[a-z0-9]+$/i, "").replace(/[_-]+/g, " "), 12)),
+  }));
+  return {
+    ...plan,
+    steps: plan.steps.map((step) => {
+      if (step.role === "critic") return { ...step, documents: [] };
+      const about = contentWords(`${step.task} ${ctx.request}`, 60);
+      const named = nameWords.filter((d) => about.some((w) => d.words.has(w))).map((d) => d.ref);
+      return { ...step, documents: named.length > 0 ? named : documents.map((d) => d.ref) };
+    }),
+  };
+}
+
 function resolveRef(root: JSONSchema7, ref: string): JSONSchema7Definition | undefined {
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   if (!match) return undefined;
@@ -196,7 +230,8 @@ function generate(
   switch (type) {
     case "object": {
       if (depth === 0 && isPlanSchema(schema)) {
-        return simulatePlan(ctx.request, ctx.prompt, ctx.earlier);
+        const plan = simulatePlan(ctx.request, ctx.prompt, ctx.earlier);
+        return wantsDocuments(schema) ? withDocuments(plan, ctx) : plan;
       }
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(schema.properties ?? {})) {

@@ -12,6 +12,14 @@ export interface QuotedDraft {
   text: string;
 }
 
+/** A numbered passage from the user's documents (orchestration/prompts.ts passagesBlock). */
+export interface QuotedPassage {
+  n: number;
+  /** "Name — page 2 — Section" as quoted. */
+  source: string;
+  text: string;
+}
+
 export interface PromptParts {
   /** What the user wrote, without the engine's sections. */
   request: string;
@@ -27,6 +35,10 @@ export interface PromptParts {
   revisedStepId: string | null;
   /** The user's earlier messages in the conversation, oldest first. */
   earlier: string[];
+  /** Passages from the user's documents the call was given to cite as [n]. */
+  passages: QuotedPassage[];
+  /** The attached documents a plan call may name, as "d1" refs with their names. */
+  documents: { ref: string; name: string }[];
 }
 
 const TASK = "\n\n---\nYour task:\n";
@@ -65,9 +77,40 @@ function between(text: string, start: string, ends: readonly string[]): string |
   return from < 0 ? null : upTo(text.slice(from + start.length), ends);
 }
 
+/** The engine's data blocks ("---", a rule line, then <tag> … </tag>), always last. */
+const DATA_BLOCK = /\n\n---\n[^\n]*\n<(passages|documents|memories)>\n([\s\S]*?)\n<\/\1>/g;
+const PASSAGE_HEADING = /^\[(\d+)\] ([^\n]*)$/gm;
+
+function passagesIn(block: string): QuotedPassage[] {
+  const headings = [...block.matchAll(PASSAGE_HEADING)];
+  return headings.map((heading, i) => ({
+    n: Number(heading[1]),
+    source: heading[2] as string,
+    text: block
+      .slice(heading.index + heading[0].length, headings[i + 1]?.index ?? block.length)
+      .trim(),
+  }));
+}
+
+function documentsIn(block: string): { ref: string; name: string }[] {
+  return [...block.matchAll(/^(d\d+): (.*)$/gm)].map((m) => ({
+    ref: m[1] as string,
+    name: m[2] as string,
+  }));
+}
+
 /** Splits the call's last user turn; `earlier` are the user turns before it. */
-export function readPrompt(turn: string, earlier: readonly string[] = []): PromptParts {
+export function readPrompt(whole: string, earlier: readonly string[] = []): PromptParts {
+  let passages: QuotedPassage[] = [];
+  let documents: { ref: string; name: string }[] = [];
+  const turn = whole.replace(DATA_BLOCK, (_block, tag: string, body: string) => {
+    if (tag === "passages") passages = passagesIn(body);
+    if (tag === "documents") documents = documentsIn(body);
+    return "";
+  });
   const parts: PromptParts = {
+    passages,
+    documents,
     request: turn.trim(),
     task: null,
     drafts: [],

@@ -9,6 +9,7 @@ import type {
 import { estimateTokens } from "@cohort/contracts";
 import { composeAnswer, type SimulatorPersona } from "./compose-answer";
 import { jsonFromSchema } from "./json-from-schema";
+import { simulatedMemoryLines } from "./propose-memory-lines";
 import { readPrompt } from "./read-prompt";
 import { hashString, seededRandom } from "./seeded-random";
 
@@ -103,6 +104,7 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
       request: prompt.request,
       earlier: prompt.earlier,
       prompt: everything,
+      documents: prompt.documents,
       random: seededRandom(seed),
     });
     const text = JSON.stringify(value);
@@ -113,7 +115,9 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
     };
   }
 
-  let text = composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed });
+  let text =
+    simulatedMemoryLines(system, lastUser) ??
+    composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed });
   let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
   const limit = call.maxOutputTokens;
   if (limit !== undefined && estimateTokens(text) > limit) {

@@ -1,0 +1,217 @@
+import {
+  HIGHLIGHT_END,
+  HIGHLIGHT_START,
+  type TPassage,
+  type TSearchMode,
+  type TSearchPassage,
+} from "@cohort/contracts";
+import type { FastifyInstance } from "fastify";
+import type { Db } from "../../db/client";
+import { createEmbedder, type Embedder } from "./embed-texts";
+import { hasPgvector } from "./pgvector";
+
+export type Passage = TPassage;
+
+export interface DocumentSearch {
+  /** Owner-scoped; documentIds limits to those (only the user's own, ready ones). */
+  search(input: {
+    userId: string;
+    query: string;
+    documentIds?: readonly string[];
+    limit: number;
+  }): Promise<Passage[]>;
+  /** The user's own documents among ids (others silently dropped), with name/status/pages. */
+  describe(
+    userId: string,
+    documentIds: readonly string[],
+  ): Promise<{ id: string; name: string; status: string; pages: number | null }[]>;
+}
+
+/** Search across the user's ready documents, for other modules (runs, MCP). */
+export function documentSearch(app: FastifyInstance): DocumentSearch {
+  const searcher = createSearcher(app.db, createEmbedder(app.config));
+  return {
+    // A task's text, not a user's query: any of its words may match (best matches first).
+    search: async (input) =>
+      (await searcher.search({ ...input, match: "any" })).passages.map(toPassage),
+    describe: (userId, documentIds) => describeDocuments(app.db, userId, documentIds),
+  };
+}
+
+function toPassage(passage: TSearchPassage): Passage {
+  return {
+    chunk_id: passage.chunk_id,
+    document_id: passage.document_id,
+    document_name: passage.document_name,
+    page: passage.page,
+    section: passage.section,
+    text: passage.text,
+    score: passage.score,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Only well-formed ids reach SQL (a malformed uuid would be a database error). */
+function uuids(ids: readonly string[] | undefined): string[] | null {
+  return ids ? ids.filter((id) => UUID.test(id)) : null;
+}
+
+async function describeDocuments(db: Db, userId: string, documentIds: readonly string[]) {
+  const ids = uuids(documentIds) ?? [];
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    status: string;
+    pages: number | null;
+  }>(
+    `SELECT id, name, status, pages FROM documents
+      WHERE user_id = $1 AND id = ANY($2::uuid[]) ORDER BY created_at, id`,
+    [userId, ids],
+  );
+  return rows;
+}
+
+// ts_headline options: markers instead of HTML (the web escapes and marks them).
+const HEADLINE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_END}, MaxWords=40, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "`;
+
+/** Candidates each ranking contributes before fusion. */
+const CANDIDATES = 50;
+/** Reciprocal rank fusion's constant (Cormack et al.): damps the top ranks' weight. */
+const RRF_K = 60;
+
+interface PassageRow {
+  chunk_id: string;
+  document_id: string;
+  document_name: string;
+  page: number | null;
+  section: string | null;
+  text: string;
+  ordinal: number;
+  snippet: string;
+}
+
+export interface Searcher {
+  readonly mode: TSearchMode;
+  search(input: {
+    userId: string;
+    query: string;
+    documentIds?: readonly string[] | undefined;
+    limit: number;
+    /**
+     * `all`: every word must match (web search syntax: quotes, or, -), and when nothing
+     * does, any word may; `any`: any word may match from the start.
+     */
+    match?: "all" | "any";
+  }): Promise<{ mode: TSearchMode; passages: TSearchPassage[] }>;
+}
+
+/**
+ * Full-text search (websearch_to_tsquery, ts_rank_cd, GIN index) on PGlite and PostgreSQL
+ * alike; with an embedding model, also vector similarity, fused by reciprocal rank
+ * (decision 036). Only the user's own ready documents are searched.
+ */
+export function createSearcher(db: Db, embedder: Embedder | null): Searcher {
+  const mode: TSearchMode = embedder ? "hybrid" : "keyword";
+  return {
+    mode,
+    async search({ userId, query, documentIds, limit, match = "all" }) {
+      const ids = uuids(documentIds);
+      if (ids && ids.length === 0) return { mode, passages: [] };
+      const candidates = embedder ? CANDIDATES : limit;
+      let text = match === "all" ? query : anyWord(query);
+      let keyword = await keywordRanking(db, userId, text, ids, candidates);
+      if (keyword.length === 0 && match === "all") {
+        text = anyWord(query);
+        keyword = await keywordRanking(db, userId, text, ids, candidates);
+      }
+      let ranked = keyword;
+      if (embedder) {
+        const semantic = await vectorCandidates(db, embedder, userId, query, ids);
+        ranked = fuse([keyword.map((row) => row.id), semantic]);
+      }
+      const top = ranked.slice(0, limit);
+      if (top.length === 0) return { mode, passages: [] };
+      const { rows } = await db.query<PassageRow>(
+        `SELECT c.id AS chunk_id, c.document_id, d.name AS document_name, c.page, c.section,
+                c.text, c.ordinal,
+                ts_headline('english', c.text, websearch_to_tsquery('english', $2), $3) AS snippet
+           FROM document_chunks c JOIN documents d ON d.id = c.document_id
+          WHERE c.id = ANY($1::uuid[])`,
+        [top.map((row) => row.id), text, HEADLINE_OPTIONS],
+      );
+      const byId = new Map(rows.map((row) => [row.chunk_id, row]));
+      const passages = top.flatMap(({ id, score }) => {
+        const row = byId.get(id);
+        return row ? [{ ...row, score }] : [];
+      });
+      return { mode, passages };
+    },
+  };
+}
+
+/** The query's words joined by OR (websearch syntax), at most 32 of them. */
+function anyWord(query: string): string {
+  return (query.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 32).join(" or ");
+}
+
+async function keywordRanking(
+  db: Db,
+  userId: string,
+  query: string,
+  ids: string[] | null,
+  limit: number,
+): Promise<{ id: string; score: number }[]> {
+  const { rows } = await db.query<{ id: string; score: number }>(
+    `SELECT c.id, ts_rank_cd(c.search, q.query) AS score
+           FROM document_chunks c
+           JOIN documents d ON d.id = c.document_id,
+                websearch_to_tsquery('english', $2) AS q(query)
+          WHERE c.user_id = $1 AND d.status = 'ready' AND c.search @@ q.query
+            AND ($3::uuid[] IS NULL OR c.document_id = ANY($3::uuid[]))
+          ORDER BY score DESC, c.id
+          LIMIT $4`,
+    [userId, query, ids, limit],
+  );
+  return rows.map((row) => ({ id: row.id, score: Number(row.score) }));
+}
+
+/** Reciprocal rank fusion of several rankings (ids best first). */
+function fuse(rankings: readonly (readonly string[])[]): { id: string; score: number }[] {
+  const scores = new Map<string, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((id, rank) => {
+      scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
+    });
+  }
+  return [...scores]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/** The chunks nearest the query's embedding: pgvector's operator where available, else SQL. */
+async function vectorCandidates(
+  db: Db,
+  embedder: Embedder,
+  userId: string,
+  query: string,
+  ids: string[] | null,
+): Promise<string[]> {
+  const [vector] = await embedder.embed([query]);
+  if (!vector) return [];
+  const literal = `{${vector.join(",")}}`;
+  const distance = (await hasPgvector(db))
+    ? "c.embedding::vector <=> $2::real[]::vector"
+    : "1 - (SELECT sum(a * b) FROM unnest(c.embedding, $2::real[]) AS v(a, b))";
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT c.id FROM document_chunks c JOIN documents d ON d.id = c.document_id
+      WHERE c.user_id = $1 AND d.status = 'ready' AND c.embedding IS NOT NULL
+        AND d.embedding_model = $5
+        AND ($3::uuid[] IS NULL OR c.document_id = ANY($3::uuid[]))
+      ORDER BY ${distance}, c.id
+      LIMIT $4`,
+    [userId, literal, ids, CANDIDATES, embedder.model],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,125 @@
+import { createReadStream } from "node:fs";
+import { mkdir, readFile, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import type { TDocumentStore } from "@cohort/contracts";
+import type { DocumentsConfig } from "../../config";
+
+/**
+ * Where document bytes live (decision 036): files under DATA_DIR/documents, or an
+ * S3-compatible bucket. Keys are server-made UUIDs; a user's file name never becomes a path
+ * or an object key.
+ */
+export interface DocumentStore {
+  readonly kind: TDocumentStore;
+  /**
+   * Takes over a received upload (a file in the spool directory, already checked) as `key`.
+   * The spool file is gone afterwards either way.
+   */
+  put(key: string, spoolFile: string, size: number): Promise<void>;
+  /** The whole file (documents are bounded by DOCUMENT_MAX_MB). */
+  read(key: string): Promise<Buffer>;
+  /** A stream of the file, for downloads. */
+  open(key: string): Promise<Readable>;
+  /** Removes the file; a missing one is not an error. */
+  remove(key: string): Promise<void>;
+}
+
+const KEY = /^[0-9a-f-]{36}$/;
+
+function checkKey(key: string): string {
+  if (!KEY.test(key)) throw new Error(`Not a document storage key: ${key}`);
+  return key;
+}
+
+export function createDocumentStore(config: DocumentsConfig, dataDir: string): DocumentStore {
+  return config.s3 ? s3Store(config.s3) : localStore(path.join(dataDir, "documents"));
+}
+
+function localStore(dir: string): DocumentStore {
+  const file = (key: string) => path.join(dir, checkKey(key));
+  return {
+    kind: "local",
+    async put(key, spoolFile) {
+      // The spool directory is inside DATA_DIR too: a rename, no copy.
+      await mkdir(dir, { recursive: true });
+      try {
+        await rename(spoolFile, file(key));
+      } finally {
+        await rm(spoolFile, { force: true });
+      }
+    },
+    read: (key) => readFile(file(key)),
+    async open(key) {
+      const stream = createReadStream(file(key));
+      await new Promise<void>((resolve, reject) => {
+        stream.once("open", () => resolve());
+        stream.once("error", reject);
+      });
+      return stream;
+    },
+    remove: (key) => rm(file(key), { force: true }),
+  };
+}
+
+function s3Store(s3: NonNullable<DocumentsConfig["s3"]>): DocumentStore {
+  const client = new S3Client({
+    region: s3.region,
+    forcePathStyle: s3.forcePathStyle,
+    // Checksums only where S3 requires them: the SDK's default (aws-chunked bodies with
+    // trailing checksums) is not understood by many S3-compatible stores.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+    ...(s3.accessKeyId && s3.secretAccessKey
+      ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+      : {}),
+  });
+  const objectKey = (key: string) => `documents/${checkKey(key)}`;
+  const get = async (key: string) => {
+    const answer = await client.send(
+      new GetObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }),
+    );
+    if (!answer.Body) throw new Error("The document store returned no body");
+    return answer.Body as Readable;
+  };
+  return {
+    kind: "s3",
+    async put(key, spoolFile, size) {
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: s3.bucket,
+            Key: objectKey(key),
+            Body: createReadStream(spoolFile),
+            ContentLength: size,
+            ContentType: "application/octet-stream",
+          }),
+        );
+      } finally {
+        await rm(spoolFile, { force: true });
+      }
+    },
+    async read(key) {
+      const body = await get(key);
+      const parts: Buffer[] = [];
+      for await (const part of body) parts.push(part as Buffer);
+      return Buffer.concat(parts);
+    },
+    open: get,
+    async remove(key) {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }));
+      } catch (error) {
+        if (!(error instanceof NoSuchKey)) throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { TDocumentKind } from "@cohort/contracts";
+import type { Extraction, ExtractionLimits } from "./extract-text";
+
+export interface ExtractOptions extends ExtractionLimits {
+  timeoutMs: number;
+  memoryMb: number;
+  signal?: AbortSignal;
+}
+
+/** The extraction was stopped by the server (shutting down), not by the document. */
+export class ExtractionAborted extends Error {}
+
+/**
+ * Extracts a document in its own worker thread: a heap limit (DOCUMENT_WORKER_MEMORY_MB) and
+ * a time limit (DOCUMENT_EXTRACT_TIMEOUT_MS, counted from the thread's start) protect the
+ * server from a file crafted to hang or exhaust a parser. Either limit makes it a failure
+ * with the reason, never a half-read document.
+ */
+export function extractDocument(
+  kind: TDocumentKind,
+  bytes: Buffer,
+  options: ExtractOptions,
+): Promise<Extraction> {
+  const limits: ExtractionLimits = {
+    maxPages: options.maxPages,
+    maxUnzippedBytes: options.maxUnzippedBytes,
+  };
+  const worker = startWorker({ kind, limits }, options.memoryMb);
+  return new Promise<Extraction>((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abort);
+      void worker.terminate();
+      outcome();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          resolve({
+            ok: false,
+            reason: `Reading the document took longer than ${formatSeconds(options.timeoutMs)}, so it was stopped.`,
+          }),
+        ),
+      options.timeoutMs,
+    );
+    const abort = () => finish(() => reject(new ExtractionAborted("Extraction stopped")));
+    options.signal?.addEventListener("abort", abort);
+    worker.once("message", (result: Extraction) => finish(() => resolve(result)));
+    worker.once("error", (error: Error & { code?: string }) =>
+      finish(() =>
+        resolve({
+          ok: false,
+          reason:
+            error.code === "ERR_WORKER_OUT_OF_MEMORY"
+              ? `Reading the document needed more than ${options.memoryMb} MB of memory, so it was stopped.`
+              : `The document could not be read: ${error.message.slice(0, 300)}`,
+        }),
+      ),
+    );
+    worker.once("exit", (code) =>
+      finish(() =>
+        resolve({
+          ok: false,
+          reason: `The document could not be read (the reader exited with ${code}).`,
+        }),
+      ),
+    );
+    worker.once("online", () => {
+      const copy = new Uint8Array(bytes.byteLength);
+      copy.set(bytes);
+      worker.postMessage(copy, [copy.buffer]);
+    });
+  });
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * As db/pglite-client.ts: the built server has the worker as its own file beside main.js
+ * (scripts/build.mjs); from TypeScript sources tsx's loader is registered in the thread first.
+ */
+function startWorker(data: unknown, memoryMb: number): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const entry = new URL(
+    fromSource ? "./extraction-worker.ts" : "./document-extraction-worker.js",
+    import.meta.url,
+  );
+  const options = {
+    workerData: data,
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 16 },
+  };
+  if (!fromSource) return new Worker(entry, options);
+  const tsx = createRequire(import.meta.url)
+    .resolve("tsx/esm/api")
+    .replace(/\.cjs$/, ".mjs");
+  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then(({ register }) => {
+    register();
+    return import(${JSON.stringify(entry.href)});
+  });`;
+  return new Worker(boot, { ...options, eval: true });
+}

@@ -1,0 +1,126 @@
+import {
+  DEFAULT_COORDINATOR_MODEL,
+  SESSION_TITLE_MAX,
+  type TMcpRunTeamInput,
+  type TMcpRunTeamOutput,
+} from "@cohort/contracts";
+import type { FastifyInstance } from "fastify";
+import type { Principal } from "../../platform/auth";
+import { followRun, type RunEnd } from "../orchestration/follow-run";
+import { startRun } from "../orchestration/start-run";
+import { createSession } from "../sessions/create-session";
+import { deleteSession } from "../sessions/delete-session";
+import { runProgressMessage } from "./run-progress";
+
+const SESSION_DESCRIPTION = "Started from an MCP client (run_team).";
+
+/** The task's first line as the session's title, cut to fit. */
+export function titleOf(task: string): string {
+  const line = (task.split("\n").find((l) => l.trim().length > 0) ?? task).trim();
+  return line.length <= SESSION_TITLE_MAX ? line : `${line.slice(0, SESSION_TITLE_MAX - 1)}…`;
+}
+
+export function sessionUrl(app: FastifyInstance, sessionId: string): string {
+  return `${app.config.publicUrl}/chat/${sessionId}`;
+}
+
+export interface RunTeamHooks {
+  /** Aborts when the client cancels the call or goes away: the run is stopped. */
+  signal: AbortSignal;
+  onProgress(message: string): void;
+  /** The caller's documents to attach to the new session before the run starts. */
+  attachDocuments(sessionId: string, documentIds: readonly string[]): Promise<void>;
+}
+
+/**
+ * `run_team`: a new session of the token's owner with the task as its first message, a full
+ * run on it (the same start, holds and engine as the web app), followed until it ends. A
+ * cancelled call stops the run, which releases its unspent holds.
+ */
+export async function runTeam(
+  app: FastifyInstance,
+  principal: Principal,
+  input: TMcpRunTeamInput,
+  hooks: RunTeamHooks,
+): Promise<TMcpRunTeamOutput> {
+  const { deps, control } = app.orchestration;
+  const userId = principal.user.id;
+  const session = await createSession(app.db, userId, {
+    title: titleOf(input.task),
+    description: SESSION_DESCRIPTION,
+    coordinator_model: DEFAULT_COORDINATOR_MODEL,
+    manual_agent_selection: false,
+    agent_preferences: null,
+    budget_credits: null,
+  });
+  let runId: string;
+  try {
+    if (input.document_ids && input.document_ids.length > 0) {
+      await hooks.attachDocuments(session.id, input.document_ids);
+    }
+    ({ run_id: runId } = await startRun(deps, control, principal, {
+      session_id: session.id,
+      message: input.task,
+    }));
+  } catch (error) {
+    // Refused before anything ran (no credits, an unknown document): no empty session stays
+    // behind under the task's name.
+    await deleteSession(app.db, userId, session.id);
+    throw error;
+  }
+  let answerStarted = false;
+  let end: RunEnd;
+  try {
+    // A new session: its events start at 1.
+    end = await followRun(deps, {
+      sessionId: session.id,
+      runId,
+      after: 0,
+      signal: hooks.signal,
+      onEvent(event) {
+        const message = runProgressMessage(event, answerStarted);
+        if (event.type === "final.delta") answerStarted = true;
+        if (message) hooks.onProgress(message);
+      },
+    });
+  } catch (error) {
+    if (hooks.signal.aborted) {
+      await control.cancel({ id: runId, sessionId: session.id, userId, status: "running" });
+    }
+    throw error;
+  }
+  return outputOf(end, sessionUrl(app, session.id));
+}
+
+function outputOf(end: RunEnd, runUrl: string): TMcpRunTeamOutput {
+  const base = { session_id: end.session_id, run_id: end.run_id, run_url: runUrl };
+  switch (end.type) {
+    case "run.completed":
+      return {
+        ...base,
+        status: "completed",
+        answer: end.message.content,
+        credits: end.total_credits,
+        critic_score: end.critic_score,
+        error: null,
+      };
+    case "run.failed":
+      return {
+        ...base,
+        status: "failed",
+        answer: null,
+        credits: end.total_credits,
+        critic_score: null,
+        error: end.message,
+      };
+    case "run.cancelled":
+      return {
+        ...base,
+        status: "cancelled",
+        answer: null,
+        credits: end.total_credits,
+        critic_score: null,
+        error: null,
+      };
+  }
+}

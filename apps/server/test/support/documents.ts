@@ -1,0 +1,147 @@
+import { randomBytes } from "node:crypto";
+import { deflateRawSync, constants as zlib } from "node:zlib";
+import type { TDocument } from "@cohort/contracts";
+import { AlignmentType, Document, HeadingLevel, Packer, Paragraph } from "docx";
+import PDFDocument from "pdfkit";
+import type { TestClient } from "./client";
+
+/** Document fixtures made by the tests themselves, and the upload call as the web makes it. */
+
+export function multipartBody(name: string, bytes: Buffer, field = "file") {
+  const boundary = `----cohort${randomBytes(8).toString("hex")}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+export function upload(client: TestClient, name: string, bytes: Buffer | string) {
+  const { payload, contentType } = multipartBody(
+    name,
+    typeof bytes === "string" ? Buffer.from(bytes) : bytes,
+  );
+  return client.request("POST", "/api/documents", payload, {
+    headers: { "content-type": contentType },
+  });
+}
+
+/** Polls the document until extraction has finished (ready or failed). */
+export async function waitProcessed(client: TestClient, id: string): Promise<TDocument> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await client.get(`/api/documents/${id}`);
+    const document = response.json().document as TDocument;
+    if (document.status !== "processing") return document;
+    if (Date.now() > deadline) throw new Error(`document ${id} is still processing`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Uploads and waits; fails the test unless the upload was accepted. */
+export async function uploadProcessed(
+  client: TestClient,
+  name: string,
+  bytes: Buffer | string,
+): Promise<TDocument> {
+  const response = await upload(client, name, bytes);
+  if (response.statusCode !== 201) throw new Error(`upload failed: ${response.body}`);
+  return waitProcessed(client, response.json().document.id);
+}
+
+/** A PDF with one page per text. */
+export function makePdf(pages: readonly string[]): Promise<Buffer> {
+  const doc = new PDFDocument({ autoFirstPage: false });
+  const parts: Buffer[] = [];
+  doc.on("data", (part: Buffer) => parts.push(part));
+  const done = new Promise<Buffer>((resolve) => doc.on("end", () => resolve(Buffer.concat(parts))));
+  for (const text of pages) {
+    doc.addPage();
+    doc.text(text);
+  }
+  doc.end();
+  return done;
+}
+
+/** A DOCX with a heading before each section's paragraphs. */
+export function makeDocx(sections: readonly { heading: string; paragraphs: string[] }[]) {
+  const doc = new Document({
+    sections: [
+      {
+        children: sections.flatMap((section) => [
+          new Paragraph({ text: section.heading, heading: HeadingLevel.HEADING_1 }),
+          ...section.paragraphs.map(
+            (text) => new Paragraph({ text, alignment: AlignmentType.LEFT }),
+          ),
+        ]),
+      },
+    ],
+  });
+  return Packer.toBuffer(doc);
+}
+
+/**
+ * A zip holding these parts (stored or deflated as given), with honest or understated sizes.
+ * `raw` parts are already raw-deflated and declare `declaredSize` as their uncompressed size.
+ */
+export function makeZip(
+  parts: readonly { name: string; data: Buffer; raw?: boolean; declaredSize?: number }[],
+): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    const name = Buffer.from(part.name);
+    const compressed = part.raw ? part.data : deflateRawSync(part.data);
+    const size = part.declaredSize ?? (part.raw ? compressed.length : part.data.length);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(compressed.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(8, 10);
+    header.writeUInt32LE(compressed.length, 20);
+    header.writeUInt32LE(size, 24);
+    header.writeUInt16LE(name.length, 28);
+    header.writeUInt32LE(offset, 42);
+    locals.push(local, name, compressed);
+    central.push(header, name);
+    offset += local.length + name.length + compressed.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`;
+
+/**
+ * A DOCX whose word/document.xml inflates to `megabytes` MB of spaces while its zip headers
+ * claim 1 KB: raw deflate blocks of 1 MB each, repeated, then an empty final block.
+ */
+export function makeZipBombDocx(megabytes: number): Buffer {
+  const block = deflateRawSync(Buffer.alloc(1024 * 1024, 0x20), {
+    finishFlush: zlib.Z_FULL_FLUSH,
+  });
+  const finalBlock = deflateRawSync(Buffer.alloc(0));
+  const body = Buffer.concat([...Array.from({ length: megabytes }, () => block), finalBlock]);
+  return makeZip([
+    { name: "[Content_Types].xml", data: Buffer.from(CONTENT_TYPES) },
+    { name: "word/document.xml", data: body, raw: true, declaredSize: 1024 },
+  ]);
+}
