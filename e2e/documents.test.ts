@@ -124,7 +124,7 @@ describe("documents", () => {
     const empty = page.getByTestId("documents-empty");
     await empty.waitFor();
     expect(await empty.textContent()).toContain(
-      "PDF, Word, Text, Markdown, CSV, JSON and Source code files, up to 20 MB each; your plan stores 50 MB in all.",
+      "PDF, Word, text, Markdown, CSV, JSON and source code files, up to 20 MB each; your plan stores 50 MB in all.",
     );
     expect(await page.getByTestId("documents-storage").textContent()).toBe(
       "0 bytes of 50 MB used (0%)",

@@ -30,7 +30,7 @@ function step(name, command, args, env = {}) {
   return ok;
 }
 
-function vitest(name, projects) {
+function vitest(name, projects, extra = []) {
   const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
   const args = [
     "run",
@@ -38,6 +38,7 @@ function vitest(name, projects) {
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
+    ...extra,
   ];
   const ok = step(name, bin("vitest"), args);
   try {
@@ -59,7 +60,10 @@ step("lint", bin("biome"), ["ci", "."]);
 const projects = ["unit", "integration"];
 if (process.env.TEST_DATABASE_URL) projects.push("integration-postgres");
 else console.log("\nTEST_DATABASE_URL is not set: integration tests run on PGlite only.");
-vitest("unit + integration", projects);
+// Two files at a time even on two cores (vitest's default is cores - 1): the integration
+// files mostly wait on sockets, the PGlite thread and PostgreSQL, and each has its own
+// database schema and Redis prefix. 1,916 tests in 450 s instead of about 800 s.
+vitest("unit + integration", projects, ["--maxWorkers=2"]);
 
 const chromium = findChromium();
 if (chromium) {

@@ -191,6 +191,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     buildCatalogue({
       file: config.models.catalogueFile,
       localModels: config.models.openaiCompatible.models,
+      localEmbeddingModels: config.models.openaiCompatible.embeddingModels ?? [],
     }),
   );
   const onCallSettled = registerModelCallStats(app);

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type TSignInProvider, ZSignInProvider } from "@cohort/contracts";
 import { z } from "zod";
-import { CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
+import { buildCatalogue, CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
+import { legacyLocalEmbeddingName, resolveEmbeddingModel } from "./modules/models/embedding-models";
 import type { ModelsConfig } from "./modules/models/models-config";
 import { findRepoRoot } from "./platform/paths";
 import { parseNetwork } from "./platform/ssrf";
@@ -121,6 +122,8 @@ const EnvSchema = z.object({
   OPENAI_COMPATIBLE_BASE_URL: z.url().optional(),
   OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
   OPENAI_COMPATIBLE_MODELS: z.string().optional(),
+  // Embedding models the same server serves (comma-separated); each becomes local:<name>.
+  OPENAI_COMPATIBLE_EMBEDDING_MODELS: z.string().optional(),
   MODELS_CONFIG_FILE: z.string().min(1).optional(),
   MODEL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   MODEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
@@ -186,7 +189,7 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanish.default(false),
-  // An embedding model of the catalogue (e.g. openai:text-embedding-3-small): hybrid search.
+  // An embedding model of the catalogue (e.g. text-embedding-3-small): hybrid search.
   EMBEDDING_MODEL: z.string().min(1).optional(),
 });
 
@@ -396,6 +399,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const dataDir = path.resolve(e.DATA_DIR);
   const stored = e.COOKIE_SECRET && e.ENCRYPTION_KEY ? null : loadOrCreateSecrets(dataDir);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const models = modelsConfig(e);
   return Object.freeze({
     env: e.NODE_ENV,
     port: e.PORT,
@@ -448,7 +452,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
         : undefined,
     signInIdleDays: e.SIGN_IN_IDLE_DAYS,
     signInMaxDays: e.SIGN_IN_MAX_DAYS,
-    models: modelsConfig(e),
+    models,
     billing: billingConfig(e, e.COOKIE_SECRET ?? (stored as StoredSecrets).cookieSecret),
     previousEncryptionKeys: Object.freeze(
       e.PREVIOUS_ENCRYPTION_KEYS.map((k) => Buffer.from(k, "base64")),
@@ -467,11 +471,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       messagesPerHour: e.COCHAT_MESSAGES_PER_HOUR,
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
-    documents: documentsConfig(e),
+    documents: documentsConfig(e, models),
   });
 }
 
-function documentsConfig(e: z.infer<typeof EnvSchema>): DocumentsConfig {
+function documentsConfig(e: z.infer<typeof EnvSchema>, models: ModelsConfig): DocumentsConfig {
   const MB = 1024 * 1024;
   return Object.freeze({
     maxFileBytes: Math.round(e.DOCUMENT_MAX_MB * MB),
@@ -489,8 +493,23 @@ function documentsConfig(e: z.infer<typeof EnvSchema>): DocumentsConfig {
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
         })
       : undefined,
-    embeddingModel: e.EMBEDDING_MODEL,
+    embeddingModel: e.EMBEDDING_MODEL ? embeddingModelId(e.EMBEDDING_MODEL, models) : undefined,
   });
+}
+
+/** EMBEDDING_MODEL as the catalogue id it names; unknown or unusable stops the start. */
+function embeddingModelId(setting: string, models: ModelsConfig): string {
+  const catalogue = buildCatalogue({
+    file: models.catalogueFile,
+    localModels: models.openaiCompatible.models,
+    localEmbeddingModels: models.openaiCompatible.embeddingModels ?? [],
+  });
+  try {
+    return resolveEmbeddingModel(catalogue, models, setting).id;
+  } catch (error) {
+    if (!(error instanceof CatalogueError)) throw error;
+    throw new ConfigError(error.issues.map((issue) => `EMBEDDING_MODEL: ${issue}`));
+  }
 }
 
 function billingConfig(e: z.infer<typeof EnvSchema>, cookieSecret: string): BillingConfig {
@@ -517,6 +536,14 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
     .split(",")
     .map((m) => m.trim())
     .filter(Boolean);
+  const localEmbeddingModels = [
+    ...new Set(
+      [
+        ...(e.OPENAI_COMPATIBLE_EMBEDDING_MODELS ?? "").split(",").map((m) => m.trim()),
+        legacyLocalEmbeddingName(e.EMBEDDING_MODEL),
+      ].filter((m): m is string => Boolean(m)),
+    ),
+  ];
   if (e.OPENAI_COMPATIBLE_BASE_URL && localModels.length === 0) {
     throw new ConfigError([
       "OPENAI_COMPATIBLE_MODELS: name the server's models (comma-separated) when OPENAI_COMPATIBLE_BASE_URL is set",
@@ -525,7 +552,11 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
   let catalogueFile: ModelsConfig["catalogueFile"];
   if (e.MODELS_CONFIG_FILE) {
     try {
-      catalogueFile = readModelsConfigFile(path.resolve(e.MODELS_CONFIG_FILE), localModels);
+      catalogueFile = readModelsConfigFile(
+        path.resolve(e.MODELS_CONFIG_FILE),
+        localModels,
+        localEmbeddingModels,
+      );
     } catch (error) {
       if (!(error instanceof CatalogueError)) throw error;
       throw new ConfigError(error.issues.map((issue) => `MODELS_CONFIG_FILE: ${issue}`));
@@ -540,6 +571,7 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
       baseUrl: e.OPENAI_COMPATIBLE_BASE_URL ? trim(e.OPENAI_COMPATIBLE_BASE_URL) : undefined,
       apiKey: e.OPENAI_COMPATIBLE_API_KEY,
       models: localModels,
+      embeddingModels: localEmbeddingModels,
     },
     catalogueFile,
     callTimeoutMs: e.MODEL_CALL_TIMEOUT_MS,

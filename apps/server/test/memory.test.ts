@@ -66,14 +66,8 @@ async function runAndPropose(signed: SignedUp, message = TASK) {
   const events = await waitForRunEnd(signed.client, session.id, run_id);
   const completed = events.find((e) => e.type === "run.completed");
   expect(completed?.type).toBe("run.completed");
-  await proposeMemories(t.app, {
-    userId: signed.user.id,
-    sessionId: session.id,
-    runId: run_id,
-    task: message,
-    answer: completed?.type === "run.completed" ? completed.message.content : "",
-    coordinatorModelId: session.coordinator_model,
-  });
+  // The engine proposes after the run, in the background (decision 037): wait for it.
+  await t.app.orchestration.control.idle();
   return { sessionId: session.id, runId: run_id };
 }
 

@@ -79,6 +79,11 @@ export const ZDocument = z.object({
   /** Why extraction failed; null unless status is failed. */
   failure_reason: z.string().nullable(),
   chunk_count: z.number().int(),
+  /**
+   * The embedding model its chunks were embedded with; null: found by keyword search only
+   * (no embedding model then, or the owner's credits did not cover the embeddings).
+   */
+  embedding_model: z.string().nullable(),
   sessions: z.array(ZDocumentSessionRef).describe("Sessions this document is attached to"),
   created_at: z.string(),
   updated_at: z.string(),

@@ -114,6 +114,34 @@ export type TModelResponse = z.infer<typeof ZModelResponse>;
 export const ZCochatModelsResponse = z.object({ data: z.array(ZModel) });
 export type TCochatModelsResponse = z.infer<typeof ZCochatModelsResponse>;
 
+/** Embedding models: a list of their own (documents' hybrid search), never chat models. */
+export const EMBEDDING_PROVIDER_IDS = ["openai", "openai-compatible"] as const;
+
+/** Credits charged per 1,000 input tokens (embeddings have no output), as ZModelPrice. */
+export const ZEmbeddingPrice = z.object({ input_per_1k: z.number().nonnegative() });
+export type TEmbeddingPrice = z.infer<typeof ZEmbeddingPrice>;
+
+export const ZEmbeddingModel = z.object({
+  /** `text-embedding-3-small`, or `local:<name>` for OPENAI_COMPATIBLE_EMBEDDING_MODELS. */
+  id: z.string(),
+  name: z.string(),
+  provider: z.enum(EMBEDDING_PROVIDER_IDS),
+  /** Length of its vectors; null when the catalogue does not know it (local models). */
+  dimensions: z.number().int().positive().nullable(),
+  price: ZEmbeddingPrice,
+  /** Its provider has a key (or base URL) on this installation. */
+  usable: z.boolean(),
+});
+export type TEmbeddingModel = z.infer<typeof ZEmbeddingModel>;
+
+/** GET /api/models/embeddings. */
+export const ZEmbeddingModelsResponse = z.object({
+  models: z.array(ZEmbeddingModel),
+  /** The model documents are embedded with (EMBEDDING_MODEL); null: keyword search only. */
+  documents_model: z.string().nullable(),
+});
+export type TEmbeddingModelsResponse = z.infer<typeof ZEmbeddingModelsResponse>;
+
 /** An agent role as the API describes it (TAgentRole is the role id). */
 export const ZAgentRole = z.object({
   id: ZAgentRoleId,

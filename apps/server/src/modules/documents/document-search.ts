@@ -7,7 +7,7 @@ import {
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client";
-import { createEmbedder, type Embedder } from "./embed-texts";
+import { documentEmbedder, type Embedder } from "./embed-texts";
 import { hasPgvector } from "./pgvector";
 
 export type Passage = TPassage;
@@ -29,7 +29,7 @@ export interface DocumentSearch {
 
 /** Search across the user's ready documents, for other modules (runs, MCP). */
 export function documentSearch(app: FastifyInstance): DocumentSearch {
-  const searcher = createSearcher(app.db, createEmbedder(app.config));
+  const searcher = createSearcher(app.db, documentEmbedder(app));
   return {
     // A task's text, not a user's query: any of its words may match (best matches first).
     search: async (input) =>
@@ -198,7 +198,8 @@ async function vectorCandidates(
   query: string,
   ids: string[] | null,
 ): Promise<string[]> {
-  const [vector] = await embedder.embed([query]);
+  // A query is a few tokens (0.00003 credits at the dearest price): not charged.
+  const [vector] = (await embedder.embed([query])).vectors;
   if (!vector) return [];
   const literal = `{${vector.join(",")}}`;
   const distance = (await hasPgvector(db))

@@ -1,10 +1,19 @@
-import type { TDocumentKind } from "@cohort/contracts";
+import {
+  ceilToHundredths,
+  creditsOf,
+  type Hundredths,
+  type TDocumentKind,
+} from "@cohort/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { DocumentsConfig } from "../../config";
-import type { Db } from "../../db/client";
+import type { Db, Queryable } from "../../db/client";
+import { applyLedgerEntry } from "../credits/apply-ledger-entry";
+import type { CreditChange, CreditsDeps } from "../credits/credits-deps";
+import { getBalance } from "../credits/get-balance";
+import { insertUsage } from "../credits/record-usage";
 import type { TextBlock } from "./chunk-text";
 import type { DocumentStore } from "./document-store";
-import type { Embedder } from "./embed-texts";
+import type { Embedder, Embedding } from "./embed-texts";
 import { ExtractionAborted, extractDocument } from "./extract-document";
 
 export interface DocumentProcessor {
@@ -22,6 +31,8 @@ export interface ProcessorDeps {
   config: DocumentsConfig;
   log: FastifyBaseLogger;
   embedder: Embedder | null;
+  /** Tells the owner's sockets about an embedding charge, after its commit. */
+  publish: CreditsDeps["publish"];
 }
 
 /** Extractions at once per instance: each takes a core while it parses. */
@@ -78,9 +89,11 @@ async function processDocument(deps: ProcessorDeps, id: string, signal: AbortSig
     kind: TDocumentKind;
     storage_key: string;
     user_id: string;
-  }>("SELECT kind, storage_key, user_id FROM documents WHERE id = $1 AND status = 'processing'", [
-    id,
-  ]);
+    name: string;
+  }>(
+    "SELECT kind, storage_key, user_id, name FROM documents WHERE id = $1 AND status = 'processing'",
+    [id],
+  );
   const doc = rows[0];
   if (!doc) return;
   let bytes: Buffer;
@@ -103,10 +116,11 @@ async function processDocument(deps: ProcessorDeps, id: string, signal: AbortSig
     await markFailed(deps.db, id, result.reason);
     return;
   }
-  let embeddings: number[][] | null = null;
-  if (deps.embedder) {
+  let embedding: Embedding | null = null;
+  // An owner with no credits left is not sent to a priced model: keyword-only at once.
+  if (deps.embedder && (await mayEmbed(deps.db, doc.user_id, deps.embedder))) {
     try {
-      embeddings = await deps.embedder.embed(result.chunks.map((chunk) => chunk.text));
+      embedding = await deps.embedder.embed(result.chunks.map((chunk) => chunk.text));
     } catch (error) {
       deps.log.warn({ err: error, documentId: id }, "document embeddings failed");
       await markFailed(
@@ -117,15 +131,15 @@ async function processDocument(deps: ProcessorDeps, id: string, signal: AbortSig
       return;
     }
   }
-  await storeChunks(
-    deps.db,
+  const change = await storeChunks(deps.db, {
     id,
-    doc.user_id,
-    result.pages,
-    result.chunks,
-    embeddings,
-    deps.embedder,
-  );
+    userId: doc.user_id,
+    name: doc.name,
+    pages: result.pages,
+    chunks: result.chunks,
+    embedding: embedding && deps.embedder ? { ...embedding, embedder: deps.embedder } : null,
+  });
+  if (change) deps.publish([change]);
   // Fresh statistics, so the planner picks the full-text index (PGlite has no autovacuum;
   // without them a search over 10,000 chunks scanned them all: 82 ms against 0.6 ms).
   await deps.db.exec("ANALYZE document_chunks");
@@ -139,22 +153,37 @@ async function markFailed(db: Db, id: string, reason: string): Promise<void> {
   );
 }
 
-/** All chunks and the ready status in one transaction: a document is never half-indexed. */
-async function storeChunks(
-  db: Db,
-  id: string,
-  userId: string,
-  pages: number | null,
-  chunks: readonly TextBlock[],
-  embeddings: readonly number[][] | null,
-  embedder: Embedder | null,
-): Promise<void> {
-  await db.transaction(async (tx) => {
+/** A free model always; a priced one only while the owner has credits available. */
+async function mayEmbed(db: Db, userId: string, embedder: Embedder): Promise<boolean> {
+  if (embedder.entry.price.input_per_1k === 0) return true;
+  return (await getBalance(db, userId)).available > 0;
+}
+
+interface ChunksToStore {
+  id: string;
+  userId: string;
+  name: string;
+  pages: number | null;
+  chunks: readonly TextBlock[];
+  embedding: (Embedding & { embedder: Embedder }) | null;
+}
+
+/**
+ * All chunks, the ready status and the embeddings' charge in one transaction: a document is
+ * never half-indexed, and its vectors are stored exactly when they are paid for. When the
+ * owner's available credits no longer cover them, the document is indexed keyword-only
+ * (`embedding_model` null). Returns the credit change to publish after commit.
+ */
+async function storeChunks(db: Db, input: ChunksToStore): Promise<CreditChange | null> {
+  const { id, userId, chunks } = input;
+  return db.transaction(async (tx) => {
     const { rows } = await tx.query(
       "SELECT 1 FROM documents WHERE id = $1 AND status = 'processing' FOR UPDATE",
       [id],
     );
-    if (rows.length === 0) return; // deleted meanwhile
+    if (rows.length === 0) return null; // deleted meanwhile
+    const charge = input.embedding ? await chargeEmbeddings(tx, input, input.embedding) : null;
+    const vectors = charge?.paid ? input.embedding?.vectors : undefined;
     await tx.query("DELETE FROM document_chunks WHERE document_id = $1", [id]);
     await tx.query(
       `INSERT INTO document_chunks (document_id, user_id, ordinal, page, section, text, embedding)
@@ -167,14 +196,61 @@ async function storeChunks(
         chunks.map((chunk) => chunk.page),
         chunks.map((chunk) => chunk.section),
         chunks.map((chunk) => chunk.text),
-        chunks.map((_, i) => (embeddings?.[i] ? `{${embeddings[i].join(",")}}` : null)),
+        chunks.map((_, i) => (vectors?.[i] ? `{${vectors[i].join(",")}}` : null)),
       ],
     );
     await tx.query(
       `UPDATE documents SET status = 'ready', pages = $2, chunk_count = $3, embedding_model = $4,
               failure_reason = NULL, updated_at = clock_timestamp()
         WHERE id = $1`,
-      [id, pages, chunks.length, embeddings ? (embedder?.model ?? null) : null],
+      [id, input.pages, chunks.length, vectors ? (input.embedding?.embedder.model ?? null) : null],
     );
+    return charge?.change ?? null;
   });
+}
+
+/** The ledger's reference (with reason `usage`) and the usage row's, one per document. */
+export function embeddingsReference(documentId: string): string {
+  return `document-embeddings:${documentId}`;
+}
+
+/**
+ * Debits the embeddings at the catalogue price (tokens the provider reported, rounded up to
+ * a hundredth) and records the usage row, in the caller's transaction. The account row is
+ * locked first, so the check and the debit cannot be raced; not enough available credits
+ * charges nothing and says `paid: false`.
+ */
+async function chargeEmbeddings(
+  tx: Queryable,
+  doc: { id: string; userId: string; name: string },
+  embedding: Embedding & { embedder: Embedder },
+): Promise<{ paid: boolean; change: CreditChange | null }> {
+  const { entry } = embedding.embedder;
+  const cost: Hundredths = ceilToHundredths((embedding.tokens / 1000) * entry.price.input_per_1k);
+  const reference = embeddingsReference(doc.id);
+  let change: CreditChange | null = null;
+  if (cost > 0) {
+    const { rows } = await tx.query<{ available: number | string }>(
+      "SELECT balance - held AS available FROM credit_accounts WHERE user_id = $1 FOR UPDATE",
+      [doc.userId],
+    );
+    if (Number(rows[0]?.available ?? 0) < cost) return { paid: false, change: null };
+    change = await applyLedgerEntry(tx, {
+      userId: doc.userId,
+      credits: -creditsOf(cost),
+      reason: "usage",
+      reference,
+      description: `Embeddings for document "${doc.name}" (${entry.id}, ${embedding.tokens} tokens)`,
+    });
+  }
+  await insertUsage(tx, {
+    userId: doc.userId,
+    reference,
+    model: entry.id,
+    provider: entry.provider,
+    inputTokens: embedding.tokens,
+    outputTokens: 0,
+    credits: creditsOf(cost),
+  });
+  return { paid: true, change };
 }

@@ -23,13 +23,14 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
+import { creditsDeps } from "../credits/credits-deps";
 import { checkUpload, quotaExceeded } from "./check-upload";
 import { createDocument } from "./create-document";
 import { deleteDocument } from "./delete-document";
 import { usedStorage } from "./document-quota";
 import { createSearcher } from "./document-search";
 import { createDocumentStore } from "./document-store";
-import { createEmbedder } from "./embed-texts";
+import { documentEmbedder } from "./embed-texts";
 import { findChunks, findPassage } from "./find-chunks";
 import { findDocument, listDocuments } from "./find-documents";
 import { createDocumentProcessor } from "./process-document";
@@ -63,7 +64,7 @@ function attachmentHeader(name: string): string {
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const config = app.config.documents;
   const store = createDocumentStore(config, app.config.dataDir);
-  const embedder = createEmbedder(app.config);
+  const embedder = documentEmbedder(app);
   const searcher = createSearcher(app.db, embedder);
   const processor = createDocumentProcessor({
     db: app.db,
@@ -71,6 +72,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     config,
     log: app.log,
     embedder,
+    publish: creditsDeps(app).publish,
   });
   const spoolDir = path.join(app.config.dataDir, "documents", ".spool");
   app.addHook("onReady", () => processor.resumeStale());

@@ -1,4 +1,11 @@
-import { AGENT_ROLES, MODEL_CAPABILITIES, PROVIDER_IDS, ZModelPrice } from "@cohort/contracts";
+import {
+  AGENT_ROLES,
+  EMBEDDING_PROVIDER_IDS,
+  MODEL_CAPABILITIES,
+  PROVIDER_IDS,
+  ZEmbeddingPrice,
+  ZModelPrice,
+} from "@cohort/contracts";
 import { z } from "zod";
 
 /**
@@ -34,6 +41,18 @@ export const ZCatalogueModel = z.object({
 });
 export type CatalogueModel = z.infer<typeof ZCatalogueModel>;
 
+/** An embedding model (documents' hybrid search): a list apart from the chat models. */
+export const ZCatalogueEmbeddingModel = z.object({
+  id: ZCatalogueModel.shape.id,
+  name: z.string().min(1).max(60),
+  provider: z.enum(EMBEDDING_PROVIDER_IDS),
+  /** The provider's own model name, e.g. `text-embedding-3-small`. */
+  model: z.string().min(1),
+  dimensions: z.number().int().positive().nullable(),
+  price: ZEmbeddingPrice,
+});
+export type CatalogueEmbeddingModel = z.infer<typeof ZCatalogueEmbeddingModel>;
+
 export const ZCatalogueRole = z.object({
   id: z.enum(AGENT_ROLES),
   name: z.string().min(1),
@@ -48,6 +67,7 @@ export type CatalogueRole = z.infer<typeof ZCatalogueRole>;
  * MODELS_CONFIG_FILE: changes to the built-in catalogue. A model entry with a known id
  * changes only the fields it gives (`price` may be partial); one with a new id adds a model
  * and must be complete. Roles change field by field. `cochatModels` replaces the CoChat list.
+ * `embeddingModels` change or add embedding models the way `models` do chat models.
  */
 export const ZModelsConfigFile = z
   .object({
@@ -63,6 +83,10 @@ export const ZModelsConfigFile = z
     remove: z.array(z.string()).default([]),
     roles: z.array(ZCatalogueRole.partial().extend({ id: ZCatalogueRole.shape.id })).default([]),
     cochatModels: z.array(z.string()).min(1).optional(),
+    /** Embedding models to change (known id, any fields) or add (new id, complete). */
+    embeddingModels: z
+      .array(ZCatalogueEmbeddingModel.partial().extend({ id: ZCatalogueEmbeddingModel.shape.id }))
+      .default([]),
   })
   .strict();
 export type ModelsConfigFile = z.infer<typeof ZModelsConfigFile>;

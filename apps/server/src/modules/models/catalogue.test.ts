@@ -80,3 +80,58 @@ describe("catalogue changes", () => {
     ).toThrow(/default model gpt-4.1 was removed/);
   });
 });
+
+describe("embedding models", () => {
+  const file = (raw: unknown) => ZModelsConfigFile.parse(raw);
+
+  it("keeps them in a list of their own, priced from OpenAI's list prices", () => {
+    const catalogue = buildCatalogue({ localEmbeddingModels: ["nomic-embed-text"] });
+    expect(catalogue.embeddingModels.map((m) => m.id)).toEqual([
+      "text-embedding-3-small",
+      "text-embedding-3-large",
+      "local:nomic-embed-text",
+    ]);
+    // $0.02 and $0.13 per million tokens: 0.002 and 0.013 cents (credits) per 1,000.
+    expect(catalogue.getEmbeddingModel("text-embedding-3-small")?.price).toEqual({
+      input_per_1k: 0.002,
+    });
+    expect(catalogue.getEmbeddingModel("text-embedding-3-large")?.price).toEqual({
+      input_per_1k: 0.013,
+    });
+    expect(catalogue.getEmbeddingModel("local:nomic-embed-text")).toMatchObject({
+      provider: "openai-compatible",
+      model: "nomic-embed-text",
+      price: { input_per_1k: 0 },
+    });
+    for (const model of catalogue.embeddingModels) {
+      expect(catalogue.getModel(model.id)).toBeUndefined();
+    }
+    expect(catalogue.cochatModels).not.toContain("local:nomic-embed-text");
+  });
+
+  it("takes changes and additions from the file, and names a bad entry", () => {
+    const catalogue = buildCatalogue({
+      file: file({
+        embeddingModels: [
+          { id: "text-embedding-3-small", price: { input_per_1k: 0.01 } },
+          {
+            id: "voyage-3",
+            name: "Voyage 3",
+            provider: "openai-compatible",
+            model: "voyage-3",
+            dimensions: 1024,
+            price: { input_per_1k: 0.006 },
+          },
+        ],
+      }),
+    });
+    expect(catalogue.getEmbeddingModel("text-embedding-3-small")).toMatchObject({
+      dimensions: 1536,
+      price: { input_per_1k: 0.01 },
+    });
+    expect(catalogue.getEmbeddingModel("voyage-3")?.dimensions).toBe(1024);
+    expect(() =>
+      buildCatalogue({ file: file({ embeddingModels: [{ id: "half-an-entry", name: "Half" }] }) }),
+    ).toThrow(/embeddingModels\.0 \(half-an-entry\): provider/);
+  });
+});

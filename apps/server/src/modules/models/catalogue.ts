@@ -1,16 +1,20 @@
 import { readFileSync } from "node:fs";
 import { AGENT_ROLES, NATIVE_MODELS, type TAgentRole } from "@cohort/contracts";
 import {
+  type CatalogueEmbeddingModel,
   type CatalogueModel,
   type CatalogueRole,
   type ModelsConfigFile,
+  ZCatalogueEmbeddingModel,
   ZCatalogueModel,
   ZModelsConfigFile,
 } from "./catalogue-schema";
 import {
   DEFAULT_COCHAT_MODELS,
+  DEFAULT_EMBEDDING_MODELS,
   DEFAULT_MODELS,
   DEFAULT_ROLES,
+  localEmbeddingModel,
   localModel,
 } from "./default-catalogue";
 
@@ -20,8 +24,11 @@ export interface Catalogue {
   readonly models: readonly CatalogueModel[];
   readonly roles: readonly CatalogueRole[];
   readonly cochatModels: readonly string[];
+  /** Documents' embedding models: a list apart, never offered as chat models. */
+  readonly embeddingModels: readonly CatalogueEmbeddingModel[];
   getModel(id: string): CatalogueModel | undefined;
   getRole(id: string): CatalogueRole | undefined;
+  getEmbeddingModel(id: string): CatalogueEmbeddingModel | undefined;
   /** The roles a model suits (derived from the roles' lists, the one source of truth). */
   rolesFor(modelId: string): TAgentRole[];
 }
@@ -30,6 +37,8 @@ export interface CatalogueSources {
   file?: ModelsConfigFile | undefined;
   /** Model names served by OPENAI_COMPATIBLE_BASE_URL; each becomes `local:<name>`. */
   localModels?: readonly string[];
+  /** Embedding model names (OPENAI_COMPATIBLE_EMBEDDING_MODELS); each becomes `local:<name>`. */
+  localEmbeddingModels?: readonly string[];
 }
 
 export class CatalogueError extends Error {
@@ -103,6 +112,7 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
   for (const id of cochatModels) {
     if (!models.has(id)) issues.push(`cochatModels: unknown model ${id}`);
   }
+  const embeddingModels = buildEmbeddingModels(sources, issues);
   if (issues.length > 0) throw new CatalogueError(issues);
 
   const kindOrder = { native: 0, external: 1, local: 2 } as const;
@@ -117,11 +127,34 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
     models: ordered,
     roles,
     cochatModels: cochatModels.filter((id) => models.has(id)),
+    embeddingModels: [...embeddingModels.values()],
     getModel: (id) => models.get(id),
     getRole: (id) => roles.find((r) => r.id === id),
+    getEmbeddingModel: (id) => embeddingModels.get(id),
     rolesFor: (modelId) =>
       AGENT_ROLES.filter((role) => rolesByModel.get(modelId)?.includes(role) ?? false),
   };
+}
+
+/** The built-in embedding models, the local ones, then the file's changes and additions. */
+function buildEmbeddingModels(sources: CatalogueSources, issues: string[]) {
+  const models = new Map<string, CatalogueEmbeddingModel>(
+    DEFAULT_EMBEDDING_MODELS.map((m) => [m.id, m]),
+  );
+  for (const name of sources.localEmbeddingModels ?? []) {
+    const model = localEmbeddingModel(name);
+    models.set(model.id, model);
+  }
+  for (const [index, entry] of (sources.file?.embeddingModels ?? []).entries()) {
+    const base = models.get(entry.id);
+    const merged = base
+      ? { ...base, ...entry, price: { ...base.price, ...entry.price } }
+      : { ...entry };
+    const parsed = ZCatalogueEmbeddingModel.safeParse(merged);
+    if (parsed.success) models.set(parsed.data.id, parsed.data);
+    else issues.push(...issuesOf(parsed.error, `embeddingModels.${index} (${entry.id})`));
+  }
+  return models;
 }
 
 /**
@@ -131,6 +164,7 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
 export function readModelsConfigFile(
   filePath: string,
   localModels: readonly string[] = [],
+  localEmbeddingModels: readonly string[] = [],
 ): ModelsConfigFile {
   let raw: unknown;
   try {
@@ -141,6 +175,6 @@ export function readModelsConfigFile(
   }
   const parsed = ZModelsConfigFile.safeParse(raw);
   if (!parsed.success) throw new CatalogueError(issuesOf(parsed.error, filePath));
-  buildCatalogue({ file: parsed.data, localModels });
+  buildCatalogue({ file: parsed.data, localModels, localEmbeddingModels });
   return parsed.data;
 }

@@ -1,4 +1,4 @@
-import type { CatalogueModel, CatalogueRole } from "./catalogue-schema";
+import type { CatalogueEmbeddingModel, CatalogueModel, CatalogueRole } from "./catalogue-schema";
 
 /**
  * The built-in catalogue. Prices are in credits per 1,000 tokens, where one credit is one US
@@ -358,5 +358,42 @@ export function localModel(name: string): CatalogueModel {
     // The operator pays for the hardware, not per token; MODELS_CONFIG_FILE can set a price.
     price: { input_per_1k: 0, output_per_1k: 0 },
     capabilities: [...TEXT],
+  };
+}
+
+/**
+ * Embedding models (documents' hybrid search), priced like the chat models: OpenAI's list
+ * prices are $0.02 (small) and $0.13 (large) per million input tokens, that is 0.002 and
+ * 0.013 US cents — credits — per 1,000 tokens.
+ */
+export const DEFAULT_EMBEDDING_MODELS: readonly CatalogueEmbeddingModel[] = [
+  {
+    id: "text-embedding-3-small",
+    name: "OpenAI text-embedding-3-small",
+    provider: OPENAI,
+    model: "text-embedding-3-small",
+    dimensions: 1536,
+    price: { input_per_1k: 0.002 },
+  },
+  {
+    id: "text-embedding-3-large",
+    name: "OpenAI text-embedding-3-large",
+    provider: OPENAI,
+    model: "text-embedding-3-large",
+    dimensions: 3072,
+    price: { input_per_1k: 0.013 },
+  },
+];
+
+/** An embedding model served by the operator's server (OPENAI_COMPATIBLE_EMBEDDING_MODELS). */
+export function localEmbeddingModel(name: string): CatalogueEmbeddingModel {
+  return {
+    id: localModelId(name),
+    name: `${name} (local)`.slice(0, 60),
+    provider: "openai-compatible",
+    model: name,
+    dimensions: null,
+    // The operator pays for the hardware, not per token; MODELS_CONFIG_FILE can set a price.
+    price: { input_per_1k: 0 },
   };
 }

@@ -308,7 +308,11 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
   const { config, log } = options;
   const catalogue =
     options.catalogue ??
-    buildCatalogue({ file: config.catalogueFile, localModels: config.openaiCompatible.models });
+    buildCatalogue({
+      file: config.catalogueFile,
+      localModels: config.openaiCompatible.models,
+      localEmbeddingModels: config.openaiCompatible.embeddingModels ?? [],
+    });
   const providers = createProviders(config);
   const health = createHealthTracker();
   const simulators = new Map<string, LanguageModelV3>();

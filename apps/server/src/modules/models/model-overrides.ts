@@ -91,6 +91,9 @@ export function applyModelOverrides(
     get cochatModels() {
       return base.cochatModels.filter(enabled);
     },
+    // Embedding models are not switched or priced by the admin area.
+    embeddingModels: base.embeddingModels,
+    getEmbeddingModel: (id) => base.getEmbeddingModel(id),
     getModel(id) {
       const model = base.getModel(id);
       return model && enabled(id) ? priced(model) : undefined;

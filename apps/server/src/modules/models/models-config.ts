@@ -14,6 +14,8 @@ export interface ModelsConfig {
     readonly baseUrl: string | undefined;
     readonly apiKey: string | undefined;
     readonly models: readonly string[];
+    /** OPENAI_COMPATIBLE_EMBEDDING_MODELS (and a legacy `openai-compatible:<name>` EMBEDDING_MODEL). */
+    readonly embeddingModels?: readonly string[];
   };
   /** MODELS_CONFIG_FILE, read and checked at start-up. */
   readonly catalogueFile: ModelsConfigFile | undefined;

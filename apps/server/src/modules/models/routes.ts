@@ -6,6 +6,7 @@ import {
   ZAvailableModelsQuery,
   ZAvailableModelsResponse,
   ZCochatModelsResponse,
+  ZEmbeddingModelsResponse,
   ZModelResponse,
   ZModelsByRoleResponse,
   ZModelsHealthResponse,
@@ -14,9 +15,10 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { currentPrincipal, type Principal } from "../../platform/auth";
+import { currentPrincipal, type Principal, requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { checkModelHealth } from "./check-model-health";
+import { listEmbeddingModels } from "./embedding-models";
 import {
   describeModel,
   describeRole,
@@ -154,6 +156,26 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
     async (_request, reply) => {
       reply.header("cache-control", "no-store");
       return checkModelHealth(gateway);
+    },
+  );
+
+  r.get(
+    "/api/models/embeddings",
+    {
+      schema: {
+        tags,
+        summary:
+          "Embedding models (documents' hybrid search): usable now or not, and the one documents use",
+        response: { 200: ZEmbeddingModelsResponse },
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      reply.header("cache-control", "private, no-store");
+      return {
+        models: listEmbeddingModels(gateway.catalogue, app.config.models),
+        documents_model: app.config.documents.embeddingModel ?? null,
+      };
     },
   );
 

@@ -58,6 +58,11 @@ export interface RunControl {
   /** Stops the session's active run, if any (before deleting or closing the session). */
   cancelSessionRun(sessionId: string): Promise<void>;
   activeRunIds(): string[];
+  /**
+   * Resolves once this process runs nothing and no run's follow-up work (memory proposals)
+   * is pending: what a test or a drain waits for before looking at what runs left behind.
+   */
+  idle(): Promise<void>;
   /** Start-up: ends runs a crash left active. */
   recover(): Promise<void>;
   /** Shutdown: stops every local run cleanly, then the timers and the subscription. */
@@ -181,6 +186,12 @@ export function createRunControl(options: RunControlOptions): RunControl {
       start(reruns, ctx, work);
     },
     busy: (runId) => reruns.has(runId),
+    async idle() {
+      while (local.size > 0 || reruns.size > 0 || followUps.size > 0) {
+        await Promise.allSettled([...followUps]);
+        if (local.size > 0 || reruns.size > 0) await sleep(20);
+      }
+    },
     async cancel(run) {
       if (!isRunActive(run.status)) {
         // An ended run may have a step's re-run going here: the stop is for it.

@@ -13,9 +13,14 @@ import { DocumentStatusBadge } from "./document-status";
 import { formatBytes } from "./documents-format";
 import type { UploadItem } from "./use-uploads";
 
-/** "PDF, Word, Text, Markdown, CSV, JSON and Source code", from the contract's kinds. */
+/** "PDF, Word, text, Markdown, CSV, JSON and source code", from the contract's kinds. */
 export function acceptedKindsText(): string {
-  const labels = DOCUMENT_KINDS.map((kind) => DOCUMENT_KIND_LABELS[kind]);
+  // Mid-sentence, common nouns go lower case; names and acronyms keep theirs.
+  const labels = DOCUMENT_KINDS.map((kind) =>
+    kind === "text" || kind === "code"
+      ? DOCUMENT_KIND_LABELS[kind].toLowerCase()
+      : DOCUMENT_KIND_LABELS[kind],
+  );
   return `${labels.slice(0, -1).join(", ")} and ${labels.at(-1) ?? ""}`;
 }
 

@@ -1,6 +1,7 @@
 import { citedNumbers, type TRunPassage } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import { agentContent, planContent, synthesisContent } from "../../orchestration/prompts";
+import { quotableSentence } from "./cite-passages";
 import { composeAnswer } from "./compose-answer";
 import { jsonFromSchema } from "./json-from-schema";
 import { readPrompt } from "./read-prompt";
@@ -115,5 +116,17 @@ describe("the simulator with document passages", () => {
     for (const step of unclear.steps.filter((s) => s.role !== "critic")) {
       expect(step.documents).toEqual(["d1", "d2"]);
     }
+  });
+
+  it("quotes the passage's sentence, not the section title or heading lines it starts with", () => {
+    expect(
+      quotableSentence(
+        "Repairs The plan budgets the breakwater repairs at 40,000 euros. More.",
+        "Repairs",
+      ),
+    ).toBe("The plan budgets the breakwater repairs at 40,000 euros.");
+    expect(quotableSentence("Harbour survey 2026\nThe wall needs new stones before winter.")).toBe(
+      "The wall needs new stones before winter.",
+    );
   });
 });

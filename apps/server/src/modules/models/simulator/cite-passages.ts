@@ -20,10 +20,20 @@ function bestPassage(passages: readonly QuotedPassage[], about: string): QuotedP
   return best;
 }
 
-/** The passage's first sentence of some substance, without citation marks of its own. */
-export function quotableSentence(text: string): string {
-  const clean = text
-    .replace(/^\s*#{1,6}\s.*$/gm, "")
+/**
+ * The passage's first sentence of some substance, without citation marks of its own, nor the
+ * headings a chunk starts with (its section's title, short lines without a full stop).
+ */
+export function quotableSentence(text: string, section?: string): string {
+  let body = text.replace(/^\s*#{1,6}\s.*$/gm, "");
+  const headingLine = /^\s*[^\n.!?]{1,80}\n/;
+  while (headingLine.test(body) && body.replace(headingLine, "").trim()) {
+    body = body.replace(headingLine, "");
+  }
+  if (section && body.trimStart().startsWith(`${section} `)) {
+    body = body.trimStart().slice(section.length);
+  }
+  const clean = body
     .replace(/\[\d+\]/g, "")
     .replace(/\s+/g, " ")
     .trim();
@@ -38,6 +48,7 @@ export function quotableSentence(text: string): string {
 export function withCitation(text: string, prompt: PromptParts): string {
   const passage = bestPassage(prompt.passages, `${prompt.task ?? ""} ${prompt.request}`);
   if (!passage) return text;
-  const document = passage.source.split(" — ")[0] ?? passage.source;
-  return `${text.trimEnd()}\n\n**From the documents:** ${document} says “${quotableSentence(passage.text)}” [${passage.n}]`;
+  const [document = passage.source, ...where] = passage.source.split(" — ");
+  const section = where.find((part) => !/^page \d+$/.test(part));
+  return `${text.trimEnd()}\n\n**From the documents:** ${document} says “${quotableSentence(passage.text, section)}” [${passage.n}]`;
 }
