@@ -4,10 +4,9 @@ import type {
   TSubscriptionTier,
   TUserResponse,
 } from "@cohort/contracts";
-import { Document, HeadingLevel, Packer, Paragraph } from "docx";
-import PDFDocument from "pdfkit";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeDocx, makePdf } from "../test-support/document-fixtures";
 import { adminToken, createUser, signInContext, type TestUser } from "./support/accounts";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 import { expectToast, horizontalOverflow } from "./support/ui";
@@ -44,34 +43,22 @@ const FILLER =
   "The committee went through the quarterly figures line by line, noting where the " +
   "estimates had held and where they had drifted from the spring forecast. ";
 
-function makePdf(): Promise<Buffer> {
-  const pdf = new PDFDocument({ size: "A4", margin: 56 });
-  const parts: Buffer[] = [];
-  pdf.on("data", (part: Buffer) => parts.push(part));
-  const done = new Promise<Buffer>((resolve) => pdf.on("end", () => resolve(Buffer.concat(parts))));
-  pdf.fontSize(18).text("Harbour survey 2026");
-  pdf.fontSize(11).text(FILLER.repeat(10));
-  pdf.addPage().text(FILLER.repeat(4)).moveDown().text(PDF_PASSAGE).moveDown();
-  pdf.text(FILLER.repeat(4));
-  pdf.end();
-  return done;
+function makeSurveyPdf(): Promise<Buffer> {
+  return makePdf([FILLER.repeat(10), [FILLER.repeat(4), PDF_PASSAGE, FILLER.repeat(4)]], {
+    title: "Harbour survey 2026",
+    size: "A4",
+    margin: 56,
+  });
 }
 
-function makeDocx(): Promise<Buffer> {
-  const document = new Document({
-    sections: [
-      {
-        children: [
-          new Paragraph({ text: "Harbour budget", heading: HeadingLevel.HEADING_1 }),
-          new Paragraph({ text: "Repairs", heading: HeadingLevel.HEADING_2 }),
-          new Paragraph(DOCX_PASSAGE),
-          new Paragraph({ text: "Dredging", heading: HeadingLevel.HEADING_2 }),
-          new Paragraph("The dredging of the inner basin waits for next year."),
-        ],
-      },
+function makeBudgetDocx(): Promise<Buffer> {
+  return makeDocx(
+    [
+      { heading: "Repairs", paragraphs: [DOCX_PASSAGE] },
+      { heading: "Dredging", paragraphs: ["The dredging of the inner basin waits for next year."] },
     ],
-  });
-  return Packer.toBuffer(document);
+    "Harbour budget",
+  );
 }
 
 async function api<T>(method: string, path: string, bearer: string, body?: unknown): Promise<T> {
@@ -143,7 +130,7 @@ describe("documents and memory in runs", () => {
     await grantTier(user, "pro+");
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
     await signInContext(page.context(), user.token);
-    const [pdf, docx] = await Promise.all([makePdf(), makeDocx()]);
+    const [pdf, docx] = await Promise.all([makeSurveyPdf(), makeBudgetDocx()]);
 
     // Upload both through the Documents page and wait until they are read.
     await page.goto("/documents");

@@ -1,8 +1,7 @@
 import { CSRF_HEADER, type TCsrfTokenResponse, type TSessionResponse } from "@cohort/contracts";
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph } from "docx";
-import PDFDocument from "pdfkit";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeDocx, makePdf } from "../test-support/document-fixtures";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { expectToast, horizontalOverflow, signUpThroughTheUi } from "./support/ui";
 
@@ -28,46 +27,36 @@ const FILLER =
   "noting where the estimates had held and where they had drifted from the plan agreed in spring. ";
 
 /** A PDF of three pages; the passage the test looks for is on the last one. */
-function makePdf(): Promise<Buffer> {
-  const pdf = new PDFDocument({ size: "A4", margin: 56 });
-  const parts: Buffer[] = [];
-  pdf.on("data", (part: Buffer) => parts.push(part));
-  const done = new Promise<Buffer>((resolve) => pdf.on("end", () => resolve(Buffer.concat(parts))));
-  pdf.fontSize(18).text("Harbour survey 2026");
-  pdf.fontSize(11).text(FILLER.repeat(12));
-  pdf.addPage().text(FILLER.repeat(12));
-  pdf
-    .addPage()
-    .text(FILLER.repeat(6))
-    .moveDown()
-    .text(
-      "The divers found the old breakwater undermined by a colony of shipworms near the " +
-        "eastern pier; repairs should start before the autumn storms.",
-    )
-    .moveDown()
-    .text(FILLER.repeat(4));
-  pdf.end();
-  return done;
+function makeSurveyPdf(): Promise<Buffer> {
+  return makePdf(
+    [
+      FILLER.repeat(12),
+      FILLER.repeat(12),
+      [
+        FILLER.repeat(6),
+        "The divers found the old breakwater undermined by a colony of shipworms near the " +
+          "eastern pier; repairs should start before the autumn storms.",
+        FILLER.repeat(4),
+      ],
+    ],
+    { title: "Harbour survey 2026", size: "A4", margin: 56 },
+  );
 }
 
-function makeDocx(): Promise<Buffer> {
-  const document = new Document({
-    sections: [
+function makeNotesDocx(): Promise<Buffer> {
+  return makeDocx(
+    [
       {
-        children: [
-          new Paragraph({ text: "Field notes", heading: HeadingLevel.HEADING_1 }),
-          new Paragraph({ text: "Tide gauges", heading: HeadingLevel.HEADING_2 }),
-          new Paragraph({
-            text: "The tide gauges on the western quay were recalibrated on Tuesday.",
-            alignment: AlignmentType.LEFT,
-          }),
-          new Paragraph({ text: "Budget", heading: HeadingLevel.HEADING_2 }),
-          new Paragraph("The dredging budget stays within the limit the board approved."),
-        ],
+        heading: "Tide gauges",
+        paragraphs: ["The tide gauges on the western quay were recalibrated on Tuesday."],
+      },
+      {
+        heading: "Budget",
+        paragraphs: ["The dredging budget stays within the limit the board approved."],
       },
     ],
-  });
-  return Packer.toBuffer(document);
+    "Field notes",
+  );
 }
 
 /** A 1×1 PNG: an image, whatever its name says, which Cohort refuses by its content. */
@@ -116,7 +105,7 @@ describe("documents", () => {
       acceptDownloads: true,
     });
     await signUpThroughTheUi(page, { prefix: "documents", firstName: "Mary", lastName: "Anning" });
-    const [pdf, docx] = await Promise.all([makePdf(), makeDocx()]);
+    const [pdf, docx] = await Promise.all([makeSurveyPdf(), makeNotesDocx()]);
 
     await page.goto("/documents");
     await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();

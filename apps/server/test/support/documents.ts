@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { deflateRawSync, constants as zlib } from "node:zlib";
 import type { TDocument } from "@cohort/contracts";
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph } from "docx";
-import PDFDocument from "pdfkit";
 import type { TestClient } from "./client";
+
+export { makeDocx, makePdf } from "../../../../test-support/document-fixtures";
 
 /** Document fixtures made by the tests themselves, and the upload call as the web makes it. */
 
@@ -50,37 +50,6 @@ export async function uploadProcessed(
   const response = await upload(client, name, bytes);
   if (response.statusCode !== 201) throw new Error(`upload failed: ${response.body}`);
   return waitProcessed(client, response.json().document.id);
-}
-
-/** A PDF with one page per text. */
-export function makePdf(pages: readonly string[]): Promise<Buffer> {
-  const doc = new PDFDocument({ autoFirstPage: false });
-  const parts: Buffer[] = [];
-  doc.on("data", (part: Buffer) => parts.push(part));
-  const done = new Promise<Buffer>((resolve) => doc.on("end", () => resolve(Buffer.concat(parts))));
-  for (const text of pages) {
-    doc.addPage();
-    doc.text(text);
-  }
-  doc.end();
-  return done;
-}
-
-/** A DOCX with a heading before each section's paragraphs. */
-export function makeDocx(sections: readonly { heading: string; paragraphs: string[] }[]) {
-  const doc = new Document({
-    sections: [
-      {
-        children: sections.flatMap((section) => [
-          new Paragraph({ text: section.heading, heading: HeadingLevel.HEADING_1 }),
-          ...section.paragraphs.map(
-            (text) => new Paragraph({ text, alignment: AlignmentType.LEFT }),
-          ),
-        ]),
-      },
-    ],
-  });
-  return Packer.toBuffer(doc);
 }
 
 /**
