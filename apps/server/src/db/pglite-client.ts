@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { type ResourceLimits, Worker } from "node:worker_threads";
+import type { ResourceLimits, Worker } from "node:worker_threads";
+import { startWorkerThread } from "../platform/worker-thread";
 import type { Db, Queryable, QueryResult } from "./client";
 import {
   fromWireError,
@@ -153,17 +152,9 @@ const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 1 };
  * so tsx's loader is registered in the thread before the worker is imported.
  */
 function startWorker(data: PgliteWorkerData, limits: ResourceLimits | undefined): Worker {
-  const fromSource = import.meta.url.endsWith(".ts");
-  const entry = new URL(fromSource ? "./pglite-worker.ts" : "./pglite-worker.js", import.meta.url);
-  const options = { workerData: data, resourceLimits: { ...THREAD_LIMITS, ...limits } };
-  if (!fromSource) return new Worker(entry, options);
-  // The CommonJS build of tsx's API cannot register its ESM hooks; its ESM twin sits beside it.
-  const tsx = createRequire(import.meta.url)
-    .resolve("tsx/esm/api")
-    .replace(/\.cjs$/, ".mjs");
-  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then(({ register }) => {
-    register();
-    return import(${JSON.stringify(entry.href)});
-  });`;
-  return new Worker(boot, { ...options, eval: true });
+  return startWorkerThread(
+    import.meta.url,
+    { source: "./pglite-worker.ts", built: "./pglite-worker.js" },
+    { workerData: data, resourceLimits: { ...THREAD_LIMITS, ...limits } },
+  );
 }

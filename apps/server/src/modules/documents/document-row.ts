@@ -31,7 +31,7 @@ export const DOCUMENT_COLUMNS = `
      FROM session_documents sd JOIN sessions s ON s.id = sd.session_id
     WHERE sd.document_id = d.id) AS sessions`;
 
-export function toDocument(row: DocumentRow): TDocument {
+export function documentFromRow(row: DocumentRow): TDocument {
   const sessions =
     typeof row.sessions === "string"
       ? (JSON.parse(row.sessions) as TDocumentSessionRef[])

@@ -1,7 +1,6 @@
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { TDocumentKind } from "@cohort/contracts";
+import { startWorkerThread } from "../../platform/worker-thread";
 import type { Extraction, ExtractionLimits } from "./extract-text";
 
 export interface ExtractOptions extends ExtractionLimits {
@@ -84,26 +83,15 @@ function formatSeconds(ms: number): string {
 }
 
 /**
- * As db/pglite-client.ts: the built server has the worker as its own file beside main.js
- * (scripts/build.mjs); from TypeScript sources tsx's loader is registered in the thread first.
+ * The built server has the worker as its own file beside main.js (scripts/build.mjs).
  */
 function startWorker(data: unknown, memoryMb: number): Worker {
-  const fromSource = import.meta.url.endsWith(".ts");
-  const entry = new URL(
-    fromSource ? "./extraction-worker.ts" : "./document-extraction-worker.js",
+  return startWorkerThread(
     import.meta.url,
+    { source: "./extraction-worker.ts", built: "./document-extraction-worker.js" },
+    {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 16 },
+    },
   );
-  const options = {
-    workerData: data,
-    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 16 },
-  };
-  if (!fromSource) return new Worker(entry, options);
-  const tsx = createRequire(import.meta.url)
-    .resolve("tsx/esm/api")
-    .replace(/\.cjs$/, ".mjs");
-  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then(({ register }) => {
-    register();
-    return import(${JSON.stringify(entry.href)});
-  });`;
-  return new Worker(boot, { ...options, eval: true });
 }

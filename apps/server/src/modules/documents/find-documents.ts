@@ -1,6 +1,6 @@
 import type { TDocument } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { DOCUMENT_COLUMNS, type DocumentRow, toDocument } from "./document-row";
+import { DOCUMENT_COLUMNS, type DocumentRow, documentFromRow } from "./document-row";
 
 /** The user's documents, newest first. */
 export async function listDocuments(db: Queryable, userId: string): Promise<TDocument[]> {
@@ -8,7 +8,7 @@ export async function listDocuments(db: Queryable, userId: string): Promise<TDoc
     `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.user_id = $1 ORDER BY d.created_at DESC, d.id`,
     [userId],
   );
-  return rows.map(toDocument);
+  return rows.map(documentFromRow);
 }
 
 /** One of the user's documents; null for another user's or an unknown id. */
@@ -22,5 +22,5 @@ export async function findDocument(
     [id, userId],
   );
   const row = rows[0];
-  return row ? toDocument(row) : null;
+  return row ? documentFromRow(row) : null;
 }
