@@ -24,6 +24,9 @@ import { creditsDeps } from "./modules/credits/credits-deps";
 import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
 import { documentRoutes } from "./modules/documents/routes";
 import { sessionDocumentRoutes } from "./modules/documents/session-document-routes";
+import { accountDataRoutes } from "./modules/export/account-data-routes";
+import { exportRoutes } from "./modules/export/routes";
+import { shareRoutes } from "./modules/export/share-routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { memoryRoutes } from "./modules/memory/routes";
 import { buildCatalogue } from "./modules/models/catalogue";
@@ -48,6 +51,9 @@ import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
 import { loadSignedInUserKeys } from "./modules/users/load-user-keys";
 import { userRoutes } from "./modules/users/routes";
+import { workspaceRoutes } from "./modules/workspaces/routes";
+import { templateRoutes } from "./modules/workspaces/template-routes";
+import { workspaceCreditRoutes } from "./modules/workspaces/workspace-credit-routes";
 import { registerAuth } from "./platform/auth";
 import { registerCsrf } from "./platform/csrf";
 import { answerFrameworkError, registerErrorHandling } from "./platform/errors";
@@ -243,6 +249,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(memoryRoutes, {
     runOwned: async (userId, runId) => (await findOwnedRun(db, userId, runId)) !== null,
   });
+  await app.register(workspaceRoutes);
+  await app.register(workspaceCreditRoutes);
+  await app.register(templateRoutes);
+  await app.register(exportRoutes);
+  await app.register(accountDataRoutes);
+  await app.register(shareRoutes);
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
   await app.register(publicApiRoutes);
   await app.register(mcpRoutes);

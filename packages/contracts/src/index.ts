@@ -23,3 +23,4 @@ export * from "./routes";
 export * from "./runs";
 export * from "./sessions";
 export * from "./telemetry";
+export * from "./workspaces";

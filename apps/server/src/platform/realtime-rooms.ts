@@ -15,3 +15,11 @@ export const signInRoom = (signInId: string) => `session:${signInId}`;
 
 /** Every socket watching one chat session: its runs' events. */
 export const chatRoom = (chatSessionId: string) => `chat:${chatSessionId}`;
+
+/**
+ * Every socket of one member that watches something in one workspace (joined beside the
+ * chat room), so removing the member or lowering their role reaches their open sockets on
+ * every instance at once.
+ */
+export const workspaceMemberRoom = (workspaceId: string, userId: string) =>
+  `workspace:${workspaceId}:user:${userId}`;

@@ -3,6 +3,11 @@ import { accessTokensMigration } from "./0020_access_tokens";
 import { documentsMigration } from "./0021_documents";
 import { runDocumentsMigration } from "./0022_run_documents";
 import { memoriesMigration } from "./0023_memories";
+import { workspacesMigration } from "./0024_workspaces";
+import { pooledCreditsMigration } from "./0025_pooled_credits";
+import { templatesMigration } from "./0026_templates";
+import { sessionImportsMigration } from "./0027_session_imports";
+import { shareLinksMigration } from "./0028_share_links";
 
 /**
  * Every schema change, in order. Each module owns its tables; a migration names the
@@ -638,4 +643,9 @@ export const migrations: readonly Migration[] = [
   documentsMigration,
   runDocumentsMigration,
   memoriesMigration,
+  workspacesMigration,
+  pooledCreditsMigration,
+  templatesMigration,
+  sessionImportsMigration,
+  shareLinksMigration,
 ];

@@ -12,6 +12,8 @@ import { isoTimestamp } from "../../db/client";
 export interface SessionRow {
   id: string;
   user_id: string;
+  /** The workspace it belongs to (decision 040); a personal one has its user's id. */
+  workspace_id: string;
   title: string;
   description: string;
   coordinator_model: string;
@@ -26,7 +28,7 @@ export interface SessionRow {
 }
 
 export const SESSION_COLUMNS =
-  "id, user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at";
+  "id, user_id, workspace_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at";
 
 /** A session as stored; what it is doing (`activity`) is added from its runs on the way out. */
 export type StoredSession = Omit<TSession, "activity" | "last_activity_at">;
@@ -47,13 +49,17 @@ export function toSession(row: SessionRow): StoredSession {
   };
 }
 
-/** A session with its owner, for services that act on the owner's behalf (runs, budgets). */
+/**
+ * A session with who created it and the workspace it belongs to, for services that act on
+ * a member's behalf (runs, budgets; the workspace's account pays).
+ */
 export interface OwnedSession extends StoredSession {
   userId: string;
+  workspaceId: string;
 }
 
 export function toOwnedSession(row: SessionRow): OwnedSession {
-  return { ...toSession(row), userId: row.user_id };
+  return { ...toSession(row), userId: row.user_id, workspaceId: row.workspace_id };
 }
 
 export interface MessageRow {
