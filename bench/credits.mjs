@@ -15,6 +15,7 @@ import { migrate } from "../apps/server/src/db/migrate.ts";
 import { getBalance } from "../apps/server/src/modules/credits/get-balance.ts";
 import { grantCredits } from "../apps/server/src/modules/credits/grant-credits.ts";
 import { sumLedger } from "../apps/server/src/modules/credits/list-ledger.ts";
+import { personalPayer } from "../apps/server/src/modules/credits/payer.ts";
 import { reserveCredits } from "../apps/server/src/modules/credits/reserve-credits.ts";
 import { settleHold } from "../apps/server/src/modules/credits/settle-hold.ts";
 import { createUser } from "../apps/server/src/modules/users/create-user.ts";
@@ -86,7 +87,12 @@ async function run(deps, userIds, workers, serverCpu) {
       const userId = userIds[w % userIds.length];
       for (let i = 0; Date.now() < deadline; i++) {
         const started = performance.now();
-        const hold = await reserveCredits(deps, userId, HOLD, `bench-${w}-${i}-${started}`);
+        const hold = await reserveCredits(
+          deps,
+          personalPayer(userId),
+          HOLD,
+          `bench-${w}-${i}-${started}`,
+        );
         await settleHold(deps, hold.id, COST);
         latencies.push(performance.now() - started);
         ops++;

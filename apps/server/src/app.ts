@@ -21,7 +21,11 @@ import { createPayments } from "./modules/billing/payments";
 import { billingRoutes } from "./modules/billing/routes";
 import { cochatRoutes } from "./modules/cochat/routes";
 import { creditsDeps } from "./modules/credits/credits-deps";
+import { releaseOpenHolds } from "./modules/credits/release-open-holds";
 import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
+import { deleteDocument } from "./modules/documents/delete-document";
+import { createDocumentStore } from "./modules/documents/document-store";
+import { listDocumentsToErase } from "./modules/documents/list-account-documents";
 import { documentRoutes } from "./modules/documents/routes";
 import { sessionDocumentRoutes } from "./modules/documents/session-document-routes";
 import { accountDataRoutes } from "./modules/export/account-data-routes";
@@ -34,9 +38,10 @@ import { createModelGateway, type ModelGateway } from "./modules/models/gateway"
 import { registerModelCallStats } from "./modules/models/model-call-stats";
 import { registerModelOverrides } from "./modules/models/model-overrides";
 import { modelsRoutes } from "./modules/models/routes";
+import { findRunFor } from "./modules/orchestration/find-run-for";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
 import { lastEventSeq } from "./modules/orchestration/run-events";
-import { findOwnedRun, listRuns } from "./modules/orchestration/run-store";
+import { listRuns } from "./modules/orchestration/run-store";
 import {
   findNewestRuns,
   findRunSessions,
@@ -47,12 +52,13 @@ import { sessionRoutes } from "./modules/sessions/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { captureServerLines } from "./modules/telemetry/capture-server-lines";
 import { registerTelemetry } from "./modules/telemetry/routes";
+import { templateRoutes } from "./modules/templates/routes";
 import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
 import { loadSignedInUserKeys } from "./modules/users/load-user-keys";
 import { userRoutes } from "./modules/users/routes";
+import { listWorkspaceMembers } from "./modules/workspaces/list-workspace-members";
 import { workspaceRoutes } from "./modules/workspaces/routes";
-import { templateRoutes } from "./modules/workspaces/template-routes";
 import { workspaceCreditRoutes } from "./modules/workspaces/workspace-credit-routes";
 import { registerAuth } from "./platform/auth";
 import { registerCsrf } from "./platform/csrf";
@@ -77,6 +83,16 @@ declare module "fastify" {
     realtime: Realtime;
     mailer: Mailer;
     appVersion: string;
+    /**
+     * Set when the process was asked to stop (SIGTERM): readiness answers 503 so the load
+     * balancer sends nothing new while running work finishes (main.ts).
+     */
+    lifecycle: { draining: boolean };
+    /**
+     * The ids of a workspace's members (modules/workspaces), for modules that must not import
+     * it: a team pool's credit changes reach every member's sockets.
+     */
+    workspaceMemberIds(workspaceId: string): Promise<readonly string[]>;
     /** The model gateway: every model call goes through it (modules/models). */
     models: ModelGateway;
   }
@@ -125,6 +141,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("db", db);
   app.decorate("config", config);
   app.decorate("appVersion", pkg.version);
+  app.decorate("lifecycle", { draining: false });
+  app.decorate("workspaceMemberIds", async (workspaceId: string) =>
+    (await listWorkspaceMembers(db, workspaceId)).map((member) => member.user_id),
+  );
   await migrate(db);
   await seedDefaultAgreement(db);
   if (config.admin) await ensureAdmin(db, config.admin);
@@ -247,9 +267,23 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(documentRoutes);
   await app.register(sessionDocumentRoutes);
   await app.register(memoryRoutes, {
-    runOwned: async (userId, runId) => (await findOwnedRun(db, userId, runId)) !== null,
+    runReadable: async (userId, runId) => {
+      await findRunFor(db, userId, runId);
+    },
   });
-  await app.register(workspaceRoutes);
+  const documentStore = createDocumentStore(config.documents, config.dataDir);
+  await app.register(workspaceRoutes, {
+    // A team being deleted: what its rows' cascade cannot do, by the modules that own it.
+    beforeDeleted: async (workspaceId, sessionIds) => {
+      for (const id of sessionIds) await app.orchestration.control.cancelSessionRun(id);
+      // A team's id is no user's id: as the member or uploader argument it matches nothing,
+      // so these touch exactly the team's own holds and documents.
+      await releaseOpenHolds(creditsDeps(app), [workspaceId], workspaceId);
+      for (const document of await listDocumentsToErase(db, workspaceId, [workspaceId])) {
+        await deleteDocument(db, documentStore, document.userId, document.id);
+      }
+    },
+  });
   await app.register(workspaceCreditRoutes);
   await app.register(templateRoutes);
   await app.register(exportRoutes);

@@ -47,6 +47,10 @@ const EnvSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // auto: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise.
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
+  // On SIGTERM: how long running runs may take to finish before the process stops them.
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
   COOKIE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ENCRYPTION_KEY: base64Key32.optional(),
   // Keys rotated out of ENCRYPTION_KEY: still decrypt what they encrypted (comma-separated).
@@ -204,6 +208,8 @@ export interface AppConfig {
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
+  readonly logFormat: "auto" | "json" | "pretty";
+  readonly shutdownGraceMs: number;
   readonly cookieSecret: string;
   readonly encryptionKey: Buffer;
   /** Earlier ENCRYPTION_KEYs, kept to decrypt what was encrypted before a rotation. */
@@ -409,6 +415,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     cookieSecret: e.COOKIE_SECRET ?? (stored as StoredSecrets).cookieSecret,
     encryptionKey: Buffer.from(
       e.ENCRYPTION_KEY ?? (stored as StoredSecrets).encryptionKey,

@@ -23,7 +23,8 @@ async function main() {
   opening.catch(() => {});
   const { buildApp } = await import("./app");
   const db = await opening;
-  const app = await buildApp(config, { db });
+  const logStream = (await readableLogs(config.logFormat)) ?? undefined;
+  const app = await buildApp(config, { db, ...(logStream ? { logStream } : {}) });
   await app.listen({ port: config.port, host: config.host });
   const database = app.db.kind === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL";
   app.log.info(
@@ -33,9 +34,31 @@ async function main() {
 
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      // A second Ctrl-C does not wait for the grace period.
+      app.log.warn({ signal }, "second signal: stopping now");
+      process.exit(1);
+    }
     closing = true;
-    app.log.info({ signal }, "shutting down");
+    // Draining: readiness answers 503 at once, so the load balancer stops sending new work
+    // here, while running runs get SHUTDOWN_GRACE_SECONDS to finish. What still runs after
+    // that is stopped as "shutdown" by app.close(), its holds released.
+    app.lifecycle.draining = true;
+    const grace = config.shutdownGraceMs;
+    app.log.info(
+      { signal, grace_s: grace / 1000 },
+      "draining: no new traffic, running work finishes",
+    );
+    const finished = await Promise.race([
+      app.orchestration.control.idle().then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), grace).unref()),
+    ]);
+    if (!finished) {
+      app.log.warn(
+        { runs: app.orchestration.control.activeRunIds().length },
+        "grace period over: stopping the runs still running",
+      );
+    }
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     try {
@@ -49,6 +72,22 @@ async function main() {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/**
+ * JSON lines for machines (a log collector, a file, CI); readable lines through pino-pretty
+ * when a person watches the terminal, or when asked for. The telemetry capture still reads
+ * the JSON line before it is prettified.
+ */
+async function readableLogs(format: "auto" | "json" | "pretty") {
+  const pretty = format === "pretty" || (format === "auto" && process.stdout.isTTY === true);
+  if (!pretty) return null;
+  const { default: pinoPretty } = await import("pino-pretty");
+  return pinoPretty({
+    colorize: process.stdout.isTTY === true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname,service",
+  });
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,7 @@ import { type CreditsDeps, creditsDeps } from "../src/modules/credits/credits-de
 import { getBalance } from "../src/modules/credits/get-balance";
 import { grantCredits } from "../src/modules/credits/grant-credits";
 import { sumLedger } from "../src/modules/credits/list-ledger";
+import { personalPayer } from "../src/modules/credits/payer";
 import { recordUsage } from "../src/modules/credits/record-usage";
 import { releaseHold } from "../src/modules/credits/release-hold";
 import { reserveCredits } from "../src/modules/credits/reserve-credits";
@@ -93,14 +94,14 @@ describe(`ledger and holds (${testDbKind})`, () => {
 
   it("holds, settles the actual cost (never more than held) and releases the rest", async () => {
     const { user } = await newUser(10);
-    const hold = await reserveCredits(deps, user.id, h(4), `call-${randomUUID()}`);
+    const hold = await reserveCredits(deps, personalPayer(user.id), h(4), `call-${randomUUID()}`);
     expect(await getBalance(t.db, user.id)).toEqual({ balance: 10, held: 4, available: 6 });
     const settled = await settleHold(deps, hold.id, h(1.37));
     expect(settled).toMatchObject({ applied: true, charged: 137 });
     expect(await expectConsistent(user.id)).toEqual({ balance: 8.63, held: 0, available: 8.63 });
 
     // Over the hold: charged the held amount, not a credit more.
-    const big = await reserveCredits(deps, user.id, h(2), `call-${randomUUID()}`);
+    const big = await reserveCredits(deps, personalPayer(user.id), h(2), `call-${randomUUID()}`);
     expect((await settleHold(deps, big.id, h(50))).charged).toBe(200);
     expect((await expectConsistent(user.id)).balance).toBe(6.63);
   });
@@ -108,8 +109,8 @@ describe(`ledger and holds (${testDbKind})`, () => {
   it("makes every operation idempotent", async () => {
     const { user } = await newUser(5);
     const ref = `call-${randomUUID()}`;
-    const first = await reserveCredits(deps, user.id, h(3), ref);
-    const again = await reserveCredits(deps, user.id, h(3), ref);
+    const first = await reserveCredits(deps, personalPayer(user.id), h(3), ref);
+    const again = await reserveCredits(deps, personalPayer(user.id), h(3), ref);
     expect(again.id).toBe(first.id);
     expect((await getBalance(t.db, user.id)).held).toBe(3);
     await settleHold(deps, first.id, h(1));
@@ -117,7 +118,12 @@ describe(`ledger and holds (${testDbKind})`, () => {
     expect(await releaseHold(deps, first.id)).toBe(false);
     expect(await expectConsistent(user.id)).toEqual({ balance: 4, held: 0, available: 4 });
 
-    const released = await reserveCredits(deps, user.id, h(2), `call-${randomUUID()}`);
+    const released = await reserveCredits(
+      deps,
+      personalPayer(user.id),
+      h(2),
+      `call-${randomUUID()}`,
+    );
     expect(await releaseHold(deps, released.id)).toBe(true);
     expect(await releaseHold(deps, released.id)).toBe(false);
     expect((await settleHold(deps, released.id, h(2))).charged).toBe(0);
@@ -126,10 +132,14 @@ describe(`ledger and holds (${testDbKind})`, () => {
 
   it("refuses a hold the available balance cannot cover with 402 insufficient_credits", async () => {
     const { user } = await newUser(3);
-    await reserveCredits(deps, user.id, h(2), `call-${randomUUID()}`);
-    await expectInsufficient(reserveCredits(deps, user.id, h(1.01), `call-${randomUUID()}`));
+    await reserveCredits(deps, personalPayer(user.id), h(2), `call-${randomUUID()}`);
+    await expectInsufficient(
+      reserveCredits(deps, personalPayer(user.id), h(1.01), `call-${randomUUID()}`),
+    );
     const { user: broke } = await newUser();
-    await expectInsufficient(reserveCredits(deps, broke.id, h(0.01), `call-${randomUUID()}`));
+    await expectInsufficient(
+      reserveCredits(deps, personalPayer(broke.id), h(0.01), `call-${randomUUID()}`),
+    );
     // A debit may not take credits that are on hold either.
     await expectInsufficient(adjustCredits(deps, { userId: user.id, credits: -1.5, note: "x" }));
     expect(await expectConsistent(user.id)).toEqual({ balance: 3, held: 2, available: 1 });
@@ -144,7 +154,12 @@ describe(`ledger and holds (${testDbKind})`, () => {
 
   it("records usage with its settlement, once", async () => {
     const { user, client: userClient } = await newUser(20);
-    const hold = await reserveCredits(deps, user.id, h(5), `run-1:call-${randomUUID()}`);
+    const hold = await reserveCredits(
+      deps,
+      personalPayer(user.id),
+      h(5),
+      `run-1:call-${randomUUID()}`,
+    );
     const usage = { model: "coreason", provider: "openai", inputTokens: 1200, outputTokens: 300 };
     await settleHoldWithUsage(deps, hold.id, h(2.5), usage);
     await settleHoldWithUsage(deps, hold.id, h(2.5), usage);
@@ -179,7 +194,7 @@ describe(`concurrency (${testDbKind})`, () => {
     const { user } = await newUser(150);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 200 }, (_, i) =>
-        reserveCredits(deps, user.id, h(1), `p-${user.id}-${i}`),
+        reserveCredits(deps, personalPayer(user.id), h(1), `p-${user.id}-${i}`),
       ),
     );
     const held = outcomes.filter((o) => o.status === "fulfilled");
@@ -211,13 +226,17 @@ describe(`concurrency (${testDbKind})`, () => {
     const { user } = await newUser(10);
     const reference = `retry-${randomUUID()}`;
     const holds = await Promise.all(
-      Array.from({ length: 50 }, () => reserveCredits(deps, user.id, h(4), reference)),
+      Array.from({ length: 50 }, () =>
+        reserveCredits(deps, personalPayer(user.id), h(4), reference),
+      ),
     );
     expect(new Set(holds.map((hold) => hold.id)).size).toBe(1);
     expect(await expectConsistent(user.id)).toEqual({ balance: 10, held: 4, available: 6 });
     // Another user's reserve with the same reference is a conflict, and holds nothing.
     const { user: other } = await newUser(10);
-    const error = await reserveCredits(deps, other.id, h(1), reference).catch((e: unknown) => e);
+    const error = await reserveCredits(deps, personalPayer(other.id), h(1), reference).catch(
+      (e: unknown) => e,
+    );
     expect((error as AppError).statusCode).toBe(409);
     expect(await expectConsistent(other.id)).toEqual({ balance: 10, held: 0, available: 10 });
     // Releasing a hold that does not exist is a 404, not a silent success.
@@ -229,7 +248,12 @@ describe(`concurrency (${testDbKind})`, () => {
     const { user } = await newUser(60);
     const results = await Promise.allSettled(
       Array.from({ length: 200 }, async (_, i): Promise<number> => {
-        const hold = await reserveCredits(deps, user.id, h(1.25), `rs-${user.id}-${i}`);
+        const hold = await reserveCredits(
+          deps,
+          personalPayer(user.id),
+          h(1.25),
+          `rs-${user.id}-${i}`,
+        );
         // Some calls fail and release; the others settle at their actual cost.
         if (i % 10 === 0) {
           await releaseHold(deps, hold.id);
@@ -280,11 +304,16 @@ describe("the hold sweeper", () => {
       const shortDeps = creditsDeps(short.app);
       const { user } = await signUp(short.app);
       await setCredits(short.app, user.id, 10);
-      const stale = await reserveCredits(shortDeps, user.id, h(4), `stale-${randomUUID()}`);
+      const stale = await reserveCredits(
+        shortDeps,
+        personalPayer(user.id),
+        h(4),
+        `stale-${randomUUID()}`,
+      );
       await sleep(150);
       const fresh = await reserveCredits(
         { ...shortDeps, holdTtlMs: 60_000 },
-        user.id,
+        personalPayer(user.id),
         h(1),
         `fresh-${randomUUID()}`,
       );
@@ -314,7 +343,12 @@ describe("the hold sweeper", () => {
       await timed.app.ready();
       const { user } = await signUp(timed.app);
       await setCredits(timed.app, user.id, 5);
-      await reserveCredits(creditsDeps(timed.app), user.id, h(5), `t-${randomUUID()}`);
+      await reserveCredits(
+        creditsDeps(timed.app),
+        personalPayer(user.id),
+        h(5),
+        `t-${randomUUID()}`,
+      );
       const deadline = Date.now() + 5_000;
       while ((await getBalance(timed.db, user.id)).available < 5 && Date.now() < deadline) {
         await sleep(25);
@@ -348,7 +382,7 @@ describe("HTTP: ledger, usage and admin", () => {
   it("pages the ledger newest first and reports usage per day and model", async () => {
     const { user, client } = await newUser(30);
     for (let i = 0; i < 3; i++) {
-      const hold = await reserveCredits(deps, user.id, h(2), `h-${randomUUID()}`);
+      const hold = await reserveCredits(deps, personalPayer(user.id), h(2), `h-${randomUUID()}`);
       await settleHoldWithUsage(deps, hold.id, h(1 + i), {
         model: i === 2 ? "codepth" : "coreason",
         provider: "anthropic",
@@ -442,7 +476,7 @@ describe("credits.changed", () => {
       theirs.on(SERVER_EVENTS.creditsChanged, (event: TCreditsChanged) => leaked.push(event));
 
       await fund(user.id, 10);
-      const hold = await reserveCredits(deps, user.id, h(3), `rt-${randomUUID()}`);
+      const hold = await reserveCredits(deps, personalPayer(user.id), h(3), `rt-${randomUUID()}`);
       await settleHold(deps, hold.id, h(1.5));
       const deadline = Date.now() + 5_000;
       while (received.length < 3 && Date.now() < deadline) {

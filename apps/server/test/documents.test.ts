@@ -16,6 +16,7 @@ import {
   makeDocx,
   makePdf,
   makeZipBombDocx,
+  multipartBody,
   upload,
   uploadProcessed,
   waitProcessed,
@@ -167,7 +168,7 @@ describe("documentSearch, for runs and MCP", () => {
     );
     const search = documentSearch(t.app);
     const passages = await search.search({
-      userId: a.user.id,
+      workspaceId: a.user.id,
       query: "Write a summary of what the marmot tier of our unicorn product costs",
       limit: 3,
     });
@@ -187,9 +188,9 @@ describe("documentSearch, for runs and MCP", () => {
       "section",
       "text",
     ]);
-    expect(await search.search({ userId: b.user.id, query: "marmot", limit: 3 })).toEqual([]);
+    expect(await search.search({ workspaceId: b.user.id, query: "marmot", limit: 3 })).toEqual([]);
     expect(
-      await search.search({ userId: a.user.id, query: "marmot", documentIds: [], limit: 3 }),
+      await search.search({ workspaceId: a.user.id, query: "marmot", documentIds: [], limit: 3 }),
     ).toEqual([]);
     expect(await search.describe(a.user.id, [doc.id, "nope"])).toEqual([
       { id: doc.id, name: "pricing.md", status: "ready", pages: null },
@@ -250,8 +251,22 @@ describe("refused files say why", () => {
       { headers: { "content-type": `multipart/form-data; boundary=${boundary}` } },
     );
     expect(withField.statusCode).toBe(400);
-    expect(withField.json().error.message).toBe(
-      'Send exactly one file per request, in the field "file", with no other fields.',
+    expect(withField.json().error.message).toBe('No file was sent. Send it in the field "file".');
+    // A field other than the workspace's beside the file refuses the upload.
+    const file = multipartBody("a.txt", Buffer.from("text"));
+    const fileBoundary = file.contentType.split("boundary=")[1] as string;
+    const other = Buffer.from(
+      `--${fileBoundary}\r\nContent-Disposition: form-data; name="other"\r\n\r\nv\r\n`,
+    );
+    const withOther = await a.client.request(
+      "POST",
+      "/api/documents",
+      Buffer.concat([other, file.payload]),
+      { headers: { "content-type": file.contentType } },
+    );
+    expect(withOther.statusCode).toBe(400);
+    expect(withOther.json().error.message).toBe(
+      'Send exactly one file per request, in the field "file", with no other fields than "workspace_id".',
     );
   });
 

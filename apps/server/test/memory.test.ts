@@ -131,7 +131,12 @@ describe("the plan gate", () => {
       200,
     );
     const relevant = () =>
-      findRelevantMemories(t.db, { userId: free.user.id, task: TASK, limit: 5 });
+      findRelevantMemories(t.db, {
+        workspaceId: free.user.id,
+        userId: free.user.id,
+        task: TASK,
+        limit: 5,
+      });
     expect((await relevant()).length).toBeGreaterThan(0);
     await setTier(free.user.id, "starter");
     expect(await relevant()).toEqual([]);
@@ -182,7 +187,12 @@ describe("proposals after a run", () => {
     // Nothing is kept (or given to plans) before the user approves it.
     expect(await approved(signed.client)).toEqual([]);
     expect(
-      await findRelevantMemories(t.db, { userId: signed.user.id, task: TASK, limit: 5 }),
+      await findRelevantMemories(t.db, {
+        workspaceId: signed.user.id,
+        userId: signed.user.id,
+        task: TASK,
+        limit: 5,
+      }),
     ).toEqual([]);
   });
 
@@ -225,6 +235,7 @@ describe("proposals after a run", () => {
 
     // The same task again: every line it would propose is known (approved or rejected).
     await proposeMemories(t.app, {
+      workspaceId: signed.user.id,
       userId: signed.user.id,
       sessionId,
       runId,
@@ -261,6 +272,7 @@ describe("proposals after a run", () => {
     expect(await approved(client)).toHaveLength(3);
     const relevant = () =>
       findRelevantMemories(t.db, {
+        workspaceId: signed.user.id,
         userId: signed.user.id,
         task: "Add a TypeScript test for the tracker",
         limit: 5,

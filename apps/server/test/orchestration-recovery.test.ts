@@ -6,6 +6,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { creditsDeps } from "../src/modules/credits/credits-deps";
+import { personalPayer } from "../src/modules/credits/payer";
 import { reserveCredits } from "../src/modules/credits/reserve-credits";
 import { signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig, testDbKind } from "./support/app";
@@ -47,7 +48,7 @@ describe("a run left running by a crash", () => {
     const runId = randomUUID();
     const hold = await reserveCredits(
       creditsDeps(first),
-      user.id,
+      personalPayer(user.id),
       hundredths(500),
       `run:${runId}:crashed`,
     );

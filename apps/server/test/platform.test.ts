@@ -45,6 +45,31 @@ describe("health", () => {
     expect(again.json()).toMatchObject({ database: body.database, version: body.version });
     expect(again.json().uptime_s).toBeGreaterThanOrEqual(body.uptime_s);
   });
+
+  it("answers liveness without touching a dependency, and readiness from the database", async () => {
+    const live = await t.app.inject({ method: "GET", url: "/api/health/live" });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: "ok", uptime_s: expect.any(Number) });
+    const ready = await t.app.inject({ method: "GET", url: "/api/health/ready" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({
+      ready: true,
+      draining: false,
+      status: "ok",
+      database: { status: "up", kind: testDbKind },
+    });
+    expect(ready.headers["cache-control"]).toBe("no-store");
+    t.app.lifecycle.draining = true;
+    try {
+      const draining = await t.app.inject({ method: "GET", url: "/api/health/ready" });
+      expect(draining.statusCode).toBe(503);
+      expect(draining.json()).toMatchObject({ ready: false, draining: true });
+      // Still alive: a load balancer must not restart an instance that drains.
+      expect((await t.app.inject({ method: "GET", url: "/api/health/live" })).statusCode).toBe(200);
+    } finally {
+      t.app.lifecycle.draining = false;
+    }
+  });
 });
 
 describe("request ids", () => {

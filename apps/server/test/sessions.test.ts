@@ -24,7 +24,7 @@ const patch = (client: TestClient, url: string, body: unknown) =>
 
 describe("creating a session", () => {
   it("answers 201 with the session: defaults filled in, active, nothing spent", async () => {
-    const { client } = await signUp(t.app);
+    const { client, user } = await signUp(t.app);
     const response = await client.post("/api/sessions", {
       title: "  Launch plan  ",
       description: "Plan the launch",
@@ -33,6 +33,8 @@ describe("creating a session", () => {
     const { session } = response.json();
     expect(session).toEqual({
       id: expect.any(String),
+      // The personal workspace, whose id is the user's (decision 040).
+      workspace_id: user.id,
       title: "Launch plan",
       description: "Plan the launch",
       coordinator_model: "coreason",

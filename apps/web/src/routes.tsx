@@ -122,6 +122,11 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
     load: () => import("./features/admin/admin-login-page").then((m) => m.AdminLoginPage),
     layout: "plain",
   },
+  // A shared session or run: read-only, for anyone with the link, without the app shell.
+  "/share/:token": {
+    load: () => import("./features/share/shared-session-page").then((m) => m.SharedSessionPage),
+    layout: "plain",
+  },
 
   // The signed-in app (protected) and the admin area.
   "/dashboard": {

@@ -207,6 +207,7 @@ export const ADMIN_ACTIONS = [
   "user.revoke_sign_ins",
   "agreement.publish",
   "model.override",
+  "account.deleted",
 ] as const;
 export type TAdminAction = (typeof ADMIN_ACTIONS)[number];
 

@@ -98,6 +98,10 @@ export const INSUFFICIENT_CREDITS_MESSAGE =
 export const ZCreateCheckoutSessionRequest = z.object({
   tier: z.enum(PAID_TIERS, { error: "Choose one of: starter, pro, pro+, enterprise." }),
   billingPeriod: z.enum(BILLING_PERIODS).default("monthly"),
+  workspace_id: z
+    .uuid()
+    .optional()
+    .describe("Subscriptions are personal: a team workspace here is refused (400)"),
 });
 export type TCreateCheckoutSessionRequest = z.infer<typeof ZCreateCheckoutSessionRequest>;
 
@@ -111,6 +115,12 @@ export const ZPurchaseCreditsRequest = z.object({
   packageId: z.enum(CREDIT_PACK_IDS, {
     error: `Choose one of: ${CREDIT_PACK_IDS.join(", ")}.`,
   }),
+  workspace_id: z
+    .uuid()
+    .optional()
+    .describe(
+      "A team workspace whose pool gets the credits (owner/admin); the buyer's own if left out",
+    ),
 });
 export type TPurchaseCreditsRequest = z.infer<typeof ZPurchaseCreditsRequest>;
 
@@ -327,6 +337,10 @@ export const ZCreditsChanged = z.object({
   available: z.number(),
   delta: z.number().describe("Change of the balance; 0 when only a hold opened or closed"),
   reason: z.string(),
+  workspace_id: z
+    .uuid()
+    .optional()
+    .describe("Set when the account is a team workspace's pool; absent for the user's own"),
 });
 export type TCreditsChanged = z.infer<typeof ZCreditsChanged>;
 

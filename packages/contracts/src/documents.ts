@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SUBSCRIPTION_TIERS } from "./plans";
+import { ZWorkspaceScope } from "./workspaces";
 
 // ---------------------------------------------------------------------------------------
 // Documents (issue 13): files a user uploads, extracted into chunks, searched by runs.
@@ -38,6 +39,15 @@ export type TDocumentStore = z.infer<typeof ZDocumentStore>;
 
 /** The multipart field that carries the file of `POST /api/documents` (one file per request). */
 export const DOCUMENT_UPLOAD_FIELD = "file";
+/**
+ * The optional multipart field of `POST /api/documents` naming the workspace the document
+ * goes into (decision 040); it must come BEFORE the file. Left out: the personal workspace.
+ */
+export const DOCUMENT_WORKSPACE_FIELD = "workspace_id";
+
+/** `GET /api/documents?workspace_id=`: one workspace's documents (the personal one by default). */
+export const ZDocumentsQuery = ZWorkspaceScope;
+export type TDocumentsQuery = z.infer<typeof ZDocumentsQuery>;
 export const DOCUMENT_NAME_MAX = 255;
 export const DOCUMENT_SEARCH_QUERY_MAX = 500;
 export const DOCUMENT_SEARCH_LIMIT_MAX = 50;
@@ -168,9 +178,10 @@ export type TSearchPassage = z.infer<typeof ZSearchPassage>;
 
 export const ZDocumentSearchQuery = z.object({
   q: z.string().trim().min(1, "is required").max(DOCUMENT_SEARCH_QUERY_MAX),
-  /** Comma-separated document ids; other users' or unknown ids are ignored. */
+  /** Comma-separated document ids; ids outside the workspace or unknown are ignored. */
   document_ids: z.string().max(10_000).optional(),
   limit: z.coerce.number().int().min(1).max(DOCUMENT_SEARCH_LIMIT_MAX).default(10),
+  workspace_id: ZWorkspaceScope.shape.workspace_id,
 });
 export type TDocumentSearchQuery = z.infer<typeof ZDocumentSearchQuery>;
 

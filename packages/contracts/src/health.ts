@@ -16,5 +16,22 @@ export const ZHealth = z.object({
 });
 export type THealth = z.infer<typeof ZHealth>;
 
+/** Liveness: the process answers. A load balancer restarts on this, never on a dependency. */
+export const ZLiveness = z.object({ status: z.literal("ok"), uptime_s: z.number() });
+export type TLiveness = z.infer<typeof ZLiveness>;
+
+/**
+ * Readiness: whether this instance should get traffic. Ready (200) while the database is up;
+ * Redis down makes it "degraded" but still ready (runs and events are stored first, and
+ * cross-instance delivery resumes when Redis returns); the database down, or the instance
+ * draining before it stops, → 503.
+ */
+export const ZReadiness = ZHealth.extend({
+  ready: z.boolean(),
+  /** The instance is shutting down: no new traffic, running work finishes. */
+  draining: z.boolean(),
+});
+export type TReadiness = z.infer<typeof ZReadiness>;
+
 export const ZCsrfTokenResponse = z.object({ csrfToken: z.string() });
 export type TCsrfTokenResponse = z.infer<typeof ZCsrfTokenResponse>;

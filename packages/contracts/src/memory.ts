@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TSubscriptionTier } from "./plans";
+import { ZWorkspaceScope } from "./workspaces";
 
 /**
  * Memory (issue 13): facts and preferences the coordinator proposes after a run, kept only
@@ -71,6 +72,7 @@ export const ZMemoryListQuery = z.object({
   q: z.string().trim().max(200).optional(),
   /** Approved memories (the default), or proposals still waiting for the user. */
   status: z.enum(["approved", "proposed"]).default("approved"),
+  workspace_id: ZWorkspaceScope.shape.workspace_id,
 });
 export const ZMemoryList = z.object({ memories: z.array(ZMemory) });
 export type TMemoryList = z.infer<typeof ZMemoryList>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZWorkspaceRole } from "./workspaces";
 
 /** socket.io event names (spec §7). Run events are added by the orchestration issue. */
 export const SOCKET_PATH = "/socket.io";
@@ -16,6 +17,11 @@ export const SERVER_EVENTS = {
    * `credits.changed` above.
    */
   runEvent: "run-event",
+  /**
+   * To the user's own sockets when their place in a workspace changes (decision 040): `role`
+   * null means they were removed (or left) and their sockets already left its rooms.
+   */
+  workspaceChanged: "workspace.changed",
 } as const;
 
 /** Sent by the server once a connection's handshake has passed. */
@@ -25,3 +31,10 @@ export const ZSocketReady = z.object({
   transport: z.string(),
 });
 export type TSocketReady = z.infer<typeof ZSocketReady>;
+
+/** `workspace.changed`: the member's new role in the workspace, null once they are out of it. */
+export const ZWorkspaceChanged = z.object({
+  workspace_id: z.uuid(),
+  role: ZWorkspaceRole.nullable(),
+});
+export type TWorkspaceChanged = z.infer<typeof ZWorkspaceChanged>;

@@ -12,6 +12,8 @@ export interface TAppRoute {
   readonly access: TRouteAccess;
   /** Allowed values per parameter; a path whose value is not listed is a 404. */
   readonly params?: Readonly<Record<string, readonly string[]>>;
+  /** Served with noindex (meta tag and X-Robots-Tag), e.g. shared sessions. */
+  readonly noindex?: boolean;
 }
 
 export const INDUSTRIES = [
@@ -52,6 +54,7 @@ export const APP_ROUTES = [
   { path: "/api", access: "public" },
   { path: "/contact", access: "public" },
   { path: "/admin/login", access: "public" },
+  { path: "/share/:token", access: "public", noindex: true },
   { path: "/dashboard", access: "protected" },
   { path: "/chat/:sessionId?", access: "protected" },
   { path: "/cochat", access: "protected" },

@@ -235,6 +235,8 @@ export const ZRun = z.object({
   cited: z.array(z.number().int()).optional(),
   /** The approved memories the run used (also in `plan.memories`). */
   memories: z.array(ZUsedMemory).optional(),
+  /** True for a run that came in with a session import: it never ran here, cost nothing. */
+  imported: z.boolean().optional(),
 });
 export type TRun = z.infer<typeof ZRun>;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZAgentRoleId } from "./models";
 import { ZCreditAmount } from "./money";
+import { ZWorkspaceScope } from "./workspaces";
 
 // ---------------------------------------------------------------------------------------
 // Sessions (spec §3, §7): a conversation in which the coordinator and the agents work.
@@ -76,10 +77,17 @@ export const SESSION_TITLE_MAX = 120;
 export const SESSION_DESCRIPTION_MAX = 2000;
 export const SESSION_BUDGET_MAX = 1_000_000;
 
-/** One role's choice: whether it works (manual selection) and on which model (null: default). */
+export const AGENT_INSTRUCTIONS_MAX = 2000;
+
+/**
+ * One role's choice: whether it works (manual selection), on which model (null: default),
+ * and the user's standing instructions for it (issue 14's saved setups), which go into every
+ * call of that role as the user's own words ("" for none).
+ */
 export const ZAgentPreference = z.object({
   enabled: z.boolean().default(true),
   model: z.string().trim().min(1).max(100).nullable().default(null),
+  instructions: z.string().trim().max(AGENT_INSTRUCTIONS_MAX).default(""),
 });
 export type TAgentPreference = z.infer<typeof ZAgentPreference>;
 
@@ -94,6 +102,8 @@ const ZCredits = ZCreditAmount.min(0.01, { error: "must be at least 0.01 credits
 
 export const ZSession = z.object({
   id: z.string(),
+  /** The workspace it belongs to (decision 040); a personal one has its user's id. */
+  workspace_id: z.string(),
   title: z.string(),
   description: z.string(),
   coordinator_model: z.string(),
@@ -119,6 +129,7 @@ export const ZCreateSessionRequest = z.object({
   manual_agent_selection: z.boolean().default(false),
   agent_preferences: ZAgentPreferences.nullable().default(null),
   budget_credits: ZCredits.nullable().default(null),
+  workspace_id: ZWorkspaceScope.shape.workspace_id,
 });
 export type TCreateSessionRequest = z.input<typeof ZCreateSessionRequest>;
 
@@ -145,6 +156,7 @@ export const ZSessionsQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
   q: z.string().trim().max(SESSION_TITLE_MAX).optional().describe("Part of the title"),
+  workspace_id: ZWorkspaceScope.shape.workspace_id,
 });
 export type TSessionsQuery = z.infer<typeof ZSessionsQuery>;
 

@@ -12,7 +12,7 @@ export interface RateLimitOptions {
 }
 
 /** Routes a load balancer or the browser polls constantly are never throttled. */
-const UNLIMITED = new Set(["/api/health"]);
+const UNLIMITED = new Set(["/api/health", "/api/health/live", "/api/health/ready"]);
 
 /**
  * The matched route's pattern, never the raw URL: `/%61pi/sessions` is routed to

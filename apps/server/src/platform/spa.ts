@@ -67,9 +67,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
     });
   }
 
-  function sendHtml(reply: FastifyReply, status: number, html: string) {
+  function sendHtml(reply: FastifyReply, status: number, html: string, noindex = false) {
     reply.status(status).header("cache-control", "no-cache").type("text/html; charset=utf-8");
     if (status === 404) reply.header("x-robots-tag", "noindex");
+    else if (noindex) reply.header("x-robots-tag", "noindex, nofollow");
     return reply.send(html);
   }
 
@@ -94,8 +95,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
           "The Cohort web app has not been built yet. Run `npm start` (it builds it first) or `npm run build`.",
         );
     }
-    return match && routeExists(match, exists)
-      ? sendHtml(reply, 200, indexHtml)
-      : sendHtml(reply, 404, notFoundHtml);
+    if (!match || !routeExists(match, exists)) return sendHtml(reply, 404, notFoundHtml);
+    // A route kept out of search engines (shared sessions) says so before any script runs.
+    return match.route.noindex
+      ? sendHtml(reply, 200, notFoundHtml, true)
+      : sendHtml(reply, 200, indexHtml);
   });
 }

@@ -12,6 +12,7 @@ import { uploadProcessed } from "../support/documents";
 import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
 import { balanceOf, setCredits } from "../support/runs-credits";
 import { parseSse } from "../support/sse";
+import { addTeamMember } from "../support/workspaces";
 
 /**
  * Advisory class: insecure direct object references. User B, signed in and in good standing,
@@ -51,6 +52,12 @@ interface Owned {
   chunkId: string;
   /** A memory proposed after A's run. */
   memoryId: string;
+  /** A's team workspace, a member of it (C), a pending invitation, A's template, A's share link. */
+  teamId: string;
+  memberId: string;
+  invitationId: string;
+  templateId: string;
+  shareId: string;
 }
 let owned: Owned;
 
@@ -104,6 +111,7 @@ beforeAll(async () => {
   const accessToken = await createTestAccessToken(a.client);
 
   await proposeMemories(t.app, {
+    workspaceId: a.user.id,
     userId: a.user.id,
     sessionId: session.id,
     runId: started.run_id,
@@ -124,7 +132,25 @@ beforeAll(async () => {
     .find((r) => r.id === started.run_id)
     ?.plan?.steps.find((s) => s.role !== "critic")?.id as string;
 
+  const team = (await a.client.post("/api/workspaces", { name: "A's team" })).json().workspace;
+  const c = await signUp(t.app);
+  await addTeamMember(t.app, team.id, { userId: c.user.id, role: "member" });
+  const invitation = await a.client.post(`/api/workspaces/${team.id}/invitations`, {
+    email: "invitee@idor.test",
+    role: "member",
+  });
+  const template = await a.client.post("/api/templates", {
+    name: "A's setup",
+    from_session_id: session.id,
+  });
+  const share = await a.client.post(`/api/sessions/${session.id}/shares`, {});
+
   owned = {
+    teamId: team.id,
+    memberId: c.user.id,
+    invitationId: invitation.json().invitation?.id,
+    templateId: template.json().template?.id,
+    shareId: share.json().share?.id,
     sessionId: session.id,
     runId: started.run_id,
     stepId,
@@ -209,6 +235,7 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     ownerStatus: 200,
   },
   "GET /api/sessions/{id}/documents": { id: (o) => o.sessionId, ownerStatus: 200 },
+  "GET /api/sessions/{id}/export": { id: (o) => o.sessionId, ownerStatus: 200 },
   "PUT /api/sessions/{id}/documents": {
     id: (o) => o.sessionId,
     body: { document_ids: [] },
@@ -268,6 +295,66 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     ownerStatus: 200,
   },
   "DELETE /api/documents/{id}": { id: (o) => o.documentId, ownerStatus: 200 },
+  // Issue 14: A's team (B is not a member), template and share link.
+  "GET /api/workspaces/{id}": { id: (o) => o.teamId, ownerStatus: 200 },
+  "GET /api/workspaces/{id}/members": { id: (o) => o.teamId, ownerStatus: 200 },
+  "GET /api/workspaces/{id}/audit": { id: (o) => o.teamId, ownerStatus: 200 },
+  "GET /api/workspaces/{id}/credits": { id: (o) => o.teamId, ownerStatus: 200 },
+  "GET /api/workspaces/{id}/usage": { id: (o) => o.teamId, ownerStatus: 200 },
+  "PUT /api/workspaces/{id}/members/{userId}/cap": {
+    id: (o) => o.teamId,
+    laterParams: (o) => ({ userId: o.memberId }),
+    body: { monthly_cap_credits: 10 },
+    ownerStatus: 200,
+  },
+  "PATCH /api/workspaces/{id}/members/{userId}": {
+    id: (o) => o.teamId,
+    laterParams: (o) => ({ userId: o.memberId }),
+    body: { role: "viewer" },
+    ownerStatus: 200,
+  },
+  "DELETE /api/workspaces/{id}/members/{userId}": {
+    id: (o) => o.teamId,
+    laterParams: (o) => ({ userId: o.memberId }),
+    ownerStatus: 200,
+  },
+  "GET /api/workspaces/{id}/invitations": { id: (o) => o.teamId, ownerStatus: 200 },
+  "POST /api/workspaces/{id}/invitations": {
+    id: (o) => o.teamId,
+    body: { email: "second-invitee@idor.test", role: "viewer" },
+    ownerStatus: 201,
+  },
+  "DELETE /api/workspaces/{id}/invitations/{invitationId}": {
+    id: (o) => o.teamId,
+    laterParams: (o) => ({ invitationId: o.invitationId }),
+    ownerStatus: 200,
+  },
+  "PATCH /api/workspaces/{id}": {
+    id: (o) => o.teamId,
+    body: { name: "Taken over by B" },
+    ownerStatus: 200,
+  },
+  // The name A's PATCH just gave it: B sends the right confirmation and still gets 404.
+  "DELETE /api/workspaces/{id}": {
+    id: (o) => o.teamId,
+    body: { confirm_name: "Taken over by B" },
+    ownerStatus: 200,
+  },
+  "GET /api/templates/{id}": { id: (o) => o.templateId, ownerStatus: 200 },
+  "PATCH /api/templates/{id}": {
+    id: (o) => o.templateId,
+    body: { name: "Taken over by B" },
+    ownerStatus: 200,
+  },
+  "POST /api/templates/{id}/sessions": {
+    id: (o) => o.templateId,
+    body: { title: "B starts A's setup" },
+    ownerStatus: 201,
+  },
+  "DELETE /api/templates/{id}": { id: (o) => o.templateId, ownerStatus: 200 },
+  "GET /api/sessions/{id}/shares": { id: (o) => o.sessionId, ownerStatus: 200 },
+  "POST /api/sessions/{id}/shares": { id: (o) => o.sessionId, body: {}, ownerStatus: 201 },
+  "DELETE /api/shares/{id}": { id: (o) => o.shareId, ownerStatus: 200 },
   "DELETE /api/sessions/{id}": { id: (o) => o.sessionId, ownerStatus: 200 },
 };
 
@@ -283,6 +370,12 @@ const NOT_USER_OWNED: Record<string, string> = {
   "POST /api/admin/users/{id}/revoke-sign-ins": "administrators only",
   "PUT /api/admin/models/{id}": "administrators only; a catalogue model id",
   "GET /api/admin/logs/requests/{requestId}": "administrators only; a request id",
+  "GET /api/invitations/{token}":
+    "an invitation's secret token: whoever holds the link may preview it (workspaces.test.ts)",
+  "POST /api/invitations/{token}/accept":
+    "an invitation's secret token, accepted only by the invited address (workspaces.test.ts)",
+  "GET /api/share/{token}": "a share link's secret token: public by the owner's choice",
+  "GET /api/share/{token}/events": "a live share link's secret token: public by the owner's choice",
   "DELETE /api/auth/identities/{provider}":
     "a provider name (enum); only ever the signed-in user's own links (firebase-emulator.test.ts)",
 };
@@ -349,7 +442,8 @@ function send(client: TestClient, key: string, route: OwnedRoute, id = route.id(
     });
   }
   const body = bodyFor(key, route, id);
-  return client.request(method, target, method === "GET" || method === "DELETE" ? undefined : body);
+  const bodiless = method === "GET" || (method === "DELETE" && body === undefined);
+  return client.request(method, target, bodiless ? undefined : body);
 }
 
 /** Until the process has no work left on the run (a re-run's calls and bookkeeping). */

@@ -13,6 +13,7 @@ import { createEventHub, createRunEventLog } from "../../src/modules/orchestrati
 import { insertRun } from "../../src/modules/orchestration/run-store";
 import { createSession } from "../../src/modules/sessions/create-session";
 import { createUser } from "../../src/modules/users/create-user";
+import { payerFor } from "../../src/modules/workspaces/workspace-access";
 import type { Realtime } from "../../src/platform/realtime";
 
 /**
@@ -104,6 +105,8 @@ export async function createEngineFixture(): Promise<EngineFixture> {
       deps,
       runId,
       sessionId: session.id,
+      workspaceId: session.workspace_id,
+      payer: payerFor(session.workspace_id, user.id),
       userId: user.id,
       mode: "automatic",
       coordinatorModel: "coreason",

@@ -21,7 +21,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (status === "loading" || !delayPassed) return <FullScreenSpinner />;
   if (status !== "authenticated") {
-    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+    // The query too: an invitation link (/dashboard?invite=…) must survive signing in.
+    return (
+      <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />
+    );
   }
   return children;
 }

@@ -17,6 +17,7 @@ import { isUuid } from "../../db/uuid";
 import { applyLedgerEntry } from "../credits/apply-ledger-entry";
 import type { CreditChange } from "../credits/credits-deps";
 import { findUserById } from "../users/find-user";
+import { recordWorkspaceAudit } from "../workspaces/record-workspace-audit";
 import { applySubscriptionState, findSubscription } from "./apply-subscription-state";
 import { CHECKOUT_COLUMNS, type CheckoutRow } from "./checkout-row";
 import { rememberCustomer } from "./ensure-customer";
@@ -100,14 +101,28 @@ async function completeCheckout(
 
   if (checkout.kind === "credits") {
     const pack = checkout.package_id ? findCreditPack(checkout.package_id) : undefined;
+    // A pack bought for a team workspace fills its pool (decision 040); the audit line is
+    // written with the grant, so neither exists without the other.
     const change = await applyLedgerEntry(tx, {
-      userId: checkout.user_id,
+      userId: checkout.workspace_id ?? checkout.user_id,
       credits: checkout.credits,
       reason: "credit_purchase",
       reference: checkout.id,
       description: `Credit pack: ${pack?.name ?? `${checkout.credits} credits`}`,
     });
     if (change) changes.push(change);
+    if (change && checkout.workspace_id) {
+      await recordWorkspaceAudit(tx, {
+        workspaceId: checkout.workspace_id,
+        actorId: checkout.user_id,
+        action: "credits.purchased",
+        details: {
+          credits: Number(checkout.credits),
+          package_id: checkout.package_id,
+          checkout_id: checkout.id,
+        },
+      });
+    }
     await closeCheckout(tx, checkout.id, "completed");
     return change ? `granted ${checkout.credits} credits` : "credits already granted";
   }

@@ -4,6 +4,8 @@ import type { TBillingPeriod, TPaidTier } from "@cohort/contracts";
 export interface CheckoutRow {
   id: string;
   user_id: string;
+  /** The team workspace whose pool a credit pack is for; null: the buyer's own account. */
+  workspace_id: string | null;
   mode: "stripe" | "dev";
   kind: "subscription" | "credits";
   tier: TPaidTier | null;
@@ -16,4 +18,4 @@ export interface CheckoutRow {
 }
 
 export const CHECKOUT_COLUMNS =
-  "id, user_id, mode, kind, tier, billing_period, package_id, credits, amount_cents, status, expires_at";
+  "id, user_id, workspace_id, mode, kind, tier, billing_period, package_id, credits, amount_cents, status, expires_at";

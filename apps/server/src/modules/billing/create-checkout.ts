@@ -14,7 +14,12 @@ import type { Buyer, CheckoutItem } from "./payments";
 
 export type CheckoutRequest =
   | { kind: "subscription"; tier: TPaidTier; billingPeriod: TBillingPeriod }
-  | { kind: "credits"; packageId: TCreditPackId };
+  | {
+      kind: "credits";
+      packageId: TCreditPackId;
+      /** A team workspace whose pool gets the credits (checked by the route); null: the buyer. */
+      workspaceId: string | null;
+    };
 
 export interface CheckoutStarted {
   sessionId: string;
@@ -51,7 +56,12 @@ function describe(userId: string, request: CheckoutRequest): LineItem {
     amountCents: Math.round(pack.priceUsd * 100),
     credits: pack.credits,
     renews: null,
-    metadata: { user_id: userId, kind: "credits", package_id: pack.id },
+    metadata: {
+      user_id: userId,
+      kind: "credits",
+      package_id: pack.id,
+      ...(request.workspaceId ? { workspace_id: request.workspaceId } : {}),
+    },
   };
 }
 
@@ -68,8 +78,9 @@ export async function createCheckout(
   const opened = await deps.payments.openCheckout(user, item);
   await deps.db.query(
     `INSERT INTO billing_checkouts
-       (id, user_id, mode, kind, tier, billing_period, package_id, credits, amount_cents, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+       (id, user_id, mode, kind, tier, billing_period, package_id, credits, amount_cents, expires_at,
+        workspace_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       opened.id,
       user.id,
@@ -81,6 +92,7 @@ export async function createCheckout(
       item.credits,
       item.amountCents,
       opened.expiresAt,
+      request.kind === "credits" ? request.workspaceId : null,
     ],
   );
   return { sessionId: opened.id, checkoutUrl: opened.url };

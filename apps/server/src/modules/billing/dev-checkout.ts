@@ -61,7 +61,12 @@ export async function payDevCheckout(deps: BillingDeps, row: CheckoutRow): Promi
           tier: row.tier ?? "",
           billing_period: row.billing_period ?? "monthly",
         }
-      : { user_id: row.user_id, kind: "credits", package_id: row.package_id ?? "" };
+      : {
+          user_id: row.user_id,
+          kind: "credits",
+          package_id: row.package_id ?? "",
+          ...(row.workspace_id ? { workspace_id: row.workspace_id } : {}),
+        };
   const subscription: DevSubscription | null =
     row.kind === "subscription"
       ? {

@@ -21,6 +21,7 @@ import { getUsageStats } from "../credits/get-usage";
 import { listCreditHistory, type RunSessions } from "../credits/list-credit-history";
 import { listLedger } from "../credits/list-ledger";
 import { type BillingDeps, billingDeps } from "./billing-deps";
+import { creditPackWorkspace, requirePersonalSubscription } from "./checkout-workspace";
 import { createCheckout } from "./create-checkout";
 import {
   cancelDevCheckout,
@@ -60,6 +61,7 @@ export async function billingRoutes(
     },
     async (request) => {
       const { user } = await requireAgreement(request);
+      requirePersonalSubscription(user.id, request.body.workspace_id);
       const started = await createCheckout(deps, user, {
         kind: "subscription",
         tier: request.body.tier,
@@ -74,16 +76,19 @@ export async function billingRoutes(
     {
       schema: {
         tags,
-        summary: "Start a credit pack checkout; the browser then goes to checkout_url",
+        summary:
+          "Start a credit pack checkout (for yourself, or a team workspace's pool as its owner or admin); the browser then goes to checkout_url",
         body: ZPurchaseCreditsRequest,
         response: { 200: ZPurchaseCreditsResponse },
       },
     },
     async (request) => {
       const { user } = await requireAgreement(request);
+      const workspaceId = await creditPackWorkspace(deps.db, user.id, request.body.workspace_id);
       const started = await createCheckout(deps, user, {
         kind: "credits",
         packageId: request.body.packageId,
+        workspaceId,
       });
       return { sessionId: started.sessionId, checkout_url: started.checkoutUrl };
     },

@@ -27,13 +27,14 @@ export async function applyLedgerEntry(
   if (delta === 0) throw new RangeError("a ledger entry moves at least 0.01 credits");
   // The upsert creates the account on first use and, either way, locks its row until commit,
   // so every change to one user's balance happens one after another.
-  const { rows } = await tx.query<{ balance: number; held: number }>(
+  // `pooled`: the account is a team workspace's, whose changes reach all its members.
+  const { rows } = await tx.query<{ balance: number; held: number; pooled: boolean | null }>(
     `INSERT INTO credit_accounts (user_id) VALUES ($1)
      ON CONFLICT (user_id) DO UPDATE SET updated_at = now()
-     RETURNING balance, held`,
+     RETURNING balance, held, (SELECT kind = 'team' FROM workspaces WHERE id = $1) AS pooled`,
     [entry.userId],
   );
-  const account = rows[0] as { balance: number; held: number };
+  const account = rows[0] as { balance: number; held: number; pooled: boolean | null };
   const next = account.balance + delta;
   if (next < account.held) {
     if (await wasApplied(tx, entry.reason, entry.reference)) return null;
@@ -60,6 +61,7 @@ export async function applyLedgerEntry(
     available: fromHundredths(next - account.held),
     delta: fromHundredths(delta),
     reason: entry.reason,
+    ...(account.pooled ? { workspace_id: entry.userId } : {}),
   };
 }
 

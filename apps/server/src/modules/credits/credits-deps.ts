@@ -1,10 +1,14 @@
 import { SERVER_EVENTS, type TCreditsChanged } from "@cohort/contracts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
 import { userRoom } from "../../platform/realtime-rooms";
 
-/** One change of a user's balance or holds, in credits, as the user's sockets receive it. */
+/**
+ * One change of an account's balance or holds, in credits, as its sockets receive it.
+ * `userId` is the account; a team workspace's pool has `workspace_id` set as well, and
+ * reaches every member of the workspace.
+ */
 export interface CreditChange extends TCreditsChanged {
   userId: string;
 }
@@ -17,10 +21,39 @@ export interface CreditsDeps {
   publish: (changes: readonly CreditChange[]) => void;
 }
 
-export function publishToSockets(realtime: Realtime): CreditsDeps["publish"] {
+/**
+ * Where pooled changes find their audience: the ids of the team's members, read when they
+ * happen (the workspaces module's lookup, given by the app: credits does not import it).
+ */
+export interface PoolAudience {
+  members(workspaceId: string): Promise<readonly string[]>;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * A personal account's change goes to its user's sockets at once. A pool's change goes to
+ * every member's sockets, once the members are read; the reads are chained, so the members
+ * receive a pool's changes in the order they happened (the last one is the balance now).
+ */
+export function publishToSockets(realtime: Realtime, pool?: PoolAudience): CreditsDeps["publish"] {
+  let pooled: Promise<void> = Promise.resolve();
   return (changes) => {
     for (const { userId, ...event } of changes) {
-      realtime.io.to(userRoom(userId)).emit(SERVER_EVENTS.creditsChanged, event);
+      if (event.workspace_id === undefined) {
+        realtime.io.to(userRoom(userId)).emit(SERVER_EVENTS.creditsChanged, event);
+        continue;
+      }
+      if (!pool) continue;
+      const workspaceId = event.workspace_id;
+      pooled = pooled
+        .then(() => pool.members(workspaceId))
+        .then((members) => {
+          const rooms = members.map((memberId) => userRoom(memberId));
+          if (rooms.length > 0) realtime.io.to(rooms).emit(SERVER_EVENTS.creditsChanged, event);
+        })
+        .catch((error: unknown) => {
+          pool.log.warn({ err: error, workspaceId }, "pool credit change not published");
+        });
     }
   };
 }
@@ -29,6 +62,6 @@ export function creditsDeps(app: FastifyInstance): CreditsDeps {
   return {
     db: app.db,
     holdTtlMs: app.config.billing.holdTtlMs,
-    publish: publishToSockets(app.realtime),
+    publish: publishToSockets(app.realtime, { members: app.workspaceMemberIds, log: app.log }),
   };
 }

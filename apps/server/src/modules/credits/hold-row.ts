@@ -8,7 +8,10 @@ export type HoldStatus = "open" | "settled" | "released" | "expired";
  */
 export interface Hold {
   id: string;
+  /** The paying account (a workspace; a personal one has its user's id). */
   userId: string;
+  /** The team member whose monthly cap the hold counts against; null on a personal account. */
+  memberId: string | null;
   reference: string;
   amount: Hundredths;
   charged: Hundredths;
@@ -19,6 +22,7 @@ export interface Hold {
 export interface HoldRow {
   id: string;
   user_id: string;
+  member_id: string | null;
   reference: string;
   amount: number;
   charged: number;
@@ -26,12 +30,14 @@ export interface HoldRow {
   expires_at: Date | string;
 }
 
-export const HOLD_COLUMNS = "id, user_id, reference, amount, charged, status, expires_at";
+export const HOLD_COLUMNS =
+  "id, user_id, member_id, reference, amount, charged, status, expires_at";
 
 export function toHold(row: HoldRow): Hold {
   return {
     id: row.id,
     userId: row.user_id,
+    memberId: row.member_id,
     reference: row.reference,
     amount: hundredths(row.amount),
     charged: hundredths(row.charged),

@@ -7,3 +7,8 @@ export interface Payer {
   accountId: string;
   memberId: string | null;
 }
+
+/** The caller's own account: personal workspaces, memory proposals and the public API. */
+export function personalPayer(userId: string): Payer {
+  return { accountId: userId, memberId: null };
+}

@@ -13,6 +13,8 @@ export interface UsageInput {
   credits: number;
   /** The providers' list price in US dollars; by the catalogue's unit, credits / 100. */
   costUsd?: number;
+  /** The team member who made the call on the pool (`userId`); absent on a personal account. */
+  memberId?: string | null;
 }
 
 /**
@@ -26,8 +28,9 @@ export async function recordUsage(db: Queryable, usage: UsageInput): Promise<boo
 export async function insertUsage(db: Queryable, usage: UsageInput): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO usage_events
-       (user_id, reference, model, provider, input_tokens, output_tokens, credits, cost_usd)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       (user_id, reference, model, provider, input_tokens, output_tokens, credits, cost_usd,
+        member_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (reference) DO NOTHING`,
     [
       usage.userId,
@@ -38,6 +41,7 @@ export async function insertUsage(db: Queryable, usage: UsageInput): Promise<boo
       Math.max(0, Math.round(usage.outputTokens)),
       toHundredths(usage.credits),
       Math.max(0, usage.costUsd ?? usage.credits / 100).toFixed(6),
+      usage.memberId ?? null,
     ],
   );
   return rowCount > 0;

@@ -7,17 +7,20 @@ import type { CreditChange, CreditsDeps } from "./credits-deps";
 /**
  * One statement, committed on its own: close the hold if it is open (and, for the sweeper,
  * due) and give its amount back to the account. Closing the hold takes its row lock, so a
- * concurrent settle or release finds it closed and changes nothing.
+ * concurrent settle or release finds it closed and changes nothing. A team member's hold
+ * stops counting against the member's cap in the same statement (member use is read from
+ * the holds, migration 0025).
  */
 const RELEASE_OPEN = prepared(`
   WITH hold AS (
     UPDATE credit_holds SET status = $2, closed_at = now()
     WHERE id = $1 AND status = 'open' AND ($2 <> 'expired' OR expires_at <= now())
-    RETURNING user_id, amount
+    RETURNING user_id, member_id, amount
   )
   UPDATE credit_accounts SET held = credit_accounts.held - hold.amount, updated_at = now()
   FROM hold WHERE credit_accounts.user_id = hold.user_id
-  RETURNING credit_accounts.user_id, credit_accounts.balance, credit_accounts.held`);
+  RETURNING credit_accounts.user_id, credit_accounts.balance, credit_accounts.held,
+    hold.member_id`);
 
 /**
  * Gives a hold's credits back to the available balance (a failed or cancelled call, or the
@@ -28,10 +31,12 @@ export async function releaseHold(
   holdId: string,
   status: "released" | "expired" = "released",
 ): Promise<boolean> {
-  const { rows } = await deps.db.query<{ user_id: string; balance: number; held: number }>(
-    RELEASE_OPEN,
-    [holdId, status],
-  );
+  const { rows } = await deps.db.query<{
+    user_id: string;
+    balance: number;
+    held: number;
+    member_id: string | null;
+  }>(RELEASE_OPEN, [holdId, status]);
   const account = rows[0];
   if (!account) {
     const found = await deps.db.query("SELECT 1 FROM credit_holds WHERE id = $1", [holdId]);
@@ -46,6 +51,7 @@ export async function releaseHold(
     available: fromHundredths(account.balance - account.held),
     delta: 0,
     reason: status === "expired" ? "hold_expired" : "hold_released",
+    ...(account.member_id === null ? {} : { workspace_id: account.user_id }),
   };
   deps.publish([released]);
   return true;

@@ -5,6 +5,7 @@ import { fromHundredths } from "./amounts";
 import type { ComposedStatement } from "./composed-statement";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
+import { lockMemberCap, memberUseThisMonth } from "./member-cap";
 import { insertUsage, type UsageInput } from "./record-usage";
 
 export interface Settlement {
@@ -140,6 +141,7 @@ async function settle<R extends object>(
         available: fromHundredths(account.balance - account.held),
         delta: fromHundredths(-charged),
         reason: "usage",
+        ...(hold.member_id === null ? {} : { workspace_id: hold.user_id }),
       } satisfies CreditChange,
     ]);
   }
@@ -165,13 +167,22 @@ async function settleClosed(
 ): Promise<SettleOutcome> {
   return deps.db.transaction(async (tx) => {
     const locked = await lockHold(tx, holdId);
+    // A team member's late charge is capped by what the member's cap still allows too; the
+    // member's row is locked before the account's, as every team reserve does.
+    const capLeft =
+      locked.status === "expired" && locked.member_id !== null
+        ? await memberCapLeft(tx, locked.user_id, locked.member_id)
+        : null;
     const { rows } = await tx.query<{ balance: number; held: number }>(
       "SELECT balance, held FROM credit_accounts WHERE user_id = $1 FOR UPDATE",
       [locked.user_id],
     );
     const current = rows[0] ?? { balance: 0, held: 0 };
     if (locked.status !== "expired") return { hold: locked, account: current, applied: false };
-    const charge = Math.max(0, Math.min(actual, locked.amount, current.balance - current.held));
+    const charge = Math.max(
+      0,
+      Math.min(actual, locked.amount, current.balance - current.held, capLeft ?? Infinity),
+    );
     const account = { balance: current.balance - charge, held: current.held };
     await tx.query(
       "UPDATE credit_accounts SET balance = $2, updated_at = now() WHERE user_id = $1",
@@ -200,6 +211,18 @@ async function settleClosed(
     }
     return { hold, account, applied: true };
   });
+}
+
+/** What the member's cap still allows this month (null: no cap), under the member's lock. */
+async function memberCapLeft(
+  tx: Queryable,
+  accountId: string,
+  memberId: string,
+): Promise<number | null> {
+  const cap = await lockMemberCap(tx, accountId, memberId);
+  if (cap === null) return null;
+  const use = await memberUseThisMonth(tx, accountId, memberId);
+  return cap - use.held - use.spent;
 }
 
 /** Locks the hold first, then (by the caller) its account: the same order everywhere. */

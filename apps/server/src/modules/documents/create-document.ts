@@ -4,7 +4,10 @@ import { reserveStorage } from "./document-quota";
 
 export interface NewDocument {
   id: string;
+  /** The uploader, whose storage quota the file counts against. */
   userId: string;
+  /** The workspace it belongs to (decision 040). */
+  workspaceId: string;
   name: string;
   kind: TDocumentKind;
   mediaType: string;
@@ -20,9 +23,19 @@ export function createDocument(db: Db, doc: NewDocument, quotaBytes: number): Pr
   return db.transaction(async (tx) => {
     if (!(await reserveStorage(tx, doc.userId, doc.sizeBytes, quotaBytes))) return false;
     await tx.query(
-      `INSERT INTO documents (id, user_id, name, kind, media_type, size_bytes, store, storage_key)
-       VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $1::text)`,
-      [doc.id, doc.userId, doc.name, doc.kind, doc.mediaType, doc.sizeBytes, doc.store],
+      `INSERT INTO documents
+         (id, user_id, name, kind, media_type, size_bytes, store, storage_key, workspace_id)
+       VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $1::text, $8)`,
+      [
+        doc.id,
+        doc.userId,
+        doc.name,
+        doc.kind,
+        doc.mediaType,
+        doc.sizeBytes,
+        doc.store,
+        doc.workspaceId,
+      ],
     );
     return true;
   });

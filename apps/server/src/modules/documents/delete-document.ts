@@ -3,8 +3,10 @@ import { releaseStorage } from "./document-quota";
 import type { DocumentStore } from "./document-store";
 
 /**
- * Deletes one of the user's documents: its row (chunks, vectors and session attachments go
- * with it, by cascade), its quota back, then its file. False for another user's or unknown id.
+ * Deletes a document `userId` uploaded: its row (chunks, vectors and session attachments go
+ * with it, by cascade), its quota back to the uploader (storage counts per uploader), then
+ * its file. False for an unknown id or another uploader's. Whether the caller may delete it
+ * (the uploader, or an admin of its workspace) is checked before: `findChangeableDocument`.
  */
 export async function deleteDocument(
   db: Db,

@@ -12,29 +12,34 @@ import { hasPgvector } from "./pgvector";
 
 export type Passage = TPassage;
 
+/**
+ * Search and lookup within ONE workspace's documents (decision 040): the caller has checked
+ * that the user may read the workspace (a run's session's, the MCP token owner's personal
+ * one), so ids of another workspace's documents are simply not there.
+ */
 export interface DocumentSearch {
-  /** Owner-scoped; documentIds limits to those (only the user's own, ready ones). */
+  /** documentIds limits to those (only the workspace's ready ones). */
   search(input: {
-    userId: string;
+    workspaceId: string;
     query: string;
     documentIds?: readonly string[];
     limit: number;
   }): Promise<Passage[]>;
-  /** The user's own documents among ids (others silently dropped), with name/status/pages. */
+  /** The workspace's documents among ids (others silently dropped), with name/status/pages. */
   describe(
-    userId: string,
+    workspaceId: string,
     documentIds: readonly string[],
   ): Promise<{ id: string; name: string; status: string; pages: number | null }[]>;
 }
 
-/** Search across the user's ready documents, for other modules (runs, MCP). */
+/** Search across a workspace's ready documents, for other modules (runs, MCP). */
 export function documentSearch(app: FastifyInstance): DocumentSearch {
   const searcher = createSearcher(app.db, documentEmbedder(app));
   return {
     // A task's text, not a user's query: any of its words may match (best matches first).
     search: async (input) =>
       (await searcher.search({ ...input, match: "any" })).passages.map(toPassage),
-    describe: (userId, documentIds) => describeDocuments(app.db, userId, documentIds),
+    describe: (workspaceId, documentIds) => describeDocuments(app.db, workspaceId, documentIds),
   };
 }
 
@@ -57,7 +62,7 @@ function uuids(ids: readonly string[] | undefined): string[] | null {
   return ids ? ids.filter((id) => UUID.test(id)) : null;
 }
 
-async function describeDocuments(db: Db, userId: string, documentIds: readonly string[]) {
+async function describeDocuments(db: Db, workspaceId: string, documentIds: readonly string[]) {
   const ids = uuids(documentIds) ?? [];
   if (ids.length === 0) return [];
   const { rows } = await db.query<{
@@ -67,8 +72,8 @@ async function describeDocuments(db: Db, userId: string, documentIds: readonly s
     pages: number | null;
   }>(
     `SELECT id, name, status, pages FROM documents
-      WHERE user_id = $1 AND id = ANY($2::uuid[]) ORDER BY created_at, id`,
-    [userId, ids],
+      WHERE workspace_id = $1 AND id = ANY($2::uuid[]) ORDER BY created_at, id`,
+    [workspaceId, ids],
   );
   return rows;
 }
@@ -95,7 +100,7 @@ interface PassageRow {
 export interface Searcher {
   readonly mode: TSearchMode;
   search(input: {
-    userId: string;
+    workspaceId: string;
     query: string;
     documentIds?: readonly string[] | undefined;
     limit: number;
@@ -110,25 +115,25 @@ export interface Searcher {
 /**
  * Full-text search (websearch_to_tsquery, ts_rank_cd, GIN index) on PGlite and PostgreSQL
  * alike; with an embedding model, also vector similarity, fused by reciprocal rank
- * (decision 036). Only the user's own ready documents are searched.
+ * (decision 036). Only one workspace's ready documents are searched (decision 040).
  */
 export function createSearcher(db: Db, embedder: Embedder | null): Searcher {
   const mode: TSearchMode = embedder ? "hybrid" : "keyword";
   return {
     mode,
-    async search({ userId, query, documentIds, limit, match = "all" }) {
+    async search({ workspaceId, query, documentIds, limit, match = "all" }) {
       const ids = uuids(documentIds);
       if (ids && ids.length === 0) return { mode, passages: [] };
       const candidates = embedder ? CANDIDATES : limit;
       let text = match === "all" ? query : anyWord(query);
-      let keyword = await keywordRanking(db, userId, text, ids, candidates);
+      let keyword = await keywordRanking(db, workspaceId, text, ids, candidates);
       if (keyword.length === 0 && match === "all") {
         text = anyWord(query);
-        keyword = await keywordRanking(db, userId, text, ids, candidates);
+        keyword = await keywordRanking(db, workspaceId, text, ids, candidates);
       }
       let ranked = keyword;
       if (embedder) {
-        const semantic = await vectorCandidates(db, embedder, userId, query, ids);
+        const semantic = await vectorCandidates(db, embedder, workspaceId, query, ids);
         ranked = fuse([keyword.map((row) => row.id), semantic]);
       }
       const top = ranked.slice(0, limit);
@@ -158,7 +163,7 @@ function anyWord(query: string): string {
 
 async function keywordRanking(
   db: Db,
-  userId: string,
+  workspaceId: string,
   query: string,
   ids: string[] | null,
   limit: number,
@@ -168,11 +173,11 @@ async function keywordRanking(
            FROM document_chunks c
            JOIN documents d ON d.id = c.document_id,
                 websearch_to_tsquery('english', $2) AS q(query)
-          WHERE c.user_id = $1 AND d.status = 'ready' AND c.search @@ q.query
+          WHERE d.workspace_id = $1 AND d.status = 'ready' AND c.search @@ q.query
             AND ($3::uuid[] IS NULL OR c.document_id = ANY($3::uuid[]))
           ORDER BY score DESC, c.id
           LIMIT $4`,
-    [userId, query, ids, limit],
+    [workspaceId, query, ids, limit],
   );
   return rows.map((row) => ({ id: row.id, score: Number(row.score) }));
 }
@@ -194,7 +199,7 @@ function fuse(rankings: readonly (readonly string[])[]): { id: string; score: nu
 async function vectorCandidates(
   db: Db,
   embedder: Embedder,
-  userId: string,
+  workspaceId: string,
   query: string,
   ids: string[] | null,
 ): Promise<string[]> {
@@ -207,12 +212,12 @@ async function vectorCandidates(
     : "1 - (SELECT sum(a * b) FROM unnest(c.embedding, $2::real[]) AS v(a, b))";
   const { rows } = await db.query<{ id: string }>(
     `SELECT c.id FROM document_chunks c JOIN documents d ON d.id = c.document_id
-      WHERE c.user_id = $1 AND d.status = 'ready' AND c.embedding IS NOT NULL
+      WHERE d.workspace_id = $1 AND d.status = 'ready' AND c.embedding IS NOT NULL
         AND d.embedding_model = $5
         AND ($3::uuid[] IS NULL OR c.document_id = ANY($3::uuid[]))
       ORDER BY ${distance}, c.id
       LIMIT $4`,
-    [userId, literal, ids, CANDIDATES, embedder.model],
+    [workspaceId, literal, ids, CANDIDATES, embedder.model],
   );
   return rows.map((row) => row.id);
 }

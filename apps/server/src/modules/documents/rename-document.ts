@@ -1,15 +1,13 @@
 import type { Db } from "../../db/client";
 
-/** Renames one of the user's documents; false for another user's or unknown id. */
-export async function renameDocument(
-  db: Db,
-  userId: string,
-  id: string,
-  name: string,
-): Promise<boolean> {
+/**
+ * Renames a document; false when it is gone. The caller has checked the user may
+ * (`findChangeableDocument`).
+ */
+export async function renameDocument(db: Db, id: string, name: string): Promise<boolean> {
   const { rowCount } = await db.query(
-    "UPDATE documents SET name = $3, updated_at = clock_timestamp() WHERE id = $1 AND user_id = $2",
-    [id, userId, name],
+    "UPDATE documents SET name = $2, updated_at = clock_timestamp() WHERE id = $1",
+    [id, name],
   );
   return rowCount === 1;
 }

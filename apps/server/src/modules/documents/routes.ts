@@ -5,6 +5,7 @@ import {
   DOCUMENT_NAME_MAX,
   DOCUMENT_QUOTA_BYTES,
   DOCUMENT_UPLOAD_FIELD,
+  DOCUMENT_WORKSPACE_FIELD,
   ERROR_CODES,
   parseDocumentIds,
   ZDeleteDocumentResponse,
@@ -13,20 +14,24 @@ import {
   ZDocumentResponse,
   ZDocumentSearchQuery,
   ZDocumentSearchResponse,
+  ZDocumentsQuery,
   ZDocumentsResponse,
   ZPassageParams,
   ZPassageResponse,
   ZRenameDocumentRequest,
+  ZWorkspaceScope,
 } from "@cohort/contracts";
-import multipart from "@fastify/multipart";
+import multipart, { type MultipartFields } from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
 import { creditsDeps } from "../credits/credits-deps";
+import { findWorkspaceAccess, requireWorkspaceAccess } from "../workspaces/workspace-access";
 import { checkUpload, quotaExceeded } from "./check-upload";
 import { createDocument } from "./create-document";
 import { deleteDocument } from "./delete-document";
+import { documentNotFound, findChangeableDocument, findDocumentFor } from "./document-access";
 import { usedStorage } from "./document-quota";
 import { createSearcher } from "./document-search";
 import { createDocumentStore } from "./document-store";
@@ -38,10 +43,7 @@ import { receiveUpload } from "./receive-upload";
 import { renameDocument } from "./rename-document";
 
 const tags = ["documents"];
-
-function notFound(): AppError {
-  return new AppError(ERROR_CODES.notFound, 404, "Document not found.");
-}
+const ONE_FILE_ONLY = `Send exactly one file per request, in the field "${DOCUMENT_UPLOAD_FIELD}", with no other fields than "${DOCUMENT_WORKSPACE_FIELD}".`;
 
 /** The name as shown: its last path part, without control characters, at most 255 long. */
 function displayName(filename: string | undefined): string {
@@ -49,6 +51,28 @@ function displayName(filename: string | undefined): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
   const clean = base.replace(/[\u0000-\u001f\u007f\uE000\uE001]/g, "").trim();
   return (clean || "document").slice(0, DOCUMENT_NAME_MAX);
+}
+
+/**
+ * The upload's workspace: the optional field sent before the file (undefined: the personal
+ * one). Any other field, or a workspace id that is no uuid, refuses the upload (400), so a
+ * mistyped field never puts a team's file in the personal workspace unnoticed.
+ */
+function uploadWorkspace(fields: MultipartFields): string | undefined {
+  const refused = (message: string) => new AppError(ERROR_CODES.badRequest, 400, message);
+  for (const name of Object.keys(fields)) {
+    if (name !== DOCUMENT_UPLOAD_FIELD && name !== DOCUMENT_WORKSPACE_FIELD) {
+      throw refused(ONE_FILE_ONLY);
+    }
+  }
+  const field = fields[DOCUMENT_WORKSPACE_FIELD];
+  if (field === undefined) return undefined;
+  const value = !Array.isArray(field) && field.type === "field" ? field.value : undefined;
+  const parsed = ZWorkspaceScope.shape.workspace_id.safeParse(value);
+  if (!parsed.success || parsed.data === undefined) {
+    throw refused(`"${DOCUMENT_WORKSPACE_FIELD}" must be a workspace id.`);
+  }
+  return parsed.data;
 }
 
 /** RFC 6266 / 5987: an ASCII fallback and the exact UTF-8 name. */
@@ -59,7 +83,9 @@ function attachmentHeader(name: string): string {
 
 /**
  * Documents (issue 13, decision 036): upload, list, view, search, download, rename, delete.
- * Every call is the owner's only: anyone else's ids answer 404.
+ * Each belongs to a workspace (decision 040): its members read it, members upload, the
+ * uploader or an admin renames and deletes; anyone else's ids answer 404. Storage counts
+ * against the uploader's own quota, whichever workspace the file is in.
  */
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const config = app.config.documents;
@@ -78,13 +104,14 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   app.addHook("onReady", () => processor.resumeStale());
   app.addHook("preClose", () => processor.stop());
 
-  // Only this plugin takes multipart bodies; one file, no other fields.
+  // Only this plugin takes multipart bodies.
   await app.register(multipart, { throwFileSizeLimit: false });
-  // One file, no other fields. Browsers send the file name as UTF-8 bytes: busboy's
-  // defParamCharset (missing from @fastify/multipart's types, hence not a literal).
+  // One file and at most the workspace field before it. Browsers send the file name as
+  // UTF-8 bytes: busboy's defParamCharset (missing from @fastify/multipart's types, hence
+  // not a literal).
   const uploadOptions = {
     defParamCharset: "utf8",
-    limits: { fileSize: config.maxFileBytes, files: 1, fields: 0, parts: 1 },
+    limits: { fileSize: config.maxFileBytes, files: 1, fields: 1, parts: 2 },
   };
 
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -94,7 +121,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        summary: `Upload one document (multipart/form-data, field "${DOCUMENT_UPLOAD_FIELD}")`,
+        summary: `Upload one document (multipart/form-data, field "${DOCUMENT_UPLOAD_FIELD}"; optionally "${DOCUMENT_WORKSPACE_FIELD}" before it, member+)`,
         consumes: ["multipart/form-data"],
         response: { 201: ZDocumentResponse },
       },
@@ -111,11 +138,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       const part = await request.file(uploadOptions).catch((error: { code?: string }) => {
         // Multipart's own limits (another field, several parts) answer as one clear refusal.
         if (error.code?.startsWith("FST_") && error.code.endsWith("_LIMIT")) {
-          throw new AppError(
-            ERROR_CODES.badRequest,
-            400,
-            `Send exactly one file per request, in the field "${DOCUMENT_UPLOAD_FIELD}", with no other fields.`,
-          );
+          throw new AppError(ERROR_CODES.badRequest, 400, ONE_FILE_ONLY);
         }
         throw error;
       });
@@ -126,6 +149,13 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
           `No file was sent. Send it in the field "${DOCUMENT_UPLOAD_FIELD}".`,
         );
       }
+      // Checked before the file is read: an outsider's upload is refused, not spooled.
+      const workspace = await requireWorkspaceAccess(
+        app.db,
+        user.id,
+        uploadWorkspace(part.fields),
+        "member",
+      );
       const id = randomUUID();
       const name = displayName(part.filename);
       const received = await receiveUpload(part.file, spoolDir, id);
@@ -144,6 +174,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         {
           id,
           userId: user.id,
+          workspaceId: workspace.workspaceId,
           name,
           kind: detected.kind,
           mediaType: detected.mediaType,
@@ -160,7 +191,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         throw quotaExceeded(received.size, quotaBytes);
       }
       processor.enqueue(id);
-      const document = await findDocument(app.db, user.id, id);
+      const document = await findDocument(app.db, id);
       return reply.status(201).send({ document: document as NonNullable<typeof document> });
     },
   );
@@ -170,14 +201,17 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        summary: "The user's documents, storage use, search mode and where files are kept",
+        summary:
+          "A workspace's documents (the personal one by default), the user's storage use, search mode and where files are kept",
+        querystring: ZDocumentsQuery,
         response: { 200: ZDocumentsResponse },
       },
     },
     async (request) => {
       const { user } = await requireAgreement(request);
+      const workspace = await requireWorkspaceAccess(app.db, user.id, request.query.workspace_id);
       const [documents, used] = await Promise.all([
-        listDocuments(app.db, user.id),
+        listDocuments(app.db, workspace.workspaceId),
         usedStorage(app.db, user.id),
       ]);
       return {
@@ -199,16 +233,23 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        summary: "Search the user's ready documents; snippets mark matches with U+E000/U+E001",
+        summary:
+          "Search a workspace's ready documents (the personal one by default); snippets mark matches with U+E000/U+E001",
         querystring: ZDocumentSearchQuery,
         response: { 200: ZDocumentSearchResponse },
       },
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const { q, document_ids, limit } = request.query;
+      const { q, document_ids, limit, workspace_id } = request.query;
+      const workspace = await requireWorkspaceAccess(app.db, user.id, workspace_id);
       const ids = document_ids === undefined ? undefined : parseDocumentIds(document_ids);
-      const result = await searcher.search({ userId: user.id, query: q, documentIds: ids, limit });
+      const result = await searcher.search({
+        workspaceId: workspace.workspaceId,
+        query: q,
+        documentIds: ids,
+        limit,
+      });
       return { query: q, ...result };
     },
   );
@@ -218,16 +259,17 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        summary: "One passage of the user's documents (for citations)",
+        summary: "One passage of a document the user can read (for citations)",
         params: ZPassageParams,
         response: { 200: ZPassageResponse },
       },
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const passage = await findPassage(app.db, user.id, request.params.chunkId);
-      if (!passage) throw new AppError(ERROR_CODES.notFound, 404, "Passage not found.");
-      return { passage };
+      const found = await findPassage(app.db, request.params.chunkId);
+      const readable = found && (await findWorkspaceAccess(app.db, user.id, found.workspaceId));
+      if (!found || !readable) throw new AppError(ERROR_CODES.notFound, 404, "Passage not found.");
+      return { passage: found.passage };
     },
   );
 
@@ -243,8 +285,9 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const document = await findDocument(app.db, user.id, request.params.id);
-      if (!document) throw notFound();
+      await findDocumentFor(app.db, user.id, request.params.id);
+      const document = await findDocument(app.db, request.params.id);
+      if (!document) throw documentNotFound();
       return { document };
     },
   );
@@ -261,8 +304,8 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const chunks = await findChunks(app.db, user.id, request.params.id);
-      if (!chunks) throw notFound();
+      await findDocumentFor(app.db, user.id, request.params.id);
+      const chunks = await findChunks(app.db, request.params.id);
       return { document_id: request.params.id, chunks };
     },
   );
@@ -278,16 +321,14 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { user } = await requireAgreement(request);
+      await findDocumentFor(app.db, user.id, request.params.id);
       const { rows } = await app.db.query<{
         name: string;
         storage_key: string;
         size_bytes: number;
-      }>("SELECT name, storage_key, size_bytes FROM documents WHERE id = $1 AND user_id = $2", [
-        request.params.id,
-        user.id,
-      ]);
+      }>("SELECT name, storage_key, size_bytes FROM documents WHERE id = $1", [request.params.id]);
       const row = rows[0];
-      if (!row) throw notFound();
+      if (!row) throw documentNotFound();
       const body = await store.open(row.storage_key);
       return reply
         .header("content-type", "application/octet-stream")
@@ -305,7 +346,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        summary: "Rename a document",
+        summary: "Rename a document (its uploader, or an admin of its workspace)",
         params: ZDocumentParams,
         body: ZRenameDocumentRequest,
         response: { 200: ZDocumentResponse },
@@ -313,10 +354,11 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { user } = await requireAgreement(request);
+      await findChangeableDocument(app.db, user.id, request.params.id);
       const name = displayName(request.body.name);
-      if (!(await renameDocument(app.db, user.id, request.params.id, name))) throw notFound();
-      const document = await findDocument(app.db, user.id, request.params.id);
-      if (!document) throw notFound();
+      if (!(await renameDocument(app.db, request.params.id, name))) throw documentNotFound();
+      const document = await findDocument(app.db, request.params.id);
+      if (!document) throw documentNotFound();
       return { document };
     },
   );
@@ -326,14 +368,18 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        summary: "Delete a document: its file, chunks, vectors and session attachments",
+        summary:
+          "Delete a document: its file, chunks, vectors and session attachments (its uploader, or an admin of its workspace)",
         params: ZDocumentParams,
         response: { 200: ZDeleteDocumentResponse },
       },
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      if (!(await deleteDocument(app.db, store, user.id, request.params.id))) throw notFound();
+      const document = await findChangeableDocument(app.db, user.id, request.params.id);
+      if (!(await deleteDocument(app.db, store, document.uploaderId, document.documentId))) {
+        throw documentNotFound();
+      }
       return { deleted: true as const };
     },
   );

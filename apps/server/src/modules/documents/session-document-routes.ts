@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAgreement } from "../agreements/require-agreement";
-import { findOwnedSession } from "../sessions/find-session";
+import { findSessionFor } from "../sessions/find-session";
 import { documentSearch } from "./document-search";
 import { listSessionDocuments, replaceSessionDocuments } from "./session-documents";
 
@@ -12,8 +12,8 @@ const params = z.object({ id: z.string() });
 
 /**
  * The documents attached to a session (decision 037): its runs plan with them, retrieve
- * passages from them and cite them. The session's owner only (404 otherwise), and only the
- * owner's own documents.
+ * passages from them and cite them. Members of the session's workspace read them (viewer+)
+ * and change them (member+); only documents of the same workspace can be attached.
  */
 export async function sessionDocumentRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -31,9 +31,11 @@ export async function sessionDocumentRoutes(app: FastifyInstance): Promise<void>
     },
     async (request, reply) => {
       const { user } = await requireAgreement(request);
-      const session = await findOwnedSession(app.db, user.id, request.params.id);
+      const session = await findSessionFor(app.db, user.id, request.params.id);
       reply.header("cache-control", "no-store");
-      return { documents: await listSessionDocuments(app.db, search, user.id, session.id) };
+      return {
+        documents: await listSessionDocuments(app.db, search, session.workspaceId, session.id),
+      };
     },
   );
 
@@ -50,9 +52,18 @@ export async function sessionDocumentRoutes(app: FastifyInstance): Promise<void>
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const session = await findOwnedSession(app.db, user.id, request.params.id);
-      await replaceSessionDocuments(app.db, search, user.id, session.id, request.body.document_ids);
-      return { documents: await listSessionDocuments(app.db, search, user.id, session.id) };
+      const session = await findSessionFor(app.db, user.id, request.params.id, {
+        least: "member",
+      });
+      const { workspaceId } = session;
+      await replaceSessionDocuments(
+        app.db,
+        search,
+        workspaceId,
+        session.id,
+        request.body.document_ids,
+      );
+      return { documents: await listSessionDocuments(app.db, search, workspaceId, session.id) };
     },
   );
 }

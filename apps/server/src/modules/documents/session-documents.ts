@@ -5,8 +5,8 @@ import type { DocumentSearch } from "./document-search";
 
 /**
  * Session attachments (the session_documents table, decision 037): the documents a session's
- * runs work from. Only the owner's own documents can be attached; the session's ownership is
- * checked by the caller.
+ * runs work from. Only documents of the session's own workspace can be attached (decision
+ * 040); the caller has checked the user's role in it.
  */
 
 /** The session's attached document ids, oldest attachment first. */
@@ -18,11 +18,11 @@ export async function attachedDocumentIds(db: Queryable, sessionId: string): Pro
   return rows.map((r) => r.document_id);
 }
 
-/** The session's attached documents, as the user sees them. */
+/** The session's attached documents (`workspaceId`: the session's workspace). */
 export async function listSessionDocuments(
   db: Queryable,
   search: Pick<DocumentSearch, "describe">,
-  userId: string,
+  workspaceId: string,
   sessionId: string,
 ): Promise<TSessionDocument[]> {
   const { rows } = await db.query<{ document_id: string; attached_at: Date | string }>(
@@ -31,7 +31,7 @@ export async function listSessionDocuments(
   );
   if (rows.length === 0) return [];
   const described = await search.describe(
-    userId,
+    workspaceId,
     rows.map((r) => r.document_id),
   );
   const byId = new Map(described.map((d) => [d.id, d]));
@@ -50,30 +50,33 @@ export async function listSessionDocuments(
   });
 }
 
-export function documentNotFound(): AppError {
+/** `missing`: the ids that are not documents of the session's workspace. */
+export function documentNotFound(missing: readonly string[]): AppError {
   return new AppError(
     SESSION_DOCUMENT_ERROR_CODES.documentNotFound,
     404,
     "One of these documents does not exist.",
+    { document_ids: missing },
   );
 }
 
 /**
- * Replaces the session's attachments with `documentIds` (the user's own, each once): kept
- * ones keep their attachment time, new ones are attached now, missing ones are detached. An
- * id that is not one of the user's documents refuses the whole change (404, as for a
- * document that does not exist).
+ * Replaces the session's attachments with `documentIds` (documents of `workspaceId`, the
+ * session's workspace, each once): kept ones keep their attachment time, new ones are
+ * attached now, missing ones are detached. An id that is not a document of that workspace
+ * refuses the whole change (404, as for a document that does not exist, naming the id).
  */
 export async function replaceSessionDocuments(
   db: Queryable,
   search: Pick<DocumentSearch, "describe">,
-  userId: string,
+  workspaceId: string,
   sessionId: string,
   documentIds: readonly string[],
 ): Promise<void> {
   const wanted = [...new Set(documentIds)];
-  const owned = await search.describe(userId, wanted);
-  if (owned.length !== wanted.length) throw documentNotFound();
+  const found = new Set((await search.describe(workspaceId, wanted)).map((d) => d.id));
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length > 0) throw documentNotFound(missing);
   // In the order given, so attachment times follow it.
   await db.query(
     `WITH kept AS (

@@ -1,4 +1,94 @@
+import {
+  EXPORT_ERROR_CODES,
+  exportFilename,
+  SESSION_EXPORT_FORMAT,
+  SESSION_EXPORT_ROUTES,
+  SESSION_IMPORT_MAX_BYTES,
+  type TExportFormat,
+  ZSessionExportQuery,
+  ZSessionImportQuery,
+  ZSessionImportResponse,
+} from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireAgreement } from "../agreements/require-agreement";
+import { findSessionFor } from "../sessions/find-session";
+import { buildSessionExport } from "./build-session-export";
+import { importSessionExport } from "./import-session-export";
+import { renderMarkdownPdf } from "./render-markdown-pdf";
+import { renderSessionMarkdown } from "./render-session-markdown";
 
-/** A session as Markdown, JSON or PDF; importing a JSON export (H-export). */
-export async function exportRoutes(_app: FastifyInstance): Promise<void> {}
+const tags = ["export"];
+
+const CONTENT_TYPES: Record<TExportFormat, string> = {
+  json: "application/json; charset=utf-8",
+  markdown: "text/markdown; charset=utf-8",
+  pdf: "application/pdf",
+};
+const EXTENSIONS: Record<TExportFormat, string> = { json: "json", markdown: "md", pdf: "pdf" };
+
+/**
+ * A session as Markdown, JSON or PDF (anyone who can read it: viewer and above in its
+ * workspace), and a JSON export imported as a new session (issue 14).
+ */
+export async function exportRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    "/api/sessions/:id/export",
+    {
+      schema: {
+        tags,
+        summary:
+          "Download a session: json (lossless, versioned: every run, step, cost, score and citation), markdown (to read) or pdf",
+        params: z.object({ id: z.string() }),
+        querystring: ZSessionExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAgreement(request);
+      const session = await findSessionFor(app.db, user.id, request.params.id, {
+        least: "viewer",
+      });
+      const { format } = request.query;
+      const data = await buildSessionExport(app.db, session.id);
+      reply
+        .header("content-type", CONTENT_TYPES[format])
+        .header(
+          "content-disposition",
+          `attachment; filename="${exportFilename(session.title, EXTENSIONS[format])}"`,
+        )
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "private, no-store");
+      if (format === "json") return reply.send(`${JSON.stringify(data, null, 2)}\n`);
+      const markdown = renderSessionMarkdown(data);
+      if (format === "markdown") return reply.send(markdown);
+      return reply.send(renderMarkdownPdf(markdown, session.title));
+    },
+  );
+
+  r.post(
+    SESSION_EXPORT_ROUTES.import,
+    {
+      bodyLimit: SESSION_IMPORT_MAX_BYTES,
+      schema: {
+        tags,
+        summary: `Import a JSON export ("format": "${SESSION_EXPORT_FORMAT}") as a new session in a workspace (member and above; the personal one by default). Its runs are marked imported and cost nothing. ${EXPORT_ERROR_CODES.unsupportedVersion} names a version this server cannot read`,
+        querystring: ZSessionImportQuery,
+        body: z.looseObject({ format: z.unknown(), version: z.unknown() }),
+        response: { 201: ZSessionImportResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAgreement(request);
+      const imported = await importSessionExport(
+        app.db,
+        user.id,
+        request.query.workspace_id,
+        request.body,
+      );
+      return reply.status(201).send(imported);
+    },
+  );
+}

@@ -1,4 +1,159 @@
+import {
+  SHARE_ROUTES,
+  SHARE_VIEWS_PER_MINUTE,
+  ZCreateShare,
+  ZShareCreated,
+  ZSharedView,
+  ZShareEventsQuery,
+  ZShareList,
+  ZShareOne,
+  ZShareParams,
+  ZShareSessionParams,
+  ZShareTokenParams,
+} from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { requireUser } from "../../platform/auth";
+import { requireAgreement } from "../agreements/require-agreement";
+import { openSse } from "../cochat/sse-stream";
+import { lastEventSeq } from "../orchestration/run-events";
+import { findSessionFor } from "../sessions/find-session";
+import { buildSharedView } from "./build-shared-view";
+import { createShareLink } from "./create-share-link";
+import { findWorkingShare, openShare, shareNotFound } from "./find-working-share";
+import { listShareLinks } from "./list-share-links";
+import { revokeShareLink } from "./revoke-share-link";
+import { streamShareEvents } from "./stream-share-events";
 
-/** Read-only share links to a session or a run (H-share). */
-export async function shareRoutes(_app: FastifyInstance): Promise<void> {}
+const tags = ["shares"];
+/** Viewers without an account read these: a tighter budget per address than the API's. */
+const publicLimit = { rateLimit: { max: SHARE_VIEWS_PER_MINUTE, timeWindow: 60_000 } };
+
+/**
+ * Read-only share links to a session or a run (issue 14). Members make and list them; the
+ * link's creator or a workspace admin revokes one. Viewers need no account: the public
+ * routes take the token alone, need no CSRF token (they only read) and are rate limited.
+ * Every answer here, errors included, carries `X-Robots-Tag: noindex, nofollow`.
+ */
+export async function shareRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const publicUrl = app.config.publicUrl;
+  app.addHook("onRequest", async (_request, reply) => {
+    reply.header("x-robots-tag", "noindex, nofollow");
+  });
+
+  r.post(
+    SHARE_ROUTES.sessionShares,
+    {
+      schema: {
+        tags,
+        summary:
+          "Makes a read-only link to the session or one of its runs (members and above); costs, names and live streaming only when chosen",
+        params: ZShareSessionParams,
+        body: ZCreateShare,
+        response: { 201: ZShareCreated },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAgreement(request);
+      const session = await findSessionFor(app.db, user.id, request.params.id, {
+        least: "member",
+      });
+      const share = await createShareLink(app.db, {
+        sessionId: session.id,
+        userId: user.id,
+        publicUrl,
+        body: request.body,
+      });
+      reply.status(201);
+      return { share, url: share.url };
+    },
+  );
+
+  r.get(
+    SHARE_ROUTES.sessionShares,
+    {
+      schema: {
+        tags,
+        summary: "The session's share links, newest first, revoked and expired ones included",
+        params: ZShareSessionParams,
+        response: { 200: ZShareList },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const session = await findSessionFor(app.db, user.id, request.params.id, {
+        least: "member",
+      });
+      reply.header("cache-control", "no-store");
+      return { shares: await listShareLinks(app.db, session.id, publicUrl) };
+    },
+  );
+
+  r.delete(
+    SHARE_ROUTES.share,
+    {
+      schema: {
+        tags,
+        summary: "Revokes a share link at once (its creator, or an admin of the workspace)",
+        params: ZShareParams,
+        response: { 200: ZShareOne },
+      },
+    },
+    async (request) => {
+      const { user } = await requireUser(request);
+      return {
+        share: await revokeShareLink(app.db, {
+          shareId: request.params.id,
+          userId: user.id,
+          publicUrl,
+        }),
+      };
+    },
+  );
+
+  r.get(
+    SHARE_ROUTES.publicView,
+    {
+      config: publicLimit,
+      schema: {
+        tags,
+        summary:
+          "The shared session or run, read-only, for anyone with the link (no sign-in). Unknown, revoked and expired links all answer 404",
+        params: ZShareTokenParams,
+        response: { 200: ZSharedView },
+      },
+    },
+    async (request, reply) => {
+      const share = await openShare(app.db, request.params.token);
+      const lastSeq = await lastEventSeq(app.orchestration.deps, share.session_id);
+      reply.header("cache-control", "no-store");
+      return buildSharedView(app.db, share, lastSeq);
+    },
+  );
+
+  r.get(
+    SHARE_ROUTES.publicEvents,
+    {
+      config: publicLimit,
+      schema: {
+        tags,
+        summary:
+          "A live link's run events after `after`, as Server-Sent Events (open, run…, end when the link is revoked or expires)",
+        params: ZShareTokenParams,
+        querystring: ZShareEventsQuery,
+      },
+    },
+    async (request, reply) => {
+      const share = await findWorkingShare(app.db, request.params.token);
+      if (!share?.live) throw shareNotFound();
+      const stream = openSse(reply);
+      await streamShareEvents(app.orchestration.deps, stream, {
+        share,
+        after: request.query.after,
+      }).catch((error: unknown) => {
+        request.log.error({ err: error, shareId: share.id }, "share stream failed");
+      });
+    },
+  );
+}

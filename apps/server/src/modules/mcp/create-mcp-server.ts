@@ -203,7 +203,8 @@ export function createMcpServer(
     (input) =>
       guarded(caller, deps, "sessions:read", async () => {
         const passages = await deps.documents.search({
-          userId,
+          // MCP works in the token owner's personal workspace (its id is the user's).
+          workspaceId: userId,
           query: input.query,
           ...(input.document_ids ? { documentIds: input.document_ids } : {}),
           limit: input.limit ?? DEFAULT_SEARCH_LIMIT,

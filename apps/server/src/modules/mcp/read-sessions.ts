@@ -7,7 +7,7 @@ import type {
 import type { FastifyInstance } from "fastify";
 import { listRuns } from "../orchestration/run-store";
 import { NEWEST_RUN_JOIN } from "../orchestration/session-run-facts";
-import { findOwnedSession } from "../sessions/find-session";
+import { findSessionFor } from "../sessions/find-session";
 import { listMessages } from "../sessions/list-messages";
 import { listSessions } from "../sessions/list-sessions";
 import { sessionUrl } from "./run-team";
@@ -27,7 +27,10 @@ function summaryOf(
   };
 }
 
-/** `list_sessions`: the owner's newest sessions, as the dashboard lists them. */
+/**
+ * `list_sessions`: the newest sessions of the owner's personal workspace (whose id is the
+ * user's), as the dashboard lists them.
+ */
 export async function listMcpSessions(
   app: FastifyInstance,
   userId: string,
@@ -38,15 +41,15 @@ export async function listMcpSessions(
 }
 
 /**
- * `get_session`: the session's messages and each run's answer, cost and score. Another
- * user's session is "does not exist", as on the web API.
+ * `get_session`: the session's messages and each run's answer, cost and score. A session in
+ * a workspace the user is not a member of is "does not exist", as on the web API.
  */
 export async function getMcpSession(
   app: FastifyInstance,
   userId: string,
   sessionId: string,
 ): Promise<TMcpGetSessionOutput> {
-  const session = await findOwnedSession(app.db, userId, sessionId);
+  const session = await findSessionFor(app.db, userId, sessionId);
   const [messages, runs] = await Promise.all([
     listMessages(app.db, session.id),
     listRuns(app.db, session.id),

@@ -31,7 +31,8 @@ function refusal(auth: Extract<TokenAuth, { ok: false }>): AppError {
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const calls = createCallRegistry();
   const documents = documentSearch(app);
-  // A new session has nothing attached: replacing its set attaches these (the owner's only).
+  // A new session has nothing attached: replacing its set attaches these (documents of the
+  // owner's personal workspace only, whose id is the user's, like the session's).
   const attachDocuments: McpServerDeps["attachDocuments"] = (userId, sessionId, ids) =>
     replaceSessionDocuments(app.db, documents, userId, sessionId, ids);
 

@@ -65,7 +65,7 @@ export async function runTeam(
   } catch (error) {
     // Refused before anything ran (no credits, an unknown document): no empty session stays
     // behind under the task's name.
-    await deleteSession(app.db, userId, session.id);
+    await deleteSession(app.db, session.id);
     throw error;
   }
   let answerStarted = false;

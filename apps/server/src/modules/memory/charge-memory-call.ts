@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { creditsDeps } from "../credits/credits-deps";
+import { personalPayer } from "../credits/payer";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
 import { reserveCredits } from "../credits/reserve-credits";
@@ -11,7 +12,8 @@ import type { ModelCallInput, ModelCallResult } from "../models/gateway";
  * before it starts, the actual price settled after, the hold released when it fails; on the
  * user's own key it costs nothing and only its usage is recorded. The reference
  * `memory:<runId>` makes a second attempt for the same run reuse the same hold.
- * Throws `insufficient_credits` when the balance cannot cover the worst case.
+ * Throws `insufficient_credits` when the balance cannot cover the worst case. Paid from the
+ * user's own account, whichever workspace the run was in (memory proposals stay personal).
  */
 export async function chargeMemoryCall(
   app: FastifyInstance,
@@ -23,7 +25,7 @@ export async function chargeMemoryCall(
   const estimate = app.models.estimateCall(input);
   const hold =
     estimate.worstCaseCredits > 0
-      ? await reserveCredits(deps, userId, estimate.worstCaseCredits, reference)
+      ? await reserveCredits(deps, personalPayer(userId), estimate.worstCaseCredits, reference)
       : null;
   let result: ModelCallResult;
   try {

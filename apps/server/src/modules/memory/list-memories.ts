@@ -7,12 +7,13 @@ import { anyWordQuery } from "./search-query";
 const LIST_LIMIT = 500;
 
 /**
- * The user's approved memories (or open proposals), newest first; with `q`, those matching
- * any of its words (the full-text search, as typed: prefixes count), best match first.
+ * A workspace's approved memories (or open proposals), newest first; with `q`, those
+ * matching any of its words (the full-text search, as typed: prefixes count), best match
+ * first. The caller has checked the user may read the workspace.
  */
 export async function listMemories(
   db: Queryable,
-  userId: string,
+  workspaceId: string,
   q: string | undefined,
   status: "approved" | "proposed" = "approved",
 ): Promise<TMemory[]> {
@@ -21,30 +22,28 @@ export async function listMemories(
   const { rows } = query
     ? await db.query<MemoryRow>(
         `SELECT ${MEMORY_COLUMNS} FROM memories
-         WHERE user_id = $1 AND status = $4 AND search @@ to_tsquery('english', $2)
+         WHERE workspace_id = $1 AND status = $4 AND search @@ to_tsquery('english', $2)
          ORDER BY ts_rank_cd(search, to_tsquery('english', $2)) DESC, updated_at DESC
          LIMIT $3`,
-        [userId, query, LIST_LIMIT, status],
+        [workspaceId, query, LIST_LIMIT, status],
       )
     : await db.query<MemoryRow>(
         `SELECT ${MEMORY_COLUMNS} FROM memories
-         WHERE user_id = $1 AND status = $3
+         WHERE workspace_id = $1 AND status = $3
          ORDER BY updated_at DESC, seq DESC LIMIT $2`,
-        [userId, LIST_LIMIT, status],
+        [workspaceId, LIST_LIMIT, status],
       );
   return rows.map(toMemory);
 }
 
-/** Every memory a run proposed, in the order proposed, whatever was decided since. */
-export async function listRunProposals(
-  db: Queryable,
-  userId: string,
-  runId: string,
-): Promise<TMemory[]> {
+/**
+ * Every memory a run proposed, in the order proposed, whatever was decided since (the caller
+ * has checked the user may read the run).
+ */
+export async function listRunProposals(db: Queryable, runId: string): Promise<TMemory[]> {
   const { rows } = await db.query<MemoryRow>(
-    `SELECT ${MEMORY_COLUMNS} FROM memories
-     WHERE user_id = $1 AND source_run_id = $2 ORDER BY seq`,
-    [userId, runId],
+    `SELECT ${MEMORY_COLUMNS} FROM memories WHERE source_run_id = $1 ORDER BY seq`,
+    [runId],
   );
   return rows.map(toMemory);
 }
@@ -58,16 +57,19 @@ export async function listAllMemories(db: Queryable, userId: string): Promise<TM
   return rows.map(toMemory);
 }
 
-/** The newest approved lines, so the model does not propose them again in other words. */
+/**
+ * The workspace's newest approved lines, so the model does not propose them again in other
+ * words.
+ */
 export async function listKnownTexts(
   db: Queryable,
-  userId: string,
+  workspaceId: string,
   limit: number,
 ): Promise<string[]> {
   const { rows } = await db.query<{ text: string }>(
-    `SELECT text FROM memories WHERE user_id = $1 AND status = 'approved'
+    `SELECT text FROM memories WHERE workspace_id = $1 AND status = 'approved'
      ORDER BY updated_at DESC LIMIT $2`,
-    [userId, limit],
+    [workspaceId, limit],
   );
   return rows.map((r) => r.text);
 }

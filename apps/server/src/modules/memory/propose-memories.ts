@@ -17,6 +17,9 @@ const MAX_OUTPUT_TOKENS = 600;
 const KNOWN_LIMIT = 30;
 
 export interface ProposeMemoriesInput {
+  /** The run's session's workspace, whose memories these become. */
+  workspaceId: string;
+  /** Who started the run: their plan and memory switches decide, their account pays. */
   userId: string;
   sessionId: string;
   runId: string;
@@ -51,7 +54,7 @@ export async function proposeMemories(
 async function propose(app: FastifyInstance, input: ProposeMemoriesInput): Promise<void> {
   const { active, settings } = await memoryActive(app.db, input.userId);
   if (!active || !input.answer.trim()) return;
-  const known = await listKnownTexts(app.db, input.userId, KNOWN_LIMIT);
+  const known = await listKnownTexts(app.db, input.workspaceId, KNOWN_LIMIT);
   const userKeys = await loadUserKeys(apiKeyDeps(app), input.userId);
   const result = await chargeMemoryCall(app, input.userId, `memory:${input.runId}`, {
     modelId: input.coordinatorModelId,
@@ -64,6 +67,7 @@ async function propose(app: FastifyInstance, input: ProposeMemoriesInput): Promi
   const memories = await storeProposals(
     app.db,
     {
+      workspaceId: input.workspaceId,
       userId: input.userId,
       sessionId: input.sessionId,
       runId: input.runId,

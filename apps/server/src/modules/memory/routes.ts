@@ -1,5 +1,4 @@
 import {
-  ERROR_CODES,
   hasMemoryAccess,
   MEMORY_ERROR_CODES,
   MEMORY_MESSAGES,
@@ -22,6 +21,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Principal, requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import { requireWorkspaceAccess } from "../workspaces/workspace-access";
 import {
   approveMemory,
   deleteAllMemories,
@@ -30,6 +30,7 @@ import {
   updateMemory,
 } from "./change-memory";
 import { listAllMemories, listMemories, listRunProposals } from "./list-memories";
+import { requireMemoryChange } from "./memory-change-access";
 import { getMemorySettings, updateMemorySettings } from "./memory-settings";
 
 const tags = ["memory"];
@@ -50,11 +51,18 @@ async function requireMemoryAccess(request: FastifyRequest): Promise<Principal> 
 }
 
 export interface MemoryRoutesOptions {
-  /** Whether the user started the run (the run engine's, given by the app: no import loop). */
-  runOwned(userId: string, runId: string): Promise<boolean>;
+  /**
+   * Throws unless the user may read the run (a member of its session's workspace): the run
+   * engine's check, given by the app (no import loop).
+   */
+  runReadable(userId: string, runId: string): Promise<void>;
 }
 
-/** Memory: a run's proposals, approved memories, the Memory section of Settings. */
+/**
+ * Memory: a run's proposals, approved memories, the Memory section of Settings. Memories
+ * belong to the workspace of the session whose run proposed them (decision 040); the
+ * switches, the export and "delete all" are the person's own.
+ */
 export async function memoryRoutes(
   app: FastifyInstance,
   options: MemoryRoutesOptions,
@@ -69,16 +77,17 @@ export async function memoryRoutes(
       schema: {
         tags,
         summary:
-          "Approved memories (or, with status=proposed, open proposals), newest first; with q, those matching it, best first (Pro+)",
+          "A workspace's approved memories (or, with status=proposed, open proposals), newest first; with q, those matching it, best first; the personal workspace by default (Pro+)",
         querystring: ZMemoryListQuery,
         response: { 200: ZMemoryList },
       },
     },
     async (request, reply) => {
       const { user } = await requireUser(request);
+      const { q, status, workspace_id } = request.query;
+      const workspace = await requireWorkspaceAccess(app.db, user.id, workspace_id);
       reply.header("cache-control", "no-store");
-      const { q, status } = request.query;
-      return { memories: await listMemories(app.db, user.id, q, status) };
+      return { memories: await listMemories(app.db, workspace.workspaceId, q, status) };
     },
   );
 
@@ -88,7 +97,7 @@ export async function memoryRoutes(
       ...gate,
       schema: {
         tags,
-        summary: "Deletes every memory, proposals included (Pro+)",
+        summary: "Deletes every memory the user's runs proposed, proposals included (Pro+)",
         response: { 200: ZMemoryDeleted },
       },
     },
@@ -104,7 +113,8 @@ export async function memoryRoutes(
       ...gate,
       schema: {
         tags,
-        summary: "Every memory and the memory settings, as a JSON download (Pro+)",
+        summary:
+          "Every memory the user's runs proposed and the memory settings, as a JSON download (Pro+)",
         response: { 200: ZMemoryExport },
       },
     },
@@ -169,11 +179,9 @@ export async function memoryRoutes(
     async (request, reply) => {
       const { user } = await requireUser(request);
       const { runId } = request.params;
-      if (!(await options.runOwned(user.id, runId))) {
-        throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
-      }
+      await options.runReadable(user.id, runId);
       reply.header("cache-control", "no-store");
-      return { run_id: runId, memories: await listRunProposals(app.db, user.id, runId) };
+      return { run_id: runId, memories: await listRunProposals(app.db, runId) };
     },
   );
 
@@ -191,9 +199,8 @@ export async function memoryRoutes(
     },
     async (request) => {
       const { user } = await requireUser(request);
-      return {
-        memory: await approveMemory(app.db, user.id, request.params.id, request.body.text),
-      };
+      await requireMemoryChange(app.db, user.id, request.params.id);
+      return { memory: await approveMemory(app.db, request.params.id, request.body.text) };
     },
   );
 
@@ -210,7 +217,8 @@ export async function memoryRoutes(
     },
     async (request) => {
       const { user } = await requireUser(request);
-      return { memory: await rejectMemory(app.db, user.id, request.params.id) };
+      await requireMemoryChange(app.db, user.id, request.params.id);
+      return { memory: await rejectMemory(app.db, request.params.id) };
     },
   );
 
@@ -228,7 +236,8 @@ export async function memoryRoutes(
     },
     async (request) => {
       const { user } = await requireUser(request);
-      return { memory: await updateMemory(app.db, user.id, request.params.id, request.body) };
+      await requireMemoryChange(app.db, user.id, request.params.id);
+      return { memory: await updateMemory(app.db, request.params.id, request.body) };
     },
   );
 
@@ -245,7 +254,8 @@ export async function memoryRoutes(
     },
     async (request) => {
       const { user } = await requireUser(request);
-      await deleteMemory(app.db, user.id, request.params.id);
+      await requireMemoryChange(app.db, user.id, request.params.id);
+      await deleteMemory(app.db, request.params.id);
       return { success: true as const, message: "The memory was deleted." };
     },
   );

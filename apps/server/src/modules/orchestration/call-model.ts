@@ -8,6 +8,7 @@ import {
   type TAgentRole,
   type TRunError,
   type TRunStepKind,
+  WORKSPACE_CREDIT_ERROR_CODES,
 } from "@cohort/contracts";
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
@@ -250,6 +251,9 @@ function reserveOrHalt(
   const what = describeCall(target.kind, target.role, target.modelName);
   const halt = (error: unknown): never => {
     if (error instanceof AppError && error.code === RUN_ERROR_CODES.budgetExceeded) {
+      throw haltRun(ctx, failed(error.code, error.message));
+    }
+    if (isInsufficient(error) && error.code === WORKSPACE_CREDIT_ERROR_CODES.memberCapReached) {
       throw haltRun(ctx, failed(error.code, error.message));
     }
     if (isInsufficient(error)) {

@@ -1,6 +1,7 @@
 import type { Hundredths } from "@cohort/contracts";
 import type { ComposedStatement } from "../credits/composed-statement";
 import type { CreditsDeps } from "../credits/credits-deps";
+import type { Payer } from "../credits/payer";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
 import { reserveCredits } from "../credits/reserve-credits";
@@ -46,11 +47,12 @@ export interface Charge<R extends object = object> {
  */
 export interface CreditsPort {
   /**
-   * 402 `insufficient_credits` when the user's available balance is short. `composed` writes
-   * the engine's rows in the hold's statement (`call-statements.ts`).
+   * 402 `insufficient_credits` when the payer's available balance is short, and for a team
+   * member 402 `member_cap_reached` when the member's monthly cap is. `composed` writes the
+   * engine's rows in the hold's statement (`call-statements.ts`).
    */
   reserve<R extends object = object>(
-    userId: string,
+    payer: Payer,
     amount: Hundredths,
     reference: string,
     composed?: ComposedStatement,
@@ -63,18 +65,18 @@ export interface CreditsPort {
   ): Promise<Charge<R>>;
   release(holdId: string): Promise<void>;
   /** A call that needed no hold (own key, free model): usage only. */
-  recordFree(userId: string, reference: string, usage: CallUsage): Promise<void>;
+  recordFree(payer: Payer, reference: string, usage: CallUsage): Promise<void>;
 }
 
 export function createCreditsPort(deps: CreditsDeps): CreditsPort {
   return {
     async reserve<R extends object>(
-      userId: string,
+      payer: Payer,
       amount: Hundredths,
       reference: string,
       composed?: ComposedStatement,
     ) {
-      const held = await reserveCredits<R>(deps, userId, amount, reference, composed);
+      const held = await reserveCredits<R>(deps, payer, amount, reference, composed);
       return {
         hold: { id: held.id, userId: held.userId, amount: held.amount },
         composed: held.composed,
@@ -103,9 +105,10 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
     async release(holdId) {
       await releaseHold(deps, holdId);
     },
-    async recordFree(userId, reference, usage) {
+    async recordFree(payer, reference, usage) {
       await recordUsage(deps.db, {
-        userId,
+        userId: payer.accountId,
+        memberId: payer.memberId,
         reference,
         model: usage.model,
         provider: usage.provider,

@@ -12,7 +12,7 @@ import { isUuid } from "../../db/uuid";
 import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import type { UserProviderKeys } from "../models/providers";
-import { findOwnedSession } from "../sessions/find-session";
+import { findSessionFor } from "../sessions/find-session";
 import { listMessages } from "../sessions/list-messages";
 import type { OwnedSession } from "../sessions/session-row";
 import { type CallSpec, routeCall } from "./call-model";
@@ -96,8 +96,8 @@ export interface EndedRun {
 }
 
 /**
- * The user's ended run in the user's session, with the session's messages and the user's
- * keys: 404 for anyone else's ids, 409 (`stillGoing`) while the run goes, while another run
+ * An ended run in a session the user may act in (member+ of its workspace), with the
+ * session's messages and the user's keys: 404 for anyone else's ids, 403 for a viewer, 409 (`stillGoing`) while the run goes, while another run
  * of the session goes, or while this process already works on the run.
  */
 export async function loadEndedRun(
@@ -107,7 +107,9 @@ export async function loadEndedRun(
   target: { sessionId: string; runId: string },
   stillGoing: string,
 ): Promise<EndedRun> {
-  const session = await findOwnedSession(deps.db, principal.user.id, target.sessionId);
+  const session = await findSessionFor(deps.db, principal.user.id, target.sessionId, {
+    least: "member",
+  });
   const run = isUuid(target.runId) ? await getRun(deps.db, target.runId) : null;
   if (!run || run.session_id !== session.id) throw runNotFound();
   if (isRunActive(run.status)) throw new AppError(RUN_ERROR_CODES.runInProgress, 409, stillGoing);

@@ -20,7 +20,12 @@ export async function gatherMaterial(ctx: RunContext): Promise<void> {
       : [],
     memories
       ? memories
-          .find({ userId: ctx.userId, task: ctx.message.content, limit: RUN_MEMORIES_MAX })
+          .find({
+            workspaceId: ctx.workspaceId,
+            userId: ctx.userId,
+            task: ctx.message.content,
+            limit: RUN_MEMORIES_MAX,
+          })
           .catch((error: unknown) => {
             ctx.deps.log.warn({ err: error, runId: ctx.runId }, "memories not read");
             return [];
@@ -42,7 +47,7 @@ async function readyDocuments(ctx: RunContext) {
   if (!documents) return [];
   const ids = await documents.attached(ctx.sessionId);
   if (ids.length === 0) return [];
-  const described = await documents.describe(ctx.userId, ids);
+  const described = await documents.describe(ctx.workspaceId, ids);
   const byId = new Map(described.map((d) => [d.id, d]));
   // In the order they were attached; a document still processing or failed cannot be searched.
   return ids.flatMap((id) => {

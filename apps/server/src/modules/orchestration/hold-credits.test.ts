@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngineFixture, type EngineFixture } from "../../../test/support/engine";
 import { AppError } from "../../platform/errors";
 import type { ModelCallResult } from "../models/gateway";
-import { findOwnedSession } from "../sessions/find-session";
+import { findSessionFor } from "../sessions/find-session";
 import { reserveAndOpenStep } from "./call-statements";
 import { releaseReserved, reserveCall, withHold } from "./hold-credits";
 import { drain, type RunContext } from "./run-context";
@@ -30,7 +30,7 @@ async function answer(ctx: RunContext, price: number): Promise<ModelCallResult> 
 }
 
 const spentOf = async (ctx: RunContext) =>
-  (await findOwnedSession(engine.db, ctx.userId, ctx.sessionId)).spent_credits;
+  (await findSessionFor(engine.db, ctx.userId, ctx.sessionId)).spent_credits;
 
 describe("the hold wrapper", () => {
   it("holds the worst case, then charges the price and gives the rest back", async () => {

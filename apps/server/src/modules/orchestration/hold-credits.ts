@@ -6,6 +6,7 @@ import {
   hundredths,
   minHundredths,
   NO_CREDITS,
+  WORKSPACE_CREDIT_ERROR_CODES,
 } from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
 import type { ComposedStatement } from "../credits/composed-statement";
@@ -90,7 +91,7 @@ async function holdBalance<R extends object>(
   // first (decision 026). The planning hold of POST /api/ai/chat has no request beside it and
   // only waits the one turn.
   await nextTurn();
-  const reserve = () => ctx.deps.credits.reserve<R>(ctx.userId, worstCase, reference, composed);
+  const reserve = () => ctx.deps.credits.reserve<R>(ctx.payer, worstCase, reference, composed);
   try {
     const { hold, composed: written } = await reserve().catch(async (error: unknown) => {
       if (!isInsufficient(error)) throw error;
@@ -106,8 +107,13 @@ async function holdBalance<R extends object>(
   }
 }
 
+/** The balance, or a team member's monthly cap, cannot cover the hold (both 402). */
 export function isInsufficient(error: unknown): error is AppError {
-  return error instanceof AppError && error.code === ERROR_CODES.insufficientCredits;
+  return (
+    error instanceof AppError &&
+    (error.code === ERROR_CODES.insufficientCredits ||
+      error.code === WORKSPACE_CREDIT_ERROR_CODES.memberCapReached)
+  );
 }
 
 /**
@@ -181,7 +187,7 @@ async function book(
       balance = { balance: charge.balance, available: charge.available };
       settled = charge.composed;
     } else {
-      await deps.credits.recordFree(ctx.userId, `run:${ctx.runId}:${callId}`, usage);
+      await deps.credits.recordFree(ctx.payer, `run:${ctx.runId}:${callId}`, usage);
     }
   } catch (error) {
     // The hold stays open and the sweeper gives it back: the user is not charged twice.

@@ -2,6 +2,7 @@ import {
   AGENT_ROLE_NAMES,
   CRITIC_SCORE_BAR,
   estimateTokens,
+  type TAgentPreferences,
   type TAgentRole,
   type TRunPassage,
   type TUsedMemory,
@@ -182,14 +183,26 @@ export function planContent(
   return parts.join("\n\n");
 }
 
+/**
+ * The user's standing instructions for a role, saved with the session's team (issue 14): the
+ * user's own words, so they come as such, right after the task they shape (null for none).
+ */
+export function roleInstructions(preferences: TAgentPreferences, role: TAgentRole): string | null {
+  // `?? ""`: sessions stored before instructions existed have none.
+  const text = (preferences[role]?.instructions ?? "").trim();
+  return text ? `The user's instructions for the ${AGENT_ROLE_NAMES[role]}:\n${text}` : null;
+}
+
 export function agentContent(
   request: string,
   task: string,
   inputs: readonly DraftText[],
   missing: readonly { stepId: string; role: TAgentRole }[],
   passages: readonly TRunPassage[] = [],
+  instructions: string | null = null,
 ): string {
   const parts = [request, `---\nYour task:\n${task}`];
+  if (instructions) parts.push(instructions);
   if (inputs.length > 0) {
     parts.push(`Work from these results of earlier steps:\n\n${draftBlock(inputs)}`);
   }
@@ -211,8 +224,14 @@ export function criticSystem(stepIds: readonly string[]): string {
   ].join("\n");
 }
 
-export function criticContent(request: string, task: string, drafts: readonly DraftText[]): string {
-  return `${request}\n\n---\nYour task:\n${task}\n\nThe drafts to review:\n\n${draftBlock(drafts)}`;
+export function criticContent(
+  request: string,
+  task: string,
+  drafts: readonly DraftText[],
+  instructions: string | null = null,
+): string {
+  const own = instructions ? `\n\n${instructions}` : "";
+  return `${request}\n\n---\nYour task:\n${task}${own}\n\nThe drafts to review:\n\n${draftBlock(drafts)}`;
 }
 
 export function revisionContent(
@@ -221,10 +240,12 @@ export function revisionContent(
   draft: DraftText,
   review: string,
   passages: readonly TRunPassage[] = [],
+  instructions: string | null = null,
 ): string {
   return [
     request,
     `---\nYour task:\n${task}`,
+    ...(instructions ? [instructions] : []),
     `Your first draft:\n\n${draft.text.trim()}`,
     `The Critic's review of the drafts:\n\n${review.trim()}`,
     `Write the revised draft: fix every issue the Critic raised about draft ${draft.stepId}, keep what was good, and answer with the complete revised draft only.`,

@@ -43,7 +43,7 @@ export async function registerOrchestration(
     // What runs work from besides the conversation (decision 037).
     documents: {
       search: (input) => search.search(input),
-      describe: (userId, ids) => search.describe(userId, ids),
+      describe: (workspaceId, ids) => search.describe(workspaceId, ids),
       attached: (sessionId) => attachedDocumentIds(app.db, sessionId),
     },
     memories: {

@@ -55,7 +55,7 @@ async function searchFor(ctx: RunContext, step: TPlannedStep): Promise<TPassage[
   if (!search) return [];
   try {
     return await search.search({
-      userId: ctx.userId,
+      workspaceId: ctx.workspaceId,
       query: anyWordOf(`${step.task}\n${ctx.message.content}`),
       documentIds,
       limit: STEP_PASSAGES_MAX,

@@ -14,6 +14,7 @@ import {
   criticSystem,
   messagesFor,
   revisionContent,
+  roleInstructions,
 } from "./prompts";
 import type { Draft } from "./run-agents";
 import { inParallel, type RunContext } from "./run-context";
@@ -57,7 +58,14 @@ export async function reviewDrafts(
         messages: messagesFor(
           ctx,
           step.model,
-          revisionContent(ctx.message.content, step.task, draft, text, passages),
+          revisionContent(
+            ctx.message.content,
+            step.task,
+            draft,
+            text,
+            passages,
+            roleInstructions(ctx.preferences, step.role),
+          ),
           { system: "", maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS, history: true },
         ),
         maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
@@ -93,7 +101,12 @@ export async function scoreDrafts(
     messages: messagesFor(
       ctx,
       critic.model,
-      criticContent(ctx.message.content, critic.task, reviewed),
+      criticContent(
+        ctx.message.content,
+        critic.task,
+        reviewed,
+        roleInstructions(ctx.preferences, "critic"),
+      ),
       {
         system,
         maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,

@@ -1,5 +1,4 @@
 import {
-  ERROR_CODES,
   ZCancelRunResponse,
   ZChatRequest,
   ZChatResponse,
@@ -12,13 +11,11 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { isUuid } from "../../db/uuid";
-import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
-import { findOwnedSession } from "../sessions/find-session";
+import { findSessionFor } from "../sessions/find-session";
+import { findRunFor } from "./find-run-for";
 import { rerunStep } from "./rerun-step";
 import { readRunEvents } from "./run-events";
-import { findOwnedRun } from "./run-store";
 import { regenerateRun, startRun } from "./start-run";
 import { synthesizeVersion } from "./synthesize-version";
 
@@ -59,9 +56,7 @@ export async function orchestrationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const { runId } = request.params;
-      const run = isUuid(runId) ? await findOwnedRun(app.db, user.id, runId) : null;
-      if (!run) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
+      const run = await findRunFor(app.db, user.id, request.params.runId, "member");
       return { run_id: run.id, status: await control.cancel(run) };
     },
   );
@@ -153,7 +148,7 @@ export async function orchestrationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { user } = await requireAgreement(request);
-      const session = await findOwnedSession(app.db, user.id, request.params.id);
+      const session = await findSessionFor(app.db, user.id, request.params.id);
       reply.header("cache-control", "no-store");
       return readRunEvents(deps, session.id, request.query.after, request.query.limit);
     },

@@ -8,7 +8,13 @@ import {
 } from "@cohort/contracts";
 import { isUserKeyRefusal } from "../models/call-failures";
 import { type CallSpec, callModel } from "./call-model";
-import { AGENT_MAX_OUTPUT_TOKENS, agentContent, type DraftText, messagesFor } from "./prompts";
+import {
+  AGENT_MAX_OUTPUT_TOKENS,
+  agentContent,
+  type DraftText,
+  messagesFor,
+  roleInstructions,
+} from "./prompts";
 import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
 
 export interface Draft extends DraftText {
@@ -119,7 +125,14 @@ export function agentCall(
   missing: readonly { stepId: string; role: TAgentRole }[],
 ): CallSpec<undefined> {
   const passages = ctx.material.stepPassages.get(step.id) ?? [];
-  const content = agentContent(ctx.message.content, step.task, inputs, missing, passages);
+  const content = agentContent(
+    ctx.message.content,
+    step.task,
+    inputs,
+    missing,
+    passages,
+    roleInstructions(ctx.preferences, step.role),
+  );
   return {
     kind: "agent",
     stepId: step.id,

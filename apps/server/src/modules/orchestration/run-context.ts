@@ -14,9 +14,11 @@ import {
 import type { Db } from "../../db/client";
 import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
+import type { Payer } from "../credits/payer";
 import type { DocumentSearch } from "../documents/document-search";
 import type { GatewayMessage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
+import { payerFor } from "../workspaces/workspace-access";
 import { Budget } from "./budget";
 import type { CreditsPort } from "./credits-port";
 import type { Reserved } from "./hold-credits";
@@ -35,11 +37,20 @@ export interface RunDocuments extends DocumentSearch {
   attached(sessionId: string): Promise<string[]>;
 }
 
-/** The memory module, as the engine uses it (decision 037). */
+/**
+ * The memory module, as the engine uses it (decision 037): the memories of the session's
+ * workspace, when the acting user's plan has memory (decision 040).
+ */
 export interface RunMemories {
-  find(input: { userId: string; task: string; limit: number }): Promise<TUsedMemory[]>;
+  find(input: {
+    workspaceId: string;
+    userId: string;
+    task: string;
+    limit: number;
+  }): Promise<TUsedMemory[]>;
   /** After a completed run; never throws (the memory module logs its failures). */
   propose(input: {
+    workspaceId: string;
     userId: string;
     sessionId: string;
     runId: string;
@@ -99,7 +110,14 @@ export interface RunContext {
   readonly deps: EngineDeps;
   readonly runId: string;
   readonly sessionId: string;
+  /** The session's workspace: its documents and memories are the run's (decision 040). */
+  readonly workspaceId: string;
   readonly userId: string;
+  /**
+   * Who pays for the run's calls: the session's workspace's account, and in a team workspace
+   * the member whose monthly cap they count against (`payerFor`).
+   */
+  readonly payer: Payer;
   readonly mode: TRunMode;
   readonly coordinatorModel: string;
   readonly preferences: TAgentPreferences;
@@ -149,13 +167,18 @@ export interface RunContextInit {
  */
 export function createRunContext(
   deps: EngineDeps & RunEventLogDeps,
-  session: Pick<TSession, "id" | "agent_preferences" | "budget_credits" | "spent_credits">,
+  session: Pick<
+    TSession,
+    "id" | "workspace_id" | "agent_preferences" | "budget_credits" | "spent_credits"
+  >,
   init: RunContextInit,
 ): RunContext {
   return {
     deps,
     ...init,
     sessionId: session.id,
+    workspaceId: session.workspace_id,
+    payer: payerFor(session.workspace_id, init.userId),
     preferences: session.agent_preferences ?? {},
     events: createRunEventLog(deps, session.id, init.runId),
     budget: new Budget(

@@ -34,6 +34,7 @@ const WIND_DOWN_MS = 5_000;
 /** After a completed run: the coordinator proposes memories from it (the memory module). */
 async function proposeMemories(ctx: RunContext, answer: string): Promise<void> {
   await ctx.deps.memories?.propose({
+    workspaceId: ctx.workspaceId,
     userId: ctx.userId,
     sessionId: ctx.sessionId,
     runId: ctx.runId,

@@ -39,10 +39,12 @@ interface RunRow {
   first_seq: number | null;
   created_at: Date | string;
   finished_at: Date | string | null;
+  /** Came in with a session import (migration 0027): never ran here, cost nothing here. */
+  imported: boolean;
 }
 
 const RUN_COLUMNS =
-  "id, session_id, user_id, message_id, result_message_id, status, mode, coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens, error_code, error_message, first_seq, created_at, finished_at";
+  "id, session_id, user_id, message_id, result_message_id, status, mode, coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens, error_code, error_message, first_seq, created_at, finished_at, imported";
 
 interface StepRow {
   id: string;
@@ -127,6 +129,7 @@ function toRun(row: RunRow, steps: TRunStep[]): TRun {
     created_at: iso(row.created_at),
     finished_at: isoOrNull(row.finished_at),
     steps,
+    ...(row.imported ? { imported: true } : {}),
   };
 }
 
@@ -252,18 +255,18 @@ export interface RunRef {
   status: TRunStatus;
 }
 
-/** The run if `userId` started it (else null: the caller answers 404). */
-export async function findOwnedRun(
-  db: Queryable,
-  userId: string,
-  runId: string,
-): Promise<RunRef | null> {
-  const { rows } = await db.query<{ id: string; session_id: string; status: TRunStatus }>(
-    "SELECT id, session_id, status FROM runs WHERE id = $1 AND user_id = $2",
-    [runId, userId],
-  );
+/** The run whoever started it (null: no such run); access is the caller's (`findRunFor`). */
+export async function findRunRef(db: Queryable, runId: string): Promise<RunRef | null> {
+  const { rows } = await db.query<{
+    id: string;
+    session_id: string;
+    user_id: string;
+    status: TRunStatus;
+  }>("SELECT id, session_id, user_id, status FROM runs WHERE id = $1", [runId]);
   const row = rows[0];
-  return row ? { id: row.id, sessionId: row.session_id, userId, status: row.status } : null;
+  return row
+    ? { id: row.id, sessionId: row.session_id, userId: row.user_id, status: row.status }
+    : null;
 }
 
 export async function findActiveRun(db: Queryable, sessionId: string): Promise<RunRef | null> {

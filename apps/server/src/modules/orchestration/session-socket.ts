@@ -8,9 +8,10 @@ import {
   ZLeaveSessionRequest,
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
-import { chatRoom } from "../../platform/realtime-rooms";
+import { chatRoom, workspaceMemberRoom } from "../../platform/realtime-rooms";
 import type { SocketAuthData } from "../auth/authenticate-socket";
-import { findOwnedSession } from "../sessions/find-session";
+import { findSessionFor } from "../sessions/find-session";
+import type { OwnedSession } from "../sessions/session-row";
 import { readRunEvents } from "./run-events";
 
 type Ack<T> = (reply: T) => void;
@@ -19,8 +20,10 @@ type Ack<T> = (reply: T) => void;
  * `join-session` / `leave-session` (spec §7). Joining puts the socket in the session's room
  * FIRST and reads the backlog after (in-flight events, then stored ones: run-events.ts), so
  * every event is in the backlog, live, or both — never neither; the client drops repeats by
- * seq (`takeNewEvents`). Only the owner may
- * join; anyone else gets `not_found`, as over HTTP.
+ * seq (`takeNewEvents`). Any member of the session's workspace may join (viewers too: they
+ * read); anyone else gets `not_found`, as over HTTP. The socket also joins the member's room
+ * of that workspace, through which removing the member (or lowering the role) reaches it at
+ * once (decision 040).
  */
 export function registerSessionSockets(app: FastifyInstance): void {
   app.realtime.onConnection((socket) => {
@@ -34,13 +37,14 @@ export function registerSessionSockets(app: FastifyInstance): void {
         return;
       }
       const { sessionId, lastSeq = 0 } = parsed.data;
+      let session: OwnedSession;
       try {
-        await findOwnedSession(app.db, user.id, sessionId);
+        session = await findSessionFor(app.db, user.id, sessionId);
       } catch {
         reply?.({ ok: false, error: "not_found" });
         return;
       }
-      await socket.join(chatRoom(sessionId));
+      await socket.join([chatRoom(sessionId), workspaceMemberRoom(session.workspaceId, user.id)]);
       try {
         const page = await readRunEvents(
           app.orchestration.deps,

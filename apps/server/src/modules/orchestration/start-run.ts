@@ -13,7 +13,7 @@ import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
-import { findOwnedSession } from "../sessions/find-session";
+import { findSessionFor } from "../sessions/find-session";
 import { listMessages, listRecentMessages } from "../sessions/list-messages";
 import type { OwnedSession } from "../sessions/session-row";
 import {
@@ -52,12 +52,12 @@ export async function startRun(
   request: TChatRequest,
 ): Promise<TChatResponse> {
   const userId = principal.user.id;
-  // Independent reads, side by side (one round trip, not four). Until the ownership check
+  // Independent reads, side by side (one round trip, not four). Until the access check
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
   const sessionId = isUuid(request.session_id) ? request.session_id : null;
   const [session, active, rerunning, recent, userKeys] = await Promise.all([
-    findOwnedSession(deps.db, userId, request.session_id),
+    findSessionFor(deps.db, userId, request.session_id, { least: "member" }),
     sessionId ? findActiveRun(deps.db, sessionId) : null,
     sessionId ? hasRunningRerun(deps.db, sessionId) : false,
     sessionId ? listRecentMessages(deps.db, sessionId, HISTORY_MESSAGES) : [],
@@ -89,7 +89,7 @@ export async function regenerateRun(
   const run = isUuid(runId) ? await getRun(deps.db, runId) : null;
   if (!run) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
   const [session, active, rerunning, messages, userKeys] = await Promise.all([
-    findOwnedSession(deps.db, userId, run.session_id),
+    findSessionFor(deps.db, userId, run.session_id, { least: "member" }),
     findActiveRun(deps.db, run.session_id),
     hasRunningRerun(deps.db, run.session_id),
     listMessages(deps.db, run.session_id),

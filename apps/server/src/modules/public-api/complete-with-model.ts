@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { TFinishReason } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
+import { personalPayer } from "../credits/payer";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
 import type { CallUsage, CreditHold } from "../orchestration/credits-port";
 import type { EngineDeps } from "../orchestration/run-context";
@@ -84,7 +85,9 @@ export async function completeWithModel(
   };
   const holding: Promise<CreditHold | null> =
     estimate.worstCaseCredits > 0
-      ? deps.credits.reserve(userId, estimate.worstCaseCredits, reference).then((h) => h.hold)
+      ? deps.credits
+          .reserve(personalPayer(userId), estimate.worstCaseCredits, reference)
+          .then((h) => h.hold)
       : Promise.resolve(null);
   const answering = deps.models.streamModel({
     ...call,
@@ -109,7 +112,7 @@ export async function completeWithModel(
     show(filter.flush());
     const usage = usageOf(result);
     if (hold) await deps.credits.settle(hold, usage);
-    else await deps.credits.recordFree(userId, reference, usage);
+    else await deps.credits.recordFree(personalPayer(userId), reference, usage);
     return {
       text: shown,
       finishReason: finishReasonOf(result.finishReason, filter.stopped),

@@ -135,7 +135,7 @@ export async function runTeam(
     }));
   } catch (error) {
     // Nothing ran: no empty session is left behind in the user's list.
-    await deleteSession(deps.db, userId, session.id).catch(() => undefined);
+    await deleteSession(deps.db, session.id).catch(() => undefined);
     throw error;
   }
   output.open();

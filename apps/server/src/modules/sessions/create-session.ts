@@ -9,9 +9,14 @@ export interface NewSession {
   manual_agent_selection: boolean;
   agent_preferences: TSession["agent_preferences"];
   budget_credits: number | null;
+  /** Left out: the creator's personal workspace. */
+  workspace_id?: string | undefined;
 }
 
-/** Creates an active session; the caller has checked the model choices. */
+/**
+ * Creates an active session in its workspace; the caller has checked the model choices and
+ * that `userId` may create sessions there (member+).
+ */
 export async function createSession(
   db: Queryable,
   userId: string,
@@ -19,8 +24,8 @@ export async function createSession(
 ): Promise<StoredSession> {
   const { rows } = await db.query<SessionRow>(
     `INSERT INTO sessions
-       (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+       (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits, workspace_id)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
      RETURNING ${SESSION_COLUMNS}`,
     [
       userId,
@@ -30,6 +35,8 @@ export async function createSession(
       input.manual_agent_selection,
       input.agent_preferences === null ? null : JSON.stringify(input.agent_preferences),
       input.budget_credits === null ? null : hundredthsOf(input.budget_credits),
+      // NULL: the insert trigger gives the creator's personal workspace.
+      input.workspace_id ?? null,
     ],
   );
   return toSession(rows[0] as SessionRow);

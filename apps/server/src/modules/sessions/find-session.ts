@@ -1,34 +1,63 @@
-import { ERROR_CODES } from "@cohort/contracts";
+import { ERROR_CODES, type TWorkspaceRole } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { isUuid } from "../../db/uuid";
 import { AppError } from "../../platform/errors";
+import { requireRole } from "../workspaces/workspace-access";
 import { type OwnedSession, SESSION_COLUMNS, type SessionRow, toOwnedSession } from "./session-row";
 
 export function sessionNotFound(): AppError {
   return new AppError(ERROR_CODES.notFound, 404, "This session does not exist.");
 }
 
+/** A session with the caller's role in its workspace. */
+export interface SessionAccess extends OwnedSession {
+  role: TWorkspaceRole;
+}
+
+export interface FindSessionOptions {
+  /** The least role the caller needs in the session's workspace (default: viewer, to read). */
+  least?: TWorkspaceRole;
+  /** Lock the session row for the rest of the transaction. */
+  forUpdate?: boolean;
+}
+
 /**
- * The session if `userId` owns it. Anyone else gets the same 404 as for a session that does
- * not exist, so ids cannot be probed.
+ * The session if `userId` is a member of its workspace with at least `least`. Anyone who is
+ * not a member gets the same 404 as for a session that does not exist, so ids cannot be
+ * probed; a member whose role is too low gets 403 `workspace_role_too_low` (decision 040).
  */
-export async function findOwnedSession(
+export async function findSessionFor(
   db: Queryable,
   userId: string,
   sessionId: string,
-  options: { forUpdate?: boolean } = {},
-): Promise<OwnedSession> {
+  options: FindSessionOptions = {},
+): Promise<SessionAccess> {
   if (!isUuid(sessionId)) throw sessionNotFound();
-  const { rows } = await db.query<SessionRow>(
-    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1 AND user_id = $2${options.forUpdate ? " FOR UPDATE" : ""}`,
+  const columns = SESSION_COLUMNS.split(", ")
+    .map((column) => `s.${column}`)
+    .join(", ");
+  const { rows } = await db.query<SessionRow & { member_role: TWorkspaceRole }>(
+    `SELECT ${columns}, m.role AS member_role FROM sessions s
+     JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.user_id = $2
+     WHERE s.id = $1${options.forUpdate ? " FOR UPDATE OF s" : ""}`,
     [sessionId, userId],
   );
   const row = rows[0];
   if (!row) throw sessionNotFound();
-  return toOwnedSession(row);
+  const access = { ...toOwnedSession(row), role: row.member_role };
+  requireRole(access, options.least ?? "viewer");
+  return access;
 }
 
-/** The session whatever its owner (the run engine, which checked ownership at the start). */
+/**
+ * Deleting a session: its creator (while still a member) or an admin or owner of its
+ * workspace; a viewer cannot delete even what it once created.
+ */
+export function requireSessionDeletable(session: SessionAccess, userId: string): void {
+  requireRole(session, session.userId === userId ? "member" : "admin");
+}
+
+/** The session whatever its workspace (the run engine, which checked access at the start). */
 export async function getSession(db: Queryable, sessionId: string): Promise<OwnedSession | null> {
   const { rows } = await db.query<SessionRow>(
     `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1`,

@@ -3,7 +3,7 @@ import { prepared, type Queryable, timestampText } from "../../db/client";
 import { endedOf, withActivity } from "./session-activity";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
-const WHERE = "WHERE user_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
+const WHERE = "WHERE workspace_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
 const ORDER = "ORDER BY created_at DESC, id DESC";
 /**
  * The dashboard's call, prepared once per connection: the page as one JSON text, its rows
@@ -43,19 +43,19 @@ interface PageRow extends SessionRow {
 const isoFromJson = timestampText((text) => new Date(text));
 
 /**
- * One page of the user's sessions, newest first, optionally those whose title has `q`. The
+ * One page of a workspace's sessions (the caller has checked access), newest first, optionally those whose title has `q`. The
  * page and the total come from one statement (a window count); only a page past the end,
  * which has no row to carry the total, costs a second one.
  */
 export async function listSessions(
   db: Queryable,
-  userId: string,
+  workspaceId: string,
   query: TSessionsQuery,
   newestRunJoin: string,
 ): Promise<TSessionsResponse> {
   const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
   const { rows } = await db.query<{ page: string | null }>(pageStatement(newestRunJoin), [
-    userId,
+    workspaceId,
     pattern,
     query.pageSize,
     (query.page - 1) * query.pageSize,
@@ -65,7 +65,7 @@ export async function listSessions(
     page[0]?.total ??
     (
       await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM sessions ${WHERE}`, [
-        userId,
+        workspaceId,
         pattern,
       ])
     ).rows[0]?.total ??

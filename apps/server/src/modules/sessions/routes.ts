@@ -13,14 +13,15 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAgreement } from "../agreements/require-agreement";
+import { requireWorkspaceAccess } from "../workspaces/workspace-access";
 import { checkModelChoices } from "./check-model-choices";
 import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
-import { findOwnedSession } from "./find-session";
+import { findSessionFor, requireSessionDeletable } from "./find-session";
 import { listMessages } from "./list-messages";
 import { listSessions } from "./list-sessions";
 import { type NewestRun, newestOf, withActivity } from "./session-activity";
-import type { StoredSession } from "./session-row";
+import { type StoredSession, toStoredSession } from "./session-row";
 import { setSessionStatus } from "./set-session-status";
 import { updateSession } from "./update-session";
 
@@ -45,7 +46,10 @@ export interface SessionRuns {
   newestRunJoin: string;
 }
 
-/** Sessions (spec §3, §7). Every call is the owner's only: anyone else gets 404. */
+/**
+ * Sessions (spec §3, §7). Each belongs to a workspace (decision 040): its members read it
+ * (viewer+) and change it (member+); anyone else gets 404.
+ */
 export async function sessionRoutes(app: FastifyInstance, options: { runs: SessionRuns }) {
   const { runs: sessionRuns } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -66,8 +70,17 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     },
     async (request, reply) => {
       const { user } = await requireAgreement(request);
+      const access = await requireWorkspaceAccess(
+        app.db,
+        user.id,
+        request.body.workspace_id,
+        "member",
+      );
       checkModelChoices(catalogue, request.body);
-      const session = await createSession(app.db, user.id, request.body);
+      const session = await createSession(app.db, user.id, {
+        ...request.body,
+        workspace_id: access.workspaceId,
+      });
       return reply.status(201).send({ session: withActivity(session, undefined) });
     },
   );
@@ -77,15 +90,17 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     {
       schema: {
         tags,
-        summary: "The user's sessions, newest first, a page at a time; q searches the titles",
+        summary:
+          "A workspace's sessions (the caller's personal one by default), newest first, a page at a time; q searches the titles",
         querystring: ZSessionsQuery,
         response: { 200: ZSessionsResponse },
       },
     },
     async (request, reply) => {
       const { user } = await requireAgreement(request);
+      const access = await requireWorkspaceAccess(app.db, user.id, request.query.workspace_id);
       reply.header("cache-control", "no-store");
-      return listSessions(app.db, user.id, request.query, sessionRuns.newestRunJoin);
+      return listSessions(app.db, access.workspaceId, request.query, sessionRuns.newestRunJoin);
     },
   );
 
@@ -101,11 +116,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     },
     async (request, reply) => {
       const { user } = await requireAgreement(request);
-      const { userId: _owner, ...session } = await findOwnedSession(
-        app.db,
-        user.id,
-        request.params.id,
-      );
+      const session = toStoredSession(await findSessionFor(app.db, user.id, request.params.id));
       // The seq first: events that land while the rest is read are replayed, not missed.
       const last_seq = await sessionRuns.lastEventSeq(session.id);
       const [messages, runs] = await Promise.all([
@@ -131,8 +142,12 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const current = await findOwnedSession(app.db, user.id, request.params.id);
-      const session = await setSessionStatus(app.db, user.id, current.id, request.body.status);
+      const session = await setSessionStatus(
+        app.db,
+        user.id,
+        request.params.id,
+        request.body.status,
+      );
       if (session.status !== "active") await sessionRuns.stopActive(session.id);
       return { session: await shown(session) };
     },
@@ -151,7 +166,9 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const current = await findOwnedSession(app.db, user.id, request.params.id);
+      const current = await findSessionFor(app.db, user.id, request.params.id, {
+        least: "member",
+      });
       const changes = request.body;
       checkModelChoices(catalogue, {
         coordinator_model: changes.coordinator_model ?? current.coordinator_model,
@@ -161,7 +178,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
             ? changes.agent_preferences
             : current.agent_preferences,
       });
-      const session = await updateSession(app.db, user.id, current.id, changes);
+      const session = await updateSession(app.db, current.id, changes);
       return { session: await shown(session) };
     },
   );
@@ -178,9 +195,10 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     },
     async (request) => {
       const { user } = await requireAgreement(request);
-      const session = await findOwnedSession(app.db, user.id, request.params.id);
+      const session = await findSessionFor(app.db, user.id, request.params.id);
+      requireSessionDeletable(session, user.id);
       await sessionRuns.stopActive(session.id);
-      await deleteSession(app.db, user.id, session.id);
+      await deleteSession(app.db, session.id);
       return { deleted: true as const };
     },
   );

@@ -36,6 +36,7 @@ export type StoredSession = Omit<TSession, "activity" | "last_activity_at">;
 export function toSession(row: SessionRow): StoredSession {
   return {
     id: row.id,
+    workspace_id: row.workspace_id,
     title: row.title,
     description: row.description,
     coordinator_model: row.coordinator_model,
@@ -60,6 +61,12 @@ export interface OwnedSession extends StoredSession {
 
 export function toOwnedSession(row: SessionRow): OwnedSession {
   return { ...toSession(row), userId: row.user_id, workspaceId: row.workspace_id };
+}
+
+/** The session as the API shows it, without the server-side facts an `OwnedSession` adds. */
+export function toStoredSession(session: OwnedSession & { role?: unknown }): StoredSession {
+  const { userId: _creator, workspaceId: _workspace, role: _role, ...shown } = session;
+  return shown;
 }
 
 export interface MessageRow {

@@ -6,8 +6,14 @@ import {
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { findOwnedSession } from "./find-session";
-import { SESSION_COLUMNS, type SessionRow, type StoredSession, toSession } from "./session-row";
+import { findSessionFor } from "./find-session";
+import {
+  SESSION_COLUMNS,
+  type SessionRow,
+  type StoredSession,
+  toSession,
+  toStoredSession,
+} from "./session-row";
 
 /**
  * Moves a session to `status` when the transition table allows it (409 otherwise; setting
@@ -20,7 +26,10 @@ export async function setSessionStatus(
   status: TSessionStatus,
 ): Promise<StoredSession> {
   return db.transaction(async (tx) => {
-    const session = await findOwnedSession(tx, userId, sessionId, { forUpdate: true });
+    const session = await findSessionFor(tx, userId, sessionId, {
+      least: "member",
+      forUpdate: true,
+    });
     if (!canChangeSessionStatus(session.status, status)) {
       const allowed = SESSION_STATUS_TRANSITIONS[session.status];
       throw new AppError(
@@ -30,10 +39,7 @@ export async function setSessionStatus(
         { from: session.status, to: status, allowed },
       );
     }
-    if (session.status === status) {
-      const { userId: _owner, ...unchanged } = session;
-      return unchanged;
-    }
+    if (session.status === status) return toStoredSession(session);
     const { rows } = await tx.query<SessionRow>(
       `UPDATE sessions SET status = $2, updated_at = clock_timestamp() WHERE id = $1
        RETURNING ${SESSION_COLUMNS}`,

@@ -7,16 +7,18 @@ type Changes = { [K in keyof TUpdateSessionRequest]: Exclude<TUpdateSessionReque
 
 const JSON_COLUMNS = new Set(["agent_preferences"]);
 
-/** Applies a PATCH (only the fields given); the caller has checked the model choices. */
+/**
+ * Applies a PATCH (only the fields given); the caller has checked the model choices and the
+ * user's role in the session's workspace.
+ */
 export async function updateSession(
   db: Queryable,
-  userId: string,
   sessionId: string,
   changes: Changes,
 ): Promise<StoredSession> {
   const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
   const sets = entries.map(([column], i) =>
-    JSON_COLUMNS.has(column) ? `${column} = $${i + 3}::jsonb` : `${column} = $${i + 3}`,
+    JSON_COLUMNS.has(column) ? `${column} = $${i + 2}::jsonb` : `${column} = $${i + 2}`,
   );
   const values = entries.map(([column, value]) => {
     if (value === null) return null;
@@ -27,8 +29,8 @@ export async function updateSession(
   });
   const { rows } = await db.query<SessionRow>(
     `UPDATE sessions SET ${[...sets, "updated_at = clock_timestamp()"].join(", ")}
-     WHERE id = $1 AND user_id = $2 RETURNING ${SESSION_COLUMNS}`,
-    [sessionId, userId, ...values],
+     WHERE id = $1 RETURNING ${SESSION_COLUMNS}`,
+    [sessionId, ...values],
   );
   if (!rows[0]) throw sessionNotFound();
   return toSession(rows[0]);

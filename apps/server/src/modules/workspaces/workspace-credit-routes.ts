@@ -1,4 +1,144 @@
+import {
+  ERROR_CODES,
+  WORKSPACE_CREDIT_ROUTES,
+  ZMemberCap,
+  ZSetMemberCap,
+  ZWorkspaceCredits,
+  ZWorkspaceMemberParams,
+  ZWorkspaceParams,
+  ZWorkspaceUsage,
+  ZWorkspaceUsageQuery,
+} from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { requireUser } from "../../platform/auth";
+import { AppError } from "../../platform/errors";
+import { getMemberCredits } from "../credits/get-member-credits";
+import { listMemberUsage } from "../credits/list-member-usage";
+import { setMemberCap } from "../credits/set-member-cap";
+import { listWorkspaceMembers } from "./list-workspace-members";
+import { recordWorkspaceAudit } from "./record-workspace-audit";
+import { payerFor, requireWorkspaceAccess, type WorkspaceAccess } from "./workspace-access";
 
-/** A team workspace's pooled credits: balance, per-member caps and usage (H-pool). */
-export async function workspaceCreditRoutes(_app: FastifyInstance): Promise<void> {}
+const tags = ["workspaces"];
+
+/** Caps and per-member usage are about a shared pool: a personal workspace has none. */
+function requireTeam(access: WorkspaceAccess): void {
+  if (access.kind !== "team") {
+    throw new AppError(
+      ERROR_CODES.validationFailed,
+      400,
+      "Only team workspaces have pooled credits and member caps.",
+    );
+  }
+}
+
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+
+/** A team workspace's pooled credits: balance, per-member caps and usage (decision 040). */
+export async function workspaceCreditRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    WORKSPACE_CREDIT_ROUTES.credits(":id"),
+    {
+      schema: {
+        tags,
+        summary:
+          "The workspace's credits as the caller sees them: the pool's balance and the caller's own monthly cap and use (viewer+)",
+        params: ZWorkspaceParams,
+        response: { 200: ZWorkspaceCredits },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const access = await requireWorkspaceAccess(app.db, user.id, request.params.id);
+      reply.header("cache-control", "no-store");
+      return getMemberCredits(app.db, payerFor(access.workspaceId, user.id));
+    },
+  );
+
+  r.get(
+    WORKSPACE_CREDIT_ROUTES.usage(":id"),
+    {
+      schema: {
+        tags,
+        summary:
+          "What each member spent from the pool in a month (UTC), with their caps and open holds (admin+)",
+        params: ZWorkspaceParams,
+        querystring: ZWorkspaceUsageQuery,
+        response: { 200: ZWorkspaceUsage },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const access = await requireWorkspaceAccess(app.db, user.id, request.params.id, "admin");
+      requireTeam(access);
+      const month = request.query.month ?? thisMonth();
+      const [members, usage] = await Promise.all([
+        listWorkspaceMembers(app.db, access.workspaceId),
+        listMemberUsage(app.db, access.workspaceId, month),
+      ]);
+      reply.header("cache-control", "no-store");
+      return {
+        month,
+        members: members.map((member) => {
+          const used = usage.get(member.user_id);
+          return {
+            user_id: member.user_id,
+            email: member.email,
+            display_name: member.display_name,
+            role: member.role,
+            spent_credits: used?.spent ?? 0,
+            held_credits: used?.held ?? 0,
+            monthly_cap_credits: used?.monthlyCap ?? null,
+            calls: used?.calls ?? 0,
+          };
+        }),
+      };
+    },
+  );
+
+  r.put(
+    WORKSPACE_CREDIT_ROUTES.memberCap(":id", ":userId"),
+    {
+      schema: {
+        tags,
+        summary:
+          "Set a member's monthly cap on the pool, in credits; null removes it (admin+). Holds already made stay; new ones over the cap are refused with 402 member_cap_reached",
+        params: ZWorkspaceMemberParams,
+        body: ZSetMemberCap,
+        response: { 200: ZMemberCap },
+      },
+    },
+    async (request) => {
+      const { user } = await requireUser(request);
+      const { id, userId } = request.params;
+      const access = await requireWorkspaceAccess(app.db, user.id, id, "admin");
+      requireTeam(access);
+      const member = (await listWorkspaceMembers(app.db, access.workspaceId)).find(
+        (m) => m.user_id === userId,
+      );
+      if (!member) {
+        throw new AppError(
+          ERROR_CODES.notFound,
+          404,
+          "This person is not a member of the workspace.",
+        );
+      }
+      const cap = request.body.monthly_cap_credits;
+      const change = await app.db.transaction(async (tx) => {
+        const changed = await setMemberCap(tx, access.workspaceId, userId, cap);
+        await recordWorkspaceAudit(tx, {
+          workspaceId: access.workspaceId,
+          actorId: user.id,
+          action: "member.cap_changed",
+          target: userId,
+          details: { from: changed.previous, to: changed.current },
+        });
+        return changed;
+      });
+      return { user_id: userId, monthly_cap_credits: change.current };
+    },
+  );
+}

@@ -17,6 +17,7 @@ const ACTION_LABELS: Record<(typeof ADMIN_ACTIONS)[number], string> = {
   "user.revoke_sign_ins": "Sign-ins revoked",
   "agreement.publish": "Agreement published",
   "model.override": "Model changed",
+  "account.deleted": "Account deleted by its holder",
 };
 
 function json(value: unknown): string {

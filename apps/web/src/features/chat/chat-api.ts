@@ -22,8 +22,12 @@ import { api } from "../../lib/api/api";
 import { isApiError } from "../../lib/api/api-error";
 import type { ApiClient } from "../../lib/api/client";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
+import { workspaceScope } from "../workspaces/workspace-store";
 
-/** The calls of Cohort Chat (spec §7 sessions and /ai/*), with their query keys. */
+/**
+ * The calls of Cohort Chat (spec §7 sessions and /ai/*), with their query keys. Lists and
+ * creates are in the workspace in view (workspace-store.ts); switching resets ["sessions"].
+ */
 export const chatKeys = {
   sessions: ["sessions"] as const,
   sessionList: (q: string) => ["sessions", "list", q] as const,
@@ -37,7 +41,12 @@ export const SESSION_LIST_PAGE_SIZE = 50;
 
 export function listSessions(q: string, signal?: AbortSignal): Promise<TSessionsResponse> {
   return api.get<TSessionsResponse>("/sessions", {
-    query: { page: 1, pageSize: SESSION_LIST_PAGE_SIZE, q: q.trim() || undefined },
+    query: {
+      page: 1,
+      pageSize: SESSION_LIST_PAGE_SIZE,
+      q: q.trim() || undefined,
+      ...workspaceScope(),
+    },
     signal,
   });
 }
@@ -61,7 +70,7 @@ export function listSessionEvents(
 }
 
 export function createSession(body: TCreateSessionRequest): Promise<TSessionResponse> {
-  return api.post<TSessionResponse>("/sessions", body);
+  return api.post<TSessionResponse>("/sessions", { ...workspaceScope(), ...body });
 }
 
 export function updateSession(id: string, body: TUpdateSessionRequest): Promise<TSessionResponse> {

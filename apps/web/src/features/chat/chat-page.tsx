@@ -4,6 +4,8 @@ import { Button } from "../../components/button";
 import { ListDrawer } from "../../components/list-drawer";
 import { ROLE_COPY } from "../../content/agent-roles";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { ReadOnlyNote } from "../workspaces/read-only-note";
+import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { modelsById, useModels } from "./chat-api";
 import { Conversation } from "./conversation";
 import { NewSessionDialog } from "./new-session-dialog";
@@ -30,6 +32,7 @@ function SessionsDrawer({ currentId, onNew }: { currentId: string; onNew(): void
 }
 
 function Welcome({ onNew }: { onNew(): void }) {
+  const readOnly = useReadOnlyReason();
   return (
     <div className="mx-auto flex max-w-2xl flex-col items-center px-6 py-14 text-center lg:py-24">
       <div className="flex -space-x-2" aria-hidden="true">
@@ -48,9 +51,18 @@ function Welcome({ onNew }: { onNew(): void }) {
         Start a session, give it a task, and watch a coordinator plan the work while the Strategist,
         Coder, Designer and Critic each work on it live, on their own models.
       </p>
-      <Button size="lg" className="mt-6" onClick={onNew}>
+      <Button
+        size="lg"
+        className="mt-6"
+        onClick={onNew}
+        disabled={readOnly !== null}
+        aria-describedby={readOnly ? "welcome-read-only" : undefined}
+      >
         Start a new session
       </Button>
+      <div className="mt-2">
+        <ReadOnlyNote id="welcome-read-only" reason={readOnly} />
+      </div>
       <p className="mt-3 text-xs text-ink-500">Or pick one of your sessions from the list.</p>
     </div>
   );

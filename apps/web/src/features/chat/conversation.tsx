@@ -13,6 +13,7 @@ import { PageSpinner } from "../../components/spinner";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
+import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { cancelRun, regenerateRun, sendChatMessage } from "./chat-api";
 import { Composer } from "./composer";
 import { RaiseBudget } from "./raise-budget";
@@ -93,6 +94,7 @@ export function Conversation({
 }) {
   const queryClient = useQueryClient();
   const { load, session, setSession, state, addSent, retry } = useConversation(sessionId);
+  const viewerReason = useReadOnlyReason(session?.workspace_id);
   const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
   const [failure, setFailure] = useState<SendFailure | null>(null);
   const [stopping, setStopping] = useState(false);
@@ -144,13 +146,14 @@ export function Conversation({
   }
 
   const blockedReason =
-    session.status === "active"
+    viewerReason ??
+    (session.status === "active"
       ? null
       : session.status === "paused"
         ? "This session is paused. Resume it to send a message."
         : session.status === "completed"
           ? "This session is complete. Reopen it to send a message."
-          : "This session is archived. Restore it to send a message.";
+          : "This session is archived. Restore it to send a message.");
 
   const send = async (text: string): Promise<boolean> => {
     setFailure(null);

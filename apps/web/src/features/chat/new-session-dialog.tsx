@@ -1,4 +1,5 @@
 import {
+  AGENT_INSTRUCTIONS_MAX,
   AGENT_ROLES,
   DEFAULT_COORDINATOR_MODEL,
   MODEL_SOURCE_LABELS,
@@ -9,6 +10,7 @@ import {
   type TAgentRole,
   type TAgentRoleInfo,
   type TModel,
+  type TTemplateSetup,
 } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useMemo, useState } from "react";
@@ -20,6 +22,7 @@ import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
 import { DocumentPicker } from "../documents/document-picker";
+import { TemplatePicker } from "../templates/template-picker";
 import {
   chatKeys,
   createSession,
@@ -37,6 +40,8 @@ interface RoleChoice {
   enabled: boolean;
   /** "" = the role's default model. */
   model: string;
+  /** The user's standing instructions for the role ("" for none). */
+  instructions: string;
 }
 
 /** The name, its purpose and what will answer it: "(Your key)", "(Hosted key)", "(Simulated)". */
@@ -133,6 +138,22 @@ function RoleRow({
           />
         ) : null}
       </div>
+      {off ? null : (
+        <div className="sm:col-span-2">
+          <label htmlFor={`${id}-instructions`} className="sr-only">
+            {copy.name} instructions
+          </label>
+          <textarea
+            id={`${id}-instructions`}
+            value={choice.instructions}
+            onChange={(event) => onChange({ ...choice, instructions: event.target.value })}
+            maxLength={AGENT_INSTRUCTIONS_MAX}
+            rows={1}
+            placeholder={`Instructions for the ${copy.name} (optional)`}
+            className={cn(inputClasses, "resize-y py-2 text-xs")}
+          />
+        </div>
+      )}
     </li>
   );
 }
@@ -181,10 +202,10 @@ export function NewSessionDialog({
   const [coordinator, setCoordinator] = useState(DEFAULT_COORDINATOR_MODEL);
   const [manual, setManual] = useState(false);
   const [choices, setChoices] = useState<Record<TAgentRole, RoleChoice>>(() => ({
-    strategist: { enabled: true, model: "" },
-    coder: { enabled: true, model: "" },
-    designer: { enabled: true, model: "" },
-    critic: { enabled: true, model: "" },
+    strategist: { enabled: true, model: "", instructions: "" },
+    coder: { enabled: true, model: "", instructions: "" },
+    designer: { enabled: true, model: "", instructions: "" },
+    critic: { enabled: true, model: "", instructions: "" },
   }));
   const [budget, setBudget] = useState("");
   const [documentIds, setDocumentIds] = useState<string[]>([]);
@@ -193,6 +214,26 @@ export function NewSessionDialog({
   const ids = useId();
 
   const coordinators = coordinatorModels(modelsQuery.data ?? []);
+
+  /** A template's setup fills the form; the title and description stay the user's. */
+  const applyTemplate = (setup: TTemplateSetup) => {
+    setCoordinator(setup.coordinator_model);
+    setManual(setup.manual_agent_selection);
+    setChoices((all) => {
+      const next = { ...all };
+      for (const role of AGENT_ROLES) {
+        const saved = setup.agent_preferences?.[role];
+        next[role] = {
+          enabled: setup.manual_agent_selection ? (saved?.enabled ?? false) : true,
+          model: saved?.model ?? "",
+          instructions: saved?.instructions ?? "",
+        };
+      }
+      return next;
+    });
+    setBudget(setup.budget_credits === null ? "" : String(setup.budget_credits));
+    setDocumentIds(setup.document_ids);
+  };
   const coordinatorModel = models.get(coordinator);
 
   const submit = async (event: FormEvent) => {
@@ -218,12 +259,18 @@ export function NewSessionDialog({
       }
       budgetCredits = Math.round(value * 100) / 100;
     }
-    const customised = manual || AGENT_ROLES.some((role) => choices[role].model !== "");
+    const customised =
+      manual ||
+      AGENT_ROLES.some((role) => choices[role].model !== "" || choices[role].instructions.trim());
     const preferences: TAgentPreferences | null = customised
       ? Object.fromEntries(
           AGENT_ROLES.map((role) => [
             role,
-            { enabled: manual ? choices[role].enabled : true, model: choices[role].model || null },
+            {
+              enabled: manual ? choices[role].enabled : true,
+              model: choices[role].model || null,
+              instructions: choices[role].instructions.trim(),
+            },
           ]),
         )
       : null;
@@ -260,6 +307,7 @@ export function NewSessionDialog({
       testId="new-session-dialog"
     >
       <form onSubmit={submit} className="grid grid-cols-1 gap-5 px-5 py-5 sm:px-6" noValidate>
+        <TemplatePicker onApply={applyTemplate} />
         <Field
           label="Title"
           value={title}
@@ -367,8 +415,8 @@ export function NewSessionDialog({
           </div>
           <p className="mt-3 text-xs text-ink-500">
             {manual
-              ? "Switch roles on or off and choose each one's model."
-              : "Optionally choose the model each role uses."}
+              ? "Switch roles on or off, choose each one's model and give it instructions."
+              : "Optionally choose the model each role uses and give it instructions."}
           </p>
           <ul className="mt-2 grid gap-2" aria-label="Agent roles">
             {AGENT_ROLES.map((role) => (

@@ -8,6 +8,7 @@ import {
 import { useContext } from "react";
 import { Link } from "react-router";
 import { cn } from "../../components/cn";
+import { ImportedBadge } from "../export/imported-badge";
 import { RunMemoryProposals } from "../memory/run-memory-proposals";
 import { AnswerVersions } from "./answer-versions";
 import { CopyActions } from "./copy-actions";
@@ -216,7 +217,10 @@ function RunHeader({ run, models }: { run: RunView; models: Map<string, TModel> 
           </span>
         ) : null}
       </div>
-      <RunStatusBadge status={run.status} />
+      <span className="flex items-center gap-2">
+        {run.imported ? <ImportedBadge /> : null}
+        <RunStatusBadge status={run.status} />
+      </span>
     </header>
   );
 }

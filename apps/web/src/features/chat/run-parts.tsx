@@ -367,7 +367,8 @@ export function laneUsage(lane: LaneView, model: TModel | undefined) {
   // A stopped call's usage is an estimate from the text that arrived (older rows say 0).
   const reported = lane.status === "stopped" && !lane.outputTokens ? null : lane.outputTokens;
   const tokens = reported ?? estimateTokens(lane.text);
-  const exact = lane.credits !== null;
+  // Reported with the call's end (a share without costs has the tokens but not the credits).
+  const exact = lane.outputTokens !== null;
   const credits =
     lane.credits ??
     (model ? creditsOf(priceCall(model, { inputTokens: 0, outputTokens: tokens })) : null);

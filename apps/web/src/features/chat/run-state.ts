@@ -121,6 +121,8 @@ export interface RunView {
   passages: Record<number, TRunPassage>;
   /** The approved memories the run put into its plan's context. */
   memories: TUsedMemory[];
+  /** Came in with a session import: it ran elsewhere and cost nothing here. */
+  imported?: boolean;
 }
 
 export interface ConversationState {
@@ -293,6 +295,7 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
     settled: true,
     passages: passagesByNumber({}, run.passages),
     memories: run.memories ?? run.plan?.memories ?? [],
+    ...(run.imported ? { imported: true } : {}),
   };
 }
 

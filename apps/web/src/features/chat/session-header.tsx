@@ -16,10 +16,14 @@ import { cn } from "../../components/cn";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { ExportMenuItems } from "../export/export-menu-items";
+import { ShareDialog } from "../share/share-dialog";
+import { SaveAsTemplateDialog } from "../templates/save-template";
 import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
 import { DialogFrame } from "./dialog-frame";
 import { formatRunCredits, formatSpentOfBudget } from "./format";
 import { ModelBadge } from "./model-badge";
+import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
 
@@ -79,6 +83,7 @@ function EditSessionDialog({
   const [budget, setBudget] = useState(
     session.budget_credits === null ? "" : String(session.budget_credits),
   );
+  const [instructions, setInstructions] = useState(() => instructionsOf(session.agent_preferences));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
@@ -103,6 +108,7 @@ function EditSessionDialog({
         title: title.trim(),
         description: description.trim(),
         budget_credits: budgetCredits,
+        agent_preferences: withInstructions(session, instructions),
       });
       onSaved(saved);
       onOpenChange(false);
@@ -136,6 +142,7 @@ function EditSessionDialog({
             className={cn(inputClasses, "mt-1.5 resize-y")}
           />
         </div>
+        <RoleInstructionsFields session={session} value={instructions} onChange={setInstructions} />
         <Field
           label="Credit budget"
           type="number"
@@ -265,6 +272,8 @@ export function SessionHeader({
   const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const [savingTemplate, setSavingTemplate] = useState(false);
   const [changing, setChanging] = useState<TSessionStatus | null>(null);
   const targets = SESSION_STATUS_TRANSITIONS[session.status];
   const shown = useShownStatus(session, runActive);
@@ -368,6 +377,13 @@ export function SessionHeader({
                 <DropdownMenu.Item className={menuItem} onSelect={() => setRenaming(true)}>
                   Edit details…
                 </DropdownMenu.Item>
+                <DropdownMenu.Item className={menuItem} onSelect={() => setSharing(true)}>
+                  Share…
+                </DropdownMenu.Item>
+                <ExportMenuItems sessionId={session.id} className={menuItem} />
+                <DropdownMenu.Item className={menuItem} onSelect={() => setSavingTemplate(true)}>
+                  Save as template…
+                </DropdownMenu.Item>
                 <DropdownMenu.Item
                   className={`${menuItem} text-red-700 data-[highlighted]:bg-red-50`}
                   disabled={runActive}
@@ -384,6 +400,12 @@ export function SessionHeader({
         <EditSessionDialog session={session} open onOpenChange={setRenaming} onSaved={saved} />
       ) : null}
       <DeleteDialog session={session} open={deleting} onOpenChange={setDeleting} />
+      {sharing ? <ShareDialog sessionId={session.id} open onOpenChange={setSharing} /> : null}
+      <SaveAsTemplateDialog
+        session={session}
+        open={savingTemplate}
+        onOpenChange={setSavingTemplate}
+      />
     </header>
   );
 }

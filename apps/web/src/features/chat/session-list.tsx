@@ -11,6 +11,8 @@ import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
+import { ReadOnlyNote } from "../workspaces/read-only-note";
+import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { chatKeys, listSessions } from "./chat-api";
 import { formatWhen } from "./format";
 
@@ -155,6 +157,7 @@ export function SessionList({
   className?: string;
 }) {
   const searchId = useId();
+  const readOnly = useReadOnlyReason();
   const [search, setSearch] = useState("");
   const q = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const { data, isPending, isError, refetch, isFetching } = useQuery({
@@ -177,12 +180,18 @@ export function SessionList({
           <h2 className="text-sm font-semibold text-ink-950">Sessions</h2>
           {isFetching && !isPending ? <Spinner size="sm" label="Updating sessions" /> : null}
         </div>
-        <Button onClick={onNew} className="w-full">
+        <Button
+          onClick={onNew}
+          className="w-full"
+          disabled={readOnly !== null}
+          aria-describedby={readOnly ? `${searchId}-read-only` : undefined}
+        >
           <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
             <path d="M8 3v10M3 8h10" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
           New session
         </Button>
+        <ReadOnlyNote id={`${searchId}-read-only`} reason={readOnly} />
         <div className="relative">
           <label htmlFor={searchId} className="sr-only">
             Search sessions by title

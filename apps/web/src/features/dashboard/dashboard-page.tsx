@@ -7,7 +7,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
-import { ButtonLink } from "../../components/button";
+import { Button, ButtonLink } from "../../components/button";
 import { Card } from "../../components/card";
 import { Spinner } from "../../components/spinner";
 import { api } from "../../lib/api/api";
@@ -20,7 +20,11 @@ import {
 } from "../../lib/format/numbers";
 import { logger } from "../../lib/telemetry/logger";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "../chat/session-list";
+import { ImportSessionButton } from "../export/import-session-button";
 import { displayNameOf } from "../shell/display-name";
+import { ReadOnlyNote } from "../workspaces/read-only-note";
+import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
+import { workspaceScope } from "../workspaces/workspace-store";
 import { VerifyEmailBanner } from "./verify-email-banner";
 
 const RECENT_SESSIONS = 5;
@@ -88,7 +92,7 @@ function RecentSessions() {
     queryKey: ["sessions", "recent"],
     queryFn: ({ signal }) =>
       api.get<TSessionsResponse>("/sessions", {
-        query: { page: 1, pageSize: RECENT_SESSIONS },
+        query: { page: 1, pageSize: RECENT_SESSIONS, ...workspaceScope() },
         signal,
       }),
     staleTime: 10_000,
@@ -189,6 +193,34 @@ function UsageAtAGlance() {
   );
 }
 
+const plus = (
+  <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+    <path d="M8 3v10M3 8h10" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+  </svg>
+);
+
+/** "New session", disabled with its reason for a viewer of the workspace in view. */
+function NewSessionAction() {
+  const readOnly = useReadOnlyReason();
+  if (readOnly === null) {
+    return (
+      <ButtonLink to="/chat?new=1" size="lg">
+        {plus}
+        New session
+      </ButtonLink>
+    );
+  }
+  return (
+    <div className="grid max-w-64 justify-items-end gap-1">
+      <Button size="lg" disabled aria-describedby="new-session-read-only">
+        {plus}
+        New session
+      </Button>
+      <ReadOnlyNote id="new-session-read-only" reason={readOnly} />
+    </div>
+  );
+}
+
 /** The signed-in home: recent sessions, usage, account facts and a quick start. */
 export function DashboardPage() {
   useDocumentMeta({ title: "Dashboard" });
@@ -207,12 +239,10 @@ export function DashboardPage() {
           </h1>
           <p className="mt-1 text-sm text-ink-600">Your sessions, usage and account at a glance.</p>
         </div>
-        <ButtonLink to="/chat?new=1" size="lg">
-          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-            <path d="M8 3v10M3 8h10" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
-          New session
-        </ButtonLink>
+        <div className="flex flex-wrap items-start gap-2">
+          <ImportSessionButton />
+          <NewSessionAction />
+        </div>
       </div>
 
       {user.emailVerified ? null : <VerifyEmailBanner user={user} />}

@@ -9,6 +9,7 @@ import type {
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
 import { buildApiUrl } from "../../lib/api/client";
+import { workspaceScope } from "../workspaces/workspace-store";
 
 /**
  * The calls of the Documents screen (issue 13; payloads from contracts/documents.ts), with
@@ -27,7 +28,7 @@ export const documentKeys = {
 export const PROCESSING_POLL_MS = 1_500;
 
 export function listDocuments(signal?: AbortSignal): Promise<TDocumentsResponse> {
-  return api.get<TDocumentsResponse>("/documents", { signal });
+  return api.get<TDocumentsResponse>("/documents", { query: workspaceScope(), signal });
 }
 
 export function getDocument(id: string, signal?: AbortSignal): Promise<TDocumentResponse> {
@@ -54,6 +55,7 @@ export function searchDocuments(
       q,
       document_ids: ids.length > 0 ? ids.join(",") : undefined,
       limit: options.limit,
+      ...workspaceScope(),
     },
     signal: options.signal,
   });
@@ -80,7 +82,7 @@ export function documentViewerPath(documentId: string, chunkId?: string | null):
   return `/documents?${params.toString()}`;
 }
 
-/** The user's documents, their storage use and the search mode; polls while any is being read. */
+/** The documents of the workspace in view, their storage use and the search mode; polls while any is being read. */
 export function useDocuments() {
   return useQuery({
     queryKey: documentKeys.list,

@@ -1,6 +1,7 @@
 import {
   CSRF_HEADER,
   DOCUMENT_UPLOAD_FIELD,
+  DOCUMENT_WORKSPACE_FIELD,
   ERROR_CODES,
   REQUEST_ID_HEADER,
   type TApiError,
@@ -18,6 +19,7 @@ import {
 import { buildApiUrl, randomRequestId } from "../../lib/api/client";
 import { getBrowserStorage, readStorage, STORAGE_KEYS } from "../../lib/storage/browser-storage";
 import { logger } from "../../lib/telemetry/logger";
+import { workspaceScope } from "../workspaces/workspace-store";
 
 /**
  * POST /api/documents, one file per request, through XMLHttpRequest: fetch has no upload
@@ -116,6 +118,9 @@ function send(url: string, file: File, token: string, options: UploadOptions): P
     });
 
     const form = new FormData();
+    // Fields before the file: the server reads them as the stream reaches the file.
+    const { workspace_id } = workspaceScope();
+    if (workspace_id) form.append(DOCUMENT_WORKSPACE_FIELD, workspace_id);
     form.append(DOCUMENT_UPLOAD_FIELD, file, file.name);
     if (options.signal?.aborted) xhr.abort();
     else xhr.send(form);

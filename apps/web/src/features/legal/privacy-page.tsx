@@ -260,10 +260,13 @@ const SECTIONS: readonly LegalSection[] = [
     title: "How long we keep it",
     body: (
       <ul>
-        <li>Account data: while your account is open, and up to 30 days after you close it.</li>
         <li>
-          Sessions, messages and run events: until you delete them or close your account; removed
-          from backups within a further 35 days.
+          Account data: while your account is open. Deleting your account erases it at once (see
+          “Download or delete your data”); copies in backups are gone within a further 35 days.
+        </li>
+        <li>
+          Sessions, messages and run events: until you delete them or your account; removed from
+          backups within a further 35 days.
         </li>
         <li>Provider API keys: until you remove them or close your account.</li>
         <li>
@@ -272,12 +275,64 @@ const SECTIONS: readonly LegalSection[] = [
         </li>
         <li>
           Credit ledger, invoices and payment records: as long as tax and accounting law requires,
-          usually seven years.
+          usually seven years. When you delete your account, the ledger and usage records stay
+          without anything that names you.
         </li>
         <li>
           Agreement acceptance records: for as long as the agreement applies to you, plus six years.
         </li>
       </ul>
+    ),
+  },
+  {
+    id: "your-data",
+    title: "Download or delete your data",
+    body: (
+      <>
+        <h3>Download my data</h3>
+        <p>
+          Settings → Your data → Download my data gives you one zip file (a few downloads an hour)
+          with: a README explaining each file; your profile, how you sign in, the agreements you
+          accepted and your settings (provider keys and API access tokens by their visible hints
+          only, never the secrets); the workspaces you belong to and your role in each; every
+          session you created, in any workspace, as a complete JSON export with its messages, plan,
+          steps, models, costs and critic scores; your CoChat conversations; the documents you
+          uploaded, with the original files; your memories; and your personal credit ledger and the
+          model usage it paid for.
+        </p>
+        <h3>Delete my account</h3>
+        <p>
+          Settings → Your data → Delete account asks for your password (or, if you only sign in with
+          Google, your email address) and for the word DELETE. Then, at once:
+        </p>
+        <ul>
+          <li>every sign-in ends and open connections are closed;</li>
+          <li>
+            your profile, sign-in methods, provider keys, access tokens, agreement records and
+            settings are erased;
+          </li>
+          <li>
+            the sessions you created (in team workspaces too) with their runs, your CoChat
+            conversations, your memories and your documents with their stored files are erased;
+          </li>
+          <li>
+            your personal workspace, and any team workspace where you are the only member, are
+            deleted with their credits: a remaining balance is forfeited, not refunded;
+          </li>
+          <li>
+            your error logs are deleted and your analytics records lose your user id and network;
+          </li>
+          <li>
+            the credit ledger and usage records are kept, as accounting law requires, but nothing in
+            them names you any more; an audit entry records that an account was deleted, without
+            your email address.
+          </li>
+        </ul>
+        <p>
+          While you are the only owner of a team that has other members, make someone else an owner
+          or delete the team first. A paid plan must be cancelled in Billing first.
+        </p>
+      </>
     ),
   },
   {
@@ -300,9 +355,12 @@ const SECTIONS: readonly LegalSection[] = [
       <>
         <p>Depending on where you live, you can ask us to:</p>
         <ul>
-          <li>give you a copy of your personal data, in a portable format;</li>
+          <li>
+            give you a copy of your personal data, in a portable format (Settings → Your data →
+            Download my data does it at once);
+          </li>
           <li>correct data that is wrong;</li>
-          <li>delete your data or your account;</li>
+          <li>delete your data or your account (Settings → Your data → Delete account);</li>
           <li>restrict or object to processing based on our legitimate interests;</li>
           <li>withdraw consent you gave, such as for product emails.</li>
         </ul>

@@ -10,7 +10,7 @@ import {
 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { failureMessage, logIn, signUp } from "../../auth/account-api";
 import { type AuthSnapshot, applyAuthResponse } from "../../auth/auth-store";
 import { mayRedirectToDashboard } from "../../auth/dashboard-redirect";
@@ -21,6 +21,7 @@ import {
   GOOGLE_MESSAGES,
   startGoogleSignIn,
 } from "../../auth/google-sign-in";
+import { returnPathFrom } from "../../auth/return-path";
 import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { Field, FormMessage, PasswordField } from "../../components/form";
@@ -83,6 +84,7 @@ export function LoginPage() {
   });
   const auth = useAuth();
   const navigate = useNavigate();
+  const location = useLocation();
   const [values, setValues] = useState<FormValues>(EMPTY);
   const [submitting, setSubmitting] = useState(false);
   const [providerBusy, setProviderBusy] = useState(false);
@@ -128,12 +130,12 @@ export function LoginPage() {
   useEffect(() => {
     if (auth.status !== "authenticated" || handledAuth.current === auth) return;
     handledAuth.current = auth;
-    if (mayRedirectToDashboard()) navigate("/dashboard", { replace: true });
+    if (mayRedirectToDashboard()) navigate(returnPathFrom(location.state), { replace: true });
     else {
       setLoopStopped(true);
       setLoopAlertOpen(true);
     }
-  }, [auth, navigate]);
+  }, [auth, navigate, location.state]);
 
   const update = (field: keyof FormValues) => (event: { target: { value: string } }) => {
     const value = event.target.value;

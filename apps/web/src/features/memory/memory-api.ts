@@ -15,6 +15,7 @@ import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { api } from "../../lib/api/api";
 import { realtime } from "../../lib/realtime/realtime-client";
+import { workspaceScope } from "../workspaces/workspace-store";
 
 /** Memory's calls (GET/PUT/PATCH/DELETE /api/memory…); the client adds the /api prefix. */
 const path = (route: string) => route.replace(/^\/api/, "");
@@ -30,11 +31,13 @@ export const memoryKeys = {
 export const MEMORY_EXPORT_URL = MEMORY_ROUTES.export;
 
 export function useMemories(q: string, status: "approved" | "proposed" = "approved") {
-  const query = new URLSearchParams({ status, ...(q ? { q } : {}) });
   return useQuery({
     queryKey: memoryKeys.list(q, status),
     queryFn: ({ signal }) =>
-      api.get<TMemoryList>(`${path(MEMORY_ROUTES.list)}?${query.toString()}`, { signal }),
+      api.get<TMemoryList>(path(MEMORY_ROUTES.list), {
+        query: { status, q: q || undefined, ...workspaceScope() },
+        signal,
+      }),
     select: (data) => data.memories,
     placeholderData: (previous) => previous,
   });

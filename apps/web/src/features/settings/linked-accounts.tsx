@@ -16,9 +16,9 @@ import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { ProviderIcon } from "../login/provider-icon";
 
-const IDENTITIES_QUERY_KEY = ["auth", "identities"] as const;
+export const IDENTITIES_QUERY_KEY = ["auth", "identities"] as const;
 
-function listIdentities(signal?: AbortSignal): Promise<TIdentityListResponse> {
+export function listIdentities(signal?: AbortSignal): Promise<TIdentityListResponse> {
   return api.get<TIdentityListResponse>("/auth/identities", { signal });
 }
 

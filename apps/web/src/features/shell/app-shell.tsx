@@ -14,9 +14,16 @@ import { MAIN_CONTENT_ID } from "../../components/skip-link";
 import { PageSpinner } from "../../components/spinner";
 import { showFlashToasts } from "../../lib/ui/flash-toast";
 import { AgreementGate, useAgreementState } from "../agreement/agreement-gate";
+import { CurrentWorkspaceProvider, useCurrentWorkspace } from "../workspaces/current-workspace";
+import { InvitationDialog } from "../workspaces/invitation-dialog";
+import {
+  ShellCreditBalance,
+  ShellCreditChip,
+  useLiveTeamCredits,
+} from "../workspaces/team-credits";
+import { WorkspaceSwitcher } from "../workspaces/workspace-switcher";
 import { CoChatBadge } from "./cochat-badge";
 import { ConnectionStatusSlot } from "./connection-status";
-import { CreditBalance, CreditBalanceChip } from "./credit-balance";
 import { CreditAnnouncer, useCreditWatch, useLiveCredits } from "./credit-watch";
 import { displayNameOf } from "./display-name";
 import { APP_NAV_ITEMS } from "./nav-items";
@@ -100,9 +107,7 @@ function AccountPanel({ user }: { user: TUserProfile | null }) {
         </Badge>
         <CoChatBadge tier={tier} />
       </div>
-      {user ? (
-        <CreditBalance credits={user.credits_remaining} pendingWelcome={pendingWelcome} />
-      ) : null}
+      {user ? <ShellCreditBalance user={user} pendingWelcome={pendingWelcome} /> : null}
       <Button variant="outline" size="sm" onClick={signOut} disabled={pending}>
         Sign out
       </Button>
@@ -128,6 +133,7 @@ function SidebarContent({
         <Logo />
       </Link>
       <ConnectionStatusSlot />
+      <WorkspaceSwitcher />
       <nav aria-label="App" className="flex-1">
         <NavList onNavigate={onNavigate} />
       </nav>
@@ -166,62 +172,65 @@ export function AppShell() {
   useArrivalNotices();
   const creditAnnouncement = useCreditWatch(user?.id, user?.credits_remaining);
   useLiveCredits();
+  useLiveTeamCredits(user?.id);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new page closes the drawer
   useEffect(() => setDrawerOpen(false), [pathname]);
 
   return (
     <AgreementGate>
-      <CreditAnnouncer text={creditAnnouncement} />
-      <div className="min-h-dvh bg-ink-50 lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
-        <aside
-          aria-label="Sidebar"
-          className="sticky top-0 hidden h-dvh border-r border-ink-200 bg-white lg:block"
-        >
-          <SidebarContent user={user} />
-        </aside>
+      <CurrentWorkspaceProvider>
+        <CreditAnnouncer text={creditAnnouncement} />
+        <div className="min-h-dvh bg-ink-50 lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
+          <aside
+            aria-label="Sidebar"
+            className="sticky top-0 hidden h-dvh border-r border-ink-200 bg-white lg:block"
+          >
+            <SidebarContent user={user} />
+          </aside>
 
-        <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-          <header className="sticky top-0 z-30 flex h-14 items-center justify-between gap-3 border-b border-ink-200 bg-white/95 px-3 backdrop-blur lg:hidden">
-            <Dialog.Trigger asChild>
-              <Button variant="ghost" size="sm" aria-label="Open navigation">
-                <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6">
-                  <path
-                    d="M4 7h16M4 12h16M4 17h16"
-                    stroke="currentColor"
-                    strokeWidth="2"
-                    strokeLinecap="round"
-                  />
-                </svg>
-              </Button>
-            </Dialog.Trigger>
-            <Link to="/dashboard" aria-label="Cohort dashboard" className="rounded-lg">
-              <Logo />
-            </Link>
-            {user ? <CreditBalanceChip credits={user.credits_remaining} /> : null}
-          </header>
-          <Dialog.Portal>
-            <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />
-            <Dialog.Content
-              aria-describedby={undefined}
-              className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white shadow-2xl outline-none lg:hidden"
-            >
-              <Dialog.Title className="sr-only">Navigation</Dialog.Title>
-              <Dialog.Close
-                aria-label="Close navigation"
-                className="absolute top-3 right-3 rounded-md p-1.5 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
+          <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+            <header className="sticky top-0 z-30 flex h-14 items-center justify-between gap-3 border-b border-ink-200 bg-white/95 px-3 backdrop-blur lg:hidden">
+              <Dialog.Trigger asChild>
+                <Button variant="ghost" size="sm" aria-label="Open navigation">
+                  <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6">
+                    <path
+                      d="M4 7h16M4 12h16M4 17h16"
+                      stroke="currentColor"
+                      strokeWidth="2"
+                      strokeLinecap="round"
+                    />
+                  </svg>
+                </Button>
+              </Dialog.Trigger>
+              <Link to="/dashboard" aria-label="Cohort dashboard" className="rounded-lg">
+                <Logo />
+              </Link>
+              {user ? <ShellCreditChip user={user} /> : null}
+            </header>
+            <Dialog.Portal>
+              <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />
+              <Dialog.Content
+                aria-describedby={undefined}
+                className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white shadow-2xl outline-none lg:hidden"
               >
-                <CloseIcon />
-              </Dialog.Close>
-              <SidebarContent user={user} onNavigate={() => setDrawerOpen(false)} />
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+                <Dialog.Title className="sr-only">Navigation</Dialog.Title>
+                <Dialog.Close
+                  aria-label="Close navigation"
+                  className="absolute top-3 right-3 rounded-md p-1.5 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
+                >
+                  <CloseIcon />
+                </Dialog.Close>
+                <SidebarContent user={user} onNavigate={() => setDrawerOpen(false)} />
+              </Dialog.Content>
+            </Dialog.Portal>
+          </Dialog.Root>
 
-        <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 outline-none">
-          <GatedPage />
-        </main>
-      </div>
+          <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 outline-none">
+            <GatedPage />
+          </main>
+        </div>
+      </CurrentWorkspaceProvider>
     </AgreementGate>
   );
 }
@@ -233,6 +242,7 @@ export function AppShell() {
  */
 function GatedPage() {
   const state = useAgreementState();
+  const { ready } = useCurrentWorkspace();
   if (state === "pending") return <PageSpinner />;
   if (state === "required") {
     return (
@@ -241,9 +251,12 @@ function GatedPage() {
       </p>
     );
   }
+  // Pages wait for the workspace in view, so their lists load once, for the right one.
+  if (!ready) return <PageSpinner />;
   return (
     <Suspense fallback={<PageSpinner />}>
       <Outlet />
+      <InvitationDialog />
     </Suspense>
   );
 }

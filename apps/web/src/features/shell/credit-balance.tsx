@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
@@ -26,12 +26,12 @@ const messageStyles: Record<CreditLevel, string> = {
   critical: "text-red-800",
 };
 
-function RefreshCreditsButton() {
+function RefreshCreditsButton({ reload }: { reload: () => Promise<unknown> }) {
   const [pending, setPending] = useState(false);
   const refresh = async () => {
     setPending(true);
     try {
-      await refreshCredits();
+      await reload();
       toast({ title: CREDITS_REFRESHED_MESSAGE, variant: "success" });
     } catch {
       toast({ title: CREDITS_REFRESH_FAILED_MESSAGE, variant: "error" });
@@ -61,10 +61,22 @@ function RefreshCreditsButton() {
 export function CreditBalance({
   credits,
   pendingWelcome = 0,
+  label = "Credits",
+  addCreditsTo = "/billing",
+  reload = refreshCredits,
+  note,
 }: {
   credits: number;
   /** Welcome credits waiting for the email address to be verified (0: none). */
   pendingWelcome?: number;
+  /** "Team pool" in a team workspace (decision 040). */
+  label?: string;
+  /** Where "Add credits" leads; null hides it (a member cannot buy for the team). */
+  addCreditsTo?: string | null;
+  /** What "Refresh credits" asks again: the profile, or the team's pool. */
+  reload?: () => Promise<unknown>;
+  /** A line under the balance, e.g. the member's monthly cap. */
+  note?: ReactNode;
 }) {
   const level = creditLevel(credits);
   const styles = levelStyles[level];
@@ -77,14 +89,18 @@ export function CreditBalance({
       data-level={level}
     >
       <div className="flex items-baseline justify-between gap-2">
-        <p className="text-xs font-medium tracking-wide text-ink-600 uppercase">Credits</p>
-        <Link
-          to="/billing"
-          className="rounded text-xs font-semibold text-brand-700 hover:underline"
-          aria-label="Add credits on the billing page"
-        >
-          Add credits
-        </Link>
+        <p className="text-xs font-medium tracking-wide text-ink-600 uppercase">{label}</p>
+        {addCreditsTo === null ? null : (
+          <Link
+            to={addCreditsTo}
+            className="rounded text-xs font-semibold text-brand-700 hover:underline"
+            aria-label={
+              addCreditsTo === "/billing" ? "Add credits on the billing page" : `Add ${label}`
+            }
+          >
+            Add credits
+          </Link>
+        )}
       </div>
       <p className="flex items-center gap-2">
         <span aria-hidden="true" className={cn("size-2 shrink-0 rounded-full", styles.dot)} />
@@ -109,7 +125,8 @@ export function CreditBalance({
           {pluralize(pendingWelcome, "credit")}.
         </p>
       ) : null}
-      {credits <= 0 ? <RefreshCreditsButton /> : null}
+      {note ? <p className="text-xs text-ink-700">{note}</p> : null}
+      {credits <= 0 ? <RefreshCreditsButton reload={reload} /> : null}
     </section>
   );
 }
@@ -118,7 +135,16 @@ export function CreditBalance({
  * The mobile header's short form: the balance, coloured by level, linking to /billing. The
  * inline message and the refresh button are in the drawer's full widget.
  */
-export function CreditBalanceChip({ credits }: { credits: number }) {
+export function CreditBalanceChip({
+  credits,
+  label,
+  to = "/billing",
+}: {
+  credits: number;
+  /** Named for screen readers when it is not the personal balance ("Team pool"). */
+  label?: string;
+  to?: string;
+}) {
   const level = creditLevel(credits);
   const styles = levelStyles[level];
   const message = CREDIT_LEVEL_MESSAGES[level];
@@ -126,13 +152,13 @@ export function CreditBalanceChip({ credits }: { credits: number }) {
   const word = pluralize(Math.round(credits * 100) / 100, "credit");
   return (
     <Link
-      to="/billing"
+      to={to}
       className={cn(
         "inline-flex items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs font-semibold",
         styles.box,
         styles.figure,
       )}
-      aria-label={`${amount} ${word}.${message ? ` ${message}` : ""} Open billing.`}
+      aria-label={`${label ? `${label}: ` : ""}${amount} ${word}.${message ? ` ${message}` : ""} ${to === "/billing" ? "Open billing." : "Open workspace settings."}`}
       data-testid="credit-chip"
       data-level={level}
     >

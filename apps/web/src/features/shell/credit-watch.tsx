@@ -1,9 +1,11 @@
 import { SERVER_EVENTS } from "@cohort/contracts";
 import { useEffect, useRef, useState } from "react";
+import { getAuthSnapshot } from "../../auth/auth-store";
 import { toast } from "../../components/toast/toast-store";
 import { realtime } from "../../lib/realtime/realtime-client";
 import { useRealtimeEvent } from "../../lib/realtime/use-realtime";
 import { logger } from "../../lib/telemetry/logger";
+import { teamOfCreditChange } from "../workspaces/team-credits";
 import { observeCredits } from "./credit-levels";
 import { applyCreditBalance, refreshCredits } from "./credit-sync";
 
@@ -35,7 +37,11 @@ export function useCreditWatch(userId: string | undefined, credits: number | und
  * the profile is asked for again, since changes made before the socket joined were not pushed.
  */
 export function useLiveCredits(): void {
-  useRealtimeEvent(SERVER_EVENTS.creditsChanged, (change) => applyCreditBalance(change.balance));
+  useRealtimeEvent(SERVER_EVENTS.creditsChanged, (change) => {
+    // A team pool's change is the workspace widget's (team-credits.tsx), not this balance.
+    if (teamOfCreditChange(change, getAuthSnapshot().user?.id) !== null) return;
+    applyCreditBalance(change.balance);
+  });
   useEffect(
     () =>
       realtime.onConnect(() => {

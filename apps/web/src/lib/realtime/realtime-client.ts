@@ -11,6 +11,7 @@ import {
   type TMemoryProposedEvent,
   type TRunEvent,
   type TSocketReady,
+  type TWorkspaceChanged,
 } from "@cohort/contracts";
 import type { Socket } from "socket.io-client";
 import { logger } from "../telemetry/logger";
@@ -31,6 +32,7 @@ export interface ServerEventPayloads {
   [SERVER_EVENTS.creditsChanged]: TCreditsChanged;
   [SERVER_EVENTS.runEvent]: TRunEvent;
   [MEMORY_EVENTS.proposed]: TMemoryProposedEvent;
+  [SERVER_EVENTS.workspaceChanged]: TWorkspaceChanged;
 }
 export type ServerEventName = keyof ServerEventPayloads;
 

@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
   /** sessionStorage: login redirect-loop guard state. */
   loginRedirectCount: "loginRedirectCount",
   lastLoginRedirect: "lastLoginRedirect",
+  /** localStorage: the workspace last chosen in the switcher (an id, checked against the list). */
+  currentWorkspace: "cohort.workspace",
 } as const;
 
 export interface StorageLike {

@@ -1,0 +1,30 @@
+import { INVITATION_TTL_DAYS, type TInvitableRole } from "@cohort/contracts";
+import type { MailMessage } from "../../platform/mail";
+import { emailLayout } from "../../platform/mail-layout";
+
+const ROLE_WORDS: Record<TInvitableRole, string> = {
+  admin: "an admin (you can invite people and manage the workspace's members)",
+  member: "a member (you can start sessions and runs on the workspace's credits)",
+  viewer: "a viewer (you can read the workspace's sessions and documents)",
+};
+
+/** The invitation mail: who invites, to what, as what, and the single-use link. */
+export function invitationEmail(
+  publicUrl: string,
+  invite: { email: string; workspaceName: string; inviterName: string; role: TInvitableRole },
+  token: string,
+): MailMessage {
+  const url = `${publicUrl}/dashboard?invite=${encodeURIComponent(token)}`;
+  const subject = `${invite.inviterName} invited you to "${invite.workspaceName}" on Cohort`;
+  const lines = [
+    "Hi,",
+    `${invite.inviterName} invited you to join the team workspace "${invite.workspaceName}" on Cohort as ${ROLE_WORDS[invite.role]}.`,
+    `Sign in (or create an account) with ${invite.email} to accept. The link works once and expires in ${INVITATION_TTL_DAYS} days. If you do not know this person, you can ignore this email.`,
+  ];
+  return {
+    to: invite.email,
+    subject,
+    text: `${lines[0]}\n\n${lines[1]}\n\nAccept the invitation: ${url}\n\n${lines[2]}\n\n— The Cohort team\n`,
+    html: emailLayout(subject, lines, { label: "Accept the invitation", url }),
+  };
+}

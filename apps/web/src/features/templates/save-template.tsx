@@ -1,0 +1,132 @@
+import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX, type TSession } from "@cohort/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { useAuth } from "../../auth/use-auth";
+import { Button } from "../../components/button";
+import { cn } from "../../components/cn";
+import { Field, FormMessage, inputClasses } from "../../components/form";
+import { toast } from "../../components/toast/toast-store";
+import { isApiError } from "../../lib/api/api-error";
+import { DialogFrame } from "../chat/dialog-frame";
+import { createTemplate, templateKeys } from "./templates-api";
+import { TemplatesUpgradeHint, useTemplatesUnlocked } from "./templates-gate";
+
+/** "Save as template…": the dialog the session header opens from its actions menu. */
+export function SaveAsTemplateDialog({
+  session,
+  open,
+  onOpenChange,
+}: {
+  session: TSession;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  if (!open) return null;
+  return <SaveTemplateForm session={session} onClose={() => onOpenChange(false)} />;
+}
+
+function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): void }) {
+  const unlocked = useTemplatesUnlocked();
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(session.title);
+  const [description, setDescription] = useState("");
+  const [shared, setShared] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = useId();
+  // A personal workspace has one member: sharing there would change nothing.
+  const team = user !== null && session.workspace_id !== user.id;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError("Give the template a name.");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const { template } = await createTemplate({
+        name: name.trim(),
+        description: description.trim(),
+        shared: team && shared,
+        from_session_id: session.id,
+      });
+      await queryClient.invalidateQueries({ queryKey: templateKeys.all });
+      toast({
+        title: `Template “${template.name}” saved`,
+        description: "Start a session from it in the New session dialog.",
+        variant: "success",
+      });
+      onClose();
+    } catch (cause) {
+      setError(isApiError(cause) ? cause.message : "The template could not be saved.");
+      setBusy(false);
+    }
+  };
+
+  return (
+    <DialogFrame
+      open
+      onOpenChange={(next) => (next ? undefined : onClose())}
+      title="Save as template"
+      description="Keeps this session's coordinator, team, models, instructions, budget and documents, to start new sessions from."
+      testId="save-template-dialog"
+    >
+      {unlocked ? (
+        <form onSubmit={submit} className="grid grid-cols-1 gap-4 px-5 py-5 sm:px-6" noValidate>
+          <Field
+            label="Name"
+            value={name}
+            maxLength={TEMPLATE_NAME_MAX}
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+            required
+          />
+          <div>
+            <label
+              htmlFor={`${ids}-description`}
+              className="block text-sm font-medium text-ink-800"
+            >
+              Description <span className="font-normal text-ink-500">(optional)</span>
+            </label>
+            <textarea
+              id={`${ids}-description`}
+              value={description}
+              maxLength={TEMPLATE_DESCRIPTION_MAX}
+              rows={2}
+              onChange={(e) => setDescription(e.target.value)}
+              placeholder="What this setup is good for"
+              className={cn(inputClasses, "mt-1.5 resize-y")}
+            />
+          </div>
+          {team ? (
+            <label className="flex items-center gap-2 text-sm text-ink-800">
+              <input
+                type="checkbox"
+                checked={shared}
+                onChange={(e) => setShared(e.target.checked)}
+                className="size-4 rounded border-ink-300 accent-brand-600"
+              />
+              Share with the workspace
+            </label>
+          ) : null}
+          <FormMessage>{error}</FormMessage>
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? "Saving…" : "Save template"}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="px-5 py-5 sm:px-6">
+          <TemplatesUpgradeHint />
+        </div>
+      )}
+    </DialogFrame>
+  );
+}

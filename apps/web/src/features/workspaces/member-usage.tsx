@@ -1,0 +1,134 @@
+import type { TWorkspace, TWorkspaceMemberUsage } from "@cohort/contracts";
+import { type FormEvent, useId, useState } from "react";
+import { Button } from "../../components/button";
+import { inputClasses } from "../../components/form";
+import { Spinner } from "../../components/spinner";
+import { formatCreditAmount } from "../../lib/format/numbers";
+import { useWorkspaceAction } from "./use-workspace-action";
+import { ROLE_LABELS } from "./workspace-labels";
+import { setMemberCap, useWorkspaceUsage } from "./workspaces-api";
+
+/** "" is no cap; anything else must be a non-negative amount (the server checks the range). */
+export function parseCap(text: string): number | null | "invalid" {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) && value >= 0 ? Math.round(value * 100) / 100 : "invalid";
+}
+
+function CapForm({ workspace, member }: { workspace: TWorkspace; member: TWorkspaceMemberUsage }) {
+  const inputId = useId();
+  const { run, busy } = useWorkspaceAction();
+  const current = member.monthly_cap_credits;
+  const [text, setText] = useState(current === null ? "" : String(current));
+  const [error, setError] = useState<string | null>(null);
+  const name = member.display_name || member.email;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const cap = parseCap(text);
+    if (cap === "invalid") {
+      setError("Give a number of credits, or leave it empty for no cap.");
+      return;
+    }
+    setError(null);
+    await run(
+      "cap",
+      () => setMemberCap(workspace.id, member.user_id, cap),
+      cap === null
+        ? `${name} has no monthly cap.`
+        : `${name}'s monthly cap is ${formatCreditAmount(cap)} credits.`,
+      "The cap could not be saved.",
+    );
+  };
+
+  return (
+    <form onSubmit={submit} className="flex items-center gap-1.5">
+      <label htmlFor={inputId} className="sr-only">
+        Monthly cap of {name} (credits; empty for no cap)
+      </label>
+      <input
+        id={inputId}
+        inputMode="decimal"
+        className={`${inputClasses} w-24 py-1.5`}
+        value={text}
+        placeholder="No cap"
+        onChange={(event) => setText(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        title={error ?? undefined}
+      />
+      <Button type="submit" variant="outline" size="sm" disabled={busy !== null}>
+        {busy ? "Saving…" : "Save"}
+      </Button>
+    </form>
+  );
+}
+
+/** Per-member use of the pool this month (UTC) and each member's monthly cap (admins). */
+export function MemberUsage({ workspace }: { workspace: TWorkspace }) {
+  const usage = useWorkspaceUsage(workspace.id, true);
+  return (
+    <section aria-labelledby="workspace-usage-title" className="grid gap-2">
+      <h3 id="workspace-usage-title" className="text-sm font-semibold text-ink-900">
+        Usage this month{usage.data ? ` (${usage.data.month})` : ""} and caps
+      </h3>
+      {usage.isPending ? (
+        <Spinner label="Loading usage" />
+      ) : usage.isError ? (
+        <p className="text-sm text-ink-600">The usage could not be loaded just now.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="member-usage">
+            <thead className="text-xs text-ink-500">
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Member
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">
+                  Used
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">
+                  Calls
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  Monthly cap
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-100">
+              {usage.data.members.map((member) => (
+                <tr key={member.user_id} data-testid="member-usage-row">
+                  <td className="py-2 pr-3">
+                    <span className="block font-medium text-ink-900">
+                      {member.display_name || member.email}
+                    </span>
+                    <span className="block text-xs text-ink-500">{ROLE_LABELS[member.role]}</span>
+                  </td>
+                  <td
+                    className="py-2 pr-3 text-right tabular-nums"
+                    data-testid="member-usage-spent"
+                  >
+                    {formatCreditAmount(member.spent_credits)}
+                    {member.held_credits > 0 ? (
+                      <span className="block text-xs text-ink-500">
+                        +{formatCreditAmount(member.held_credits)} held
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{member.calls}</td>
+                  <td className="py-2">
+                    <CapForm
+                      key={String(member.monthly_cap_credits)}
+                      workspace={workspace}
+                      member={member}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, signInContext } from "./support/accounts";
+import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
+
+/**
+ * Share links in a real browser: the owner makes a link in the Share dialog, a signed-out
+ * browser opens it (no app shell, no costs, not indexed, live), the owner revokes it and
+ * the viewer's page turns into the not-found state.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const desktop = { viewport: { width: 1360, height: 960 } };
+const RUN_TIMEOUT = 90_000;
+
+async function call<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseURL()}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A session with one completed run of the Coder and the Critic, made through the API. */
+async function sessionWithRun(token: string): Promise<string> {
+  const { session } = await call<{ session: { id: string } }>(token, "POST", "/api/sessions", {
+    title: "Launch plan",
+    manual_agent_selection: true,
+    agent_preferences: {
+      coder: { enabled: true, model: "cologic" },
+      critic: { enabled: true, model: "coreason" },
+    },
+  });
+  await call(token, "POST", "/api/ai/chat", {
+    session_id: session.id,
+    message: "Plan the launch of our app.",
+  });
+  await expect
+    .poll(
+      async () => {
+        const detail = await call<{ runs: { status: string }[] }>(
+          token,
+          "GET",
+          `/api/sessions/${session.id}`,
+        );
+        return detail.runs[0]?.status;
+      },
+      { timeout: RUN_TIMEOUT, interval: 250 },
+    )
+    .toBe("completed");
+  return session.id;
+}
+
+describe("share links", () => {
+  it("opens a link signed out without the shell or costs, and shows not-found once revoked", async () => {
+    const owner = await createUser({ firstName: "Grace", lastName: "Hopper" });
+    const sessionId = await sessionWithRun(owner.token);
+
+    const ownerPage = await openPage(browser, desktop);
+    await signInContext(ownerPage.page.context(), owner.token);
+    const { page } = ownerPage;
+    await page.goto(`/chat/${sessionId}`);
+    await page.getByRole("heading", { level: 1, name: "Launch plan" }).waitFor();
+    await page.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Share…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share read-only" });
+    await dialog.waitFor();
+    await expect.poll(() => dialog.getByLabel("What to share").locator("option").count()).toBe(2);
+    await dialog.getByLabel("Link expires").selectOption({ label: "After 7 days" });
+    await dialog.getByRole("checkbox", { name: "Live" }).check();
+    await dialog.getByRole("button", { name: "Create link" }).click();
+    const linkBox = dialog.getByRole("textbox", { name: "Your link is ready" });
+    await linkBox.waitFor();
+    const link = await linkBox.inputValue();
+    expect(link).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
+    await expect.poll(() => dialog.getByTestId("share-link").count()).toBe(1);
+    await screenshot(page, "share-dialog", false);
+
+    // A stranger's browser: no sign-in cookie at all.
+    const viewer = await openPage(browser, desktop);
+    const shared = viewer.page;
+    await shared.goto(new URL(link).pathname);
+    await shared.getByTestId("shared-page").waitFor();
+    await expect
+      .poll(() => shared.getByTestId("share-banner").textContent())
+      .toContain("Shared read-only from Cohort");
+    await shared.getByTestId("share-live").waitFor();
+    await shared.getByRole("heading", { level: 1, name: "Launch plan" }).waitFor();
+    await shared.getByText("Plan the launch of our app.").waitFor();
+    await shared.locator('[data-testid="run"][data-status="completed"]').waitFor();
+    // No app shell: no sidebar navigation, no composer.
+    expect(await shared.locator('nav[aria-label="App"]').count()).toBe(0);
+    expect(await shared.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+    // No costs anywhere on the page, and no way to change anything.
+    const text = (await shared.locator("body").allInnerTexts()).join("\n").toLowerCase();
+    expect(text).not.toContain("credit");
+    expect(text).not.toContain(owner.email);
+    expect(await shared.getByRole("button", { name: "Regenerate" }).count()).toBe(0);
+    expect(await shared.locator('meta[name="robots"][content="noindex"]').count()).toBeGreaterThan(
+      0,
+    );
+    await screenshot(shared, "share-page");
+
+    // Live: a run the owner starts now streams into the open page, no reload.
+    await call(owner.token, "POST", "/api/ai/chat", {
+      session_id: sessionId,
+      message: "Now write the announcement.",
+    });
+    await shared.getByText("Now write the announcement.").waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => shared.locator('[data-testid="run"][data-status="completed"]').count(), {
+        timeout: RUN_TIMEOUT,
+        interval: 250,
+      })
+      .toBe(2);
+    expect((await shared.locator("body").allInnerTexts()).join("\n").toLowerCase()).not.toContain(
+      "credit",
+    );
+
+    // Revoked: the live page learns it from its stream and shows the not-found state.
+    await dialog.getByRole("button", { name: "Revoke" }).click();
+    await expect
+      .poll(() => dialog.getByTestId("share-link").getAttribute("data-status"))
+      .toBe("revoked");
+    await shared.getByTestId("share-not-found").waitFor({ timeout: 15_000 });
+    await shared.getByRole("heading", { name: "This link does not work" }).waitFor();
+    await screenshot(shared, "share-revoked", false);
+    // And so does opening it again.
+    await shared.reload();
+    await shared.getByTestId("share-not-found").waitFor();
+
+    ownerPage.expectNoErrors();
+    viewer.expectNoErrors([/status of 404/]);
+    await viewer.close();
+    await ownerPage.close();
+  }, 240_000);
+});
