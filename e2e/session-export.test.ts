@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { TSessionExport } from "@cohort/contracts";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handmadeExport } from "../test-support/export-fixtures";
 import { createUser, signInContext } from "./support/accounts";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { expectToast } from "./support/ui";
@@ -17,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-const AT = "2026-01-02T03:04:05.000Z";
 const ANSWER = [
   "The sizes per array:",
   "",
@@ -33,98 +33,12 @@ const ANSWER = [
 ].join("\n");
 
 function exportFile(): TSessionExport {
-  const ref = { model: "coreason", model_name: "CoReason", provider: "simulator", simulated: true };
-  const ids = {
-    message: "11111111-1111-4111-8111-111111111111",
-    answer: "22222222-2222-4222-8222-222222222222",
-    run: "33333333-3333-4333-8333-333333333333",
-    step: "44444444-4444-4444-8444-444444444444",
-  };
-  return {
-    format: "cohort.session",
-    version: 1,
-    exported_at: AT,
-    session: {
-      id: "55555555-5555-4555-8555-555555555555",
-      title: "Inverter sizing",
-      description: "Brought over from another Cohort.",
-      coordinator_model: "coreason",
-      manual_agent_selection: false,
-      agent_preferences: null,
-      budget_credits: null,
-      spent_credits: 1.5,
-      status: "active",
-      created_at: AT,
-    },
-    messages: [
-      {
-        id: ids.message,
-        session_id: "old",
-        role: "user",
-        content: "Size the inverter for both arrays",
-        run_id: ids.run,
-        created_at: AT,
-      },
-      {
-        id: ids.answer,
-        session_id: "old",
-        role: "assistant",
-        content: ANSWER,
-        run_id: ids.run,
-        created_at: AT,
-      },
-    ],
-    runs: [
-      {
-        id: ids.run,
-        session_id: "old",
-        message_id: ids.message,
-        result_message_id: ids.answer,
-        status: "completed",
-        mode: "automatic",
-        coordinator_model: "coreason",
-        plan: null,
-        critic_score: null,
-        total_credits: 1.5,
-        input_tokens: 10,
-        output_tokens: 20,
-        error: null,
-        first_seq: 1,
-        created_at: AT,
-        finished_at: AT,
-        steps: [
-          {
-            id: ids.step,
-            kind: "synthesis",
-            step_id: null,
-            role: null,
-            ...ref,
-            status: "completed",
-            stopped: false,
-            input_tokens: 10,
-            output_tokens: 20,
-            credits: 1.5,
-            latency_ms: 5,
-            ttft_ms: 1,
-            output: ANSWER,
-            error: null,
-            started_at: AT,
-            finished_at: AT,
-            version: 1,
-            rerun_of: null,
-            temperature: null,
-            critic_score: null,
-          },
-        ],
-        passages: [],
-        cited: [],
-        memories: [],
-        imported: false,
-        critic_verdicts: [],
-      },
-    ],
-    documents: [],
-  };
+  return handmadeExport({
+    title: "Inverter sizing",
+    description: "Brought over from another Cohort.",
+    question: "Size the inverter for both arrays",
+    answer: ANSWER,
+  });
 }
 
 describe("session export and import", () => {

@@ -6,6 +6,7 @@ import {
   ZSessionExport,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handmadeExport } from "../../../test-support/export-fixtures";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
@@ -240,7 +241,7 @@ describe("export formats", () => {
 
   it("PDF: keeps Markdown tables, code and very long lines from an imported export", async () => {
     const long = `${"x".repeat(400)}END`;
-    const data = minimalExport({
+    const data = handmadeExport({
       answer: [
         "| Panel | Watts |",
         "| --- | ---: |",
@@ -284,107 +285,10 @@ describe("who may export", () => {
   });
 });
 
-/** A small valid export, written by hand as another server might have. */
-function minimalExport(options: { answer?: string } = {}): TSessionExport {
-  const at = "2026-01-02T03:04:05.000Z";
-  const ids = {
-    message: "11111111-1111-4111-8111-111111111111",
-    answer: "22222222-2222-4222-8222-222222222222",
-    run: "33333333-3333-4333-8333-333333333333",
-    step: "44444444-4444-4444-8444-444444444444",
-  };
-  const ref = { model: "coreason", model_name: "CoReason", provider: "simulator", simulated: true };
-  return {
-    format: "cohort.session",
-    version: 1,
-    exported_at: at,
-    session: {
-      id: "55555555-5555-4555-8555-555555555555",
-      title: "Handmade",
-      description: "",
-      coordinator_model: "coreason",
-      manual_agent_selection: false,
-      agent_preferences: null,
-      budget_credits: null,
-      spent_credits: 1.5,
-      status: "active",
-      created_at: at,
-    },
-    messages: [
-      {
-        id: ids.message,
-        session_id: "x",
-        role: "user",
-        content: "Size it",
-        run_id: ids.run,
-        created_at: at,
-      },
-      {
-        id: ids.answer,
-        session_id: "x",
-        role: "assistant",
-        content: options.answer ?? "Done.",
-        run_id: ids.run,
-        created_at: at,
-      },
-    ],
-    runs: [
-      {
-        id: ids.run,
-        session_id: "x",
-        message_id: ids.message,
-        result_message_id: ids.answer,
-        status: "completed",
-        mode: "automatic",
-        coordinator_model: "coreason",
-        plan: null,
-        critic_score: null,
-        total_credits: 1.5,
-        input_tokens: 10,
-        output_tokens: 20,
-        error: null,
-        first_seq: 1,
-        created_at: at,
-        finished_at: at,
-        steps: [
-          {
-            id: ids.step,
-            kind: "synthesis",
-            step_id: null,
-            role: null,
-            ...ref,
-            status: "completed",
-            stopped: false,
-            input_tokens: 10,
-            output_tokens: 20,
-            credits: 1.5,
-            latency_ms: 5,
-            ttft_ms: 1,
-            output: options.answer ?? "Done.",
-            error: null,
-            started_at: at,
-            finished_at: at,
-            version: 1,
-            rerun_of: null,
-            temperature: null,
-            critic_score: null,
-          },
-        ],
-        passages: [],
-        cited: [],
-        memories: [],
-        imported: false,
-        critic_verdicts: [],
-      },
-    ],
-    documents: [],
-  };
-}
-
 describe("import validation", () => {
   it("refuses bad versions, other files, malformed and too large bodies, changing nothing", async () => {
     const before = await counts();
-    const good = minimalExport();
+    const good = handmadeExport();
 
     const newer = await importExport(owner.client, { ...good, version: 2 });
     expect(newer.statusCode).toBe(400);
@@ -453,7 +357,7 @@ describe("import validation", () => {
   });
 
   it("takes a body larger than the global limit, up to the import cap", async () => {
-    const big = minimalExport({ answer: "z".repeat(1.2 * 1024 * 1024) });
+    const big = handmadeExport({ answer: "z".repeat(1.2 * 1024 * 1024) });
     const response = await importExport(owner.client, big);
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ title: "Handmade", runs: 1, messages: 2 });
@@ -545,7 +449,7 @@ describe("import", () => {
 
   it("an import naming another user's document ids cannot reach them", async () => {
     const theirs = await uploadProcessed(outsider.client, "secret.md", "Top secret plans.");
-    const data = minimalExport();
+    const data = handmadeExport();
     data.documents = [{ id: theirs.id, name: "secret.md" }];
     const imported = await importExport(owner.client, data);
     expect(imported.statusCode).toBe(201);

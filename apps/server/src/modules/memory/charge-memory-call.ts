@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { creditsDeps } from "../credits/credits-deps";
-import { personalPayer } from "../credits/payer";
+import type { Payer } from "../credits/payer";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
 import { reserveCredits } from "../credits/reserve-credits";
@@ -12,12 +12,12 @@ import type { ModelCallInput, ModelCallResult } from "../models/gateway";
  * before it starts, the actual price settled after, the hold released when it fails; on the
  * user's own key it costs nothing and only its usage is recorded. The reference
  * `memory:<runId>` makes a second attempt for the same run reuse the same hold.
- * Throws `insufficient_credits` when the balance cannot cover the worst case. Paid from the
- * user's own account, whichever workspace the run was in (memory proposals stay personal).
+ * Throws `insufficient_credits` when the balance cannot cover the worst case. Paid like the
+ * run it follows: from the run's workspace (a team's pool, within the member's cap).
  */
 export async function chargeMemoryCall(
   app: FastifyInstance,
-  userId: string,
+  payer: Payer,
   reference: string,
   input: ModelCallInput,
 ): Promise<ModelCallResult> {
@@ -25,7 +25,7 @@ export async function chargeMemoryCall(
   const estimate = app.models.estimateCall(input);
   const hold =
     estimate.worstCaseCredits > 0
-      ? await reserveCredits(deps, personalPayer(userId), estimate.worstCaseCredits, reference)
+      ? await reserveCredits(deps, payer, estimate.worstCaseCredits, reference)
       : null;
   let result: ModelCallResult;
   try {
@@ -41,6 +41,14 @@ export async function chargeMemoryCall(
     outputTokens: result.usage.outputTokens,
   };
   if (hold) await settleHoldWithUsage(deps, hold.id, result.credits, usage);
-  else await recordUsage(app.db, { userId, reference, credits: 0, ...usage });
+  else {
+    await recordUsage(app.db, {
+      userId: payer.accountId,
+      memberId: payer.memberId,
+      reference,
+      credits: 0,
+      ...usage,
+    });
+  }
   return result;
 }

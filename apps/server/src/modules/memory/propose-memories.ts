@@ -4,6 +4,7 @@ import { AppError } from "../../platform/errors";
 import { userRoom } from "../../platform/realtime-rooms";
 import { apiKeyDeps } from "../users/api-key-deps";
 import { loadUserKeys } from "../users/load-user-keys";
+import { payerFor } from "../workspaces/workspace-access";
 import { chargeMemoryCall } from "./charge-memory-call";
 import { listKnownTexts } from "./list-memories";
 import { memoryActive } from "./memory-access";
@@ -56,7 +57,8 @@ async function propose(app: FastifyInstance, input: ProposeMemoriesInput): Promi
   if (!active || !input.answer.trim()) return;
   const known = await listKnownTexts(app.db, input.workspaceId, KNOWN_LIMIT);
   const userKeys = await loadUserKeys(apiKeyDeps(app), input.userId);
-  const result = await chargeMemoryCall(app, input.userId, `memory:${input.runId}`, {
+  const payer = payerFor(input.workspaceId, input.userId);
+  const result = await chargeMemoryCall(app, payer, `memory:${input.runId}`, {
     modelId: input.coordinatorModelId,
     system: MEMORY_SYSTEM_PROMPT,
     messages: [{ role: "user", content: memoryPrompt(input.task, input.answer, known) }],

@@ -44,7 +44,17 @@ export function registerSessionSockets(app: FastifyInstance): void {
         reply?.({ ok: false, error: "not_found" });
         return;
       }
-      await socket.join([chatRoom(sessionId), workspaceMemberRoom(session.workspaceId, user.id)]);
+      const rooms = [chatRoom(sessionId), workspaceMemberRoom(session.workspaceId, user.id)];
+      await socket.join(rooms);
+      // A removal that committed between the check and the join found no socket in the
+      // member's room to drop: checked again now that the socket is in it.
+      try {
+        await findSessionFor(app.db, user.id, sessionId);
+      } catch {
+        for (const room of rooms) await socket.leave(room);
+        reply?.({ ok: false, error: "not_found" });
+        return;
+      }
       try {
         const page = await readRunEvents(
           app.orchestration.deps,

@@ -65,7 +65,14 @@ export async function requireWorkspaceAccess(
   workspaceId: string | undefined,
   least: TWorkspaceRole = "viewer",
 ): Promise<WorkspaceAccess> {
-  const access = await findWorkspaceAccess(db, userId, workspaceId ?? userId);
+  // The caller's personal workspace needs no lookup: its id is the user's id and the user is
+  // always its owner (created with the account, never left), so the common call costs nothing.
+  if (workspaceId === undefined || workspaceId === userId) {
+    const personal: WorkspaceAccess = { workspaceId: userId, kind: "personal", role: "owner" };
+    requireRole(personal, least);
+    return personal;
+  }
+  const access = await findWorkspaceAccess(db, userId, workspaceId);
   if (!access) throw workspaceNotFound();
   requireRole(access, least);
   return access;

@@ -153,12 +153,21 @@ function RunError({ run }: { run: RunView }) {
 
 /** The whole run: phases, plan, the agents' lanes, the critic, the answer, the cost. */
 function RunWork({ run, models }: { run: RunView; models: Map<string, TModel> }) {
-  const agentLanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null);
-  const revisions = run.lanes.filter((l) => l.kind === "revision");
   return (
     <div className="grid grid-cols-1 gap-4">
       <UsedMemories run={run} />
       <PlanChecklist run={run} />
+      <RunLanes run={run} models={models} />
+    </div>
+  );
+}
+
+/** The agents' lanes, the Critic's verdict and the revision round (here and in a share). */
+export function RunLanes({ run, models }: { run: RunView; models: Map<string, TModel> }) {
+  const agentLanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null);
+  const revisions = run.lanes.filter((l) => l.kind === "revision");
+  return (
+    <>
       {agentLanes.length > 0 ? (
         <section aria-label="Agents" className="grid grid-cols-1 gap-2">
           <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
@@ -176,7 +185,7 @@ function RunWork({ run, models }: { run: RunView; models: Map<string, TModel> })
           <LaneGrid lanes={revisions} models={models} />
         </section>
       ) : null}
-    </div>
+    </>
   );
 }
 

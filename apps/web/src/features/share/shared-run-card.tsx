@@ -1,19 +1,11 @@
 import type { TModel } from "@cohort/contracts";
 import { AnswerVersions } from "../chat/answer-versions";
 import { CopyActions } from "../chat/copy-actions";
-import { formatCount } from "../chat/format";
 import { ModelBadge } from "../chat/model-badge";
-import {
-  CriticCard,
-  LaneGrid,
-  PhaseStepper,
-  PlanChecklist,
-  RunStatusBadge,
-  RunTotals,
-} from "../chat/run-parts";
+import { RunLanes } from "../chat/run-card";
+import { PhaseStepper, PlanChecklist, RunStatusBadge, RunTotals } from "../chat/run-parts";
 import { RunSources } from "../chat/run-sources";
 import type { RunView } from "../chat/run-state";
-import { AgentLaneGrid } from "../chat/step-versions";
 
 /** A shared page knows no catalogue (a viewer may be signed out): runs name their models. */
 const NO_MODELS: Map<string, TModel> = new Map();
@@ -32,8 +24,6 @@ export function SharedRunCard({
   showCosts: boolean;
   askedBy: string | null;
 }) {
-  const agentLanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null);
-  const revisions = run.lanes.filter((l) => l.kind === "revision");
   const coordinator = run.plan?.coordinator;
   return (
     <RunSources run={run}>
@@ -60,23 +50,7 @@ export function SharedRunCard({
         </header>
         <PhaseStepper run={run} />
         <PlanChecklist run={run} />
-        {agentLanes.length > 0 ? (
-          <section aria-label="Agents" className="grid grid-cols-1 gap-2">
-            <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
-              Agents · {formatCount(agentLanes.length, "lane")}
-            </h3>
-            <AgentLaneGrid run={run} lanes={agentLanes} models={NO_MODELS} />
-          </section>
-        ) : null}
-        <CriticCard run={run} />
-        {revisions.length > 0 ? (
-          <section aria-label="Revision round" className="grid grid-cols-1 gap-2">
-            <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
-              Revision round
-            </h3>
-            <LaneGrid lanes={revisions} models={NO_MODELS} />
-          </section>
-        ) : null}
+        <RunLanes run={run} models={NO_MODELS} />
         <AnswerVersions run={run} models={NO_MODELS}>
           {run.final ? (
             <div className="border-t border-brand-100 px-3 py-1.5">

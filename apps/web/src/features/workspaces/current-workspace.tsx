@@ -26,7 +26,10 @@ export interface CurrentWorkspace {
   workspaces: readonly TWorkspace[];
   /** Shows another workspace: its sessions, documents, memories, templates and credits. */
   switchTo(id: string): void;
-  /** False until the list answered (or failed): pages wait, so no list loads twice. */
+  /**
+   * False while a remembered team is not yet checked against the list: pages wait, so no list
+   * loads twice. The personal workspace needs no check, so its pages never wait for the list.
+   */
   ready: boolean;
 }
 
@@ -132,9 +135,9 @@ export function CurrentWorkspaceProvider({ children }: { children: ReactNode }) 
       workspace,
       workspaces,
       switchTo,
-      ready: (list.isSuccess && !stale) || list.isError,
+      ready: chosenId === null || (list.isSuccess && !stale) || list.isError,
     }),
-    [workspace, workspaces, switchTo, list.isSuccess, list.isError, stale],
+    [workspace, workspaces, switchTo, chosenId, list.isSuccess, list.isError, stale],
   );
   return (
     <CurrentWorkspaceContext.Provider value={value}>{children}</CurrentWorkspaceContext.Provider>
