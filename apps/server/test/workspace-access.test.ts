@@ -215,7 +215,14 @@ describe("runs in a team workspace", () => {
     expect(detail.json().runs[0]).toMatchObject({ id: runId, status: "completed" });
     const spent = detail.json().runs[0].total_credits as number;
     expect(spent).toBeGreaterThan(0);
-    expect((await balanceOf(t.app, team.id)).balance).toBeCloseTo(200 - spent, 2);
+    // After the run, its memory proposal (the members are Pro+) is paid from the pool too.
+    const { rows } = await t.app.db.query<{ delta: string }>(
+      "SELECT delta::text FROM credit_ledger WHERE user_id = $1 AND reference = $2",
+      [team.id, `memory:${runId}`],
+    );
+    const memoryCall = rows.reduce((sum, row) => sum - Number(row.delta) / 100, 0);
+    expect((await balanceOf(t.app, team.id)).balance).toBeCloseTo(200 - spent - memoryCall, 2);
+    expect((await balanceOf(t.app, member.user.id)).balance).toBe(100);
   });
 
   it("a viewer cannot start, regenerate, stop or re-run; an outsider gets 404", async () => {
