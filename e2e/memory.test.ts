@@ -145,7 +145,8 @@ describe("Settings → Memory", () => {
     await page.goto("/settings#memory");
     const section = memorySection(page);
     const items = section.getByTestId("memory-item");
-    await expect.poll(() => items.count()).toBe(2);
+    // Settings loads every section at once: on a busy machine the list takes a few seconds.
+    await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(2);
     // The second run's proposal, left undecided on its card, waits here too.
     const pending = section.getByTestId("memory-pending");
     await pending.getByText("Waiting for your approval (1)").waitFor();

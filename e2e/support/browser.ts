@@ -27,7 +27,7 @@ export interface GuardedPage {
 }
 
 /** How long a test waits for its context to close before going on without it. */
-const CONTEXT_CLOSE_WAIT_MS = 2_000;
+const CONTEXT_CLOSE_WAIT_MS = 250;
 
 /** A fresh browser context and page whose console errors fail the test unless expected. */
 export async function openPage(
@@ -56,7 +56,7 @@ export async function openPage(
     close: async () => {
       const closed = context.close().catch(() => undefined);
       const timer = sleep(CONTEXT_CLOSE_WAIT_MS).then(() => {
-        console.warn("A browser context took over 2 s to close; left to the browser's close");
+        console.warn("A browser context was slow to close; left to the browser's close");
       });
       await Promise.race([closed, timer]);
     },
