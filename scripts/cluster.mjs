@@ -68,7 +68,7 @@ const servers = Array.from({ length: instances }, (_, i) => ({
 
 const config = `# Written by scripts/cluster.mjs; the same backend rules as compose.yaml's haproxy.cfg.
 global
-  maxconn 20000
+  maxconn 4096
 
 defaults
   mode http
