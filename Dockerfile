@@ -33,7 +33,7 @@ VOLUME ["/data"]
 EXPOSE 3000
 # Liveness: the process answers. The load balancer uses readiness (/api/health/ready).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:3000/api/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:3000/api/health/live').then((r) => { process.exitCode = r.ok ? 0 : 1; }, () => { process.exitCode = 1; })"
 # SIGTERM drains (SHUTDOWN_GRACE_SECONDS); give the container longer than that to stop.
 STOPSIGNAL SIGTERM
 CMD ["node", "apps/server/dist/main.js"]

@@ -33,11 +33,13 @@ async function main() {
   );
 
   let closing = false;
+  // A second signal (Ctrl-C again) ends the grace period: running work is stopped at once.
+  let endGrace = () => {};
   const shutdown = async (signal: string) => {
     if (closing) {
-      // A second Ctrl-C does not wait for the grace period.
-      app.log.warn({ signal }, "second signal: stopping now");
-      process.exit(1);
+      app.log.warn({ signal }, "second signal: stopping the running work now");
+      endGrace();
+      return;
     }
     closing = true;
     // Draining: readiness answers 503 at once, so the load balancer stops sending new work
@@ -51,7 +53,10 @@ async function main() {
     );
     const finished = await Promise.race([
       app.orchestration.control.idle().then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), grace).unref()),
+      new Promise<false>((resolve) => {
+        endGrace = () => resolve(false);
+        setTimeout(() => resolve(false), grace).unref();
+      }),
     ]);
     if (!finished) {
       app.log.warn(

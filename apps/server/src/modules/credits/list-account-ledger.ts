@@ -1,14 +1,9 @@
+import type { TLedgerEntry } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { fromHundredths } from "./amounts";
+import { type LedgerRow, toLedgerEntry } from "./list-ledger";
 
-export interface AccountLedgerEntry {
-  id: string;
-  delta: number;
-  balance_after: number;
-  reason: string;
-  description: string;
-  created_at: string;
-}
+export type AccountLedgerEntry = TLedgerEntry;
 
 export interface AccountUsageEvent {
   model: string;
@@ -31,14 +26,7 @@ export interface AccountLedger {
  */
 export async function listAccountLedger(db: Queryable, accountId: string): Promise<AccountLedger> {
   const [entries, usage] = await Promise.all([
-    db.query<{
-      id: number | string;
-      delta: number;
-      balance_after: number;
-      reason: string;
-      description: string;
-      created_at: Date | string;
-    }>(
+    db.query<LedgerRow>(
       `SELECT id, delta, balance_after, reason, description, created_at FROM credit_ledger
        WHERE user_id = $1 ORDER BY id`,
       [accountId],
@@ -58,14 +46,7 @@ export async function listAccountLedger(db: Queryable, accountId: string): Promi
     ),
   ]);
   return {
-    entries: entries.rows.map((row) => ({
-      id: String(row.id),
-      delta: fromHundredths(row.delta),
-      balance_after: fromHundredths(row.balance_after),
-      reason: row.reason,
-      description: row.description,
-      created_at: new Date(row.created_at).toISOString(),
-    })),
+    entries: entries.rows.map(toLedgerEntry),
     usage: usage.rows.map((row) => ({
       model: row.model,
       provider: row.provider,

@@ -1,14 +1,26 @@
-import type { TLedgerPage, TLedgerQuery, TLedgerReason } from "@cohort/contracts";
+import type { TLedgerEntry, TLedgerPage, TLedgerQuery, TLedgerReason } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { fromHundredths } from "./amounts";
 
-interface LedgerRow {
-  id: number;
+export interface LedgerRow {
+  id: number | string;
   delta: number;
   balance_after: number;
   reason: TLedgerReason;
   description: string;
   created_at: Date | string;
+}
+
+/** One ledger row as the API gives it: amounts in credits, the time in ISO 8601. */
+export function toLedgerEntry(row: LedgerRow): TLedgerEntry {
+  return {
+    id: String(row.id),
+    delta: fromHundredths(row.delta),
+    balance_after: fromHundredths(row.balance_after),
+    reason: row.reason,
+    description: row.description,
+    created_at: new Date(row.created_at).toISOString(),
+  };
 }
 
 /** The user's ledger, newest first, a page at a time. */
@@ -29,14 +41,7 @@ export async function listLedger(
     ),
   ]);
   return {
-    entries: page.rows.map((row) => ({
-      id: String(row.id),
-      delta: fromHundredths(row.delta),
-      balance_after: fromHundredths(row.balance_after),
-      reason: row.reason,
-      description: row.description,
-      created_at: new Date(row.created_at).toISOString(),
-    })),
+    entries: page.rows.map(toLedgerEntry),
     total: total.rows[0]?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,
