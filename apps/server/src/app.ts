@@ -291,7 +291,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(shareRoutes);
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
   await app.register(publicApiRoutes);
-  await app.register(mcpRoutes);
+  await app.register(mcpRoutes, { redisPrefix: prefix });
   registerTelemetry(app, { serverLines });
 
   await registerSpa(app, config.webDistDir);

@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   ACCESS_TOKEN_MESSAGES,
   MCP_BODY_LIMIT_BYTES,
@@ -12,9 +15,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app";
 import { createTestAccessToken } from "./support/access-tokens";
 import { signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, createTestDb, type TestApp, testConfig, testDbKind } from "./support/app";
 import type { TestClient } from "./support/client";
 import { balanceOf, setCredits } from "./support/runs-credits";
 
@@ -364,3 +368,95 @@ describe("cancelling run_team", () => {
     await expectStopped(started);
   });
 });
+
+describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))(
+  "cancelling run_team across instances",
+  () => {
+    it("stops the call when the client's cancel reaches another instance than the call", async () => {
+      const testDb = await createTestDb();
+      const prefix = `test:${randomBytes(6).toString("hex")}:`;
+      const env = testConfig({ SIMULATOR_TOKENS_PER_SECOND: "40", SIGNUP_CREDITS: "0" });
+      const a = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
+      const b = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
+      // A load balancer without stickiness: the cancel (a POST of its own) goes to B.
+      const targets = {
+        a: new URL(await a.listen({ port: 0, host: "127.0.0.1" })),
+        b: new URL(await b.listen({ port: 0, host: "127.0.0.1" })),
+      };
+      const routed: string[] = [];
+      const proxy = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on("data", (chunk: Buffer) => chunks.push(chunk));
+        request.on("end", () => {
+          const body = Buffer.concat(chunks);
+          const to = body.includes("notifications/cancelled") ? "b" : "a";
+          routed.push(to);
+          const upstream = httpRequest(
+            {
+              host: "127.0.0.1",
+              port: targets[to].port,
+              path: request.url,
+              method: request.method,
+              headers: request.headers,
+            },
+            (answer) => {
+              response.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(response);
+            },
+          );
+          upstream.end(body);
+        });
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+      const { port } = proxy.address() as AddressInfo;
+      try {
+        const signed = await signUp(a);
+        await setCredits(a, signed.user.id, 200);
+        const { token } = await createTestAccessToken(signed.client, {});
+        const mcp = await connect(new URL(MCP_PATH, `http://127.0.0.1:${port}`), token);
+        const abort = new AbortController();
+        let planned!: () => void;
+        const plan = new Promise<void>((resolve) => {
+          planned = resolve;
+        });
+        const settled = mcp
+          .callTool(
+            { name: MCP_TOOLS.runTeam, arguments: { task: "Write a long essay on bridges" } },
+            undefined,
+            {
+              signal: abort.signal,
+              onprogress: (p) => {
+                if (p.message?.startsWith("Plan made")) planned();
+              },
+            },
+          )
+          .then(
+            () => "answered",
+            () => "rejected",
+          );
+        await plan;
+        abort.abort("changed my mind");
+        expect(await settled).toBe("rejected");
+        const sessions = (await signed.client.get("/api/sessions")).json().sessions as {
+          id: string;
+        }[];
+        for (;;) {
+          const detail = await sessionDetail(signed.client, sessions[0]?.id ?? "");
+          if (detail.runs[0]?.status === "cancelled") break;
+          expect(["queued", "planning", "running", "reviewing", "synthesizing"]).toContain(
+            detail.runs[0]?.status,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(routed).toContain("b");
+        expect((await balanceOf(a, signed.user.id)).held).toBe(0);
+        await mcp.close();
+      } finally {
+        proxy.close();
+        await a.close();
+        await b.close();
+        await testDb.drop();
+      }
+    });
+  },
+);

@@ -9,7 +9,7 @@ const MONEY = "0012_credit_amounts_in_hundredths";
 let testDb: TestDb;
 
 beforeAll(async () => {
-  testDb = await createTestDb();
+  testDb = await createTestDb({ empty: true });
 });
 afterAll(() => testDb.drop());
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { signUp } from "./support/accounts";
 import { createTestApp, createTestDb, type TestApp, testConfig } from "./support/app";
-import type { TestClient } from "./support/client";
+import { TestClient } from "./support/client";
 import {
   FakeProviderServer,
   type RecordedRequest,
@@ -485,41 +485,53 @@ describe("stopping", () => {
     expect((await balanceOf(t.app, me.id)).held).toBe(0);
   });
 
-  it("cancels every running run when the app shuts down", async () => {
+  it("hands a running run on when the app shuts down, and the next start resumes it", async () => {
     const testDb = await createTestDb();
-    const app = await buildApp(
-      testConfig({
-        ...RELIABILITY,
-        OPENAI_API_KEY: "sk-hosted",
-        OPENAI_BASE_URL: fake.baseUrls.openai,
-      }),
-      { db: testDb.db, redisPrefix: `test:shutdown:${Date.now()}:` },
-    );
+    const prefix = `test:shutdown:${Date.now()}:`;
+    const env = testConfig({
+      ...RELIABILITY,
+      OPENAI_API_KEY: "sk-hosted",
+      OPENAI_BASE_URL: fake.baseUrls.openai,
+    });
+    const app = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
+    let next: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
-      const { client, user: me } = await signUp(app);
+      const { client, user: me, token } = await signUp(app);
       await setCredits(app, me.id, 50);
       const session = await createSession(client);
       fake.next({ json: ONE_CODER }, { hang: true });
       const { run_id } = await sendMessage(client, session.id, "Long task");
       await fake.waitForRequests(2);
       await app.close();
+      // Handed on, not ended: the planning call is kept, the cut-off call stopped and released.
       const { rows } = await testDb.db.query<{ status: string }>(
         "SELECT status FROM runs WHERE id = $1",
         [run_id],
       );
-      expect(rows[0]?.status).toBe("cancelled");
-      const last = await testDb.db.query<{ data: TRunEvent }>(
-        "SELECT data FROM run_events WHERE run_id = $1 ORDER BY seq DESC LIMIT 1",
-        [run_id],
-      );
-      expect(last.rows[0]?.data).toMatchObject({ type: "run.cancelled", reason: "shutdown" });
+      expect(rows[0]?.status).toBe("running");
       const held = await testDb.db.query<{ held: number }>(
         "SELECT held FROM credit_accounts WHERE user_id = $1",
         [me.id],
       );
       expect(Number(held.rows[0]?.held)).toBe(0);
+
+      // The next start (the same task name: the same deployment) goes on with it.
+      next = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
+      const viaNext = new TestClient(next);
+      viaNext.bearer = token;
+      const events = await waitForRunEnd(viaNext, session.id, run_id, 40_000);
+      expect(events.find((e) => e.type === "run.resumed")).toMatchObject({
+        from_status: "running",
+        reused_steps: 1,
+        attempt: 1,
+      });
+      expect(events.at(-1)).toMatchObject({ type: "run.completed", run_id });
+      expect(events.filter((e) => e.type === "run.plan")).toHaveLength(1);
+      await next.orchestration.control.idle();
+      expect((await balanceOf(next, me.id)).held).toBe(0);
     } finally {
       await app.close();
+      await next?.close();
       await testDb.drop();
     }
   });

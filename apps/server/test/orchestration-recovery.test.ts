@@ -12,7 +12,13 @@ import { signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig, testDbKind } from "./support/app";
 import { TestClient } from "./support/client";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
-import { createSession, sendMessage, sessionEvents, waitForEvent } from "./support/runs";
+import {
+  createSession,
+  sendMessage,
+  sessionEvents,
+  waitForEvent,
+  waitForRunEnd,
+} from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 
 /** Several app instances on one database: a crash's leftovers, and stops across instances. */
@@ -35,8 +41,10 @@ const env = () =>
     OPENAI_BASE_URL: fake.baseUrls.openai,
   });
 
+const modelRef = { model: "cologic", model_name: "CoLogic", provider: "openai", simulated: false };
+
 describe("a run left running by a crash", () => {
-  it("is marked failed at start-up, its open call stopped and its hold released", async () => {
+  it("is resumed from its last completed step: the cut-off call is released and made again, nothing is paid twice", async () => {
     const first = await buildApp(env(), {
       db: testDb.db,
       redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
@@ -44,7 +52,8 @@ describe("a run left running by a crash", () => {
     const { client: firstClient, user, token } = await signUp(first);
     await setCredits(first, user.id, 20);
     const session = await createSession(firstClient);
-    // What a crash mid-call leaves behind: an active run, a running step and its open hold.
+    // What a crash mid-run leaves behind: an active run with its plan, one agent's call
+    // completed (and paid), the other's cut off with its hold still open.
     const runId = randomUUID();
     const hold = await reserveCredits(
       creditsDeps(first),
@@ -58,18 +67,41 @@ describe("a run left running by a crash", () => {
       `INSERT INTO session_messages (id, session_id, role, content, run_id) VALUES ($1, $2, 'user', 'Lost?', $3)`,
       [messageId, session.id, runId],
     );
+    const plan = {
+      mode: "automatic",
+      rationale: "two parts",
+      notes: [],
+      coordinator: { ...modelRef, model: "coreason", model_name: "CoReason" },
+      steps: [
+        { id: "s1", role: "coder", task: "Write it", depends_on: [], phase: "agent", ...modelRef },
+        {
+          id: "s2",
+          role: "strategist",
+          task: "Plan it",
+          depends_on: [],
+          phase: "agent",
+          ...modelRef,
+        },
+      ],
+    };
     await testDb.db.query(
-      `INSERT INTO runs (id, session_id, user_id, message_id, status, mode, coordinator_model, instance_id, heartbeat_at)
-       VALUES ($1, $2, $3, $4, 'running', 'automatic', 'coreason', 'crashed', now() - interval '10 minutes')`,
-      [runId, session.id, user.id, messageId],
+      `INSERT INTO runs (id, session_id, user_id, message_id, status, mode, coordinator_model, instance_id, heartbeat_at, plan, first_seq)
+       VALUES ($1, $2, $3, $4, 'running', 'automatic', 'coreason', 'crashed', now() - interval '10 minutes', $5, 1)`,
+      [runId, session.id, user.id, messageId, JSON.stringify(plan)],
+    );
+    await testDb.db.query(
+      `INSERT INTO run_steps (run_id, kind, step_id, role, model, model_name, status, credits, output, finished_at)
+       VALUES ($1, 'agent', 's1', 'coder', 'cologic', 'CoLogic', 'completed', 100, 'The coder''s draft.', now())`,
+      [runId],
     );
     await testDb.db.query(
       `INSERT INTO run_steps (run_id, kind, step_id, role, model, model_name, hold_id, reserved_credits, output)
-       VALUES ($1, 'agent', 's1', 'coder', 'cologic', 'CoLogic', $2, 500, 'partial')`,
+       VALUES ($1, 'agent', 's2', 'strategist', 'cologic', 'CoLogic', $2, 500, 'partial')`,
       [runId, hold.id],
     );
     expect((await balanceOf(first, user.id)).held).toBe(5);
 
+    fake.reset();
     const second = await buildApp(env(), {
       db: testDb.db,
       redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
@@ -77,30 +109,85 @@ describe("a run left running by a crash", () => {
     try {
       const client = new TestClient(second);
       client.bearer = token;
+      const events = await waitForRunEnd(client, session.id, runId);
+      expect(events.find((e) => e.type === "run.resumed")).toMatchObject({
+        run_id: runId,
+        from_status: "running",
+        reused_steps: 1,
+        attempt: 1,
+      });
+      expect(events.at(-1)).toMatchObject({ type: "run.completed", run_id: runId });
+      // Only the cut-off agent and the synthesis were called: the coder's draft was kept.
+      expect(fake.requests).toHaveLength(2);
+      const synthesisPrompt = JSON.stringify(fake.requests[1]?.body);
+      expect(synthesisPrompt).toContain("The coder's draft.");
+
       const detail = (await client.get(`/api/sessions/${session.id}`)).json();
-      expect(detail.messages.map((m: { content: string }) => m.content)).toEqual(["Lost?"]);
-      expect(detail.runs[0]).toMatchObject({
-        id: runId,
-        status: "failed",
-        error: {
-          code: "run_interrupted",
-          message: expect.stringContaining("Please send it again"),
-        },
-      });
-      expect(detail.runs[0].steps[0]).toMatchObject({
-        status: "stopped",
-        stopped: true,
-        output: "partial",
-      });
-      expect(await balanceOf(second, user.id)).toEqual({ balance: 20, held: 0, available: 20 });
-      const events = await sessionEvents(client, session.id);
+      expect(detail.messages.map((m: { content: string }) => m.content)[0]).toBe("Lost?");
+      const steps = detail.runs[0].steps as { step_id: string; kind: string; status: string }[];
+      expect(steps.filter((s) => s.step_id === "s1").map((s) => s.status)).toEqual(["completed"]);
+      expect(steps.filter((s) => s.step_id === "s2").map((s) => s.status)).toEqual([
+        "stopped",
+        "completed",
+      ]);
+      expect(detail.runs[0].status).toBe("completed");
+      await second.orchestration.control.idle();
+      const balance = await balanceOf(second, user.id);
+      expect(balance.held).toBe(0);
+      const { rows } = await testDb.db.query<{ open: number }>(
+        `SELECT count(*)::int AS open FROM credit_holds WHERE status = 'open' AND user_id = $1`,
+        [user.id],
+      );
+      expect(rows[0]?.open).toBe(0);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("ends as failed, its holds released, once it was resumed too often", async () => {
+    const app = await buildApp(env(), {
+      db: testDb.db,
+      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
+    });
+    const { client, user, token } = await signUp(app);
+    await setCredits(app, user.id, 20);
+    const session = await createSession(client);
+    const runId = randomUUID();
+    const hold = await reserveCredits(
+      creditsDeps(app),
+      personalPayer(user.id),
+      hundredths(300),
+      `run:${runId}:plan`,
+    );
+    await app.close();
+    const messageId = randomUUID();
+    await testDb.db.query(
+      `INSERT INTO session_messages (id, session_id, role, content, run_id) VALUES ($1, $2, 'user', 'Again?', $3)`,
+      [messageId, session.id, runId],
+    );
+    await testDb.db.query(
+      `INSERT INTO runs (id, session_id, user_id, message_id, status, mode, coordinator_model, instance_id, heartbeat_at, first_seq, resume_count)
+       VALUES ($1, $2, $3, $4, 'planning', 'automatic', 'coreason', 'crashed', now() - interval '10 minutes', 1, 3)`,
+      [runId, session.id, user.id, messageId],
+    );
+    expect(hold.id).toBeTruthy();
+    const again = await buildApp(env(), {
+      db: testDb.db,
+      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
+    });
+    try {
+      const viaAgain = new TestClient(again);
+      viaAgain.bearer = token;
+      const events = await waitForRunEnd(viaAgain, session.id, runId);
       expect(events.at(-1)).toMatchObject({
         type: "run.failed",
         code: "run_interrupted",
-        run_id: runId,
+        message: expect.stringContaining("Please send it again"),
       });
+      expect(events.some((e) => e.type === "run.resumed")).toBe(false);
+      expect(await balanceOf(again, user.id)).toEqual({ balance: 20, held: 0, available: 20 });
     } finally {
-      await second.close();
+      await again.close();
     }
   });
 
@@ -175,11 +262,15 @@ describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))
           { hang: true },
         );
         const { run_id } = await sendMessage(client, session.id, "Run on A");
-        expect(a.orchestration.control.activeRunIds()).toEqual([run_id]);
         await fake.waitForRequests(2);
+        // The run was queued by A; whichever instance's worker picked it up runs it.
+        const runner = a.orchestration.control.activeRunIds().includes(run_id) ? a : b;
+        const other = runner === a ? b : a;
+        expect(runner.orchestration.control.activeRunIds()).toEqual([run_id]);
+        expect(other.orchestration.control.activeRunIds()).toEqual([]);
 
-        // The stop arrives at B, which does not run it: it goes to A through Redis.
-        const viaB = new TestClient(b);
+        // The stop arrives at the instance that does not run it: it goes across through Redis.
+        const viaB = new TestClient(other);
         viaB.bearer = token;
         const cancel = await viaB.post(`/api/ai/chat/${run_id}/cancel`);
         expect(cancel.json()).toEqual({ run_id, status: "cancelled" });

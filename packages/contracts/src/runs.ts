@@ -237,6 +237,8 @@ export const ZRun = z.object({
   memories: z.array(ZUsedMemory).optional(),
   /** True for a run that came in with a session import: it never ran here, cost nothing. */
   imported: z.boolean().optional(),
+  /** How often the run was taken over after its instance stopped (absent: never; decision 047). */
+  resumes: z.number().int().min(1).optional(),
 });
 export type TRun = z.infer<typeof ZRun>;
 
@@ -330,6 +332,7 @@ export const RUN_EVENT_TYPES = [
   "run.completed",
   "run.failed",
   "run.cancelled",
+  "run.resumed",
   "credits.changed",
 ] as const;
 export type TRunEventType = (typeof RUN_EVENT_TYPES)[number];
@@ -485,6 +488,21 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     type: z.literal("run.cancelled"),
     reason: ZRunCancelReason,
     total_credits: z.number(),
+  }),
+  /**
+   * The run goes on after an interruption (decision 047): its instance stopped (a crash, a
+   * restart, a drain that handed it on) and this one took it over from its last completed
+   * step. What had streamed stays; the interrupted calls start again in new lanes.
+   */
+  z.object({
+    ...eventBase,
+    type: z.literal("run.resumed"),
+    /** The phase the run had reached when it was interrupted. */
+    from_status: ZRunStatus,
+    /** Completed calls kept as they were (not called or paid again). */
+    reused_steps: z.number().int().min(0),
+    /** 1 for the first resumption of this run, 2 for the second… */
+    attempt: z.number().int().min(1),
   }),
   z.object({
     ...eventBase,

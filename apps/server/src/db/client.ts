@@ -25,6 +25,8 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
+  /** PostgreSQL's URL, for what needs connections of its own (the run queue). */
+  readonly connectionString?: string;
   /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -118,6 +120,7 @@ async function createPostgres(options: DbOptions): Promise<Db> {
   };
   return {
     kind: "postgres",
+    connectionString: options.databaseUrl as string,
     query: (sql, params) => run(pool, sql, params),
     transaction: async (fn) => {
       const client = await pool.connect();

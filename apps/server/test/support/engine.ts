@@ -68,6 +68,7 @@ export async function createEngineFixture(): Promise<EngineFixture> {
     models,
     credits: createCreditsPort(creditsDeps),
     loadUserKeys: async () => ({}),
+    loadUserKeysOf: async () => ({}),
     log,
   };
   const hub = createEventHub({ sendFirst: false });
@@ -131,6 +132,7 @@ export async function createEngineFixture(): Promise<EngineFixture> {
       criticScore: null,
       startedAt: performance.now(),
       pending: new Set(),
+      handedOff: false,
     };
     return ctx;
   }

@@ -8,6 +8,7 @@ import { pooledCreditsMigration } from "./0025_pooled_credits";
 import { templatesMigration } from "./0026_templates";
 import { sessionImportsMigration } from "./0027_session_imports";
 import { shareLinksMigration } from "./0028_share_links";
+import { durableRunsMigration } from "./0029_durable_runs";
 
 /**
  * Every schema change, in order. Each module owns its tables; a migration names the
@@ -648,4 +649,5 @@ export const migrations: readonly Migration[] = [
   templatesMigration,
   sessionImportsMigration,
   shareLinksMigration,
+  durableRunsMigration,
 ];

@@ -28,8 +28,14 @@ function refusal(auth: Extract<TokenAuth, { ok: false }>): AppError {
  * carries the call's progress notifications before its result. There is no standalone GET
  * stream and no session to DELETE: both answer 405, as the transport's specification allows.
  */
-export async function mcpRoutes(app: FastifyInstance): Promise<void> {
-  const calls = createCallRegistry();
+export async function mcpRoutes(
+  app: FastifyInstance,
+  options: { redisPrefix: string },
+): Promise<void> {
+  const calls = createCallRegistry(
+    app.redis ? { pub: app.redis, channel: `${options.redisPrefix}mcp:cancel` } : undefined,
+  );
+  app.addHook("onClose", () => calls.close());
   const documents = documentSearch(app);
   // A new session has nothing attached: replacing its set attaches these (documents of the
   // owner's personal workspace only, whose id is the user's, like the session's).

@@ -4,6 +4,7 @@ import type { CreditsDeps } from "../credits/credits-deps";
 import type { Payer } from "../credits/payer";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
+import { releaseHoldsByReference } from "../credits/release-holds-by-reference";
 import { reserveCredits } from "../credits/reserve-credits";
 import { settleHoldWithUsage } from "../credits/settle-hold";
 
@@ -64,6 +65,8 @@ export interface CreditsPort {
     composed?: ComposedStatement,
   ): Promise<Charge<R>>;
   release(holdId: string): Promise<void>;
+  /** Gives back every open hold whose reference starts with `prefix`; returns how many. */
+  releaseAllOf(prefix: string): Promise<number>;
   /** A call that needed no hold (own key, free model): usage only. */
   recordFree(payer: Payer, reference: string, usage: CallUsage): Promise<void>;
 }
@@ -105,6 +108,7 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
     async release(holdId) {
       await releaseHold(deps, holdId);
     },
+    releaseAllOf: (prefix) => releaseHoldsByReference(deps, prefix),
     async recordFree(payer, reference, usage) {
       await recordUsage(deps.db, {
         userId: payer.accountId,

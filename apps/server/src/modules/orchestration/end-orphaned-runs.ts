@@ -41,6 +41,10 @@ export async function endOrphanedRun(
       deps.log.error({ err: e, runId: run.id, holdId }, "hold of an interrupted run not released");
     });
   }
+  // A hold whose call never wrote its row (the planning hold of a run that never started).
+  await deps.credits.releaseAllOf(`run:${run.id}:`).catch((e: unknown) => {
+    deps.log.error({ err: e, runId: run.id }, "holds of an interrupted run not released");
+  });
   const events = createRunEventLog(deps, run.sessionId, run.id);
   await events.append(runEndEvent(end, totals.credits)).catch(() => {});
   events.close();

@@ -3,8 +3,9 @@ import { advance } from "./advance-run";
 import { gatherMaterial } from "./gather-material";
 import { releaseReserved } from "./hold-credits";
 import { planRun } from "./plan-run";
+import type { ResumePoint } from "./resume-point";
 import { retrievePassages } from "./retrieve-passages";
-import { reviewDrafts } from "./review-drafts";
+import { applyStoredReview, reviewDrafts } from "./review-drafts";
 import { runAgents } from "./run-agents";
 import { drain, haltForError, type RunContext } from "./run-context";
 import { synthesizeAnswer } from "./synthesize-answer";
@@ -16,22 +17,30 @@ import { synthesizeAnswer } from "./synthesize-answer";
  * with its event, and no hold is left open. Returns the final answer's text when the run
  * completed (what the run's follow-up work, e.g. memory proposals, starts from), else null.
  */
-export async function executeRun(ctx: RunContext): Promise<string | null> {
+export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise<string | null> {
   const { deps } = ctx;
   try {
-    await advance(ctx, { to: "planning" });
+    // A resumed run (decision 047) goes on from the phase it had reached: what its stored
+    // calls completed is kept, not called or paid again.
+    if (!resume || ctx.status === "queued") await advance(ctx, { to: "planning" });
     await gatherMaterial(ctx);
-    const planned = await planRun(ctx);
-    await advance(ctx, { to: "running", ...planned });
-    await retrievePassages(ctx, planned.plan);
-    const drafts = await runAgents(ctx, planned.plan);
-    let review = null;
-    if (planned.plan.steps.some((s) => s.phase === "review")) {
-      await advance(ctx, { to: "reviewing" });
-      review = await reviewDrafts(ctx, planned.plan, drafts);
+    let plan = resume?.plan ?? null;
+    if (!plan) {
+      const planned = await planRun(ctx);
+      await advance(ctx, { to: "running", ...planned });
+      plan = planned.plan;
     }
-    await advance(ctx, { to: "synthesizing" });
-    const final = await synthesizeAnswer(ctx, planned.plan, drafts, review);
+    await retrievePassages(ctx, plan);
+    const drafts = await runAgents(ctx, plan, resume?.drafts);
+    let review = null;
+    if (plan.steps.some((s) => s.phase === "review") && ctx.status !== "synthesizing") {
+      if (ctx.status !== "reviewing") await advance(ctx, { to: "reviewing" });
+      review = await reviewDrafts(ctx, plan, drafts, resume?.review);
+    } else if (resume?.review) {
+      review = applyStoredReview(ctx, drafts, resume.review);
+    }
+    if (ctx.status !== "synthesizing") await advance(ctx, { to: "synthesizing" });
+    const final = resume?.answer ?? (await synthesizeAnswer(ctx, plan, drafts, review));
     // The answer is stored while the last charges are booked: the run's end needs both.
     const [message] = await Promise.all([
       addMessage(deps.db, {
@@ -46,6 +55,12 @@ export async function executeRun(ctx: RunContext): Promise<string | null> {
     return stored ? final.result.text : null;
   } catch (error) {
     const { end } = haltForError(ctx, error);
+    if (ctx.handedOff) {
+      // Handed on (a drain's end, or another instance took the run over): the run is not
+      // over, only this instance's part of it; its interrupted calls are stopped and released.
+      await drain(ctx);
+      return null;
+    }
     await drain(ctx);
     await advance(ctx, { to: "halted", end }).catch((e: unknown) => {
       deps.log.error({ err: e, runId: ctx.runId }, "run end not saved");

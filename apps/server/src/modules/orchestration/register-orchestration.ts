@@ -5,7 +5,7 @@ import { attachedDocumentIds } from "../documents/session-documents";
 import { proposeMemories } from "../memory/propose-memories";
 import { findRelevantMemories } from "../memory/relevant-memories";
 import { apiKeyDeps } from "../users/api-key-deps";
-import { loadSignedInUserKeys } from "../users/load-user-keys";
+import { loadSignedInUserKeys, loadUserKeys } from "../users/load-user-keys";
 import { createCreditsPort } from "./credits-port";
 import { orchestrationRoutes } from "./routes";
 import type { EngineDeps } from "./run-context";
@@ -19,6 +19,9 @@ declare module "fastify" {
     orchestration: { deps: EngineDeps & RunEventLogDeps; control: RunControl };
   }
 }
+
+/** How many runs one instance executes at once; more wait in the queue for any instance. */
+const RUNS_PER_INSTANCE = 100;
 
 /**
  * Wires the run engine into the app: its routes and socket events, the control of runs
@@ -36,6 +39,7 @@ export async function registerOrchestration(
     models: app.models,
     credits: createCreditsPort(creditsDeps(app)),
     loadUserKeys: (principal) => loadSignedInUserKeys(keyDeps, principal),
+    loadUserKeysOf: (userId) => loadUserKeys(keyDeps, userId),
     realtime: app.realtime,
     // One process sends run events before storing them; several (Redis) store first.
     events: createEventHub({ sendFirst: !app.redis }),
@@ -51,9 +55,18 @@ export async function registerOrchestration(
       propose: (input) => proposeMemories(app, input),
     },
   };
-  const control = createRunControl({
+  const control = await createRunControl({
     deps,
     redis: app.redis ? { pub: app.redis, channel: `${options.redisPrefix}runs:cancel` } : undefined,
+    // PostgreSQL: runs go through the job queue, so any instance can pick one up and a
+    // crash's runs are resumed elsewhere (decision 047).
+    queue: app.db.connectionString
+      ? {
+          connectionString: app.db.connectionString,
+          task: `${options.redisPrefix}run`,
+          concurrency: RUNS_PER_INSTANCE,
+        }
+      : undefined,
   });
   app.decorate("orchestration", { deps, control });
   await control.recover();

@@ -16,6 +16,7 @@ import {
   revisionContent,
   roleInstructions,
 } from "./prompts";
+import type { StoredReview } from "./resume-point";
 import type { Draft } from "./run-agents";
 import { inParallel, type RunContext } from "./run-context";
 
@@ -34,48 +35,93 @@ export async function reviewDrafts(
   ctx: RunContext,
   plan: TRunPlanView,
   drafts: Map<string, Draft>,
+  stored?: StoredReview,
 ): Promise<Review | null> {
   const critic = plan.steps.find((s) => s.phase === "review");
   const reviewed = [...drafts.values()].filter((d) => d.ok);
   if (!critic || reviewed.length === 0) return null;
-  const scored = await scoreDrafts(ctx, critic, reviewed);
+  // A resumed run (decision 047) keeps the Critic's stored verdict and completed revisions.
+  const scored = stored
+    ? storedVerdict(ctx, stored, reviewed)
+    : await scoreDrafts(ctx, critic, reviewed);
   if (!scored) return null;
   const { text, revise } = scored;
 
   const byId = new Map(plan.steps.map((s) => [s.id, s]));
+  const revisedBefore = stored?.revised ?? new Map<string, string>();
+  for (const [stepId, revisedText] of revisedBefore) {
+    const draft = drafts.get(stepId);
+    if (draft) drafts.set(stepId, { ...draft, text: revisedText });
+  }
   await inParallel(
     ctx,
-    revise.map((stepId) => async () => {
-      const step = byId.get(stepId) as TPlannedStep;
-      const draft = drafts.get(stepId) as Draft;
-      const passages = ctx.material.stepPassages.get(stepId) ?? [];
-      const revised = await callModel(ctx, {
-        kind: "revision",
-        stepId,
-        role: step.role,
-        modelId: step.model,
-        task: step.task,
-        messages: messagesFor(
-          ctx,
-          step.model,
-          revisionContent(
-            ctx.message.content,
-            step.task,
-            draft,
-            text,
-            passages,
-            roleInstructions(ctx.preferences, step.role),
+    revise
+      .filter((stepId) => !revisedBefore.has(stepId))
+      .map((stepId) => async () => {
+        const step = byId.get(stepId) as TPlannedStep;
+        const draft = drafts.get(stepId) as Draft;
+        const passages = ctx.material.stepPassages.get(stepId) ?? [];
+        const revised = await callModel(ctx, {
+          kind: "revision",
+          stepId,
+          role: step.role,
+          modelId: step.model,
+          task: step.task,
+          messages: messagesFor(
+            ctx,
+            step.model,
+            revisionContent(
+              ctx.message.content,
+              step.task,
+              draft,
+              text,
+              passages,
+              roleInstructions(ctx.preferences, step.role),
+            ),
+            { system: "", maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS, history: true },
           ),
-          { system: "", maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS, history: true },
-        ),
-        maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
-        failureNote: `The ${AGENT_ROLE_NAMES[step.role]}'s first draft is kept.`,
-        passages,
-      });
-      if (revised.ok) drafts.set(stepId, { ...draft, text: revised.result.text });
-    }),
+          maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+          failureNote: `The ${AGENT_ROLE_NAMES[step.role]}'s first draft is kept.`,
+          passages,
+        });
+        if (revised.ok) drafts.set(stepId, { ...draft, text: revised.result.text });
+      }),
   );
   return { text, score: scored.score };
+}
+
+/** The stored Critic's verdict again: its score is the run's, no event is sent twice. */
+function storedVerdict(
+  ctx: RunContext,
+  stored: StoredReview,
+  reviewed: readonly Draft[],
+): { text: string; score: number | null; revise: string[] } {
+  const stepIds = reviewed.map((d) => d.stepId);
+  const verdict = parseCriticVerdict(stored.criticText, stepIds);
+  ctx.criticScore = verdict.score;
+  return {
+    text: stored.criticText,
+    score: verdict.score,
+    revise: draftsToRevise(verdict, stepIds, CRITIC_SCORE_BAR, MAX_REVISIONS),
+  };
+}
+
+/**
+ * A run resumed after its review (decision 047): the stored verdict's score and the completed
+ * revisions, applied to the drafts, without a call.
+ */
+export function applyStoredReview(
+  ctx: RunContext,
+  drafts: Map<string, Draft>,
+  stored: StoredReview,
+): Review {
+  const reviewed = [...drafts.values()].filter((d) => d.ok);
+  const { text, score } = storedVerdict(ctx, stored, reviewed);
+  for (const [stepId, revisedText] of stored.revised) {
+    const draft = drafts.get(stepId);
+    if (draft) drafts.set(stepId, { ...draft, text: revisedText });
+  }
+  return { text, score };
 }
 
 /**

@@ -29,11 +29,16 @@ export interface Draft extends DraftText {
  * own retries and provider fallback) is left out and the others go on; its dependents work
  * without its result. A halt aborts the rest, and waits for them to wind down.
  */
-export async function runAgents(ctx: RunContext, plan: TRunPlanView): Promise<Map<string, Draft>> {
+export async function runAgents(
+  ctx: RunContext,
+  plan: TRunPlanView,
+  done: ReadonlyMap<string, Draft> = new Map(),
+): Promise<Map<string, Draft>> {
   const steps = plan.steps.filter((s) => s.phase === "agent");
-  const drafts = new Map<string, Draft>();
+  // A resumed run (decision 047) keeps the calls that had ended: only the others run.
+  const drafts = new Map<string, Draft>(done);
   const running = new Map<string, Promise<void>>();
-  const started = new Set<string>();
+  const started = new Set<string>(done.keys());
   let failure: unknown = null;
 
   const launch = (step: TPlannedStep) => {

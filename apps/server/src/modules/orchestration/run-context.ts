@@ -67,6 +67,8 @@ export interface EngineDeps {
   credits: CreditsPort;
   /** The user's own provider keys (decrypted); calls on them cost no credits. */
   loadUserKeys(principal: Principal): Promise<UserProviderKeys>;
+  /** The same by user id: a run taken over by another instance (decision 047). */
+  loadUserKeysOf(userId: string): Promise<UserProviderKeys>;
   log: EngineLogger;
   /** Absent: runs work without documents (benchmarks, engine tests). */
   documents?: RunDocuments;
@@ -147,6 +149,11 @@ export interface RunContext {
   readonly material: RunMaterial;
   /** Bookkeeping still being written (charges, step rows); the run ends after it. */
   readonly pending: Set<Promise<void>>;
+  /**
+   * This instance stops working on the run without ending it: another instance goes on with
+   * it (a drain's end, a takeover; decision 047) [run control].
+   */
+  handedOff: boolean;
 }
 
 /** What a new context needs beyond the session: the run and the user's message. */
@@ -192,6 +199,7 @@ export function createRunContext(
     material: { documents: [], memories: [], passages: new Map(), stepPassages: new Map() },
     startedAt: performance.now(),
     pending: new Set(),
+    handedOff: false,
   };
 }
 

@@ -41,10 +41,11 @@ interface RunRow {
   finished_at: Date | string | null;
   /** Came in with a session import (migration 0027): never ran here, cost nothing here. */
   imported: boolean;
+  resume_count: number;
 }
 
 const RUN_COLUMNS =
-  "id, session_id, user_id, message_id, result_message_id, status, mode, coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens, error_code, error_message, first_seq, created_at, finished_at, imported";
+  "id, session_id, user_id, message_id, result_message_id, status, mode, coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens, error_code, error_message, first_seq, created_at, finished_at, imported, resume_count";
 
 interface StepRow {
   id: string;
@@ -130,6 +131,7 @@ function toRun(row: RunRow, steps: TRunStep[]): TRun {
     finished_at: isoOrNull(row.finished_at),
     steps,
     ...(row.imported ? { imported: true } : {}),
+    ...(row.resume_count > 0 ? { resumes: row.resume_count } : {}),
   };
 }
 
@@ -345,9 +347,72 @@ export async function finishRun(db: Queryable, runId: string, ending: RunEnding)
   return rowCount > 0;
 }
 
-export async function touchRuns(db: Queryable, runIds: readonly string[]): Promise<void> {
-  if (runIds.length === 0) return;
-  await db.query("UPDATE runs SET heartbeat_at = now() WHERE id = ANY($1::uuid[])", [runIds]);
+/**
+ * The heartbeat of the runs this instance executes; returns those it still holds. A run
+ * missing from the answer was taken over by another instance (this one looked dead to it):
+ * this instance must stop working on it without ending it (decision 047).
+ */
+export async function touchRuns(
+  db: Queryable,
+  runIds: readonly string[],
+  instanceId: string,
+): Promise<Set<string>> {
+  if (runIds.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE runs SET heartbeat_at = now()
+     WHERE id = ANY($1::uuid[]) AND instance_id = $2 RETURNING id`,
+    [runIds, instanceId],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** An active run as an instance takes it over (`claimRun`). */
+export interface ClaimedRun {
+  id: string;
+  sessionId: string;
+  userId: string;
+  status: TRunStatus;
+  /** Whether the run had started before (its first event is stored): a resumption. */
+  started: boolean;
+  /** Resumptions so far, this one included. */
+  resumeCount: number;
+}
+
+/**
+ * Makes this instance the run's executor, if the run is still active: a run that had started
+ * counts one more resumption. Its heartbeat is fresh from here on, so no sweep takes it too.
+ */
+export async function claimRun(
+  db: Queryable,
+  runId: string,
+  instanceId: string,
+): Promise<ClaimedRun | null> {
+  const { rows } = await db.query<{
+    id: string;
+    session_id: string;
+    user_id: string;
+    status: TRunStatus;
+    started: boolean;
+    resume_count: number;
+  }>(
+    `UPDATE runs SET instance_id = $2, heartbeat_at = now(),
+       resume_count = resume_count + CASE WHEN first_seq IS NULL AND status = 'queued' THEN 0 ELSE 1 END
+     WHERE id = $1 AND status IN ${ACTIVE_STATUSES_SQL}
+     RETURNING id, session_id, user_id, status, resume_count,
+       NOT (first_seq IS NULL AND status = 'queued') AS started`,
+    [runId, instanceId],
+  );
+  const row = rows[0];
+  return row
+    ? {
+        id: row.id,
+        sessionId: row.session_id,
+        userId: row.user_id,
+        status: row.status,
+        started: row.started,
+        resumeCount: row.resume_count,
+      }
+    : null;
 }
 
 export interface NewStep {

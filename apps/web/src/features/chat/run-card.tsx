@@ -225,6 +225,15 @@ function RunHeader({ run, models }: { run: RunView; models: Map<string, TModel> 
             {run.planRepaired ? " · plan repaired" : ""}
           </span>
         ) : null}
+        {run.resumes ? (
+          <span
+            className="text-xs text-ink-500"
+            data-testid="run-resumed"
+            title="Its server stopped mid-run; another one went on from the last completed step. Completed steps were kept and not charged again."
+          >
+            · resumed after a server stop{run.resumes > 1 ? ` (${run.resumes}×)` : ""}
+          </span>
+        ) : null}
       </div>
       <span className="flex items-center gap-2">
         {run.imported ? <ImportedBadge /> : null}

@@ -189,6 +189,25 @@ describe("run events → run view", () => {
     expect(planStepState(run as never, "s3")).toBe("stopped");
   });
 
+  it("goes on after a resumption: the cut-off lane ends, the new call streams in its own lane", () => {
+    const events = fullRun().slice(0, 8);
+    seq = 8;
+    const state = applyRunEvents(EMPTY_CONVERSATION, [
+      ...events,
+      ev("run.resumed", { from_status: "running", reused_steps: 2, attempt: 1 }),
+      ev("agent.started", { ...lane("c9", "s2"), role: "coder", task: "Code it", ...ref }),
+      ev("agent.delta", { ...lane("c9", "s2"), text: "again" }),
+    ]);
+    const run = state.runs[R];
+    expect(run?.status).toBe("running");
+    expect(run?.resumes).toBe(1);
+    expect(run?.lanes.map((l) => [l.callId, l.text, l.status])).toEqual([
+      ["c1", "Step one, step two", "completed"],
+      ["c2", "```ts\n", "stopped"],
+      ["c9", "again", "running"],
+    ]);
+  });
+
   it("records a failure with its message", () => {
     seq = 0;
     const state = applyRunEvents(EMPTY_CONVERSATION, [

@@ -123,6 +123,8 @@ export interface RunView {
   memories: TUsedMemory[];
   /** Came in with a session import: it ran elsewhere and cost nothing here. */
   imported?: boolean;
+  /** Taken over after its server stopped, this many times (decision 047). */
+  resumes?: number;
 }
 
 export interface ConversationState {
@@ -296,6 +298,7 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
     passages: passagesByNumber({}, run.passages),
     memories: run.memories ?? run.plan?.memories ?? [],
     ...(run.imported ? { imported: true } : {}),
+    ...(run.resumes ? { resumes: run.resumes } : {}),
   };
 }
 
@@ -512,6 +515,13 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         durationMs: run.createdAt
           ? Math.max(0, Date.parse(event.at) - Date.parse(run.createdAt))
           : null,
+        lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+      };
+    case "run.resumed":
+      // The calls cut off by the stop end here; they start again in new lanes.
+      return {
+        ...run,
+        resumes: event.attempt,
         lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
       };
     case "run.cancelled":

@@ -1,0 +1,110 @@
+import { Logger, makeWorkerUtils, type Runner, run, runMigrations } from "graphile-worker";
+import pg from "pg";
+import type { EngineLogger } from "./run-context";
+
+/**
+ * The PostgreSQL job queue runs are dispatched through when several instances share one
+ * database (decision 047): graphile-worker, on its own schema and a small pool of its own. A
+ * run is one job, held (locked) by the instance executing it until the run is over; a job
+ * whose instance died is unlocked by the sweep and picked up by a live instance, which
+ * resumes the run from its last completed step. LISTEN/NOTIFY wakes an idle worker within
+ * milliseconds of `add`, so dispatch adds one round trip, not a polling interval.
+ */
+export interface RunQueue {
+  /** Queues the run; any instance's worker may pick it up (`from`: the instance that queued it). */
+  add(runId: string, from: string): Promise<void>;
+  /** Removes the run's job unless a worker holds it; true when it was removed. */
+  remove(runId: string): Promise<boolean>;
+  /** The worker holding the run's job; undefined when no job exists, null when it waits. */
+  holder(runId: string): Promise<string | null | undefined>;
+  /** Frees the jobs a dead instance's worker held and wakes the live workers. */
+  unlock(workerId: string): Promise<void>;
+  /** Stops taking jobs; what runs must have been handed on or finished before. */
+  stop(): Promise<void>;
+}
+
+export interface RunJob {
+  runId: string;
+  from: string;
+}
+
+/** A job is one pickup of a run; resumptions are limited by the run itself (resume_count). */
+const MAX_ATTEMPTS = 10;
+
+const jobKey = (runId: string) => `run:${runId}`;
+
+/**
+ * Starts the queue's worker. `task` names this app's jobs (tests give every app its own, so
+ * apps sharing one database never take each other's runs); `handle` resolves when the run's
+ * work on this instance is over, and throws to hand the run on (the queue retries it).
+ */
+export async function startRunQueue(options: {
+  connectionString: string;
+  task: string;
+  concurrency: number;
+  log: EngineLogger;
+  handle(job: RunJob, workerId: string): Promise<void>;
+}): Promise<RunQueue> {
+  const { task, log } = options;
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: 4 });
+  // An idle client's error (the server restarting) must not end the process.
+  pool.on("error", () => {});
+  const logger = new Logger(() => (level, message) => {
+    // A run handed on fails its job on purpose (the queue retries it elsewhere).
+    if (message.includes("handed on to another instance")) return;
+    if (level === "error") log.error({ queue: "runs" }, message);
+    else if (level === "warning") log.warn({ queue: "runs" }, message);
+  });
+  // Instances starting together: one installs the queue's schema, the others wait for it.
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('cohort.run_queue.migrate'))");
+    await runMigrations({ pgPool: pool, logger });
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext('cohort.run_queue.migrate'))");
+    client.release();
+  }
+  const utils = await makeWorkerUtils({ pgPool: pool, logger });
+  const runner: Runner = await run({
+    pgPool: pool,
+    logger,
+    concurrency: options.concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    taskList: {
+      [task]: async (payload, helpers) => {
+        await options.handle(payload as RunJob, helpers.job.locked_by ?? "");
+      },
+    },
+  });
+  async function holder(runId: string): Promise<string | null | undefined> {
+    const { rows } = await pool.query<{ locked_by: string | null }>(
+      "SELECT locked_by FROM graphile_worker.jobs WHERE key = $1 AND task_identifier = $2",
+      [jobKey(runId), task],
+    );
+    return rows.length === 0 ? undefined : (rows[0]?.locked_by ?? null);
+  }
+  return {
+    async add(runId, from) {
+      await utils.addJob(task, { runId, from } satisfies RunJob, {
+        jobKey: jobKey(runId),
+        maxAttempts: MAX_ATTEMPTS,
+      });
+    },
+    async remove(runId) {
+      if ((await holder(runId)) !== null) return false;
+      await pool.query("SELECT graphile_worker.remove_job($1)", [jobKey(runId)]);
+      return true;
+    },
+    holder,
+    async unlock(workerId) {
+      await utils.forceUnlockWorkers([workerId]);
+      await pool.query(`SELECT pg_notify('jobs:insert', '{"count":1}')`);
+    },
+    async stop() {
+      await runner.stop().catch(() => undefined);
+      await Promise.resolve(utils.release()).catch(() => undefined);
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
