@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit, integration (PGlite; PostgreSQL + Redis when
-// TEST_DATABASE_URL / TEST_REDIS_URL are set) and browser tests in real Chromium.
+// TEST_DATABASE_URL / TEST_REDIS_URL are set), fault tests (several built instances on a
+// PostgreSQL and a Redis of their own) and browser tests in real Chromium.
 // Ends with one line: "N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { findFaultTools } from "../faults/support/find-fault-tools.mjs";
 import { buildIfStale } from "./build.mjs";
 import { findChromium } from "./find-chromium.mjs";
 
@@ -64,6 +66,22 @@ else console.log("\nTEST_DATABASE_URL is not set: integration tests run on PGlit
 // files mostly wait on sockets, the PGlite thread and PostgreSQL, and each has its own
 // database schema and Redis prefix. 1,916 tests in 450 s instead of about 800 s.
 vitest("unit + integration", projects, ["--maxWorkers=2"]);
+
+// The fault tests start their own PostgreSQL server and redis-server (never the shared ones),
+// so they need the binaries, not the services; their global setup builds the server.
+const faultTools = findFaultTools();
+if (faultTools.ok) {
+  vitest("fault tests (several instances, PostgreSQL, Redis)", ["faults"]);
+} else {
+  const banner = "!".repeat(78);
+  console.log(
+    `\n${banner}\n!! THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.\n!! Install them (Debian: apt-get install -y postgresql redis-server).\n${banner}`,
+  );
+  if (process.env.E2E_REQUIRED === "1") {
+    failures.push("fault tests (E2E_REQUIRED=1 but PostgreSQL or redis-server is missing)");
+    totals.failed += 1;
+  }
+}
 
 const chromium = findChromium();
 if (chromium) {

@@ -44,7 +44,8 @@ async function main() {
     closing = true;
     // Draining: readiness answers 503 at once, so the load balancer stops sending new work
     // here, while running runs get SHUTDOWN_GRACE_SECONDS to finish. What still runs after
-    // that is stopped as "shutdown" by app.close(), its holds released.
+    // that is handed on by app.close() (decision 047): its calls stopped and their holds
+    // released, the run left to another instance through the queue (or to the next start).
     app.lifecycle.draining = true;
     const grace = config.shutdownGraceMs;
     app.log.info(
@@ -61,7 +62,7 @@ async function main() {
     if (!finished) {
       app.log.warn(
         { runs: app.orchestration.control.activeRunIds().length },
-        "grace period over: stopping the runs still running",
+        "grace period over: handing the runs still running on",
       );
     }
     const timer = setTimeout(() => process.exit(1), 10_000);

@@ -107,9 +107,14 @@ async function createPostgres(options: DbOptions): Promise<Db> {
     max: options.maxConnections ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  // An idle client's error (e.g. the server restarting) must not crash the process; the
-  // next query reports it through the health check and the request that needed it.
+  // A client's error (e.g. the server restarting) must not crash the process, whether the
+  // client is idle or checked out (a transaction in flight): the next query reports it
+  // through the health check and the request that needed it, and the pool replaces a client
+  // that is no longer usable when it comes back.
   pool.on("error", () => {});
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
     const name = preparedName(sql);
     const types = isoTimestampStatements.has(sql) ? isoTypes : undefined;

@@ -15,13 +15,15 @@ const SCHEMA_MIGRATIONS =
  * concurrent instances wait for each other instead of racing.
  */
 export async function migrate(db: Db, list: readonly Migration[] = migrations): Promise<string[]> {
-  await db.exec(SCHEMA_MIGRATIONS);
   return db.transaction(async (tx) => {
+    // The lock first, then the bookkeeping table: two instances starting on an empty
+    // database would otherwise both create it (a duplicate pg_type row for one of them).
     if (db.kind === "postgres") {
       await tx.query(
         "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.cohort_migrations'))",
       );
     }
+    await tx.exec(SCHEMA_MIGRATIONS);
     const { rows } = await tx.query<{ id: string }>("SELECT id FROM schema_migrations");
     const applied = new Set(rows.map((r) => r.id));
     const pending = [...list]

@@ -37,8 +37,10 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     global: true,
     max: options.perMinute,
     timeWindow: 60_000,
+    // With Redis down a request is let through rather than answered 500: the limit is
+    // shared protection, and an outage must not take the API with it (issue 15).
     ...(options.redis
-      ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:" }
+      ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:", skipOnError: true }
       : {}),
     addHeadersOnExceeding: {
       "x-ratelimit-limit": true,

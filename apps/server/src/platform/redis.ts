@@ -13,16 +13,23 @@ export interface RedisConnections {
  * Connects to Redis. The client libraries load only here, when REDIS_URL is set, so a
  * single embedded instance never pays for them.
  */
-export async function connectRedis(url: string): Promise<RedisConnections> {
+export async function connectRedis(
+  url: string,
+  log: { warn(details: object, message: string): void; info(details: object, message: string): void },
+): Promise<RedisConnections> {
   const [{ Redis }, { createAdapter }] = await Promise.all([
     import("ioredis"),
     import("@socket.io/redis-adapter"),
   ]);
-  const open = (name: string) => {
+  const open = (name: string, options: { readyCheck: boolean } = { readyCheck: true }) => {
     const client = new Redis(url, {
       connectionName: `cohort:${name}`,
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
+      // The subscriber must not run the ready check: its INFO can go out after the adapter's
+      // PSUBSCRIBE, fail in subscriber mode and make ioredis reconnect without the
+      // subscriptions (ioredis#2037): that instance would never hear the others' events.
+      enableReadyCheck: options.readyCheck,
     });
     // Connection errors surface through the health check and the commands that fail;
     // an unhandled 'error' event must not take the process down.
@@ -31,7 +38,29 @@ export async function connectRedis(url: string): Promise<RedisConnections> {
   };
   const main = open("main");
   const pub = open("pub");
-  const sub = open("sub");
+  const sub = open("sub", { readyCheck: false });
+  // One line when Redis goes away and one when it is back (not one per retry): the instance
+  // keeps serving meanwhile (degraded), and events stored first reach clients on catch-up.
+  let down = false;
+  main.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    log.warn(
+      { err: error },
+      "Redis is unreachable: serving degraded (events between instances, shared limits) until it returns",
+    );
+  });
+  main.on("ready", () => {
+    if (!down) return;
+    down = false;
+    log.info({}, "Redis is back: events between instances and shared limits resume");
+  });
+  // The adapter publishes without waiting for the answer: with Redis down, a failed publish
+  // must be a lost cross-instance delivery (clients catch up from the stored events), not an
+  // unhandled rejection that ends the process.
+  const publish = pub.publish.bind(pub);
+  pub.publish = ((...args: Parameters<typeof publish>) =>
+    publish(...args).catch(() => 0)) as typeof pub.publish;
   return {
     main,
     socketAdapter: (key) => createAdapter(pub, sub, { key }),

@@ -45,23 +45,8 @@ export function createFairUseLimiter(options: FairUseOptions): FairUseLimiter {
     remaining: Math.max(0, perHour - count),
   });
 
-  if (redis) {
-    const prefix = `${options.prefix ?? "cohort:"}cochat:fair-use:`;
-    return {
-      async take(userId) {
-        const [count, ttl] = (await redis.eval(
-          TAKE_SCRIPT,
-          1,
-          `${prefix}${userId}`,
-          WINDOW_MS,
-        )) as [number, number];
-        return verdict(Number(count), Number(ttl));
-      },
-    };
-  }
-
   const windows = new Map<string, { count: number; resetAt: number }>();
-  return {
+  const inMemory: FairUseLimiter = {
     async take(userId) {
       const at = now();
       let window = windows.get(userId);
@@ -75,6 +60,25 @@ export function createFairUseLimiter(options: FairUseOptions): FairUseLimiter {
       }
       window.count += 1;
       return verdict(window.count, window.resetAt - at);
+    },
+  };
+  if (!redis) return inMemory;
+
+  const prefix = `${options.prefix ?? "cohort:"}cochat:fair-use:`;
+  return {
+    async take(userId) {
+      try {
+        const [count, ttl] = (await redis.eval(
+          TAKE_SCRIPT,
+          1,
+          `${prefix}${userId}`,
+          WINDOW_MS,
+        )) as [number, number];
+        return verdict(Number(count), Number(ttl));
+      } catch {
+        // Redis is down: this instance counts on its own until it is back (issue 15).
+        return inMemory.take(userId);
+      }
     },
   };
 }

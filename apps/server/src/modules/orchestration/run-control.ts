@@ -221,7 +221,7 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
   let subscriber: Redis | undefined;
   if (redis) {
     // A subscribed connection can do nothing else: a duplicate of the command connection.
-    subscriber = redis.pub.duplicate({ connectionName: "cohort:runs" });
+    subscriber = redis.pub.duplicate({ connectionName: "cohort:runs", enableReadyCheck: false });
     subscriber.on("error", () => {});
     subscriber.on("message", (channel: string, message: string) => {
       if (channel !== redis.channel) return;
@@ -339,7 +339,10 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
       }
       if (await stopLocal(run.id, "user")) return waitUntilEnded(run.id);
       if (redis) {
-        await redis.pub.publish(redis.channel, JSON.stringify({ runId: run.id }));
+        // Redis down: the stop cannot cross now; the run ends as it would have anyway.
+        await redis.pub
+          .publish(redis.channel, JSON.stringify({ runId: run.id }))
+          .catch((error: unknown) => deps.log.warn({ err: error }, "stop not sent to others"));
         return waitUntilEnded(run.id);
       }
       // One process and not ours: the run is a crash's leftover.

@@ -28,6 +28,9 @@ export interface RunJob {
   from: string;
 }
 
+/** The queue's own connections: one listens, the others take and finish jobs. */
+const QUEUE_CONNECTIONS = 4;
+
 /** A job is one pickup of a run; resumptions are limited by the run itself (resume_count). */
 const MAX_ATTEMPTS = 10;
 
@@ -46,12 +49,19 @@ export async function startRunQueue(options: {
   handle(job: RunJob, workerId: string): Promise<void>;
 }): Promise<RunQueue> {
   const { task, log } = options;
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: 4 });
-  // An idle client's error (the server restarting) must not end the process.
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: QUEUE_CONNECTIONS });
+  // A client's error (the server restarting), idle or checked out, must not end the process.
   pool.on("error", () => {});
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const logger = new Logger(() => (level, message) => {
-    // A run handed on fails its job on purpose (the queue retries it elsewhere).
-    if (message.includes("handed on to another instance")) return;
+    // A run handed on fails its job on purpose (the queue retries it elsewhere); a worker
+    // uses a connection only to take or finish a job, never while its run runs, so fewer
+    // connections than concurrent runs is the intended shape.
+    if (message.includes("handed on to another instance") || message.includes("maxPoolSize")) {
+      return;
+    }
     if (level === "error") log.error({ queue: "runs" }, message);
     else if (level === "warning") log.warn({ queue: "runs" }, message);
   });
