@@ -2,11 +2,15 @@ import { defineConfig } from "vitest/config";
 
 const integrationFiles = ["apps/server/test/**/*.test.ts"];
 const consoleGuard = "test-support/fail-on-console-error.ts";
+/** Browser tests that run one at a time (see the e2e-alone project). */
+const e2eAlone = ["e2e/chat.test.ts", "e2e/chat-actions.test.ts", "e2e/documents-in-runs.test.ts"];
 
 /**
- * One runner, four projects: unit tests beside the code, integration tests through HTTP and
+ * One runner, five projects: unit tests beside the code, integration tests through HTTP and
  * sockets (PGlite always; PostgreSQL + Redis too when TEST_DATABASE_URL / TEST_REDIS_URL
- * are set), and browser tests in real Chromium against the built server.
+ * are set), browser tests in real Chromium against the built server, and fault tests
+ * (faults/: several built instances on a PostgreSQL and a Redis of their own, broken on
+ * purpose).
  */
 export default defineConfig({
   test: {
@@ -53,11 +57,50 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
+          exclude: e2eAlone,
+          environment: "node",
+          setupFiles: [consoleGuard],
+          globalSetup: ["e2e/support/global-setup.ts"],
+          // Two files at a time against the one shared server: they mostly wait on runs and
+          // the browser, and each makes its own accounts. A file that changes what every
+          // account sees starts a server of its own (e2e/support/own-server.ts). After the
+          // other projects when all run together (their worker counts differ).
+          fileParallelism: true,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          // Two files share the two cores: a test can take twice as long as it does alone.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // Files that race a stream in real time (stop a lane mid-stream, screenshot a
+          // streaming answer): alone, after the parallel ones, so a starved browser cannot
+          // lose the race.
+          name: "e2e-alone",
+          include: e2eAlone,
           environment: "node",
           setupFiles: [consoleGuard],
           globalSetup: ["e2e/support/global-setup.ts"],
           fileParallelism: false,
+          sequence: { groupOrder: 3 },
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "faults",
+          include: ["faults/**/*.test.ts"],
+          environment: "node",
+          setupFiles: [consoleGuard],
+          globalSetup: ["faults/support/global-setup.ts"],
+          // Each file runs a PostgreSQL, a Redis and several server processes of its own:
+          // one file at a time, after the other projects when all run together.
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

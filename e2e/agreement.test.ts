@@ -3,7 +3,12 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createUser, currentAgreement, longAgreementText, signInContext } from "./support/accounts";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
+import { useOwnServer } from "./support/own-server";
 import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
+
+// A new agreement version would block every signed-in page of the files running beside this
+// one on the shared server: this file publishes it on a server of its own.
+useOwnServer();
 
 let browser: Browser;
 beforeAll(async () => {

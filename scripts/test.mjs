@@ -87,7 +87,7 @@ const chromium = findChromium();
 if (chromium) {
   console.log("\n▶ build for browser tests");
   await buildIfStale();
-  vitest("browser tests (Chromium)", ["e2e"]);
+  vitest("browser tests (Chromium)", ["e2e", "e2e-alone"]);
 } else {
   const banner = "!".repeat(78);
   console.log(

@@ -38,7 +38,8 @@ export async function acceptAgreementInModal(page: Page): Promise<void> {
   await dialog.getByTestId("agreement-scroll").evaluate((element) => {
     element.scrollTop = element.scrollHeight;
   });
-  await expect.poll(() => checkbox.isEnabled()).toBe(true);
+  // Enabled by the scroll handler: a second on a busy machine is not always enough.
+  await expect.poll(() => checkbox.isEnabled(), { timeout: 10_000 }).toBe(true);
   expect(await agree.isDisabled()).toBe(true);
   await checkbox.check();
   expect(await agree.isEnabled()).toBe(true);
