@@ -150,7 +150,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   if (config.admin) await ensureAdmin(db, config.admin);
 
   const prefix = deps.redisPrefix ?? "cohort:";
-  const redisConnections = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
+  const redisConnections = config.redisUrl
+    ? await connectRedis(config.redisUrl, app.log)
+    : undefined;
   const redis = redisConnections?.main;
   app.decorate("redis", redis);
 

@@ -15,7 +15,10 @@ export interface RedisConnections {
  */
 export async function connectRedis(
   url: string,
-  log: { warn(details: object, message: string): void; info(details: object, message: string): void },
+  log: {
+    warn(details: object, message: string): void;
+    info(details: object, message: string): void;
+  },
 ): Promise<RedisConnections> {
   const [{ Redis }, { createAdapter }] = await Promise.all([
     import("ioredis"),

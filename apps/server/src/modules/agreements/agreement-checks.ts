@@ -70,7 +70,10 @@ export function createAgreementChecks(deps: AgreementChecksDeps): AgreementCheck
     return read;
   };
 
-  const subscriber = deps.redis?.duplicate({ connectionName: "cohort:agreements", enableReadyCheck: false });
+  const subscriber = deps.redis?.duplicate({
+    connectionName: "cohort:agreements",
+    enableReadyCheck: false,
+  });
   if (subscriber) {
     subscriber.on("error", () => {});
     subscriber.on("message", (channel: string) => {

@@ -35,7 +35,10 @@ export function createCallRegistry(
     return controller !== undefined;
   };
   // A subscribed connection can do nothing else: a duplicate of the command connection.
-  const subscriber = redis?.pub.duplicate({ connectionName: "cohort:mcp", enableReadyCheck: false });
+  const subscriber = redis?.pub.duplicate({
+    connectionName: "cohort:mcp",
+    enableReadyCheck: false,
+  });
   if (redis && subscriber) {
     subscriber.on("error", () => {});
     subscriber.on("message", (channel: string, text: string) => {
