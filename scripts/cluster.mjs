@@ -95,6 +95,9 @@ backend apps
   option httpchk GET /api/health/ready
   http-check expect status 200
   default-server inter 1s fall 2 rise 2
+  # A check may take up to 5 s (the default is inter, 1 s): a machine that stalls for a second
+  # would otherwise take every instance out at once; a stopped instance still fails at once.
+  timeout check 5s
 ${servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check cookie ${s.name}`).join("\n")}
 `;
   const configPath = path.join(clusterDir, "haproxy.cfg");
