@@ -75,7 +75,10 @@ global
 defaults
   mode http
   option forwardfor
-  option http-server-close
+  # Connections to the instances stay open between requests: socket.io's polling sends a
+  # request per event batch, and a new connection for each was most of an instance's work.
+  option http-keep-alive
+  http-reuse safe
   timeout connect 5s
   timeout client 60s
   timeout server 60s

@@ -131,6 +131,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: answerFrameworkError,
+    // Behind a load balancer that keeps connections to the instances open between requests
+    // (HAProxy in `npm run cluster`): the balancer, not Node's 5 s default, closes idle ones,
+    // so a request never lands on a connection Node is closing at that moment.
+    keepAliveTimeout: 75_000,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

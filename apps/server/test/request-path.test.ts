@@ -35,6 +35,7 @@ function recording(db: Db): { db: Db; statements: string[] } {
     db: {
       ...wrap(db),
       kind: db.kind,
+      ping: () => db.ping(),
       transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
       close: () => db.close(),
     },

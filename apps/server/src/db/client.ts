@@ -27,6 +27,11 @@ export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
   /** PostgreSQL's URL, for what needs connections of its own (the run queue). */
   readonly connectionString?: string;
+  /**
+   * One round trip for a health check. On PostgreSQL it has a connection of its own, so a
+   * load balancer's readiness check never queues behind the runs' writes in the pool.
+   */
+  ping(): Promise<void>;
   /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -123,9 +128,23 @@ async function createPostgres(options: DbOptions): Promise<Db> {
       : client.query(sql, params as unknown[]));
     return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   };
+  // Health checks: one connection of their own, opened on the first check.
+  const probePool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 1,
+    idleTimeoutMillis: 0,
+    connectionTimeoutMillis: 5_000,
+  });
+  probePool.on("error", () => {});
+  probePool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   return {
     kind: "postgres",
     connectionString: options.databaseUrl as string,
+    ping: async () => {
+      await probePool.query("SELECT 1");
+    },
     query: (sql, params) => run(pool, sql, params),
     transaction: async (fn) => {
       const client = await pool.connect();
@@ -149,7 +168,9 @@ async function createPostgres(options: DbOptions): Promise<Db> {
     exec: async (sql) => {
       await pool.query(sql);
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), probePool.end()]);
+    },
   };
 }
 

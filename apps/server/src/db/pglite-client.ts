@@ -113,6 +113,9 @@ export async function createPgliteDb(
   return {
     kind: "pglite",
     ...connection,
+    ping: async () => {
+      await connection.query("SELECT 1");
+    },
     // PGlite has one connection: its transaction holds it exclusively, so concurrent
     // transactions queue up and run one after another (serialisable by construction).
     transaction: async (fn) => {

@@ -36,7 +36,7 @@ const PROBE_REUSE_MS = 250;
 export function createHealthCheck(app: FastifyInstance): () => Promise<THealth> {
   const probeAll = singleFlight(async () => {
     const [database, redis] = await Promise.all([
-      probe(app.db.kind, () => app.db.query("SELECT 1")),
+      probe(app.db.kind, () => app.db.ping()),
       app.redis ? probe("redis", () => app.redis!.ping()) : Promise.resolve(undefined),
     ]);
     return { database, redis };
