@@ -18,6 +18,9 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          // One module graph per worker, not per file: every file imports the whole app, and
+          // re-importing it for each of ~200 files was ~360 s of a CI run (tests mock no modules).
+          isolate: false,
           include: [
             "packages/*/src/**/*.test.ts",
             "apps/server/src/**/*.test.ts",
@@ -30,6 +33,9 @@ export default defineConfig({
       {
         test: {
           name: "integration",
+          // One module graph per worker, not per file: every file imports the whole app, and
+          // re-importing it for each of ~200 files was ~360 s of a CI run (tests mock no modules).
+          isolate: false,
           include: integrationFiles,
           environment: "node",
           setupFiles: [consoleGuard],
@@ -43,6 +49,9 @@ export default defineConfig({
             {
               test: {
                 name: "integration-postgres",
+                // One module graph per worker, not per file: every file imports the whole app, and
+                // re-importing it for each of ~200 files was ~360 s of a CI run (tests mock no modules).
+                isolate: false,
                 include: integrationFiles,
                 environment: "node",
                 setupFiles: [consoleGuard],

@@ -422,7 +422,11 @@ describe("stopping", () => {
     const { client } = await user();
     const session = await createSession(client);
     fake.next({ hang: true });
+    const asked = fake.requests.length;
     const { run_id } = await sendMessage(client, session.id, "First");
+    // The first run's planning call takes the hanging reply (with the job queue the run
+    // starts a moment after the answer, and a stop before that would leave the reply unused).
+    await fake.waitForRequests(asked + 1);
     const second = await client.post("/api/ai/chat", { session_id: session.id, message: "Second" });
     expect(second.statusCode).toBe(409);
     expect(second.json().error.code).toBe("run_in_progress");
