@@ -100,7 +100,7 @@ describe("the route-loop detector", () => {
           }[],
       );
     // The tracker records a navigation in an effect after the URL changes: wait for the fifth.
-    await expect.poll(async () => (await readHistory()).length).toBe(5);
+    await expect.poll(async () => (await readHistory()).length, { timeout: 10_000 }).toBe(5);
     const history = await readHistory();
     expect(history.map((entry) => entry.path)).toEqual([
       "/simple-auth",
