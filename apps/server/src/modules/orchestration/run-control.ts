@@ -176,11 +176,14 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
   async function handleJob(job: RunJob): Promise<void> {
     const mine = pending.get(job.runId);
     pending.delete(job.runId);
-    // Still active (a stop may have ended it in the queue) and this instance's.
-    const ctx = mine && (await claimRun(deps.db, job.runId, instanceId)) ? mine : null;
-    if (mine && !ctx) return;
-    if (ctx) await execute(ctx);
-    const ran = ctx ?? (await resumeHere(job.runId));
+    let ran: RunContext | null = null;
+    if (!mine) {
+      ran = await resumeHere(job.runId);
+    } else if (await claimRun(deps.db, job.runId, instanceId)) {
+      // Still active (a stop may have ended it in the queue) and this instance's.
+      ran = mine;
+      await execute(mine);
+    }
     if (ran?.handedOff) throw new HandedOn(job.runId);
   }
 
