@@ -392,9 +392,11 @@ async function makeAccounts(base) {
   };
 }
 
-// Polls over kept-alive connections, as a browser sends them (HAProxy keeps the client side
-// alive and closes each request's server side: `option http-server-close`).
-const pollingAgent = new Agent({ keepAlive: true });
+// Polls over kept-alive connections, as a browser sends them. Every client keeps its own
+// connections open, as each browser would: Node's default agent keeps at most 256 idle
+// sockets per host and closes the rest, which for 1,000 "browsers" sharing one agent meant a
+// new connection for most POSTs (and, behind HAProxy, for the instance too).
+const pollingAgent = new Agent({ keepAlive: true, maxFreeSockets: Number.MAX_SAFE_INTEGER });
 
 /** One client: connects through HAProxy, keeps its instance cookie, joins its session. */
 async function connectClient(base, { token, owner }, samples) {

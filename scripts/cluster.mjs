@@ -70,7 +70,16 @@ async function runCluster() {
   // Unindented and ending in a newline: HAProxy refuses a last line without one.
   const config = `# Written by scripts/cluster.mjs; the same backend rules as compose.yaml's haproxy.cfg.
 global
-  maxconn 4096
+  # Every polling client holds a connection to HAProxy and, while its poll waits, one to an
+  # instance: about two file descriptors a client. HAProxy stops keeping idle connections to
+  # the instances once 20 % of its descriptors are in use (tune.pool-low-fd-ratio), which at
+  # maxconn 4096 came at about 800 clients: from then on every poll opened a new connection,
+  # the instances' accept queues overflowed, dropped connections waited a second for their
+  # retry, and the readiness check timed out. 8,000 connections (16,000 descriptors) and
+  # idle connections kept up to 75 % of them.
+  maxconn 8000
+  tune.pool-low-fd-ratio 75
+  tune.pool-high-fd-ratio 90
 
 defaults
   mode http
@@ -78,7 +87,9 @@ defaults
   # Connections to the instances stay open between requests: socket.io's polling sends a
   # request per event batch, and a new connection for each was most of an instance's work.
   option http-keep-alive
-  http-reuse safe
+  # Any client's request may use any idle connection to the instance: they keep no state per
+  # connection, and a poll answered frees one for the next poll of any client.
+  http-reuse always
   timeout connect 5s
   timeout client 60s
   timeout server 60s

@@ -16,6 +16,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules/.bin", name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Every failed test by name, repeated at the end so a log's last lines say which. */
+const failedTests = [];
 
 function step(name, command, args, env = {}) {
   const started = Date.now();
@@ -48,6 +50,23 @@ function vitest(name, projects, extra = []) {
     totals.passed += json.numPassedTests;
     totals.failed += json.numFailedTests;
     totals.skipped += json.numPendingTests + json.numTodoTests;
+    for (const file of json.testResults) {
+      const relative = path.relative(root, file.name);
+      for (const test of file.assertionResults) {
+        if (test.status !== "failed") continue;
+        const reason = String(test.failureMessages?.[0] ?? "")
+          .split("\n")[0]
+          .slice(0, 200);
+        failedTests.push(`${name}: ${relative} › ${test.fullName}\n    ${reason}`);
+      }
+      // A file that failed outside its tests (a hook, an import) has no failed test to name.
+      if (file.status === "failed" && !file.assertionResults.some((t) => t.status === "failed"))
+        failedTests.push(
+          `${name}: ${relative}\n    ${String(file.message ?? "")
+            .split("\n")[0]
+            .slice(0, 200)}`,
+        );
+    }
   } catch {
     if (!ok) totals.failed += 1;
   }
@@ -101,6 +120,8 @@ if (chromium) {
   }
 }
 
+if (failedTests.length > 0)
+  console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 console.log(failures.length ? `\nFailed steps: ${failures.join(", ")}` : "\nAll steps passed.");
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failures.length ? 1 : 0);

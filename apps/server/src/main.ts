@@ -25,7 +25,9 @@ async function main() {
   const db = await opening;
   const logStream = (await readableLogs(config.logFormat)) ?? undefined;
   const app = await buildApp(config, { db, ...(logStream ? { logStream } : {}) });
-  await app.listen({ port: config.port, host: config.host });
+  // A burst of new connections (a balancer opening them for a wave of polls) waits in the
+  // queue instead of being dropped: a dropped SYN is retried only after a second.
+  await app.listen({ port: config.port, host: config.host, backlog: 4096 });
   const database = app.db.kind === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL";
   app.log.info(
     { url: config.publicUrl, database, redis: Boolean(config.redisUrl) },
