@@ -200,4 +200,38 @@ describe("join-session", () => {
       stored.length - missedFrom,
     );
   });
+
+  it("answers rewound to a client whose last event is not the server's of that number", async () => {
+    const owner = await signedIn();
+    const session = await createSession(owner.client);
+    fake.next({ json: ONE_CODER }, { text: "A short answer." }, { text: "Done." });
+    const { run_id } = await sendMessage(owner.client, session.id, "Answer briefly");
+    const stored = await waitForRunEnd(owner.client, session.id, run_id);
+    const last = stored.at(-1) as TRunEvent;
+    const socket = open(owner.token);
+    await connected(socket);
+    const joinAt = (lastSeq: number, lastAt: string): Promise<TJoinSessionAck> =>
+      socket
+        .timeout(5_000)
+        .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: session.id, lastSeq, lastAt });
+
+    // The same event under that number: nothing to replay.
+    expect(await joinAt(last.seq, last.at)).toEqual({
+      ok: true,
+      backlog: [],
+      lastSeq: last.seq,
+      hasMore: false,
+    });
+    // Another event under a number the server has (it numbered anew after losing some)...
+    const rewound = { ok: true, backlog: [], lastSeq: last.seq, hasMore: false, rewound: true };
+    expect(await joinAt(last.seq, "2026-01-01T00:00:00.000Z")).toEqual(rewound);
+    // ... or a number it never stored.
+    expect(await joinAt(last.seq + 3, last.at)).toEqual(rewound);
+    // An earlier event, named right: the rest is replayed as before.
+    const earlier = stored[1] as TRunEvent;
+    const replay = await joinAt(earlier.seq, earlier.at);
+    expect(replay.ok && replay.backlog.map((e) => e.seq)).toEqual(
+      stored.slice(2).map((e) => e.seq),
+    );
+  });
 });

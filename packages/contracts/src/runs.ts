@@ -545,6 +545,11 @@ export const ZJoinSessionRequest = z
     z.object({
       sessionId: z.string(),
       lastSeq: z.number().int().min(0).optional(),
+      /**
+       * The `at` of the client's event numbered lastSeq, when it has it: the server answers
+       * `rewound` when its own event of that number is another one or none.
+       */
+      lastAt: z.string().max(64).optional(),
     }),
   ])
   .transform((payload) => (typeof payload === "string" ? { sessionId: payload } : payload));
@@ -556,7 +561,19 @@ export type TJoinSessionRequest = z.infer<typeof ZJoinSessionRequest>;
  * `takeNewEvents`, which drops what was seen and keeps seq order.
  */
 export type TJoinSessionAck =
-  | { ok: true; backlog: TRunEvent[]; lastSeq: number; hasMore: boolean }
+  | {
+      ok: true;
+      backlog: TRunEvent[];
+      lastSeq: number;
+      hasMore: boolean;
+      /**
+       * The server's event numbered `lastSeq` is not the client's (`lastAt`): a server that
+       * sends events before storing them (one process) died before storing the client's last
+       * ones, and numbers its new events from its last stored one. What the client holds past
+       * that point is not the session's any more: it reads the session again. No backlog.
+       */
+      rewound?: true;
+    }
   | { ok: false; error: "not_found" | "invalid_request" | "unavailable" };
 
 /** socket `leave-session`: the session id, bare or as `{ sessionId }` (spec §7). */

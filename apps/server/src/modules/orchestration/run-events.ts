@@ -451,6 +451,25 @@ export async function readRunEvents(
 }
 
 /**
+ * When the session's event numbered `seq` was made (its `at`): in flight (send first) or
+ * stored; null when it has no such event. A joining client that holds another event under
+ * that number saw events this server sent and then lost in a crash before storing them.
+ */
+export async function runEventAt(
+  deps: Pick<RunEventLogDeps, "db" | "events">,
+  sessionId: string,
+  seq: number,
+): Promise<string | null> {
+  const inflight = deps.events.inflight(sessionId, seq - 1).find((e) => e.seq === seq);
+  if (inflight) return inflight.at;
+  const { rows } = await deps.db.query<{ at: string }>(
+    "SELECT data->>'at' AS at FROM run_events WHERE session_id = $1 AND seq = $2",
+    [sessionId, seq],
+  );
+  return rows[0]?.at ?? null;
+}
+
+/**
  * The session's last event number, for a reader's replay cursor: the stored counter, or
  * (send first) a higher number already sent whose write has not landed yet.
  */

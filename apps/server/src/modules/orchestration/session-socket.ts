@@ -12,7 +12,7 @@ import { chatRoom, workspaceMemberRoom } from "../../platform/realtime-rooms";
 import type { SocketAuthData } from "../auth/authenticate-socket";
 import { findSessionFor } from "../sessions/find-session";
 import type { OwnedSession } from "../sessions/session-row";
-import { readRunEvents } from "./run-events";
+import { lastEventSeq, readRunEvents, runEventAt } from "./run-events";
 
 type Ack<T> = (reply: T) => void;
 
@@ -23,7 +23,9 @@ type Ack<T> = (reply: T) => void;
  * seq (`takeNewEvents`). Any member of the session's workspace may join (viewers too: they
  * read); anyone else gets `not_found`, as over HTTP. The socket also joins the member's room
  * of that workspace, through which removing the member (or lowering the role) reaches it at
- * once (decision 040).
+ * once (decision 040). A client that names the `at` of its last event and holds another one
+ * under that number than this server (events sent, then lost in a crash before they were
+ * stored) is told `rewound`, and reads the session again (decision 048).
  */
 export function registerSessionSockets(app: FastifyInstance): void {
   app.realtime.onConnection((socket) => {
@@ -36,7 +38,7 @@ export function registerSessionSockets(app: FastifyInstance): void {
         reply?.({ ok: false, error: "invalid_request" });
         return;
       }
-      const { sessionId, lastSeq = 0 } = parsed.data;
+      const { sessionId, lastSeq = 0, lastAt } = parsed.data;
       let session: OwnedSession;
       try {
         session = await findSessionFor(app.db, user.id, sessionId);
@@ -56,6 +58,15 @@ export function registerSessionSockets(app: FastifyInstance): void {
         return;
       }
       try {
+        const deps = app.orchestration.deps;
+        if (lastAt !== undefined && lastSeq > 0) {
+          if ((await runEventAt(deps, sessionId, lastSeq)) !== lastAt) {
+            const newest = await lastEventSeq(deps, sessionId);
+            if (reply)
+              reply({ ok: true, backlog: [], lastSeq: newest, hasMore: false, rewound: true });
+            return;
+          }
+        }
         const page = await readRunEvents(
           app.orchestration.deps,
           sessionId,

@@ -229,7 +229,7 @@ function RunHeader({ run, models }: { run: RunView; models: Map<string, TModel> 
           <span
             className="text-xs text-ink-500"
             data-testid="run-resumed"
-            title="Its server stopped mid-run; another one went on from the last completed step. Completed steps were kept and not charged again."
+            title="Its server stopped mid-run; the run went on from its last completed step once a server took it up again. Completed steps were kept and not charged again."
           >
             · resumed after a server stop{run.resumes > 1 ? ` (${run.resumes}×)` : ""}
           </span>

@@ -206,6 +206,10 @@ describe("run events → run view", () => {
       ["c2", "```ts\n", "stopped"],
       ["c9", "again", "running"],
     ]);
+    expect(planStepState(run as never, "s2")).toBe("running");
+    // The call made after the resumption is the step's: once it ends, so has the step.
+    const ended = applyRunEvents(state, [done("c9", "s2", "coder", "completed")]).runs[R];
+    expect(planStepState(ended as never, "s2")).toBe("done");
   });
 
   it("records a failure with its message", () => {

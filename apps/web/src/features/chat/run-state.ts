@@ -762,8 +762,10 @@ export function planStepState(run: RunView, stepId: string): PlanStepState {
     return isRunActive(run.status) ? "pending" : run.status === "completed" ? "skipped" : "stopped";
   }
   if (lanes.some((l) => l.status === "running")) return "running";
-  const first = lanes.find((l) => l.kind !== "revision") ?? lanes[0];
-  if (first?.status === "failed") return "failed";
-  if (first?.status === "stopped") return "stopped";
+  // The step's draft is its last agent call: a run resumed after a server stop calls again
+  // for a step whose first call the stop cut off.
+  const draft = lanes.findLast((l) => l.kind !== "revision") ?? lanes[0];
+  if (draft?.status === "failed") return "failed";
+  if (draft?.status === "stopped") return "stopped";
   return "done";
 }

@@ -69,42 +69,50 @@ export function useConversation(sessionId: string) {
       if (ended) void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
     };
 
-    getSessionDetail(sessionId, abort.signal).then(
-      (detail) => {
-        if (abort.signal.aborted) return;
-        const { state: initial, afterSeq } = conversationFromDetail(detail);
-        setSession(detail.session);
-        setState(initial);
-        setLoad({ status: "ready" });
-        const feed = startSessionFeed({
-          sessionId,
-          afterSeq,
-          fetchEvents: (after, signal) => listSessionEvents(sessionId, after, signal),
-          transport: socketSessionTransport(),
-          onEvents: (events) => {
-            queue.current.push(...events);
-            frame.current ??= requestAnimationFrame(flush);
-          },
-          onError: (error) => {
-            logger.warn("Live updates for a session failed", {
-              sessionId,
-              cause: error instanceof Error ? error.message : String(error),
-            });
-          },
-        });
-        stop = () => feed.stop();
-      },
-      (error: unknown) => {
-        if (abort.signal.aborted) return;
-        if (isApiError(error) && error.status === 404) setLoad({ status: "missing" });
-        else {
-          setLoad({
-            status: "error",
-            message: isApiError(error) ? error.message : "This session could not be loaded.",
+    // Reads the session and follows it; again, in place, when the server lost the events
+    // the page showed last (a crash of a one-process server mid-run: decision 048).
+    const open = () =>
+      getSessionDetail(sessionId, abort.signal).then(
+        (detail) => {
+          if (abort.signal.aborted) return;
+          queue.current = [];
+          const { state: initial, afterSeq } = conversationFromDetail(detail);
+          setSession(detail.session);
+          setState(initial);
+          setLoad({ status: "ready" });
+          const feed = startSessionFeed({
+            sessionId,
+            afterSeq,
+            fetchEvents: (after, signal) => listSessionEvents(sessionId, after, signal),
+            transport: socketSessionTransport(),
+            onEvents: (events) => {
+              queue.current.push(...events);
+              frame.current ??= requestAnimationFrame(flush);
+            },
+            onError: (error) => {
+              logger.warn("Live updates for a session failed", {
+                sessionId,
+                cause: error instanceof Error ? error.message : String(error),
+              });
+            },
+            onRewound: () => {
+              if (!abort.signal.aborted) void open();
+            },
           });
-        }
-      },
-    );
+          stop = () => feed.stop();
+        },
+        (error: unknown) => {
+          if (abort.signal.aborted) return;
+          if (isApiError(error) && error.status === 404) setLoad({ status: "missing" });
+          else {
+            setLoad({
+              status: "error",
+              message: isApiError(error) ? error.message : "This session could not be loaded.",
+            });
+          }
+        },
+      );
+    void open();
 
     return () => {
       abort.abort();

@@ -55,7 +55,7 @@ export interface RealtimeClient {
   /** Runs `handler` on every (re)connection, and at once when connected now. */
   onConnect(handler: () => void): () => void;
   isConnected(): boolean;
-  joinSession(sessionId: string, lastSeq: number): Promise<TJoinSessionAck>;
+  joinSession(sessionId: string, lastSeq: number, lastAt?: string): Promise<TJoinSessionAck>;
   leaveSession(sessionId: string): void;
   /** After the automatic attempts are spent: try again now. */
   retry(): void;
@@ -197,13 +197,13 @@ function createRealtimeClient(): RealtimeClient {
       };
     },
     isConnected: () => socket?.connected ?? false,
-    async joinSession(sessionId, lastSeq) {
+    async joinSession(sessionId, lastSeq, lastAt) {
       // Spec §7: the realtime session id also correlates the page's log entries.
       logger.setSessionId(sessionId);
       const live = await ensureOpen();
       return (await live
         .timeout(ACK_TIMEOUT_MS)
-        .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId, lastSeq })) as TJoinSessionAck;
+        .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId, lastSeq, lastAt })) as TJoinSessionAck;
     },
     leaveSession(sessionId) {
       logger.setSessionId(undefined);
@@ -227,7 +227,7 @@ export const realtime: RealtimeClient = createRealtimeClient();
 /** The session feed's view of the app's socket. */
 export function socketSessionTransport(client: RealtimeClient = realtime): SessionFeedTransport {
   return {
-    join: (sessionId, lastSeq) => client.joinSession(sessionId, lastSeq),
+    join: (sessionId, lastSeq, lastAt) => client.joinSession(sessionId, lastSeq, lastAt),
     leave: (sessionId) => client.leaveSession(sessionId),
     onRunEvent: (handler) => client.on(SERVER_EVENTS.runEvent, handler),
     onConnect: (handler) => client.onConnect(handler),

@@ -28,6 +28,7 @@ function harness(stored: TRunEvent[], pageSize = 1000) {
   const connects = new Set<() => void>();
   let connected = false;
   const joins: number[] = [];
+  const joinAts: (string | undefined)[] = [];
   const fetches: number[] = [];
   let ackFor: (lastSeq: number) => TJoinSessionAck = (lastSeq) => ({
     ok: true,
@@ -36,8 +37,9 @@ function harness(stored: TRunEvent[], pageSize = 1000) {
     hasMore: false,
   });
   const transport: SessionFeedTransport = {
-    join: async (_sessionId, lastSeq) => {
+    join: async (_sessionId, lastSeq, lastAt) => {
       joins.push(lastSeq);
+      joinAts.push(lastAt);
       return ackFor(lastSeq);
     },
     leave: vi.fn(),
@@ -66,6 +68,7 @@ function harness(stored: TRunEvent[], pageSize = 1000) {
     fetchEvents,
     received,
     joins,
+    joinAts,
     fetches,
     onEvents: (events: TRunEvent[]) => received.push(...events.map((e) => e.seq)),
     emit: (event: TRunEvent) => {
@@ -196,5 +199,29 @@ describe("session feed", () => {
     h.emit(delta(1));
     expect(h.received).toEqual([]);
     expect(h.transport.leave).toHaveBeenCalledWith(SESSION);
+  });
+
+  it("joins with the at of its last event, and reads the session again when told it was rewound", async () => {
+    const at = (seq: number) => `2025-01-01T00:00:0${seq}.000Z`;
+    const stored = range(1, 3).map((e) => ({ ...e, at: at(e.seq) }));
+    const h = harness(stored);
+    h.connect();
+    const onRewound = vi.fn();
+    startSessionFeed({ sessionId: SESSION, afterSeq: 0, ...h, onRewound });
+    await flush();
+    await flush();
+    // The backfill delivered 1–3 before the first join: it names the third.
+    expect(h.joinAts).toEqual([at(3)]);
+    h.disconnect();
+    h.setAck((lastSeq) => ({ ok: true, backlog: [], lastSeq, hasMore: false, rewound: true }));
+    h.connect();
+    await flush();
+    expect(h.joins).toEqual([3, 3]);
+    expect(h.joinAts).toEqual([at(3), at(3)]);
+    expect(onRewound).toHaveBeenCalledOnce();
+    // The feed has stopped: the caller starts a new one from the session it reads again.
+    expect(h.transport.leave).toHaveBeenCalledWith(SESSION);
+    h.emit({ ...delta(4), at: at(4) });
+    expect(h.received).toEqual([1, 2, 3]);
   });
 });

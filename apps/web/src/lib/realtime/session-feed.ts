@@ -13,10 +13,13 @@ import {
  * 2. an HTTP backfill fetches everything after the caller's cursor (a reload mid-run);
  * 3. the socket joins the room with the newest seq seen, and again with the then-newest seq
  *    after every reconnect; the join's backlog and the live events overlap and are deduped;
- * 4. a gap that does not close by itself (a lost packet) is filled over HTTP.
+ * 4. a gap that does not close by itself (a lost packet) is filled over HTTP;
+ * 5. a join answered `rewound` (the server lost the last events it had sent, decision 048)
+ *    stops the feed and asks the caller to read the session again.
  */
 export interface SessionFeedTransport {
-  join(sessionId: string, lastSeq: number): Promise<TJoinSessionAck>;
+  /** `lastAt`: the `at` of the event numbered lastSeq, when the feed has it. */
+  join(sessionId: string, lastSeq: number, lastAt?: string): Promise<TJoinSessionAck>;
   leave(sessionId: string): void;
   onRunEvent(handler: (event: TRunEvent) => void): () => void;
   /** Runs on every (re)connection, and at once when connected now. */
@@ -37,6 +40,8 @@ export interface SessionFeedOptions {
   onEvents(events: TRunEvent[]): void;
   /** The room or the backfill refused us (e.g. the session was deleted). */
   onError?(error: unknown): void;
+  /** The server no longer has what this feed delivered last: read the session again. */
+  onRewound?(): void;
   clock?: FeedClock;
 }
 
@@ -60,6 +65,8 @@ export function startSessionFeed(options: SessionFeedOptions): SessionFeed {
   const clock = options.clock ?? defaultClock;
   const abort = new AbortController();
   let lastSeq = options.afterSeq;
+  /** The `at` of the event numbered lastSeq, once the feed has delivered one. */
+  let lastAt: string | undefined;
   let pending: TRunEvent[] = [];
   let stopped = false;
   let gapTimer: unknown = null;
@@ -74,7 +81,11 @@ export function startSessionFeed(options: SessionFeedOptions): SessionFeed {
     const taken = takeNewEvents(lastSeq, [...pending, ...mine]);
     pending = taken.pending;
     lastSeq = taken.lastSeq;
-    if (taken.events.length > 0) options.onEvents(taken.events);
+    const newest = taken.events.at(-1);
+    if (newest) {
+      lastAt = newest.at;
+      options.onEvents(taken.events);
+    }
     if (pending.length > 0 && gapTimer === null) {
       gapTimer = clock.setTimeout(() => {
         gapTimer = null;
@@ -105,8 +116,13 @@ export function startSessionFeed(options: SessionFeedOptions): SessionFeed {
 
   async function join(): Promise<void> {
     try {
-      const ack = await transport.join(sessionId, lastSeq);
+      const ack = await transport.join(sessionId, lastSeq, lastAt);
       if (stopped) return;
+      if (ack.ok && ack.rewound) {
+        stop();
+        options.onRewound?.();
+        return;
+      }
       if (!ack.ok) {
         if (ack.error === "not_found" || ack.error === "invalid_request") {
           fail(new Error(`join-session refused: ${ack.error}`));
@@ -140,17 +156,16 @@ export function startSessionFeed(options: SessionFeedOptions): SessionFeed {
     },
   );
 
-  return {
-    lastSeq: () => lastSeq,
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      abort.abort();
-      offEvents();
-      offConnect?.();
-      if (gapTimer !== null) clock.clearTimeout(gapTimer);
-      if (retryTimer !== null) clock.clearTimeout(retryTimer);
-      transport.leave(sessionId);
-    },
-  };
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    abort.abort();
+    offEvents();
+    offConnect?.();
+    if (gapTimer !== null) clock.clearTimeout(gapTimer);
+    if (retryTimer !== null) clock.clearTimeout(retryTimer);
+    transport.leave(sessionId);
+  }
+
+  return { lastSeq: () => lastSeq, stop };
 }
