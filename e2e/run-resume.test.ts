@@ -91,7 +91,9 @@ describe("a run whose server dies", () => {
     const resumed = run.getByTestId("run-resumed");
     await resumed.waitFor({ timeout: 60_000 });
     expect(await resumed.textContent()).toContain("resumed after a server stop");
-    await expect.poll(() => run.getAttribute("data-status"), { timeout: 120_000 }).toBe("completed");
+    await expect
+      .poll(() => run.getAttribute("data-status"), { timeout: 120_000 })
+      .toBe("completed");
     // Every step of the plan ended, those the kill cut off in their second call.
     const steps = await run
       .getByTestId("plan-step")
