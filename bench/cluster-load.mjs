@@ -28,7 +28,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { freePort, machine, root, serverCpuMs } from "./server.mjs";
+import { BENCH_PLAN, csrfHeaders, freePort, machine, root, serverCpuMs } from "./server.mjs";
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100);
@@ -56,15 +56,6 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/13";
 const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
 const PASSWORD = "benchmark passphrase 1";
 const MESSAGE = "Build a small task tracker with a REST API and a clean UI";
-const PLAN = {
-  rationale: "Plan first, then code and design side by side, then review.",
-  steps: [
-    { id: "s1", role: "strategist", task: "Plan it", dependsOn: [] },
-    { id: "s2", role: "coder", task: "Code it", dependsOn: ["s1"] },
-    { id: "s3", role: "designer", task: "Design it", dependsOn: ["s1"] },
-    { id: "s4", role: "critic", task: "Review it", dependsOn: ["s2", "s3"] },
-  ],
-};
 const STAMP = /⟦t=(\d+\.\d+)⟧/g;
 
 const load1 = () => loadavg()[0].toFixed(2);
@@ -262,7 +253,7 @@ async function startFakeProvider() {
     chunkMs: CHUNK_MS,
     chunks: CHUNKS,
     tail: " Score: 8/10",
-    planJson: JSON.stringify(PLAN),
+    planJson: JSON.stringify(BENCH_PLAN),
   };
   const { child, line } = await startProcess(
     "fake provider",
@@ -302,17 +293,6 @@ async function inBatches(count, width, task) {
     }),
   );
   return results;
-}
-
-/** Sign-up and log-in are browser calls: they need the CSRF cookie and token. */
-async function csrfHeaders(base) {
-  const csrf = await fetch(`${base}/api/csrf-token`);
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const { csrfToken } = await csrf.json();
-  return { cookie, "x-csrf-token": csrfToken };
 }
 
 /** A user as the web app makes one, email confirmed for the welcome credits. */

@@ -23,7 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { machine, root, serverCpuMs, startServer } from "./server.mjs";
+import { BENCH_PLAN, machine, root, serverCpuMs, startServer } from "./server.mjs";
 
 const OVERHEAD_RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 8);
@@ -38,15 +38,6 @@ const MODEL_MS_PER_CALL = TTFT_MS + (CHUNKS - 1) * CHUNK_MS;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
 const RATE_LIMIT = "1000000000";
 
-const PLAN = {
-  rationale: "Plan first, then code and design side by side, then review.",
-  steps: [
-    { id: "s1", role: "strategist", task: "Plan it", dependsOn: [] },
-    { id: "s2", role: "coder", task: "Code it", dependsOn: ["s1"] },
-    { id: "s3", role: "designer", task: "Design it", dependsOn: ["s1"] },
-    { id: "s4", role: "critic", task: "Review it", dependsOn: ["s2", "s3"] },
-  ],
-};
 // "Score: 8/10" keeps the Critic above the bar, so every run has the same shape (no revision).
 const TAIL = " Score: 8/10";
 const STAMP = /⟦t=(\d+\.\d+)⟧/g;
@@ -57,7 +48,7 @@ async function startFakeProvider() {
     chunkMs: CHUNK_MS,
     chunks: CHUNKS,
     tail: TAIL,
-    planJson: JSON.stringify(PLAN),
+    planJson: JSON.stringify(BENCH_PLAN),
   };
   const child = spawn(
     process.execPath,

@@ -15,7 +15,7 @@ import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { buildIfStale } from "../scripts/build.mjs";
-import { machine, root, startServer } from "./server.mjs";
+import { csrfHeaders, machine, root, startServer } from "./server.mjs";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARMUP = Math.min(20, CALLS);
@@ -64,12 +64,6 @@ async function api(base, token, method, url, body, headers = {}) {
 async function benchUser(base) {
   const { agreement } = await api(base, null, "GET", "/api/agreements/current");
   const email = `bench-${Date.now()}@example.com`;
-  const csrf = await fetch(`${base}/api/csrf-token`);
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const { csrfToken } = await csrf.json();
   const { token, user } = await api(
     base,
     null,
@@ -82,7 +76,7 @@ async function benchUser(base) {
       lastName: "Mark",
       agreementId: agreement.id,
     },
-    { cookie, "x-csrf-token": csrfToken },
+    await csrfHeaders(base),
   );
   const admin = await api(base, null, "POST", "/api/admin/login", ADMIN, {
     authorization: "Bearer bench",

@@ -74,3 +74,28 @@ export function serverCpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/**
+ * The plan the benches' fake provider answers with: a strategist first, a coder and a
+ * designer side by side, a critic after both (6 model calls a run, 5 deep).
+ */
+export const BENCH_PLAN = {
+  rationale: "Plan first, then code and design side by side, then review.",
+  steps: [
+    { id: "s1", role: "strategist", task: "Plan it", dependsOn: [] },
+    { id: "s2", role: "coder", task: "Code it", dependsOn: ["s1"] },
+    { id: "s3", role: "designer", task: "Design it", dependsOn: ["s1"] },
+    { id: "s4", role: "critic", task: "Review it", dependsOn: ["s2", "s3"] },
+  ],
+};
+
+/** Sign-up and log-in are browser calls: the CSRF cookie and token they need, as headers. */
+export async function csrfHeaders(base) {
+  const csrf = await fetch(`${base}/api/csrf-token`);
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const { csrfToken } = await csrf.json();
+  return { cookie, "x-csrf-token": csrfToken };
+}

@@ -1,6 +1,6 @@
 import type { TRunEvent } from "@cohort/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createSession, RUN_ENDS, sendMessage, sessionEvents } from "./support/api";
+import { RUN_ENDS, sessionEvents } from "./support/api";
 import { FaultCluster, ONE_CODER_PLAN } from "./support/cluster";
 import type { Instance } from "./support/instance";
 import { checkInvariants, type SentMessage, waitForQuiet } from "./support/invariants";
@@ -28,29 +28,23 @@ afterAll(async () => {
 it("resumes a run on another instance after its instance is killed mid-stream", async () => {
   cluster.reportOnFailure();
   const user = await cluster.payingUser();
-  const session = await createSession(cluster.instance(0).url, user.token);
   // The plan at once; the Coder's draft slowly (60 words, 100 ms apart): it is mid-stream
   // when its instance dies. What comes after (the draft again, the synthesis) comes at once.
   cluster.fake.next({ json: ONE_CODER_PLAN }, { text: longDraft(60), chunkDelayMs: 100 });
-  const text = "Write a CSV parser that survives a crash";
-  const started = await sendMessage(cluster.instance(0).url, user.token, session.id, text);
-  const sent: SentMessage = {
-    userId: user.id,
-    token: user.token,
-    sessionId: session.id,
-    runId: started.run_id,
-    messageId: started.message_id,
-    text,
-  };
+  const sent = await cluster.sendInNewSession(
+    cluster.instance(0),
+    user,
+    "Write a CSV parser that survives a crash",
+  );
 
   // Whichever instance runs it is the one whose provider route has the draft's call open.
   const running = await waitFor(20_000, "the Coder's draft streaming", async () => {
-    const events = await sessionEvents(cluster.instance(0).url, user.token, session.id);
+    const events = await sessionEvents(cluster.instance(0).url, user.token, sent.sessionId);
     if (!events.some((e) => e.type === "agent.delta")) return undefined;
     return cluster.instances.find((i) => cluster.route(i).inFlight > 0);
   });
   const survivor = cluster.instances.find((i) => i !== running) as Instance;
-  watcher = await SessionWatcher.open(survivor, user.token, session.id);
+  watcher = await SessionWatcher.open(survivor, user.token, sent.sessionId);
   const killedCall = await runningCall(sent);
 
   await running.kill();
@@ -63,7 +57,7 @@ it("resumes a run on another instance after its instance is killed mid-stream", 
   );
   expect(resumed).toMatchObject({
     type: "run.resumed",
-    run_id: started.run_id,
+    run_id: sent.runId,
     from_status: "running",
     reused_steps: 1,
     attempt: 1,
@@ -86,7 +80,7 @@ it("resumes a run on another instance after its instance is killed mid-stream", 
     expect.arrayContaining(["agent.started", "agent.done", "final.delta", "run.completed"]),
   );
   // The client saw every stored event once, in seq order.
-  const stored = await sessionEvents(survivor.url, user.token, session.id);
+  const stored = await sessionEvents(survivor.url, user.token, sent.sessionId);
   expect(shown.map((e) => e.seq)).toEqual(stored.map((e) => e.seq));
 
   await waitForQuiet(cluster);
@@ -98,7 +92,7 @@ it("resumes a run on another instance after its instance is killed mid-stream", 
     hold_id: string | null;
   }>(
     "SELECT id, kind, step_id, status, hold_id FROM run_steps WHERE run_id = $1 ORDER BY started_at",
-    [started.run_id],
+    [sent.runId],
   );
   expect(steps.map((s) => [s.kind, s.step_id, s.status])).toEqual([
     ["plan", null, "completed"],
@@ -119,12 +113,12 @@ it("resumes a run on another instance after its instance is killed mid-stream", 
   expect(hold).toEqual({ status: "released", charged: "0" });
   const charges = await cluster.postgres.query<{ reference: string }>(
     "SELECT reference FROM credit_ledger WHERE reason = 'usage' AND reference LIKE $1 ORDER BY id",
-    [`run:${started.run_id}:%`],
+    [`run:${sent.runId}:%`],
   );
   expect(charges.map((c) => c.reference).sort()).toEqual(
     steps
       .filter((s) => s.status === "completed")
-      .map((s) => `run:${started.run_id}:${s.id}`)
+      .map((s) => `run:${sent.runId}:${s.id}`)
       .sort(),
   );
   await checkInvariants(cluster, [sent]);
