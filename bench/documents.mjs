@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import PDFDocument from "pdfkit";
-import { machine, startServer } from "./server.mjs";
+import { csrfHeaders, machine, startServer } from "./server.mjs";
 
 const PAGES = Number(process.env.BENCH_PDF_PAGES ?? 300);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
@@ -53,12 +53,7 @@ function makePdf(pages) {
 }
 
 async function signUp(url) {
-  const csrf = await fetch(`${url}/api/csrf-token`);
-  const csrfCookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const { csrfToken } = await csrf.json();
+  const { cookie: csrfCookie, "x-csrf-token": csrfToken } = await csrfHeaders(url);
   const agreement = await (await fetch(`${url}/api/agreements/current`)).json();
   const response = await fetch(`${url}/api/user-auth/signup`, {
     method: "POST",

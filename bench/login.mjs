@@ -4,7 +4,7 @@
 import { cpus } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
 import autocannon from "autocannon";
-import { machine, startServer } from "./server.mjs";
+import { csrfHeaders, machine, startServer } from "./server.mjs";
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 20;
@@ -21,12 +21,7 @@ async function perCoreVerifies() {
 }
 
 async function signUpUser(url) {
-  const csrf = await fetch(`${url}/api/csrf-token`);
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const { csrfToken } = await csrf.json();
+  const { cookie, "x-csrf-token": csrfToken } = await csrfHeaders(url);
   const agreement = await (await fetch(`${url}/api/agreements/current`)).json();
   const email = `bench-${Date.now()}@example.com`;
   const response = await fetch(`${url}/api/user-auth/signup`, {

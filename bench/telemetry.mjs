@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
-import { freePort, machine, root, serverCpuMs } from "./server.mjs";
+import { csrfHeaders, freePort, machine, root, serverCpuMs } from "./server.mjs";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
@@ -94,12 +94,7 @@ async function probeHealth(url, seconds) {
 }
 
 async function signUp(url, n) {
-  const csrf = await fetch(`${url}/api/csrf-token`);
-  const csrfCookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const { csrfToken } = await csrf.json();
+  const { cookie: csrfCookie, "x-csrf-token": csrfToken } = await csrfHeaders(url);
   const agreement = await (await fetch(`${url}/api/agreements/current`)).json();
   const response = await fetch(`${url}/api/user-auth/signup`, {
     method: "POST",
