@@ -23,7 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { BENCH_PLAN, machine, root, serverCpuMs, startServer } from "./server.mjs";
+import { BENCH_PLAN, csrfHeaders, machine, root, serverCpuMs, startServer } from "./server.mjs";
 
 const OVERHEAD_RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 8);
@@ -116,13 +116,6 @@ async function api(base, token, method, url, body, headers = {}) {
 async function signUp(base) {
   const { agreement } = await api(base, null, "GET", "/api/agreements/current");
   const email = `bench-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`;
-  // Sign-up is a browser call: it needs the CSRF cookie and token (bearer calls do not).
-  const csrf = await fetch(`${base}/api/csrf-token`);
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const { csrfToken } = await csrf.json();
   const { token } = await api(
     base,
     null,
@@ -135,7 +128,8 @@ async function signUp(base) {
       lastName: "Mark",
       agreementId: agreement.id,
     },
-    { cookie, "x-csrf-token": csrfToken },
+    // Sign-up is a browser call: it needs the CSRF cookie and token (bearer calls do not).
+    await csrfHeaders(base),
   );
   await verifyEmail(base, email);
   return token;
