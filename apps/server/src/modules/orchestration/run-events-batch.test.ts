@@ -85,3 +85,71 @@ describe("send first: the events of every run within the store interval", () => 
     logB.close();
   });
 });
+
+describe("store first: the events every run appends in one turn", () => {
+  const recording = () => {
+    const sent: TRunEvent[] = [];
+    const realtime = {
+      io: { to: () => ({ emit: (_name: string, event: TRunEvent) => sent.push(event) }) },
+    } as unknown as Realtime;
+    return { realtime, sent };
+  };
+  const text = (e: TRunEvent) => [e.seq, e.type === "final.delta" && e.text];
+
+  it("are numbered and stored in one statement, each session on its own, then sent", async () => {
+    const [a, b] = [await engine.newRun(), await engine.newRun()];
+    const { db, counted } = countingDb(engine.db);
+    const { realtime, sent } = recording();
+    const deps = { db, realtime, log, events: createEventHub({ sendFirst: false }) };
+    const logA = createRunEventLog(deps, a.sessionId, a.runId);
+    const logB = createRunEventLog(deps, b.sessionId, b.runId);
+    const appended = [
+      logA.append(delta("a1")),
+      logB.append(delta("b1")),
+      logA.append(delta("a2")),
+      logB.append(delta("b2")),
+      logA.append(delta("a3")),
+    ];
+    expect(sent).toEqual([]);
+    const events = await Promise.all(appended);
+    expect(counted.inserts).toBe(1);
+    expect(events.map(text)).toEqual([
+      [1, "a1"],
+      [1, "b1"],
+      [2, "a2"],
+      [2, "b2"],
+      [3, "a3"],
+    ]);
+    expect(sent).toEqual(events);
+    // The next turn's events number on from the stored counters.
+    expect(text(await logB.append(delta("b3")))).toEqual([3, "b3"]);
+    const stored = async (sessionId: string) =>
+      (await listStoredRunEvents(engine.db, sessionId, 0, 10)).events.map(text);
+    expect(await stored(a.sessionId)).toEqual([
+      [1, "a1"],
+      [2, "a2"],
+      [3, "a3"],
+    ]);
+    expect(await stored(b.sessionId)).toEqual([
+      [1, "b1"],
+      [2, "b2"],
+      [3, "b3"],
+    ]);
+  });
+
+  it("keeps one session's events when another's cannot be stored, and sends none of those", async () => {
+    const [a, b] = [await engine.newRun(), await engine.newRun()];
+    const { realtime, sent } = recording();
+    const deps = { db: engine.db, realtime, log, events: createEventHub({ sendFirst: false }) };
+    const logA = createRunEventLog(deps, a.sessionId, a.runId);
+    const logB = createRunEventLog(deps, b.sessionId, b.runId);
+    await engine.db.query("DELETE FROM sessions WHERE id = $1", [b.sessionId]);
+    const kept = logA.append(delta("a1"));
+    const lost = logB.append(delta("b1"));
+    expect((await kept).seq).toBe(1);
+    await expect(lost).rejects.toThrow();
+    await logB.flush();
+    expect(sent.map(text)).toEqual([[1, "a1"]]);
+    expect((await listStoredRunEvents(engine.db, a.sessionId, 0, 10)).last_seq).toBe(1);
+  });
+});

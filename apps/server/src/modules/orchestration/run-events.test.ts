@@ -23,12 +23,12 @@ function fakeDb() {
     if (sql.includes("INSERT INTO run_events")) {
       if (holding) await new Promise<void>((resolve) => held.push(resolve));
       if (sql.includes("WITH ORDINALITY")) {
-        const batch = JSON.parse(params[3] as string) as TRunEvent[];
+        // Store first (one session here): numbered by the counter, its highest answered.
+        const batch = JSON.parse(params[0] as string) as TRunEvent[];
         const first = counter + 1;
         counter += batch.length;
-        const numbered = batch.map((e, i) => ({ ...e, seq: first + i }));
-        stored.push(...numbered);
-        return { rows: numbered.map((e) => ({ seq: e.seq })), rowCount: numbered.length };
+        stored.push(...batch.map((e, i) => ({ ...e, seq: first + i })));
+        return { rows: [{ session_id: SESSION, last_seq: counter }], rowCount: 1 };
       }
       // Send first: numbered events of any sessions, in one statement.
       const batch = JSON.parse(params[0] as string) as TRunEvent[];

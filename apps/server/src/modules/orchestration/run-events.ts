@@ -43,7 +43,9 @@ interface SessionStream {
 interface Hub extends EventHub {
   streams: Map<string, SessionStream>;
   /** Send first: every run's events of this process, stored together (see `storeTogether`). */
-  store: SharedStore | null;
+  store: Gatherer<Numbered> | null;
+  /** Store first: every run's events of this process, numbered and stored together. */
+  numberer: Gatherer<Unnumbered> | null;
 }
 
 export function createEventHub(options: { sendFirst: boolean }): EventHub {
@@ -52,6 +54,7 @@ export function createEventHub(options: { sendFirst: boolean }): EventHub {
     sendFirst: options.sendFirst,
     streams,
     store: null,
+    numberer: null,
     inflight(sessionId, after) {
       const stream = streams.get(sessionId);
       if (!stream) return [];
@@ -94,17 +97,31 @@ interface Pending<E> {
   reject(error: unknown): void;
 }
 
-/** Store first: bump the session's counter by the batch size and insert it, in one statement. */
+/**
+ * Store first: each session's counter is bumped by its number of events in the batch and the
+ * events are inserted, in one statement for any number of sessions and runs. Counters are
+ * locked in session order, so two instances writing batches of the same sessions queue
+ * behind each other instead of deadlocking. Answers each session's highest number.
+ */
 const NUMBER_AND_INSERT = `
-  WITH counter AS (
-    INSERT INTO run_event_counters (session_id, last_seq) VALUES ($1, $2)
+  WITH e AS (
+    SELECT value, (value->>'session_id')::uuid AS session_id,
+      row_number() OVER (PARTITION BY value->>'session_id' ORDER BY ord) AS n,
+      count(*) OVER (PARTITION BY value->>'session_id') AS total
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(value, ord)
+  ), counter AS (
+    INSERT INTO run_event_counters (session_id, last_seq)
+    SELECT session_id, max(total) FROM e GROUP BY session_id ORDER BY session_id
     ON CONFLICT (session_id) DO UPDATE SET last_seq = run_event_counters.last_seq + EXCLUDED.last_seq
-    RETURNING last_seq
+    RETURNING session_id, last_seq
+  ), stored AS (
+    INSERT INTO run_events (session_id, seq, run_id, type, data)
+    SELECT e.session_id, counter.last_seq - e.total + e.n, (e.value->>'run_id')::uuid,
+      e.value->>'type', e.value
+    FROM e JOIN counter USING (session_id)
+    RETURNING session_id, seq
   )
-  INSERT INTO run_events (session_id, seq, run_id, type, data)
-  SELECT $1, counter.last_seq - $2 + e.ord, $3, e.value->>'type', e.value
-  FROM counter, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, ord)
-  RETURNING seq`;
+  SELECT session_id::text AS session_id, max(seq) AS last_seq FROM stored GROUP BY session_id`;
 
 /**
  * Send first: the numbers are given, for any number of sessions and runs at once (each event
@@ -124,14 +141,22 @@ const INSERT_NUMBERED = `
   INSERT INTO run_events (session_id, seq, run_id, type, data)
   SELECT session_id, seq, run_id, type, data FROM e`;
 
-interface Numbered {
-  entry: Pending<TRunEvent>;
+/** An event waiting for the process's next write, and how to tell its appender. */
+interface Gathered<E> {
+  readonly sessionId: string;
+  readonly runId: string;
+  entry: Pending<E>;
+}
+
+interface Numbered extends Gathered<TRunEvent> {
   /** After the write, stored or not: the event is no longer in flight. */
   settled(): void;
 }
 
-interface SharedStore {
-  push(item: Numbered): void;
+type Unnumbered = Gathered<Omit<TRunEvent, "seq">>;
+
+interface Gatherer<T> {
+  push(item: T): void;
 }
 
 /**
@@ -140,35 +165,41 @@ interface SharedStore {
  * already and joins read them from memory meanwhile, so storing a little later costs a
  * reader nothing; storing each as it came cost a statement (and, embedded, a stall of this
  * thread) per streamed delta: about 100 per run (50 ms: at most 20 statements a second
- * for the whole process, however many runs stream). A batch that fails is retried session
- * by session, so one session's problem (deleted mid-run) costs no other its events.
+ * for the whole process, however many runs stream).
  */
 export const STORE_AFTER_MS = 50;
 
-function storeTogether(deps: Pick<RunEventLogDeps, "db" | "log">): SharedStore {
-  let queue: Numbered[] = [];
+/**
+ * The process's event writes, one at a time: the first item waits `delayMs` (0: the end of
+ * this turn of the event loop, so what every run appends in one turn goes together), and
+ * what comes while a write runs goes in the next. A batch that fails is retried session by
+ * session, so one session's problem (deleted mid-run) costs no other its events.
+ */
+function gatherWrites<T extends Gathered<unknown>>(
+  log: RunEventLogDeps["log"],
+  delayMs: number,
+  write: (batch: T[]) => Promise<void>,
+  failed: (item: T) => void = () => {},
+): Gatherer<T> {
+  let queue: T[] = [];
   let busy = false;
-  const write = async (batch: Numbered[]): Promise<void> => {
-    await deps.db.query(INSERT_NUMBERED, [JSON.stringify(batch.map((n) => n.entry.event))]);
-    for (const n of batch) {
-      n.settled();
-      n.entry.resolve(n.entry.event);
+  const fail = (batch: T[], error: unknown) => {
+    const first = batch[0];
+    log.error(
+      { err: error, sessionId: first?.sessionId, runId: first?.runId },
+      "run events could not be stored",
+    );
+    for (const item of batch) {
+      failed(item);
+      item.entry.reject(error);
     }
   };
-  const fail = (batch: Numbered[], error: unknown) => {
-    const sessionId = batch[0]?.entry.event.session_id;
-    deps.log.error({ err: error, sessionId }, "run events could not be stored");
-    for (const n of batch) {
-      n.settled();
-      n.entry.reject(error);
-    }
-  };
-  const writeApart = async (batch: Numbered[], error: unknown): Promise<void> => {
-    const bySession = new Map<string, Numbered[]>();
-    for (const n of batch) {
-      const group = bySession.get(n.entry.event.session_id);
-      if (group) group.push(n);
-      else bySession.set(n.entry.event.session_id, [n]);
+  const writeApart = async (batch: T[], error: unknown): Promise<void> => {
+    const bySession = new Map<string, T[]>();
+    for (const item of batch) {
+      const group = bySession.get(item.sessionId);
+      if (group) group.push(item);
+      else bySession.set(item.sessionId, [item]);
     }
     if (bySession.size === 1) return fail(batch, error);
     for (const group of bySession.values())
@@ -187,9 +218,52 @@ function storeTogether(deps: Pick<RunEventLogDeps, "db" | "log">): SharedStore {
       queue.push(item);
       if (busy) return;
       busy = true;
-      setTimeout(() => void drain(), STORE_AFTER_MS);
+      if (delayMs > 0) setTimeout(() => void drain(), delayMs);
+      else setImmediate(() => void drain());
     },
   };
+}
+
+function storeTogether(deps: Pick<RunEventLogDeps, "db" | "log">): Gatherer<Numbered> {
+  return gatherWrites<Numbered>(
+    deps.log,
+    STORE_AFTER_MS,
+    async (batch) => {
+      await deps.db.query(INSERT_NUMBERED, [JSON.stringify(batch.map((n) => n.entry.event))]);
+      for (const n of batch) {
+        n.settled();
+        n.entry.resolve(n.entry.event);
+      }
+    },
+    (n) => n.settled(),
+  );
+}
+
+/**
+ * Store first: the events every run of this process appended since the last write are
+ * numbered and stored in one statement, then sent in order. One statement per turn for the
+ * process, not one per event and run: with 100 runs streaming, a statement (and a commit)
+ * per delta was most of the database's work and a good part of the instances'.
+ */
+function numberTogether(deps: Pick<RunEventLogDeps, "db" | "log" | "realtime">) {
+  return gatherWrites<Unnumbered>(deps.log, 0, async (batch) => {
+    const { rows } = await deps.db.query<{ session_id: string; last_seq: number }>(
+      NUMBER_AND_INSERT,
+      [JSON.stringify(batch.map((item) => item.entry.event))],
+    );
+    const next = new Map<string, number>();
+    for (const item of batch) next.set(item.sessionId, (next.get(item.sessionId) ?? 0) - 1);
+    for (const row of rows) {
+      next.set(row.session_id, Number(row.last_seq) + (next.get(row.session_id) ?? 0) + 1);
+    }
+    for (const item of batch) {
+      const seq = next.get(item.sessionId) as number;
+      next.set(item.sessionId, seq + 1);
+      const event = { ...item.entry.event, seq } as TRunEvent;
+      deps.realtime.io.to(chatRoom(item.sessionId)).emit(SERVER_EVENTS.runEvent, event);
+      item.entry.resolve(event);
+    }
+  });
 }
 
 export function createRunEventLog(
@@ -214,7 +288,9 @@ export function createRunEventLog(
       for (const entry of batch) entry.reject(error);
     },
   };
-  return deps.events.sendFirst ? sendFirstLog(scope, deps.events as Hub) : storeFirstLog(scope);
+  return deps.events.sendFirst
+    ? sendFirstLog(scope, deps.events as Hub)
+    : storeFirstLog(scope, deps.events as Hub);
 }
 
 interface Scope {
@@ -237,60 +313,33 @@ function pending<E>(event: E): { entry: Pending<E>; stored: Promise<TRunEvent> }
   return { entry: entry as Pending<E>, stored };
 }
 
-/** Writes what is queued, batch after batch, one write at a time. */
-function createWriter<E>(write: (batch: Pending<E>[]) => Promise<void>) {
-  let queue: Pending<E>[] = [];
-  let writing: Promise<void> | null = null;
-  const drain = (): Promise<void> => {
-    writing ??= (async () => {
-      while (queue.length > 0) {
-        const batch = queue;
-        queue = [];
-        await write(batch);
-      }
-      writing = null;
-    })();
-    return writing;
-  };
+/** A log's events not yet stored (or failed): its `flush` waits for them. */
+function unstoredEvents() {
+  const unstored = new Set<Promise<TRunEvent>>();
   return {
-    push(entry: Pending<E>) {
-      queue.push(entry);
-      void drain();
+    add(stored: Promise<TRunEvent>) {
+      const settled = stored.finally(() => unstored.delete(settled));
+      settled.catch(() => {});
+      unstored.add(settled);
     },
-    busy: () => writing !== null || queue.length > 0,
-    drain,
+    async flush() {
+      while (unstored.size > 0) await Promise.allSettled([...unstored]);
+    },
   };
 }
 
-function storeFirstLog(scope: Scope): RunEventLog {
-  const writer = createWriter<Omit<TRunEvent, "seq">>(async (batch) => {
-    try {
-      const { rows } = await scope.deps.db.query<{ seq: number }>(NUMBER_AND_INSERT, [
-        scope.sessionId,
-        batch.length,
-        scope.runId,
-        JSON.stringify(batch.map((p) => p.event)),
-      ]);
-      const first = Math.max(...rows.map((r) => Number(r.seq))) - batch.length + 1;
-      const room = scope.room();
-      batch.forEach((entry, i) => {
-        const event = { ...entry.event, seq: first + i } as TRunEvent;
-        room.emit(SERVER_EVENTS.runEvent, event);
-        entry.resolve(event);
-      });
-    } catch (error) {
-      scope.failed(batch, error);
-    }
-  });
+function storeFirstLog(scope: Scope, hub: Hub): RunEventLog {
+  hub.numberer ??= numberTogether(scope.deps);
+  const numberer = hub.numberer;
+  const unstored = unstoredEvents();
   return {
     append(input) {
       const { entry, stored } = pending(scope.stamp(input));
-      writer.push(entry);
+      unstored.add(stored);
+      numberer.push({ sessionId: scope.sessionId, runId: scope.runId, entry });
       return stored;
     },
-    async flush() {
-      while (writer.busy()) await writer.drain();
-    },
+    flush: unstored.flush,
     close() {},
   };
 }
@@ -299,8 +348,7 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
   let stream: SessionStream | null = null;
   let unnumbered: Pending<Omit<TRunEvent, "seq">>[] = [];
   let waiting = false;
-  /** This log's events not yet stored (or failed): `flush` waits for them. */
-  const unstored = new Set<Promise<TRunEvent>>();
+  const unstored = unstoredEvents();
   hub.store ??= storeTogether(scope.deps);
   const store = hub.store;
 
@@ -334,7 +382,12 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
       s.next = event.seq + 1;
       s.inflight.set(event.seq, event);
       room.emit(SERVER_EVENTS.runEvent, event);
-      store.push({ entry: { ...waiting, event }, settled: () => settle(s, event.seq) });
+      store.push({
+        sessionId: scope.sessionId,
+        runId: scope.runId,
+        entry: { ...waiting, event },
+        settled: () => settle(s, event.seq),
+      });
     }
     unnumbered = [];
   };
@@ -343,9 +396,7 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
     append(input) {
       const s = open();
       const { entry, stored } = pending(scope.stamp(input));
-      const settled = stored.finally(() => unstored.delete(settled));
-      settled.catch(() => {});
-      unstored.add(settled);
+      unstored.add(stored);
       unnumbered.push(entry);
       if (waiting) return stored;
       if (s.next !== null) {
@@ -376,9 +427,7 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
       );
       return stored;
     },
-    async flush() {
-      while (unstored.size > 0) await Promise.allSettled([...unstored]);
-    },
+    flush: unstored.flush,
     close() {
       const s = stream;
       if (!s) return;

@@ -31,6 +31,17 @@ export interface RunJob {
 /** The queue's own connections: one listens, the others take and finish jobs. */
 const QUEUE_CONNECTIONS = 4;
 
+/**
+ * How often an idle worker looks for a job LISTEN/NOTIFY did not announce: a run handed on
+ * by a draining instance is due again only after the queue's back-off (~3 s), and only a
+ * poll finds it. graphile-worker 0.16 runs one worker per concurrent run, each polling on
+ * its own: at 1 s, 100 idle workers were 100 job queries a second per instance, in bursts,
+ * when nothing was queued (about a seventh of a core over both instances and PostgreSQL,
+ * measured idle). At 5 s a handed-on run waits at most ~8 s, well inside the 30 s a
+ * resumption may take; a dead instance's runs are announced by the sweep (`unlock`).
+ */
+const POLL_INTERVAL_MS = 5000;
+
 /** A job is one pickup of a run; resumptions are limited by the run itself (resume_count). */
 const MAX_ATTEMPTS = 10;
 
@@ -80,7 +91,7 @@ export async function startRunQueue(options: {
     logger,
     concurrency: options.concurrency,
     noHandleSignals: true,
-    pollInterval: 1000,
+    pollInterval: POLL_INTERVAL_MS,
     taskList: {
       [task]: async (payload, helpers) => {
         await options.handle(payload as RunJob, helpers.job.locked_by ?? "");
