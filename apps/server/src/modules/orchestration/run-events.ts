@@ -105,7 +105,7 @@ interface Pending<E> {
  */
 const NUMBER_AND_INSERT = `
   WITH e AS (
-    SELECT value, (value->>'session_id')::uuid AS session_id,
+    SELECT value, value->>'session_id' AS sid, (value->>'session_id')::uuid AS session_id,
       row_number() OVER (PARTITION BY value->>'session_id' ORDER BY ord) AS n,
       count(*) OVER (PARTITION BY value->>'session_id') AS total
     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(value, ord)
@@ -119,9 +119,8 @@ const NUMBER_AND_INSERT = `
     SELECT e.session_id, counter.last_seq - e.total + e.n, (e.value->>'run_id')::uuid,
       e.value->>'type', e.value
     FROM e JOIN counter USING (session_id)
-    RETURNING session_id, seq
   )
-  SELECT session_id::text AS session_id, max(seq) AS last_seq FROM stored GROUP BY session_id`;
+  SELECT DISTINCT e.sid AS session_id, counter.last_seq FROM e JOIN counter USING (session_id)`;
 
 /**
  * Send first: the numbers are given, for any number of sessions and runs at once (each event
@@ -251,11 +250,12 @@ function numberTogether(deps: Pick<RunEventLogDeps, "db" | "log" | "realtime">) 
       NUMBER_AND_INSERT,
       [JSON.stringify(batch.map((item) => item.entry.event))],
     );
-    const next = new Map<string, number>();
-    for (const item of batch) next.set(item.sessionId, (next.get(item.sessionId) ?? 0) - 1);
-    for (const row of rows) {
-      next.set(row.session_id, Number(row.last_seq) + (next.get(row.session_id) ?? 0) + 1);
-    }
+    // Each session's events of the batch end at its counter: the first is counter − count + 1.
+    const count = new Map<string, number>();
+    for (const item of batch) count.set(item.sessionId, (count.get(item.sessionId) ?? 0) + 1);
+    const next = new Map(
+      rows.map((r) => [r.session_id, Number(r.last_seq) - (count.get(r.session_id) ?? 0) + 1]),
+    );
     for (const item of batch) {
       const seq = next.get(item.sessionId) as number;
       next.set(item.sessionId, seq + 1);
