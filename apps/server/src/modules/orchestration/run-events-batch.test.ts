@@ -34,6 +34,11 @@ const realtime = {
 } as unknown as Realtime;
 const log = { error: () => {} };
 const delta = (text: string) => ({ type: "final.delta", call_id: "c1", text }) as const;
+/** An event as [seq, its text]. */
+const text = (e: TRunEvent) => [e.seq, e.type === "final.delta" && e.text];
+/** What the database holds of a session's events, as [seq, text]. */
+const stored = async (sessionId: string) =>
+  (await listStoredRunEvents(engine.db, sessionId, 0, 10)).events.map(text);
 
 describe("send first: the events of every run within the store interval", () => {
   it("are stored in one statement, each session numbered on its own", async () => {
@@ -45,15 +50,10 @@ describe("send first: the events of every run within the store interval", () => 
     // The first event of each session reads its counter; after that they number at once.
     await Promise.all([logA.append(delta("a0")), logB.append(delta("b0"))]);
     counted.inserts = 0;
-    for (const text of ["a1", "a2"]) void logA.append(delta(text));
+    for (const piece of ["a1", "a2"]) void logA.append(delta(piece));
     void logB.append(delta("b1"));
     await Promise.all([logA.flush(), logB.flush()]);
     expect(counted.inserts).toBe(1);
-    const stored = async (sessionId: string) =>
-      (await listStoredRunEvents(engine.db, sessionId, 0, 10)).events.map((e) => [
-        e.seq,
-        e.type === "final.delta" && e.text,
-      ]);
     expect(await stored(a.sessionId)).toEqual([
       [1, "a0"],
       [2, "a1"],
@@ -94,7 +94,6 @@ describe("store first: the events every run appends in one turn", () => {
     } as unknown as Realtime;
     return { realtime, sent };
   };
-  const text = (e: TRunEvent) => [e.seq, e.type === "final.delta" && e.text];
 
   it("are numbered and stored in one statement, each session on its own, then sent", async () => {
     const [a, b] = [await engine.newRun(), await engine.newRun()];
@@ -123,8 +122,6 @@ describe("store first: the events every run appends in one turn", () => {
     expect(sent).toEqual(events);
     // The next turn's events number on from the stored counters.
     expect(text(await logB.append(delta("b3")))).toEqual([3, "b3"]);
-    const stored = async (sessionId: string) =>
-      (await listStoredRunEvents(engine.db, sessionId, 0, 10)).events.map(text);
     expect(await stored(a.sessionId)).toEqual([
       [1, "a1"],
       [2, "a2"],
