@@ -2,7 +2,7 @@
 # (`npm ci`, `node scripts/build.mjs`, `node apps/server/dist/main.js`).
 # compose.yaml runs two of these on PostgreSQL and Redis behind HAProxy.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # The manifests first: the install layer is reused while only sources change.
 COPY package.json package-lock.json ./
@@ -14,7 +14,7 @@ COPY . .
 RUN node scripts/build.mjs --force \
   && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

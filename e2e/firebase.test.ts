@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { TAuthResponse, TSignedInUserResponse } from "@cohort/contracts";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type FirebaseAuthEmulator,
+  firebaseToolsInstalled,
   startFirebaseAuthEmulator,
 } from "../test-support/firebase-emulator";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
@@ -19,6 +20,8 @@ import { acceptAgreementFromOverlay, EXPECTED_401, expectToast } from "./support
  * only, on "localhost": the emulator authorizes popups from that host name alone.
  */
 
+/** Installed apart from the project (test-support/firebase-emulator.ts); skipped loudly without. */
+const FIREBASE_TOOLS = firebaseToolsInstalled();
 const ADMIN_EMAIL = "admin@firebase.test";
 const ADMIN_PASSWORD = "e2e-Admin-passphrase-42";
 
@@ -28,6 +31,7 @@ let server: ChildProcess;
 let origin: string;
 
 beforeAll(async () => {
+  if (!FIREBASE_TOOLS) return;
   [browser, emulator] = await Promise.all([launchBrowser(), startFirebaseAuthEmulator()]);
   const port = await freePort();
   origin = `http://localhost:${port}`;
@@ -51,6 +55,9 @@ afterAll(async () => {
   await browser?.close();
   if (server) await stopServer(server);
   await emulator?.close();
+});
+beforeEach(({ skip }) => {
+  if (!FIREBASE_TOOLS) skip("firebase-tools is not installed");
 });
 
 const GAPI_SHIM = readFileSync(

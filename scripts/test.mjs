@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit, integration (PGlite; PostgreSQL + Redis when
 // TEST_DATABASE_URL / TEST_REDIS_URL are set), fault tests (several built instances on a
-// PostgreSQL and a Redis of their own) and browser tests in real Chromium.
+// PostgreSQL and a Redis of their own) and browser tests in real Chromium. With
+// TEST_SECOND_NODE (the path of another Node binary, e.g. Node 24 from the `node` package
+// that .ci/run installs), unit and integration on PGlite run once more on that Node.
 // Ends with one line: "N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +20,20 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 /** Every failed test by name, repeated at the end so a log's last lines say which. */
 const failedTests = [];
+
+function banner(lines) {
+  const bar = "!".repeat(78);
+  console.log(`\n${bar}\n${lines.map((line) => `!! ${line}`).join("\n")}\n${bar}`);
+}
+
+/** A missing tool skips its tests loudly; under E2E_REQUIRED=1 that fails the run. */
+function missingTool(what, lines) {
+  banner(lines);
+  if (process.env.E2E_REQUIRED === "1") {
+    failures.push(`${what} (E2E_REQUIRED=1)`);
+    totals.failed += 1;
+  }
+}
 
 function step(name, command, args, env = {}) {
   const started = Date.now();
@@ -34,7 +50,7 @@ function step(name, command, args, env = {}) {
   return ok;
 }
 
-function vitest(name, projects, extra = []) {
+function vitest(name, projects, extra = [], node = process.execPath) {
   const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
   const args = [
     "run",
@@ -44,7 +60,13 @@ function vitest(name, projects, extra = []) {
     `--outputFile.json=${report}`,
     ...extra,
   ];
-  const ok = step(name, bin("vitest"), args);
+  // A second Node runs vitest's own entry, first on PATH so that what tests spawn uses it too.
+  const ok =
+    node === process.execPath
+      ? step(name, bin("vitest"), args)
+      : step(name, node, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
+          PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}`,
+        });
   try {
     const json = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += json.numPassedTests;
@@ -78,6 +100,20 @@ step("typecheck", bin("tsc"), ["-p", "packages/contracts"]) &&
   step("typecheck tools", bin("tsc"), ["-p", "tsconfig.tools.json"]);
 step("lint", bin("biome"), ["ci", "."]);
 
+// The Firebase Auth emulator (firebase-tools, ~600 packages) is not in the project's own
+// install: it has a package of its own, installed here the first time (decision 055).
+const firebaseTools = path.join(root, "test-support/firebase-tools");
+if (!existsSync(path.join(firebaseTools, "node_modules/firebase-tools/package.json"))) {
+  const args = ["ci", "--prefix", firebaseTools, "--omit=optional", "--no-audit", "--no-fund"];
+  console.log(`\n▶ install the Firebase emulator: npm ${args.join(" ")}`);
+  const installed = spawnSync("npm", args, { cwd: root, stdio: "inherit" }).status === 0;
+  if (!installed)
+    missingTool("Firebase emulator tests (firebase-tools could not be installed)", [
+      "THE FIREBASE EMULATOR TESTS WERE NOT RUN: firebase-tools could not be installed.",
+      "Install it: npm ci --prefix test-support/firebase-tools --omit=optional",
+    ]);
+}
+
 const projects = ["unit", "integration"];
 if (process.env.TEST_DATABASE_URL) projects.push("integration-postgres");
 else console.log("\nTEST_DATABASE_URL is not set: integration tests run on PGlite only.");
@@ -88,20 +124,33 @@ else console.log("\nTEST_DATABASE_URL is not set: integration tests run on PGlit
 // instead of 745 s.
 vitest("unit + integration", projects, ["--maxWorkers=2"]);
 
+// The Node the README names besides this one: unit and integration on PGlite only (the
+// PostgreSQL, fault and browser passes do not depend on the Node version in ways these miss).
+const secondNode = process.env.TEST_SECOND_NODE;
+if (secondNode) {
+  const version = spawnSync(secondNode, ["--version"], { encoding: "utf8" });
+  if (version.status === 0) {
+    vitest(
+      `unit + integration on Node ${version.stdout.trim()}`,
+      ["unit", "integration"],
+      ["--maxWorkers=2"],
+      secondNode,
+    );
+  } else {
+    missingTool("the second Node", [`TEST_SECOND_NODE=${secondNode} does not run.`]);
+  }
+}
+
 // The fault tests start their own PostgreSQL server and redis-server (never the shared ones),
 // so they need the binaries, not the services; their global setup builds the server.
 const faultTools = findFaultTools();
 if (faultTools.ok) {
   vitest("fault tests (several instances, PostgreSQL, Redis)", ["faults"]);
 } else {
-  const banner = "!".repeat(78);
-  console.log(
-    `\n${banner}\n!! THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.\n!! Install them (Debian: apt-get install -y postgresql redis-server).\n${banner}`,
-  );
-  if (process.env.E2E_REQUIRED === "1") {
-    failures.push("fault tests (E2E_REQUIRED=1 but PostgreSQL or redis-server is missing)");
-    totals.failed += 1;
-  }
+  missingTool("fault tests (PostgreSQL or redis-server is missing)", [
+    `THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.`,
+    "Install them (Debian: apt-get install -y postgresql redis-server).",
+  ]);
 }
 
 const chromium = findChromium();
@@ -110,14 +159,10 @@ if (chromium) {
   await buildIfStale();
   vitest("browser tests (Chromium)", ["e2e", "e2e-alone"]);
 } else {
-  const banner = "!".repeat(78);
-  console.log(
-    `\n${banner}\n!! NO CHROMIUM FOUND: the browser tests were NOT run.\n!! Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.\n${banner}`,
-  );
-  if (process.env.E2E_REQUIRED === "1") {
-    failures.push("browser tests (E2E_REQUIRED=1 but no Chromium)");
-    totals.failed += 1;
-  }
+  missingTool("browser tests (no Chromium)", [
+    "NO CHROMIUM FOUND: the browser tests were NOT run.",
+    "Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.",
+  ]);
 }
 
 if (failedTests.length > 0)

@@ -1,6 +1,8 @@
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 
 /** The project id of every test: a `demo-*` project needs no credentials and no network. */
 export const EMULATOR_PROJECT_ID = "demo-cohort";
@@ -32,6 +34,27 @@ export interface FirebaseAuthEmulator {
   close(): Promise<void>;
 }
 
+/**
+ * firebase-tools is not one of the project's own dependencies (it was a third of the lock and
+ * a native build, for two test files): it has a package of its own here, which
+ * scripts/test.mjs installs with `npm ci --prefix test-support/firebase-tools` (decision 055).
+ */
+const FIREBASE_TOOLS_DIR = path.join(import.meta.dirname, "firebase-tools");
+
+/**
+ * Whether the emulator can start. When it cannot, says so loudly, and the caller skips its
+ * tests; scripts/test.mjs makes that a failure under E2E_REQUIRED=1.
+ */
+export function firebaseToolsInstalled(): boolean {
+  if (existsSync(path.join(FIREBASE_TOOLS_DIR, "node_modules/firebase-tools/package.json")))
+    return true;
+  const banner = "!".repeat(78);
+  console.warn(
+    `\n${banner}\n!! THE FIREBASE EMULATOR TESTS WERE NOT RUN: firebase-tools is not installed.\n!! Install it: npm ci --prefix test-support/firebase-tools --omit=optional\n${banner}`,
+  );
+  return false;
+}
+
 interface EmulatorServerModule {
   createApp(projectId: string): Promise<{ listen(port: number, host: string): Server }>;
 }
@@ -45,7 +68,7 @@ interface EmulatorServerModule {
 export async function startFirebaseAuthEmulator(
   projectId = EMULATOR_PROJECT_ID,
 ): Promise<FirebaseAuthEmulator> {
-  const require = createRequire(import.meta.url);
+  const require = createRequire(path.join(FIREBASE_TOOLS_DIR, "package.json"));
   const { createApp } =
     require("firebase-tools/lib/emulator/auth/server.js") as EmulatorServerModule;
   const app = await createApp(projectId);

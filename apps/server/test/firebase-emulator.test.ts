@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { SIGN_IN_COOKIE } from "@cohort/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type FirebaseAuthEmulator,
+  firebaseToolsInstalled,
   type IdpAccount,
   startFirebaseAuthEmulator,
 } from "../../../test-support/firebase-emulator";
@@ -16,11 +17,14 @@ import { TestClient } from "./support/client";
  * is set — and refuses, like any unsigned token, where it is not.
  */
 
+/** Installed apart from the project (test-support/firebase-emulator.ts); skipped loudly without. */
+const FIREBASE_TOOLS = firebaseToolsInstalled();
 let emulator: FirebaseAuthEmulator;
 let t: TestApp;
 let strict: TestApp;
 
 beforeAll(async () => {
+  if (!FIREBASE_TOOLS) return;
   emulator = await startFirebaseAuthEmulator();
   const firebase = {
     FIREBASE_PROJECT_ID: emulator.projectId,
@@ -35,6 +39,9 @@ afterAll(async () => {
   await t?.close();
   await strict?.close();
   await emulator?.close();
+});
+beforeEach(({ skip }) => {
+  if (!FIREBASE_TOOLS) skip("firebase-tools is not installed");
 });
 
 function rawId(): string {
