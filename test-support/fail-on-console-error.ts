@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, vi } from "vitest";
 
 /**
- * A test fails when anything calls console.error unexpectedly (STYLE.md, after epic-stack).
+ * A test fails when anything calls console.error unexpectedly (docs/conventions.md, "Tests").
  * A test that expects one calls `expectConsoleError()` first.
  */
 let allowed = 0;

@@ -17,7 +17,7 @@ import {
  * covers a bare `z.…()` call but neither the methods chained on its result nor the calls in
  * its arguments, so without this a page that imports one constant from a contracts file (say
  * NATIVE_MODELS) would also ship every schema beside it, and with them all of zod. Contracts
- * holds only pure declarations (STYLE.md §2), so evaluating them lazily-or-never is safe.
+ * holds only pure declarations (docs/conventions.md), so evaluating them lazily-or-never is safe.
  */
 function pureContractSchemas(): Plugin {
   const contractsFile = /packages[\\/]contracts[\\/]src[\\/](?!.*\.test\.ts$).*\.ts$/;
@@ -95,9 +95,10 @@ export default defineConfig({
     target: "es2022",
     rolldownOptions: {
       treeshake: {
-        // contracts holds only schemas, types, constants and pure functions (STYLE.md §2), but
-        // its top-level zod calls look like side effects to the bundler; without these two hints
-        // importing PLANS or ERROR_CODES would ship all of zod with the page that imports them.
+        // contracts holds only schemas, types, constants and pure functions (docs/conventions.md),
+        // but its top-level zod calls look like side effects to the bundler; without these two
+        // hints importing PLANS or ERROR_CODES would ship all of zod with the page that imports
+        // them.
         moduleSideEffects: [{ test: /packages[\\/]contracts[\\/]src[\\/]/, sideEffects: false }],
         manualPureFunctions: ["z"],
       },

@@ -112,7 +112,7 @@ export interface AppDeps {
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
 /**
- * Builds the whole application without listening (STYLE.md rule 7): tests `inject` into it,
+ * Builds the whole application without listening (docs/conventions.md): tests `inject` into it,
  * main.ts listens. Migrations run here, so an app that is built is ready to serve.
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {

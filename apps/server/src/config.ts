@@ -10,7 +10,7 @@ import { findRepoRoot } from "./platform/paths";
 import { parseNetwork } from "./platform/ssrf";
 
 /**
- * The only reader of process.env (STYLE.md rule 1). Everything the process needs is parsed
+ * The only reader of process.env (docs/conventions.md). Everything the process needs is parsed
  * here once, at start-up, into a frozen object; a bad value stops the process with the
  * variable's name.
  */

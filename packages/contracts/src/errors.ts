@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Every error the API sends has this shape (ARCHITECTURE.md, "Money and trust rules"). */
+/** Every error the API sends has this shape (docs/conventions.md, "Errors"). */
 export const ZApiError = z.object({
   error: z.object({
     code: z.string(),

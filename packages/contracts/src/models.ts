@@ -219,7 +219,7 @@ export const MODEL_ERROR_CODES = {
 } as const;
 
 // ---------------------------------------------------------------------------------------
-// The coordinator's plan for a run (ARCHITECTURE.md, "The heart: a run").
+// The coordinator's plan for a run (docs/architecture.md, "A run's path").
 // ---------------------------------------------------------------------------------------
 
 export const MAX_PLAN_STEPS = 8;

@@ -3,7 +3,7 @@ import { ZAgentRoleId } from "./models";
 import { ZChatMessage, ZSession } from "./sessions";
 
 // ---------------------------------------------------------------------------------------
-// Runs (ARCHITECTURE.md, "The heart: a run"): what one user message starts in a session.
+// Runs (docs/architecture.md, "A run's path"): what one user message starts in a session.
 // ---------------------------------------------------------------------------------------
 
 export const RUN_STATUSES = [

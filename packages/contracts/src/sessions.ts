@@ -7,7 +7,7 @@ import { ZWorkspaceScope } from "./workspaces";
 // Sessions (spec §3, §7): a conversation in which the coordinator and the agents work.
 // ---------------------------------------------------------------------------------------
 
-/** Spec §4 leaves the statuses to us: docs/decisions/007-session-statuses.md. */
+/** Spec §4 leaves the statuses to us: docs/decisions/009-sessions-and-runs.md. */
 export const SESSION_STATUSES = ["active", "paused", "completed", "archived"] as const;
 export const ZSessionStatus = z.enum(SESSION_STATUSES, {
   error: `must be one of: ${SESSION_STATUSES.join(", ")}`,

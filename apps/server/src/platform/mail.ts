@@ -11,7 +11,7 @@ export interface MailMessage {
 }
 
 /**
- * The one seam for outgoing email (STYLE.md rule 6): SMTP through nodemailer when SMTP_URL
+ * The one seam for outgoing email (docs/conventions.md): SMTP through nodemailer when SMTP_URL
  * is set, otherwise the dev outbox — kept in the database, readable by admins, and logged
  * with its links so a developer can follow them from the console.
  */

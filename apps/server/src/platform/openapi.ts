@@ -6,7 +6,7 @@ import { jsonSchemaTransform } from "fastify-type-provider-zod";
 /** The public API takes personal access tokens only (never the sign-in cookie, no CSRF). */
 const TOKEN_ROUTES = /^\/api\/(v1\/|mcp$)/;
 
-/** OpenAPI generated from the same zod schemas that validate requests (STYLE.md rule 3). */
+/** OpenAPI generated from the same zod schemas that validate requests (docs/conventions.md). */
 export async function registerOpenApi(app: FastifyInstance, version: string) {
   await app.register(swagger, {
     openapi: {

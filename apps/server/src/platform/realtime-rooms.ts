@@ -1,5 +1,5 @@
 /**
- * Every socket.io room name, in one place (STYLE.md rule 14): modules that join sockets to a
+ * Every socket.io room name, in one place (docs/conventions.md): modules that join sockets to a
  * room and modules that emit to it agree on its name here, not by importing each other.
  */
 

@@ -30,7 +30,7 @@ export interface OpenedCheckout {
 }
 
 /**
- * The one seam for taking payments (STYLE.md rule 6): Stripe when STRIPE_SECRET_KEY is set,
+ * The one seam for taking payments (docs/conventions.md): Stripe when STRIPE_SECRET_KEY is set,
  * else the built-in dev checkout. Chosen once, at start-up. Neither fulfils anything itself:
  * both report payments as Stripe-format signed events to the webhook handler.
  */

@@ -17,7 +17,7 @@ import {
 
 /**
  * Moves a session to `status` when the transition table allows it (409 otherwise; setting
- * the current status again changes nothing). docs/decisions/007-session-statuses.md.
+ * the current status again changes nothing). docs/decisions/009-sessions-and-runs.md.
  */
 export async function setSessionStatus(
   db: Db,

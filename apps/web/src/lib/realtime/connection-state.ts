@@ -10,7 +10,7 @@ import { UI_RECONNECT_DELAY_MS, UI_RECONNECTED_DISPLAY_MS } from "@cohort/contra
  *
  * While the very first connection is being made the indicator stays hidden: nothing was
  * lost yet, and a "Disconnected" flash on every page load would be noise. A first
- * connection that fails counts as lost (docs/decisions/007-realtime-client.md).
+ * connection that fails counts as lost (docs/decisions/010-realtime-client-and-run-view.md).
  */
 export type ConnectionIndicator = "hidden" | "disconnected" | "reconnecting" | "reconnected";
 

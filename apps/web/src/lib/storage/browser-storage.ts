@@ -1,6 +1,6 @@
 /**
  * Browser storage keys of spec §3. Only non-secret state lives here: the session itself is an
- * httpOnly cookie the app never sees (ARCHITECTURE.md, "Money and trust rules").
+ * httpOnly cookie the app never sees (docs/architecture.md, "Trust rules").
  */
 export const STORAGE_KEYS = {
   /** localStorage: marks a signed-in browser; never a bearer secret. */
