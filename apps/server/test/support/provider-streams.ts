@@ -24,6 +24,14 @@ import { FakeProviderServer } from "./fake-provider/fake-provider-server";
 
 export const SDK_HTTP_LAYER = /\s*ai-sdk\/provider-utils\/\S+/;
 
+const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
+/**
+ * The runtime the AI SDK names in its user-agent: Node 21 and later have `navigator.userAgent`
+ * ("Node.js/24"), which the SDK prefers; Node 20 has only its version ("v20.20.2").
+ */
+export const SDK_RUNTIME =
+  NODE_MAJOR >= 21 ? `runtime/node.js/${NODE_MAJOR}` : `runtime/node.js/${process.version}`;
+
 export interface SentRequest {
   url: string;
   headers: Record<string, string>;

@@ -9,6 +9,7 @@ import {
   partsOf,
   recordingFetch,
   refusedBaseUrl,
+  SDK_RUNTIME,
   type SentRequest,
   sameRequest,
   TEXT_PROMPTS,
@@ -352,7 +353,7 @@ describe("the providers seam", () => {
     expect(request?.path).toBe("/v1/chat/completions");
     expect(request?.headers.authorization).toBe("Bearer sk-hosted");
     expect(request?.headers["user-agent"]).toBe(
-      `ai-sdk/openai-compatible/${VERSION} runtime/node.js/${process.version}`,
+      `ai-sdk/openai-compatible/${VERSION} ${SDK_RUNTIME}`,
     );
   });
 });

@@ -14,6 +14,7 @@ import {
   recordingFetch,
   refusedBaseUrl,
   SDK_HTTP_LAYER,
+  SDK_RUNTIME,
   type SentRequest,
   sameRequest,
   TEXT_PROMPTS,
@@ -387,9 +388,7 @@ describe("the providers seam", () => {
     const [request] = servers.fake.requests;
     expect(request?.path).toBe("/v1/responses");
     expect(request?.headers.authorization).toBe("Bearer sk-hosted");
-    expect(request?.headers["user-agent"]).toBe(
-      `ai-sdk/openai/${VERSION} runtime/node.js/${process.version}`,
-    );
+    expect(request?.headers["user-agent"]).toBe(`ai-sdk/openai/${VERSION} ${SDK_RUNTIME}`);
   });
 
   it("leaves Chat Completions to the SDK", async () => {

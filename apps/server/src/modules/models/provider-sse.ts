@@ -101,6 +101,15 @@ export interface RawResponse {
   text(): Promise<string>;
 }
 
+/**
+ * The runtime part of the SDK's user-agent, worked out as the SDK does: Node 21 and later
+ * have `navigator.userAgent` ("Node.js/24"), Node 20 only its version ("v20.20.2").
+ */
+const RUNTIME_USER_AGENT = (() => {
+  const userAgent = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent;
+  return userAgent ? `runtime/${userAgent.toLowerCase()}` : `runtime/node.js/${process.version}`;
+})();
+
 async function post(
   context: RequestContext,
   abortSignal: AbortSignal | undefined,
@@ -109,7 +118,7 @@ async function post(
   const headers = {
     "content-type": "application/json",
     ...(connection.apiKey ? { authorization: `Bearer ${connection.apiKey}` } : {}),
-    "user-agent": `${connection.userAgent} runtime/node.js/${process.version}`,
+    "user-agent": `${connection.userAgent} ${RUNTIME_USER_AGENT}`,
   };
   const body = JSON.stringify(context.sent);
   try {
