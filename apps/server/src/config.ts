@@ -195,6 +195,11 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanish.default(false),
   // An embedding model of the catalogue (e.g. text-embedding-3-small): hybrid search.
   EMBEDDING_MODEL: z.string().min(1).optional(),
+  // PDF export (modules/export, decision 050): worker threads with time and memory limits.
+  PDF_EXPORT_RENDERERS: z.coerce.number().int().min(1).max(64).default(2),
+  PDF_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(60_000),
+  PDF_EXPORT_MEMORY_MB: z.coerce.number().int().min(32).max(8192).default(256),
+  PDF_EXPORT_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(300),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -267,6 +272,19 @@ export interface AppConfig {
     readonly timeoutMs: number;
   };
   readonly documents: DocumentsConfig;
+  readonly pdfExport: PdfExportConfig;
+}
+
+/** PDF export's renderers (decision 050). */
+export interface PdfExportConfig {
+  /** Renders at once per instance; one more is answered 503 with Retry-After. */
+  readonly renderers: number;
+  /** A render still running after this long is stopped (its thread terminated): 422. */
+  readonly timeoutMs: number;
+  /** The render thread's heap limit; reaching it stops the render: 422. */
+  readonly memoryMb: number;
+  /** A longer PDF stops there with a note that it is truncated. */
+  readonly maxPages: number;
 }
 
 export interface DocumentsConfig {
@@ -480,6 +498,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
     documents: documentsConfig(e, models),
+    pdfExport: Object.freeze({
+      renderers: e.PDF_EXPORT_RENDERERS,
+      timeoutMs: e.PDF_EXPORT_TIMEOUT_MS,
+      memoryMb: e.PDF_EXPORT_MEMORY_MB,
+      maxPages: e.PDF_EXPORT_MAX_PAGES,
+    }),
   });
 }
 

@@ -121,6 +121,10 @@ export const EXPORT_ERROR_CODES = {
   unsupportedFormat: "unsupported_export_format",
   unsupportedVersion: "unsupported_export_version",
   invalidExport: "invalid_export",
+  /** 503 with Retry-After: every PDF renderer of the instance is busy (decision 050). */
+  pdfBusy: "pdf_renderers_busy",
+  /** 422: the PDF took more time or memory than a render may (decision 050). */
+  pdfTooLarge: "pdf_too_large",
 } as const;
 
 /** A filename for a download from a session's title: letters, digits, dashes; never empty. */

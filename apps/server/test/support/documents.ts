@@ -3,7 +3,7 @@ import { deflateRawSync, constants as zlib } from "node:zlib";
 import type { TDocument } from "@cohort/contracts";
 import type { TestClient } from "./client";
 
-export { makeDocx, makePdf } from "../../../../test-support/document-fixtures";
+export { makeDocx, makeInflatingPdf, makePdf } from "../../../../test-support/document-fixtures";
 
 /** Document fixtures made by the tests themselves, and the upload call as the web makes it. */
 

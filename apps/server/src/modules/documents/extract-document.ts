@@ -9,6 +9,9 @@ export interface ExtractOptions extends ExtractionLimits {
   signal?: AbortSignal;
 }
 
+/** How often the process's memory is looked at while a document is read. */
+const MEMORY_CHECK_MS = 100;
+
 /** The extraction was stopped by the server (shutting down), not by the document. */
 export class ExtractionAborted extends Error {}
 
@@ -17,6 +20,12 @@ export class ExtractionAborted extends Error {}
  * a time limit (DOCUMENT_EXTRACT_TIMEOUT_MS, counted from the thread's start) protect the
  * server from a file crafted to hang or exhaust a parser. Either limit makes it a failure
  * with the reason, never a half-read document.
+ *
+ * The heap limit does not count buffers (pdfjs inflates streams into them), so the process's
+ * resident memory is watched too: grown by more than twice the heap limit since the thread
+ * started, the thread is terminated (decision 050). The PDF's streams are measured before
+ * pdfjs reads them (pdf-stream-guard.ts); this watch is the bound for what that cannot
+ * measure (an encrypted file's streams).
  */
 export function extractDocument(
   kind: TDocumentKind,
@@ -26,14 +35,18 @@ export function extractDocument(
   const limits: ExtractionLimits = {
     maxPages: options.maxPages,
     maxUnzippedBytes: options.maxUnzippedBytes,
+    maxTextChars: options.maxTextChars,
   };
   const worker = startWorker({ kind, limits }, options.memoryMb);
+  const residentAtStart = process.memoryUsage.rss();
+  const maxGrowthMb = 2 * options.memoryMb;
   return new Promise<Extraction>((resolve, reject) => {
     let settled = false;
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(watch);
       options.signal?.removeEventListener("abort", abort);
       void worker.terminate();
       outcome();
@@ -48,6 +61,15 @@ export function extractDocument(
         ),
       options.timeoutMs,
     );
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() - residentAtStart <= maxGrowthMb * 1024 * 1024) return;
+      finish(() =>
+        resolve({
+          ok: false,
+          reason: `Reading the document needed more than ${maxGrowthMb} MB of memory, so it was stopped.`,
+        }),
+      );
+    }, MEMORY_CHECK_MS);
     const abort = () => finish(() => reject(new ExtractionAborted("Extraction stopped")));
     options.signal?.addEventListener("abort", abort);
     worker.once("message", (result: Extraction) => finish(() => resolve(result)));

@@ -8,10 +8,14 @@ import {
   type TextBlock,
 } from "./chunk-text";
 import { checkDocxZip } from "./docx-zip-guard";
+import { checkPdfStreams } from "./pdf-stream-guard";
 
 export interface ExtractionLimits {
   maxPages: number;
+  /** A DOCX's parts, and a PDF's streams, may expand to this much in total. */
   maxUnzippedBytes: number;
+  /** A document with more text than this (characters) is refused, not half-read. */
+  maxTextChars: number;
 }
 
 export type Extraction =
@@ -32,6 +36,10 @@ export async function extractText(
 ): Promise<Extraction> {
   try {
     const { pages, blocks } = await extractBlocks(kind, bytes, limits);
+    let length = 0;
+    for (const block of blocks) length += block.text.length;
+    // A CSV's chunks repeat its header row: they may be longer than the file, and fine.
+    if (kind !== "csv" && length > limits.maxTextChars) throw tooMuchText(limits.maxTextChars);
     const chunks = kind === "csv" ? blocks : chunkBlocks(blocks);
     if (chunks.length === 0) {
       return {
@@ -57,7 +65,7 @@ async function extractBlocks(
 ): Promise<{ pages: number | null; blocks: TextBlock[] }> {
   switch (kind) {
     case "pdf":
-      return pdfBlocks(bytes, limits.maxPages);
+      return pdfBlocks(bytes, limits);
     case "docx":
       return { pages: null, blocks: await docxBlocks(Buffer.from(bytes), limits.maxUnzippedBytes) };
     case "csv":
@@ -88,10 +96,20 @@ function prettyJson(text: string): string {
   }
 }
 
+function tooMuchText(maxTextChars: number): Unreadable {
+  return new Unreadable(
+    `The document has more than ${maxTextChars.toLocaleString("en-US")} characters of text; at most that many are read.`,
+  );
+}
+
 async function pdfBlocks(
   bytes: Uint8Array,
-  maxPages: number,
+  limits: ExtractionLimits,
 ): Promise<{ pages: number; blocks: TextBlock[] }> {
+  const { maxPages } = limits;
+  // Before pdfjs: it inflates streams outside the heap the worker's limit counts (050).
+  const refusal = await checkPdfStreams(bytes, limits.maxUnzippedBytes);
+  if (refusal) throw new Unreadable(refusal);
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   let pdf: Awaited<ReturnType<typeof getDocument>["promise"]>;
   try {
@@ -114,6 +132,7 @@ async function pdfBlocks(
       );
     }
     const blocks: TextBlock[] = [];
+    let length = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number);
       const content = await page.getTextContent();
@@ -123,6 +142,8 @@ async function pdfBlocks(
         text += item.str + (item.hasEOL ? "\n" : "");
       }
       page.cleanup();
+      length += text.length;
+      if (length > limits.maxTextChars) throw tooMuchText(limits.maxTextChars);
       blocks.push({ page: number, section: null, text });
     }
     return { pages: pdf.numPages, blocks };

@@ -108,6 +108,8 @@ async function processDocument(deps: ProcessorDeps, id: string, signal: AbortSig
   const result = await extractDocument(doc.kind, bytes, {
     maxPages: deps.config.maxPages,
     maxUnzippedBytes: deps.config.maxUnzippedBytes,
+    // No more text than the largest text file an upload may carry (decision 050).
+    maxTextChars: deps.config.maxFileBytes,
     timeoutMs: deps.config.extractTimeoutMs,
     memoryMb: deps.config.workerMemoryMb,
     signal,

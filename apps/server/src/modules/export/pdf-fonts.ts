@@ -53,16 +53,20 @@ function liberationFiles(): Record<keyof typeof LIBERATION, string> | null {
   return found;
 }
 
-/** Registers the export's fonts on a document and returns their names. */
-export function registerPdfFonts(doc: PDFKit.PDFDocument): PdfFonts {
+/**
+ * The export's fonts for a document. The Liberation files are named by their paths, not
+ * registered under names: pdfkit's tables restore the font after each cell by its source,
+ * which for a registered name is the file, and a file not opened by its path is read and
+ * parsed again every time (a 400-row table took 15 s; decision 050).
+ */
+export function pdfFonts(): PdfFonts {
   const files = liberationFiles();
   if (!files) return BUILT_IN;
-  for (const [key, file] of Object.entries(files)) doc.registerFont(`Sans-${key}`, file);
   return {
-    regular: "Sans-regular",
-    bold: "Sans-bold",
-    italic: "Sans-italic",
-    boldItalic: "Sans-boldItalic",
+    regular: files.regular,
+    bold: files.bold,
+    italic: files.italic,
+    boldItalic: files.boldItalic,
     mono: BUILT_IN.mono,
     monoBold: BUILT_IN.monoBold,
   };

@@ -1,6 +1,7 @@
 import { type Block, type Inline, parseMarkdown } from "@cohort/contracts";
 import PDFDocument from "pdfkit";
-import { monoCanDraw, type PdfFonts, registerPdfFonts } from "./pdf-fonts";
+import { breakLongRuns } from "./break-long-runs";
+import { monoCanDraw, type PdfFonts, pdfFonts } from "./pdf-fonts";
 
 const MARGIN = 56;
 const BODY_SIZE = 10.5;
@@ -11,6 +12,23 @@ const MUTED = "#57606a";
 const CODE_BACKGROUND = "#eff1f3";
 const TABLE_HEAD = "#e6e9ec";
 const INDENT = 16;
+/**
+ * The Markdown read into a PDF at most (a 5 MB import's is longer): beyond it the PDF ends
+ * with the truncation note, as at the page cap. About 500 pages of prose.
+ */
+export const PDF_MAX_MARKDOWN_CHARS = 1_500_000;
+/** A paragraph is drawn in pieces of about this many characters, the page cap checked between. */
+const PIECE_CHARS = 2000;
+/** A table is drawn in batches of rows, the page cap checked between. */
+const TABLE_ROWS_PER_BATCH = 40;
+
+export interface PdfLimits {
+  /** No new block, code line, paragraph piece or table batch starts past this page. */
+  maxPages: number;
+}
+
+/** Thrown by the writer when the page cap is reached; the document then ends with a note. */
+class PageCapReached extends Error {}
 
 interface Segment {
   text: string;
@@ -24,29 +42,90 @@ interface Segment {
  * Draws a Markdown document (a session export) as a PDF: headings, paragraphs with bold,
  * italic, code and links, lists, quotes, code blocks in a monospace font on a grey
  * background, tables as tables, rules, and page numbers. Long lines wrap (a word wider than
- * the page is broken), so no text is cut off. The caller pipes the returned stream; it is
- * ended.
+ * the page is broken), so no text is cut off. A document longer than `limits.maxPages` pages
+ * or PDF_MAX_MARKDOWN_CHARS characters stops there with a note that says so (decision 050).
+ * The caller pipes the returned stream; it is ended. Runs in the PDF worker
+ * (render-pdf-worker.ts), never on the server's thread.
  */
-export function renderMarkdownPdf(markdown: string, title: string): PDFKit.PDFDocument {
+export function renderMarkdownPdf(
+  markdown: string,
+  title: string,
+  limits: PdfLimits,
+): PDFKit.PDFDocument {
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,
     bufferPages: true,
     info: { Title: title, Creator: "Cohort" },
   });
-  const fonts = registerPdfFonts(doc);
-  const pdf = new PdfWriter(doc, fonts);
-  pdf.blocks(parseMarkdown(markdown), 0);
+  const fonts = pdfFonts();
+  const pdf = new PdfWriter(doc, fonts, limits.maxPages);
+  const cut = markdown.length > PDF_MAX_MARKDOWN_CHARS;
+  let truncated = cut;
+  try {
+    pdf.blocks(parseMarkdown(cut ? cutAtLine(markdown, PDF_MAX_MARKDOWN_CHARS) : markdown), 0);
+  } catch (error) {
+    if (!(error instanceof PageCapReached)) throw error;
+    truncated = true;
+  }
+  if (truncated) pdf.truncationNote(limits.maxPages);
   pdf.pageNumbers();
   doc.end();
   return doc;
+}
+
+/** The text up to `max` characters, ended at its last line break when there is one. */
+function cutAtLine(text: string, max: number): string {
+  const end = text.lastIndexOf("\n", max);
+  return text.slice(0, end > 0 ? end : max);
+}
+
+/** Pieces of about PIECE_CHARS characters, cut after a line break or space where there is one. */
+function pieces(text: string): string[] {
+  if (text.length <= PIECE_CHARS) return [text];
+  const parts: string[] = [];
+  let from = 0;
+  while (text.length - from > PIECE_CHARS) {
+    const window = text.slice(from + PIECE_CHARS / 2, from + PIECE_CHARS);
+    const at = Math.max(window.lastIndexOf("\n"), window.lastIndexOf(" "));
+    const end = at >= 0 ? from + PIECE_CHARS / 2 + at + 1 : from + PIECE_CHARS;
+    parts.push(text.slice(from, end));
+    from = end;
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 class PdfWriter {
   constructor(
     private readonly doc: PDFKit.PDFDocument,
     private readonly fonts: PdfFonts,
+    private readonly maxPages: number,
   ) {}
+
+  /** Stops the document once it has gone past the page cap. */
+  private checkPages(): void {
+    if (this.doc.bufferedPageRange().count > this.maxPages) throw new PageCapReached();
+  }
+
+  /** The closing note of a truncated document, in muted italics. */
+  truncationNote(maxPages: number): void {
+    const { doc, fonts } = this;
+    this.room(BODY_SIZE * 4);
+    doc.x = this.left;
+    doc.moveDown(1);
+    doc
+      .font(fonts.italic)
+      .fontSize(BODY_SIZE)
+      .fillColor(MUTED)
+      .text(
+        `Truncated: this PDF shows the session's first ${maxPages} pages at most. Download the session as Markdown or JSON for all of it.`,
+        this.left,
+        doc.y,
+        { width: this.width },
+      );
+    doc.fillColor(INK);
+  }
 
   private get left(): number {
     return this.doc.page.margins.left;
@@ -67,6 +146,7 @@ class PdfWriter {
 
   blocks(blocks: readonly Block[], indent: number): void {
     for (const block of blocks) {
+      this.checkPages();
       this.block(block, indent);
     }
   }
@@ -130,18 +210,27 @@ class PdfWriter {
     this.room(size * 1.4);
     doc.x = this.left + indent;
     doc.fontSize(size);
-    drawn.forEach((segment, i) => {
-      doc.font(segment.font).fontSize(segment.mono ? size * 0.88 : size);
+    const parts = drawn.flatMap((segment) =>
+      pieces(breakLongRuns(segment.text)).map((text) => ({ ...segment, text })),
+    );
+    parts.forEach((part, i) => {
+      if (i > 0 && doc.bufferedPageRange().count > this.maxPages) {
+        // Past the cap inside a paragraph: end its line, then stop the document.
+        doc.text(" …", { width: this.width - indent, continued: false });
+        doc.x = this.left;
+        throw new PageCapReached();
+      }
+      doc.font(part.font).fontSize(part.mono ? size * 0.88 : size);
       const options: PDFKit.Mixins.TextOptions = {
         width: this.width - indent,
-        continued: i < drawn.length - 1,
+        continued: i < parts.length - 1,
       };
-      if (segment.link) {
-        options.link = segment.link;
+      if (part.link) {
+        options.link = part.link;
         options.underline = true;
       }
-      if (i === 0) doc.text(segment.text, this.left + indent, doc.y, options);
-      else doc.text(segment.text, options);
+      if (i === 0) doc.text(part.text, this.left + indent, doc.y, options);
+      else doc.text(part.text, options);
     });
     doc.x = this.left;
   }
@@ -189,10 +278,11 @@ class PdfWriter {
     const x = this.left + indent;
     const width = this.width - indent;
     const pad = 6;
-    const lines = text.replace(/\n$/, "").replaceAll("\t", "    ").split("\n");
+    const lines = breakLongRuns(text.replace(/\n$/, "").replaceAll("\t", "    ")).split("\n");
     doc.fontSize(CODE_SIZE);
     doc.y += 2;
     for (const [i, raw] of lines.entries()) {
+      this.checkPages();
       const line = raw.length === 0 ? " " : raw;
       doc.font(monoCanDraw(line) ? fonts.mono : fonts.regular);
       const options = { width: width - 2 * pad, lineGap: 1 };
@@ -232,27 +322,31 @@ class PdfWriter {
 
   private table(block: Extract<Block, { type: "table" }>, indent: number): void {
     const { doc, fonts } = this;
-    const plain = (cell: Inline[]) => inlineText(cell);
+    const plain = (cell: Inline[]) => breakLongRuns(inlineText(cell));
     const columns = Math.max(block.head.length, ...block.rows.map((r) => r.length), 1);
     const fill = (cells: string[]) => Array.from({ length: columns }, (_, i) => cells[i] ?? "");
     const align = (i: number) => block.align[i] ?? "left";
+    const head = fill(block.head.map(plain)).map((text) => ({
+      text,
+      type: "TH" as const,
+      backgroundColor: TABLE_HEAD,
+      font: { src: fonts.bold },
+    }));
     this.room(40);
-    doc.fontSize(9).font(fonts.regular).fillColor(INK);
-    doc.table({
-      position: { x: this.left + indent, y: doc.y },
-      maxWidth: this.width - indent,
-      defaultStyle: { border: 0.5, borderColor: "#c8ced4", padding: 4 },
-      columnStyles: (i) => ({ align: { x: align(i), y: "top" } }),
-      data: [
-        fill(block.head.map(plain)).map((text) => ({
-          text,
-          type: "TH" as const,
-          backgroundColor: TABLE_HEAD,
-          font: { src: fonts.bold },
-        })),
-        ...block.rows.map((row) => fill(row.map(plain))),
-      ],
-    });
+    for (let from = 0; from === 0 || from < block.rows.length; from += TABLE_ROWS_PER_BATCH) {
+      if (from > 0) this.checkPages();
+      const rows = block.rows
+        .slice(from, from + TABLE_ROWS_PER_BATCH)
+        .map((r) => fill(r.map(plain)));
+      doc.fontSize(9).font(fonts.regular).fillColor(INK);
+      doc.table({
+        position: { x: this.left + indent, y: doc.y },
+        maxWidth: this.width - indent,
+        defaultStyle: { border: 0.5, borderColor: "#c8ced4", padding: 4 },
+        columnStyles: (i) => ({ align: { x: align(i), y: "top" } }),
+        data: from === 0 ? [head, ...rows] : rows,
+      });
+    }
     doc.x = this.left;
     doc.moveDown(0.6);
   }

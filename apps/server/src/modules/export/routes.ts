@@ -16,7 +16,7 @@ import { requireAgreement } from "../agreements/require-agreement";
 import { findSessionFor } from "../sessions/find-session";
 import { buildSessionExport } from "./build-session-export";
 import { importSessionExport } from "./import-session-export";
-import { renderMarkdownPdf } from "./render-markdown-pdf";
+import { createPdfRenderer } from "./render-pdf";
 import { renderSessionMarkdown } from "./render-session-markdown";
 
 const tags = ["export"];
@@ -34,6 +34,8 @@ const EXTENSIONS: Record<TExportFormat, string> = { json: "json", markdown: "md"
  */
 export async function exportRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const pdfRenderer = createPdfRenderer(app.config.pdfExport);
+  app.addHook("onClose", () => pdfRenderer.close());
 
   r.get(
     "/api/sessions/:id/export",
@@ -53,6 +55,9 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       });
       const { format } = request.query;
       const data = await buildSessionExport(app.db, session.id);
+      // Drawn before the headers are set: a refusal leaves as the usual JSON error.
+      const markdown = format === "json" ? "" : renderSessionMarkdown(data);
+      const pdf = format === "pdf" ? await pdfRenderer.render(markdown, session.title) : null;
       reply
         .header("content-type", CONTENT_TYPES[format])
         .header(
@@ -62,9 +67,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         .header("x-content-type-options", "nosniff")
         .header("cache-control", "private, no-store");
       if (format === "json") return reply.send(`${JSON.stringify(data, null, 2)}\n`);
-      const markdown = renderSessionMarkdown(data);
-      if (format === "markdown") return reply.send(markdown);
-      return reply.send(renderMarkdownPdf(markdown, session.title));
+      return reply.send(pdf ?? markdown);
     },
   );
 
