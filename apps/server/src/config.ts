@@ -170,6 +170,9 @@ const EnvSchema = z.object({
     .regex(/^whsec_/, "must be a webhook secret (whsec_...)")
     .optional(),
   STRIPE_API_BASE: z.url().optional(),
+  // Without Stripe in production purchases are off unless the operator asks for the built-in
+  // test checkout by name (decision 052).
+  TEST_CHECKOUT: booleanish.optional(),
   SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).optional(),
   HOLD_TTL_MINUTES: z.coerce.number().positive().max(1440).default(15),
   CREDITS_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(60),
@@ -311,8 +314,13 @@ export interface TelemetryConfig {
 }
 
 export interface BillingConfig {
-  /** Stripe Checkout and webhooks; absent means the built-in dev checkout. */
+  /** Stripe Checkout and webhooks; absent means the built-in dev checkout or none. */
   readonly stripe: { readonly secretKey: string; readonly apiBase: URL | undefined } | undefined;
+  /**
+   * Without Stripe: whether the built-in test checkout sells (TEST_CHECKOUT, default on except
+   * in production). When false and there is no Stripe, purchases answer 503.
+   */
+  readonly testCheckout: boolean;
   /**
    * Verifies webhook signatures: STRIPE_WEBHOOK_SECRET, or on the dev checkout a secret
    * derived from COOKIE_SECRET, with which the dev checkout signs its own events.
@@ -530,6 +538,7 @@ function billingConfig(e: z.infer<typeof EnvSchema>, cookieSecret: string): Bill
   const devSecret = `whsec_dev_${createHmac("sha256", cookieSecret).update("cohort dev checkout webhook").digest("base64url")}`;
   return Object.freeze({
     stripe,
+    testCheckout: !stripe && (e.TEST_CHECKOUT ?? e.NODE_ENV !== "production"),
     webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? devSecret,
     // Spec §3 says accounts start at 0; with only the dev checkout, 50 lets someone trying
     // Cohort run a task at once and still see the whole credit flow.
