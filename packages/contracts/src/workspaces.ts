@@ -87,6 +87,7 @@ export const WORKSPACE_MESSAGES = {
     "A workspace needs at least one owner. Make another member an owner first, or delete the workspace.",
   confirmMismatch: "Type the workspace's name exactly to confirm deleting it.",
   onlyOwnersManageAdmins: "Only owners can make or change admins and owners.",
+  onlyOwnersCapAdmins: "Only owners can set the monthly caps of admins and owners.",
   memberNotFound: "This person is not a member of the workspace.",
   alreadyMember: (email: string) => `${email} is already a member of this workspace.`,
   invitationNotFound: "This invitation does not exist or was withdrawn. Ask for a new one.",

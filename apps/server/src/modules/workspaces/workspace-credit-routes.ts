@@ -17,6 +17,7 @@ import { getMemberCredits } from "../credits/get-member-credits";
 import { listMemberUsage } from "../credits/list-member-usage";
 import { setMemberCap } from "../credits/set-member-cap";
 import { listWorkspaceMembers } from "./list-workspace-members";
+import { lockedActorRole, lockMemberRoles, memberNotFound, requireMayCap } from "./member-rules";
 import { recordWorkspaceAudit } from "./record-workspace-audit";
 import { payerFor, requireWorkspaceAccess, type WorkspaceAccess } from "./workspace-access";
 
@@ -116,18 +117,15 @@ export async function workspaceCreditRoutes(app: FastifyInstance): Promise<void>
       const { id, userId } = request.params;
       const access = await requireWorkspaceAccess(app.db, user.id, id, "admin");
       requireTeam(access);
-      const member = (await listWorkspaceMembers(app.db, access.workspaceId)).find(
-        (m) => m.user_id === userId,
-      );
-      if (!member) {
-        throw new AppError(
-          ERROR_CODES.notFound,
-          404,
-          "This person is not a member of the workspace.",
-        );
-      }
       const cap = request.body.monthly_cap_credits;
       const change = await app.db.transaction(async (tx) => {
+        // Roles read under the lock that role changes take, so a demotion racing this cannot
+        // let an admin cap an owner (decision 052).
+        const roles = await lockMemberRoles(tx, access.workspaceId);
+        const actorRole = lockedActorRole(roles, user.id, "admin");
+        const targetRole = roles.get(userId);
+        if (!targetRole) throw memberNotFound();
+        requireMayCap(actorRole, targetRole);
         const changed = await setMemberCap(tx, access.workspaceId, userId, cap);
         await recordWorkspaceAudit(tx, {
           workspaceId: access.workspaceId,
