@@ -67,6 +67,8 @@ export const WORKSPACE_ERROR_CODES = {
   invitationUsed: "invitation_used",
   invitationExpired: "invitation_expired",
   invitationWrongAccount: "invitation_wrong_account",
+  /** Only an address proven by its link may send invitations (decision 052). */
+  inviterUnverified: "inviter_email_unverified",
 } as const;
 
 /** How many team workspaces one person may have created and still own. */
@@ -88,6 +90,8 @@ export const WORKSPACE_MESSAGES = {
   confirmMismatch: "Type the workspace's name exactly to confirm deleting it.",
   onlyOwnersManageAdmins: "Only owners can make or change admins and owners.",
   onlyOwnersCapAdmins: "Only owners can set the monthly caps of admins and owners.",
+  inviterUnverified:
+    "Confirm your email address before inviting people: use the link we sent you, or send it again from Settings.",
   memberNotFound: "This person is not a member of the workspace.",
   alreadyMember: (email: string) => `${email} is already a member of this workspace.`,
   invitationNotFound: "This invitation does not exist or was withdrawn. Ask for a new one.",
