@@ -9,6 +9,7 @@ import { templatesMigration } from "./0026_templates";
 import { sessionImportsMigration } from "./0027_session_imports";
 import { shareLinksMigration } from "./0028_share_links";
 import { durableRunsMigration } from "./0029_durable_runs";
+import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
 
 /**
  * Every schema change, in order. Each module owns its tables; a migration names the
@@ -650,4 +651,5 @@ export const migrations: readonly Migration[] = [
   sessionImportsMigration,
   shareLinksMigration,
   durableRunsMigration,
+  importOriginAndSizeMigration,
 ];
