@@ -183,6 +183,9 @@ const EnvSchema = z.object({
   TELEMETRY_QUEUE_LIMIT: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
   TELEMETRY_LOGS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   TELEMETRY_ANALYTICS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  // What anonymous visitors from one address may send per UTC day; beyond it analytics are
+  // dropped and counted (decision 052).
+  TELEMETRY_ANONYMOUS_BYTES_PER_DAY: z.coerce.number().int().min(1024).max(1e10).default(1_048_576),
   TELEMETRY_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(3600),
   // Documents (modules/documents, decision 036): limits, extraction worker, storage, embeddings.
   DOCUMENT_MAX_MB: z.coerce.number().positive().max(1024).default(20),
@@ -309,6 +312,8 @@ export interface TelemetryConfig {
   /** Per signed-in user (else per IP) per minute, for POST /api/logs and /api/analytics/*. */
   readonly logsPerMinute: number;
   readonly analyticsPerMinute: number;
+  /** Bytes of analytics anonymous senders from one (truncated) address may send per UTC day. */
+  readonly anonymousBytesPerDay: number;
   /** How often the retention sweeper runs; 0 turns it off. */
   readonly sweepIntervalMs: number;
 }
@@ -481,6 +486,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       queueLimit: e.TELEMETRY_QUEUE_LIMIT,
       logsPerMinute: e.TELEMETRY_LOGS_PER_MINUTE,
       analyticsPerMinute: e.TELEMETRY_ANALYTICS_PER_MINUTE,
+      anonymousBytesPerDay: e.TELEMETRY_ANONYMOUS_BYTES_PER_DAY,
       sweepIntervalMs: Math.round(e.TELEMETRY_SWEEP_INTERVAL_SECONDS * 1000),
     }),
     cochat: Object.freeze({

@@ -10,6 +10,7 @@ import { sessionImportsMigration } from "./0027_session_imports";
 import { shareLinksMigration } from "./0028_share_links";
 import { durableRunsMigration } from "./0029_durable_runs";
 import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
+import { analyticsLimitsMigration } from "./0034_analytics_limits";
 
 /**
  * Every schema change, in order. Each module owns its tables; a migration names the
@@ -652,4 +653,5 @@ export const migrations: readonly Migration[] = [
   shareLinksMigration,
   durableRunsMigration,
   importOriginAndSizeMigration,
+  analyticsLimitsMigration,
 ];
