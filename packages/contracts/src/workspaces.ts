@@ -76,6 +76,9 @@ export const TEAM_WORKSPACES_PER_USER = 20;
 /** An invitation link works this long, once. */
 export const INVITATION_TTL_DAYS = 7;
 
+/** How a team names someone whose account was deleted: in its usage and its audit log. */
+export const DELETED_MEMBER_NAME = "Deleted member";
+
 export const WORKSPACE_MESSAGES = {
   notFound: "This workspace does not exist.",
   viewerReadOnly: "Viewers can read this workspace but not change it.",
