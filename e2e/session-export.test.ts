@@ -60,8 +60,12 @@ describe("session export and import", () => {
       buffer: Buffer.from(JSON.stringify(exportFile())),
     });
     await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
-    await expectToast(page, "Imported “Inverter sizing”.");
+    await expectToast(page, "Imported “Inverter sizing (imported)”.");
     await expect.poll(() => page.getByTestId("run-imported").count()).toBe(1);
+    // The copy says which export it came from (decision 052).
+    expect(await page.getByTestId("session-imported").textContent()).toMatch(
+      /^Imported from export of \d{1,2} [A-Z][a-z]{2}( \d{4})?$/,
+    );
     await page.getByRole("cell", { name: "North array" }).first().waitFor();
     await screenshot(page, "session-imported");
 

@@ -126,7 +126,8 @@ describe("team workspaces", () => {
     await settings.getByRole("button", { name: "Send invitation" }).click();
     await expectToast(page, `Invitation sent to ${member.email}.`);
     await settings.getByTestId("pending-invitations").getByText(member.email).waitFor();
-    const mail = await waitForEmail(member.email, /invited you to "Acme Research"/);
+    const mail = await waitForEmail(member.email, /invited to a team workspace on Cohort/);
+    expect(mail.text).toContain('invited you to join the team workspace "Acme Research"');
     const link = linkIn(mail, "/dashboard?invite=");
 
     // The invited person follows the link signed out: the login comes first, then the invite.

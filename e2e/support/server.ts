@@ -57,6 +57,7 @@ export async function startServer(
       // Every browser of the suite is one IP: telemetry's per-IP limits would throttle them.
       TELEMETRY_LOGS_PER_MINUTE: "100000",
       TELEMETRY_ANALYTICS_PER_MINUTE: "100000",
+      TELEMETRY_ANONYMOUS_BYTES_PER_DAY: "10000000000",
       // Runs finish in seconds, yet slowly enough for a browser to stop or reload one
       // mid-stream (e2e/chat.test.ts).
       SIMULATOR_TOKENS_PER_SECOND: "120",

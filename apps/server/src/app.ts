@@ -196,13 +196,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       "SMTP_URL is not set: emails go to the dev outbox (admin area and log), not to users",
     );
   }
-  // Stripe with STRIPE_SECRET_KEY, else the built-in dev checkout: chosen here, once.
+  // Stripe with STRIPE_SECRET_KEY, else the built-in dev checkout or none: chosen here, once.
   const payments = createPayments({
     stripe: config.billing.stripe,
+    testCheckout: config.billing.testCheckout,
     db,
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  if (payments.kind === "off") {
+    app.log.warn(
+      "STRIPE_SECRET_KEY is not set: purchases are off (set TEST_CHECKOUT=1 to sell through the built-in test checkout)",
+    );
+  }
   const signIns = { idleDays: config.signInIdleDays, maxDays: config.signInMaxDays };
   registerAuth(app, (token) => resolveSignIn(db, token, signIns));
   registerAgreementChecks(app, { redisPrefix: prefix });

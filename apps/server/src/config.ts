@@ -170,6 +170,9 @@ const EnvSchema = z.object({
     .regex(/^whsec_/, "must be a webhook secret (whsec_...)")
     .optional(),
   STRIPE_API_BASE: z.url().optional(),
+  // Without Stripe in production purchases are off unless the operator asks for the built-in
+  // test checkout by name (decision 052).
+  TEST_CHECKOUT: booleanish.optional(),
   SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).optional(),
   HOLD_TTL_MINUTES: z.coerce.number().positive().max(1440).default(15),
   CREDITS_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(60),
@@ -180,6 +183,9 @@ const EnvSchema = z.object({
   TELEMETRY_QUEUE_LIMIT: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
   TELEMETRY_LOGS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   TELEMETRY_ANALYTICS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  // What anonymous visitors from one address may send per UTC day; beyond it analytics are
+  // dropped and counted (decision 052).
+  TELEMETRY_ANONYMOUS_BYTES_PER_DAY: z.coerce.number().int().min(1024).max(1e10).default(1_048_576),
   TELEMETRY_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(3600),
   // Documents (modules/documents, decision 036): limits, extraction worker, storage, embeddings.
   DOCUMENT_MAX_MB: z.coerce.number().positive().max(1024).default(20),
@@ -324,13 +330,20 @@ export interface TelemetryConfig {
   /** Per signed-in user (else per IP) per minute, for POST /api/logs and /api/analytics/*. */
   readonly logsPerMinute: number;
   readonly analyticsPerMinute: number;
+  /** Bytes of analytics anonymous senders from one (truncated) address may send per UTC day. */
+  readonly anonymousBytesPerDay: number;
   /** How often the retention sweeper runs; 0 turns it off. */
   readonly sweepIntervalMs: number;
 }
 
 export interface BillingConfig {
-  /** Stripe Checkout and webhooks; absent means the built-in dev checkout. */
+  /** Stripe Checkout and webhooks; absent means the built-in dev checkout or none. */
   readonly stripe: { readonly secretKey: string; readonly apiBase: URL | undefined } | undefined;
+  /**
+   * Without Stripe: whether the built-in test checkout sells (TEST_CHECKOUT, default on except
+   * in production). When false and there is no Stripe, purchases answer 503.
+   */
+  readonly testCheckout: boolean;
   /**
    * Verifies webhook signatures: STRIPE_WEBHOOK_SECRET, or on the dev checkout a secret
    * derived from COOKIE_SECRET, with which the dev checkout signs its own events.
@@ -491,6 +504,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       queueLimit: e.TELEMETRY_QUEUE_LIMIT,
       logsPerMinute: e.TELEMETRY_LOGS_PER_MINUTE,
       analyticsPerMinute: e.TELEMETRY_ANALYTICS_PER_MINUTE,
+      anonymousBytesPerDay: e.TELEMETRY_ANONYMOUS_BYTES_PER_DAY,
       sweepIntervalMs: Math.round(e.TELEMETRY_SWEEP_INTERVAL_SECONDS * 1000),
     }),
     cochat: Object.freeze({
@@ -554,6 +568,7 @@ function billingConfig(e: z.infer<typeof EnvSchema>, cookieSecret: string): Bill
   const devSecret = `whsec_dev_${createHmac("sha256", cookieSecret).update("cohort dev checkout webhook").digest("base64url")}`;
   return Object.freeze({
     stripe,
+    testCheckout: !stripe && (e.TEST_CHECKOUT ?? e.NODE_ENV !== "production"),
     webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? devSecret,
     // Spec §3 says accounts start at 0; with only the dev checkout, 50 lets someone trying
     // Cohort run a task at once and still see the whole credit flow.

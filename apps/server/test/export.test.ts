@@ -357,22 +357,38 @@ describe("import validation", () => {
   });
 
   it("takes a body larger than the global limit, up to the import cap", async () => {
-    const big = handmadeExport({ answer: "z".repeat(1.2 * 1024 * 1024) });
+    // Each text within its own limit (decision 052); 64 long questions make 1.2 MB.
+    const big = handmadeExport();
+    for (let i = 0; i < 64; i += 1) {
+      big.messages.push({
+        id: `77777777-7777-4777-8777-${String(i).padStart(12, "0")}`,
+        session_id: "x",
+        role: "user",
+        content: "z".repeat(20_000),
+        run_id: null,
+        created_at: "2026-01-02T03:05:00.000Z",
+      });
+    }
+    expect(JSON.stringify(big).length).toBeGreaterThan(1.2 * 1024 * 1024);
     const response = await importExport(owner.client, big);
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ title: "Handmade", runs: 1, messages: 2 });
+    expect(response.json()).toMatchObject({ title: "Handmade (imported)", runs: 1, messages: 66 });
   });
 });
 
-/** Ids (uuids) replaced by their order of first appearance; times the import sets dropped. */
+/**
+ * Ids (uuids) replaced by their order of first appearance; times the import sets dropped; the
+ * copy's " (imported)" title suffix (decision 052) taken off.
+ */
 function comparable(data: TSessionExport): unknown {
   const { exported_at: _exported, ...rest } = data;
   const {
     created_at: _created,
     imported_at: _importedAt,
     workspace_id: _workspace,
-    ...session
+    ...stored
   } = rest.session;
+  const session = { ...stored, title: stored.title.replace(/ \(imported\)$/, "") };
   const runs = rest.runs.map(({ imported: _imported, first_seq: _seq, ...run }) => run);
   const ids = new Map<string, string>();
   const text = JSON.stringify({ ...rest, session, runs }).replace(
@@ -394,7 +410,7 @@ describe("import", () => {
     expect(copyId).not.toBe(sessionId);
     expect(imported.json()).toEqual({
       session_id: copyId,
-      title: "Solar / roof: plan & code!",
+      title: "Solar / roof: plan & code! (imported)",
       runs: 1,
       messages: 2,
     });

@@ -89,8 +89,9 @@ interface Crew {
 /** A team made over HTTP with one person per role (members added by SQL) and an outsider. */
 async function crew(): Promise<Crew> {
   const [owner, admin, member, viewer, stranger] = await Promise.all([
-    signUp(t.app, { firstName: "Olive", lastName: "Owner" }),
-    signUp(t.app, { firstName: "Ada", lastName: "Admin" }),
+    // Only a proven address sends invitations (decision 052).
+    signUp(t.app, { firstName: "Olive", lastName: "Owner", verified: true }),
+    signUp(t.app, { firstName: "Ada", lastName: "Admin", verified: true }),
     signUp(t.app, { firstName: "Mia", lastName: "Member" }),
     signUp(t.app, { firstName: "Vic", lastName: "Viewer" }),
     signUp(t.app, { firstName: "Sam", lastName: "Stranger" }),
@@ -142,7 +143,7 @@ async function inviteByMail(
   const mail = await waitForMail(
     t.app,
     email,
-    (m) => !before.has(m.id) && m.subject.includes("invited you"),
+    (m) => !before.has(m.id) && m.subject === "You are invited to a team workspace on Cohort",
   );
   return inviteToken(mail.text);
 }
@@ -463,7 +464,10 @@ describe("invitations", () => {
     const first = await inviteByMail(admin.client, team.id, invitee.email);
     const token = await inviteByMail(admin.client, team.id, invitee.email, "viewer");
     const mail = await waitForMail(t.app, invitee.email, (m) => m.subject.includes("invited"));
-    expect(mail.subject).toBe('Ada Admin invited you to "Research team" on Cohort');
+    expect(mail.subject).toBe("You are invited to a team workspace on Cohort");
+    expect(mail.text).toContain(
+      `"Ada Admin" (${admin.email}) invited you to join the team workspace "Research team" on Cohort`,
+    );
     expect(mail.text).toContain("expires in 7 days");
 
     const pending = await admin.client.get(`/api/workspaces/${team.id}/invitations`);
@@ -640,7 +644,7 @@ describe("open sockets", () => {
   }
 
   it("tells a member of a lowered role, and drops a removed member's socket from the team's rooms", async () => {
-    const owner = await signUp(t.app);
+    const owner = await signUp(t.app, { verified: true });
     const member = await signUp(t.app);
     const team = await createTeamByHttp(owner.client);
     await setCredits(t.app, team.id, 200);

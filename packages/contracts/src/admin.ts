@@ -192,6 +192,15 @@ export const ZAdminOverview = z.object({
   }),
   providers: z.array(ZModelHealth),
   models: z.array(ZAdminModelStats),
+  analytics_dropped: z
+    .object({
+      items: z.number().int(),
+      bytes: z.number().int(),
+      addresses: z.number().int(),
+    })
+    .describe(
+      "Anonymous analytics dropped in the window: over the per-address daily byte cap (TELEMETRY_ANONYMOUS_BYTES_PER_DAY)",
+    ),
 });
 export type TAdminOverview = z.infer<typeof ZAdminOverview>;
 

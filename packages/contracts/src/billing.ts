@@ -324,7 +324,11 @@ export const ZBillingSummary = z.object({
     .string()
     .nullable()
     .describe("Next renewal; null without a subscription or when it ends at period end"),
-  payments: z.enum(["stripe", "dev"]).describe("dev: the built-in test checkout, no real card"),
+  payments: z
+    .enum(["stripe", "dev", "off"])
+    .describe(
+      "dev: the built-in test checkout, no real card; off: no payment provider, purchases refused",
+    ),
   default_billing_period: z.enum(BILLING_PERIODS),
   plans: z.array(ZPlanOffer),
   packs: z.array(ZCreditPackOffer),

@@ -1,7 +1,14 @@
 import { z } from "zod";
+import { DOCUMENT_NAME_MAX } from "./documents";
 import { ZCreditAmount } from "./money";
-import { ZRun } from "./runs";
-import { ZAgentPreferences, ZChatMessage, ZSessionStatus } from "./sessions";
+import { ZChatRequest, ZRun } from "./runs";
+import {
+  SESSION_TITLE_MAX,
+  ZAgentPreferences,
+  ZChatMessage,
+  ZCreateSessionRequest,
+  ZSessionStatus,
+} from "./sessions";
 
 // ---------------------------------------------------------------------------------------
 // Session export and import (issue 14): one lossless, versioned JSON document per session.
@@ -102,6 +109,75 @@ export const ZSessionExport = z.object({
 });
 export type TSessionExport = z.infer<typeof ZSessionExport>;
 export type TSessionExportInput = z.input<typeof ZSessionExport>;
+
+/**
+ * The longest text an import keeps in a model's answer or any field of a run: 25 times what
+ * the longest call may write (4,096 output tokens), so a real export always fits and a
+ * made-up one cannot store megabytes per field (decision 052).
+ */
+export const IMPORTED_TEXT_MAX = 100_000;
+
+/** What an imported copy's title ends with, so it is never mistaken for the original. */
+export const IMPORTED_TITLE_SUFFIX = " (imported)";
+
+/** The imported copy's title: the original's, shortened to leave room for the suffix. */
+export function importedTitle(title: string): string {
+  const base = title.endsWith(IMPORTED_TITLE_SUFFIX)
+    ? title.slice(0, -IMPORTED_TITLE_SUFFIX.length)
+    : title;
+  return `${base.slice(0, SESSION_TITLE_MAX - IMPORTED_TITLE_SUFFIX.length).trimEnd()}${IMPORTED_TITLE_SUFFIX}`;
+}
+
+/**
+ * The mark of an imported copy: "Imported from export of 5 Dec" (the year too when it is not
+ * this year's), in UTC so server and browser say the same.
+ */
+export function importedFromLabel(exportedAt: string, now = new Date()): string {
+  const at = new Date(exportedAt);
+  const sameYear = at.getUTCFullYear() === now.getUTCFullYear();
+  const date = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    ...(sameYear ? {} : { year: "numeric" }),
+    timeZone: "UTC",
+  }).format(at);
+  return `Imported from export of ${date}`;
+}
+
+/**
+ * An export as an import reads it: the same document, each field held to the contract that
+ * creates it here — the session's settings to session creation's, a user's message to
+ * sending one, a document's name to the documents' — so an import stores nothing a person
+ * could not have typed (decision 052). Answers and run fields are model output: at most
+ * IMPORTED_TEXT_MAX characters each (checked over the whole run by the import).
+ */
+export const ZSessionImport = ZSessionExport.extend({
+  exported_at: z.iso.datetime({ offset: true }),
+  session: ZExportedSession.extend({
+    title: ZCreateSessionRequest.shape.title,
+    description: ZCreateSessionRequest.shape.description,
+    coordinator_model: ZCreateSessionRequest.shape.coordinator_model,
+    manual_agent_selection: ZCreateSessionRequest.shape.manual_agent_selection,
+    agent_preferences: ZCreateSessionRequest.shape.agent_preferences,
+    budget_credits: ZCreateSessionRequest.shape.budget_credits,
+  }),
+  messages: z.array(
+    z.discriminatedUnion("role", [
+      ZChatMessage.extend({
+        role: z.literal("user"),
+        content: ZChatRequest.shape.message,
+      }),
+      ZChatMessage.extend({
+        role: z.literal("assistant"),
+        content: z.string().max(IMPORTED_TEXT_MAX),
+      }),
+    ]),
+  ),
+  documents: z
+    .array(ZExportedDocument.extend({ name: z.string().trim().min(1).max(DOCUMENT_NAME_MAX) }))
+    .default([]),
+});
+export type TSessionImport = z.infer<typeof ZSessionImport>;
 
 /** What an import checks first, to name an unknown format or version plainly. */
 export const ZSessionExportEnvelope = z.object({ format: z.unknown(), version: z.unknown() });

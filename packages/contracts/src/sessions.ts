@@ -119,6 +119,10 @@ export const ZSession = z.object({
     "Derived: active (a run works, or something happened lately), completed (its last run completed), idle (30 minutes without anything and no completed run)",
   ),
   last_activity_at: z.string().describe("The newest of its creation, change, run start or end"),
+  imported_from_export_at: z
+    .string()
+    .optional()
+    .describe("Only on an imported copy: when the export it came from was made"),
 });
 export type TSession = z.infer<typeof ZSession>;
 

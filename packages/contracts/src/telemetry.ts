@@ -155,7 +155,8 @@ export type TScreenInfo = z.infer<typeof ZScreenInfo>;
 /** Spec §3 "Page view", with the analytics session it belongs to. */
 export const ZPageView = capBytes(
   z.object({
-    sessionId: id,
+    /** Not in spec §3's entity: optional, so the spec's payload is taken as it is. */
+    sessionId: id.optional(),
     userId: id.optional(),
     pagePath: shortText(2_048),
     pageTitle: shortText(512),
@@ -167,6 +168,27 @@ export const ZPageView = capBytes(
 );
 export type TPageView = z.infer<typeof ZPageView>;
 
+/**
+ * An event's free-form properties, bounded one by one (decision 052): a page needs a few short
+ * facts, not a store for anyone's kilobytes.
+ */
+export const ANALYTICS_PROPERTIES_MAX = 20;
+export const ANALYTICS_PROPERTY_KEY_MAX = 40;
+export const ANALYTICS_PROPERTY_VALUE_MAX = 200;
+export const ZAnalyticsProperties = z
+  .record(
+    z.string().min(1).max(ANALYTICS_PROPERTY_KEY_MAX),
+    z.union([
+      z.string().max(ANALYTICS_PROPERTY_VALUE_MAX),
+      z.number().finite(),
+      z.boolean(),
+      z.null(),
+    ]),
+  )
+  .refine((value) => Object.keys(value).length <= ANALYTICS_PROPERTIES_MAX, {
+    message: `At most ${ANALYTICS_PROPERTIES_MAX} properties`,
+  });
+
 /** Spec §3 "Analytics event". */
 export const ZAnalyticsEvent = capBytes(
   z.object({
@@ -176,7 +198,7 @@ export const ZAnalyticsEvent = capBytes(
     action: shortText(64).min(1),
     label: shortText(256).optional(),
     value: z.number().finite().optional(),
-    properties: z.record(z.string().max(64), z.unknown()).optional(),
+    properties: ZAnalyticsProperties.optional(),
   }),
 );
 export type TAnalyticsEvent = z.infer<typeof ZAnalyticsEvent>;
@@ -189,9 +211,10 @@ const metric = z.number().finite().min(0).max(3_600_000).optional();
  */
 export const ZPerformanceData = capBytes(
   z.object({
-    sessionId: id,
+    /** Not in spec §3's entity: optional, so the spec's payload is taken as it is. */
+    sessionId: id.optional(),
     userId: id.optional(),
-    pagePath: shortText(2_048),
+    pagePath: shortText(2_048).optional(),
     lcp: metric,
     fid: metric,
     inp: metric,
@@ -206,7 +229,8 @@ export type TPerformanceData = z.infer<typeof ZPerformanceData>;
 
 /** Spec §3 "Session end: duration in seconds". */
 export const ZSessionEnd = z.object({
-  sessionId: id,
+  /** Not in spec §3's entity ("duration in seconds"): optional. */
+  sessionId: id.optional(),
   userId: id.optional(),
   duration: z
     .number()

@@ -58,6 +58,12 @@ export const ZWorkspaceMemberUsage = z.object({
   held_credits: z.number(),
   monthly_cap_credits: z.number().nullable(),
   calls: z.number().int().describe("Model calls paid from the pool in the month"),
+  departed: z
+    .enum(["deleted", "left"])
+    .optional()
+    .describe(
+      "Spent in the month but no longer a member: the account was deleted (shown as Deleted member) or left",
+    ),
 });
 export type TWorkspaceMemberUsage = z.infer<typeof ZWorkspaceMemberUsage>;
 

@@ -67,12 +67,17 @@ export const WORKSPACE_ERROR_CODES = {
   invitationUsed: "invitation_used",
   invitationExpired: "invitation_expired",
   invitationWrongAccount: "invitation_wrong_account",
+  /** Only an address proven by its link may send invitations (decision 052). */
+  inviterUnverified: "inviter_email_unverified",
 } as const;
 
 /** How many team workspaces one person may have created and still own. */
 export const TEAM_WORKSPACES_PER_USER = 20;
 /** An invitation link works this long, once. */
 export const INVITATION_TTL_DAYS = 7;
+
+/** How a team names someone whose account was deleted: in its usage and its audit log. */
+export const DELETED_MEMBER_NAME = "Deleted member";
 
 export const WORKSPACE_MESSAGES = {
   notFound: "This workspace does not exist.",
@@ -87,6 +92,9 @@ export const WORKSPACE_MESSAGES = {
     "A workspace needs at least one owner. Make another member an owner first, or delete the workspace.",
   confirmMismatch: "Type the workspace's name exactly to confirm deleting it.",
   onlyOwnersManageAdmins: "Only owners can make or change admins and owners.",
+  onlyOwnersCapAdmins: "Only owners can set the monthly caps of admins and owners.",
+  inviterUnverified:
+    "Confirm your email address before inviting people: use the link we sent you, or send it again from Settings.",
   memberNotFound: "This person is not a member of the workspace.",
   alreadyMember: (email: string) => `${email} is already a member of this workspace.`,
   invitationNotFound: "This invitation does not exist or was withdrawn. Ask for a new one.",

@@ -70,7 +70,8 @@ beforeAll(async () => {
   });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  a = await signUp(t.app);
+  // A proven address: only such accounts send invitations (decision 052).
+  a = await signUp(t.app, { verified: true });
   b = await signUp(t.app);
   const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
   for (const user of [a, b]) {

@@ -28,6 +28,8 @@ import { templatesMigration } from "./0026_templates";
 import { sessionImportsMigration } from "./0027_session_imports";
 import { shareLinksMigration } from "./0028_share_links";
 import { durableRunsMigration } from "./0029_durable_runs";
+import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
+import { analyticsLimitsMigration } from "./0034_analytics_limits";
 
 /**
  * Every schema change, one file each, applied in the order of their ids. Each module owns
@@ -65,4 +67,6 @@ export const migrations: readonly Migration[] = [
   sessionImportsMigration,
   shareLinksMigration,
   durableRunsMigration,
+  importOriginAndSizeMigration,
+  analyticsLimitsMigration,
 ];

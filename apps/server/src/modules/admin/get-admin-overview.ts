@@ -7,6 +7,7 @@ import { checkModelHealth } from "../models/check-model-health";
 import type { ModelGateway } from "../models/gateway";
 import type { ModelCallStats } from "../models/model-call-stats";
 import { countRunsByDay } from "../orchestration/count-runs-by-day";
+import { countDroppedAnalytics } from "../telemetry/count-anonymous-analytics";
 import { countUsers } from "../users/count-users";
 
 const DAY_MS = 86_400_000;
@@ -28,12 +29,13 @@ export async function getAdminOverview(
 ): Promise<TAdminOverview> {
   const dates = utcDays(days, now);
   const since = new Date(`${dates[0]}T00:00:00.000Z`);
-  const [users, credits, runs, messages, revenue] = await Promise.all([
+  const [users, credits, runs, messages, revenue, dropped] = await Promise.all([
     countUsers(db, since),
     summarizeCreditFlows(db, since),
     countRunsByDay(db, since),
     countMessagesByDay(db, since),
     sumRevenueByDay(db, since),
+    countDroppedAnalytics(db, since),
   ]);
   const perDay: TAdminOverviewDay[] = dates.map((date) => ({
     date,
@@ -50,5 +52,6 @@ export async function getAdminOverview(
     totals: { users: users.users, disabled_users: users.disabledUsers },
     providers: checkModelHealth(models.gateway).providers,
     models: models.stats.read(),
+    analytics_dropped: dropped,
   };
 }

@@ -24,6 +24,17 @@ export const THROTTLE = {
     windowMs: HOUR,
   }),
   resetPerIp: (ip: string): ThrottleRule => ({ key: `reset:ip:${ip}`, limit: 20, windowMs: HOUR }),
+  /** Invitations carry a person's text to any address (decision 052). */
+  invitePerInviter: (userId: string): ThrottleRule => ({
+    key: `invite:user:${userId}`,
+    limit: 20,
+    windowMs: HOUR,
+  }),
+  invitePerAddress: (email: string): ThrottleRule => ({
+    key: `invite:address:${email}`,
+    limit: 3,
+    windowMs: HOUR,
+  }),
   verifyResendPerUser: (userId: string): ThrottleRule => ({
     key: `verify:user:${userId}`,
     limit: 3,

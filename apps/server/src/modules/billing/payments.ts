@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { BillingConfig } from "../../config";
 import type { Db } from "../../db/client";
 import { devPayments } from "./dev-payments";
+import { noPayments } from "./no-payments";
 import { stripePayments } from "./stripe-payments";
 
 /** Who pays: the signed-in user, as the payment provider's customer. */
@@ -31,7 +32,8 @@ export interface OpenedCheckout {
 
 /**
  * The one seam for taking payments (docs/conventions.md): Stripe when STRIPE_SECRET_KEY is set,
- * else the built-in dev checkout. Chosen once, at start-up. Neither fulfils anything itself:
+ * else the built-in dev checkout when allowed (TEST_CHECKOUT, on by default outside
+ * production), else none: purchases refused (decision 052). Chosen once, at start-up. Neither fulfils anything itself:
  * both report payments as Stripe-format signed events to the webhook handler.
  */
 export interface Payments {
@@ -44,12 +46,14 @@ export interface Payments {
 
 export interface PaymentsOptions {
   stripe: BillingConfig["stripe"];
+  testCheckout: boolean;
   db: Db;
   publicUrl: string;
   log: FastifyBaseLogger;
 }
 
 export function createPayments(options: PaymentsOptions): Payments {
-  const { stripe, ...deps } = options;
-  return stripe ? stripePayments(stripe, deps) : devPayments();
+  const { stripe, testCheckout, ...deps } = options;
+  if (stripe) return stripePayments(stripe, deps);
+  return testCheckout ? devPayments() : noPayments();
 }

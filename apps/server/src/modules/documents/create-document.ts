@@ -1,6 +1,6 @@
 import type { TDocumentKind, TDocumentStore } from "@cohort/contracts";
 import type { Db } from "../../db/client";
-import { reserveStorage } from "./document-quota";
+import { fitsStorage, reserveStorage } from "./document-quota";
 
 export interface NewDocument {
   id: string;
@@ -21,6 +21,7 @@ export interface NewDocument {
  */
 export function createDocument(db: Db, doc: NewDocument, quotaBytes: number): Promise<boolean> {
   return db.transaction(async (tx) => {
+    if (!(await fitsStorage(tx, doc.userId, doc.sizeBytes, quotaBytes))) return false;
     if (!(await reserveStorage(tx, doc.userId, doc.sizeBytes, quotaBytes))) return false;
     await tx.query(
       `INSERT INTO documents

@@ -44,6 +44,21 @@ import { renameDocument } from "./rename-document";
 
 const tags = ["documents"];
 const ONE_FILE_ONLY = `Send exactly one file per request, in the field "${DOCUMENT_UPLOAD_FIELD}", with no other fields than "${DOCUMENT_WORKSPACE_FIELD}".`;
+export const MALFORMED_UPLOAD =
+  "The upload was cut short or is not valid multipart/form-data. Send the file again.";
+
+/**
+ * A body the multipart parser cannot read (cut short, no boundary, a broken part header) is
+ * the client's fault: 400, not 500 (decision 052). Our own refusals and the system's errors
+ * (a full disk) pass through unchanged.
+ */
+function refuseMalformedUpload(error: unknown): never {
+  if (error instanceof AppError) throw error;
+  const known = error as { code?: unknown; syscall?: unknown; statusCode?: unknown };
+  if (known.syscall !== undefined) throw error;
+  if (typeof known.statusCode === "number" && known.statusCode < 500) throw error;
+  throw new AppError(ERROR_CODES.badRequest, 400, MALFORMED_UPLOAD);
+}
 
 /** The name as shown: its last path part, without control characters, at most 255 long. */
 function displayName(filename: string | undefined): string {
@@ -140,7 +155,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         if (error.code?.startsWith("FST_") && error.code.endsWith("_LIMIT")) {
           throw new AppError(ERROR_CODES.badRequest, 400, ONE_FILE_ONLY);
         }
-        throw error;
+        return refuseMalformedUpload(error);
       });
       if (!part || part.fieldname !== DOCUMENT_UPLOAD_FIELD) {
         throw new AppError(
@@ -158,7 +173,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       );
       const id = randomUUID();
       const name = displayName(part.filename);
-      const received = await receiveUpload(part.file, spoolDir, id);
+      const received = await receiveUpload(part.file, spoolDir, id).catch(refuseMalformedUpload);
       const quotaBytes = DOCUMENT_QUOTA_BYTES[user.subscription_tier];
       const detected = await checkUpload({
         received,

@@ -19,6 +19,7 @@ import {
   listAccountMemberships,
   planWorkspaceErasure,
 } from "../workspaces/account-workspaces";
+import { recordAccountDeparture } from "../workspaces/record-account-departure";
 import { checkDeleteConfirmation, checkNothingBlocksDeletion } from "./account-delete-checks";
 
 export interface DeleteAccountDeps {
@@ -36,7 +37,8 @@ export interface DeleteAccountDeps {
  * 2. every sign-in revoked and its sockets dropped, so the account makes no new data meanwhile;
  * 3. its runs stopped (their holds go back), its documents deleted with their files, any hold
  *    still open on an account that goes, or made by the user on a team's pool, released;
- * 4. one transaction: the admin audit entry, the workspaces that go with the account
+ * 4. one transaction: the admin audit entry, the departure in the audit log of every team
+ *    that stays (decision 052), the workspaces that go with the account
  *    (personal, and teams where it is the only member) and the user row, which cascade the
  *    rest. The credit ledger and usage rows stay: they reference an account id that no longer
  *    names anyone (no user, no workspace, no email). The balance is forfeited;
@@ -50,7 +52,8 @@ export async function deleteAccount(
 ): Promise<void> {
   const { db } = deps;
   await checkDeleteConfirmation(db, user, body);
-  const plan = planWorkspaceErasure(await listAccountMemberships(db, user.id));
+  const memberships = await listAccountMemberships(db, user.id);
+  const plan = planWorkspaceErasure(memberships);
   await checkNothingBlocksDeletion(db, user.id, plan.blocking);
   const erased = plan.erase.map((workspace) => workspace.workspace_id);
 
@@ -86,6 +89,11 @@ export async function deleteAccount(
         after: null,
         reason: "Deleted by the account holder",
       },
+    );
+    await recordAccountDeparture(
+      tx,
+      user,
+      memberships.filter((m) => !erased.includes(m.workspace_id)),
     );
     await deleteWorkspaces(tx, erased);
     await deleteUser(tx, user.id);

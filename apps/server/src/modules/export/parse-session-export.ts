@@ -1,9 +1,10 @@
 import {
   EXPORT_ERROR_CODES,
+  IMPORTED_TEXT_MAX,
   SESSION_EXPORT_FORMAT,
   SESSION_EXPORT_VERSIONS,
-  type TSessionExport,
-  ZSessionExport,
+  type TSessionImport,
+  ZSessionImport,
 } from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
 
@@ -15,7 +16,7 @@ const MAX_ISSUES = 20;
  * then its times and the links inside it (each run's message is in the conversation; no
  * id twice).
  */
-export function parseSessionExport(body: unknown): TSessionExport {
+export function parseSessionExport(body: unknown): TSessionImport {
   const envelope = (typeof body === "object" && body !== null ? body : {}) as {
     format?: unknown;
     version?: unknown;
@@ -35,7 +36,7 @@ export function parseSessionExport(body: unknown): TSessionExport {
       { version: envelope.version ?? null, supported: SESSION_EXPORT_VERSIONS },
     );
   }
-  const parsed = ZSessionExport.safeParse(body);
+  const parsed = ZSessionImport.safeParse(body);
   if (!parsed.success) {
     throw invalidExport(
       "This export is damaged or incomplete and cannot be imported.",
@@ -47,7 +48,40 @@ export function parseSessionExport(body: unknown): TSessionExport {
   }
   checkTimes(parsed.data);
   checkLinks(parsed.data);
+  checkRunTexts(parsed.data);
   return parsed.data;
+}
+
+/** The first string longer than `max` anywhere in `value`, with its path. */
+function findLongText(value: unknown, max: number, path: string): string | null {
+  if (typeof value === "string") return value.length > max ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findLongText(item, max, `${path}.${i}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findLongText(item, max, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * A run is model output: no field of it longer than any model call can write (contract's
+ * IMPORTED_TEXT_MAX), named by its path like the schema's own issues (decision 052).
+ */
+function checkRunTexts(data: TSessionImport): void {
+  const path = findLongText(data.runs, IMPORTED_TEXT_MAX, "runs");
+  if (path) {
+    throw invalidExport("This export is damaged or incomplete and cannot be imported.", [
+      { path, message: `Too big: expected string to have <=${IMPORTED_TEXT_MAX} characters` },
+    ]);
+  }
 }
 
 function invalidExport(message: string, details?: unknown): AppError {
@@ -55,7 +89,7 @@ function invalidExport(message: string, details?: unknown): AppError {
 }
 
 /** Every time must be a date and time a reader agrees on (the database alone takes "today"). */
-function checkTimes(data: TSessionExport): void {
+function checkTimes(data: TSessionImport): void {
   const times = [
     data.session.created_at,
     ...data.messages.map((m) => m.created_at),
@@ -71,7 +105,7 @@ function checkTimes(data: TSessionExport): void {
   }
 }
 
-function checkLinks(data: TSessionExport): void {
+function checkLinks(data: TSessionImport): void {
   const seen = new Set<string>();
   const once = (id: string, what: string) => {
     if (seen.has(id)) throw invalidExport(`This export names the id "${id}" twice (${what}).`);

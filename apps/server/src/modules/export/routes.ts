@@ -87,7 +87,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const { user } = await requireAgreement(request);
       const imported = await importSessionExport(
         app.db,
-        user.id,
+        app.models.catalogue,
+        { id: user.id, tier: user.subscription_tier },
         request.query.workspace_id,
         request.body,
       );

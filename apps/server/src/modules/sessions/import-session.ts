@@ -11,6 +11,10 @@ export interface ImportedSession {
   documents: { id: string; name: string }[];
   /** The conversation with fresh ids, in the export's order and with its times. */
   messages: TChatMessage[];
+  /** When the export was made: the copy is marked with it. */
+  exportedAt: string;
+  /** The export's size, counted against the importer's storage quota while the copy exists. */
+  bytes: number;
 }
 
 /**
@@ -23,8 +27,9 @@ export async function importSession(db: Queryable, input: ImportedSession): Prom
   await db.query(
     `INSERT INTO sessions (id, user_id, workspace_id, title, description, coordinator_model,
        manual_agent_selection, agent_preferences, status, budget_credits, spent_credits,
-       imported_at, imported_documents)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, clock_timestamp(), $12::jsonb)`,
+       imported_at, imported_documents, imported_export_at, imported_bytes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, clock_timestamp(), $12::jsonb,
+       $13, $14)`,
     [
       input.id,
       input.userId,
@@ -38,6 +43,8 @@ export async function importSession(db: Queryable, input: ImportedSession): Prom
       session.budget_credits === null ? null : hundredthsOf(session.budget_credits),
       hundredthsOf(session.spent_credits),
       JSON.stringify(input.documents),
+      input.exportedAt,
+      input.bytes,
     ],
   );
   if (input.messages.length === 0) return;
@@ -65,4 +72,13 @@ export async function findSessionImport(
     importedAt: row?.imported_at ? new Date(row.imported_at).toISOString() : null,
     documents: typeof documents === "string" ? JSON.parse(documents) : documents,
   };
+}
+
+/** What the user's imported sessions take of their storage quota (decision 052). */
+export async function importedSessionBytes(db: Queryable, userId: string): Promise<number> {
+  const { rows } = await db.query<{ bytes: number | string | null }>(
+    "SELECT sum(imported_bytes) AS bytes FROM sessions WHERE user_id = $1 AND imported_bytes > 0",
+    [userId],
+  );
+  return Number(rows[0]?.bytes ?? 0);
 }

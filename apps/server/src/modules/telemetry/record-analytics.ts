@@ -21,7 +21,7 @@ export function recordPageViews(
   return queue.push(
     "analytics_page_views",
     views.map((view) => ({
-      analytics_session_id: view.sessionId,
+      analytics_session_id: view.sessionId ?? null,
       user_id: sender.userId,
       page_path: redactUrl(view.pagePath),
       page_title: view.pageTitle,
@@ -66,9 +66,9 @@ export function recordPerformance(
   return queue.push(
     "analytics_performance",
     samples.map((sample) => ({
-      analytics_session_id: sample.sessionId,
+      analytics_session_id: sample.sessionId ?? null,
       user_id: sender.userId,
-      page_path: redactUrl(sample.pagePath),
+      page_path: sample.pagePath === undefined ? null : redactUrl(sample.pagePath),
       lcp: sample.lcp ?? null,
       fid: sample.fid ?? null,
       inp: sample.inp ?? null,
@@ -89,7 +89,7 @@ export function recordSessionEnds(
   return queue.push(
     "analytics_session_ends",
     ends.map((end) => ({
-      analytics_session_id: end.sessionId,
+      analytics_session_id: end.sessionId ?? null,
       user_id: sender.userId,
       duration_seconds: end.duration,
     })),

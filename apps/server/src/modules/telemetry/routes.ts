@@ -3,6 +3,7 @@ import {
   ERROR_CODES,
   LOG_BATCH_MAX_ENTRIES,
   TELEMETRY_MAX_ENTRY_BYTES,
+  utf8Bytes,
   ZAnalyticsEventBody,
   ZLogBatch,
   ZPageViewBody,
@@ -17,6 +18,7 @@ import type { z } from "zod";
 import { currentPrincipal, requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import type { ServerLineCapture } from "./capture-server-lines";
+import { admitAnonymousAnalytics } from "./count-anonymous-analytics";
 import { getTelemetryPreferences } from "./get-telemetry-preferences";
 import {
   recordEvents,
@@ -156,6 +158,16 @@ export function registerTelemetry(
         // Accepted and dropped alike answer 202: a page cannot learn more by probing.
         if (optedOut) return reply.status(202).send({ accepted: 0 });
         const sender = { userId: principal?.user.id ?? null, ip: truncateIp(request.ip) };
+        // Anonymous senders share a daily byte budget per address; beyond it their items are
+        // dropped (and counted for the admin), answered like any other (decision 052).
+        if (principal === null) {
+          const bytes = utf8Bytes(JSON.stringify(items));
+          const ip = sender.ip ?? "unknown";
+          const budget = telemetry.anonymousBytesPerDay;
+          if (!(await admitAnonymousAnalytics(app.db, ip, items.length, bytes, budget))) {
+            return reply.status(202).send({ accepted: 0 });
+          }
+        }
         if (!record(queue, items, sender)) throw queueFull();
         return reply.status(202).send({ accepted: items.length });
       },

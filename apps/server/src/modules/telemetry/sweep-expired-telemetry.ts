@@ -31,6 +31,10 @@ export async function sweepExpiredTelemetry(
       if (rowCount < CHUNK) break;
     }
   }
+  // The anonymous senders' daily budgets (one small row per address and day) go with them.
+  await db.query("DELETE FROM analytics_anonymous_usage WHERE day < $1::date", [
+    cutoff.slice(0, 10),
+  ]);
   return deleted;
 }
 

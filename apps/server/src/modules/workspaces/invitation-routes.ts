@@ -1,4 +1,5 @@
 import {
+  WORKSPACE_ERROR_CODES,
   WORKSPACE_MESSAGES,
   ZCreateInvitation,
   ZInvitationPreview,
@@ -13,6 +14,8 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireUser } from "../../platform/auth";
+import { AppError } from "../../platform/errors";
+import { consumeAttempt, THROTTLE } from "../auth/throttle";
 import { acceptInvitation, previewInvitation } from "./accept-invitation";
 import { createInvitation } from "./create-invitation";
 import { notifyWorkspaceChanged } from "./drop-member-sockets";
@@ -46,7 +49,22 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
       if (access.kind === "personal") {
         throw personalWorkspaceRefused(WORKSPACE_MESSAGES.personalNoMembers);
       }
+      // An invitation mails a person's text to any address: only a proven address sends
+      // them, and at most a few per hour per inviter and per address, like password resets
+      // (decision 052).
+      if (!user.emailVerified) {
+        throw new AppError(
+          WORKSPACE_ERROR_CODES.inviterUnverified,
+          403,
+          WORKSPACE_MESSAGES.inviterUnverified,
+        );
+      }
       const { email, role } = request.body;
+      await consumeAttempt(
+        app.db,
+        [THROTTLE.invitePerInviter(user.id), THROTTLE.invitePerAddress(email.toLowerCase())],
+        "invitations",
+      );
       const created = await createInvitation(app.db, {
         workspaceId: access.workspaceId,
         actorId: user.id,
@@ -61,6 +79,7 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
             role,
             workspaceName: created.workspaceName,
             inviterName: user.displayName,
+            inviterEmail: user.email,
           },
           created.token,
         ),

@@ -51,6 +51,21 @@ export function requireMayManage(
   }
 }
 
+/**
+ * Caps follow roles: admins cap members and viewers, only owners cap admins and owners — so
+ * an admin can neither lift their own cap nor set the owner's (decision 052).
+ */
+export function requireMayCap(actorRole: TWorkspaceRole, targetRole: TWorkspaceRole): void {
+  if ((targetRole === "owner" || targetRole === "admin") && actorRole !== "owner") {
+    throw new AppError(
+      WORKSPACE_ERROR_CODES.roleTooLow,
+      403,
+      WORKSPACE_MESSAGES.onlyOwnersCapAdmins,
+      { role: actorRole, needs: "owner" },
+    );
+  }
+}
+
 /** 409 when taking `userId` out of the owners would leave none. */
 export function requireAnotherOwner(roles: LockedRoles, userId: string): void {
   if (roles.get(userId) !== "owner") return;

@@ -1,5 +1,7 @@
 import {
+  DELETED_MEMBER_NAME,
   ERROR_CODES,
+  type TWorkspaceMemberUsage,
   WORKSPACE_CREDIT_ROUTES,
   ZMemberCap,
   ZSetMemberCap,
@@ -14,9 +16,11 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { getMemberCredits } from "../credits/get-member-credits";
-import { listMemberUsage } from "../credits/list-member-usage";
+import { listMemberUsage, type MemberUsage } from "../credits/list-member-usage";
 import { setMemberCap } from "../credits/set-member-cap";
+import { findUserById } from "../users/find-user";
 import { listWorkspaceMembers } from "./list-workspace-members";
+import { lockedActorRole, lockMemberRoles, memberNotFound, requireMayCap } from "./member-rules";
 import { recordWorkspaceAudit } from "./record-workspace-audit";
 import { payerFor, requireWorkspaceAccess, type WorkspaceAccess } from "./workspace-access";
 
@@ -31,6 +35,35 @@ function requireTeam(access: WorkspaceAccess): void {
       "Only team workspaces have pooled credits and member caps.",
     );
   }
+}
+
+/**
+ * Pool spend of people who are no longer members stays in the month's usage (decision 052):
+ * a deleted account as "Deleted member", someone who left under their name.
+ */
+async function departedSpenders(
+  db: FastifyInstance["db"],
+  members: readonly { user_id: string }[],
+  usage: Map<string, MemberUsage>,
+): Promise<TWorkspaceMemberUsage[]> {
+  const current = new Set(members.map((m) => m.user_id));
+  const departed: TWorkspaceMemberUsage[] = [];
+  for (const [userId, used] of usage) {
+    if (current.has(userId) || (used.spent === 0 && used.held === 0 && used.calls === 0)) continue;
+    const user = await findUserById(db, userId);
+    departed.push({
+      user_id: userId,
+      email: user?.email ?? "",
+      display_name: user?.displayName ?? DELETED_MEMBER_NAME,
+      role: "member",
+      spent_credits: used.spent,
+      held_credits: used.held,
+      monthly_cap_credits: null,
+      calls: used.calls,
+      departed: user ? "left" : "deleted",
+    });
+  }
+  return departed;
 }
 
 const thisMonth = () => new Date().toISOString().slice(0, 7);
@@ -82,19 +115,22 @@ export async function workspaceCreditRoutes(app: FastifyInstance): Promise<void>
       reply.header("cache-control", "no-store");
       return {
         month,
-        members: members.map((member) => {
-          const used = usage.get(member.user_id);
-          return {
-            user_id: member.user_id,
-            email: member.email,
-            display_name: member.display_name,
-            role: member.role,
-            spent_credits: used?.spent ?? 0,
-            held_credits: used?.held ?? 0,
-            monthly_cap_credits: used?.monthlyCap ?? null,
-            calls: used?.calls ?? 0,
-          };
-        }),
+        members: [
+          ...members.map((member) => {
+            const used = usage.get(member.user_id);
+            return {
+              user_id: member.user_id,
+              email: member.email,
+              display_name: member.display_name,
+              role: member.role,
+              spent_credits: used?.spent ?? 0,
+              held_credits: used?.held ?? 0,
+              monthly_cap_credits: used?.monthlyCap ?? null,
+              calls: used?.calls ?? 0,
+            };
+          }),
+          ...(await departedSpenders(app.db, members, usage)),
+        ],
       };
     },
   );
@@ -116,18 +152,15 @@ export async function workspaceCreditRoutes(app: FastifyInstance): Promise<void>
       const { id, userId } = request.params;
       const access = await requireWorkspaceAccess(app.db, user.id, id, "admin");
       requireTeam(access);
-      const member = (await listWorkspaceMembers(app.db, access.workspaceId)).find(
-        (m) => m.user_id === userId,
-      );
-      if (!member) {
-        throw new AppError(
-          ERROR_CODES.notFound,
-          404,
-          "This person is not a member of the workspace.",
-        );
-      }
       const cap = request.body.monthly_cap_credits;
       const change = await app.db.transaction(async (tx) => {
+        // Roles read under the lock that role changes take, so a demotion racing this cannot
+        // let an admin cap an owner (decision 052).
+        const roles = await lockMemberRoles(tx, access.workspaceId);
+        const actorRole = lockedActorRole(roles, user.id, "admin");
+        const targetRole = roles.get(userId);
+        if (!targetRole) throw memberNotFound();
+        requireMayCap(actorRole, targetRole);
         const changed = await setMemberCap(tx, access.workspaceId, userId, cap);
         await recordWorkspaceAudit(tx, {
           workspaceId: access.workspaceId,

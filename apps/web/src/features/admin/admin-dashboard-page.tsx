@@ -65,6 +65,10 @@ export function AdminDashboardPage() {
             <Stat label="Users" value={formatNumber(data.totals.users)} />
             <Stat label="Disabled accounts" value={formatNumber(data.totals.disabled_users)} />
             <Stat
+              label="Analytics dropped (over the daily cap)"
+              value={formatNumber(data.analytics_dropped.items)}
+            />
+            <Stat
               label={`Revenue, ${days} days`}
               value={formatCost(data.days.reduce((sum, day) => sum + day.revenue_cents, 0) / 100)}
             />

@@ -115,6 +115,11 @@ export function BillingOverview({ summary }: { summary: TBillingSummary }) {
           Payments use Cohort's built-in test checkout: no card is charged.
         </p>
       ) : null}
+      {summary.payments === "off" ? (
+        <p className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900">
+          Purchases are turned off: this server has no payment provider configured.
+        </p>
+      ) : null}
     </Card>
   );
 }

@@ -17,6 +17,7 @@ import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { ExportMenuItems } from "../export/export-menu-items";
+import { ImportedSessionMark } from "../export/imported-badge";
 import { ShareDialog } from "../share/share-dialog";
 import { SaveAsTemplateDialog } from "../templates/save-template";
 import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
@@ -312,6 +313,9 @@ export function SessionHeader({
               {session.title}
             </h1>
             <SessionStatusBadge status={shown} />
+            {session.imported_from_export_at ? (
+              <ImportedSessionMark exportedAt={session.imported_from_export_at} />
+            ) : null}
           </div>
           <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-ink-500">
             {coordinator ? (
