@@ -76,9 +76,9 @@ describe("session export and import", () => {
       page.waitForEvent("download"),
       page.getByRole("menuitem", { name: "Markdown (.md)" }).click(),
     ]);
-    expect(markdown.suggestedFilename()).toBe("inverter-sizing.md");
+    expect(markdown.suggestedFilename()).toBe("inverter-sizing-imported.md");
     const text = readFileSync((await markdown.path()) as string, "utf8");
-    expect(text.startsWith("# Inverter sizing\n")).toBe(true);
+    expect(text.startsWith("# Inverter sizing (imported)\n")).toBe(true);
     expect(text).toContain("| North array | 4200 |");
     expect(text).toContain("imported (cost where it ran, not charged here)");
 
@@ -87,7 +87,7 @@ describe("session export and import", () => {
       page.waitForEvent("download"),
       page.getByRole("menuitem", { name: "PDF (.pdf)" }).click(),
     ]);
-    expect(pdf.suggestedFilename()).toBe("inverter-sizing.pdf");
+    expect(pdf.suggestedFilename()).toBe("inverter-sizing-imported.pdf");
     expect(
       readFileSync((await pdf.path()) as string)
         .subarray(0, 5)
