@@ -1,7 +1,12 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type TSignInProvider, ZSignInProvider } from "@cohort/contracts";
+import {
+  SHARE_STREAMS_PER_ADDRESS,
+  SHARE_STREAMS_PER_LINK,
+  type TSignInProvider,
+  ZSignInProvider,
+} from "@cohort/contracts";
 import { z } from "zod";
 import { buildCatalogue, CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
 import { legacyLocalEmbeddingName, resolveEmbeddingModel } from "./modules/models/embedding-models";
@@ -195,6 +200,19 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanish.default(false),
   // An embedding model of the catalogue (e.g. text-embedding-3-small): hybrid search.
   EMBEDDING_MODEL: z.string().min(1).optional(),
+  // Share links' live streams open at once (modules/export, decision 051).
+  SHARE_STREAMS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(SHARE_STREAMS_PER_ADDRESS),
+  SHARE_STREAMS_PER_LINK: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(SHARE_STREAMS_PER_LINK),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -267,6 +285,8 @@ export interface AppConfig {
     readonly timeoutMs: number;
   };
   readonly documents: DocumentsConfig;
+  /** Bounds on share links' open live streams, per address and per link (decision 051). */
+  readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
 }
 
 export interface DocumentsConfig {
@@ -480,6 +500,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
     documents: documentsConfig(e, models),
+    shareStreams: Object.freeze({
+      perAddress: e.SHARE_STREAMS_PER_ADDRESS,
+      perLink: e.SHARE_STREAMS_PER_LINK,
+    }),
   });
 }
 
