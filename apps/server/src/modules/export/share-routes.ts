@@ -45,6 +45,9 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const publicUrl = app.config.publicUrl;
   const streams = createShareStreamCounter(app.config.shareStreams);
+  // Open live streams end when the server closes, instead of holding its shutdown.
+  const closing = new AbortController();
+  app.addHook("preClose", async () => closing.abort());
   app.addHook("onRequest", async (_request, reply) => {
     reply.header("x-robots-tag", "noindex, nofollow");
   });
@@ -180,6 +183,7 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
         await streamShareEvents(app.orchestration.deps, stream, {
           share,
           after: request.query.after,
+          closing: closing.signal,
         }).catch((error: unknown) => {
           request.log.error({ err: error, shareId: share.id }, "share stream failed");
         });

@@ -26,8 +26,9 @@ export interface ShareStreamDeps extends Pick<RunEventLogDeps, "db" | "events"> 
 }
 
 /**
- * Sends the session's run events after `after` as `run` messages until the viewer leaves
- * or the link stops working: then one `end` message and the stream closes. The events come
+ * Sends the session's run events after `after` as `run` messages until the viewer leaves,
+ * the server shuts down, or the link stops working: then one `end` message and the stream
+ * closes. The events come
  * from the session's room, as a socket gets them (this process's at once, the other
  * instances' through the adapter's channel); the database is read only for the backlog
  * and to fill a gap in the numbers. Read-only: nothing a viewer sends reaches the session.
@@ -35,10 +36,11 @@ export interface ShareStreamDeps extends Pick<RunEventLogDeps, "db" | "events"> 
 export async function streamShareEvents(
   deps: ShareStreamDeps,
   stream: SseStream,
-  input: { share: ShareRow; after: number },
+  input: { share: ShareRow; after: number; closing: AbortSignal },
 ): Promise<void> {
   const { share } = input;
-  const signal = stream.clientGone;
+  // The viewer left, or the server is shutting down (the page reconnects to another instance).
+  const signal = AbortSignal.any([stream.clientGone, input.closing]);
   let cursor = input.after;
   let queued: TRunEvent[] = [];
   let recheck = false;
