@@ -1,5 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handmadeExport } from "../test-support/export-fixtures";
 import { createUser, signInContext } from "./support/accounts";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 
@@ -141,4 +142,48 @@ describe("share links", () => {
     await viewer.close();
     await ownerPage.close();
   }, 240_000);
+
+  it("shows remote images of a shared answer as links, and ends with a quiet link to Cohort", async () => {
+    const owner = await createUser({ firstName: "Ada", lastName: "Byron" });
+    const imported = await call<{ session_id: string }>(
+      owner.token,
+      "POST",
+      "/api/sessions/import",
+      handmadeExport({
+        title: "Pixel test",
+        answer:
+          "Here is the chart:\n\n![Sales chart](https://tracker.example/pixel.png?u=1)\n\nThe end.",
+      }),
+    );
+    const { url } = await call<{ url: string }>(
+      owner.token,
+      "POST",
+      `/api/sessions/${imported.session_id}/shares`,
+      {},
+    );
+
+    const viewer = await openPage(browser, desktop);
+    const { page } = viewer;
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    const response = await page.goto(new URL(url).pathname);
+    // The page's policy refuses images from other hosts, whatever a renderer does.
+    const csp = (await response?.headerValue("content-security-policy")) ?? "";
+    expect(csp).toContain("img-src 'self' data: blob:;");
+    expect(csp).not.toMatch(/img-src[^;]*https:/);
+    await page.getByTestId("shared-page").waitFor();
+    await page.getByText("The end.").waitFor();
+    const blocked = page.getByTestId("blocked-image");
+    await expect.poll(() => blocked.textContent()).toBe("Image: Sales chart (tracker.example)");
+    expect(await blocked.getAttribute("href")).toBe("https://tracker.example/pixel.png?u=1");
+    expect(await page.locator('img[src*="tracker.example"]').count()).toBe(0);
+    expect(requested.some((u) => u.includes("tracker.example"))).toBe(false);
+
+    const madeWith = page.getByTestId("share-made-with");
+    expect(await madeWith.textContent()).toBe("Made with Cohort — try it");
+    expect(await madeWith.getAttribute("href")).toBe("/");
+    await screenshot(page, "share-remote-image");
+    viewer.expectNoErrors();
+    await viewer.close();
+  }, 120_000);
 });

@@ -219,6 +219,19 @@ describe("team workspaces", () => {
     await anonymous.page.getByText("Owner's market scan").first().waitFor();
     expect(await anonymous.page.getByTestId("workspace-switcher").count()).toBe(0);
 
+    // The owner finds every link of the team in one list and revokes it there (decision 051).
+    await page.goto("/settings#workspace");
+    const listed = settings
+      .getByTestId("workspace-share")
+      .filter({ hasText: "Owner's market scan" });
+    await expect.poll(() => listed.getAttribute("data-status")).toBe("active");
+    expect(await listed.textContent()).toContain("Active · 1 view");
+    await listed.getByRole("button", { name: "Revoke" }).click();
+    await expectToast(page, "Link revoked: it no longer opens");
+    await expect.poll(() => listed.getAttribute("data-status")).toBe("revoked");
+    await anonymous.page.reload();
+    await anonymous.page.getByTestId("share-not-found").waitFor();
+
     // A lower role and a removal take effect at once on the member's open page.
     await page.goto("/settings#workspace");
     const maxRow = settings.getByTestId("workspace-member").filter({ hasText: "Max Member" });
@@ -240,7 +253,7 @@ describe("team workspaces", () => {
 
     first.expectNoErrors();
     second.expectNoErrors([EXPECTED_401]);
-    anonymous.expectNoErrors([EXPECTED_401]);
+    anonymous.expectNoErrors([EXPECTED_401, /status of 404/]);
     await Promise.all([first.close(), second.close(), anonymous.close()]);
   }, 360_000);
 });

@@ -218,6 +218,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     createRealtime(app, {
       transports: config.realtimeTransports,
       adapter: redisConnections?.socketAdapter(`${prefix}socket.io`),
+      roomFeed: redisConnections && { feed: redisConnections.roomFeed, key: `${prefix}socket.io` },
     }),
   );
 

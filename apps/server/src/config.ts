@@ -1,7 +1,12 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type TSignInProvider, ZSignInProvider } from "@cohort/contracts";
+import {
+  SHARE_STREAMS_PER_ADDRESS,
+  SHARE_STREAMS_PER_LINK,
+  type TSignInProvider,
+  ZSignInProvider,
+} from "@cohort/contracts";
 import { z } from "zod";
 import { buildCatalogue, CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
 import { legacyLocalEmbeddingName, resolveEmbeddingModel } from "./modules/models/embedding-models";
@@ -206,6 +211,19 @@ const EnvSchema = z.object({
   PDF_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(60_000),
   PDF_EXPORT_MEMORY_MB: z.coerce.number().int().min(32).max(8192).default(256),
   PDF_EXPORT_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(300),
+  // Share links' live streams open at once (modules/export, decision 051).
+  SHARE_STREAMS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(SHARE_STREAMS_PER_ADDRESS),
+  SHARE_STREAMS_PER_LINK: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(SHARE_STREAMS_PER_LINK),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -278,6 +296,8 @@ export interface AppConfig {
     readonly timeoutMs: number;
   };
   readonly documents: DocumentsConfig;
+  /** Bounds on share links' open live streams, per address and per link (decision 051). */
+  readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
   readonly pdfExport: PdfExportConfig;
 }
 
@@ -517,6 +537,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: e.PDF_EXPORT_TIMEOUT_MS,
       memoryMb: e.PDF_EXPORT_MEMORY_MB,
       maxPages: e.PDF_EXPORT_MAX_PAGES,
+    }),
+    shareStreams: Object.freeze({
+      perAddress: e.SHARE_STREAMS_PER_ADDRESS,
+      perLink: e.SHARE_STREAMS_PER_LINK,
     }),
   });
 }

@@ -46,6 +46,12 @@ export const REDACTED_LOG_KEYS = [
   "api_key",
   "apiKey",
   "authorization",
+  // Beyond spec §5 (decision 051): cookies and the OAuth/sign-in token names clients use.
+  "cookie",
+  "set-cookie",
+  "access_token",
+  "refresh_token",
+  "sessionToken",
 ] as const;
 export const REDACTED = "[REDACTED]";
 

@@ -14,6 +14,11 @@ export interface TAppRoute {
   readonly params?: Readonly<Record<string, readonly string[]>>;
   /** Served with noindex (meta tag and X-Robots-Tag), e.g. shared sessions. */
   readonly noindex?: boolean;
+  /**
+   * Images only from this site or inline (CSP `img-src` without `https:`): a page strangers
+   * open shows model output, whose remote images would tell their hosts who looked (051).
+   */
+  readonly localImagesOnly?: boolean;
 }
 
 export const INDUSTRIES = [
@@ -54,7 +59,7 @@ export const APP_ROUTES = [
   { path: "/api", access: "public" },
   { path: "/contact", access: "public" },
   { path: "/admin/login", access: "public" },
-  { path: "/share/:token", access: "public", noindex: true },
+  { path: "/share/:token", access: "public", noindex: true, localImagesOnly: true },
   { path: "/dashboard", access: "protected" },
   { path: "/chat/:sessionId?", access: "protected" },
   { path: "/cochat", access: "protected" },

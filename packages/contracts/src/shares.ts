@@ -13,6 +13,8 @@ export const SHARE_ROUTES = {
   share: "/api/shares/:id",
   publicView: "/api/share/:token",
   publicEvents: "/api/share/:token/events",
+  /** Every link of the workspace's sessions, for its owners and admins (decision 051). */
+  workspaceShares: "/api/workspaces/:id/shares",
 } as const;
 
 /** Where the web app shows a shared session or run. */
@@ -41,7 +43,11 @@ export const ZCreateShare = z.object({
 });
 export type TCreateShare = z.input<typeof ZCreateShare>;
 
-export const SHARE_STATUSES = ["active", "expired", "revoked"] as const;
+/**
+ * creator_left: its creator is no longer in the session's workspace (or deleted their
+ * account), so the link does not open; it works again if they are added back.
+ */
+export const SHARE_STATUSES = ["active", "expired", "revoked", "creator_left"] as const;
 export type TShareStatus = (typeof SHARE_STATUSES)[number];
 
 export const ZShareLink = z.object({
@@ -70,6 +76,20 @@ export type TShareCreated = z.infer<typeof ZShareCreated>;
 export const ZShareList = z.object({ shares: z.array(ZShareLink) });
 export type TShareList = z.infer<typeof ZShareList>;
 export const ZShareOne = z.object({ share: ZShareLink });
+
+/** A link in the workspace's list: which session it opens, by title. */
+export const ZWorkspaceShareLink = ZShareLink.extend({ session_title: z.string() });
+export type TWorkspaceShareLink = z.infer<typeof ZWorkspaceShareLink>;
+export const ZWorkspaceShareList = z.object({ shares: z.array(ZWorkspaceShareLink) });
+export type TWorkspaceShareList = z.infer<typeof ZWorkspaceShareList>;
+export const ZWorkspaceSharesParams = z.object({ id: z.uuid() });
+
+/**
+ * Live streams open at once: per address (a reader has a few tabs) and per link (a link
+ * posted somewhere busy); beyond, 429 (decision 051).
+ */
+export const SHARE_STREAMS_PER_ADDRESS = 8;
+export const SHARE_STREAMS_PER_LINK = 100;
 export const ZShareSessionParams = z.object({ id: z.uuid() });
 export const ZShareParams = z.object({ id: z.uuid() });
 export const ZShareTokenParams = z.object({ token: z.string().max(200) });
@@ -180,4 +200,8 @@ export const SHARE_MESSAGES = {
   runNotInSession: "This run is not in the session.",
   costErrorHidden:
     "The run stopped: its credits or the session's budget did not cover the next step.",
+  tooManyStreamsFromAddress: (most: number) =>
+    `At most ${most} live shared pages can be open from one address. Close one and try again.`,
+  tooManyStreamsOnLink:
+    "Too many people are watching this link live right now. Try again in a minute.",
 } as const;

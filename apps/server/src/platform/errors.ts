@@ -1,4 +1,4 @@
-import { ERROR_CODES, errorCodeForStatus, type TApiError } from "@cohort/contracts";
+import { ERROR_CODES, errorCodeForStatus, MAX_BODY_BYTES, type TApiError } from "@cohort/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
@@ -67,6 +67,9 @@ export function answerFrameworkError(
     );
 }
 
+/** A byte limit in MB as people read it: 1, 5, 0.5. */
+const megabytes = (bytes: number) => Number((bytes / (1024 * 1024)).toFixed(1));
+
 /** One error handler for the whole API: every failure leaves as `{ error: { code, message } }`. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -100,9 +103,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE" || status === 413) {
+      // The route's own limit (an import takes more than the 1 MB of everything else).
+      const limit = request.routeOptions.bodyLimit ?? MAX_BODY_BYTES;
       return reply
         .status(413)
-        .send(errorBody(ERROR_CODES.payloadTooLarge, "The request body is larger than 1 MB."));
+        .send(
+          errorBody(
+            ERROR_CODES.payloadTooLarge,
+            `The request body is larger than ${megabytes(limit)} MB.`,
+          ),
+        );
     }
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" || status === 415) {
       return reply

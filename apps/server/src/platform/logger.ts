@@ -1,21 +1,12 @@
-import { isRedactedKey, REDACTED, redactDeep } from "@cohort/contracts";
+import { redactDeep, redactUrl } from "@cohort/contracts";
 import type { FastifyRequest } from "fastify";
 import { type DestinationStream, type Logger, pino, stdSerializers, stdTimeFunctions } from "pino";
 
-/** Query-string values of redacted keys (e.g. `?token=`) never reach a log either. */
-export function redactUrl(url: string): string {
-  const q = url.indexOf("?");
-  if (q < 0) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
-  let changed = false;
-  for (const key of [...params.keys()]) {
-    if (isRedactedKey(key)) {
-      params.set(key, REDACTED);
-      changed = true;
-    }
-  }
-  return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
-}
+/**
+ * URLs in logs: token path segments (share links, invitations) and the query-string values of
+ * redacted keys (e.g. `?token=`) never reach a log (decision 051).
+ */
+export { redactUrl };
 
 export function createLogger(level: string, stream?: DestinationStream): Logger {
   return pino(
@@ -23,7 +14,8 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
       level,
       base: { service: "cohort" },
       timestamp: stdTimeFunctions.isoTime,
-      // Spec §5: redact password, token, secret, api_key, apiKey, authorization at any depth.
+      // Spec §5: redact password, token, secret, api_key, apiKey, authorization at any depth
+      // (and the keys decision 051 adds, and secrets inside strings).
       formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
       serializers: {
         req: (req: FastifyRequest) => ({

@@ -23,3 +23,9 @@ export const chatRoom = (chatSessionId: string) => `chat:${chatSessionId}`;
  */
 export const workspaceMemberRoom = (workspaceId: string, userId: string) =>
   `workspace:${workspaceId}:user:${userId}`;
+
+/**
+ * No socket joins it: a share link's live streams listen to it on the server (decision 051),
+ * so a revocation on any instance ends them at once.
+ */
+export const shareRoom = (shareId: string) => `share:${shareId}`;

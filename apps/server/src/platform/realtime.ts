@@ -1,6 +1,7 @@
 import { SERVER_EVENTS, SOCKET_PATH, type TSocketReady } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import { type ExtendedError, Server, type ServerOptions, type Socket } from "socket.io";
+import { createRoomListeners, type RemoteRoomFeed, type RoomListener } from "./room-listeners";
 
 export type HandshakeStep = (socket: Socket) => Promise<void>;
 
@@ -13,6 +14,11 @@ export interface Realtime {
   readonly io: Server;
   useHandshake(step: HandshakeStep): void;
   onConnection(handler: (socket: Socket) => void): void;
+  /**
+   * Hears a room's events on the server, from every instance, until the returned function
+   * is called (share streams follow a chat room this way; decision 051).
+   */
+  listenToRoom(room: string, listener: RoomListener): Promise<() => void>;
 }
 
 export function createRealtime(
@@ -21,6 +27,8 @@ export function createRealtime(
     transports: readonly ("polling" | "websocket")[];
     /** Carries room events between instances (Redis); absent means this process only. */
     adapter?: ServerOptions["adapter"] | undefined;
+    /** The adapter's room channels, for server-side listeners (with Redis). */
+    roomFeed?: { feed: RemoteRoomFeed; key: string } | undefined;
   },
 ): Realtime {
   const io = new Server(app.server, {
@@ -64,8 +72,14 @@ export function createRealtime(
     io.engine.close();
   });
 
+  const rooms = createRoomListeners(() => io.of("/").adapter, {
+    remote: options.roomFeed?.feed,
+    channelKey: options.roomFeed?.key ?? "socket.io",
+  });
+
   return {
     io,
+    listenToRoom: (room, listener) => rooms.listen(room, listener),
     useHandshake: (step) => steps.push(step),
     onConnection: (handler) => handlers.push(handler),
   };

@@ -1,11 +1,14 @@
 import type { Redis } from "ioredis";
 import type { ServerOptions } from "socket.io";
+import type { RemoteRoomFeed } from "./room-listeners";
 
 /** The Redis connections one instance keeps: commands, and a pub/sub pair for socket.io. */
 export interface RedisConnections {
   main: Redis;
   /** The socket.io adapter that carries room events between instances. */
   socketAdapter(key: string): ServerOptions["adapter"];
+  /** Single rooms' adapter channels, for server-side listeners (a connection opened on first use). */
+  roomFeed: RemoteRoomFeed;
   close(): Promise<void>;
 }
 
@@ -64,11 +67,41 @@ export async function connectRedis(
   const publish = pub.publish.bind(pub);
   pub.publish = ((...args: Parameters<typeof publish>) =>
     publish(...args).catch(() => 0)) as typeof pub.publish;
+  // Share streams subscribe to single rooms' channels on a connection of their own, so the
+  // adapter's pattern subscription and these never interfere (decision 051).
+  let feed: Redis | null = null;
+  const handlers = new Map<string, Set<(message: Buffer) => void>>();
+  const roomFeed: RemoteRoomFeed = {
+    async subscribe(channel, onMessage) {
+      if (!feed) {
+        feed = open("rooms", { readyCheck: false });
+        feed.on("messageBuffer", (name: Buffer, message: Buffer) => {
+          for (const handler of handlers.get(name.toString()) ?? []) handler(message);
+        });
+      }
+      const client = feed;
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await client.subscribe(channel);
+      }
+      set.add(onMessage);
+      return () => {
+        const current = handlers.get(channel);
+        if (!current?.delete(onMessage) || current.size > 0) return;
+        handlers.delete(channel);
+        void client.unsubscribe(channel).catch(() => {});
+      };
+    },
+  };
   return {
     main,
     socketAdapter: (key) => createAdapter(pub, sub, { key }),
+    roomFeed,
     close: async () => {
-      await Promise.all([main, pub, sub].map((client) => client.quit().catch(() => undefined)));
+      const clients = feed ? [main, pub, sub, feed] : [main, pub, sub];
+      await Promise.all(clients.map((client) => client.quit().catch(() => undefined)));
     },
   };
 }

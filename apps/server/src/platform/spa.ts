@@ -96,6 +96,15 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
         );
     }
     if (!match || !routeExists(match, exists)) return sendHtml(reply, 404, notFoundHtml);
+    if (match.route.localImagesOnly) {
+      const csp = reply.getHeader("content-security-policy");
+      if (typeof csp === "string") {
+        reply.header(
+          "content-security-policy",
+          csp.replace(/img-src [^;]*/, "img-src 'self' data: blob:"),
+        );
+      }
+    }
     // A route kept out of search engines (shared sessions) says so before any script runs.
     return match.route.noindex
       ? sendHtml(reply, 200, notFoundHtml, true)

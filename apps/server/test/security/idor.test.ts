@@ -302,6 +302,7 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "GET /api/workspaces/{id}/audit": { id: (o) => o.teamId, ownerStatus: 200 },
   "GET /api/workspaces/{id}/credits": { id: (o) => o.teamId, ownerStatus: 200 },
   "GET /api/workspaces/{id}/usage": { id: (o) => o.teamId, ownerStatus: 200 },
+  "GET /api/workspaces/{id}/shares": { id: (o) => o.teamId, ownerStatus: 200 },
   "PUT /api/workspaces/{id}/members/{userId}/cap": {
     id: (o) => o.teamId,
     laterParams: (o) => ({ userId: o.memberId }),

@@ -60,11 +60,17 @@ function refuseMalformedUpload(error: unknown): never {
   throw new AppError(ERROR_CODES.badRequest, 400, MALFORMED_UPLOAD);
 }
 
-/** The name as shown: its last path part, without control characters, at most 255 long. */
+/**
+ * The name as shown: its last path part, without control characters, at most 255 long. Bidi
+ * controls (U+202A–U+202E, U+2066–U+2069, U+200E/F) go too: `invoice\u202Efdp.exe` would
+ * read as "invoiceexe.pdf" (decision 051).
+ */
 function displayName(filename: string | undefined): string {
   const base = path.basename((filename ?? "").replaceAll("\\", "/"));
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  const clean = base.replace(/[\u0000-\u001f\u007f\uE000\uE001]/g, "").trim();
+  const clean = base
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+    .replace(/[\u0000-\u001f\u007f\uE000\uE001\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, "")
+    .trim();
   return (clean || "document").slice(0, DOCUMENT_NAME_MAX);
 }
 

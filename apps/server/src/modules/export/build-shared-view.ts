@@ -1,24 +1,12 @@
-import {
-  hideCosts,
-  type TChatMessage,
-  type TRun,
-  type TSharedRun,
-  type TSharedView,
-} from "@cohort/contracts";
+import type { TChatMessage, TRun, TSharedView } from "@cohort/contracts";
 import { isoTimestamp, type Queryable } from "../../db/client";
 import { listRuns } from "../orchestration/run-store";
 import { getSession } from "../sessions/find-session";
 import { listMessages } from "../sessions/list-messages";
 import { shareNotFound } from "./find-working-share";
 import { findDisplayNames } from "./share-names";
+import { shareRun } from "./share-projection";
 import type { ShareRow } from "./share-row";
-
-/** The run without what a link never shows: the approved memories it used. */
-function withoutMemories(run: TRun, askedBy: string | null): TSharedRun {
-  const { memories: _memories, plan, ...rest } = run;
-  const sharedPlan = plan === null ? null : (({ memories: _m, ...p }) => p)(plan);
-  return { ...rest, plan: sharedPlan, asked_by: askedBy };
-}
 
 /** A run's conversation: the message that started it and its answers. */
 function messagesOf(messages: readonly TChatMessage[], run: TRun): TChatMessage[] {
@@ -37,9 +25,9 @@ async function runStarters(db: Queryable, sessionId: string): Promise<Map<string
 
 /**
  * What a share link shows: the session (or the one run) as stored, filtered for a stranger.
- * Costs become null unless shared; names are display names and only when shared; the
- * approved memories a run used (the owner's private notes) never. A shared run that is
- * gone answers the link's 404.
+ * Runs go through the share projection (`shareRun`, the live stream's events through the
+ * same one): costs null unless shared, the approved memories a run used never. Names are
+ * display names and only when shared. A shared run that is gone answers the link's 404.
  */
 export async function buildSharedView(
   db: Queryable,
@@ -59,7 +47,6 @@ export async function buildSharedView(
     ? await findDisplayNames(db, [session.userId, ...starters.values()])
     : new Map<string, string>();
   const nameOf = (userId: string | undefined) => (userId ? (names.get(userId) ?? null) : null);
-  const sharedRuns = runs.map((run) => withoutMemories(run, nameOf(starters.get(run.id))));
   const view: TSharedView = {
     share: {
       kind: share.run_id === null ? "session" : "run",
@@ -77,13 +64,9 @@ export async function buildSharedView(
       spent_credits: session.spent_credits,
     },
     messages: share.run_id === null ? allMessages : messagesOf(allMessages, runs[0] as TRun),
-    runs: sharedRuns,
+    runs: runs.map((run) => shareRun(run, share, nameOf(starters.get(run.id)))),
     last_seq: lastSeq,
   };
   if (share.show_costs) return view;
-  return {
-    ...view,
-    session: { ...view.session, spent_credits: null },
-    runs: hideCosts(view.runs),
-  };
+  return { ...view, session: { ...view.session, spent_credits: null } };
 }

@@ -10,34 +10,44 @@ import {
   ZShareParams,
   ZShareSessionParams,
   ZShareTokenParams,
+  ZWorkspaceShareList,
+  ZWorkspaceSharesParams,
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireUser } from "../../platform/auth";
+import { shareRoom } from "../../platform/realtime-rooms";
 import { requireAgreement } from "../agreements/require-agreement";
 import { openSse } from "../cochat/sse-stream";
 import { lastEventSeq } from "../orchestration/run-events";
 import { findSessionFor } from "../sessions/find-session";
+import { requireWorkspaceAccess } from "../workspaces/workspace-access";
 import { buildSharedView } from "./build-shared-view";
+import { createShareStreamCounter } from "./count-share-streams";
 import { createShareLink } from "./create-share-link";
 import { findWorkingShare, openShare, shareNotFound } from "./find-working-share";
-import { listShareLinks } from "./list-share-links";
+import { listShareLinks, listWorkspaceShareLinks } from "./list-share-links";
 import { revokeShareLink } from "./revoke-share-link";
-import { streamShareEvents } from "./stream-share-events";
+import { SHARE_GONE, streamShareEvents } from "./stream-share-events";
 
 const tags = ["shares"];
 /** Viewers without an account read these: a tighter budget per address than the API's. */
 const publicLimit = { rateLimit: { max: SHARE_VIEWS_PER_MINUTE, timeWindow: 60_000 } };
 
 /**
- * Read-only share links to a session or a run (issue 14). Members make and list them; the
- * link's creator or a workspace admin revokes one. Viewers need no account: the public
+ * Read-only share links to a session or a run (decision 045). Members make and list them; the
+ * link's creator or a workspace admin revokes one; owners and admins list the whole
+ * workspace's (decision 051). Viewers need no account: the public
  * routes take the token alone, need no CSRF token (they only read) and are rate limited.
  * Every answer here, errors included, carries `X-Robots-Tag: noindex, nofollow`.
  */
 export async function shareRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const publicUrl = app.config.publicUrl;
+  const streams = createShareStreamCounter(app.config.shareStreams);
+  // Open live streams end when the server closes, instead of holding its shutdown.
+  const closing = new AbortController();
+  app.addHook("preClose", async () => closing.abort());
   app.addHook("onRequest", async (_request, reply) => {
     reply.header("x-robots-tag", "noindex, nofollow");
   });
@@ -102,13 +112,33 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { user } = await requireUser(request);
-      return {
-        share: await revokeShareLink(app.db, {
-          shareId: request.params.id,
-          userId: user.id,
-          publicUrl,
-        }),
-      };
+      const share = await revokeShareLink(app.db, {
+        shareId: request.params.id,
+        userId: user.id,
+        publicUrl,
+      });
+      // Its live streams, on every instance, end now rather than at their next check.
+      app.realtime.io.to(shareRoom(share.id)).emit(SHARE_GONE);
+      return { share };
+    },
+  );
+
+  r.get(
+    SHARE_ROUTES.workspaceShares,
+    {
+      schema: {
+        tags,
+        summary:
+          "Every share link of the workspace's sessions, newest first (owners and admins), with each session's title: one list to find and revoke them",
+        params: ZWorkspaceSharesParams,
+        response: { 200: ZWorkspaceShareList },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const access = await requireWorkspaceAccess(app.db, user.id, request.params.id, "admin");
+      reply.header("cache-control", "no-store");
+      return { shares: await listWorkspaceShareLinks(app.db, access.workspaceId, publicUrl) };
     },
   );
 
@@ -147,13 +177,19 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const share = await findWorkingShare(app.db, request.params.token);
       if (!share?.live) throw shareNotFound();
-      const stream = openSse(reply);
-      await streamShareEvents(app.orchestration.deps, stream, {
-        share,
-        after: request.query.after,
-      }).catch((error: unknown) => {
-        request.log.error({ err: error, shareId: share.id }, "share stream failed");
-      });
+      const release = streams.open(request.ip, share.id);
+      try {
+        const stream = openSse(reply);
+        await streamShareEvents(app.orchestration.deps, stream, {
+          share,
+          after: request.query.after,
+          closing: closing.signal,
+        }).catch((error: unknown) => {
+          request.log.error({ err: error, shareId: share.id }, "share stream failed");
+        });
+      } finally {
+        release();
+      }
     },
   );
 }

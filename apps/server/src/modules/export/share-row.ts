@@ -16,13 +16,25 @@ export interface ShareRow {
   created_at: Date | string;
   view_count: number;
   last_viewed_at: Date | string | null;
+  /** Whether the creator is still a member of the session's workspace (can read it). */
+  creator_can_read: boolean;
 }
 
-export const SHARE_COLUMNS =
-  "id, token, session_id, run_id, created_by, show_costs, show_names, live, expires_at, revoked_at, created_at, view_count, last_viewed_at";
+/**
+ * The creator can still read the session: a member (any role) of its workspace. A deleted
+ * account leaves `created_by` null, so its links never work again (decision 051).
+ */
+const CREATOR_CAN_READ = `EXISTS (SELECT 1 FROM sessions s
+  JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.user_id = share_links.created_by
+  WHERE s.id = share_links.session_id)`;
 
-/** A link works while it is neither revoked nor past its expiry (the database's clock). */
-export const SHARE_WORKS = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
+export const SHARE_COLUMNS = `id, token, session_id, run_id, created_by, show_costs, show_names, live, expires_at, revoked_at, created_at, view_count, last_viewed_at, ${CREATOR_CAN_READ} AS creator_can_read`;
+
+/**
+ * A link works while it is neither revoked nor past its expiry (the database's clock) and
+ * its creator can still read the session: a link never shows more than its author may see.
+ */
+export const SHARE_WORKS = `revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) AND ${CREATOR_CAN_READ}`;
 
 /** The link's address in the web app. */
 export const shareUrl = (publicUrl: string, token: string) => `${publicUrl}${sharePagePath(token)}`;
@@ -30,6 +42,7 @@ export const shareUrl = (publicUrl: string, token: string) => `${publicUrl}${sha
 function statusOf(row: ShareRow, now: number): TShareStatus {
   if (row.revoked_at !== null) return "revoked";
   if (row.expires_at !== null && new Date(row.expires_at).getTime() <= now) return "expired";
+  if (!row.creator_can_read) return "creator_left";
   return "active";
 }
 

@@ -1,4 +1,4 @@
-import { redactDeep, type TClientLogEntry } from "@cohort/contracts";
+import { redactDeep, redactText, type TClientLogEntry } from "@cohort/contracts";
 import { redactUrl } from "../../platform/logger";
 import type { TelemetryQueue, TelemetryRow } from "./write-telemetry-batches";
 
@@ -22,7 +22,8 @@ export function recordClientLogs(
     (entry): TelemetryRow<"telemetry_logs"> => ({
       source: "client",
       level: entry.level,
-      message: entry.message,
+      // Free text: a pasted URL or header keeps its secrets out too (decision 051).
+      message: redactText(entry.message),
       data: entry.data === undefined ? null : redactDeep(entry.data),
       url: entry.url === undefined ? null : redactUrl(entry.url),
       user_agent: entry.userAgent ?? null,

@@ -1,4 +1,4 @@
-import { Fragment, memo, type ReactNode, useMemo } from "react";
+import { createContext, Fragment, memo, type ReactNode, useContext, useMemo } from "react";
 import { cn } from "../cn";
 import { type Citations, CitationsContext, CitedText } from "./cited-text";
 import { CodeBlock } from "./code-block";
@@ -10,6 +10,50 @@ import { type Block, type Inline, parseMarkdown } from "./parse-markdown";
  * a new tab without an opener, code blocks are highlighted and can be copied. The one
  * renderer of Markdown: Cohort Chat, CoChat and the user agreement.
  */
+/**
+ * Whether Markdown shows images from other hosts. A shared page turns them into links
+ * (decision 051): loading one would tell its host who opened the page, and the page's CSP
+ * refuses them anyway. Images of this site and inline ones always show.
+ */
+export const RemoteImagesContext = createContext<"show" | "link">("show");
+
+/** The host of an image on another site; null for this site's and inline images. */
+function remoteHost(src: string): string | null {
+  if (!/^https?:\/\//i.test(src)) return null;
+  try {
+    const url = new URL(src);
+    return url.origin === window.location.origin ? null : url.host;
+  } catch {
+    return "another site";
+  }
+}
+
+function MarkdownImage({ src, alt }: { src: string; alt: string }) {
+  const host = useContext(RemoteImagesContext) === "link" ? remoteHost(src) : null;
+  if (host !== null) {
+    return (
+      <a
+        href={src}
+        target="_blank"
+        rel="noopener noreferrer nofollow"
+        className="font-medium text-brand-700 underline decoration-brand-300 underline-offset-2"
+        data-testid="blocked-image"
+      >
+        {alt ? `Image: ${alt} (${host})` : `Image from ${host}`}
+      </a>
+    );
+  }
+  return (
+    <img
+      src={src}
+      alt={alt}
+      loading="lazy"
+      referrerPolicy="no-referrer"
+      className="my-2 inline-block max-h-96 max-w-full rounded-lg border border-ink-200"
+    />
+  );
+}
+
 function renderInline(nodes: Inline[], keyPrefix = ""): ReactNode[] {
   return nodes.map((node, index) => {
     const key = `${keyPrefix}${index}`;
@@ -53,16 +97,7 @@ function renderInline(nodes: Inline[], keyPrefix = ""): ReactNode[] {
           </a>
         );
       case "image":
-        return (
-          <img
-            key={key}
-            src={node.src}
-            alt={node.alt}
-            loading="lazy"
-            referrerPolicy="no-referrer"
-            className="my-2 inline-block max-h-96 max-w-full rounded-lg border border-ink-200"
-          />
-        );
+        return <MarkdownImage key={key} src={node.src} alt={node.alt} />;
     }
     return null;
   });

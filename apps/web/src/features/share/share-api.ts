@@ -6,6 +6,7 @@ import {
   type TSharedView,
   type TShareLink,
   type TShareList,
+  type TWorkspaceShareList,
 } from "@cohort/contracts";
 import { api } from "../../lib/api/api";
 
@@ -16,6 +17,16 @@ export function createShare(sessionId: string, body: TCreateShare): Promise<TSha
 
 export function listShares(sessionId: string, signal?: AbortSignal): Promise<TShareList> {
   return api.get<TShareList>(`/sessions/${encodeURIComponent(sessionId)}/shares`, { signal });
+}
+
+/** Every link of the workspace's sessions (owners and admins; decision 051). */
+export function listWorkspaceShares(
+  workspaceId: string,
+  signal?: AbortSignal,
+): Promise<TWorkspaceShareList> {
+  return api.get<TWorkspaceShareList>(`/workspaces/${encodeURIComponent(workspaceId)}/shares`, {
+    signal,
+  });
 }
 
 export function revokeShare(shareId: string): Promise<{ share: TShareLink }> {

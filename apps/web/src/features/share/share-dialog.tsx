@@ -89,11 +89,13 @@ function describeLink(link: TShareLink, runs: readonly TRun[]): string {
   const ends =
     link.status === "revoked"
       ? "revoked"
-      : link.status === "expired"
-        ? "expired"
-        : link.expires_at
-          ? `expires ${new Date(link.expires_at).toLocaleDateString()}`
-          : "never expires";
+      : link.status === "creator_left"
+        ? "off: its creator left the workspace"
+        : link.status === "expired"
+          ? "expired"
+          : link.expires_at
+            ? `expires ${new Date(link.expires_at).toLocaleDateString()}`
+            : "never expires";
   return [what, extras.length > 0 ? `shows ${extras.join(", ")}` : null, views, ends]
     .filter(Boolean)
     .join(" · ");

@@ -3,6 +3,7 @@ import { Link, useParams } from "react-router";
 import { Button, ButtonLink } from "../../components/button";
 import { Container } from "../../components/container";
 import { LogoMark } from "../../components/logo";
+import { RemoteImagesContext } from "../../components/markdown/markdown";
 import { PageSpinner } from "../../components/spinner";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { formatRunCredits } from "../chat/format";
@@ -86,53 +87,65 @@ export function SharedSessionPage() {
   const { share, session } = load.view;
   const askedBy = new Map(load.view.runs.map((run) => [run.id, run.asked_by]));
   return (
-    <div className="min-h-dvh bg-ink-50" data-testid="shared-page">
-      <Banner live={share.live} />
-      <div className="mx-auto w-full max-w-5xl px-3 py-6 sm:px-6">
-        <header className="mb-6">
-          <h1 className="text-2xl font-bold tracking-tight text-ink-950">{session.title}</h1>
-          <p className="mt-1 flex flex-wrap gap-x-3 text-sm text-ink-500">
-            <span>{share.kind === "run" ? "One run of a session" : "A Cohort session"}</span>
-            {session.created_by ? <span>by {session.created_by}</span> : null}
-            {session.spent_credits !== null ? (
-              <span data-testid="shared-spent">
-                Spent {formatRunCredits(session.spent_credits)}
-              </span>
+    // Images from other hosts show as links here: a stranger's visit tells them nothing (051).
+    <RemoteImagesContext.Provider value="link">
+      <div className="min-h-dvh bg-ink-50" data-testid="shared-page">
+        <Banner live={share.live} />
+        <div className="mx-auto w-full max-w-5xl px-3 py-6 sm:px-6">
+          <header className="mb-6">
+            <h1 className="text-2xl font-bold tracking-tight text-ink-950">{session.title}</h1>
+            <p className="mt-1 flex flex-wrap gap-x-3 text-sm text-ink-500">
+              <span>{share.kind === "run" ? "One run of a session" : "A Cohort session"}</span>
+              {session.created_by ? <span>by {session.created_by}</span> : null}
+              {session.spent_credits !== null ? (
+                <span data-testid="shared-spent">
+                  Spent {formatRunCredits(session.spent_credits)}
+                </span>
+              ) : null}
+            </p>
+            {session.description ? (
+              <p className="mt-2 text-sm text-ink-600">{session.description}</p>
             ) : null}
-          </p>
-          {session.description ? (
-            <p className="mt-2 text-sm text-ink-600">{session.description}</p>
-          ) : null}
-        </header>
-        <div className="sr-only" aria-live="polite">
-          {share.live ? "New runs appear here as they happen." : ""}
+          </header>
+          <div className="sr-only" aria-live="polite">
+            {share.live ? "New runs appear here as they happen." : ""}
+          </div>
+          {timeline.length === 0 ? (
+            <p className="rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center text-sm text-ink-600">
+              {share.live ? "Nothing yet: runs show up here as they start." : "Nothing here yet."}
+            </p>
+          ) : (
+            <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
+              {timeline.map((entry) => (
+                <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
+                  {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
+                  {entry.message?.role === "assistant" && !entry.run ? (
+                    <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
+                      {entry.message.content}
+                    </div>
+                  ) : null}
+                  {entry.run ? (
+                    <SharedRunCard
+                      run={entry.run}
+                      showCosts={share.show_costs}
+                      askedBy={askedBy.get(entry.run.id) ?? null}
+                    />
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          )}
+          <footer className="mt-10 pb-4 text-center text-xs text-ink-500">
+            <Link
+              to="/"
+              className="hover:text-ink-800 hover:underline"
+              data-testid="share-made-with"
+            >
+              Made with Cohort — try it
+            </Link>
+          </footer>
         </div>
-        {timeline.length === 0 ? (
-          <p className="rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center text-sm text-ink-600">
-            {share.live ? "Nothing yet: runs show up here as they start." : "Nothing here yet."}
-          </p>
-        ) : (
-          <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
-            {timeline.map((entry) => (
-              <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
-                {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
-                {entry.message?.role === "assistant" && !entry.run ? (
-                  <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
-                    {entry.message.content}
-                  </div>
-                ) : null}
-                {entry.run ? (
-                  <SharedRunCard
-                    run={entry.run}
-                    showCosts={share.show_costs}
-                    askedBy={askedBy.get(entry.run.id) ?? null}
-                  />
-                ) : null}
-              </li>
-            ))}
-          </ol>
-        )}
       </div>
-    </div>
+    </RemoteImagesContext.Provider>
   );
 }

@@ -11,6 +11,7 @@ import { PoolCredits } from "./pool-credits";
 import { WorkspaceAdminActions } from "./workspace-admin-actions";
 import { WorkspaceAudit } from "./workspace-audit";
 import { VIEWER_NOTICE, workspaceKindLabel } from "./workspace-labels";
+import { WorkspaceShareLinks } from "./workspace-share-links";
 
 export const WORKSPACE_SECTION_ID = "workspace";
 
@@ -64,6 +65,7 @@ export function WorkspaceSettings() {
       {manager ? <PoolCredits workspace={team} /> : null}
       {manager ? <MemberUsage workspace={team} /> : null}
       {manager ? <WorkspaceAudit workspace={team} /> : null}
+      {manager ? <WorkspaceShareLinks workspace={team} /> : null}
       <WorkspaceAdminActions workspace={team} myId={user.id} />
     </Card>
   );

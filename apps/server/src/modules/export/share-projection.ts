@@ -1,0 +1,67 @@
+import {
+  hideCosts,
+  type TRun,
+  type TRunEvent,
+  type TSharedRun,
+  type TSharedRunEvent,
+} from "@cohort/contracts";
+
+/**
+ * What a share link shows of runs, in one place for every way a link shows them: the static
+ * view, the live stream (its backlog and its live events) and run-scoped links (decision
+ * 051). A viewer gets a run or an event through these two functions only, so a field the
+ * engine adds later is stripped or shown the same way everywhere.
+ */
+
+/**
+ * Keys never shown, at any depth: the approved memories a run used are the owner's private
+ * notes (they sit on the run and, again, in its plan and in the `run.plan` event).
+ */
+const NEVER_SHARED = ["memories"] as const;
+type NeverShared = (typeof NEVER_SHARED)[number];
+const NEVER_SET: ReadonlySet<string> = new Set(NEVER_SHARED);
+
+/** `T` without the never-shared keys, at any depth. */
+export type WithoutPrivate<T> = T extends readonly (infer E)[]
+  ? WithoutPrivate<E>[]
+  : T extends object
+    ? { [K in keyof T as K extends NeverShared ? never : K]: WithoutPrivate<T[K]> }
+    : T;
+
+/** The link's choices that decide what a viewer sees. */
+export interface ShareScope {
+  /** A run link: only this run's events; null for a whole session. */
+  run_id: string | null;
+  show_costs: boolean;
+}
+
+function withoutPrivate<T>(value: T): WithoutPrivate<T> {
+  if (Array.isArray(value)) return value.map((v) => withoutPrivate(v)) as WithoutPrivate<T>;
+  if (value === null || typeof value !== "object") return value as WithoutPrivate<T>;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (!NEVER_SET.has(key)) out[key] = withoutPrivate(v);
+  }
+  return out as WithoutPrivate<T>;
+}
+
+/** Private fields out, then costs null unless the link shares them. */
+function project<T>(value: T, scope: ShareScope) {
+  const open = withoutPrivate(value);
+  return scope.show_costs ? open : hideCosts(open);
+}
+
+/** A stored run as a link shows it; `askedBy` only when the link shares names. */
+export function shareRun(run: TRun, scope: ShareScope, askedBy: string | null): TSharedRun {
+  return project({ ...run, asked_by: askedBy }, scope) as TSharedRun;
+}
+
+/**
+ * A run event as a link shows it; null for what a viewer never gets: another run's events
+ * on a run link, and `credits.changed` (the paying account's balance, costs shared or not).
+ */
+export function shareEvent(event: TRunEvent, scope: ShareScope): TSharedRunEvent | null {
+  if (scope.run_id !== null && event.run_id !== scope.run_id) return null;
+  if (event.type === "credits.changed") return null;
+  return project(event, scope) as TSharedRunEvent;
+}
