@@ -33,10 +33,10 @@ import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { memoryRoutes } from "./modules/memory/routes";
-import { buildCatalogue } from "./modules/models/catalogue";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
 import { registerModelCallStats } from "./modules/models/model-call-stats";
 import { registerModelOverrides } from "./modules/models/model-overrides";
+import { registerLocalModels } from "./modules/models/register-local-models";
 import { modelsRoutes } from "./modules/models/routes";
 import { findRunFor } from "./modules/orchestration/find-run-for";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
@@ -217,19 +217,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   await app.register(systemRoutes);
   // The admin area's on/off and price overrides sit on the catalogue (no restart needed).
-  const catalogue = await registerModelOverrides(
-    app,
-    db,
-    buildCatalogue({
-      file: config.models.catalogueFile,
-      localModels: config.models.openaiCompatible.models,
-      localEmbeddingModels: config.models.openaiCompatible.embeddingModels ?? [],
-    }),
-  );
+  // Local model servers found on loopback ports add their models to it (decision 056).
+  const local = registerLocalModels(app, config.models);
+  const catalogue = await registerModelOverrides(app, db, local.catalogue);
   const onCallSettled = registerModelCallStats(app);
   app.decorate(
     "models",
-    createModelGateway({ config: config.models, log: app.log, catalogue, onCallSettled }),
+    createModelGateway({
+      config: config.models,
+      log: app.log,
+      catalogue,
+      onCallSettled,
+      localServers: local.localServers,
+    }),
   );
   app.decorate(
     "ssrf",

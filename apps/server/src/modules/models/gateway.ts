@@ -40,6 +40,7 @@ import type { ModelsConfig } from "./models-config";
 import { createHealthTracker, type HealthTracker } from "./provider-health";
 import {
   createProviders,
+  type FoundLocalServers,
   type KeySource,
   type ModelTarget,
   type Providers,
@@ -148,6 +149,8 @@ export interface GatewayOptions {
   log?: GatewayLogger;
   /** Called once per call, after it succeeds or fails (usage stats, telemetry). */
   onCallSettled?: (event: CallSettledEvent) => void;
+  /** Local model servers found on loopback ports: they serve the local models (decision 056). */
+  localServers?: FoundLocalServers;
 }
 
 export interface ModelGateway {
@@ -313,7 +316,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       localModels: config.openaiCompatible.models,
       localEmbeddingModels: config.openaiCompatible.embeddingModels ?? [],
     });
-  const providers = createProviders(config);
+  const providers = createProviders(config, options.localServers);
   const health = createHealthTracker();
   const simulators = new Map<string, LanguageModelV3>();
   const simulator = (modelId: string) => {
