@@ -29,6 +29,7 @@ import { listDocumentsToErase } from "./modules/documents/list-account-documents
 import { documentRoutes } from "./modules/documents/routes";
 import { sessionDocumentRoutes } from "./modules/documents/session-document-routes";
 import { accountDataRoutes } from "./modules/export/account-data-routes";
+import { eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
 import { mcpRoutes } from "./modules/mcp/routes";
@@ -248,7 +249,22 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(apiKeyRoutes);
   await app.register(accessTokenRoutes);
   await app.register(agreementRoutes);
-  await app.register(adminRoutes);
+  const documentStore = createDocumentStore(config.documents, config.dataDir);
+  await app.register(adminRoutes, {
+    // The same erasure as the holder's own deletion (export module), audited as the admin's.
+    eraseAccount: (user, actor, reason) =>
+      eraseAccount(
+        {
+          db,
+          store: documentStore,
+          credits: creditsDeps(app),
+          realtime: app.realtime,
+          cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
+        },
+        user,
+        { actor, reason },
+      ),
+  });
   await app.register(billingRoutes, {
     payments,
     runSessions: (runIds) => findRunSessions(db, runIds),
@@ -277,7 +293,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       await findRunFor(db, userId, runId);
     },
   });
-  const documentStore = createDocumentStore(config.documents, config.dataDir);
   await app.register(workspaceRoutes, {
     // A team being deleted: what its rows' cascade cannot do, by the modules that own it.
     beforeDeleted: async (workspaceId, sessionIds) => {

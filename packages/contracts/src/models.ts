@@ -210,6 +210,12 @@ export const ZModelHealth = z.object({
   latency_ms_p50: z.number().nullable(),
   ttft_ms_p50: z.number().nullable(),
   samples: z.number().int().nonnegative(),
+  /**
+   * Calls this instance made on users' own keys for the provider, and how many failed
+   * (decision 056): counted, never said whose.
+   */
+  user_key_calls: z.number().int().nonnegative(),
+  user_key_failures: z.number().int().nonnegative(),
 });
 export type TModelHealth = z.infer<typeof ZModelHealth>;
 

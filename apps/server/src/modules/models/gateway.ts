@@ -463,6 +463,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         latency,
         attemptFirstToken === null ? null : attemptFirstToken - attemptStarted,
       );
+      if (target.keySource === "user") health.userKeyCall(target.provider, true);
       return {
         text,
         firstTokenAt: attemptFirstToken,
@@ -484,8 +485,14 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         deltasSeen: call.deltasForwarded,
         timeoutMs,
       });
-      // A user's bad key says nothing about the provider's health for everyone else.
-      if (target.keySource !== "user") {
+      // A user's bad key says nothing about the provider's health for everyone else, nor
+      // does their own OpenAI-compatible server; an outage seen on their key does.
+      if (target.keySource === "user") health.userKeyCall(target.provider, false);
+      const outage =
+        failure.kind === "server_error" || failure.kind === "network" || failure.kind === "timeout";
+      const countsForHealth =
+        target.keySource !== "user" || (outage && target.provider !== "openai-compatible");
+      if (countsForHealth) {
         health.failure(target.provider, failure.kind, describeFailure(failure, timeoutMs));
       }
       throw failure;
