@@ -360,6 +360,7 @@ function AccountCard({ detail }: { detail: TAdminUserDetail }) {
 function SupportCard({ detail }: { detail: TAdminUserDetail }) {
   const { user } = detail;
   const refresh = useRefresh();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [verifyReason, setVerifyReason] = useState("");
   const [deleteReason, setDeleteReason] = useState("");
@@ -367,14 +368,13 @@ function SupportCard({ detail }: { detail: TAdminUserDetail }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const run = async (action: () => Promise<{ message: string }>, after?: () => void) => {
+  const run = async (action: () => Promise<{ message: string }>, after?: () => Promise<void>) => {
     setError(null);
     setPending(true);
     try {
       const { message } = await action();
       toast({ title: message, variant: "success" });
-      after?.();
-      await refresh();
+      await (after ?? refresh)();
     } catch (cause) {
       setError(failureMessage(cause, "The action failed. Please try again."));
     } finally {
@@ -385,7 +385,10 @@ function SupportCard({ detail }: { detail: TAdminUserDetail }) {
     event.preventDefault();
     void run(
       () => markEmailVerified(user.id, verifyReason),
-      () => setVerifyReason(""),
+      async () => {
+        setVerifyReason("");
+        await refresh();
+      },
     );
   };
   const onDelete = (event: FormEvent<HTMLFormElement>) => {
@@ -396,7 +399,13 @@ function SupportCard({ detail }: { detail: TAdminUserDetail }) {
     }
     void run(
       () => deleteUser(user.id, deleteReason),
-      () => navigate("/admin/users"),
+      // The user is gone: their page's query is dropped, not asked again (it would be a 404).
+      async () => {
+        await navigate("/admin/users");
+        queryClient.removeQueries({ queryKey: adminKeys.user(user.id) });
+        await queryClient.invalidateQueries({ queryKey: ["admin", "users"] });
+        await queryClient.invalidateQueries({ queryKey: ["admin", "audit"] });
+      },
     );
   };
 
