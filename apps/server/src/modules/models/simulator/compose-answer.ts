@@ -4,6 +4,7 @@ import type { PromptParts } from "./read-prompt";
 import { hashString, type Random, seededRandom } from "./seeded-random";
 import {
   capitalise,
+  isFactualQuestion,
   NO_SUBJECT,
   type SubjectKind,
   subjectOf,
@@ -267,8 +268,21 @@ const ANGLES: readonly string[] = [
   "start from the constraints (time, money, people) and fit the scope to them",
 ];
 
+/** The built-in models' angles, chosen apart; any other model's comes from its id. */
+const ANGLE_OF_MODEL: Record<string, number> = {
+  coreason: 1,
+  codepth: 2,
+  coquick: 3,
+  cologic: 4,
+  cochat: 0,
+  "gpt-4.1": 0,
+  "claude-sonnet-4": 2,
+  "gemini-2.5-flash": 3,
+};
+
 function angleOf(modelId: string | undefined): string | null {
-  return modelId ? (ANGLES[hashString(modelId) % ANGLES.length] ?? null) : null;
+  if (!modelId) return null;
+  return ANGLES[ANGLE_OF_MODEL[modelId] ?? hashString(modelId) % ANGLES.length] ?? null;
 }
 
 function strategist({ req, topic, random }: Answering): string {
@@ -516,11 +530,7 @@ function comparedIn(subject: string): [string, string] | null {
  * or a comparison: it is answered from the passages given, or said to be unanswerable here.
  */
 function isFactual(topic: Topic): boolean {
-  return (
-    topic.kind === "question" &&
-    !/^(?:how to|why|the best (?:way|ways|approach|name|names))\b/i.test(topic.subject) &&
-    comparedIn(topic.subject) === null
-  );
+  return isFactualQuestion(topic) && comparedIn(topic.subject) === null;
 }
 
 /**

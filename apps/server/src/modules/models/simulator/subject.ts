@@ -424,3 +424,17 @@ function peelFollowUp(request: string): string {
   const sentence = askingSentence(sentencesOf(proseOf(userRequestOf(request))));
   return sentence ? peel(sentence) : userRequestOf(request);
 }
+
+/**
+ * A question of fact or meaning ("What is the fine for a late DVD?"), not a how-to, a "why"
+ * or a comparison: it is answered from the passages given, not with a plan (decision 056).
+ */
+export function isFactualQuestion(topic: Pick<Topic, "kind" | "subject">): boolean {
+  return (
+    topic.kind === "question" &&
+    !/^(?:how to|why|the best (?:way|ways|approach|name|names))\b/i.test(topic.subject) &&
+    !/\b(?:difference(?:s)? between|vs\.?|versus|compared (?:to|with))\b|^compare\b/i.test(
+      topic.subject,
+    )
+  );
+}
