@@ -39,12 +39,14 @@ const PERSONAS: readonly SimulatorPersona[] = [
   "vision",
 ];
 
-/** How thorough each model's simulated drafts are (more steps, risks, decisions). */
+/**
+ * How thorough each model's simulated drafts are (more steps, risks, decisions). The roles'
+ * default models keep 1, so the default run's length (and its pace in the browser tests)
+ * stays as it was; each model's plan still differs by its angle (compose-answer.ts).
+ */
 const DEPTH: Record<string, number> = {
   coquick: 0.6,
   codepth: 1.5,
-  coreason: 1.2,
-  cologic: 1.1,
   "gpt-4.1": 1.2,
   "gpt-4.1-mini": 0.8,
   "claude-sonnet-4": 1.3,
