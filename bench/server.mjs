@@ -32,6 +32,8 @@ export async function startServer({ dataDir, env = {}, entry = "apps/server/dist
       PORT: String(port),
       DATA_DIR: dataDir ?? mkdtempSync(path.join(tmpdir(), "cohort-bench-")),
       LOG_LEVEL: "info",
+      // Benchmarks measure Cohort, not a model server that happens to run on this machine.
+      LOCAL_MODEL_DISCOVERY: "0",
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],

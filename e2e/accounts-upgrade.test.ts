@@ -168,10 +168,6 @@ describe("the upgrade path", () => {
   it("lets a signed-in user upgrade from /pricing through the checkout, back to /billing", async () => {
     const user = await createUser();
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
-    // The dev checkout page names no icon; Chromium's /favicon.ico 404 is not this flow's.
-    await page.route("**/favicon.ico", (route) =>
-      route.fulfill({ status: 302, headers: { location: "/favicon.svg" } }),
-    );
     await signInContext(page.context(), user.token);
 
     // The landing page keeps the spec's labels, signed in or not; the header opens the app.

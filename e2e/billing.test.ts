@@ -56,17 +56,9 @@ async function setBalance(user: TestUser, target: number): Promise<void> {
   expect(result.balance).toBe(target);
 }
 
-/**
- * The server-rendered dev checkout and portal pages name no icon, so Chromium asks for
- * /favicon.ico, which does not exist (the app's icon is /favicon.svg); that 404 is not the
- * billing flow's, and is kept out of the console check.
- */
+/** A page for the billing flows (the dev checkout and portal pages name the app's icon). */
 async function openBillingPage(options: BrowserContextOptions) {
-  const guarded = await openPage(browser, options);
-  await guarded.page.route("**/favicon.ico", (route) =>
-    route.fulfill({ status: 302, headers: { location: "/favicon.svg" } }),
-  );
-  return guarded;
+  return openPage(browser, options);
 }
 
 async function textOf(page: Page, testId: string): Promise<string> {

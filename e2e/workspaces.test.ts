@@ -79,11 +79,6 @@ describe("team workspaces", () => {
     // The owner creates the team from the switcher.
     const first = await openPage(browser, desktop);
     const page = first.page;
-    // The server-rendered dev checkout names no icon, so Chromium asks for a /favicon.ico
-    // that does not exist (as in billing.test.ts): not this flow's failure.
-    await page.route("**/favicon.ico", (route) =>
-      route.fulfill({ status: 302, headers: { location: "/favicon.svg" } }),
-    );
     await page.goto("/login");
     await signIn(page, owner);
     await page.waitForURL("**/dashboard");

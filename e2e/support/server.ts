@@ -61,6 +61,8 @@ export async function startServer(
       // Runs finish in seconds, yet slowly enough for a browser to stop or reload one
       // mid-stream (e2e/chat.test.ts).
       SIMULATOR_TOKENS_PER_SECOND: "120",
+      // A model server on this machine's usual ports must not answer the suite's runs.
+      LOCAL_MODEL_DISCOVERY: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -75,6 +75,7 @@ export class FaultCluster {
       MODEL_RETRY_BASE_DELAY_MS: "50",
       MODEL_RETRY_MAX_DELAY_MS: "1000",
       SHUTDOWN_GRACE_SECONDS: "5",
+      LOCAL_MODEL_DISCOVERY: "0",
       ...options.env,
     });
     live.add(cluster);

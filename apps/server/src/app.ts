@@ -29,14 +29,15 @@ import { listDocumentsToErase } from "./modules/documents/list-account-documents
 import { documentRoutes } from "./modules/documents/routes";
 import { sessionDocumentRoutes } from "./modules/documents/session-document-routes";
 import { accountDataRoutes } from "./modules/export/account-data-routes";
+import { eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { memoryRoutes } from "./modules/memory/routes";
-import { buildCatalogue } from "./modules/models/catalogue";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
 import { registerModelCallStats } from "./modules/models/model-call-stats";
 import { registerModelOverrides } from "./modules/models/model-overrides";
+import { registerLocalModels } from "./modules/models/register-local-models";
 import { modelsRoutes } from "./modules/models/routes";
 import { findRunFor } from "./modules/orchestration/find-run-for";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
@@ -224,19 +225,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   await app.register(systemRoutes);
   // The admin area's on/off and price overrides sit on the catalogue (no restart needed).
-  const catalogue = await registerModelOverrides(
-    app,
-    db,
-    buildCatalogue({
-      file: config.models.catalogueFile,
-      localModels: config.models.openaiCompatible.models,
-      localEmbeddingModels: config.models.openaiCompatible.embeddingModels ?? [],
-    }),
-  );
+  // Local model servers found on loopback ports add their models to it (decision 056).
+  const local = registerLocalModels(app, config.models);
+  const catalogue = await registerModelOverrides(app, db, local.catalogue);
   const onCallSettled = registerModelCallStats(app);
   app.decorate(
     "models",
-    createModelGateway({ config: config.models, log: app.log, catalogue, onCallSettled }),
+    createModelGateway({
+      config: config.models,
+      log: app.log,
+      catalogue,
+      onCallSettled,
+      localServers: local.localServers,
+    }),
   );
   app.decorate(
     "ssrf",
@@ -255,7 +256,22 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(apiKeyRoutes);
   await app.register(accessTokenRoutes);
   await app.register(agreementRoutes);
-  await app.register(adminRoutes);
+  const documentStore = createDocumentStore(config.documents, config.dataDir);
+  await app.register(adminRoutes, {
+    // The same erasure as the holder's own deletion (export module), audited as the admin's.
+    eraseAccount: (user, actor, reason) =>
+      eraseAccount(
+        {
+          db,
+          store: documentStore,
+          credits: creditsDeps(app),
+          realtime: app.realtime,
+          cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
+        },
+        user,
+        { actor, reason },
+      ),
+  });
   await app.register(billingRoutes, {
     payments,
     runSessions: (runIds) => findRunSessions(db, runIds),
@@ -284,7 +300,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       await findRunFor(db, userId, runId);
     },
   });
-  const documentStore = createDocumentStore(config.documents, config.dataDir);
   await app.register(workspaceRoutes, {
     // A team being deleted: what its rows' cascade cannot do, by the modules that own it.
     beforeDeleted: async (workspaceId, sessionIds) => {

@@ -17,6 +17,37 @@ describe("loadConfig", () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it("looks for local model servers on their usual ports unless told otherwise (decision 056)", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).models.localDiscovery).toEqual({
+      enabled: true,
+      ports: [
+        { port: 11434, name: "Ollama" },
+        { port: 1234, name: "LM Studio" },
+        { port: 8080, name: "llama.cpp" },
+        { port: 8000, name: "vLLM" },
+      ],
+      timeoutMs: 800,
+    });
+    const mine = loadConfig({ DATA_DIR: tempDir(), LOCAL_MODEL_PORTS: "4000, 4001=Mine" });
+    expect(mine.models.localDiscovery?.ports).toEqual([
+      { port: 4000, name: undefined },
+      { port: 4001, name: "Mine" },
+    ]);
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), LOCAL_MODEL_DISCOVERY: "0" }).models.localDiscovery
+        ?.enabled,
+    ).toBe(false);
+    const named = loadConfig({
+      DATA_DIR: tempDir(),
+      OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:11434/v1",
+      OPENAI_COMPATIBLE_MODELS: "llama3.1",
+    });
+    expect(named.models.localDiscovery?.enabled).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), LOCAL_MODEL_PORTS: "99999" })).toThrow(
+      /LOCAL_MODEL_PORTS/,
+    );
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: "mysql://x" })).toThrow(

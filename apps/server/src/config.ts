@@ -134,6 +134,29 @@ const EnvSchema = z.object({
   // Embedding models the same server serves (comma-separated); each becomes local:<name>.
   OPENAI_COMPATIBLE_EMBEDDING_MODELS: z.string().optional(),
   MODELS_CONFIG_FILE: z.string().min(1).optional(),
+  // Local model servers found on loopback at start (decision 056): on unless set to 0, and
+  // never when OPENAI_COMPATIBLE_BASE_URL names the server. Ports as `port` or `port=Name`.
+  LOCAL_MODEL_DISCOVERY: booleanish.default(true),
+  LOCAL_MODEL_PORTS: z
+    .string()
+    .default("11434=Ollama,1234=LM Studio,8080=llama.cpp,8000=vLLM")
+    .transform((value, context) => {
+      const ports: { port: number; name: string | undefined }[] = [];
+      for (const item of value
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const match = /^(\d{1,5})(?:=(.{1,40}))?$/.exec(item);
+        const port = Number(match?.[1]);
+        if (!match || port < 1 || port > 65_535) {
+          context.addIssue({ code: "custom", message: `"${item}" is not a port (or port=Name)` });
+          return z.NEVER;
+        }
+        ports.push({ port, name: match[2]?.trim() || undefined });
+      }
+      return ports;
+    }),
+  LOCAL_MODEL_PROBE_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(800),
   MODEL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   MODEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   MODEL_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
@@ -650,5 +673,10 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
     retryBaseDelayMs: e.MODEL_RETRY_BASE_DELAY_MS,
     retryMaxDelayMs: e.MODEL_RETRY_MAX_DELAY_MS,
     simulatorTokensPerSecond: e.SIMULATOR_TOKENS_PER_SECOND,
+    localDiscovery: {
+      enabled: e.LOCAL_MODEL_DISCOVERY && !e.OPENAI_COMPATIBLE_BASE_URL,
+      ports: e.LOCAL_MODEL_PORTS,
+      timeoutMs: e.LOCAL_MODEL_PROBE_TIMEOUT_MS,
+    },
   });
 }

@@ -363,7 +363,12 @@ describe("fallback and failure", () => {
       MODEL_ERROR_CODES.providerKeyRejected,
       400,
     );
-    expect(await openaiHealth()).toEqual(before);
+    // It is counted as a call on a user's key, whose failure it was (decision 056).
+    const after = await openaiHealth();
+    const uncounted = { user_key_calls: 0, user_key_failures: 0 };
+    expect({ ...after, ...uncounted }).toEqual({ ...before, ...uncounted });
+    expect(after?.user_key_calls).toBe((before?.user_key_calls ?? 0) + 1);
+    expect(after?.user_key_failures).toBe((before?.user_key_failures ?? 0) + 1);
   });
 
   it("stops at a refused user key, even with another provider behind it", async () => {

@@ -28,6 +28,7 @@ export const ADMIN_SECTIONS = [
   "analytics",
   "outbox",
   "audit",
+  "workspaces",
 ] as const;
 export type TAdminSection = (typeof ADMIN_SECTIONS)[number];
 
@@ -217,6 +218,9 @@ export const ADMIN_ACTIONS = [
   "agreement.publish",
   "model.override",
   "account.deleted",
+  "user.email_verified",
+  "user.verification_sent",
+  "user.password_reset_sent",
 ] as const;
 export type TAdminAction = (typeof ADMIN_ACTIONS)[number];
 
@@ -251,3 +255,63 @@ export const ACCOUNT_DISABLED = {
   code: "account_disabled",
   message: "This account has been disabled. Contact support if you think this is a mistake.",
 } as const;
+
+// ---------------------------------------------------------------------------------------
+// Account support and workspaces (decision 056)
+// ---------------------------------------------------------------------------------------
+
+/** What an account-support action did, in a sentence the admin screen shows. */
+export const ZAdminUserActionResponse = z.object({ success: z.literal(true), message: z.string() });
+export type TAdminUserActionResponse = z.infer<typeof ZAdminUserActionResponse>;
+
+/** An account-support action that needs a reason (marking verified, deleting): kept in the audit log. */
+export const ZAdminReasonRequest = z.object({
+  reason: z.string().trim().min(1).max(500).describe("Why; kept in the audit log"),
+});
+export type TAdminReasonRequest = z.infer<typeof ZAdminReasonRequest>;
+
+export const ADMIN_USER_MESSAGES = {
+  verificationSent: (email: string) => `A new verification link was sent to ${email}.`,
+  alreadyVerified: "This email address is already verified.",
+  markedVerified: (email: string) => `${email} is now verified.`,
+  resetSent: (email: string) => `A password reset link was sent to ${email}.`,
+  deleted: (email: string) => `The account of ${email} and its data were deleted.`,
+  cannotDeleteSelf: "You cannot delete your own account from the admin area.",
+} as const;
+
+export const ZAdminWorkspacesQuery = z.object({
+  ...ZPage,
+  pageSize: z.coerce.number().int().min(1).max(50).default(20),
+  q: z.string().trim().max(80).optional().describe("Part of a team workspace's name"),
+});
+export type TAdminWorkspacesQuery = z.infer<typeof ZAdminWorkspacesQuery>;
+
+export const ZAdminWorkspaceMember = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  display_name: z.string(),
+  role: z.enum(["owner", "admin", "member", "viewer"]),
+  monthly_cap_credits: z.number().nullable(),
+  spent_credits: z.number().describe("Spent from the pool this month (UTC)"),
+  calls: z.number().int(),
+});
+export type TAdminWorkspaceMember = z.infer<typeof ZAdminWorkspaceMember>;
+
+/** A team workspace as the admin area sees it: members, pool, caps and this month's spend. */
+export const ZAdminWorkspace = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  member_count: z.number().int(),
+  pool_credits: z.number().describe("The pool's balance"),
+  month: z.string().describe("YYYY-MM (UTC) of the spend figures"),
+  spent_credits: z.number().describe("Spent from the pool this month, every member together"),
+  members: z.array(ZAdminWorkspaceMember),
+});
+export type TAdminWorkspace = z.infer<typeof ZAdminWorkspace>;
+
+export const ZAdminWorkspacesResponse = z.object({
+  workspaces: z.array(ZAdminWorkspace),
+  ...ZPageInfo,
+});
+export type TAdminWorkspacesResponse = z.infer<typeof ZAdminWorkspacesResponse>;

@@ -179,6 +179,22 @@ export const ZModelsByRoleResponse = z.object({
 });
 export type TModelsByRoleResponse = z.infer<typeof ZModelsByRoleResponse>;
 
+/** A local model server found on a loopback port (decision 056). */
+export const ZLocalModelServer = z.object({
+  name: z.string().describe('"Ollama", "LM Studio", "llama.cpp", "vLLM", or "port N"'),
+  port: z.number().int(),
+  models: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type TLocalModelServer = z.infer<typeof ZLocalModelServer>;
+
+export const ZLocalModelServersResponse = z.object({
+  /** on: looked for; off: LOCAL_MODEL_DISCOVERY=0; configured: OPENAI_COMPATIBLE_BASE_URL wins. */
+  discovery: z.enum(["on", "off", "configured"]),
+  servers: z.array(ZLocalModelServer),
+  looked_at: z.string().nullable(),
+});
+export type TLocalModelServersResponse = z.infer<typeof ZLocalModelServersResponse>;
+
 /** One provider's state as seen from recent calls (passive: no probe calls cost money). */
 export const ZModelHealth = z.object({
   provider: z.union([ZProviderId, z.literal("simulator")]),
@@ -194,6 +210,12 @@ export const ZModelHealth = z.object({
   latency_ms_p50: z.number().nullable(),
   ttft_ms_p50: z.number().nullable(),
   samples: z.number().int().nonnegative(),
+  /**
+   * Calls this instance made on users' own keys for the provider, and how many failed
+   * (decision 056): counted, never said whose.
+   */
+  user_key_calls: z.number().int().nonnegative(),
+  user_key_failures: z.number().int().nonnegative(),
 });
 export type TModelHealth = z.infer<typeof ZModelHealth>;
 

@@ -51,6 +51,12 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
       .send(feed),
   );
 
+  // Pages that name no icon (a JSON answer opened in a tab, a PDF) make browsers ask for
+  // /favicon.ico; the app's icon is an SVG, so that request is sent there rather than 404.
+  app.get("/favicon.ico", { schema: { hide: true } }, async (_request, reply) =>
+    reply.header("cache-control", "public, max-age=86400").redirect("/favicon.svg", 301),
+  );
+
   if (built) {
     await app.register(fastifyStatic, {
       root: webDistDir,

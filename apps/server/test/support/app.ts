@@ -80,6 +80,8 @@ export function testConfig(env: Env = {}) {
     WEB_DIST_DIR: createWebDistFixture(),
     RATE_LIMIT_PER_MINUTE: "100000",
     SIGNUP_LIMIT_PER_HOUR: "100000",
+    // A model server on this machine's usual ports must not join a test's catalogue.
+    LOCAL_MODEL_DISCOVERY: "0",
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...env,
   });

@@ -1,5 +1,7 @@
 import {
+  ADMIN_USER_MESSAGES,
   ERROR_CODES,
+  type TUserProfile,
   ZAdminAgreementsResponse,
   ZAdminAuditQuery,
   ZAdminAuditResponse,
@@ -12,12 +14,16 @@ import {
   ZAdminOverviewQuery,
   ZAdminPendingQuery,
   ZAdminPendingResponse,
+  ZAdminReasonRequest,
   ZAdminRevokeSignInsResponse,
   ZAdminSetDisabledRequest,
   ZAdminSetTierRequest,
+  ZAdminUserActionResponse,
   ZAdminUserDetail,
   ZAdminUsersQuery,
   ZAdminUsersResponse,
+  ZAdminWorkspacesQuery,
+  ZAdminWorkspacesResponse,
   ZAgreementResponse,
   ZAnalyticsSummary,
   ZAnalyticsSummaryQuery,
@@ -58,10 +64,13 @@ import { adjustUserCredits } from "./adjust-user-credits";
 import { getAdminOverview } from "./get-admin-overview";
 import { getUserDetail } from "./get-user-detail";
 import { listAdminModels } from "./list-admin-models";
+import { listAdminWorkspaces } from "./list-admin-workspaces";
 import { listAuditLog } from "./list-audit-log";
+import { markUserVerified } from "./mark-user-verified";
 import { overrideModel } from "./override-model";
 import { type AdminActor, recordAdminAction } from "./record-admin-action";
 import { revokeUserSignIns } from "./revoke-user-sign-ins";
+import { sendAccountEmail } from "./send-account-email";
 import { setUserDisabled } from "./set-user-disabled";
 import { setUserTier } from "./set-user-tier";
 
@@ -82,7 +91,16 @@ async function actorOf(request: FastifyRequest): Promise<AdminActor> {
   return { id: user.id, email: user.email, requestId: request.id };
 }
 
-export async function adminRoutes(app: FastifyInstance) {
+export interface AdminRoutesOptions {
+  /**
+   * Erases an account as its holder's own deletion does (the export module's), with the
+   * admin and the reason in its audit entry. Passed in at registration: the export module
+   * already writes admin audit entries, so importing it here would be a loop.
+   */
+  eraseAccount(user: TUserProfile, actor: AdminActor, reason: string): Promise<void>;
+}
+
+export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = authDeps(app);
   const adminDeps = { db: app.db, realtime: app.realtime };
@@ -279,6 +297,106 @@ export async function adminRoutes(app: FastifyInstance) {
       if (!(await findUserById(app.db, request.params.id))) throw userNotFound();
       return { revoked: await revokeUserSignIns(adminDeps, actor, request.params.id) };
     },
+  );
+
+  /** The user the route names, or 404. */
+  async function targetUser(id: string): Promise<TUserProfile> {
+    const user = await findUserById(app.db, id);
+    if (!user) throw userNotFound();
+    return user;
+  }
+
+  r.post(
+    "/api/admin/users/:id/verification-email",
+    {
+      schema: {
+        tags,
+        summary: "Send the user a new email verification link (409 when already verified), audited",
+        params: ZUserParams,
+        response: { 200: ZAdminUserActionResponse },
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request);
+      const user = await targetUser(request.params.id);
+      const message = await sendAccountEmail(deps, actor, user, "verification");
+      return { success: true as const, message };
+    },
+  );
+
+  r.post(
+    "/api/admin/users/:id/verify-email",
+    {
+      schema: {
+        tags,
+        summary:
+          "Mark the user's email address verified, with a reason (welcome credits as on their own confirmation), audited",
+        params: ZUserParams,
+        body: ZAdminReasonRequest,
+        response: { 200: ZAdminUserActionResponse },
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request);
+      const user = await targetUser(request.params.id);
+      const message = await markUserVerified(deps, actor, user, request.body.reason);
+      return { success: true as const, message };
+    },
+  );
+
+  r.post(
+    "/api/admin/users/:id/password-reset",
+    {
+      schema: {
+        tags,
+        summary: "Send the user a password reset link, as the login screen's, audited",
+        params: ZUserParams,
+        response: { 200: ZAdminUserActionResponse },
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request);
+      const user = await targetUser(request.params.id);
+      const message = await sendAccountEmail(deps, actor, user, "password_reset");
+      return { success: true as const, message };
+    },
+  );
+
+  r.delete(
+    "/api/admin/users/:id",
+    {
+      schema: {
+        tags,
+        summary:
+          "Delete the account and its data, as the user's own deletion does, with a reason; 409 for your own account or a team's only owner",
+        params: ZUserParams,
+        body: ZAdminReasonRequest,
+        response: { 200: ZAdminUserActionResponse },
+      },
+    },
+    async (request) => {
+      const actor = await actorOf(request);
+      if (request.params.id === actor.id) {
+        throw new AppError(ERROR_CODES.conflict, 409, ADMIN_USER_MESSAGES.cannotDeleteSelf);
+      }
+      const user = await targetUser(request.params.id);
+      await options.eraseAccount(user, actor, request.body.reason);
+      return { success: true as const, message: ADMIN_USER_MESSAGES.deleted(user.email) };
+    },
+  );
+
+  r.get(
+    "/api/admin/workspaces",
+    {
+      schema: {
+        tags,
+        summary:
+          "Team workspaces, newest first: members with roles and monthly caps, the pool's balance and this month's spend",
+        querystring: ZAdminWorkspacesQuery,
+        response: { 200: ZAdminWorkspacesResponse },
+      },
+    },
+    async (request) => listAdminWorkspaces(app.db, request.query),
   );
 
   r.get(

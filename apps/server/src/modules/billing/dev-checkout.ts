@@ -153,6 +153,7 @@ export function renderDevCheckoutPage(row: CheckoutRow): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>Test checkout — Cohort</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <style>
   body { font-family: system-ui, sans-serif; background: #f5f5f7; color: #111; margin: 0; }
   main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px;

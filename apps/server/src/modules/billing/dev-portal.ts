@@ -105,6 +105,7 @@ export async function renderDevPortalPage(deps: BillingDeps, userId: string): Pr
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>Test billing portal — Cohort</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <style>
   body { font-family: system-ui, sans-serif; background: #f5f5f7; color: #111; margin: 0; }
   main { max-width: 32rem; margin: 3rem auto; background: #fff; border-radius: 12px;

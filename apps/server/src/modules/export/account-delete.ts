@@ -1,7 +1,7 @@
 import type { TDeleteAccountRequest, TUserProfile } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
-import { recordAdminAction } from "../admin/record-admin-action";
+import { type AdminActor, recordAdminAction } from "../admin/record-admin-action";
 import { dropSignInSockets } from "../auth/drop-sign-in-sockets";
 import { revokeAllSignIns } from "../auth/revoke-sign-ins";
 import type { CreditsDeps } from "../credits/credits-deps";
@@ -50,8 +50,24 @@ export async function deleteAccount(
   body: TDeleteAccountRequest,
   requestId: string,
 ): Promise<void> {
+  await checkDeleteConfirmation(deps.db, user, body);
+  // The entry names the account by its id only: the email goes with the account.
+  await eraseAccount(deps, user, {
+    actor: { id: user.id, email: "", requestId },
+    reason: "Deleted by the account holder",
+  });
+}
+
+/**
+ * Steps 2 to 5 above, for the holder's own deletion and for an administrator's on their
+ * behalf (decision 056): the same erasure, the audit entry naming who asked and why.
+ */
+export async function eraseAccount(
+  deps: DeleteAccountDeps,
+  user: TUserProfile,
+  by: { actor: AdminActor; reason: string },
+): Promise<void> {
   const { db } = deps;
-  await checkDeleteConfirmation(db, user, body);
   const memberships = await listAccountMemberships(db, user.id);
   const plan = planWorkspaceErasure(memberships);
   await checkNothingBlocksDeletion(db, user.id, plan.blocking);
@@ -72,24 +88,19 @@ export async function deleteAccount(
   const forfeited = [...balances.values()].reduce((sum, credits) => sum + credits, 0);
 
   await db.transaction(async (tx) => {
-    // The entry names the account by its id only: the email goes with the account.
-    await recordAdminAction(
-      tx,
-      { id: user.id, email: "", requestId },
-      {
-        action: "account.deleted",
-        targetType: "user",
-        targetId: user.id,
-        before: {
-          sessions: sessionIds.length,
-          documents: documents.length,
-          workspaces_deleted: erased.length,
-          credits_forfeited: Math.round(forfeited * 100) / 100,
-        },
-        after: null,
-        reason: "Deleted by the account holder",
+    await recordAdminAction(tx, by.actor, {
+      action: "account.deleted",
+      targetType: "user",
+      targetId: user.id,
+      before: {
+        sessions: sessionIds.length,
+        documents: documents.length,
+        workspaces_deleted: erased.length,
+        credits_forfeited: Math.round(forfeited * 100) / 100,
       },
-    );
+      after: null,
+      reason: by.reason,
+    });
     await recordAccountDeparture(
       tx,
       user,

@@ -14,6 +14,7 @@ import {
   DEFAULT_EMBEDDING_MODELS,
   DEFAULT_MODELS,
   DEFAULT_ROLES,
+  discoveredLocalModel,
   localEmbeddingModel,
   localModel,
 } from "./default-catalogue";
@@ -39,6 +40,8 @@ export interface CatalogueSources {
   localModels?: readonly string[];
   /** Embedding model names (OPENAI_COMPATIBLE_EMBEDDING_MODELS); each becomes `local:<name>`. */
   localEmbeddingModels?: readonly string[];
+  /** Models of the local servers found on loopback ports (decision 056), with their server. */
+  discoveredModels?: readonly { model: string; server: string }[];
 }
 
 export class CatalogueError extends Error {
@@ -62,6 +65,11 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
   for (const name of sources.localModels ?? []) {
     const model = localModel(name);
     models.set(model.id, model);
+  }
+  for (const found of sources.discoveredModels ?? []) {
+    const model = discoveredLocalModel(found.model, found.server);
+    // Two servers with one model name: the first port's answers (local-model-servers.ts).
+    if (!models.has(model.id)) models.set(model.id, model);
   }
 
   const file = sources.file;

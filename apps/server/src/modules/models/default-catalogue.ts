@@ -362,6 +362,21 @@ export function localModel(name: string): CatalogueModel {
 }
 
 /**
+ * A model of a local server found on a loopback port (decision 056): "Local: llama3.1
+ * (Ollama)", free like every local model, and suited to every role.
+ */
+export function discoveredLocalModel(name: string, server: string): CatalogueModel {
+  const label = `Local: ${name} (${server})`;
+  return {
+    ...localModel(name),
+    name:
+      label.length <= 60 ? label : `Local: ${name.slice(0, 60 - 11 - server.length)}… (${server})`,
+    purpose: `Runs on this machine (${server})`.slice(0, 80),
+    description: `${name}, served by ${server} on this machine: found at start, no key needed.`,
+  };
+}
+
+/**
  * Embedding models (documents' hybrid search), priced like the chat models: OpenAI's list
  * prices are $0.02 (small) and $0.13 (large) per million input tokens, that is 0.002 and
  * 0.013 US cents — credits — per 1,000 tokens.

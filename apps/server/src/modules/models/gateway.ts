@@ -40,6 +40,7 @@ import type { ModelsConfig } from "./models-config";
 import { createHealthTracker, type HealthTracker } from "./provider-health";
 import {
   createProviders,
+  type FoundLocalServers,
   type KeySource,
   type ModelTarget,
   type Providers,
@@ -148,6 +149,8 @@ export interface GatewayOptions {
   log?: GatewayLogger;
   /** Called once per call, after it succeeds or fails (usage stats, telemetry). */
   onCallSettled?: (event: CallSettledEvent) => void;
+  /** Local model servers found on loopback ports: they serve the local models (decision 056). */
+  localServers?: FoundLocalServers;
 }
 
 export interface ModelGateway {
@@ -313,7 +316,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       localModels: config.openaiCompatible.models,
       localEmbeddingModels: config.openaiCompatible.embeddingModels ?? [],
     });
-  const providers = createProviders(config);
+  const providers = createProviders(config, options.localServers);
   const health = createHealthTracker();
   const simulators = new Map<string, LanguageModelV3>();
   const simulator = (modelId: string) => {
@@ -460,6 +463,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         latency,
         attemptFirstToken === null ? null : attemptFirstToken - attemptStarted,
       );
+      if (target.keySource === "user") health.userKeyCall(target.provider, true);
       return {
         text,
         firstTokenAt: attemptFirstToken,
@@ -481,8 +485,14 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         deltasSeen: call.deltasForwarded,
         timeoutMs,
       });
-      // A user's bad key says nothing about the provider's health for everyone else.
-      if (target.keySource !== "user") {
+      // A user's bad key says nothing about the provider's health for everyone else, nor
+      // does their own OpenAI-compatible server; an outage seen on their key does.
+      if (target.keySource === "user") health.userKeyCall(target.provider, false);
+      const outage =
+        failure.kind === "server_error" || failure.kind === "network" || failure.kind === "timeout";
+      const countsForHealth =
+        target.keySource !== "user" || (outage && target.provider !== "openai-compatible");
+      if (countsForHealth) {
         health.failure(target.provider, failure.kind, describeFailure(failure, timeoutMs));
       }
       throw failure;

@@ -28,4 +28,13 @@ export interface ModelsConfig {
   readonly retryMaxDelayMs: number;
   /** Pace of the built-in simulator; 0 streams as fast as possible. */
   readonly simulatorTokensPerSecond: number;
+  /**
+   * Local model servers looked for on loopback (decision 056); absent or `enabled: false`
+   * when OPENAI_COMPATIBLE_BASE_URL is set or LOCAL_MODEL_DISCOVERY=0.
+   */
+  readonly localDiscovery?: {
+    readonly enabled: boolean;
+    readonly ports: readonly { readonly port: number; readonly name: string | undefined }[];
+    readonly timeoutMs: number;
+  };
 }

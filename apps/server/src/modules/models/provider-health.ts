@@ -14,16 +14,27 @@ interface ProviderState {
   lastError: TModelHealth["last_error"];
   latencies: number[];
   ttfts: number[];
+  userKeyCalls: number;
+  userKeyFailures: number;
 }
 
 export interface HealthTracker {
   success(provider: HealthKey, latencyMs: number, ttftMs: number | null): void;
   failure(provider: HealthKey, code: string, message: string): void;
+  /** A call on a user's own key (decision 056): counted apart, never said whose. */
+  userKeyCall(provider: HealthKey, ok: boolean): void;
   read(
     provider: HealthKey,
   ): Pick<
     TModelHealth,
-    "reachable" | "last_success_at" | "last_error" | "latency_ms_p50" | "ttft_ms_p50" | "samples"
+    | "reachable"
+    | "last_success_at"
+    | "last_error"
+    | "latency_ms_p50"
+    | "ttft_ms_p50"
+    | "samples"
+    | "user_key_calls"
+    | "user_key_failures"
   >;
 }
 
@@ -48,7 +59,15 @@ export function createHealthTracker(now: () => Date = () => new Date()): HealthT
   const stateOf = (provider: HealthKey) => {
     let state = states.get(provider);
     if (!state) {
-      state = { reachable: null, lastSuccessAt: null, lastError: null, latencies: [], ttfts: [] };
+      state = {
+        reachable: null,
+        lastSuccessAt: null,
+        lastError: null,
+        latencies: [],
+        ttfts: [],
+        userKeyCalls: 0,
+        userKeyFailures: 0,
+      };
       states.set(provider, state);
     }
     return state;
@@ -66,6 +85,11 @@ export function createHealthTracker(now: () => Date = () => new Date()): HealthT
       state.reachable = false;
       state.lastError = { code, message, at: now().toISOString() };
     },
+    userKeyCall(provider, ok) {
+      const state = stateOf(provider);
+      state.userKeyCalls += 1;
+      if (!ok) state.userKeyFailures += 1;
+    },
     read(provider) {
       const state = states.get(provider);
       return {
@@ -75,6 +99,8 @@ export function createHealthTracker(now: () => Date = () => new Date()): HealthT
         latency_ms_p50: median(state?.latencies ?? []),
         ttft_ms_p50: median(state?.ttfts ?? []),
         samples: state?.latencies.length ?? 0,
+        user_key_calls: state?.userKeyCalls ?? 0,
+        user_key_failures: state?.userKeyFailures ?? 0,
       };
     },
   };

@@ -97,7 +97,13 @@ function lazyModel(
 /** The name the OpenAI-compatible provider is created with (its provider options key). */
 const COMPATIBLE_NAME = "openai-compatible";
 
-export function createProviders(settings: ProviderSettings): Providers {
+/** The local servers found on loopback ports (local-model-servers.ts), as providers need them. */
+export interface FoundLocalServers {
+  baseUrlOf(model: string): string | undefined;
+  servers(): readonly unknown[];
+}
+
+export function createProviders(settings: ProviderSettings, found?: FoundLocalServers): Providers {
   // Base URLs and keys are always passed explicitly, so no SDK falls back to reading
   // process.env itself (config.ts is the only reader of the environment).
   const openaiFactory = (apiKey: string): ModelFactory => {
@@ -188,6 +194,19 @@ export function createProviders(settings: ProviderSettings): Providers {
         }
       : {}),
   };
+  // Without OPENAI_COMPATIBLE_BASE_URL, local models go to the server found serving them
+  // (decision 056): one client per server, each model made once per server.
+  const foundFactories = new Map<string, ModelFactory>();
+  const foundModel = (name: string): LanguageModelV3 | undefined => {
+    const baseUrl = found?.baseUrlOf(name);
+    if (!baseUrl) return undefined;
+    let factory = foundFactories.get(baseUrl);
+    if (!factory) {
+      factory = madeOnce(compatibleFactory(baseUrl, undefined));
+      foundFactories.set(baseUrl, factory);
+    }
+    return factory(name);
+  };
 
   function userFactory(provider: TProviderId, credential: ProviderCredential) {
     switch (provider) {
@@ -205,8 +224,13 @@ export function createProviders(settings: ProviderSettings): Providers {
   }
 
   return {
-    isHosted: (provider) => hosted[provider] !== undefined,
+    isHosted: (provider) =>
+      hosted[provider] !== undefined ||
+      (provider === "openai-compatible" && (found?.servers().length ?? 0) > 0),
     languageModel(provider, modelName, credential) {
+      if (!credential && provider === "openai-compatible" && !hosted[provider]) {
+        return foundModel(modelName);
+      }
       const factory = credential ? userFactory(provider, credential) : hosted[provider];
       return factory?.(modelName);
     },

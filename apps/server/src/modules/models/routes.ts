@@ -7,6 +7,7 @@ import {
   ZAvailableModelsResponse,
   ZCochatModelsResponse,
   ZEmbeddingModelsResponse,
+  ZLocalModelServersResponse,
   ZModelResponse,
   ZModelsByRoleResponse,
   ZModelsHealthResponse,
@@ -18,6 +19,7 @@ import { z } from "zod";
 import { currentPrincipal, type Principal, requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { checkModelHealth } from "./check-model-health";
+import { localModelId } from "./default-catalogue";
 import { listEmbeddingModels } from "./embedding-models";
 import {
   describeModel,
@@ -176,6 +178,62 @@ export async function modelsRoutes(app: FastifyInstance, options: ModelsRoutesOp
         models: listEmbeddingModels(gateway.catalogue, app.config.models),
         documents_model: app.config.documents.embeddingModel ?? null,
       };
+    },
+  );
+
+  /** What Settings shows of the local servers, each model with its catalogue id and name. */
+  function localServersAnswer() {
+    const servers = app.localModelServers;
+    const discovery = servers.enabled
+      ? "on"
+      : app.config.models.openaiCompatible.baseUrl
+        ? "configured"
+        : "off";
+    const lookedAt = servers.lookedAt();
+    return {
+      discovery,
+      servers: servers.servers().map((server) => ({
+        name: server.name,
+        port: server.port,
+        models: server.models.flatMap((name) => {
+          const model = gateway.catalogue.getModel(localModelId(name));
+          return model ? [{ id: model.id, name: model.name }] : [];
+        }),
+      })),
+      looked_at: lookedAt ? lookedAt.toISOString() : null,
+    } as const;
+  }
+
+  r.get(
+    "/api/models/local-servers",
+    {
+      schema: {
+        tags,
+        summary: "Local model servers (Ollama, LM Studio, llama.cpp, vLLM) found on this machine",
+        response: { 200: ZLocalModelServersResponse },
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      reply.header("cache-control", "private, no-store");
+      return localServersAnswer();
+    },
+  );
+
+  r.post(
+    "/api/models/local-servers/look-again",
+    {
+      schema: {
+        tags,
+        summary: "Probes the local model servers' ports again; their models join the catalogue",
+        response: { 200: ZLocalModelServersResponse },
+      },
+    },
+    async (request, reply) => {
+      await requireUser(request);
+      reply.header("cache-control", "private, no-store");
+      await app.localModelServers.lookAgain();
+      return localServersAnswer();
     },
   );
 

@@ -132,6 +132,11 @@ export class FakeProviderServer {
   readonly requests: RecordedRequest[] = [];
   /** What requests get once the scripted ones are used up. */
   defaultReply: FakeReply = {};
+  /** What GET …/models lists (a local server's own `owned_by`, e.g. Ollama's "library"). */
+  models: { id: string; owned_by: string }[] = ["llama3.1", "qwen2.5"].map((id) => ({
+    id,
+    owned_by: "fake",
+  }));
   private readonly queue: FakeReply[] = [];
   private readonly waiters: { count: number; resolve: () => void }[] = [];
 
@@ -245,11 +250,7 @@ export class FakeProviderServer {
             ? errorBody("openai-chat", status, reply.errorMessage ?? `Fake ${status}`)
             : {
                 object: "list",
-                data: ["llama3.1", "qwen2.5"].map((id) => ({
-                  id,
-                  object: "model",
-                  owned_by: "fake",
-                })),
+                data: this.models.map((model) => ({ ...model, object: "model" })),
               },
         ),
       );

@@ -10,9 +10,12 @@ import type {
   TAdminPendingResponse,
   TAdminRevokeSignInsResponse,
   TAdminSetDisabledRequest,
+  TAdminUserActionResponse,
   TAdminUserDetail,
   TAdminUsersQuery,
   TAdminUsersResponse,
+  TAdminWorkspacesQuery,
+  TAdminWorkspacesResponse,
   TAgreementResponse,
   TAnalyticsSummary,
   TAuthResponse,
@@ -78,6 +81,38 @@ export function revokeSignIns(id: string): Promise<TAdminRevokeSignInsResponse> 
   );
 }
 
+/** Account support (decision 056): each answers the sentence the toast shows. */
+export function sendVerificationEmail(id: string): Promise<TAdminUserActionResponse> {
+  return api.post<TAdminUserActionResponse>(
+    `/admin/users/${encodeURIComponent(id)}/verification-email`,
+  );
+}
+
+export function markEmailVerified(id: string, reason: string): Promise<TAdminUserActionResponse> {
+  return api.post<TAdminUserActionResponse>(`/admin/users/${encodeURIComponent(id)}/verify-email`, {
+    reason,
+  });
+}
+
+export function sendPasswordReset(id: string): Promise<TAdminUserActionResponse> {
+  return api.post<TAdminUserActionResponse>(
+    `/admin/users/${encodeURIComponent(id)}/password-reset`,
+  );
+}
+
+export function deleteUser(id: string, reason: string): Promise<TAdminUserActionResponse> {
+  return api.delete<TAdminUserActionResponse>(`/admin/users/${encodeURIComponent(id)}`, {
+    body: { reason },
+  });
+}
+
+export function fetchWorkspaces(
+  query: TAdminWorkspacesQuery,
+  signal?: AbortSignal,
+): Promise<TAdminWorkspacesResponse> {
+  return api.get<TAdminWorkspacesResponse>("/admin/workspaces", { query: { ...query }, signal });
+}
+
 export function fetchAgreements(signal?: AbortSignal): Promise<TAdminAgreementsResponse> {
   return api.get<TAdminAgreementsResponse>("/admin/agreements", { signal });
 }
@@ -139,4 +174,5 @@ export const adminKeys = {
   logs: (query: Partial<TLogEntriesQuery>) => ["admin", "logs", query] as const,
   trail: (requestId: string) => ["admin", "trail", requestId] as const,
   analytics: ["admin", "analytics"] as const,
+  workspaces: (query: TAdminWorkspacesQuery) => ["admin", "workspaces", query] as const,
 };

@@ -185,6 +185,9 @@ export function ProviderHealthTable({ providers }: { providers: readonly TModelH
             <th scope="col" className="py-2 pr-3 text-right font-medium">
               Calls
             </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              On users' keys
+            </th>
             <th scope="col" className="py-2 font-medium">
               Last error
             </th>
@@ -217,6 +220,10 @@ export function ProviderHealthTable({ providers }: { providers: readonly TModelH
                 {formatMilliseconds(provider.ttft_ms_p50)}
               </td>
               <td className="py-2 pr-3 text-right tabular-nums">{provider.samples}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">
+                {provider.user_key_calls}
+                {provider.user_key_failures > 0 ? ` (${provider.user_key_failures} failed)` : ""}
+              </td>
               <td className="py-2 text-xs text-ink-600">
                 {provider.last_error
                   ? `${provider.last_error.code}: ${provider.last_error.message}`

@@ -7,6 +7,7 @@ import { LogsSection } from "./logs-section";
 import { ModelsSection } from "./models-section";
 import { OutboxSection } from "./outbox-list";
 import { UsersSection } from "./users-section";
+import { WorkspacesSection } from "./workspaces-section";
 
 const SECTIONS: Record<TAdminSection, () => React.JSX.Element> = {
   users: UsersSection,
@@ -16,6 +17,7 @@ const SECTIONS: Record<TAdminSection, () => React.JSX.Element> = {
   analytics: AnalyticsSection,
   outbox: OutboxSection,
   audit: AuditSection,
+  workspaces: WorkspacesSection,
 };
 
 /** `/admin/:section`: the route table only lets the listed sections through. */

@@ -12,6 +12,7 @@ import { useSignOut } from "../shell/use-sign-out";
 const NAV = [
   { to: "/admin/dashboard", label: "Overview" },
   { to: "/admin/users", label: "Users" },
+  { to: "/admin/workspaces", label: "Workspaces" },
   { to: "/admin/agreements", label: "Agreements" },
   { to: "/admin/models", label: "Models" },
   { to: "/admin/logs", label: "Logs" },

@@ -6,7 +6,7 @@ import {
 } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useNavigate, useParams } from "react-router";
 import { failureMessage } from "../../auth/account-api";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
@@ -24,8 +24,12 @@ import { useModelNames } from "../billing/use-model-names";
 import {
   adjustCredits,
   adminKeys,
+  deleteUser,
   fetchUser,
+  markEmailVerified,
   revokeSignIns,
+  sendPasswordReset,
+  sendVerificationEmail,
   setDisabled,
   setTier,
 } from "./admin-api";
@@ -90,6 +94,7 @@ export function AdminUserPage() {
         <AdjustCreditsCard userId={user.id} />
         <AccountCard detail={data} />
       </div>
+      <SupportCard detail={data} />
       <Card className="p-5">
         <h2 className="text-base font-semibold text-ink-950">Credit ledger</h2>
         <p className="mt-1 text-sm text-ink-600">
@@ -341,6 +346,146 @@ function AccountCard({ detail }: { detail: TAdminUserDetail }) {
           >
             Revoke sign-ins
           </Button>
+        </div>
+      </form>
+      <FormMessage>{error}</FormMessage>
+    </Card>
+  );
+}
+
+/**
+ * Account support (decision 056): the emails the user would get from the login screen, the
+ * address vouched for, and deleting the account as its holder would, each audited.
+ */
+function SupportCard({ detail }: { detail: TAdminUserDetail }) {
+  const { user } = detail;
+  const refresh = useRefresh();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [verifyReason, setVerifyReason] = useState("");
+  const [deleteReason, setDeleteReason] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (action: () => Promise<{ message: string }>, after?: () => Promise<void>) => {
+    setError(null);
+    setPending(true);
+    try {
+      const { message } = await action();
+      toast({ title: message, variant: "success" });
+      await (after ?? refresh)();
+    } catch (cause) {
+      setError(failureMessage(cause, "The action failed. Please try again."));
+    } finally {
+      setPending(false);
+    }
+  };
+  const onMarkVerified = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void run(
+      () => markEmailVerified(user.id, verifyReason),
+      async () => {
+        setVerifyReason("");
+        await refresh();
+      },
+    );
+  };
+  const onDelete = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!confirming) {
+      setConfirming(true);
+      return;
+    }
+    void run(
+      () => deleteUser(user.id, deleteReason),
+      // The user is gone: their page's query is dropped, not asked again (it would be a 404).
+      async () => {
+        await navigate("/admin/users");
+        queryClient.removeQueries({ queryKey: adminKeys.user(user.id) });
+        await queryClient.invalidateQueries({ queryKey: ["admin", "users"] });
+        await queryClient.invalidateQueries({ queryKey: ["admin", "audit"] });
+      },
+    );
+  };
+
+  return (
+    <Card className="grid gap-5 p-5 lg:grid-cols-3" data-testid="account-support">
+      <div className="grid content-start gap-2">
+        <h2 className="text-base font-semibold text-ink-950">Email address</h2>
+        <p className="text-sm text-ink-600">
+          {user.emailVerified
+            ? `${user.email} is verified.`
+            : `${user.email} is not verified yet: the welcome credits wait for it.`}
+        </p>
+        {user.emailVerified ? null : (
+          <>
+            <div>
+              <Button
+                variant="outline"
+                disabled={pending}
+                onClick={() => void run(() => sendVerificationEmail(user.id))}
+              >
+                Resend verification email
+              </Button>
+            </div>
+            <form onSubmit={onMarkVerified} className="grid gap-2" aria-label="Mark email verified">
+              <Field
+                label="Reason for marking it verified"
+                required
+                maxLength={500}
+                value={verifyReason}
+                onChange={(e) => setVerifyReason(e.target.value)}
+              />
+              <div>
+                <Button type="submit" variant="outline" disabled={pending}>
+                  Mark email verified
+                </Button>
+              </div>
+            </form>
+          </>
+        )}
+      </div>
+      <div className="grid content-start gap-2">
+        <h2 className="text-base font-semibold text-ink-950">Password</h2>
+        <p className="text-sm text-ink-600">
+          Sends the reset link the login screen sends: it works once, for an hour.
+        </p>
+        <div>
+          <Button
+            variant="outline"
+            disabled={pending}
+            onClick={() => void run(() => sendPasswordReset(user.id))}
+          >
+            Send password reset
+          </Button>
+        </div>
+      </div>
+      <form onSubmit={onDelete} className="grid content-start gap-2" aria-label="Delete account">
+        <h2 className="text-base font-semibold text-ink-950">Delete account</h2>
+        <p className="text-sm text-ink-600">
+          As if the user deleted it: sign-ins end, runs stop, sessions, documents and personal
+          workspace go, the balance is forfeited. It cannot be undone.
+        </p>
+        <Field
+          label="Reason for deleting"
+          required
+          maxLength={500}
+          value={deleteReason}
+          onChange={(e) => {
+            setDeleteReason(e.target.value);
+            setConfirming(false);
+          }}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" variant={confirming ? "primary" : "outline"} disabled={pending}>
+            {confirming ? `Yes, delete ${user.email}` : "Delete account"}
+          </Button>
+          {confirming ? (
+            <Button variant="ghost" disabled={pending} onClick={() => setConfirming(false)}>
+              Keep the account
+            </Button>
+          ) : null}
         </div>
       </form>
       <FormMessage>{error}</FormMessage>

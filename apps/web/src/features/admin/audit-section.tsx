@@ -17,7 +17,10 @@ const ACTION_LABELS: Record<(typeof ADMIN_ACTIONS)[number], string> = {
   "user.revoke_sign_ins": "Sign-ins revoked",
   "agreement.publish": "Agreement published",
   "model.override": "Model changed",
-  "account.deleted": "Account deleted by its holder",
+  "account.deleted": "Account deleted",
+  "user.email_verified": "Email marked verified",
+  "user.verification_sent": "Verification email sent",
+  "user.password_reset_sent": "Password reset sent",
 };
 
 function json(value: unknown): string {
@@ -57,7 +60,10 @@ export function AuditTable({ query }: { query: Partial<TAdminAuditQuery> }) {
                 <td className="py-2 pr-3 whitespace-nowrap text-ink-600">
                   {formatDateTime(entry.created_at)}
                 </td>
-                <td className="py-2 pr-3">{entry.admin_email}</td>
+                <td className="py-2 pr-3">
+                  {/* An account deleted by its holder names no admin (decision 044). */}
+                  {entry.admin_email || "The account holder"}
+                </td>
                 <td className="py-2 pr-3 font-medium text-ink-900">
                   {ACTION_LABELS[entry.action]}
                 </td>

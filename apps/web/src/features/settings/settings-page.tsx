@@ -6,6 +6,7 @@ import { WorkspaceSettings } from "../workspaces/workspace-settings";
 import { AccessTokens } from "./access-tokens";
 import { AnalyticsPreference } from "./analytics-preference";
 import { LinkedAccounts } from "./linked-accounts";
+import { LocalModels } from "./local-models";
 import { ProfileForm } from "./profile-form";
 import { ProviderKeys } from "./provider-keys";
 import { SignInsList } from "./sign-ins-list";
@@ -21,6 +22,7 @@ export function SettingsPage() {
       <ProfileForm key={user.id} user={user} />
       <WorkspaceSettings />
       <ProviderKeys />
+      <LocalModels />
       <MemorySettings />
       <TemplatesSettings />
       <AccessTokens />

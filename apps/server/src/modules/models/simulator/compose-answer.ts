@@ -1,9 +1,10 @@
-import { withCitation } from "./cite-passages";
+import { bestQuote, withCitation } from "./cite-passages";
 import { mergeDrafts } from "./merge-drafts";
 import type { PromptParts } from "./read-prompt";
-import { type Random, seededRandom } from "./seeded-random";
+import { hashString, type Random, seededRandom } from "./seeded-random";
 import {
   capitalise,
+  isFactualQuestion,
   NO_SUBJECT,
   type SubjectKind,
   subjectOf,
@@ -32,6 +33,8 @@ export interface AnswerRequest {
   /** <1 for terse models, >1 for thorough ones. */
   depth: number;
   seed: number;
+  /** The model answering: each takes its own angle, so re-running on another differs. */
+  modelId?: string;
 }
 
 interface Answering {
@@ -256,7 +259,40 @@ function fillSubject(text: string, subject: string): string {
   return text.replace(/\{s\}/g, subject);
 }
 
+/** Where each model starts a plan: seeded by the model, so two models' plans differ visibly. */
+const ANGLES: readonly string[] = [
+  "start from what the person using it sees first, and work back to what it needs",
+  "start from the riskiest assumption and test it before anything else",
+  "start from the information involved: what exists, who changes it, what must stay true",
+  "start with the smallest version that works end to end, then widen it",
+  "start from the constraints (time, money, people) and fit the scope to them",
+];
+
+/** The built-in models' angles, chosen apart; any other model's comes from its id. */
+const ANGLE_OF_MODEL: Record<string, number> = {
+  coreason: 1,
+  codepth: 2,
+  coquick: 3,
+  cologic: 4,
+  cochat: 0,
+  "gpt-4.1": 0,
+  "claude-sonnet-4": 2,
+  "gemini-2.5-flash": 3,
+};
+
+function angleOf(modelId: string | undefined): string | null {
+  if (!modelId) return null;
+  return ANGLES[ANGLE_OF_MODEL[modelId] ?? hashString(modelId) % ANGLES.length] ?? null;
+}
+
 function strategist({ req, topic, random }: Answering): string {
+  if (isFactual(topic)) {
+    return [
+      `## Answer: ${capitalise(topic.subject)}`,
+      "",
+      ...factualAnswer(topic, req.prompt),
+    ].join("\n");
+  }
   const plan = STEPS[topic.kind];
   const steps = [
     plan.first,
@@ -269,6 +305,8 @@ function strategist({ req, topic, random }: Answering): string {
     "",
     `**Goal:** ${capitalise(topic.subject)}, done in small steps you can check.`,
   ];
+  const angle = angleOf(req.modelId);
+  if (angle) out.push("", `**Angle:** ${angle}.`);
   if (topic.followUp) out.push("", `Adjusted for your note: “${topic.followUp}”.`);
   out.push(
     "",
@@ -487,6 +525,43 @@ function comparedIn(subject: string): [string, string] | null {
   return match?.[1] && match[2] ? [match[1], match[2]] : null;
 }
 
+/**
+ * A question of fact or meaning ("What is the fine for a late DVD?"), not a how-to, a "why"
+ * or a comparison: it is answered from the passages given, or said to be unanswerable here.
+ */
+function isFactual(topic: Topic): boolean {
+  return isFactualQuestion(topic) && comparedIn(topic.subject) === null;
+}
+
+/**
+ * The answer to a factual question: the sentence of the user's documents that answers it,
+ * quoted and cited (decision 056); without documents, plainly that the simulator has no facts
+ * of its own, and how to get a real answer.
+ */
+function factualAnswer(topic: Topic, prompt: PromptParts): string[] {
+  const quote = bestQuote(prompt.passages, prompt.request || topic.request);
+  if (quote && quote.shared > 0) {
+    return [
+      `**${quote.document}** answers it: “${quote.sentence}” [${quote.passage.n}]`,
+      "",
+      `That is the passage about ${topic.subject}; open [${quote.passage.n}] to read it in its place.`,
+    ];
+  }
+  if (prompt.passages.length > 0) {
+    return [
+      `None of the passages given says anything about ${topic.subject}, and this is Cohort's built-in simulator, not a real model, so it has no facts of its own to add.`,
+      "",
+      "- Attach the document that covers it and ask again, or pick a real model (a provider key in Settings, or a local model server such as Ollama).",
+    ];
+  }
+  return [
+    `I can't answer that from facts: this is Cohort's built-in simulator, not a real model, so it knows nothing about ${topic.subject} of its own.`,
+    "",
+    "- Attach the document that covers it and ask again: the answer will quote the passage that says it and cite it.",
+    "- Or pick a real model: add a provider key in Settings, or run a local model server such as Ollama.",
+  ];
+}
+
 function questionBody(topic: Topic, random: Random, depth: number): string[] {
   const s = topic.subject;
   const pair = comparedIn(s);
@@ -513,8 +588,9 @@ function questionBody(topic: Topic, random: Random, depth: number): string[] {
   ];
 }
 
-function chatBody(topic: Topic, random: Random, depth: number): string[] {
+function chatBody(topic: Topic, random: Random, depth: number, prompt: PromptParts): string[] {
   const s = topic.subject;
+  if (isFactual(topic)) return factualAnswer(topic, prompt);
   if (topic.kind === "writing") {
     return [
       `Here is a first draft of ${s}:`,
@@ -528,7 +604,9 @@ function chatBody(topic: Topic, random: Random, depth: number): string[] {
   const plan = STEPS[topic.kind];
   const steps = orderedSample(random, plan.middle, scaled(2, depth, 2, 3));
   return [
-    random.pick([`Here is how I would approach ${s}:`, `A practical way into ${s}:`]),
+    topic.kind === "plan"
+      ? random.pick([`Here is a plan for ${s}:`, `Here is how I would go about ${s}:`])
+      : random.pick([`Here is how I would approach ${s}:`, `Here is a way to build ${s}:`]),
     "",
     ...numbered([plan.first, ...steps], s),
   ];
@@ -552,7 +630,8 @@ function chat({ req, topic, random }: Answering): string {
       ? "You're welcome! Is there anything else I can help with?"
       : `You're welcome! If anything about ${topic.subject} is still unclear, just ask. Shall we look at a next step?`;
   }
-  const body = chatBody(topic, random, req.depth);
+  const body = chatBody(topic, random, req.depth, req.prompt);
+  if (isFactual(topic)) return body.join("\n");
   if (topic.followUp && SHORTER.test(topic.followUp)) {
     const steps = body.filter((line) => /^\d+\. /.test(line)).slice(0, 2);
     const short = steps.length > 0 ? steps : body.slice(2).join("\n").split(/\n\n/).slice(0, 2);
@@ -601,6 +680,9 @@ export function composeAnswer(req: AnswerRequest): string {
   const draft = COMPOSERS[req.persona](answering);
   const isRevision = req.prompt.firstDraft !== null && ROLE_OF_PERSONA[req.persona] !== undefined;
   const answer = isRevision ? revised(answering, draft) : draft;
-  // Agents and the coordinator's synthesis cite what they were given; the Critic reviews.
-  return req.persona === "critic" ? answer : withCitation(answer, req.prompt);
+  // Agents and the coordinator's synthesis cite what they were given; the Critic reviews. A
+  // factual answer has quoted and cited its passage already.
+  const cited =
+    isFactual(answering.topic) && (req.persona === "chat" || req.persona === "strategist");
+  return req.persona === "critic" || cited ? answer : withCitation(answer, req.prompt);
 }

@@ -1,7 +1,14 @@
 import type { JSONSchema7, JSONSchema7Definition } from "@ai-sdk/provider";
 import { AGENT_ROLES, type TAgentRole, type TRunPlan } from "@cohort/contracts";
 import type { Random } from "./seeded-random";
-import { capitalise, contentWords, languageOf, type SubjectKind, topicOf } from "./subject";
+import {
+  capitalise,
+  contentWords,
+  isFactualQuestion,
+  languageOf,
+  type SubjectKind,
+  topicOf,
+} from "./subject";
 
 /**
  * JSON mode for the simulator: given the JSON schema a caller asked for (the AI SDK passes it
@@ -85,7 +92,9 @@ export function simulatePlan(
         "strategist",
         topic.kind === "writing"
           ? `Write ${s}: the reader, the key message and the structure, then the full draft.`
-          : `Set the goal, the ordered steps and the risks for ${s}.`,
+          : isFactualQuestion(topic)
+            ? `Answer ${s}, quoting and citing the passage that says it.`
+            : `Set the goal, the ordered steps and the risks for ${s}.`,
         [],
       )
     : undefined;
@@ -139,7 +148,9 @@ function rationaleFor(
     has("strategist")
       ? topic.kind === "writing"
         ? "The Strategist shapes the message and writes the draft"
-        : "The Strategist sets the goal and the steps first"
+        : isFactualQuestion(topic)
+          ? "The Strategist finds the answer in what was given"
+          : "The Strategist sets the goal and the steps first"
       : null,
     makers.length > 0
       ? `${has("strategist") ? "then " : ""}${makers.join(" and ")}${makers.length > 1 ? " in parallel" : ""}`

@@ -39,7 +39,19 @@ const PERSONAS: readonly SimulatorPersona[] = [
   "vision",
 ];
 
-const DEPTH: Record<string, number> = { coquick: 0.6, codepth: 1.5 };
+/**
+ * How thorough each model's simulated drafts are (more steps, risks, decisions). The roles'
+ * default models keep 1, so the default run's length (and its pace in the browser tests)
+ * stays as it was; each model's plan still differs by its angle (compose-answer.ts).
+ */
+const DEPTH: Record<string, number> = {
+  coquick: 0.6,
+  codepth: 1.5,
+  "gpt-4.1": 1.2,
+  "gpt-4.1-mini": 0.8,
+  "claude-sonnet-4": 1.3,
+  "gemini-2.5-flash": 0.8,
+};
 
 function textOf(content: LanguageModelV3CallOptions["prompt"][number]["content"]): string {
   if (typeof content === "string") return content;
@@ -117,7 +129,7 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
 
   let text =
     simulatedMemoryLines(system, lastUser) ??
-    composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed });
+    composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed, modelId });
   let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
   const limit = call.maxOutputTokens;
   if (limit !== undefined && estimateTokens(text) > limit) {

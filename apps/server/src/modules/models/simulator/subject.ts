@@ -110,6 +110,23 @@ function peel(sentence: string): string {
   return text;
 }
 
+/** "in two sentences" says how long the answer should be, not what it is about. */
+const LENGTH_NOTE =
+  /(?:^|\s)(?:in|using) (?:one|two|three|four|five|a few|a couple of|\d+) (?:short )?(?:sentences?|words|paragraphs?|lines?|points?|bullets?|bullet points?)\b,?/gi;
+
+function withoutLengthNote(text: string): string {
+  const stripped = text
+    .replace(LENGTH_NOTE, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^(?:explain|describe|tell me)\s+(?=(?:what|who|how|why)\b)/i, "");
+  // "what an overdue fine cap is" → "an overdue fine cap"
+  const whatIs = /^(?:what|who) (?!is\b|are\b|was\b|were\b)(.+?)(?: (?:is|are|means?))?$/i.exec(
+    stripped,
+  );
+  return whatIs?.[1] ?? stripped;
+}
+
 /** Questions become the thing asked about: "How do I X?" → "how to X". */
 function unquestion(text: string): string {
   const how = /^how (?:do|can|should|would|could|might) (?:i|we|you|one) (.+)$/i.exec(text);
@@ -202,7 +219,7 @@ export function subjectOf(request: string): string {
   const own = userRequestOf(request);
   const sentence = askingSentence(sentencesOf(proseOf(own)));
   if (!sentence) return /```/.test(own) ? "the code you shared" : "your request";
-  let text = peel(sentence);
+  let text = withoutLengthNote(peel(sentence));
   text = unquestion(text);
   text = unverb(text);
   text = peel(text);
@@ -234,7 +251,7 @@ const KIND_WORDS: readonly [SubjectKind, RegExp][] = [
   ],
   [
     "data",
-    /\b(?:sql|query|queries|database|databases|schema|table|tables|postgres|postgresql|mysql|sqlite|migration|index|indexes)\b/i,
+    /\b(?:sql|query|queries|database|databases|schema|table|tables|postgres|postgresql|mysql|sqlite|migration|index|indexes|data ?models?|entities|entity|erd)\b/i,
   ],
   [
     "code",
@@ -254,10 +271,23 @@ const KIND_WORDS: readonly [SubjectKind, RegExp][] = [
 const ARTIFACT =
   /\b(?:function|script|component|page|query|api|endpoint|class|program|regex|schema|logo|email|form|dashboard|website|app)\b/i;
 
+/** A question of fact or meaning ("What is the fine for…?", "Explain what X is"). */
+const ASKS_FACT =
+  /^(?:(?:hi|hello|hey)[,!]?\s+)?(?:what|what's|which|when|where|who|how much|how many|how long|how often|is|are|was|were|does|do|did|can|may|explain|describe|define|tell me)\b/i;
+
 export function kindOf(request: string): SubjectKind {
   const subject = subjectOf(request);
   const own = userRequestOf(request);
   if (/```/.test(own)) return "code";
+  const asked = proseOf(own).trim();
+  if (
+    ASKS_FACT.test(asked) &&
+    (/\?\s*$/.test(asked) ||
+      /^(?:explain|describe|define|tell me (?:what|who|how|why|when|where))\b/i.test(asked)) &&
+    !ARTIFACT.test(subject)
+  ) {
+    return "question";
+  }
   if (/^why\b/i.test(subject)) return "question";
   if (
     /^(?:how to|how|what|the best (?:way|ways|approach))\b/i.test(subject) &&
@@ -393,4 +423,18 @@ export function topicOf(request: string, earlier: readonly string[] = []): Topic
 function peelFollowUp(request: string): string {
   const sentence = askingSentence(sentencesOf(proseOf(userRequestOf(request))));
   return sentence ? peel(sentence) : userRequestOf(request);
+}
+
+/**
+ * A question of fact or meaning ("What is the fine for a late DVD?"), not a how-to, a "why"
+ * or a comparison: it is answered from the passages given, not with a plan (decision 056).
+ */
+export function isFactualQuestion(topic: Pick<Topic, "kind" | "subject">): boolean {
+  return (
+    topic.kind === "question" &&
+    !/^(?:how to|why|the best (?:way|ways|approach|name|names))\b/i.test(topic.subject) &&
+    !/\b(?:difference(?:s)? between|vs\.?|versus|compared (?:to|with))\b|^compare\b/i.test(
+      topic.subject,
+    )
+  );
 }

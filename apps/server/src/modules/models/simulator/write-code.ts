@@ -1,4 +1,11 @@
 import {
+  columnOf,
+  type DomainEntity,
+  type DomainField,
+  domainEntitiesOf,
+  primaryEntityOf,
+} from "./domain-nouns";
+import {
   type CodeLanguage,
   capitalise,
   contentWords,
@@ -610,20 +617,65 @@ function pythonScript(subject: string): CodeDraft {
   };
 }
 
+/** The entity an API serves: the domain's (books, members, loans), else one named by the subject. */
+function apiEntity(subject: string): DomainEntity {
+  return (
+    primaryEntityOf(subject) ?? {
+      plural: resourceOf(subject),
+      fields: [
+        { name: "name", ts: "string", sql: "text NOT NULL", example: "first" },
+        { name: "notes", ts: "string", sql: "text NOT NULL", example: "" },
+      ],
+    }
+  );
+}
+
+/** The checks of a POST body, one per field, each answering 400 with what is wrong. */
+function fieldChecks(fields: readonly DomainField[]): string[] {
+  return fields.flatMap((field) => {
+    const value = `body.${field.name}`;
+    if (field.ts === "string" && field.example !== "") {
+      return [
+        `      if (typeof ${value} !== "string" || ${value}.trim() === "") {`,
+        `        return send(res, 400, { error: "${field.name} is required" });`,
+        "      }",
+      ];
+    }
+    if (field.ts === "number") {
+      return [
+        `      if (typeof ${value} !== "number" || !Number.isInteger(${value})) {`,
+        `        return send(res, 400, { error: "${field.name} must be a whole number" });`,
+        "      }",
+      ];
+    }
+    return [];
+  });
+}
+
+function fieldValue(field: DomainField): string {
+  const value = `body.${field.name}`;
+  if (field.ts === "boolean") return `${value} === true`;
+  if (field.ts === "number") return `${value} as number`;
+  return field.example === "" ? `String(${value} ?? "").trim()` : `(${value} as string).trim()`;
+}
+
 function tsApi(subject: string): CodeDraft {
-  const plural = resourceOf(subject);
+  const entity = apiEntity(subject);
+  const plural = entity.plural;
   const one = singularOf(plural);
   const type = capitalise(one);
+  const required = entity.fields.filter((f) => f.ts !== "boolean" && f.example !== "");
+  const example = Object.fromEntries(required.map((f) => [f.name, f.example]));
+  const firstRequired = required[0]?.name ?? "name";
   return {
-    approach: `${lead("A dependency-free Node.js REST API", subject)}: JSON routes to list, create, read and delete /${plural}, input validation, and 404/400 answers with a message.`,
+    approach: `${lead("A dependency-free Node.js REST API", subject)}: JSON routes to list, create, read and delete /${plural} (${entity.fields.map((f) => f.name).join(", ")}), input validation, and 404/400 answers with a message.`,
     fence: "ts",
     code: [
       'import { createServer, type IncomingMessage, type ServerResponse } from "node:http";',
       "",
       `interface ${type} {`,
       "  id: number;",
-      "  title: string;",
-      "  done: boolean;",
+      ...entity.fields.map((f) => `  ${f.name}: ${f.ts};`),
       "}",
       "",
       `const ${plural} = new Map<number, ${type}>();`,
@@ -634,7 +686,7 @@ function tsApi(subject: string): CodeDraft {
       "  res.end(body === undefined ? undefined : JSON.stringify(body));",
       "}",
       "",
-      "async function readJson(req: IncomingMessage): Promise<unknown> {",
+      "async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {",
       '  let raw = "";',
       "  for await (const chunk of req) raw += chunk;",
       "  return raw ? JSON.parse(raw) : {};",
@@ -649,11 +701,12 @@ function tsApi(subject: string): CodeDraft {
         plural +
         ".values()]);",
       '    if (req.method === "POST" && id === null) {',
-      "      const body = (await readJson(req)) as { title?: unknown };",
-      '      if (typeof body.title !== "string" || body.title.trim() === "") {',
-      '        return send(res, 400, { error: "title is required" });',
-      "      }",
-      `      const ${one}: ${type} = { id: nextId++, title: body.title.trim(), done: false };`,
+      "      const body = await readJson(req);",
+      ...fieldChecks(entity.fields),
+      `      const ${one}: ${type} = {`,
+      "        id: nextId++,",
+      ...entity.fields.map((f) => `        ${f.name}: ${fieldValue(f)},`),
+      "      };",
       `      ${plural}.set(${one}.id, ${one});`,
       `      return send(res, 201, ${one});`,
       "    }",
@@ -672,7 +725,7 @@ function tsApi(subject: string): CodeDraft {
       "",
       "server.listen(3000);",
     ].join("\n"),
-    run: `Run \`npx tsx server.ts\`, then \`curl -X POST localhost:3000/${plural} -d '{"title":"first"}'\` and \`curl localhost:3000/${plural}\`; a test posts an empty title and expects 400.`,
+    run: `Run \`npx tsx server.ts\`, then \`curl -X POST localhost:3000/${plural} -d '${JSON.stringify(example)}'\` and \`curl localhost:3000/${plural}\`; a test posts a body without ${firstRequired} and expects 400.`,
   };
 }
 
@@ -766,7 +819,41 @@ function tablesOf(subject: string): string[] {
   return plural.length > 0 ? plural : ["entries"];
 }
 
+/** A schema of the subject's own domain: its entities, their fields and foreign keys. */
+function domainSchema(subject: string, entities: readonly DomainEntity[]): CodeDraft {
+  const lines: string[] = [];
+  for (const entity of entities) {
+    const columns = ["  id          bigserial PRIMARY KEY"];
+    for (const field of entity.fields) {
+      columns.push(`  ${columnOf(field.name).padEnd(12)}${field.sql}`);
+    }
+    columns.push("  created_at  timestamptz NOT NULL DEFAULT now()");
+    lines.push(`CREATE TABLE ${entity.plural} (`, columns.join(",\n"), ");", "");
+  }
+  const joining = entities.find((e) => e.fields.filter((f) => f.references).length >= 2);
+  if (joining) {
+    const [a, b] = joining.fields.filter((f) => f.references);
+    if (a?.references && b?.references) {
+      lines.push(
+        `CREATE INDEX ${joining.plural}_${columnOf(b.name)} ON ${joining.plural} (${columnOf(b.name)}, created_at DESC);`,
+        "",
+        `-- Each of the newest ${joining.plural} with its ${singularOf(a.references)} and ${singularOf(b.references)}.`,
+        `SELECT j.id, j.created_at, a.id AS ${singularOf(a.references)}_id, b.id AS ${singularOf(b.references)}_id\nFROM ${joining.plural} j\nJOIN ${a.references} a ON a.id = j.${columnOf(a.name)}\nJOIN ${b.references} b ON b.id = j.${columnOf(b.name)}\nORDER BY j.created_at DESC\nLIMIT 20;`,
+      );
+    }
+  }
+  const names = entities.map((e) => e.plural).join(", ");
+  return {
+    approach: `${lead("A PostgreSQL schema", subject)}: one table per entity (${names}), foreign keys between them, and an index for the common query.`,
+    fence: "sql",
+    code: lines.join("\n").trimEnd(),
+    run: "Run it with `psql -f schema.sql` on a scratch database and check the query plan with `EXPLAIN ANALYZE`.",
+  };
+}
+
 function sqlSchema(subject: string): CodeDraft {
+  const entities = domainEntitiesOf(subject);
+  if (entities && entities.length > 1) return domainSchema(subject, entities);
   const tables = tablesOf(subject);
   const owner = tables.includes("users") ? "users" : null;
   const lines: string[] = [];

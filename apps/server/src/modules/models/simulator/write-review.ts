@@ -129,7 +129,24 @@ function reviewDesign(draft: QuotedDraft): Finding {
   };
 }
 
+/** A factual answer (decision 056): judged on its source, not as a plan. */
+function reviewAnswer(draft: QuotedDraft): Finding {
+  const quoted = /” \[\d+\]/.test(draft.text);
+  return quoted
+    ? {
+        strength: "it quotes the passage that answers the question and cites it",
+        issues: [
+          "the answer is only the quote. Fix: say it in one sentence of your own before the quote.",
+        ],
+      }
+    : {
+        strength: "it says plainly that it cannot answer from facts, and how to get an answer",
+        issues: ["no source is given. Fix: attach the document that says it and ask again."],
+      };
+}
+
 function reviewPlan(draft: QuotedDraft): Finding {
+  if (/^## Answer: /.test(draft.text.trimStart())) return reviewAnswer(draft);
   const steps = numberedStepsOf(draft.text);
   const issues: string[] = [];
   const first = steps[0] ? stepTitle(steps[0]) : null;

@@ -1,0 +1,108 @@
+import type { TRun } from "@cohort/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SignedUp, signUp } from "./support/accounts";
+import { createTestApp, type TestApp } from "./support/app";
+import { uploadProcessed } from "./support/documents";
+import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { setCredits } from "./support/runs-credits";
+
+/**
+ * The built-in simulator answers the question it was asked (decision 056), through the whole
+ * engine: a question about a library's rules gets the rule that answers it, quoted and cited,
+ * not a plan; a lending API lends books to members; two models draft differently.
+ */
+const RULES = [
+  "# Lending rules",
+  "",
+  "Books are lent for three weeks, and a late book costs 0.20 per day.",
+  "DVDs are lent for one week, and a late DVD costs 1.00 per day, up to 10.00.",
+  "Members may borrow at most ten items at a time.",
+].join("\n");
+
+let t: TestApp;
+let user: SignedUp;
+
+beforeAll(async () => {
+  t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
+  await t.app.ready();
+  user = await signUp(t.app);
+  await setCredits(t.app, user.user.id, 500);
+});
+afterAll(() => t?.close());
+
+async function run(message: string, body: Record<string, unknown> = {}) {
+  const session = await createSession(user.client, body);
+  return runIn(session.id, message);
+}
+
+async function runIn(sessionId: string, message: string) {
+  const started = await sendMessage(user.client, sessionId, message);
+  const events = await waitForRunEnd(user.client, sessionId, started.run_id);
+  expect(events.at(-1)?.type).toBe("run.completed");
+  const detail = (await user.client.get(`/api/sessions/${sessionId}`)).json();
+  return detail.runs.at(-1) as TRun;
+}
+
+const outputOf = (run: TRun, role: string) => run.steps.find((s) => s.role === role)?.output ?? "";
+
+describe("the simulator answers the question asked", () => {
+  it("quotes and cites the rule about DVDs for a question about a late DVD", async () => {
+    const rules = await uploadProcessed(user.client, "lending-rules.md", RULES);
+    const session = await createSession(user.client);
+    const attached = await user.client.put(`/api/sessions/${session.id}/documents`, {
+      document_ids: [rules.id],
+    });
+    expect(attached.statusCode).toBe(200);
+    const answered = await runIn(session.id, "What is the fine for a DVD returned late?");
+    const strategist = outputOf(answered, "strategist");
+    expect(strategist).toContain(
+      "answers it: “DVDs are lent for one week, and a late DVD costs 1.00 per day, up to 10.00.” [1]",
+    );
+    expect(strategist).not.toContain("Clarify the goal");
+    expect(strategist).not.toContain("Books are lent");
+    expect(answered.steps.map((s) => s.role)).not.toContain("coder");
+    // The final answer quotes the same sentence.
+    expect(answered.steps.at(-1)?.output).toContain(
+      "“DVDs are lent for one week, and a late DVD costs 1.00 per day, up to 10.00.” [1]",
+    );
+  });
+
+  it("says plainly that it has no facts of its own when no document answers", async () => {
+    const answered = await run("What is the fine for a DVD returned late?");
+    expect(outputOf(answered, "strategist")).toContain(
+      "I can't answer that from facts: this is Cohort's built-in simulator, not a real model, so it knows nothing about the fine for a DVD returned late of its own.",
+    );
+  });
+
+  it("writes a lending API about loans of books to members, not a to-do list", async () => {
+    const built = await run("Build a REST API for library lending");
+    const code = outputOf(built, "coder");
+    expect(code).toContain(
+      "interface Loan {\n  id: number;\n  bookId: number;\n  memberId: number;",
+    );
+    expect(code).toContain("/loans");
+    expect(code).not.toMatch(/\btitle\b|\bdone\b|\btodo/i);
+  });
+
+  it("drafts a different plan on another model", async () => {
+    const task = "Plan the move of our library to a new building";
+    const onReason = outputOf(
+      await run(task, {
+        agent_preferences: { strategist: { enabled: true, model: "coreason" } },
+      }),
+      "strategist",
+    );
+    const onQuick = outputOf(
+      await run(task, {
+        agent_preferences: { strategist: { enabled: true, model: "coquick" } },
+      }),
+      "strategist",
+    );
+    expect(onReason).toContain("## Plan: The move of your library to a new building");
+    expect(onQuick).toContain("## Plan: The move of your library to a new building");
+    expect(onQuick).not.toBe(onReason);
+    const angle = (text: string) => /\*\*Angle:\*\* (.+)/.exec(text)?.[1];
+    expect(angle(onQuick)).toBeDefined();
+    expect(angle(onQuick)).not.toBe(angle(onReason));
+  });
+});

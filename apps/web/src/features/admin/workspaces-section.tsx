@@ -1,0 +1,176 @@
+import type { TAdminWorkspace, TAdminWorkspacesQuery } from "@cohort/contracts";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Button } from "../../components/button";
+import { Card } from "../../components/card";
+import { Field } from "../../components/form";
+import { formatCredits } from "../../lib/format/numbers";
+import { formatDate, formatNumber } from "../billing/billing-format";
+import { adminKeys, fetchWorkspaces } from "./admin-api";
+import { AdminPage, QueryState } from "./admin-page";
+import { Pager } from "./pager";
+
+const ROLE_LABELS: Record<TAdminWorkspace["members"][number]["role"], string> = {
+  owner: "Owner",
+  admin: "Admin",
+  member: "Member",
+  viewer: "Viewer",
+};
+
+/** Team workspaces (decision 056): members, the pool, caps and this month's spend. */
+export function WorkspacesSection() {
+  // The search lives in the address, as on Users: Back returns to the same list.
+  const [params, setParams] = useSearchParams();
+  const q = params.get("q") ?? "";
+  const page = Math.max(1, Number(params.get("page")) || 1);
+  const query: TAdminWorkspacesQuery = { q: q || undefined, page, pageSize: 20 };
+  const [draft, setDraft] = useState(q);
+  const { data, isPending, isError } = useQuery({
+    queryKey: adminKeys.workspaces(query),
+    queryFn: ({ signal }) => fetchWorkspaces(query, signal),
+    placeholderData: keepPreviousData,
+  });
+  const update = (next: Record<string, string>) => {
+    const merged = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(next)) {
+      if (value) merged.set(key, value);
+      else merged.delete(key);
+    }
+    setParams(merged);
+  };
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    update({ q: draft.trim(), page: "" });
+  };
+
+  return (
+    <AdminPage
+      title="Workspaces"
+      description="Team workspaces, newest first: who is in each, the pool, caps and this month's spend."
+    >
+      <Card className="grid gap-4 p-5">
+        <form
+          onSubmit={onSearch}
+          aria-label="Find workspaces"
+          className="flex flex-wrap items-end gap-3"
+        >
+          <Field
+            label="Search workspaces"
+            type="search"
+            className="min-w-64 flex-1"
+            placeholder="Workspace name"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <Button type="submit">Search</Button>
+        </form>
+        {isPending || isError ? (
+          <QueryState isError={isError} label="workspaces" />
+        ) : data.workspaces.length === 0 ? (
+          <p className="text-sm text-ink-600">No team workspace matches.</p>
+        ) : (
+          <>
+            <ul className="grid gap-4">
+              {data.workspaces.map((workspace) => (
+                <WorkspaceCard key={workspace.id} workspace={workspace} />
+              ))}
+            </ul>
+            <Pager
+              page={data.page}
+              pageSize={data.pageSize}
+              total={data.total}
+              onPage={(next) => update({ page: String(next) })}
+            />
+          </>
+        )}
+      </Card>
+    </AdminPage>
+  );
+}
+
+function WorkspaceCard({ workspace }: { workspace: TAdminWorkspace }) {
+  const month = new Date(`${workspace.month}-01T00:00:00Z`).toLocaleDateString("en-US", {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+  return (
+    <li
+      className="rounded-xl border border-ink-200 p-4"
+      data-testid="admin-workspace"
+      aria-label={workspace.name}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-base font-semibold text-ink-950">{workspace.name}</h2>
+        <span className="text-xs text-ink-500">Created {formatDate(workspace.created_at)}</span>
+      </div>
+      <dl
+        className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm"
+        data-testid="admin-workspace-figures"
+      >
+        <div className="flex gap-1.5">
+          <dt className="text-ink-600">Members</dt>
+          <dd className="tabular-nums">{formatNumber(workspace.member_count)}</dd>
+        </div>
+        <div className="flex gap-1.5">
+          <dt className="text-ink-600">Pool</dt>
+          <dd className="tabular-nums">{formatCredits(workspace.pool_credits)}</dd>
+        </div>
+        <div className="flex gap-1.5">
+          <dt className="text-ink-600">Spent in {month}</dt>
+          <dd className="tabular-nums">{formatCredits(workspace.spent_credits)}</dd>
+        </div>
+      </dl>
+      <div className="mt-3 overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Members of {workspace.name}</caption>
+          <thead className="text-xs text-ink-600">
+            <tr>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Member
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Role
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Monthly cap
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Spent
+              </th>
+              <th scope="col" className="py-2 text-right font-medium">
+                Calls
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-ink-100">
+            {workspace.members.map((member) => (
+              <tr key={member.user_id}>
+                <th scope="row" className="py-2 pr-3 font-normal">
+                  <Link
+                    to={`/admin/users/${member.user_id}`}
+                    className="font-medium text-brand-700 hover:underline"
+                  >
+                    {member.display_name}
+                  </Link>
+                  <span className="block text-xs text-ink-500">{member.email}</span>
+                </th>
+                <td className="py-2 pr-3">{ROLE_LABELS[member.role]}</td>
+                <td className="py-2 pr-3 text-right tabular-nums">
+                  {member.monthly_cap_credits === null
+                    ? "No cap"
+                    : formatCredits(member.monthly_cap_credits)}
+                </td>
+                <td className="py-2 pr-3 text-right tabular-nums">
+                  {formatCredits(member.spent_credits)}
+                </td>
+                <td className="py-2 text-right tabular-nums">{formatNumber(member.calls)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </li>
+  );
+}
