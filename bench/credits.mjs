@@ -16,7 +16,7 @@ import { getBalance } from "../apps/server/src/modules/credits/get-balance.ts";
 import { grantCredits } from "../apps/server/src/modules/credits/grant-credits.ts";
 import { sumLedger } from "../apps/server/src/modules/credits/list-ledger.ts";
 import { personalPayer } from "../apps/server/src/modules/credits/payer.ts";
-import { reserveCredits } from "../apps/server/src/modules/credits/reserve-credits.ts";
+import { extendHold, reserveCredits } from "../apps/server/src/modules/credits/reserve-credits.ts";
 import { settleHold } from "../apps/server/src/modules/credits/settle-hold.ts";
 import { createUser } from "../apps/server/src/modules/users/create-user.ts";
 
@@ -28,6 +28,8 @@ const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
 // Amounts are the engine's hundredths (decision 014): 1.50 credits held, 1.00 charged.
 const HOLD = 150;
 const COST = 100;
+const SLICE = 50;
+const EXTENDS = Number(process.env.BENCH_EXTENDS ?? 2);
 const load1 = () => loadavg()[0].toFixed(2);
 
 /** A process's user + system CPU time in ms (Linux /proc; 0 elsewhere or once it is gone). */
@@ -74,7 +76,11 @@ async function openDb(kind) {
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
-/** `workers` loops, each on its user, reserving 1.50 credits and settling 1.00 until time is up. */
+/**
+ * `workers` loops, each on its user: reserve a first slice (1.50 credits), extend it by
+ * BENCH_EXTENDS slices of 0.50 (default 2: a call that grows twice, decision 053), settle
+ * 1.00, until time is up. One op = the whole reserve + extends + settle.
+ */
 async function run(deps, userIds, workers, serverCpu) {
   const loadBefore = load1();
   const serverBefore = await serverCpu();
@@ -87,12 +93,9 @@ async function run(deps, userIds, workers, serverCpu) {
       const userId = userIds[w % userIds.length];
       for (let i = 0; Date.now() < deadline; i++) {
         const started = performance.now();
-        const hold = await reserveCredits(
-          deps,
-          personalPayer(userId),
-          HOLD,
-          `bench-${w}-${i}-${started}`,
-        );
+        const payer = personalPayer(userId);
+        const hold = await reserveCredits(deps, payer, HOLD, `bench-${w}-${i}-${started}`);
+        for (let e = 0; e < EXTENDS; e++) await extendHold(deps, payer, hold.id, SLICE);
         await settleHold(deps, hold.id, COST);
         latencies.push(performance.now() - started);
         ops++;
@@ -158,7 +161,7 @@ for (const kind of DATABASES) {
 const database = (kind) =>
   kind === "pglite" ? "PGlite (in memory, one connection)" : `PostgreSQL, pool of ${POOL}`;
 console.log(
-  `\nreserve+settle, ${DURATION_S} s per run, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"}), Node ${process.version}`,
+  `\nreserve + ${EXTENDS} extend(s) + settle, ${DURATION_S} s per run, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"}), Node ${process.version}`,
 );
 for (const { kind } of results) console.log(`${kind}: ${database(kind)}`);
 console.log(
@@ -175,7 +178,7 @@ for (const { kind, spread, hot } of results) {
   }
 }
 console.log(
-  "\nCPU per operation (one reserve + settle) is what load changes least: the Node process's" +
+  "\nCPU per operation (one reserve + its extends + settle) is what load changes least: the Node process's" +
     "\nown, and that of the pool's PostgreSQL backends when the server runs on this machine" +
     "\n(WAL writer and kernel not counted). Balances equal their ledgers after every run; no" +
     "\nhold left open.",

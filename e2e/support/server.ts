@@ -63,6 +63,9 @@ export async function startServer(
       SIMULATOR_TOKENS_PER_SECOND: "120",
       // A model server on this machine's usual ports must not answer the suite's runs.
       LOCAL_MODEL_DISCOVERY: "0",
+      // The suite's screens show charges on simulated runs (decision 053: free by default);
+      // a test of the free default passes SIMULATOR_CHARGES: "0".
+      SIMULATOR_CHARGES: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

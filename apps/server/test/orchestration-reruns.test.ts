@@ -275,9 +275,15 @@ describe("re-running a step with another model", () => {
     expect(response.statusCode).toBe(402);
     const error = response.json().error;
     expect(error.code).toBe("budget_exceeded");
-    expect(error.message).toContain(
-      `This session has spent ${run.total_credits.toFixed(2)} of its ${(run.total_credits + 0.01).toFixed(2)} credit budget`,
+    expect(error.message).toBe(
+      `This session's budget leaves 0.01 credits and the smallest step needs ${error.details.required.toFixed(2)}. Raise the session's budget to continue.`,
     );
+    expect(error.details).toMatchObject({
+      budget: run.total_credits + 0.01,
+      spent: run.total_credits,
+      limit: "session_budget",
+      available: 0.01,
+    });
     const after = await runOf(client, session.id, run.id);
     expect(after.steps).toHaveLength(run.steps.length);
   });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZAgentRoleId } from "./models";
 import { ZChatMessage, ZSession } from "./sessions";
+import { ZCreditLimitKind } from "./spending";
 
 // ---------------------------------------------------------------------------------------
 // Runs (docs/architecture.md, "A run's path"): what one user message starts in a session.
@@ -58,8 +59,15 @@ export type TRunCancelReason = z.infer<typeof ZRunCancelReason>;
 /** How a run ends: exactly one of these, stored with its status and sent as its last event. */
 export type TRunOutcome =
   | { status: "completed" }
-  | { status: "failed"; code: string; message: string }
+  | { status: "failed"; code: string; message: string; money?: TRunMoneyFailure }
   | { status: "cancelled"; reason: TRunCancelReason };
+
+/** A run that failed for money: which limit, what is left of it, what a minimal step needs. */
+export interface TRunMoneyFailure {
+  limit: z.infer<typeof ZCreditLimitKind>;
+  available: number;
+  required: number;
+}
 
 /** An end that cuts a run short (a failure or a stop), as opposed to finishing it. */
 export type TRunHalt = Exclude<TRunOutcome, { status: "completed" }>;
@@ -205,6 +213,10 @@ export const ZRunStep = z.object({
   passages: z.array(z.number().int()).optional(),
   /** The numbers its output cites as `[n]` (only numbers it was given count). */
   cited: z.array(z.number().int()).optional(),
+  /** A call stopped where its hold could not grow: the limit that stopped it (decision 053). */
+  limit: ZCreditLimitKind.optional(),
+  /** A simulated call that was not charged: what it would have cost (decision 053). */
+  would_be_credits: z.number().optional(),
 });
 export type TRunStep = z.infer<typeof ZRunStep>;
 
@@ -407,6 +419,10 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     usage_estimated: z.boolean().optional(),
     /** The passage numbers its output cites (absent when it was given none). */
     cited: z.array(z.number().int()).optional(),
+    /** Stopped where its hold could not grow: the limit that stopped it (decision 053). */
+    limit: ZCreditLimitKind.optional(),
+    /** A simulated call that was not charged: what it would have cost (decision 053). */
+    would_be_credits: z.number().optional(),
   }),
   /**
    * The passages a lane's call was given, sent right after its agent.started (only when it
@@ -482,6 +498,10 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     code: z.string(),
     message: z.string(),
     total_credits: z.number(),
+    /** A failure for money: which limit, what is left of it, what a minimal step needs. */
+    limit: ZCreditLimitKind.optional(),
+    available: z.number().optional(),
+    required: z.number().optional(),
   }),
   z.object({
     ...eventBase,

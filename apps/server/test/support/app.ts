@@ -82,6 +82,9 @@ export function testConfig(env: Env = {}) {
     SIGNUP_LIMIT_PER_HOUR: "100000",
     // A model server on this machine's usual ports must not join a test's catalogue.
     LOCAL_MODEL_DISCOVERY: "0",
+    // Most tests are about money on simulated runs: they charge (decision 053). A test of the
+    // free default passes SIMULATOR_CHARGES: "0".
+    SIMULATOR_CHARGES: "1",
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...env,
   });

@@ -28,6 +28,8 @@ import { templatesMigration } from "./0026_templates";
 import { sessionImportsMigration } from "./0027_session_imports";
 import { shareLinksMigration } from "./0028_share_links";
 import { durableRunsMigration } from "./0029_durable_runs";
+import { spendingLimitsMigration } from "./0030_spending_limits";
+import { stepLimitsMigration } from "./0031_step_limits";
 import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
 import { analyticsLimitsMigration } from "./0034_analytics_limits";
 
@@ -67,6 +69,8 @@ export const migrations: readonly Migration[] = [
   sessionImportsMigration,
   shareLinksMigration,
   durableRunsMigration,
+  spendingLimitsMigration,
+  stepLimitsMigration,
   importOriginAndSizeMigration,
   analyticsLimitsMigration,
 ];

@@ -37,4 +37,6 @@ export interface ModelsConfig {
     readonly ports: readonly { readonly port: number; readonly name: string | undefined }[];
     readonly timeoutMs: number;
   };
+  /** SIMULATOR_CHARGES: simulated answers are charged at catalogue prices (default: free). */
+  readonly simulatorCharges?: boolean;
 }
