@@ -13,6 +13,7 @@ import { PageSpinner } from "../../components/spinner";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
+import { useShowSessionWorkspace } from "../workspaces/charged-workspace";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { cancelRun, regenerateRun, sendChatMessage } from "./chat-api";
 import { Composer } from "./composer";
@@ -95,6 +96,7 @@ export function Conversation({
   const queryClient = useQueryClient();
   const { load, session, setSession, state, addSent, retry } = useConversation(sessionId);
   const viewerReason = useReadOnlyReason(session?.workspace_id);
+  useShowSessionWorkspace(session?.workspace_id);
   const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
   const [failure, setFailure] = useState<SendFailure | null>(null);
   const [stopping, setStopping] = useState(false);
