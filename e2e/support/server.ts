@@ -60,6 +60,9 @@ export async function startServer(
       // Runs finish in seconds, yet slowly enough for a browser to stop or reload one
       // mid-stream (e2e/chat.test.ts).
       SIMULATOR_TOKENS_PER_SECOND: "120",
+      // The suite's screens show charges on simulated runs (decision 053: free by default);
+      // a test of the free default passes SIMULATOR_CHARGES: "0".
+      SIMULATOR_CHARGES: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

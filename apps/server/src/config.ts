@@ -134,6 +134,8 @@ const EnvSchema = z.object({
   MODEL_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   MODEL_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
   SIMULATOR_TOKENS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(60),
+  // Simulated answers are free (decision 053); 1 charges them at catalogue prices (demos).
+  SIMULATOR_CHARGES: booleanish.default(false),
   // Users' own base URLs (OpenAI-compatible) may reach only public addresses, plus these
   // networks (comma-separated CIDRs, e.g. a LAN model server of a self-hosted install).
   USER_BASE_URL_ALLOWED_NETWORKS: z
@@ -587,5 +589,6 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
     retryBaseDelayMs: e.MODEL_RETRY_BASE_DELAY_MS,
     retryMaxDelayMs: e.MODEL_RETRY_MAX_DELAY_MS,
     simulatorTokensPerSecond: e.SIMULATOR_TOKENS_PER_SECOND,
+    simulatorCharges: e.SIMULATOR_CHARGES,
   });
 }

@@ -26,6 +26,7 @@ export * from "./routes";
 export * from "./runs";
 export * from "./sessions";
 export * from "./shares";
+export * from "./spending";
 export * from "./telemetry";
 export * from "./templates";
 export * from "./workspace-credits";

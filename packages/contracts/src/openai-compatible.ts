@@ -138,6 +138,8 @@ export const ZChatCompletion = z.object({
   ),
   usage: ZOpenAIUsage,
   cohort: ZCohortRunSummary.optional(),
+  /** `cohort-simulator` when the built-in simulator answered (decision 053). */
+  system_fingerprint: z.string().nullable().optional(),
 });
 export type TChatCompletion = z.infer<typeof ZChatCompletion>;
 
@@ -157,6 +159,8 @@ export const ZChatCompletionChunk = z.object({
   /** Only on the extra last chunk when `stream_options.include_usage` (choices is empty then). */
   usage: ZOpenAIUsage.nullable().optional(),
   cohort: ZCohortRunSummary.optional(),
+  /** `cohort-simulator` when the built-in simulator answers (decision 053). */
+  system_fingerprint: z.string().nullable().optional(),
 });
 export type TChatCompletionChunk = z.infer<typeof ZChatCompletionChunk>;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZAgentRoleId } from "./models";
 import { ZChatMessage, ZSession } from "./sessions";
+import { ZCreditLimitKind } from "./spending";
 
 // ---------------------------------------------------------------------------------------
 // Runs (ARCHITECTURE.md, "The heart: a run"): what one user message starts in a session.
@@ -205,6 +206,10 @@ export const ZRunStep = z.object({
   passages: z.array(z.number().int()).optional(),
   /** The numbers its output cites as `[n]` (only numbers it was given count). */
   cited: z.array(z.number().int()).optional(),
+  /** A call stopped where its hold could not grow: the limit that stopped it (decision 053). */
+  limit: ZCreditLimitKind.optional(),
+  /** A simulated call that was not charged: what it would have cost (decision 053). */
+  would_be_credits: z.number().optional(),
 });
 export type TRunStep = z.infer<typeof ZRunStep>;
 
@@ -407,6 +412,10 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     usage_estimated: z.boolean().optional(),
     /** The passage numbers its output cites (absent when it was given none). */
     cited: z.array(z.number().int()).optional(),
+    /** Stopped where its hold could not grow: the limit that stopped it (decision 053). */
+    limit: ZCreditLimitKind.optional(),
+    /** A simulated call that was not charged: what it would have cost (decision 053). */
+    would_be_credits: z.number().optional(),
   }),
   /**
    * The passages a lane's call was given, sent right after its agent.started (only when it
@@ -482,6 +491,10 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     code: z.string(),
     message: z.string(),
     total_credits: z.number(),
+    /** A failure for money: which limit, what is left of it, what a minimal step needs. */
+    limit: ZCreditLimitKind.optional(),
+    available: z.number().optional(),
+    required: z.number().optional(),
   }),
   z.object({
     ...eventBase,

@@ -80,6 +80,9 @@ export function testConfig(env: Env = {}) {
     WEB_DIST_DIR: createWebDistFixture(),
     RATE_LIMIT_PER_MINUTE: "100000",
     SIGNUP_LIMIT_PER_HOUR: "100000",
+    // Most tests are about money on simulated runs: they charge (decision 053). A test of the
+    // free default passes SIMULATOR_CHARGES: "0".
+    SIMULATOR_CHARGES: "1",
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...env,
   });

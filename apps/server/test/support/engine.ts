@@ -61,6 +61,7 @@ export async function createEngineFixture(): Promise<EngineFixture> {
       retryBaseDelayMs: 10,
       retryMaxDelayMs: 1000,
       simulatorTokensPerSecond: 0,
+      simulatorCharges: true,
     },
   });
   const deps: EngineDeps = {

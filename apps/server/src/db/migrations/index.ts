@@ -9,6 +9,8 @@ import { templatesMigration } from "./0026_templates";
 import { sessionImportsMigration } from "./0027_session_imports";
 import { shareLinksMigration } from "./0028_share_links";
 import { durableRunsMigration } from "./0029_durable_runs";
+import { spendingLimitsMigration } from "./0030_spending_limits";
+import { stepLimitsMigration } from "./0031_step_limits";
 
 /**
  * Every schema change, in order. Each module owns its tables; a migration names the
@@ -650,4 +652,6 @@ export const migrations: readonly Migration[] = [
   sessionImportsMigration,
   shareLinksMigration,
   durableRunsMigration,
+  spendingLimitsMigration,
+  stepLimitsMigration,
 ];

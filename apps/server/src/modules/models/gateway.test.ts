@@ -17,6 +17,7 @@ function config(over: Partial<ModelsConfig> = {}): ModelsConfig {
     retryBaseDelayMs: 10,
     retryMaxDelayMs: 1000,
     simulatorTokensPerSecond: 0,
+    simulatorCharges: true,
     ...over,
   };
 }

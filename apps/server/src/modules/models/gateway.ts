@@ -101,8 +101,10 @@ export interface ModelCallResult {
   providerModel: string;
   simulated: boolean;
   keySource: KeySource;
-  /** What the call costs: 0 on the user's own key. */
+  /** What the call costs: 0 on the user's own key, and on the simulator unless it charges. */
   credits: Hundredths;
+  /** A simulated call that is not charged: its price at the catalogue's rates (decision 053). */
+  wouldBeCredits?: Hundredths;
   finishReason: string;
   /** Failed attempts before the one that answered. */
   failedAttempts: number;
@@ -324,8 +326,12 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     }
     return model;
   };
-  const resolve = (modelId: string, userKeys?: UserProviderKeys) =>
-    resolveModel({ catalogue, providers, simulator }, modelId, userKeys);
+  // A simulated call costs nothing unless the operator turns charging on (decision 053).
+  const simulatorCharges = config.simulatorCharges === true;
+  const resolve = (modelId: string, userKeys?: UserProviderKeys) => {
+    const resolved = resolveModel({ catalogue, providers, simulator }, modelId, userKeys);
+    return resolved?.simulated && !simulatorCharges ? { ...resolved, billable: false } : resolved;
+  };
 
   function resolveOrThrow(modelId: string, userKeys?: UserProviderKeys): ResolvedModel {
     const resolved = resolve(modelId, userKeys);
@@ -535,7 +541,14 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
               providerModel: target.providerModel,
               simulated: target.provider === "simulator",
               keySource: target.keySource,
-              credits: target.keySource === "user" ? NO_CREDITS : priceCall(model, outcome.usage),
+              credits:
+                target.keySource === "user" ||
+                (target.provider === "simulator" && !simulatorCharges)
+                  ? NO_CREDITS
+                  : priceCall(model, outcome.usage),
+              ...(target.provider === "simulator" && !simulatorCharges
+                ? { wouldBeCredits: priceCall(model, outcome.usage) }
+                : {}),
               finishReason: outcome.finishReason,
               failedAttempts: failures.length,
               object: outcome.object,

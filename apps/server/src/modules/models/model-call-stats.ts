@@ -10,6 +10,15 @@ import type { CallSettledEvent } from "./gateway";
 export interface ModelCallStats {
   record(event: CallSettledEvent): void;
   read(): TAdminModelStats[];
+  /**
+   * The median tokens of this instance's recent successful calls of a model for a role
+   * (null role: the coordinator's plan and answer), for cost estimates (decision 053); null
+   * before there are any.
+   */
+  medianUsage(
+    modelId: string,
+    role: string | null,
+  ): { inputTokens: number; outputTokens: number } | null;
 }
 
 declare module "fastify" {
@@ -35,6 +44,7 @@ function percentile(values: readonly number[], p: number): number | null {
 
 export function createModelCallStats(now: () => Date = () => new Date()): ModelCallStats {
   const states = new Map<string, ModelState>();
+  const usages = new Map<string, { input: number[]; output: number[] }>();
   const stateOf = (modelId: string) => {
     let state = states.get(modelId);
     if (!state) {
@@ -50,6 +60,13 @@ export function createModelCallStats(now: () => Date = () => new Date()): ModelC
       if (event.ok) {
         state.latencies.push(event.result.latencyMs);
         if (state.latencies.length > WINDOW) state.latencies.shift();
+        const key = `${event.input.modelId}\u0000${event.input.role ?? ""}`;
+        const usage = usages.get(key) ?? { input: [], output: [] };
+        usages.set(key, usage);
+        usage.input.push(event.result.usage.inputTokens);
+        usage.output.push(event.result.usage.outputTokens);
+        if (usage.input.length > WINDOW) usage.input.shift();
+        if (usage.output.length > WINDOW) usage.output.shift();
       } else {
         state.errors += 1;
         state.lastError = {
@@ -70,6 +87,14 @@ export function createModelCallStats(now: () => Date = () => new Date()): ModelC
           last_error: state.lastError,
         }))
         .sort((a, b) => b.calls - a.calls || a.model_id.localeCompare(b.model_id));
+    },
+    medianUsage(modelId, role) {
+      const usage = usages.get(`${modelId}\u0000${role ?? ""}`);
+      if (!usage || usage.input.length === 0) return null;
+      return {
+        inputTokens: percentile(usage.input, 50) ?? 0,
+        outputTokens: percentile(usage.output, 50) ?? 0,
+      };
     },
   };
 }

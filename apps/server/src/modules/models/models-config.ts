@@ -28,4 +28,6 @@ export interface ModelsConfig {
   readonly retryMaxDelayMs: number;
   /** Pace of the built-in simulator; 0 streams as fast as possible. */
   readonly simulatorTokensPerSecond: number;
+  /** SIMULATOR_CHARGES: simulated answers are charged at catalogue prices (default: free). */
+  readonly simulatorCharges?: boolean;
 }

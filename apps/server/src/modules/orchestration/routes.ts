@@ -1,7 +1,10 @@
 import {
+  SPENDING_ROUTES,
   ZCancelRunResponse,
   ZChatRequest,
   ZChatResponse,
+  ZCostEstimate,
+  ZCostEstimateQuery,
   ZRerunStepRequest,
   ZRerunStepResponse,
   ZRunEventsQuery,
@@ -13,6 +16,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAgreement } from "../agreements/require-agreement";
 import { findSessionFor } from "../sessions/find-session";
+import { estimateRunCost } from "./estimate-run-cost";
 import { findRunFor } from "./find-run-for";
 import { rerunStep } from "./rerun-step";
 import { readRunEvents } from "./run-events";
@@ -40,6 +44,30 @@ export async function orchestrationRoutes(app: FastifyInstance) {
       const principal = await requireAgreement(request);
       const started = await startRun(deps, control, principal, request.body);
       return reply.status(202).send(started);
+    },
+  );
+
+  r.get(
+    SPENDING_ROUTES.estimate(":sessionId"),
+    {
+      schema: {
+        tags,
+        summary:
+          "What a run about to start in this session will probably cost (a range in credits; free when only simulated models answer), the wallet charged and the tightest limit",
+        params: z.object({ sessionId: z.string() }),
+        querystring: ZCostEstimateQuery,
+        response: { 200: ZCostEstimate },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireAgreement(request);
+      reply.header("cache-control", "no-store");
+      return estimateRunCost(
+        { engine: deps, stats: app.modelCallStats },
+        principal,
+        request.params.sessionId,
+        request.query,
+      );
     },
   );
 

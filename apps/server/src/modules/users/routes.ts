@@ -1,5 +1,8 @@
 import {
+  SPENDING_ROUTES,
+  ZSetSpendingLimit,
   ZSignedInUserResponse,
+  ZSpendingLimit,
   ZUpdateProfileRequest,
   ZUsageQuery,
   ZUserResponse,
@@ -9,6 +12,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { currentPrincipal, requireUser } from "../../platform/auth";
 import { getUsageBreakdown } from "../credits/get-usage";
+import { getSpendingLimit, setSpendingLimit } from "../credits/spending-limit";
 import { updateProfile } from "./update-profile";
 
 const tags = ["users"];
@@ -60,6 +64,39 @@ export async function userRoutes(app: FastifyInstance) {
       const { user } = await requireUser(request);
       reply.header("cache-control", "no-store");
       return getUsageBreakdown(app.db, user.id, request.query.days);
+    },
+  );
+
+  r.get(
+    SPENDING_ROUTES.limit,
+    {
+      schema: {
+        tags,
+        summary:
+          "The signed-in user's personal monthly spending limit and what counts against it this month (every wallet)",
+        response: { 200: ZSpendingLimit },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      reply.header("cache-control", "no-store");
+      return getSpendingLimit(app.db, user.id);
+    },
+  );
+
+  r.put(
+    SPENDING_ROUTES.limit,
+    {
+      schema: {
+        tags,
+        summary: "Set (or, with null, remove) the signed-in user's personal monthly spending limit",
+        body: ZSetSpendingLimit,
+        response: { 200: ZSpendingLimit },
+      },
+    },
+    async (request) => {
+      const { user } = await requireUser(request);
+      return setSpendingLimit(app.db, user.id, request.body.monthly_limit_credits);
     },
   );
 
