@@ -211,6 +211,9 @@ describe("chat actions", () => {
 
     // Regenerate: a new run of the same message; the first stays above.
     await answer.getByRole("button", { name: "Regenerate" }).click();
+    const confirm = page.getByRole("dialog", { name: "Run this message again?" });
+    await confirm.getByTestId("cost-estimate").waitFor();
+    await confirm.getByRole("button", { name: "Run again" }).click();
     await expect.poll(() => page.getByTestId("run").count(), { timeout: 10_000 }).toBe(2);
     const again = page.getByTestId("run").last();
     await again.getByTestId("regenerated").waitFor();

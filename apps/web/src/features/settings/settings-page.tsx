@@ -9,6 +9,7 @@ import { LinkedAccounts } from "./linked-accounts";
 import { ProfileForm } from "./profile-form";
 import { ProviderKeys } from "./provider-keys";
 import { SignInsList } from "./sign-ins-list";
+import { SpendingLimit } from "./spending-limit";
 import { YourData } from "./your-data";
 
 export function SettingsPage() {
@@ -20,6 +21,7 @@ export function SettingsPage() {
       <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Settings</h1>
       <ProfileForm key={user.id} user={user} />
       <WorkspaceSettings />
+      <SpendingLimit />
       <ProviderKeys />
       <MemorySettings />
       <TemplatesSettings />
