@@ -15,7 +15,7 @@ import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser"
 import { expectToast } from "./support/ui";
 
 /**
- * Issue 29's screens (decisions 053, 054), on the suite's server, which charges simulated
+ * The money screens of decisions 053 and 054, on the suite's server, which charges simulated
  * calls at catalogue prices (SIMULATOR_CHARGES=1) so money moves: the wallet that pays for
  * the open session, the cost preview, refusals that name their limit, the personal monthly
  * spending limit, a member cap that no longer refuses work it allows, and an unverified
