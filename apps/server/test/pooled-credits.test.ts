@@ -132,8 +132,14 @@ describe(`200 parallel holds on one pool (${testDbKind})`, () => {
     expect(blocked).toBeInstanceOf(AppError);
     expect((blocked as AppError).code).toBe("member_cap_reached");
     expect((blocked as AppError).message).toBe(
-      "You have reached your monthly cap of 20 credits in this workspace.",
+      "Your monthly cap in this workspace leaves 0.00 credits and the smallest step needs 0.01. Ask the workspace owner to raise your cap.",
     );
+    expect((blocked as AppError).details).toEqual({
+      limit: "member_cap",
+      available: 0,
+      required: 0.01,
+      workspace_id: crew.id,
+    });
 
     // Every hold settled (some twice, some for more than held) or released, in parallel.
     const all = [...held.values()].flat();
@@ -245,10 +251,15 @@ describe("runs in a team workspace", () => {
       message: "Plan a small launch party",
     });
     expect(refused.statusCode).toBe(402);
-    expect(refused.json().error).toMatchObject({
+    const error = refused.json().error;
+    expect(error).toMatchObject({
       code: "member_cap_reached",
-      message: "You have reached your monthly cap of 0 credits in this workspace.",
+      details: { limit: "member_cap", available: 0, workspace_id: crew.id },
     });
+    expect(error.message).toBe(
+      `Your monthly cap in this workspace leaves 0.00 credits and the smallest step needs ${error.details.required.toFixed(2)}. Ask the workspace owner to raise your cap.`,
+    );
+    expect(error.details.required).toBeGreaterThan(0);
     expect(await balanceOf(t.app, crew.id)).toEqual({ balance: 300, held: 0, available: 300 });
   });
 });

@@ -59,8 +59,15 @@ export type TRunCancelReason = z.infer<typeof ZRunCancelReason>;
 /** How a run ends: exactly one of these, stored with its status and sent as its last event. */
 export type TRunOutcome =
   | { status: "completed" }
-  | { status: "failed"; code: string; message: string }
+  | { status: "failed"; code: string; message: string; money?: TRunMoneyFailure }
   | { status: "cancelled"; reason: TRunCancelReason };
+
+/** A run that failed for money: which limit, what is left of it, what a minimal step needs. */
+export interface TRunMoneyFailure {
+  limit: z.infer<typeof ZCreditLimitKind>;
+  available: number;
+  required: number;
+}
 
 /** An end that cuts a run short (a failure or a stop), as opposed to finishing it. */
 export type TRunHalt = Exclude<TRunOutcome, { status: "completed" }>;

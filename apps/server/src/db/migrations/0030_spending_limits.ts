@@ -8,6 +8,11 @@ import type { Migration } from "../migrate";
  * caps (0025), the month's use is read from the holds themselves, and the limit's row is the
  * user's lock: a reserve of a user with a limit locks it first (lock order: limit row →
  * member cap row → account row). The two indexes serve that month's sum.
+ *
+ * `credit_accounts.last_grant`: what the row's last conditional hold granted. A hold takes
+ * `LEAST(wanted, balance - held)` in one UPDATE, and an UPDATE's SET expressions all read the
+ * row as it was, so writing the same expression here lets that statement's RETURNING (and
+ * the hold row it inserts) know the amount granted under the row's lock.
  */
 export const spendingLimitsMigration: Migration = {
   id: "0030_spending_limits",
@@ -19,6 +24,7 @@ export const spendingLimitsMigration: Migration = {
     );
     CREATE INDEX credit_holds_personal_month ON credit_holds (user_id, created_at)
       WHERE member_id IS NULL;
+    ALTER TABLE credit_accounts ADD COLUMN last_grant bigint NOT NULL DEFAULT 0;
     CREATE INDEX credit_holds_by_member_month ON credit_holds (member_id, created_at)
       WHERE member_id IS NOT NULL;
   `,

@@ -1,20 +1,33 @@
-import { creditsOf, ERROR_CODES, type Hundredths, hundredths } from "@cohort/contracts";
-import { isUniqueViolation, prepared } from "../../db/client";
+import {
+  creditsOf,
+  ERROR_CODES,
+  type Hundredths,
+  hundredths,
+  SPENDING_ERROR_CODES,
+  type TCreditLimitKind,
+  WORKSPACE_CREDIT_ERROR_CODES,
+} from "@cohort/contracts";
+import { isUniqueViolation, prepared, type Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
 import { fromHundredths } from "./amounts";
 import type { ComposedStatement } from "./composed-statement";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
-import { insufficientCredits } from "./insufficient-credits";
-import { lockMemberCap, memberCapReached, memberUseThisMonth } from "./member-cap";
+import { creditRefusal } from "./insufficient-credits";
+import { lockMemberCap, memberUseThisMonth } from "./member-cap";
 import type { Payer } from "./payer";
+import { lockSpendingLimit, personalUseThisMonth } from "./spending-limit";
 
 /**
- * The reserve's parts, one statement committed on its own: the conditional update takes the
- * amount from the available balance under the account's row lock (each concurrent reserve
- * re-checks the balance the one before left, so it can never be overdrawn) and the hold row
- * is inserted only when it did. A statement is atomic, so when the insert then meets the same reference
- * (a retry) the whole statement fails with a unique violation and the account is untouched.
+ * The reserve's parts, one statement committed on its own: the conditional update takes up to
+ * the amount from the available balance under the account's row lock — `LEAST($3, balance −
+ * held)`, and only when at least the minimum `$5` is there (each concurrent reserve re-checks
+ * the balance the one before left, so it can never be overdrawn) — and the hold row is
+ * inserted with what was granted (`last_grant`, the same expression: SET reads the row as it
+ * was), only when it was. A statement is atomic, so when the insert then meets the same
+ * reference (a retry) the whole statement fails with a unique violation and the account is
+ * untouched. `$6` is the user whose personal spending limit would apply: when they have one,
+ * nothing is held here and the locked path (`reserveLimited`) takes over; NULL there.
  * The row lock is held for one statement and its commit instead of a four-statement
  * transaction, which is what lets parallel holds on one user's row follow each other fast.
  * A composed statement's own parts read `hold` (one row, or none when nothing was held), so
@@ -22,16 +35,19 @@ import type { Payer } from "./payer";
  */
 export const RESERVE_CTES = `
   account AS (
-    UPDATE credit_accounts SET held = held + $3, updated_at = now()
-    WHERE user_id = $1 AND balance - held >= $3
-    RETURNING balance, held
+    UPDATE credit_accounts SET held = held + LEAST($3, balance - held),
+      last_grant = LEAST($3, balance - held), updated_at = now()
+    WHERE user_id = $1 AND balance - held >= $5
+      AND NOT EXISTS (
+        SELECT 1 FROM credit_spending_limits WHERE user_id = $6 AND monthly_limit IS NOT NULL)
+    RETURNING balance, held, last_grant
   ), hold AS (
     INSERT INTO credit_holds (user_id, reference, amount, expires_at)
-    SELECT $1, $2, $3, now() + make_interval(secs => $4) FROM account
+    SELECT $1, $2, account.last_grant, now() + make_interval(secs => $4) FROM account
     RETURNING ${HOLD_COLUMNS}
   )`;
-/** How many parameters `RESERVE_CTES` takes ($1–$4); a composed statement's own come after. */
-export const RESERVE_PARAMS = 4;
+/** How many parameters `RESERVE_CTES` takes ($1–$6); a composed statement's own come after. */
+export const RESERVE_PARAMS = 6;
 /** What a reserve statement selects, `FROM hold, account`. */
 export const RESERVED_RESULT = "hold.*, account.balance, account.held";
 
@@ -50,15 +66,21 @@ function isReferenceTaken(error: unknown): boolean {
   );
 }
 
+/** The user whose personal spending limit counts a payer's calls. */
+const spenderOf = (payer: Payer) => payer.memberId ?? payer.accountId;
+
 /**
- * Holds `amount` of the payer's available balance (balance − open holds) for a call that is
- * about to run; 402 `insufficient_credits` when it is not there. The reference makes it
- * idempotent: reserving again with the same reference returns the first hold unchanged.
- * With `composed`, that statement (`RESERVE_CTES` and the caller's parts) is run instead, and
- * `composed` is the row it selected (null when it wrote nothing: a retry's existing hold). Any
- * other failure of the caller's parts (their own unique keys) fails the whole statement and
- * is thrown as it is: nothing was held. A personal payer's hold is that one statement; a team
- * member's goes through the member's cap first (`reservePooled`).
+ * Holds up to `amount` of the payer's available balance (balance − open holds) for a call
+ * that is about to run — never more than the balance, the member's cap and the user's
+ * personal limit leave, and never less than `minimum` (default: all of `amount`); 402 when
+ * not even the minimum is there, naming the limit (decision 053). The hold's `amount` is what
+ * was granted. The reference makes it idempotent: reserving again with the same reference
+ * returns the first hold unchanged. With `composed`, that statement (`RESERVE_CTES` and the
+ * caller's parts) is run instead, and `composed` is the row it selected (null when it wrote
+ * nothing: a retry's existing hold). Any other failure of the caller's parts (their own
+ * unique keys) fails the whole statement and is thrown as it is: nothing was held. A personal
+ * payer without a personal limit holds in that one statement; a team member's hold, or a
+ * limited user's, goes through their locks first (`reserveLimited`).
  */
 export async function reserveCredits<R extends object = object>(
   deps: CreditsDeps,
@@ -66,86 +88,152 @@ export async function reserveCredits<R extends object = object>(
   amount: Hundredths,
   reference: string,
   composed?: ComposedStatement,
+  minimum: Hundredths = amount,
 ): Promise<Hold & { composed: R | null }> {
-  if (amount <= 0) throw new RangeError("a hold reserves at least 0.01 credits");
+  if (amount <= 0 || minimum <= 0) throw new RangeError("a hold reserves at least 0.01 credits");
+  const least = hundredths(Math.min(minimum, amount));
   const userId = payer.accountId;
+  const text = composed ? composed.text : RESERVE;
+  const paramsWith = (wanted: Hundredths, limitedUser: string | null) => {
+    const own = [userId, reference, wanted, deps.holdTtlMs / 1000, least, limitedUser];
+    return composed ? [...own, ...composed.params] : own;
+  };
   let reserved: (ReservedRow & R) | undefined;
   try {
-    const own = [userId, reference, amount, deps.holdTtlMs / 1000];
-    const params = composed ? [...own, ...composed.params] : own;
-    const text = composed ? composed.text : RESERVE;
     if (payer.memberId === null) {
-      const { rows } = await deps.db.query<ReservedRow & R>(text, params);
+      const { rows } = await deps.db.query<ReservedRow & R>(text, paramsWith(amount, userId));
       reserved = rows[0];
+      if (!reserved && (await hasSpendingLimit(deps.db, userId))) {
+        reserved = await reserveLimited<ReservedRow & R>(deps, payer, amount, least, reference, {
+          text,
+          paramsWith,
+        });
+      }
     } else {
-      reserved = await reservePooled<ReservedRow & R>(
-        deps,
-        payer.memberId,
-        { text, params },
-        {
-          userId,
-          amount,
-          reference,
-        },
-      );
+      reserved = await reserveLimited<ReservedRow & R>(deps, payer, amount, least, reference, {
+        text,
+        paramsWith,
+      });
     }
   } catch (error) {
     if (!isReferenceTaken(error)) throw error;
   }
   if (!reserved) {
-    return { ...(await existingOrShort(deps, userId, amount, reference)), composed: null };
+    return { ...(await existingOrShort(deps, payer, least, reference)), composed: null };
   }
-  const change: CreditChange = {
-    userId,
-    balance: fromHundredths(reserved.balance),
-    available: fromHundredths(reserved.balance - reserved.held),
-    delta: 0,
-    reason: "hold",
-    ...(payer.memberId === null ? {} : { workspace_id: userId }),
-  };
-  deps.publish([change]);
+  publishHeld(deps, payer, reserved);
   return { ...toHold(reserved), composed: composed ? reserved : null };
 }
 
+function publishHeld(deps: CreditsDeps, payer: Payer, account: { balance: number; held: number }) {
+  const change: CreditChange = {
+    userId: payer.accountId,
+    balance: fromHundredths(account.balance),
+    available: fromHundredths(account.balance - account.held),
+    delta: 0,
+    reason: "hold",
+    ...(payer.memberId === null ? {} : { workspace_id: payer.accountId }),
+  };
+  deps.publish([change]);
+}
+
+async function hasSpendingLimit(db: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    "SELECT 1 FROM credit_spending_limits WHERE user_id = $1 AND monthly_limit IS NOT NULL",
+    [userId],
+  );
+  return rows.length > 0;
+}
+
+interface LimitedStatement {
+  text: string;
+  paramsWith(wanted: Hundredths, limitedUser: string | null): unknown[];
+}
+
+/** What the member's cap and the user's personal limit leave, read under their locks. */
+async function lockedRoom(
+  tx: Queryable,
+  payer: Payer,
+): Promise<{ kind: TCreditLimitKind; left: Hundredths } | null> {
+  // Lock order: the user's limit → the member's cap → (the statement) the account.
+  const spender = spenderOf(payer);
+  const limit = await lockSpendingLimit(tx, spender);
+  const cap =
+    payer.memberId === null ? null : await lockMemberCap(tx, payer.accountId, payer.memberId);
+  let room: { kind: TCreditLimitKind; left: Hundredths } | null = null;
+  if (limit !== null) {
+    const use = await personalUseThisMonth(tx, spender);
+    room = { kind: "personal_limit", left: hundredths(Math.max(0, limit - use.held - use.spent)) };
+  }
+  if (cap !== null && payer.memberId !== null) {
+    const use = await memberUseThisMonth(tx, payer.accountId, payer.memberId);
+    const left = hundredths(Math.max(0, cap - use.held - use.spent));
+    if (!room || left < room.left) room = { kind: "member_cap", left };
+  }
+  return room;
+}
+
 /**
- * A team member's hold on the pool, in one transaction: lock the member's cap row, check the
- * member's month against the cap, run the reserve statement (which locks the pool's row: the
- * lock order is always member → account), and name the member on the new hold. Undefined
- * when nothing was held (the pool is short, or a retry whose hold exists); 402
- * `member_cap_reached` when the cap cannot cover it.
+ * A hold under the member's cap and the user's personal limit, in one transaction: lock the
+ * limit's and the cap's rows, read the month's use, hold no more than they leave (the reserve
+ * statement then locks the account's row: the lock order is always limit → member →
+ * account), and name the member on the new hold. Undefined when nothing was held (the wallet
+ * is short, or a retry whose hold exists); 402 `member_cap_reached` or
+ * `personal_limit_reached` when the minimum does not fit under them.
  */
-async function reservePooled<Row extends HoldRow>(
+async function reserveLimited<Row extends HoldRow>(
   deps: CreditsDeps,
-  memberId: string,
-  statement: ComposedStatement,
-  hold: { userId: string; amount: Hundredths; reference: string },
+  payer: Payer,
+  amount: Hundredths,
+  minimum: Hundredths,
+  reference: string,
+  statement: LimitedStatement,
 ): Promise<Row | undefined> {
   return deps.db.transaction(async (tx) => {
-    const cap = await lockMemberCap(tx, hold.userId, memberId);
-    if (cap !== null) {
-      const use = await memberUseThisMonth(tx, hold.userId, memberId);
-      const used = hundredths(use.held + use.spent);
-      if (used + hold.amount > cap) {
-        const retry = await tx.query("SELECT 1 FROM credit_holds WHERE reference = $1", [
-          hold.reference,
-        ]);
-        if (retry.rows.length > 0) return undefined;
-        throw memberCapReached(cap, used, hold.amount);
-      }
+    const room = await lockedRoom(tx, payer);
+    if (room && room.left < minimum) {
+      const retry = await tx.query("SELECT 1 FROM credit_holds WHERE reference = $1", [reference]);
+      if (retry.rows.length > 0) return undefined;
+      throw limitRefusal(payer, room.kind, room.left, minimum);
     }
-    const { rows } = await tx.query<Row>(statement.text, [...statement.params]);
+    const wanted = room ? hundredths(Math.min(amount, room.left)) : amount;
+    const { rows } = await tx.query<Row>(statement.text, statement.paramsWith(wanted, null));
     const row = rows[0];
-    if (!row) return undefined;
-    await tx.query("UPDATE credit_holds SET member_id = $2 WHERE id = $1", [row.id, memberId]);
-    return { ...row, member_id: memberId };
+    if (!row || payer.memberId === null) return row;
+    await tx.query("UPDATE credit_holds SET member_id = $2 WHERE id = $1", [
+      row.id,
+      payer.memberId,
+    ]);
+    return { ...row, member_id: payer.memberId };
+  });
+}
+
+/** 402 for a limit that cannot cover `required` (what the smallest step needs). */
+export function limitRefusal(
+  payer: Payer,
+  kind: TCreditLimitKind,
+  available: Hundredths,
+  required: Hundredths,
+): AppError {
+  const code =
+    kind === "member_cap"
+      ? WORKSPACE_CREDIT_ERROR_CODES.memberCapReached
+      : kind === "personal_limit"
+        ? SPENDING_ERROR_CODES.personalLimitReached
+        : ERROR_CODES.insufficientCredits;
+  return creditRefusal(code, {
+    limit: kind,
+    available: creditsOf(available),
+    required: creditsOf(required),
+    ...(payer.memberId === null ? {} : { workspace_id: payer.accountId }),
   });
 }
 
 /** Nothing was held: either the reference was reserved before (a retry) or credits are short. */
 async function existingOrShort(
   deps: CreditsDeps,
-  userId: string,
-  amount: Hundredths,
+  payer: Payer,
+  minimum: Hundredths,
   reference: string,
 ): Promise<Hold> {
   const { rows } = await deps.db.query<HoldRow>(
@@ -154,14 +242,125 @@ async function existingOrShort(
   );
   const existing = rows[0];
   if (existing) {
-    if (existing.user_id !== userId) {
+    if (existing.user_id !== payer.accountId) {
       throw new AppError(ERROR_CODES.conflict, 409, "This hold reference is already in use.");
     }
     return toHold(existing);
   }
   const current = await deps.db.query<{ available: number }>(
     "SELECT balance - held AS available FROM credit_accounts WHERE user_id = $1",
-    [userId],
+    [payer.accountId],
   );
-  throw insufficientCredits(creditsOf(amount), fromHundredths(current.rows[0]?.available ?? 0));
+  const available = hundredths(Math.max(0, Number(current.rows[0]?.available ?? 0)));
+  throw limitRefusal(
+    payer,
+    payer.memberId === null ? "balance" : "workspace_pool",
+    available,
+    minimum,
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Extending an open hold as its call's answer grows (decision 053).
+// ---------------------------------------------------------------------------------------
+
+/**
+ * One statement: lock the open hold (a settle, a release or the sweeper waits, then finds
+ * the new amount), take up to `$2` from the account's available balance — at least `$3`, as
+ * the reserve does — and add what was granted to the hold, pushing its expiry on. `$4` is
+ * the limited user, as in the reserve (NULL on the locked path).
+ */
+const EXTEND = prepared(`
+  WITH open AS (
+    SELECT id, user_id FROM credit_holds WHERE id = $1 AND status = 'open' FOR UPDATE
+  ), account AS (
+    UPDATE credit_accounts SET held = credit_accounts.held
+        + LEAST($2, credit_accounts.balance - credit_accounts.held),
+      last_grant = LEAST($2, credit_accounts.balance - credit_accounts.held), updated_at = now()
+    FROM open
+    WHERE credit_accounts.user_id = open.user_id
+      AND credit_accounts.balance - credit_accounts.held >= $3
+      AND NOT EXISTS (
+        SELECT 1 FROM credit_spending_limits WHERE user_id = $4 AND monthly_limit IS NOT NULL)
+    RETURNING credit_accounts.balance, credit_accounts.held, credit_accounts.last_grant
+  ), hold AS (
+    UPDATE credit_holds SET amount = credit_holds.amount + account.last_grant,
+      expires_at = now() + make_interval(secs => $5)
+    FROM account WHERE credit_holds.id = $1
+    RETURNING credit_holds.amount
+  )
+  SELECT account.balance, account.held, account.last_grant AS granted, hold.amount
+  FROM account, hold`);
+
+interface ExtendedRow {
+  balance: number;
+  held: number;
+  granted: number;
+  amount: number;
+}
+
+/** What an extension got: the hold's new amount, or the limit that refused it. */
+export type Extension =
+  | { ok: true; granted: Hundredths; amount: Hundredths }
+  | { ok: false; limit: TCreditLimitKind };
+
+/**
+ * Adds up to `amount` to an open hold (at least 0.01, else nothing), within what the
+ * balance, the member's cap and the user's personal limit leave. Never serialises anything
+ * but this hold's own row and the rows its reserve locked too.
+ */
+export async function extendHold(
+  deps: CreditsDeps,
+  payer: Payer,
+  holdId: string,
+  amount: Hundredths,
+): Promise<Extension> {
+  if (amount <= 0) throw new RangeError("an extension adds at least 0.01 credits");
+  const one = hundredths(1);
+  const run = async (db: Queryable, wanted: Hundredths, limitedUser: string | null) => {
+    const { rows } = await db.query<ExtendedRow>(EXTEND, [
+      holdId,
+      wanted,
+      one,
+      limitedUser,
+      deps.holdTtlMs / 1000,
+    ]);
+    return rows[0];
+  };
+  let extended: ExtendedRow | undefined;
+  let refusedBy: TCreditLimitKind | null = null;
+  if (payer.memberId === null) {
+    extended = await run(deps.db, amount, payer.accountId);
+  }
+  if (
+    !extended &&
+    (payer.memberId !== null || (await hasSpendingLimit(deps.db, payer.accountId)))
+  ) {
+    extended = await deps.db.transaction(async (tx) => {
+      // Lock order: the hold → the user's limit → the member's cap → the account.
+      const open = await tx.query(
+        "SELECT 1 FROM credit_holds WHERE id = $1 AND status = 'open' FOR UPDATE",
+        [holdId],
+      );
+      if (open.rows.length === 0) return undefined;
+      const room = await lockedRoom(tx, payer);
+      if (room && room.left < one) {
+        refusedBy = room.kind;
+        return undefined;
+      }
+      return run(tx, room ? hundredths(Math.min(amount, room.left)) : amount, null);
+    });
+  }
+  if (!extended) {
+    return {
+      ok: false,
+      limit: refusedBy ?? (payer.memberId === null ? "balance" : "workspace_pool"),
+    };
+  }
+  publishHeld(deps, payer, extended);
+  return {
+    ok: true,
+    granted: hundredths(Number(extended.granted)),
+    amount: hundredths(Number(extended.amount)),
+  };
 }

@@ -14,6 +14,7 @@ import {
   NO_CREDITS,
   priceCall,
   type TAgentRole,
+  type TCreditLimitKind,
   type TProviderId,
   type TRunPlan,
   type TTokenUsage,
@@ -105,6 +106,8 @@ export interface ModelCallResult {
   credits: Hundredths;
   /** A simulated call that is not charged: its price at the catalogue's rates (decision 053). */
   wouldBeCredits?: Hundredths;
+  /** The caller stopped the text where its credit hold could not grow (decision 053). */
+  stoppedAt?: TCreditLimitKind;
   finishReason: string;
   /** Failed attempts before the one that answered. */
   failedAttempts: number;

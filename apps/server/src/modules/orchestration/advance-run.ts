@@ -47,6 +47,7 @@ export function runEndEvent(end: TRunHalt, totalCredits: Hundredths): RunEventIn
         code: end.code,
         message: end.message,
         total_credits: creditsOf(totalCredits),
+        ...(end.money ?? {}),
       }
     : { type: "run.cancelled", reason: end.reason, total_credits: creditsOf(totalCredits) };
 }

@@ -1,24 +1,22 @@
 import {
   addHundredths,
+  creditRefusalMessage,
   creditsOf,
   type Hundredths,
+  hundredths,
   leftOf,
   NO_CREDITS,
   RUN_ERROR_CODES,
 } from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
 
-const twoPlaces = new Intl.NumberFormat("en-US", {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
 /**
- * A session's credit cap, applied to worst cases: a call starts only if its hold fits in
- * what is left after the session's past spend, this run's charges and the holds of calls
- * still running. So the cap is never passed, whatever the calls end up costing. `take` is
- * the one budget check: the planning call's (answered as a 402 when the message is sent)
- * and every later call's (which ends the run) go through it.
+ * A session's credit cap, applied to what calls hold (decision 053): a call holds no more
+ * than what is left after the session's past spend, this run's charges and the holds of
+ * calls still running, and grows its hold only within it. So the cap is never passed,
+ * whatever the calls end up costing. `takeUpTo` is the one budget check: the planning call's
+ * (answered as a 402 when the message is sent) and every later call's (which ends the run)
+ * go through it.
  */
 export class Budget {
   private held: Hundredths = NO_CREDITS;
@@ -35,33 +33,46 @@ export class Budget {
       : leftOf(this.limit, addHundredths(this.spentBefore, this.charged, this.held));
   }
 
-  /** Holds `worstCase` of the budget, or throws 402 `budget_exceeded` naming the call. */
-  take(worstCase: Hundredths, what: string): void {
+  /**
+   * Holds up to `wanted` of the budget and returns what it held; 402 `budget_exceeded` when
+   * not even `minimum` (the call's input and a minimal answer) is left.
+   */
+  takeUpTo(wanted: Hundredths, minimum: Hundredths): Hundredths {
     const remaining = this.remaining;
-    if (this.limit !== null && remaining !== null && worstCase > remaining) {
+    if (remaining !== null && remaining < minimum) {
       const spent = addHundredths(this.spentBefore, this.charged);
-      // What was spent and the cap, always: a refusal at 0.00 spent must read as "the cap is
-      // below this step's worst case", never as a budget used up (decision 031).
       throw new AppError(
         RUN_ERROR_CODES.budgetExceeded,
         402,
-        `This session has spent ${twoPlaces.format(creditsOf(spent))} of its ${twoPlaces.format(creditsOf(this.limit))} credit budget: ${what} may cost up to ${twoPlaces.format(creditsOf(worstCase))} credits and ${twoPlaces.format(creditsOf(remaining))} are left. Raise the session's budget to continue.`,
+        creditRefusalMessage("session_budget", creditsOf(remaining), creditsOf(minimum)),
         {
-          budget: creditsOf(this.limit),
+          budget: creditsOf(this.limit as Hundredths),
           spent: creditsOf(spent),
-          required: creditsOf(worstCase),
+          limit: "session_budget",
+          available: creditsOf(remaining),
+          required: creditsOf(minimum),
         },
       );
     }
-    this.held = addHundredths(this.held, worstCase);
+    const taken = remaining === null ? wanted : hundredths(Math.min(wanted, remaining));
+    this.held = addHundredths(this.held, taken);
+    return taken;
   }
 
-  settle(worstCase: Hundredths, charged: Hundredths): void {
-    this.held = leftOf(this.held, worstCase);
+  /** Holds up to `wanted` more for a call that grows; 0 when nothing is left. */
+  extend(wanted: Hundredths): Hundredths {
+    const remaining = this.remaining;
+    const taken = remaining === null ? wanted : hundredths(Math.min(wanted, remaining));
+    this.held = addHundredths(this.held, taken);
+    return taken;
+  }
+
+  settle(held: Hundredths, charged: Hundredths): void {
+    this.held = leftOf(this.held, held);
     this.charged = addHundredths(this.charged, charged);
   }
 
-  release(worstCase: Hundredths): void {
-    this.held = leftOf(this.held, worstCase);
+  release(held: Hundredths): void {
+    this.held = leftOf(this.held, held);
   }
 }

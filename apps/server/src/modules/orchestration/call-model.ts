@@ -1,26 +1,32 @@
 import { randomUUID } from "node:crypto";
 import {
-  AGENT_ROLE_NAMES,
+  CREDIT_LIMIT_STOP_MESSAGES,
   ERROR_CODES,
-  formatHundredths,
+  estimateTokens,
   type Hundredths,
+  NO_CREDITS,
   RUN_ERROR_CODES,
   type TAgentRole,
+  type TCreditLimitKind,
   type TRunError,
+  type TRunMoneyFailure,
   type TRunStepKind,
-  WORKSPACE_CREDIT_ERROR_CODES,
+  ZCreditRefusal,
 } from "@cohort/contracts";
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
+import type { CatalogueModel } from "../models/catalogue-schema";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
 import { reserveAndOpenStep } from "./call-statements";
 import {
+  growHold,
   isInsufficient,
   type Reserved,
   releaseReserved,
   reserveCall,
   withHold,
 } from "./hold-credits";
+import { coveredOutputTokens, firstHold, priceOf, SLICE_TOKENS } from "./hold-slices";
 import { failed, haltOf, haltRun, type RunContext, RunHalted, throwIfHalted } from "./run-context";
 import { openStep, refuseStep, type StepTarget, type StepWriter, stepRowOf } from "./write-step";
 
@@ -65,23 +71,14 @@ export type CallOutcome<T> =
     }
   | { ok: false; callId: string; failure: TRunError; partial: string };
 
-const STOPPED: TRunError = { code: "stopped", message: "Stopped before it finished." };
-
-function describeCall(kind: TRunStepKind, role: TAgentRole | null, modelName: string): string {
-  const who = role ? AGENT_ROLE_NAMES[role] : "The coordinator";
-  switch (kind) {
-    case "plan":
-      return `planning on ${modelName}`;
-    case "agent":
-      return `the ${who}'s step on ${modelName}`;
-    case "critic":
-      return `the Critic's review on ${modelName}`;
-    case "revision":
-      return `the ${who}'s revision on ${modelName}`;
-    case "synthesis":
-      return `the final answer on ${modelName}`;
+/** Why the call's text stopped before its end: its hold could not grow (decision 053). */
+class StoppedAtLimit extends Error {
+  constructor(readonly limit: TCreditLimitKind) {
+    super(CREDIT_LIMIT_STOP_MESSAGES[limit]);
   }
 }
+
+const STOPPED: TRunError = { code: "stopped", message: "Stopped before it finished." };
 
 function failureOf(error: unknown, note: string | undefined, fallback: string): TRunError {
   return {
@@ -116,25 +113,87 @@ export async function callModel<T = undefined>(
   // there long before a first token (one statement against a model's time to first token),
   // and nothing the model says is shown, stored or billed until it is. When the hold is
   // refused, the request is aborted and the run ends as it did before (decision 019).
+  const first = firstHold(route.model, route.inputTokens, route.maxOutputTokens);
   const reserving = spec.reserved
     ? Promise.resolve(spec.reserved)
-    : reserveOrHalt(ctx, route.target, route.worstCase);
+    : reserveOrHalt(ctx, route.target, route.billable ? first : null);
+  if (spec.reserved?.hold) {
+    // A hold made before the call (the plan's): the provider may say no more than it pays.
+    const covered = coveredOutputTokens(
+      route.model,
+      route.inputTokens,
+      spec.reserved.hold.amount,
+      route.maxOutputTokens,
+    );
+    route.input.maxOutputTokens = Math.max(1, covered);
+  }
   const refused = new AbortController();
   let step: StepWriter | null = null;
-  let partial = "";
+  // The text is shown only as far as the hold pays for it (decision 053): `shown` is paid
+  // for, `pending` waits for the hold to grow; an extension that cannot be had stops the
+  // call there, its text kept and charged for what was produced.
+  let reserved: Reserved | null = null;
+  let shown = "";
+  let pending = "";
+  let growing: Promise<void> | null = null;
+  let exhausted: TCreditLimitKind | null = null;
+  let stoppedAt: TCreditLimitKind | null = null;
+  const coveredChars = () => {
+    const hold = reserved?.hold;
+    if (!reserved || !hold) return Number.POSITIVE_INFINITY;
+    return (
+      coveredOutputTokens(route.model, route.inputTokens, hold.amount, route.maxOutputTokens) * 4
+    );
+  };
+  const stopAtLimit = (limit: TCreditLimitKind) => {
+    if (stoppedAt) return;
+    stoppedAt = limit;
+    refused.abort(new StoppedAtLimit(limit));
+  };
+  const flush = () => {
+    if (!reserved || stoppedAt) return;
+    const room = coveredChars() - shown.length;
+    if (pending.length > 0 && room > 0) {
+      const piece = pending.slice(0, room);
+      pending = pending.slice(piece.length);
+      shown += piece;
+      step?.delta(piece);
+    }
+    const left = coveredChars() - shown.length;
+    if (pending.length > 0 && exhausted) {
+      stopAtLimit(exhausted);
+      return;
+    }
+    // Half a slice before the end of what is held, the hold grows by a slice.
+    if (
+      reserved.hold &&
+      !growing &&
+      !exhausted &&
+      left < (SLICE_TOKENS * 4) / 2 &&
+      coveredChars() < route.maxOutputTokens * 4
+    ) {
+      const wanted = priceOf(route.model, 0, SLICE_TOKENS);
+      const current = reserved;
+      growing = growHold(ctx, current, wanted).then((grown) => {
+        growing = null;
+        if (!grown.ok) exhausted = grown.limit;
+        flush();
+      });
+    }
+  };
   const answering = invoke(
     ctx,
     spec,
     route.input,
     AbortSignal.any([ctx.controller.signal, refused.signal]),
     (delta) => {
-      partial += delta;
-      step?.delta(delta);
+      if (stoppedAt) return;
+      pending += delta;
+      flush();
     },
   );
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
-  let reserved: Reserved;
   try {
     reserved = await reserving;
   } catch (error) {
@@ -142,17 +201,30 @@ export async function callModel<T = undefined>(
     await answering.catch(() => undefined);
     throw error;
   }
+  const current = reserved;
   step = openStep(ctx, route.target);
-  step.start(reserved);
-  if (partial) step.delta(partial);
+  step.start(current);
+  flush();
   let object: T | undefined;
   const output = (result: ModelCallResult) => (spec.schema ? JSON.stringify(object) : result.text);
   try {
     const held = await withHold(
       ctx,
-      reserved,
+      current,
       async () => {
-        const answer = await answering;
+        let answer: Awaited<typeof answering>;
+        try {
+          answer = await answering;
+        } catch (error) {
+          if (!stoppedAt) throw error;
+          return stoppedResult(route, shown, stoppedAt);
+        }
+        // The answer is complete: what still waits for the hold gets its last chance.
+        while (growing) await growing;
+        flush();
+        if (stoppedAt || pending.length > 0) {
+          return stoppedResult(route, shown, stoppedAt ?? exhausted ?? "balance", answer.result);
+        }
         object = answer.object;
         return answer.result;
       },
@@ -168,16 +240,58 @@ export async function callModel<T = undefined>(
     const failure = halt
       ? STOPPED
       : failureOf(error, spec.failureNote, "The call failed unexpectedly.");
-    step.failed(failure, partial, halt !== null);
+    step.failed(failure, shown, halt !== null);
     if (halt) throw new RunHalted(halt);
-    return { ok: false, callId, failure, partial };
+    return { ok: false, callId, failure, partial: shown };
   }
+}
+
+/**
+ * The result of a call stopped where its hold could not grow: the text shown, its usage
+ * estimated from it (the provider reports none for a cut call, or reported more than was
+ * paid for), and its price. Marked with the limit, so its step says which one stopped it.
+ */
+function stoppedResult(
+  route: Route,
+  text: string,
+  limit: TCreditLimitKind,
+  answered?: ModelCallResult,
+): ModelCallResult {
+  const usage = { inputTokens: route.inputTokens, outputTokens: estimateTokens(text) };
+  const price = priceOf(route.model, usage.inputTokens, usage.outputTokens);
+  return {
+    text,
+    usage,
+    usageEstimated: true,
+    latencyMs: answered?.latencyMs ?? 0,
+    ttftMs: answered?.ttftMs ?? null,
+    modelId: route.input.modelId,
+    modelName: route.target.modelName,
+    provider:
+      answered?.provider ??
+      (route.target.simulated
+        ? "simulator"
+        : (route.target.provider as ModelCallResult["provider"])),
+    providerModel: answered?.providerModel ?? route.input.modelId,
+    simulated: route.target.simulated,
+    keySource: answered?.keySource ?? "hosted",
+    credits: route.billable ? price : NO_CREDITS,
+    finishReason: "length",
+    failedAttempts: answered?.failedAttempts ?? 0,
+    stoppedAt: limit,
+  };
 }
 
 export interface Route {
   input: ModelCallInput;
   target: StepTarget;
   worstCase: Hundredths;
+  /** What the hold is priced with: the model, the input's estimate and the output's cap. */
+  model: CatalogueModel;
+  inputTokens: number;
+  maxOutputTokens: number;
+  /** The call costs credits (hosted keys; the simulator only when it charges). */
+  billable: boolean;
 }
 
 function targetOf(spec: CallSpec<unknown>, callId: string): StepTarget {
@@ -216,7 +330,15 @@ export function routeCall<T>(ctx: RunContext, spec: CallSpec<T>, callId: string)
     simulated: resolved?.simulated ?? false,
     inputTokens: estimate.inputTokensEstimate,
   };
-  return { input, target, worstCase: estimate.worstCaseCredits };
+  return {
+    input,
+    target,
+    worstCase: estimate.worstCaseCredits,
+    model: estimate.model,
+    inputTokens: estimate.inputTokensEstimate,
+    maxOutputTokens: estimate.maxOutputTokens,
+    billable: estimate.worstCaseCredits > 0,
+  };
 }
 
 /** The call itself: streamed text, or (with a schema) one validated object. */
@@ -246,31 +368,35 @@ async function invoke<T>(
 function reserveOrHalt(
   ctx: RunContext,
   target: StepTarget,
-  worstCase: Hundredths,
+  amounts: { desired: Hundredths; minimum: Hundredths } | null,
 ): Promise<Reserved> {
-  const what = describeCall(target.kind, target.role, target.modelName);
   const halt = (error: unknown): never => {
-    if (error instanceof AppError && error.code === RUN_ERROR_CODES.budgetExceeded) {
-      throw haltRun(ctx, failed(error.code, error.message));
-    }
-    if (isInsufficient(error) && error.code === WORKSPACE_CREDIT_ERROR_CODES.memberCapReached) {
-      throw haltRun(ctx, failed(error.code, error.message));
-    }
-    if (isInsufficient(error)) {
-      throw haltRun(
-        ctx,
-        failed(
-          ERROR_CODES.insufficientCredits,
-          `You ran out of credits: ${what} needs up to ${formatHundredths(worstCase)} credits. Add credits to continue.`,
-        ),
-      );
+    if (
+      error instanceof AppError &&
+      (error.code === RUN_ERROR_CODES.budgetExceeded || isInsufficient(error))
+    ) {
+      throw haltRun(ctx, failed(error.code, error.message, moneyDetailsOf(error)));
     }
     throw error;
   };
   try {
     const step = reserveAndOpenStep(stepRowOf(ctx, target));
-    return reserveCall(ctx, target.callId, worstCase, what, step).catch(halt);
+    return reserveCall(
+      ctx,
+      target.callId,
+      amounts?.desired ?? NO_CREDITS,
+      step,
+      amounts?.minimum,
+    ).catch(halt);
   } catch (error) {
     return halt(error);
   }
+}
+
+/** A money refusal's limit, what is left and what the smallest step needs (decision 053). */
+export function moneyDetailsOf(error: AppError): TRunMoneyFailure | undefined {
+  const parsed = ZCreditRefusal.safeParse(error.details);
+  if (!parsed.success) return undefined;
+  const { limit, available, required } = parsed.data;
+  return { limit, available, required };
 }

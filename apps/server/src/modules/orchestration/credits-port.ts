@@ -5,7 +5,7 @@ import type { Payer } from "../credits/payer";
 import { recordUsage } from "../credits/record-usage";
 import { releaseHold } from "../credits/release-hold";
 import { releaseHoldsByReference } from "../credits/release-holds-by-reference";
-import { reserveCredits } from "../credits/reserve-credits";
+import { type Extension, extendHold, reserveCredits } from "../credits/reserve-credits";
 import { settleHoldWithUsage } from "../credits/settle-hold";
 
 /** What a finished call used, for the charge and the usage statistics. */
@@ -57,7 +57,13 @@ export interface CreditsPort {
     amount: Hundredths,
     reference: string,
     composed?: ComposedStatement,
+    minimum?: Hundredths,
   ): Promise<Held<R>>;
+  /**
+   * Grows an open hold by up to `amount` within the wallet, the member's cap and the user's
+   * personal limit (decision 053); says which limit refused it when nothing was left.
+   */
+  extend(payer: Payer, holdId: string, amount: Hundredths): Promise<Extension>;
   /** Charges at most the hold and records the usage row, with `composed`'s rows. */
   settle<R extends object>(
     hold: CreditHold,
@@ -78,8 +84,9 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
       amount: Hundredths,
       reference: string,
       composed?: ComposedStatement,
+      minimum?: Hundredths,
     ) {
-      const held = await reserveCredits<R>(deps, payer, amount, reference, composed);
+      const held = await reserveCredits<R>(deps, payer, amount, reference, composed, minimum);
       return {
         hold: { id: held.id, userId: held.userId, amount: held.amount },
         composed: held.composed,
@@ -105,6 +112,7 @@ export function createCreditsPort(deps: CreditsDeps): CreditsPort {
       const { charged, balance, available } = settlement;
       return { charged, balance, available, composed: settlement.composed };
     },
+    extend: (payer, holdId, amount) => extendHold(deps, payer, holdId, amount),
     async release(holdId) {
       await releaseHold(deps, holdId);
     },

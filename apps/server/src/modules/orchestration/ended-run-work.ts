@@ -1,6 +1,7 @@
 import {
   ERROR_CODES,
   isRunActive,
+  NO_CREDITS,
   RUN_ERROR_CODES,
   SESSION_ERROR_CODES,
   type TChatMessage,
@@ -19,6 +20,7 @@ import { type CallSpec, routeCall } from "./call-model";
 import { reserveAndOpenStep } from "./call-statements";
 import { endOpenReruns } from "./end-orphaned-runs";
 import { type Reserved, reserveCall } from "./hold-credits";
+import { firstHold } from "./hold-slices";
 import { HISTORY_MESSAGES } from "./prompts";
 import type { Draft } from "./run-agents";
 import {
@@ -181,17 +183,17 @@ export async function openRerunCall<T>(
   ctx: RunContext,
   spec: CallSpec<T>,
   callId: string,
-  describe: (modelName: string) => string,
 ): Promise<CallSpec<T>> {
   const route = routeCall(ctx, spec, callId);
   const row = stepRowOf(ctx, route.target);
   try {
+    const first = firstHold(route.model, route.inputTokens, route.maxOutputTokens);
     let reserved: Reserved = await reserveCall(
       ctx,
       callId,
-      route.worstCase,
-      describe(route.target.modelName),
+      route.billable ? first.desired : NO_CREDITS,
       reserveAndOpenStep(row),
+      first.minimum,
     );
     if (!reserved.written) {
       await insertStep(ctx.deps.db, row, null);

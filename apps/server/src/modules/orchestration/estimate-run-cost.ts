@@ -53,7 +53,8 @@ interface CallCost {
 
 export interface EstimateDeps {
   engine: EngineDeps;
-  stats: ModelCallStats;
+  /** Recent calls' medians; null: the catalogue's assumptions only (the run's own check). */
+  stats: ModelCallStats | null;
 }
 
 /** The agents a run of this session may use: the chosen ones (manual) or all of them. */
@@ -80,7 +81,7 @@ function costOf(
   const model = resolved.model;
   const inputTokens = messageTokens + PROMPT_TOKENS[kind];
   const maxOutput = kind === "plan" ? PLAN_MAX_OUTPUT_TOKENS : model.maxOutputTokens;
-  const recent = stats.medianUsage(modelId, role);
+  const recent = stats?.medianUsage(modelId, role) ?? null;
   const low = recent
     ? priceOf(model, recent.inputTokens, recent.outputTokens)
     : priceOf(model, inputTokens, CATALOGUE_OUTPUT[kind].low);

@@ -35,7 +35,7 @@ const spentOf = async (ctx: RunContext) =>
 describe("the hold wrapper", () => {
   it("holds the worst case, then charges the price and gives the rest back", async () => {
     const ctx = await engine.newRun({ credits: 10 });
-    const reserved = await reserveCall(ctx, randomUUID(), hundredths(300), "a step");
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(300));
     expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 10, held: 3, available: 7 });
     expect(ctx.budget.remaining).toBeNull();
 
@@ -52,7 +52,7 @@ describe("the hold wrapper", () => {
 
   it("never charges more than the hold, whatever the price", async () => {
     const ctx = await engine.newRun({ credits: 10 });
-    const reserved = await reserveCall(ctx, randomUUID(), hundredths(100), "a step");
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(100));
     const held = await withHold(ctx, reserved, () => answer(ctx, 999));
     expect(held.charged).toBe(100);
     await drain(ctx);
@@ -61,7 +61,7 @@ describe("the hold wrapper", () => {
 
   it("releases the whole hold when the call throws, and rethrows", async () => {
     const ctx = await engine.newRun({ credits: 10, budget: 5 });
-    const reserved = await reserveCall(ctx, randomUUID(), hundredths(300), "a step");
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(300));
     expect(ctx.budget.remaining).toBe(200);
     const failure = new Error("provider down");
     await expect(
@@ -80,18 +80,25 @@ describe("the hold wrapper", () => {
     // Checked at once, before anything is awaited: a call over budget never starts.
     let refused: unknown = null;
     try {
-      void reserveCall(ctx, randomUUID(), hundredths(201), "the Coder's step");
+      void reserveCall(ctx, randomUUID(), hundredths(201));
     } catch (error) {
       refused = error;
     }
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "budget_exceeded", statusCode: 402 });
-    expect((refused as AppError).message).toContain(
-      "the Coder's step may cost up to 2.01 credits and 2.00 are left",
+    expect((refused as AppError).message).toBe(
+      "This session's budget leaves 2.00 credits and the smallest step needs 2.01. Raise the session's budget to continue.",
     );
+    expect((refused as AppError).details).toEqual({
+      budget: 2,
+      spent: 0,
+      limit: "session_budget",
+      available: 2,
+      required: 2.01,
+    });
     expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 10, held: 0, available: 10 });
     // The exact remainder still fits: the check compares whole hundredths.
-    const reserved = await reserveCall(ctx, randomUUID(), hundredths(200), "a step");
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(200));
     expect(ctx.budget.remaining).toBe(0);
     await releaseReserved(ctx, reserved);
     expect(ctx.budget.remaining).toBe(200);
@@ -99,7 +106,7 @@ describe("the hold wrapper", () => {
 
   it("refuses a worst case the balance cannot cover, and gives the budget back", async () => {
     const ctx = await engine.newRun({ credits: 1, budget: 50 });
-    await expect(reserveCall(ctx, randomUUID(), hundredths(101), "a step")).rejects.toMatchObject({
+    await expect(reserveCall(ctx, randomUUID(), hundredths(101))).rejects.toMatchObject({
       code: "insufficient_credits",
     });
     expect(ctx.budget.remaining).toBe(5000);
@@ -108,7 +115,7 @@ describe("the hold wrapper", () => {
 
   it("runs a call that costs nothing without a hold, charging nothing", async () => {
     const ctx = await engine.newRun();
-    const reserved = await reserveCall(ctx, randomUUID(), hundredths(0), "a step");
+    const reserved = await reserveCall(ctx, randomUUID(), hundredths(0));
     expect(reserved.hold).toBeNull();
     const held = await withHold(ctx, reserved, () => answer(ctx, 0));
     expect(held.charged).toBe(0);
@@ -155,7 +162,7 @@ async function settledCall(output: (result: ModelCallResult) => string) {
   const target = stepOf();
   const step = openStep(ctx, target);
   const row = reserveAndOpenStep(stepRowOf(ctx, target));
-  const reserved = await reserveCall(ctx, target.callId, hundredths(300), "a step", row);
+  const reserved = await reserveCall(ctx, target.callId, hundredths(300), row);
   step.start(reserved);
   const held = await withHold(ctx, reserved, () => answer(ctx, 120), step.settling(output));
   return { ctx, target, reserved, held };
@@ -169,7 +176,6 @@ describe("a call's folded statements", () => {
       ctx,
       target.callId,
       hundredths(300),
-      "a step",
       reserveAndOpenStep(stepRowOf(ctx, target)),
     );
     expect(reserved.written).not.toBeNull();
@@ -185,13 +191,7 @@ describe("a call's folded statements", () => {
     const ctx = await engine.newRun({ credits: 1 });
     const target = stepOf();
     await expect(
-      reserveCall(
-        ctx,
-        target.callId,
-        hundredths(101),
-        "a step",
-        reserveAndOpenStep(stepRowOf(ctx, target)),
-      ),
+      reserveCall(ctx, target.callId, hundredths(101), reserveAndOpenStep(stepRowOf(ctx, target))),
     ).rejects.toMatchObject({ code: "insufficient_credits" });
     expect(await stepRow(target.callId)).toBeNull();
     expect(await engine.balanceOf(ctx.userId)).toEqual({ balance: 1, held: 0, available: 1 });

@@ -4,8 +4,11 @@ import {
   ERROR_CODES,
   type Hundredths,
   hundredths,
+  leftOf,
   minHundredths,
   NO_CREDITS,
+  SPENDING_ERROR_CODES,
+  type TCreditLimitKind,
   WORKSPACE_CREDIT_ERROR_CODES,
 } from "@cohort/contracts";
 import { AppError } from "../../platform/errors";
@@ -17,12 +20,16 @@ import type { CreditHold } from "./credits-port";
 import { drain, type RunContext, track } from "./run-context";
 import type { StepEnding } from "./run-store";
 
-/** A call's worst case, held in the session's budget and (when it costs) on the balance. */
+/**
+ * What a call holds in the session's budget and (when it costs) on the balance: its input
+ * and a first slice of output, grown as its answer grows (decision 053).
+ */
 export interface Reserved<R extends object = object> {
   callId: string;
-  /** null when the call costs nothing (the user's own key, a free model). */
+  /** null when the call costs nothing (the user's own key, a free model, the simulator). */
   hold: CreditHold | null;
-  worstCase: Hundredths;
+  /** Held in the session's budget: the hold's amount (or what a free call took: 0). */
+  held: Hundredths;
   /**
    * What the hold's statement selected when it wrote the caller's rows too (`reserveCall`
    * with `composed`: a call's step row, a run's message and row); null when the call needed
@@ -59,29 +66,34 @@ export interface HeldResult {
 }
 
 /**
- * Holds a call's worst case: the session's budget first (the one budget check), then the
- * user's balance. Throws 402 `budget_exceeded` or `insufficient_credits`; the planning call
- * answers them to the HTTP request, later calls end the run with them. With `composed`, the
- * hold's statement writes the caller's rows too (both or neither, `call-statements.ts`); a
- * call without a hold writes them on its own (`written` says which).
+ * Holds up to `wanted` for a call, and at least `minimum` (its input and a minimal answer):
+ * the session's budget first (the one budget check), then the payer's wallet, the member's
+ * cap and the user's personal limit, each giving no more than it has left. Throws 402
+ * (`budget_exceeded`, `insufficient_credits`, `member_cap_reached`, `personal_limit_reached`)
+ * when the minimum does not fit; the planning call answers them to the HTTP request, later
+ * calls end the run with them. With `composed`, the hold's statement writes the caller's
+ * rows too (both or neither, `call-statements.ts`); a call without a hold writes them on its
+ * own (`written` says which).
  */
 export function reserveCall<R extends object = object>(
   ctx: RunContext,
   callId: string,
-  worstCase: Hundredths,
-  what: string,
+  wanted: Hundredths,
   composed?: ComposedStatement,
+  minimum: Hundredths = wanted,
 ): Promise<Reserved<R>> {
+  if (wanted <= 0) return Promise.resolve({ callId, hold: null, held: NO_CREDITS, written: null });
   // The budget is checked now, synchronously: a call over it throws before anything starts.
-  ctx.budget.take(worstCase, what);
-  if (worstCase <= 0) return Promise.resolve({ callId, hold: null, worstCase, written: null });
-  return holdBalance<R>(ctx, callId, worstCase, composed);
+  const least = minHundredths(minimum, wanted);
+  const taken = ctx.budget.takeUpTo(wanted, least);
+  return holdBalance<R>(ctx, callId, taken, least, composed);
 }
 
 async function holdBalance<R extends object>(
   ctx: RunContext,
   callId: string,
-  worstCase: Hundredths,
+  taken: Hundredths,
+  minimum: Hundredths,
   composed: ComposedStatement | undefined,
 ): Promise<Reserved<R>> {
   const reference = `run:${ctx.runId}:${callId}`;
@@ -91,7 +103,7 @@ async function holdBalance<R extends object>(
   // first (decision 026). The planning hold of POST /api/ai/chat has no request beside it and
   // only waits the one turn.
   await nextTurn();
-  const reserve = () => ctx.deps.credits.reserve<R>(ctx.payer, worstCase, reference, composed);
+  const reserve = () => ctx.deps.credits.reserve<R>(ctx.payer, taken, reference, composed, minimum);
   try {
     const { hold, composed: written } = await reserve().catch(async (error: unknown) => {
       if (!isInsufficient(error)) throw error;
@@ -100,10 +112,46 @@ async function holdBalance<R extends object>(
       await drain(ctx);
       return reserve();
     });
-    return { callId, hold, worstCase, written };
+    // The wallet may have given less than the budget did: the budget keeps only that.
+    ctx.budget.release(leftOf(taken, hold.amount));
+    return { callId, hold: { ...hold }, held: hold.amount, written };
   } catch (error) {
-    ctx.budget.release(worstCase);
+    ctx.budget.release(taken);
     throw error;
+  }
+}
+
+/** An extension that could not be had: the limit that refused it. */
+export type Grown = { ok: true } | { ok: false; limit: TCreditLimitKind };
+
+/**
+ * Grows a call's hold by up to `wanted` (decision 053): the session's budget first, then the
+ * wallet and caps, each within what it has left. The hold's statement locks only this hold's
+ * row and the rows its reserve locked, so parallel calls never wait on one another's holds.
+ */
+export async function growHold(
+  ctx: RunContext,
+  reserved: Reserved,
+  wanted: Hundredths,
+): Promise<Grown> {
+  const hold = reserved.hold;
+  if (!hold) return { ok: true };
+  const taken = ctx.budget.extend(wanted);
+  if (taken <= 0) return { ok: false, limit: "session_budget" };
+  try {
+    const grown = await ctx.deps.credits.extend(ctx.payer, hold.id, taken);
+    if (!grown.ok) {
+      ctx.budget.release(taken);
+      return grown;
+    }
+    ctx.budget.release(leftOf(taken, grown.granted));
+    hold.amount = grown.amount;
+    reserved.held = addHundredths(reserved.held, grown.granted);
+    return { ok: true };
+  } catch (error) {
+    ctx.budget.release(taken);
+    ctx.deps.log.error({ err: error, runId: ctx.runId, holdId: hold.id }, "hold not extended");
+    return { ok: false, limit: ctx.payer.memberId === null ? "balance" : "workspace_pool" };
   }
 }
 
@@ -112,7 +160,8 @@ export function isInsufficient(error: unknown): error is AppError {
   return (
     error instanceof AppError &&
     (error.code === ERROR_CODES.insufficientCredits ||
-      error.code === WORKSPACE_CREDIT_ERROR_CODES.memberCapReached)
+      error.code === WORKSPACE_CREDIT_ERROR_CODES.memberCapReached ||
+      error.code === SPENDING_ERROR_CODES.personalLimitReached)
   );
 }
 
@@ -129,17 +178,17 @@ export async function withHold(
   call: () => Promise<ModelCallResult>,
   step?: StepToEnd,
 ): Promise<HeldResult> {
-  const { hold, worstCase } = reserved;
+  const { hold } = reserved;
   let result: ModelCallResult;
   try {
     result = await call();
   } catch (error) {
-    ctx.budget.release(worstCase);
+    ctx.budget.release(reserved.held);
     if (hold) track(ctx, () => releaseQuietly(ctx, hold));
     throw error;
   }
   const charged = hold ? minHundredths(result.credits, hold.amount) : NO_CREDITS;
-  ctx.budget.settle(worstCase, charged);
+  ctx.budget.settle(reserved.held, charged);
   ctx.totals.credits = addHundredths(ctx.totals.credits, charged);
   ctx.totals.inputTokens += result.usage.inputTokens;
   ctx.totals.outputTokens += result.usage.outputTokens;
@@ -152,7 +201,7 @@ export async function withHold(
 
 /** Gives back a reservation whose call never ran (the run stopped before it). */
 export async function releaseReserved(ctx: RunContext, reserved: Reserved): Promise<void> {
-  ctx.budget.release(reserved.worstCase);
+  ctx.budget.release(reserved.held);
   if (reserved.hold) await releaseQuietly(ctx, reserved.hold);
 }
 

@@ -127,12 +127,7 @@ export async function rerunStep(
     rerun,
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
-  const opened = await openRerunCall(
-    ctx,
-    spec,
-    callId,
-    (modelName) => `re-running the ${AGENT_ROLE_NAMES[step.role]}'s step on ${modelName}`,
-  );
+  const opened = await openRerunCall(ctx, spec, callId);
 
   const critic = request.review ? run.plan?.steps.find((s) => s.phase === "review") : undefined;
   launchRerunWork(control, ctx, () =>

@@ -9,6 +9,7 @@ import {
   type TRunCancelReason,
   type TRunHalt,
   type TRunMode,
+  type TRunMoneyFailure,
   type TRunStatus,
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
@@ -239,10 +240,11 @@ export function haltRun(ctx: RunContext, end: TRunHalt): RunHalted {
 }
 
 export const cancelled = (reason: CancelReason): TRunHalt => ({ status: "cancelled", reason });
-export const failed = (code: string, message: string): TRunHalt => ({
+export const failed = (code: string, message: string, money?: TRunMoneyFailure): TRunHalt => ({
   status: "failed",
   code,
   message,
+  ...(money ? { money } : {}),
 });
 
 /**

@@ -2,8 +2,10 @@ import {
   ACTIVE_RUN_STATUSES,
   creditsOf,
   type Hundredths,
+  hundredths,
   NO_CREDITS,
   type TAgentRole,
+  type TCreditLimitKind,
   type TRun,
   type TRunMode,
   type TRunOutcome,
@@ -73,10 +75,12 @@ interface StepRow {
   rerun_of: string | null;
   temperature: number | null;
   critic_score: number | string | null;
+  limit_kind: TCreditLimitKind | null;
+  would_be_credits: number | string | null;
 }
 
 const STEP_COLUMNS =
-  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, status, stopped, credits, input_tokens, output_tokens, latency_ms, ttft_ms, output, error_code, error_message, started_at, finished_at, version, rerun_of, temperature, critic_score";
+  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, status, stopped, credits, input_tokens, output_tokens, latency_ms, ttft_ms, output, error_code, error_message, started_at, finished_at, version, rerun_of, temperature, critic_score, limit_kind, would_be_credits";
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
@@ -107,6 +111,10 @@ function toStep(row: StepRow): TRunStep {
     rerun_of: row.rerun_of,
     temperature: row.temperature === null ? null : Number(row.temperature),
     critic_score: row.critic_score === null ? null : Number(row.critic_score),
+    ...(row.limit_kind === null ? {} : { limit: row.limit_kind }),
+    ...(row.would_be_credits === null
+      ? {}
+      : { would_be_credits: creditsOf(hundredths(Number(row.would_be_credits))) }),
   };
 }
 
@@ -498,6 +506,10 @@ export interface StepEnding {
   ttftMs: number | null;
   output: string;
   error: { code: string; message: string } | null;
+  /** The limit that stopped the call where its hold could not grow (decision 053). */
+  limit?: TCreditLimitKind | null;
+  /** A simulated call that was not charged: its price (decision 053). */
+  wouldBeCredits?: Hundredths | null;
 }
 
 /**
@@ -524,6 +536,8 @@ export function endStepPart(
     ["error_message", ending.error?.message ?? null],
     ["provider", ending.provider],
     ["simulated", ending.simulated],
+    ["limit_kind", ending.limit ?? null],
+    ["would_be_credits", ending.wouldBeCredits ?? null],
     ...(charge ? [] : [["credits", ending.credits] as [string, unknown]]),
   ];
   const at = (i: number) => `$${first + 1 + i}`;

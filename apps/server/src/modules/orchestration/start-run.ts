@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   ERROR_CODES,
+  hundredths,
   RUN_ERROR_CODES,
   SESSION_ERROR_CODES,
   type TChatMessage,
@@ -23,7 +24,9 @@ import {
   type StartedRun,
   startRunAlone,
 } from "./call-statements";
+import { minimalRunCost, runCosts } from "./estimate-run-cost";
 import { type Reserved, reserveCall } from "./hold-credits";
+import { firstHold } from "./hold-slices";
 import { chosenRoles } from "./plan-run";
 import { HISTORY_MESSAGES, messagesFor, PLAN_MAX_OUTPUT_TOKENS, planSystem } from "./prompts";
 import { createRunContext, type EngineDeps } from "./run-context";
@@ -210,7 +213,16 @@ async function launchRun(
     },
   };
   // The same check and hold every call goes through, in one statement with the message and
-  // the run (all or nothing); here its 402s answer the request.
+  // the run (all or nothing); here its 402s answer the request. The plan holds up to its
+  // worst case (its answer is one object, not a stream that could grow its hold), and the
+  // run starts only when what its smallest form costs — the plan, one agent and the answer,
+  // each with a minimal answer — fits every limit: else the 402 comes before any model is
+  // called, and nothing is stored or charged (decision 053).
+  const plan = firstHold(estimate.model, estimate.inputTokensEstimate, estimate.maxOutputTokens);
+  const smallest = minimalRunCost(
+    runCosts({ engine: deps, stats: null }, session, userKeys, launch.content.length),
+  );
+  const minimum = hundredths(Math.max(plan.minimum, smallest));
   let planHold: Reserved<object>;
   try {
     if (launch.stored) {
@@ -218,8 +230,8 @@ async function launchRun(
         ctx,
         planCallId,
         estimate.worstCaseCredits,
-        "planning",
         reserveAndStartRunOf(start.run),
+        minimum,
       );
       if (!planHold.written) await insertRun(deps.db, start.run);
     } else {
@@ -227,8 +239,8 @@ async function launchRun(
         ctx,
         planCallId,
         estimate.worstCaseCredits,
-        "planning",
         reserveAndStartRun(start),
+        minimum,
       );
       const started = held.written ?? (await startRunAlone(deps.db, start));
       ctx.message = storedMessage(start.message, started.message_created_at);

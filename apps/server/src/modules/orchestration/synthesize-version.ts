@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import {
-  AGENT_ROLE_NAMES,
   ERROR_CODES,
   RUN_ERROR_CODES,
   SESSION_ERROR_CODES,
@@ -108,13 +107,7 @@ export async function synthesizeVersion(
     failureNote: "The run's answer is kept.",
     rerun: { version: rerun.version, of: rerun.id, temperature: null, answerFor: step.id },
   };
-  const opened = await openRerunCall(
-    ctx,
-    spec,
-    callId,
-    (modelName) =>
-      `re-writing the answer with the ${AGENT_ROLE_NAMES[step.role]}'s version ${rerun.version} on ${modelName}`,
-  );
+  const opened = await openRerunCall(ctx, spec, callId);
 
   // The coordinator's call; a stop ends it.
   launchRerunWork(control, ctx, async () => {

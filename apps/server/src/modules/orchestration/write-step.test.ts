@@ -42,7 +42,7 @@ async function settled(ctx: RunContext) {
 
 /** A real simulator call through the hold, streaming into the step. */
 async function runCall(ctx: RunContext, step: ReturnType<typeof openStep>, callId: string) {
-  const reserved = await reserveCall(ctx, callId, hundredths(500), "a step");
+  const reserved = await reserveCall(ctx, callId, hundredths(500));
   step.start(reserved);
   return withHold(ctx, reserved, () =>
     engine.deps.models.streamModel({
@@ -101,7 +101,7 @@ describe("the step writer", () => {
     const ctx = await engine.newRun({ credits: 20 });
     const lane = target("revision");
     const step = openStep(ctx, lane);
-    const reserved = await reserveCall(ctx, lane.callId, hundredths(500), "a step");
+    const reserved = await reserveCall(ctx, lane.callId, hundredths(500));
     step.start(reserved);
     step.delta("Half a");
     step.failed({ code: "stopped", message: "Stopped before it finished." }, "Half a", true);

@@ -1,9 +1,11 @@
 import {
+  CREDIT_LIMIT_STOP_MESSAGES,
   citedNumbers,
   creditsOf,
   estimateTokens,
   type Hundredths,
   NO_CREDITS,
+  SPENDING_ERROR_CODES,
   type TAgentRole,
   type TRunError,
   type TRunPassage,
@@ -117,9 +119,20 @@ export function stepRowOf(ctx: RunContext, target: StepTarget): NewStep {
   };
 }
 
+/** A call stopped where its hold could not grow: kept as an answer, marked with the limit. */
+function limitStopOf(result: ModelCallResult): TRunError | null {
+  return result.stoppedAt
+    ? {
+        code: SPENDING_ERROR_CODES.stoppedAtLimit,
+        message: CREDIT_LIMIT_STOP_MESSAGES[result.stoppedAt],
+      }
+    : null;
+}
+
 function answeredEnding(result: ModelCallResult, credits: Hundredths, output: string): StepEnding {
+  const stop = limitStopOf(result);
   return {
-    status: "completed",
+    status: stop ? "stopped" : "completed",
     provider: result.provider,
     simulated: result.simulated,
     keySource: result.keySource,
@@ -129,7 +142,19 @@ function answeredEnding(result: ModelCallResult, credits: Hundredths, output: st
     latencyMs: result.latencyMs,
     ttftMs: result.ttftMs,
     output,
-    error: null,
+    error: stop,
+    limit: result.stoppedAt ?? null,
+    wouldBeCredits: result.wouldBeCredits ?? null,
+  };
+}
+
+/** The money fields of a call's done event: its stopping limit, a simulated call's price. */
+function moneyMarks(result: ModelCallResult) {
+  return {
+    ...(result.stoppedAt ? { limit: result.stoppedAt, usage_estimated: true } : {}),
+    ...(result.wouldBeCredits !== undefined
+      ? { would_be_credits: creditsOf(result.wouldBeCredits) }
+      : {}),
   };
 }
 
@@ -247,10 +272,11 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
       const cited = citedIn(output, passages);
       storePassages(cited);
       if (lane) {
+        const stop = limitStopOf(result);
         send({
           type: "agent.done",
           ...lane,
-          status: "completed",
+          status: stop ? "stopped" : "completed",
           provider: result.provider,
           simulated: result.simulated,
           input_tokens: result.usage.inputTokens,
@@ -258,20 +284,21 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           credits: creditsOf(charged),
           latency_ms: result.latencyMs,
           ttft_ms: result.ttftMs,
-          error: null,
+          error: stop,
           ...(passages.length > 0 ? { cited } : {}),
+          ...moneyMarks(result),
         });
       } else if (answer) {
         send({
           type: "final.version",
           ...answer,
-          status: "completed",
+          status: result.stoppedAt ? "stopped" : "completed",
           provider: result.provider,
           simulated: result.simulated,
           credits: creditsOf(charged),
           input_tokens: result.usage.inputTokens,
           output_tokens: result.usage.outputTokens,
-          error: null,
+          error: limitStopOf(result),
           ...(passages.length > 0
             ? { citations: passages.filter((p) => cited.includes(p.n)) }
             : {}),

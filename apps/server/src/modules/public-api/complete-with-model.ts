@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { TFinishReason } from "@cohort/contracts";
+import { estimateTokens, priceCall, type TFinishReason } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
 import { personalPayer } from "../credits/payer";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
@@ -21,7 +21,8 @@ export interface ModelCompletionInput {
 
 /** Where the answer goes: `open` once the hold is in place (before any text), then text. */
 export interface CompletionOutput {
-  open(): void;
+  /** The answer starts; `simulated`: the built-in simulator gives it (decision 053). */
+  open(simulated: boolean): void;
   text(delta: string): void;
 }
 
@@ -29,6 +30,7 @@ export interface CompletionEnd {
   text: string;
   finishReason: TFinishReason;
   usage: { inputTokens: number; outputTokens: number };
+  simulated: boolean;
 }
 
 function finishReasonOf(unified: string, stopped: boolean): TFinishReason {
@@ -77,6 +79,9 @@ export async function completeWithModel(
   let opened = false;
   let waiting = "";
   let shown = "";
+  // Everything the provider produced, shown or held back by the stop filter: what a call
+  // cut short (the client left, a failure mid-stream) is charged for (decision 053).
+  let produced = "";
   const show = (text: string) => {
     if (!text) return;
     shown += text;
@@ -92,7 +97,10 @@ export async function completeWithModel(
   const answering = deps.models.streamModel({
     ...call,
     abortSignal: AbortSignal.any([input.clientGone, refused.signal]),
-    onDelta: (delta) => show(filter.push(delta)),
+    onDelta: (delta) => {
+      produced += delta;
+      show(filter.push(delta));
+    },
   });
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
@@ -105,7 +113,7 @@ export async function completeWithModel(
     throw error;
   }
   try {
-    output.open();
+    output.open(estimate.simulated);
     opened = true;
     if (waiting) output.text(waiting);
     const result = await answering;
@@ -117,9 +125,23 @@ export async function completeWithModel(
       text: shown,
       finishReason: finishReasonOf(result.finishReason, filter.stopped),
       usage: result.usage,
+      simulated: result.simulated,
     };
   } catch (error) {
-    if (hold) await deps.credits.release(hold.id);
+    // Whatever ended the stream, what was produced is charged: the provider reports no usage
+    // for a cut call, so its tokens are estimated from the prompt and the text that came.
+    if (hold && produced.length > 0) {
+      const cut = {
+        inputTokens: estimate.inputTokensEstimate,
+        outputTokens: estimateTokens(produced),
+      };
+      await deps.credits.settle(hold, {
+        model: estimate.model.id,
+        provider: estimate.simulated ? "simulator" : "unknown",
+        ...cut,
+        credits: priceCall(estimate.model, cut),
+      });
+    } else if (hold) await deps.credits.release(hold.id);
     throw error;
   }
 }

@@ -4,6 +4,8 @@ import {
   MODEL_ERROR_CODES,
   OPENAI_API_MESSAGES,
   OPENAI_API_PREFIX,
+  SIMULATED_HEADER,
+  SIMULATOR_FINGERPRINT,
   type TChatCompletion,
   type TChatCompletionChunk,
   type TCohortRunSummary,
@@ -168,8 +170,10 @@ async function openaiRoutes(v1: FastifyInstance): Promise<void> {
 
       const end = await answer({ open() {}, text() {} });
       if ("failure" in end && end.failure) throw end.failure;
+      if (end.simulated) reply.header(SIMULATED_HEADER, "1");
       const completion: TChatCompletion = {
         ...stamp,
+        ...(end.simulated ? { system_fingerprint: SIMULATOR_FINGERPRINT } : {}),
         object: "chat.completion",
         choices: [
           {
@@ -208,6 +212,7 @@ async function streamCompletion(
   answer: (output: CompletionOutput) => Promise<CompletionEnd | TeamRunEnd>,
 ): Promise<void> {
   let sse: SseStream | null = null;
+  let marks: Partial<TChatCompletionChunk> = {};
   const chunk = (
     delta: TChatCompletionChunk["choices"][number]["delta"],
     finish: TChatCompletionChunk["choices"][number]["finish_reason"] = null,
@@ -217,13 +222,19 @@ async function streamCompletion(
       ...stamp,
       object: "chat.completion.chunk",
       choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      ...marks,
       ...extra,
     };
     return JSON.stringify(value);
   };
   const output: CompletionOutput = {
-    open() {
+    open(simulated) {
       reply.header("cache-control", "no-store");
+      // A simulated answer says so, in a header and in every chunk (decision 053).
+      if (simulated) {
+        reply.header(SIMULATED_HEADER, "1");
+        marks = { system_fingerprint: SIMULATOR_FINGERPRINT };
+      }
       sse = openSse(reply);
       // Sent at once: a team run takes a while before its answer's first word.
       sse.data(chunk({ role: "assistant", content: "" }));
@@ -249,6 +260,7 @@ async function streamCompletion(
         object: "chat.completion.chunk",
         choices: [],
         usage: usageOf(end),
+        ...marks,
         ...cohort,
       };
       stream.data(JSON.stringify(usage));

@@ -138,7 +138,9 @@ export async function runTeam(
     await deleteSession(deps.db, session.id).catch(() => undefined);
     throw error;
   }
-  output.open();
+  // The team's coordinator decides the answer's wording: simulated when it is (decision 053).
+  const simulated = deps.models.resolve(DEFAULT_COORDINATOR_MODEL)?.simulated ?? false;
+  output.open(simulated);
   let streamed = "";
   let end: RunEnd;
   try {
@@ -167,6 +169,7 @@ export async function runTeam(
     text,
     finishReason: "stop",
     usage: { inputTokens: run.input_tokens, outputTokens: run.output_tokens },
+    simulated,
     cohort: summarizeRun(run, sessionUrl(input.publicUrl, session.id)),
     failure: failureOf(end),
   };
