@@ -29,6 +29,8 @@ afterAll(() => browser?.close());
 
 const desktop = { viewport: { width: 1360, height: 960 } };
 const RUN_TIMEOUT = 90_000;
+/** For what a loaded machine may take a few seconds to show (lists, pushed balances). */
+const SLOW = { timeout: 10_000 };
 
 async function api<T>(method: string, path: string, user: TestUser, body?: unknown): Promise<T> {
   const response = await fetch(`${baseURL()}${path}`, {
@@ -107,7 +109,7 @@ async function switchWorkspace(page: Page, name: RegExp): Promise<void> {
   const switcher = sidebar(page).getByTestId("workspace-switcher");
   await switcher.click();
   await page.getByRole("menuitemradio", { name }).click();
-  await expect.poll(() => switcher.textContent()).toMatch(name);
+  await expect.poll(() => switcher.textContent(), SLOW).toMatch(name);
 }
 
 async function send(page: Page, text: string): Promise<Locator> {
@@ -154,7 +156,7 @@ describe("money on screen", () => {
     await page.goto("/dashboard");
     await switchWorkspace(page, /Wallet Team/);
     const widget = sidebar(page).getByTestId("credit-balance");
-    await expect.poll(() => widget.textContent()).toContain("Team pool");
+    await expect.poll(() => widget.textContent(), SLOW).toContain("Team pool");
 
     // The personal session, opened from its link with the team still in view.
     await page.goto(`/chat/${sessionId}`);
@@ -163,7 +165,7 @@ describe("money on screen", () => {
     expect(await header.getByTestId("session-workspace").textContent()).toBe(
       "Personal workspaceRuns are paid from your own credits.",
     );
-    await expect.poll(() => widget.textContent()).not.toContain("Team pool");
+    await expect.poll(() => widget.textContent(), SLOW).not.toContain("Team pool");
     const before = (await profileOf(owner)).credits_remaining;
     expect(await widget.getByTestId("credit-balance-amount").textContent()).toBe(String(before));
 
@@ -180,7 +182,7 @@ describe("money on screen", () => {
     const after = (await profileOf(owner)).credits_remaining;
     expect(after).toBeLessThan(before);
     await expect
-      .poll(() => widget.getByTestId("credit-balance-amount").textContent())
+      .poll(() => widget.getByTestId("credit-balance-amount").textContent(), SLOW)
       .toBe(String(after));
     const pool = await api<TWorkspaceCredits>(
       "GET",
@@ -191,7 +193,7 @@ describe("money on screen", () => {
 
     // Leaving the session: the team in view pays again.
     await page.goto("/dashboard");
-    await expect.poll(() => widget.textContent()).toContain("Team pool");
+    await expect.poll(() => widget.textContent(), SLOW).toContain("Team pool");
     expectNoErrors();
     await close();
   }, 150_000);
@@ -275,7 +277,7 @@ describe("money on screen", () => {
     await switchWorkspace(page, /Bob's Team/);
     await page.goto(`/chat/${sessionId}`);
     await expect
-      .poll(() => page.getByTestId("session-workspace").textContent())
+      .poll(() => page.getByTestId("session-workspace").textContent(), SLOW)
       .toBe("Team · Bob's Team");
     const estimate = page.getByTestId("cost-estimate");
     await estimate.waitFor();
@@ -290,7 +292,7 @@ describe("money on screen", () => {
     expect(after.balance).toBeCloseTo(100 - after.my_spent_this_month, 2);
     const widget = sidebar(page).getByTestId("credit-balance");
     await expect
-      .poll(() => widget.textContent())
+      .poll(() => widget.textContent(), SLOW)
       .toContain(`Your cap: ${after.my_spent_this_month} of 5 credits used this month.`);
     await screenshot(page, "chat-team-cap", false);
     expectNoErrors();

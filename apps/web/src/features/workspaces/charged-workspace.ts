@@ -2,6 +2,7 @@ import type { TWorkspace } from "@cohort/contracts";
 import { useEffect, useSyncExternalStore } from "react";
 import { useAuth } from "../../auth/use-auth";
 import { useCurrentWorkspace } from "./current-workspace";
+import { currentWorkspaceId, subscribeCurrentWorkspace } from "./workspace-store";
 
 /**
  * Which wallet pays for what is on screen (decision 054). A session is paid from its own
@@ -48,25 +49,34 @@ export interface ChargedWorkspace {
   team: TWorkspace | null;
   /** The open session is in another workspace than the one in view. */
   elsewhere: boolean;
+  /**
+   * A team may pay but the list that says so has not loaded: showing the personal balance
+   * meanwhile would show the wrong wallet for a moment.
+   */
+  pending: boolean;
 }
 
 /** The wallet that pays for what is on screen: the open session's workspace, else the one in view. */
 export function useChargedWorkspace(): ChargedWorkspace {
-  const { workspace: inView, workspaces } = useCurrentWorkspace();
+  const { workspace: inView, workspaces, settled } = useCurrentWorkspace();
   const { user } = useAuth();
   const sessionWorkspace = useSyncExternalStore(subscribe, snapshot, snapshot);
+  const chosenTeam = useSyncExternalStore(
+    subscribeCurrentWorkspace,
+    currentWorkspaceId,
+    currentWorkspaceId,
+  );
+  const personal = sessionWorkspace !== null && sessionWorkspace === user?.id;
   const found =
     sessionWorkspace === null ? undefined : workspaces.find((w) => w.id === sessionWorkspace);
   // The session's own workspace once known; the personal balance for the user's own id.
   const workspace =
-    found ??
-    (sessionWorkspace !== null && sessionWorkspace === user?.id
-      ? (workspaces.find((w) => w.kind === "personal") ?? null)
-      : inView);
-  const personal = sessionWorkspace !== null && sessionWorkspace === user?.id;
+    found ?? (personal ? (workspaces.find((w) => w.kind === "personal") ?? null) : inView);
+  const pending = !settled && !personal && (sessionWorkspace !== null || chosenTeam !== null);
   return {
     workspace,
     team: !personal && workspace?.kind === "team" ? workspace : null,
     elsewhere: sessionWorkspace !== null && inView !== null && sessionWorkspace !== inView.id,
+    pending,
   };
 }

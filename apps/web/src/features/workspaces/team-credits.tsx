@@ -55,20 +55,23 @@ export function useLiveTeamCredits(userId: string | undefined): void {
  * all read this one.
  */
 export function useShownWallet(user: TUserProfile | null): {
+  pending: boolean;
   team: TWorkspace | null;
   pool: ReturnType<typeof useWorkspaceCredits>;
-  /** The paying wallet's id and balance; null while the pool is being read. */
+  /** The paying wallet's id and balance; null while it or the pool is being read. */
   balance: { walletId: string; credits: number } | null;
 } {
-  const { team } = useChargedWorkspace();
+  const { team, pending } = useChargedWorkspace();
   const pool = useWorkspaceCredits(team?.id ?? null);
   let balance: { walletId: string; credits: number } | null = null;
-  if (team) {
+  if (pending) {
+    // Nothing until the paying wallet is known.
+  } else if (team) {
     if (pool.data) balance = { walletId: team.id, credits: pool.data.balance };
   } else if (user) {
     balance = { walletId: user.id, credits: user.credits_remaining };
   }
-  return { team, pool, balance };
+  return { pending, team, pool, balance };
 }
 
 /** The shell's credit widget: the personal balance, or in a team the pool and my cap. */
@@ -79,7 +82,8 @@ export function ShellCreditBalance({
   user: TUserProfile;
   pendingWelcome: number;
 }) {
-  const { team, pool } = useShownWallet(user);
+  const { pending, team, pool } = useShownWallet(user);
+  if (pending) return null;
   if (!team) {
     return <CreditBalance credits={user.credits_remaining} pendingWelcome={pendingWelcome} />;
   }
@@ -102,7 +106,8 @@ export function ShellCreditChip({
   user: TUserProfile;
   pendingWelcome: number;
 }) {
-  const { team, pool } = useShownWallet(user);
+  const { pending, team, pool } = useShownWallet(user);
+  if (pending) return null;
   if (!team) {
     return <CreditBalanceChip credits={user.credits_remaining} pendingWelcome={pendingWelcome} />;
   }
