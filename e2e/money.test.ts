@@ -225,8 +225,8 @@ describe("money on screen", () => {
     expect(await error.getByTestId("refusal-title").textContent()).toBe(
       "Your monthly spending limit is reached",
     );
-    expect(await error.getByTestId("refusal-figures").textContent()).toMatch(
-      /^Available: 0\.00 credits · The smallest step needs: \d+\.\d\d credits?$/,
+    expect(await error.textContent()).toMatch(
+      /Your personal monthly spending limit leaves 0\.00 credits and the smallest step needs \d+\.\d\d\. Raise your limit in Settings to continue\./,
     );
     expect(await page.getByTestId("run").count()).toBe(0);
     await screenshot(page, "chat-limit-refused", false);

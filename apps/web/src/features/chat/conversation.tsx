@@ -25,7 +25,6 @@ import {
   creditRefusalOf,
   REFUSAL_TITLES,
   RefusalAction,
-  RefusalFigures,
 } from "./credit-refusal";
 import { CollapsedRun, RunCard, UserMessage } from "./run-card";
 import { activeRunOf, rerunGoing, timelineOf } from "./run-state";
@@ -314,17 +313,14 @@ export function Conversation({
                     ) : null}
                     {failure.message}
                     {failure.refusal ? (
-                      <>
-                        <RefusalFigures refusal={failure.refusal} />
-                        <RefusalAction
-                          refusal={failure.refusal}
-                          session={session}
-                          onSessionChange={(updated) => {
-                            setSession(updated);
-                            setFailure(null);
-                          }}
-                        />
-                      </>
+                      <RefusalAction
+                        refusal={failure.refusal}
+                        session={session}
+                        onSessionChange={(updated) => {
+                          setSession(updated);
+                          setFailure(null);
+                        }}
+                      />
                     ) : null}
                   </span>
                   <button

@@ -11,12 +11,12 @@ import {
 import { Link } from "react-router";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
 import { WORKSPACE_SETTINGS_PATH } from "../workspaces/team-credits";
-import { formatRunCredits } from "./format";
 import { RaiseBudget } from "./raise-budget";
 
 /**
  * A refusal for money (decision 054): which limit bit, what is left of it and what the
- * smallest step needs, so the screen can offer the one action that helps.
+ * smallest step needs (the server's message says both figures), so the screen can offer the
+ * one action that helps.
  */
 export interface CreditRefusal {
   limit: TCreditLimitKind;
@@ -63,17 +63,6 @@ export function creditRefusalOf(
   const limit = named.limit ?? fromCode;
   if (!limit) return null;
   return { limit, available: named.available ?? null, required: named.required ?? null };
-}
-
-/** "Available: 0.12 credits · The smallest step needs: 0.45 credits". */
-export function RefusalFigures({ refusal }: { refusal: CreditRefusal }) {
-  if (refusal.available === null || refusal.required === null) return null;
-  return (
-    <p className="mt-1 text-xs tabular-nums" data-testid="refusal-figures">
-      Available: {formatRunCredits(Math.max(0, refusal.available))} · The smallest step needs:{" "}
-      {formatRunCredits(refusal.required)}
-    </p>
-  );
 }
 
 const linkClass = "mt-1.5 inline-block font-semibold underline";

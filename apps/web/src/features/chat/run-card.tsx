@@ -7,7 +7,7 @@ import { ImportedBadge } from "../export/imported-badge";
 import { RunMemoryProposals } from "../memory/run-memory-proposals";
 import { AnswerVersions } from "./answer-versions";
 import { CopyActions } from "./copy-actions";
-import { creditRefusalOf, REFUSAL_TITLES, RefusalAction, RefusalFigures } from "./credit-refusal";
+import { creditRefusalOf, REFUSAL_TITLES, RefusalAction } from "./credit-refusal";
 import { formatCount, formatWhen } from "./format";
 import { KeyRefusedLink } from "./key-refused-link";
 import { ModelBadge } from "./model-badge";
@@ -119,7 +119,6 @@ function RunError({ run }: { run: RunView }) {
       <p className="font-semibold">{refusal ? REFUSAL_TITLES[refusal.limit] : "The run failed"}</p>
       <p className="mt-0.5">{run.error.message}</p>
       <KeyRefusedLink code={run.error.code} className="text-red-900" />
-      {refusal ? <RefusalFigures refusal={refusal} /> : null}
       {refusal && actions ? (
         <RefusalAction
           refusal={refusal}
