@@ -789,12 +789,6 @@ function simulatedRun(run: RunView): boolean {
   );
 }
 
-/** What the run's simulated calls would have cost, as far as the lanes say. */
-function wouldBeOf(run: RunView): number | null {
-  const total = run.lanes.reduce((sum, lane) => sum + (lane.wouldBeCredits ?? 0), 0);
-  return total > 0 ? total : null;
-}
-
 export function RunTotals({ run }: { run: RunView }) {
   const parts: string[] = [];
   if (run.inputTokens !== null && run.outputTokens !== null && !isRunActive(run.status)) {
@@ -812,7 +806,7 @@ export function RunTotals({ run }: { run: RunView }) {
       </span>
       {simulatedRun(run) ? (
         <span className="font-semibold text-amber-800" data-testid="run-simulated">
-          {simulatedNote(wouldBeOf(run))}
+          {SIMULATED_NOT_CHARGED}
         </span>
       ) : null}
       {parts.map((part) => (
