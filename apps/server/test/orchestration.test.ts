@@ -197,18 +197,18 @@ describe("a run on the simulator", () => {
 
 describe("credits and budgets", () => {
   it("answers 402 insufficient_credits when the first step cannot be paid, storing nothing", async () => {
-    const { client, user: me } = await user(0.5);
+    const { client, user: me } = await user(0.2);
     const session = await createSession(client);
     const response = await client.post("/api/ai/chat", { session_id: session.id, message: "Hi" });
     expect(response.statusCode).toBe(402);
     expect(response.json().error).toMatchObject({
       code: "insufficient_credits",
-      details: { available: 0.5 },
+      details: { limit: "balance", available: 0.2 },
     });
     const detail = (await client.get(`/api/sessions/${session.id}`)).json();
     expect(detail.messages).toEqual([]);
     expect(detail.runs).toEqual([]);
-    expect(await balanceOf(t.app, me.id)).toEqual({ balance: 0.5, held: 0, available: 0.5 });
+    expect(await balanceOf(t.app, me.id)).toEqual({ balance: 0.2, held: 0, available: 0.2 });
   });
 
   it("spends a small balance to its end without overdrawing, charging only what ran", async () => {
@@ -241,19 +241,19 @@ describe("credits and budgets", () => {
 
   it("refuses to start (402 budget_exceeded) when the budget cannot cover planning", async () => {
     const { client } = await user(200);
-    const session = await createSession(client, { budget_credits: 0.5 });
+    const session = await createSession(client, { budget_credits: 0.2 });
     const response = await client.post("/api/ai/chat", { session_id: session.id, message: "Hi" });
     expect(response.statusCode).toBe(402);
     expect(response.json().error.code).toBe("budget_exceeded");
     // Nothing was spent: the message says so and names the cap, not a budget "used up".
     expect(response.json().error.message).toMatch(
-      /^This session's budget leaves 0\.50 credits and the smallest step needs [\d.]+\. Raise the session's budget to continue\.$/,
+      /^This session's budget leaves 0\.20 credits and the smallest step needs [\d.]+\. Raise the session's budget to continue\.$/,
     );
     expect(response.json().error.details).toMatchObject({
-      budget: 0.5,
+      budget: 0.2,
       spent: 0,
       limit: "session_budget",
-      available: 0.5,
+      available: 0.2,
     });
   });
 

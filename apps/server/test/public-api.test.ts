@@ -2,7 +2,6 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   COHORT_TEAM_MODEL,
-  INSUFFICIENT_CREDITS_MESSAGE,
   type TChatCompletion,
   type TCohortRunSummary,
   type TOpenAIError,
@@ -219,10 +218,12 @@ describe("chat completions with a catalogue model", () => {
     const apiError = error as InstanceType<typeof OpenAI.APIError>;
     expect(apiError.status).toBe(402);
     expect(apiError.error).toMatchObject({
-      message: INSUFFICIENT_CREDITS_MESSAGE,
       type: "insufficient_quota",
       code: "insufficient_credits",
     });
+    expect((apiError.error as { message: string }).message).toMatch(
+      /^You have 0\.00 credits available and the smallest step needs \d+\.\d\d\. Add credits to continue\.$/,
+    );
     expect((await balanceOf(real.app, userId)).held).toBe(0);
   });
 
@@ -300,7 +301,7 @@ describe("chat completions with a catalogue model", () => {
     );
   });
 
-  it("stops the provider call and releases the hold when the client aborts mid-stream", async () => {
+  it("stops the provider call and charges what was produced when the client aborts mid-stream", async () => {
     const { openai, userId } = await caller(real);
     fake.next({ text: "a b c d e f g h i j k l m n o p", chunkDelayMs: 100 });
     const controller = new AbortController();
@@ -318,11 +319,18 @@ describe("chat completions with a catalogue model", () => {
     // The SDK ends the iteration quietly on its own abort.
     await reading;
     expect(await fake.requests[0]?.closed).toEqual({ early: true });
-    const balance = await waitFor("the hold's release", async () => {
+    const balance = await waitFor("the hold's settlement", async () => {
       const b = await balanceOf(real.app, userId);
       return b.held === 0 ? b : undefined;
     });
-    expect(balance.balance).toBe(500);
+    // Cutting the stream does not make the answer free (decision 053): what came is paid.
+    expect(balance.balance).toBeLessThan(500);
+    expect(balance.balance).toBeGreaterThan(499);
+    const { rows } = await real.db.query<{ delta: number }>(
+      "SELECT delta FROM credit_ledger WHERE user_id = $1 AND reason = 'usage'",
+      [userId],
+    );
+    expect(rows.map((r) => Number(r.delta))).toEqual([Math.round((balance.balance - 500) * 100)]);
   });
 });
 

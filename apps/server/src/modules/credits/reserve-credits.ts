@@ -99,6 +99,49 @@ export async function reserveCredits<R extends object = object>(
     return composed ? [...own, ...composed.params] : own;
   };
   let reserved: (ReservedRow & R) | undefined;
+  // A refusal must tell the truth: when what was short is there again by the time it is
+  // read (other calls' holds were settled meanwhile), the hold is tried again; the refusal
+  // then names what was there when it was decided.
+  let room: number | null = null;
+  for (let attempt = 1; ; attempt++) {
+    reserved = await reserveOnce<R>(deps, payer, amount, least, reference, text, paramsWith);
+    if (reserved || attempt === RESERVE_ATTEMPTS) break;
+    const existing = await deps.db.query("SELECT 1 FROM credit_holds WHERE reference = $1", [
+      reference,
+    ]);
+    if (existing.rows.length > 0) break;
+    room = await walletRoom(deps.db, payer);
+    if (room < least) break;
+  }
+  if (!reserved) {
+    return { ...(await existingOrShort(deps, payer, least, reference, room)), composed: null };
+  }
+  publishHeld(deps, payer, reserved);
+  return { ...toHold(reserved), composed: composed ? reserved : null };
+}
+
+/** How often a hold is tried when the wallet had room again by the time it was read. */
+const RESERVE_ATTEMPTS = 20;
+
+async function walletRoom(db: Queryable, payer: Payer): Promise<number> {
+  const { rows } = await db.query<{ available: number }>(
+    "SELECT balance - held AS available FROM credit_accounts WHERE user_id = $1",
+    [payer.accountId],
+  );
+  return Number(rows[0]?.available ?? 0);
+}
+
+async function reserveOnce<R extends object>(
+  deps: CreditsDeps,
+  payer: Payer,
+  amount: Hundredths,
+  least: Hundredths,
+  reference: string,
+  text: string,
+  paramsWith: LimitedStatement["paramsWith"],
+): Promise<(ReservedRow & R) | undefined> {
+  const userId = payer.accountId;
+  let reserved: (ReservedRow & R) | undefined;
   try {
     if (payer.memberId === null) {
       const { rows } = await deps.db.query<ReservedRow & R>(text, paramsWith(amount, userId));
@@ -118,11 +161,7 @@ export async function reserveCredits<R extends object = object>(
   } catch (error) {
     if (!isReferenceTaken(error)) throw error;
   }
-  if (!reserved) {
-    return { ...(await existingOrShort(deps, payer, least, reference)), composed: null };
-  }
-  publishHeld(deps, payer, reserved);
-  return { ...toHold(reserved), composed: composed ? reserved : null };
+  return reserved;
 }
 
 function publishHeld(deps: CreditsDeps, payer: Payer, account: { balance: number; held: number }) {
@@ -235,6 +274,7 @@ async function existingOrShort(
   payer: Payer,
   minimum: Hundredths,
   reference: string,
+  room: number | null,
 ): Promise<Hold> {
   const { rows } = await deps.db.query<HoldRow>(
     `SELECT ${HOLD_COLUMNS} FROM credit_holds WHERE reference = $1`,
@@ -247,11 +287,7 @@ async function existingOrShort(
     }
     return toHold(existing);
   }
-  const current = await deps.db.query<{ available: number }>(
-    "SELECT balance - held AS available FROM credit_accounts WHERE user_id = $1",
-    [payer.accountId],
-  );
-  const available = hundredths(Math.max(0, Number(current.rows[0]?.available ?? 0)));
+  const available = hundredths(Math.max(0, room ?? (await walletRoom(deps.db, payer))));
   throw limitRefusal(
     payer,
     payer.memberId === null ? "balance" : "workspace_pool",

@@ -37,6 +37,13 @@ const CATALOGUE_OUTPUT = {
 
 type Kind = keyof typeof PROMPT_TOKENS;
 
+/**
+ * The least prompt a call of the smallest run carries beside the user's message: the
+ * engine's own instructions, and a minimal draft for the answer. Kept low on purpose: the
+ * check before planning must never refuse a run that could be paid (decision 053).
+ */
+const MIN_PROMPT_TOKENS = 150;
+
 interface CallCost {
   kind: Kind;
   role: TAgentRole | null;
@@ -97,7 +104,7 @@ function costOf(
     billable: resolved.billable,
     low,
     high,
-    minimum: firstHold(model, inputTokens, maxOutput).minimum,
+    minimum: firstHold(model, messageTokens + MIN_PROMPT_TOKENS, maxOutput).minimum,
     basis: recent ? "recent" : "catalogue",
   };
 }

@@ -11,6 +11,11 @@ import { type Hundredths, hundredths, priceCall, type TModelPrice } from "@cohor
 export const FIRST_SLICE_TOKENS = 512;
 /** Output tokens each extension adds. */
 export const SLICE_TOKENS = 512;
+/**
+ * Output tokens a plan's hold covers: a plan is one object, not a stream that can grow its
+ * hold, and one cut short is not valid; this is about twice a long plan.
+ */
+export const PLAN_SLICE_TOKENS = 1024;
 /** The smallest answer worth starting a call for: below it, the call is refused up front. */
 export const MIN_ANSWER_TOKENS = 64;
 

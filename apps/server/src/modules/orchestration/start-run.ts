@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   ERROR_CODES,
   hundredths,
+  NO_CREDITS,
   RUN_ERROR_CODES,
   SESSION_ERROR_CODES,
   type TChatMessage,
@@ -26,7 +27,7 @@ import {
 } from "./call-statements";
 import { minimalRunCost, runCosts } from "./estimate-run-cost";
 import { type Reserved, reserveCall } from "./hold-credits";
-import { firstHold } from "./hold-slices";
+import { firstHold, PLAN_SLICE_TOKENS, priceOf } from "./hold-slices";
 import { chosenRoles } from "./plan-run";
 import { HISTORY_MESSAGES, messagesFor, PLAN_MAX_OUTPUT_TOKENS, planSystem } from "./prompts";
 import { createRunContext, type EngineDeps } from "./run-context";
@@ -213,38 +214,47 @@ async function launchRun(
     },
   };
   // The same check and hold every call goes through, in one statement with the message and
-  // the run (all or nothing); here its 402s answer the request. The plan holds up to its
-  // worst case (its answer is one object, not a stream that could grow its hold), and the
+  // the run (all or nothing); here its 402s answer the request. The plan holds its input
+  // and a plan-sized slice (its answer is one object, not a stream that could grow its hold;
+  // its output is capped at what the hold pays), and the
   // run starts only when what its smallest form costs — the plan, one agent and the answer,
   // each with a minimal answer — fits every limit: else the 402 comes before any model is
   // called, and nothing is stored or charged (decision 053).
   const plan = firstHold(estimate.model, estimate.inputTokensEstimate, estimate.maxOutputTokens);
+  const planHold = estimate.billable
+    ? priceOf(
+        estimate.model,
+        estimate.inputTokensEstimate,
+        Math.min(estimate.maxOutputTokens, PLAN_SLICE_TOKENS),
+      )
+    : NO_CREDITS;
   const smallest = minimalRunCost(
     runCosts({ engine: deps, stats: null }, session, userKeys, launch.content.length),
   );
   const minimum = hundredths(Math.max(plan.minimum, smallest));
-  let planHold: Reserved<object>;
+  // (The plan's own minimum uses its real prompt; the others' are the smallest they can be.)
+  let planHeld: Reserved<object>;
   try {
     if (launch.stored) {
-      planHold = await reserveCall(
+      planHeld = await reserveCall(
         ctx,
         planCallId,
-        estimate.worstCaseCredits,
+        planHold,
         reserveAndStartRunOf(start.run),
         minimum,
       );
-      if (!planHold.written) await insertRun(deps.db, start.run);
+      if (!planHeld.written) await insertRun(deps.db, start.run);
     } else {
       const held = await reserveCall<StartedRun>(
         ctx,
         planCallId,
-        estimate.worstCaseCredits,
+        planHold,
         reserveAndStartRun(start),
         minimum,
       );
       const started = held.written ?? (await startRunAlone(deps.db, start));
       ctx.message = storedMessage(start.message, started.message_created_at);
-      planHold = held;
+      planHeld = held;
     }
   } catch (error) {
     if (isUniqueViolation(error)) throw runInProgress();
@@ -252,7 +262,7 @@ async function launchRun(
   }
   // That statement wrote the run's rows, not the planning call's step: its row is written
   // beside its call, as for a call without a hold.
-  ctx.planHold = { ...planHold, written: null };
+  ctx.planHold = { ...planHeld, written: null };
   control.launch(ctx);
   return { run_id: runId, message_id: messageId };
 }
