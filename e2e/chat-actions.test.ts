@@ -211,6 +211,9 @@ describe("chat actions", () => {
 
     // Regenerate: a new run of the same message; the first stays above.
     await answer.getByRole("button", { name: "Regenerate" }).click();
+    const confirm = page.getByRole("dialog", { name: "Run this message again?" });
+    await confirm.getByTestId("cost-estimate").waitFor();
+    await confirm.getByRole("button", { name: "Run again" }).click();
     await expect.poll(() => page.getByTestId("run").count(), { timeout: 10_000 }).toBe(2);
     const again = page.getByTestId("run").last();
     await again.getByTestId("regenerated").waitFor();
@@ -245,8 +248,11 @@ describe("chat actions", () => {
     await composer(page).press("Enter");
     const error = page.getByTestId("send-error");
     await error.waitFor();
-    expect(await error.textContent()).toContain(
-      "This session has spent 0.00 of its 0.50 credit budget",
+    expect(await error.getByTestId("refusal-title").textContent()).toBe(
+      "The session's budget does not cover the next step",
+    );
+    expect(await error.textContent()).toMatch(
+      /This session's budget leaves 0\.50 credits and the smallest step needs \d+\.\d\d\./,
     );
     expect(await error.textContent()).not.toMatch(/used up/i);
     await screenshot(page, "chat-budget-refused", false);

@@ -93,6 +93,9 @@ describe("CoChat", () => {
     expect(await answer.locator("pre code").count()).toBeGreaterThan(0);
     expect(await answer.getByRole("button", { name: "Copy" }).first().isVisible()).toBe(true);
     expect(await answer.getByTestId("simulated-badge").count()).toBe(1);
+    expect(await answer.getByTestId("cochat-not-charged").textContent()).toBe(
+      "Simulated — not charged",
+    );
     expect(await page.getByRole("button", { name: "Send" }).isVisible()).toBe(true);
 
     // The conversation is in the list and in the address, and survives a reload.

@@ -1,23 +1,26 @@
-import type {
-  TAgentRolesResponse,
-  TCancelRunResponse,
-  TChatResponse,
-  TCreateSessionRequest,
-  TModel,
-  TModelsResponse,
-  TPutSessionDocumentsRequest,
-  TRerunStepRequest,
-  TRerunStepResponse,
-  TRunEventsResponse,
-  TSessionDetailResponse,
-  TSessionDocumentsResponse,
-  TSessionResponse,
-  TSessionStatus,
-  TSessionsResponse,
-  TSynthesizeVersionResponse,
-  TUpdateSessionRequest,
+import {
+  SPENDING_ROUTES,
+  type TAgentRolesResponse,
+  type TCancelRunResponse,
+  type TChatResponse,
+  type TCostEstimate,
+  type TCostEstimateQuery,
+  type TCreateSessionRequest,
+  type TModel,
+  type TModelsResponse,
+  type TPutSessionDocumentsRequest,
+  type TRerunStepRequest,
+  type TRerunStepResponse,
+  type TRunEventsResponse,
+  type TSessionDetailResponse,
+  type TSessionDocumentsResponse,
+  type TSessionResponse,
+  type TSessionStatus,
+  type TSessionsResponse,
+  type TSynthesizeVersionResponse,
+  type TUpdateSessionRequest,
 } from "@cohort/contracts";
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
 import { isApiError } from "../../lib/api/api-error";
 import type { ApiClient } from "../../lib/api/client";
@@ -32,6 +35,8 @@ export const chatKeys = {
   sessions: ["sessions"] as const,
   sessionList: (q: string) => ["sessions", "list", q] as const,
   session: (id: string) => ["sessions", "detail", id] as const,
+  estimate: (id: string, query: TCostEstimateQuery) =>
+    ["sessions", "estimate", id, query.message_chars ?? 0, query.run_id ?? ""] as const,
   documents: (id: string) => ["sessions", "documents", id] as const,
   models: ["ai", "models"] as const,
   roles: ["ai", "agent-roles"] as const,
@@ -147,6 +152,32 @@ export function synthesizeVersion(
   return api.post<TSynthesizeVersionResponse>(
     `/sessions/${encodeURIComponent(sessionId)}/runs/${encodeURIComponent(runId)}/steps/${encodeURIComponent(stepId)}/versions/${version}/synthesize`,
   );
+}
+
+/** What the run about to start will probably cost, and from which wallet (decision 053). */
+export function getCostEstimate(
+  sessionId: string,
+  query: TCostEstimateQuery,
+  signal?: AbortSignal,
+): Promise<TCostEstimate> {
+  return api.get<TCostEstimate>(
+    SPENDING_ROUTES.estimate(encodeURIComponent(sessionId)).replace(/^\/api/, ""),
+    {
+      query: { message_chars: query.message_chars, run_id: query.run_id },
+      signal,
+    },
+  );
+}
+
+export function useCostEstimate(sessionId: string, query: TCostEstimateQuery, enabled: boolean) {
+  return useQuery({
+    queryKey: chatKeys.estimate(sessionId, query),
+    queryFn: ({ signal }) => getCostEstimate(sessionId, query, signal),
+    enabled,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
 }
 
 export function cancelRun(runId: string): Promise<TCancelRunResponse> {

@@ -27,6 +27,8 @@ export interface ComposerProps {
   prefill?: { text: string; key: number } | null;
   /** Take the focus once the box is shown (a session just created). */
   autoFocus?: boolean;
+  /** Under the box: what sending the draft would cost (the cost preview). */
+  estimate?: (draft: string) => ReactNode;
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line; Stop while a run is going. */
@@ -39,6 +41,7 @@ export function Composer({
   notice,
   prefill = null,
   autoFocus = false,
+  estimate,
 }: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
@@ -139,9 +142,12 @@ export function Composer({
           </Button>
         )}
       </div>
-      <p id={hintId} className="hidden px-2 text-xs text-ink-500 sm:block">
-        Enter to send · Shift+Enter for a new line
-      </p>
+      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
+        <p id={hintId} className="hidden px-2 text-xs text-ink-500 sm:block">
+          Enter to send · Shift+Enter for a new line
+        </p>
+        {estimate ? estimate(text) : null}
+      </div>
     </form>
   );
 }

@@ -4,19 +4,28 @@ import {
   SCROLL_TO_BOTTOM_THRESHOLD_PX,
   SESSION_ERROR_CODES,
   type TModel,
+  type TSession,
 } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { useAuth } from "../../auth/use-auth";
 import { Button, ButtonLink } from "../../components/button";
 import { PageSpinner } from "../../components/spinner";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
+import { useShowSessionWorkspace } from "../workspaces/charged-workspace";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { cancelRun, regenerateRun, sendChatMessage } from "./chat-api";
 import { Composer } from "./composer";
-import { RaiseBudget } from "./raise-budget";
+import { ComposerEstimate, RunAgainDialog } from "./cost-estimate";
+import {
+  type CreditRefusal,
+  creditRefusalOf,
+  REFUSAL_TITLES,
+  RefusalAction,
+} from "./credit-refusal";
 import { CollapsedRun, RunCard, UserMessage } from "./run-card";
 import { activeRunOf, rerunGoing, timelineOf } from "./run-state";
 import { SessionHeader } from "./session-header";
@@ -26,23 +35,19 @@ import { useRunAnnouncements } from "./use-run-announcements";
 
 interface SendFailure {
   message: string;
-  action?: ReactNode;
-  /** The session's budget refused it (with the step's worst case): raised right there. */
-  budget?: { required: number | undefined };
+  /** Refused for money (decision 054): the limit that bit, and its action beside it. */
+  refusal?: CreditRefusal;
 }
 
-function describeSendFailure(error: unknown): SendFailure {
+function describeSendFailure(
+  error: unknown,
+  session: TSession | null,
+  userId: string | undefined,
+): SendFailure {
   if (!isApiError(error)) return { message: "The message could not be sent. Please try again." };
+  const refusal = creditRefusalOf(error.code, error.details, session, userId);
+  if (refusal) return { message: error.message, refusal };
   switch (error.code) {
-    case ERROR_CODES.insufficientCredits:
-      return {
-        message: error.message,
-        action: (
-          <Link to="/billing" className="font-semibold underline">
-            Add credits on the Billing page
-          </Link>
-        ),
-      };
     case ERROR_CODES.agreementRequired:
       return { message: "Please accept the updated User Agreement to keep using Cohort." };
     case RUN_ERROR_CODES.runInProgress:
@@ -50,13 +55,6 @@ function describeSendFailure(error: unknown): SendFailure {
         message:
           "The team is still working on the previous message. Stop it or wait for the answer.",
       };
-    case RUN_ERROR_CODES.budgetExceeded: {
-      const required = (error.details as { required?: unknown } | undefined)?.required;
-      return {
-        message: error.message,
-        budget: { required: typeof required === "number" ? required : undefined },
-      };
-    }
     default:
       return { message: error.message };
   }
@@ -93,11 +91,14 @@ export function Conversation({
   leading?: ReactNode;
 }) {
   const queryClient = useQueryClient();
+  const { user } = useAuth();
   const { load, session, setSession, state, addSent, retry } = useConversation(sessionId);
   const viewerReason = useReadOnlyReason(session?.workspace_id);
+  useShowSessionWorkspace(session?.workspace_id);
   const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
   const [failure, setFailure] = useState<SendFailure | null>(null);
   const [stopping, setStopping] = useState(false);
+  const [runAgain, setRunAgain] = useState<string | null>(null);
   const [prefill, setPrefill] = useState<{ text: string; key: number } | null>(null);
   const announcement = useRunAnnouncements(state);
   const timeline = useMemo(() => timelineOf(state), [state]);
@@ -166,7 +167,7 @@ export function Conversation({
       return true;
     } catch (error) {
       setPending(null);
-      setFailure(describeSendFailure(error));
+      setFailure(describeSendFailure(error, session, user?.id));
       if (isApiError(error) && error.code === ERROR_CODES.agreementRequired) {
         void queryClient.invalidateQueries({ queryKey: AGREEMENT_STATUS_QUERY_KEY });
       }
@@ -183,14 +184,15 @@ export function Conversation({
       const message = state.messages.find((m) => m.id === message_id);
       addSent({ runId: run_id, messageId: message_id, content: message?.content ?? "" });
     } catch (error) {
-      setFailure(describeSendFailure(error));
+      setFailure(describeSendFailure(error, session, user?.id));
     }
   };
 
   const actions: ChatActions = {
     sessionId: session.id,
     canStart: active === null && blockedReason === null && pending === null,
-    regenerate: (runId) => void regenerate(runId),
+    // Asked first, with the new run's estimated cost.
+    regenerate: (runId) => setRunAgain(runId),
     edit: (text) => setPrefill((p) => ({ text, key: (p?.key ?? 0) + 1 })),
     session,
     onSessionChange: setSession,
@@ -270,6 +272,14 @@ export function Conversation({
             ) : null}
           </ol>
         </ChatActionsContext.Provider>
+        <RunAgainDialog
+          sessionId={session.id}
+          runId={runAgain}
+          onOpenChange={(open) => {
+            if (!open) setRunAgain(null);
+          }}
+          onConfirm={(runId) => void regenerate(runId)}
+        />
       </div>
       <div className="sticky bottom-0 z-10 bg-gradient-to-t from-ink-50 via-ink-50/95 to-ink-50/0 px-3 pt-4 pb-3 sm:px-6 sm:pb-5">
         <div className="mx-auto max-w-5xl">
@@ -281,6 +291,13 @@ export function Conversation({
             stopping={stopping}
             prefill={prefill}
             autoFocus={focusComposer === true}
+            estimate={(draft) => (
+              <ComposerEstimate
+                sessionId={session.id}
+                draftLength={draft.length}
+                enabled={active === null && blockedReason === null}
+              />
+            )}
             notice={
               failure ? (
                 <div
@@ -289,12 +306,17 @@ export function Conversation({
                   data-testid="send-error"
                 >
                   <span>
-                    {failure.message} {failure.action}
-                    {failure.budget ? (
-                      <RaiseBudget
+                    {failure.refusal ? (
+                      <span className="block font-semibold" data-testid="refusal-title">
+                        {REFUSAL_TITLES[failure.refusal.limit]}
+                      </span>
+                    ) : null}
+                    {failure.message}
+                    {failure.refusal ? (
+                      <RefusalAction
+                        refusal={failure.refusal}
                         session={session}
-                        required={failure.budget.required}
-                        onRaised={(updated) => {
+                        onSessionChange={(updated) => {
                           setSession(updated);
                           setFailure(null);
                         }}

@@ -1,21 +1,16 @@
-import {
-  ERROR_CODES,
-  isRunActive,
-  RUN_ERROR_CODES,
-  type TChatMessage,
-  type TModel,
-} from "@cohort/contracts";
+import { isRunActive, type TChatMessage, type TModel } from "@cohort/contracts";
 import { useContext } from "react";
 import { Link } from "react-router";
+import { useAuth } from "../../auth/use-auth";
 import { cn } from "../../components/cn";
 import { ImportedBadge } from "../export/imported-badge";
 import { RunMemoryProposals } from "../memory/run-memory-proposals";
 import { AnswerVersions } from "./answer-versions";
 import { CopyActions } from "./copy-actions";
+import { creditRefusalOf, REFUSAL_TITLES, RefusalAction } from "./credit-refusal";
 import { formatCount, formatWhen } from "./format";
 import { KeyRefusedLink } from "./key-refused-link";
 import { ModelBadge } from "./model-badge";
-import { RaiseBudget } from "./raise-budget";
 import {
   CriticCard,
   LaneGrid,
@@ -99,6 +94,7 @@ function AgainNote({ again }: { again: boolean }) {
 
 function RunError({ run }: { run: RunView }) {
   const actions = useContext(ChatActionsContext);
+  const { user } = useAuth();
   if (run.status === "cancelled") {
     return (
       <p
@@ -112,30 +108,27 @@ function RunError({ run }: { run: RunView }) {
     );
   }
   if (run.status !== "failed" || !run.error) return null;
-  const credits = run.error.code === ERROR_CODES.insufficientCredits;
-  const budget = run.error.code === RUN_ERROR_CODES.budgetExceeded;
+  const refusal =
+    run.refusal ?? creditRefusalOf(run.error.code, undefined, actions?.session ?? null, user?.id);
   return (
     <div
       role="alert"
       className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
       data-testid="run-error"
     >
-      <p className="font-semibold">
-        {budget
-          ? "The session's budget does not cover the next step"
-          : credits
-            ? "Out of credits"
-            : "The run failed"}
-      </p>
+      <p className="font-semibold">{refusal ? REFUSAL_TITLES[refusal.limit] : "The run failed"}</p>
       <p className="mt-0.5">{run.error.message}</p>
       <KeyRefusedLink code={run.error.code} className="text-red-900" />
-      {credits ? (
+      {refusal && actions ? (
+        <RefusalAction
+          refusal={refusal}
+          session={actions.session}
+          onSessionChange={actions.onSessionChange}
+        />
+      ) : refusal?.limit === "balance" ? (
         <Link to="/billing" className="mt-1.5 inline-block font-semibold text-red-900 underline">
           Add credits on the Billing page
         </Link>
-      ) : null}
-      {budget && actions ? (
-        <RaiseBudget session={actions.session} onRaised={actions.onSessionChange} />
       ) : null}
       {actions && !isRunActive(run.status) ? (
         <button

@@ -1,9 +1,11 @@
 import {
   AGENT_ROLE_NAMES,
+  CREDIT_LIMIT_STOP_MESSAGES,
   creditsOf,
   estimateTokens,
   isRunActive,
   priceCall,
+  SIMULATED_NOT_CHARGED,
   type TAgentRole,
   type TModel,
   type TRunStatus,
@@ -362,6 +364,21 @@ export function PlanChecklist({ run }: { run: RunView }) {
 // Lanes
 // ---------------------------------------------------------------------------------------
 
+/**
+ * The simulator answered and nothing was charged (decision 053): said instead of a price,
+ * with what the call would have cost when charged.
+ */
+export function notCharged(call: { simulated: boolean | null; credits: number | null }): boolean {
+  return call.simulated === true && call.credits === 0;
+}
+
+/** "Simulated — not charged (would be 0.42 credits)". */
+export function simulatedNote(wouldBe: number | null | undefined): string {
+  return wouldBe
+    ? `${SIMULATED_NOT_CHARGED} (would be ${formatRunCredits(wouldBe)})`
+    : SIMULATED_NOT_CHARGED;
+}
+
 /** A lane's cost: exact once settled, else estimated from the text so far and the price. */
 export function laneUsage(lane: LaneView, model: TModel | undefined) {
   // A stopped call's usage is an estimate from the text that arrived (older rows say 0).
@@ -374,6 +391,9 @@ export function laneUsage(lane: LaneView, model: TModel | undefined) {
     (model ? creditsOf(priceCall(model, { inputTokens: 0, outputTokens: tokens })) : null);
   return { tokens, credits, exact: exact && reported !== null };
 }
+
+/** A call stopped where its hold could not grow: its text is kept and charged (decision 053). */
+const LIMIT_STOP_STATUS = { label: "Stopped at limit", className: "text-amber-800" };
 
 const LANE_STATUS: Record<LaneView["status"], { label: string; className: string }> = {
   running: { label: "Streaming", className: "text-brand-700" },
@@ -431,7 +451,7 @@ export function LaneCard({
   const follow = useFollowStream(lane.text, running);
   const citations = useRunCitations();
   const title = `${copy.name}${lane.kind === "revision" ? " · revision" : lane.kind === "critic" ? " · review" : ""}`;
-  const status = LANE_STATUS[lane.status];
+  const status = lane.limit ? LIMIT_STOP_STATUS : LANE_STATUS[lane.status];
   return (
     <article
       aria-label={`${title} (${status.label.toLowerCase()})`}
@@ -517,7 +537,15 @@ export function LaneCard({
         ) : (
           <p className="text-sm text-ink-500 italic">No output.</p>
         )}
-        {lane.error && lane.status === "failed" ? (
+        {lane.limit ? (
+          <p
+            className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900"
+            data-testid="lane-limit"
+          >
+            {CREDIT_LIMIT_STOP_MESSAGES[lane.limit]} What it wrote so far is kept and charged.
+          </p>
+        ) : null}
+        {lane.error && lane.status === "failed" && !lane.limit ? (
           <p className="mt-2 rounded-lg border border-red-200 bg-red-50 px-2.5 py-1.5 text-xs text-red-800">
             {lane.error.message}
             <KeyRefusedLink code={lane.error.code} className="block text-red-900" />
@@ -527,16 +555,18 @@ export function LaneCard({
       <LanePassages lane={lane} />
       <footer className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t border-ink-100 bg-ink-50/60 px-3 py-1.5 text-xs text-ink-600 tabular-nums">
         <span data-testid="lane-usage">
-          {lane.status === "stopped" ? (
+          {lane.status === "stopped" && !lane.limit ? (
             // Stopped: the provider never reported usage; nothing was charged for it.
             `≈ ${formatTokens(usage.tokens)} used · not charged (stopped)`
           ) : (
             <>
               {usage.exact ? "" : "≈ "}
               {formatTokens(usage.tokens)}
-              {usage.credits !== null
-                ? ` · ${usage.exact ? "" : "≈ "}${formatRunCredits(usage.credits)}`
-                : ""}
+              {notCharged(lane)
+                ? ` · ${simulatedNote(lane.wouldBeCredits)}`
+                : usage.credits !== null
+                  ? ` · ${usage.exact ? "" : "≈ "}${formatRunCredits(usage.credits)}`
+                  : ""}
               {lane.latencyMs !== null ? ` · ${formatDuration(lane.latencyMs)}` : ""}
             </>
           )}
@@ -676,7 +706,11 @@ export function FinalAnswer({
       note={
         <>
           {streaming ? "Writing…" : stopped ? "Stopped — partial answer" : null}
-          {!streaming && final.credits !== null ? formatRunCredits(final.credits) : null}
+          {!streaming && final.credits !== null
+            ? notCharged({ simulated, credits: final.credits })
+              ? SIMULATED_NOT_CHARGED
+              : formatRunCredits(final.credits)
+            : null}
         </>
       }
       streaming={streaming}
@@ -746,6 +780,15 @@ export function AnswerFrame({
   );
 }
 
+/** Nothing charged and the simulator answered: the run cost nothing (decision 053). */
+function simulatedRun(run: RunView): boolean {
+  return (
+    run.totalCredits === 0 &&
+    !run.imported &&
+    (run.lanes.some((lane) => lane.simulated === true) || run.final?.ref?.simulated === true)
+  );
+}
+
 export function RunTotals({ run }: { run: RunView }) {
   const parts: string[] = [];
   if (run.inputTokens !== null && run.outputTokens !== null && !isRunActive(run.status)) {
@@ -761,6 +804,11 @@ export function RunTotals({ run }: { run: RunView }) {
         {isRunActive(run.status) ? "So far: " : "Total: "}
         {formatRunCredits(run.totalCredits)}
       </span>
+      {simulatedRun(run) ? (
+        <span className="font-semibold text-amber-800" data-testid="run-simulated">
+          {SIMULATED_NOT_CHARGED}
+        </span>
+      ) : null}
       {parts.map((part) => (
         <span key={part} className="tabular-nums">
           {part}

@@ -3,6 +3,7 @@ import {
   isRunActive,
   type TAgentRole,
   type TChatMessage,
+  type TCreditLimitKind,
   type TRun,
   type TRunError,
   type TRunEvent,
@@ -57,6 +58,10 @@ export interface LaneView extends ModelRef {
   passages: number[];
   /** The numbers its text cites; known once the call is done. */
   cited: number[];
+  /** Stopped where its hold could not grow: the limit that stopped it (decision 053). */
+  limit: TCreditLimitKind | null;
+  /** Answered by the simulator and not charged: what it would have cost. */
+  wouldBeCredits: number | null;
 }
 
 export interface CriticView {
@@ -112,6 +117,8 @@ export interface RunView {
   outputTokens: number | null;
   durationMs: number | null;
   error: TRunError | null;
+  /** A failure for money: the limit, what was left of it and what a minimal step needed. */
+  refusal: { limit: TCreditLimitKind; available: number | null; required: number | null } | null;
   cancelReason: "user" | "shutdown" | null;
   createdAt: string | null;
   finishedAt: string | null;
@@ -154,6 +161,7 @@ function emptyRun(id: string): RunView {
     outputTokens: null,
     durationMs: null,
     error: null,
+    refusal: null,
     cancelReason: null,
     createdAt: null,
     finishedAt: null,
@@ -214,6 +222,8 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
       usageEstimated: s.status !== "completed" && s.output_tokens > 0 && s.credits === 0,
       passages: s.passages ?? [],
       cited: s.cited ?? [],
+      limit: s.limit ?? null,
+      wouldBeCredits: s.would_be_credits ?? null,
     }));
   const plan = run.steps.find((s) => s.kind === "plan");
   const synthesis = run.steps.find((s) => s.kind === "synthesis" && s.rerun_of === null);
@@ -384,6 +394,8 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         usageEstimated: false,
         passages: [],
         cited: [],
+        limit: null,
+        wouldBeCredits: null,
       };
       if (lane.rerunOf !== null) return { ...run, lanes: [...run.lanes, lane] };
       const status: TRunStatus = !isRunActive(run.status)
@@ -416,6 +428,8 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           error: event.error,
           usageEstimated: event.usage_estimated === true,
           cited: event.cited ?? lane.cited,
+          limit: event.limit ?? null,
+          wouldBeCredits: event.would_be_credits ?? null,
         })),
       };
     case "step.passages":
@@ -510,6 +524,13 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         ...run,
         status: "failed",
         error: { code: event.code, message: event.message },
+        refusal: event.limit
+          ? {
+              limit: event.limit,
+              available: event.available ?? null,
+              required: event.required ?? null,
+            }
+          : null,
         totalCredits: event.total_credits,
         finishedAt: event.at,
         durationMs: run.createdAt

@@ -20,6 +20,7 @@ import { ExportMenuItems } from "../export/export-menu-items";
 import { ImportedSessionMark } from "../export/imported-badge";
 import { ShareDialog } from "../share/share-dialog";
 import { SaveAsTemplateDialog } from "../templates/save-template";
+import { SessionWorkspace } from "../workspaces/session-workspace";
 import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
 import { DialogFrame } from "./dialog-frame";
 import { formatRunCredits, formatSpentOfBudget } from "./format";
@@ -331,6 +332,7 @@ export function SessionHeader({
             ) : null}
             <span>{session.manual_agent_selection ? "Manual team" : "Automatic team"}</span>
             <BudgetMeter session={session} />
+            <SessionWorkspace session={session} />
           </div>
           {session.description ? (
             <p className="mt-1 line-clamp-2 text-sm text-ink-600">{session.description}</p>

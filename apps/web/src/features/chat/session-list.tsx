@@ -11,6 +11,7 @@ import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
+import { useDebounced } from "../../lib/ui/use-debounced";
 import { ReadOnlyNote } from "../workspaces/read-only-note";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { chatKeys, listSessions } from "./chat-api";
@@ -91,15 +92,6 @@ export function SessionStatusBadge({
       {SESSION_STATUS_LABELS[status]}
     </span>
   );
-}
-
-function useDebounced(value: string, ms: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
 }
 
 function SessionRow({

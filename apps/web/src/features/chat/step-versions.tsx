@@ -29,7 +29,7 @@ export interface ChatActions {
   sessionId: string;
   /** Nothing is running in the session, which is active: actions may start work. */
   canStart: boolean;
-  /** A new run of the message this run answered. */
+  /** A new run of the message this run answered (asked first, with its estimated cost). */
   regenerate(runId: string): void;
   /** The message's text into the composer, to change and send as a new message. */
   edit(text: string): void;

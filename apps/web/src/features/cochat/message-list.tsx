@@ -1,3 +1,4 @@
+import { SIMULATED_NOT_CHARGED } from "@cohort/contracts";
 import { cn } from "../../components/cn";
 import { Markdown } from "../../components/markdown/markdown";
 import { KeyRefusedLink } from "../chat/key-refused-link";
@@ -32,6 +33,12 @@ function AssistantTurn({ turn }: { turn: Turn }) {
           <span className="sr-only">Answer from </span>
           {turn.modelName ?? "CoChat"}
           {turn.simulated ? <SimulatedBadge /> : null}
+          {turn.simulated && turn.status === "complete" ? (
+            // CoChat Unlimited spends no credits; a simulated answer says so beside it too.
+            <span className="font-normal text-ink-500" data-testid="cochat-not-charged">
+              {SIMULATED_NOT_CHARGED}
+            </span>
+          ) : null}
         </p>
         <div
           data-testid="cochat-answer-body"

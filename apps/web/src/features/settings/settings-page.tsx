@@ -10,6 +10,7 @@ import { LocalModels } from "./local-models";
 import { ProfileForm } from "./profile-form";
 import { ProviderKeys } from "./provider-keys";
 import { SignInsList } from "./sign-ins-list";
+import { SpendingLimit } from "./spending-limit";
 import { YourData } from "./your-data";
 
 export function SettingsPage() {
@@ -21,6 +22,7 @@ export function SettingsPage() {
       <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Settings</h1>
       <ProfileForm key={user.id} user={user} />
       <WorkspaceSettings />
+      <SpendingLimit />
       <ProviderKeys />
       <LocalModels />
       <MemorySettings />

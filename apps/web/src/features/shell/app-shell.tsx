@@ -20,6 +20,7 @@ import {
   ShellCreditBalance,
   ShellCreditChip,
   useLiveTeamCredits,
+  useShownWallet,
 } from "../workspaces/team-credits";
 import { WorkspaceSwitcher } from "../workspaces/workspace-switcher";
 import { CoChatBadge } from "./cochat-badge";
@@ -164,13 +165,19 @@ function useArrivalNotices() {
   }, [location, navigate]);
 }
 
+/** Announces and toasts the drops of the wallet that pays for what is on screen. */
+function ShellCreditWatch({ user }: { user: TUserProfile | null }) {
+  const { balance } = useShownWallet(user);
+  return <CreditAnnouncer text={useCreditWatch(balance?.walletId, balance?.credits)} />;
+}
+
 /** Spec §2 App shell: sidebar (a drawer on small screens), account facts and the content. */
 export function AppShell() {
   const { user } = useAuth();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
   useArrivalNotices();
-  const creditAnnouncement = useCreditWatch(user?.id, user?.credits_remaining);
+  const pendingWelcome = usePendingWelcomeCredits(user);
   useLiveCredits();
   useLiveTeamCredits(user?.id);
 
@@ -180,7 +187,7 @@ export function AppShell() {
   return (
     <AgreementGate>
       <CurrentWorkspaceProvider>
-        <CreditAnnouncer text={creditAnnouncement} />
+        <ShellCreditWatch user={user} />
         <div className="min-h-dvh bg-ink-50 lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
           <aside
             aria-label="Sidebar"
@@ -206,7 +213,7 @@ export function AppShell() {
               <Link to="/dashboard" aria-label="Cohort dashboard" className="rounded-lg">
                 <Logo />
               </Link>
-              {user ? <ShellCreditChip user={user} /> : null}
+              {user ? <ShellCreditChip user={user} pendingWelcome={pendingWelcome} /> : null}
             </header>
             <Dialog.Portal>
               <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />

@@ -5,23 +5,25 @@ import { cn } from "../../components/cn";
 import { toast } from "../../components/toast/toast-store";
 import { pluralize } from "../../lib/format/numbers";
 import {
-  CREDIT_LEVEL_MESSAGES,
   CREDITS_REFRESH_FAILED_MESSAGE,
   CREDITS_REFRESHED_MESSAGE,
-  type CreditLevel,
-  creditLevel,
   formatCreditAmount,
+  SHOWN_CREDIT_MESSAGES,
+  type ShownCreditLevel,
+  shownCreditLevel,
 } from "./credit-levels";
 import { refreshCredits } from "./credit-sync";
 
-const levelStyles: Record<CreditLevel, { box: string; figure: string; dot: string }> = {
+const levelStyles: Record<ShownCreditLevel, { box: string; figure: string; dot: string }> = {
   normal: { box: "border-ink-200 bg-ink-50", figure: "text-ink-950", dot: "bg-emerald-500" },
+  awaiting: { box: "border-brand-200 bg-brand-50", figure: "text-ink-950", dot: "bg-brand-500" },
   low: { box: "border-amber-300 bg-amber-50", figure: "text-amber-900", dot: "bg-amber-500" },
   critical: { box: "border-red-300 bg-red-50", figure: "text-red-800", dot: "bg-red-600" },
 };
 
-const messageStyles: Record<CreditLevel, string> = {
+const messageStyles: Record<ShownCreditLevel, string> = {
   normal: "",
+  awaiting: "text-brand-800",
   low: "text-amber-900",
   critical: "text-red-800",
 };
@@ -78,9 +80,9 @@ export function CreditBalance({
   /** A line under the balance, e.g. the member's monthly cap. */
   note?: ReactNode;
 }) {
-  const level = creditLevel(credits);
+  const level = shownCreditLevel(credits, pendingWelcome);
   const styles = levelStyles[level];
-  const message = CREDIT_LEVEL_MESSAGES[level];
+  const message = SHOWN_CREDIT_MESSAGES[level];
   return (
     <section
       aria-label="Credit balance"
@@ -121,8 +123,8 @@ export function CreditBalance({
       ) : null}
       {pendingWelcome > 0 ? (
         <p className="text-xs text-ink-700" data-testid="credit-welcome">
-          Verify your email address to receive your {formatCreditAmount(pendingWelcome)} welcome{" "}
-          {pluralize(pendingWelcome, "credit")}.
+          {formatCreditAmount(pendingWelcome)} welcome {pluralize(pendingWelcome, "credit")} come
+          with your confirmed address.
         </p>
       ) : null}
       {note ? <p className="text-xs text-ink-700">{note}</p> : null}
@@ -137,17 +139,19 @@ export function CreditBalance({
  */
 export function CreditBalanceChip({
   credits,
+  pendingWelcome = 0,
   label,
   to = "/billing",
 }: {
   credits: number;
+  pendingWelcome?: number;
   /** Named for screen readers when it is not the personal balance ("Team pool"). */
   label?: string;
   to?: string;
 }) {
-  const level = creditLevel(credits);
+  const level = shownCreditLevel(credits, pendingWelcome);
   const styles = levelStyles[level];
-  const message = CREDIT_LEVEL_MESSAGES[level];
+  const message = SHOWN_CREDIT_MESSAGES[level];
   const amount = formatCreditAmount(credits);
   const word = pluralize(Math.round(credits * 100) / 100, "credit");
   return (

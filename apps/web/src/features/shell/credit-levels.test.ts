@@ -7,6 +7,8 @@ import {
   formatCreditAmount,
   formatCreditCount,
   observeCredits,
+  SHOWN_CREDIT_MESSAGES,
+  shownCreditLevel,
 } from "./credit-levels";
 
 describe("creditLevel", () => {
@@ -27,6 +29,18 @@ describe("creditLevel", () => {
       low: "Running low. Consider adding credits.",
       critical: "Critical! Add credits to continue.",
     });
+  });
+});
+
+describe("shownCreditLevel", () => {
+  it("asks an unverified account to verify instead of warning while welcome credits wait", () => {
+    expect(shownCreditLevel(0, 50)).toBe("awaiting");
+    expect(SHOWN_CREDIT_MESSAGES.awaiting).toBe("Verify your email to receive your free credits.");
+    // Credits of its own above the low level: the ordinary level, nothing to warn about.
+    expect(shownCreditLevel(30, 50)).toBe("normal");
+    // No welcome credits to wait for (verified, or none on this server): the spec's levels.
+    expect(shownCreditLevel(0, 0)).toBe("critical");
+    expect(shownCreditLevel(12, 0)).toBe("low");
   });
 });
 

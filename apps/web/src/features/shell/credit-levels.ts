@@ -21,6 +21,24 @@ export const CREDIT_LEVEL_MESSAGES: Record<CreditLevel, string | null> = {
   critical: "Critical! Add credits to continue.",
 };
 
+/**
+ * An unverified account's balance waits for its welcome credits (decision 017): nothing is
+ * wrong yet, so the widget says what to do instead of raising the critical alarm (decision 054).
+ */
+export const VERIFY_FOR_CREDITS_MESSAGE = "Verify your email to receive your free credits.";
+
+/** The level the widget shows: "awaiting" while welcome credits wait for the address. */
+export type ShownCreditLevel = CreditLevel | "awaiting";
+
+export function shownCreditLevel(credits: number, pendingWelcome: number): ShownCreditLevel {
+  return pendingWelcome > 0 && credits <= CREDITS_LOW_THRESHOLD ? "awaiting" : creditLevel(credits);
+}
+
+export const SHOWN_CREDIT_MESSAGES: Record<ShownCreditLevel, string | null> = {
+  ...CREDIT_LEVEL_MESSAGES,
+  awaiting: VERIFY_FOR_CREDITS_MESSAGE,
+};
+
 export const CREDITS_REFRESHED_MESSAGE = "Credits refreshed";
 export const CREDITS_REFRESH_FAILED_MESSAGE = "Failed to refresh credits";
 

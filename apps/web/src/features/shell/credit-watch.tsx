@@ -10,23 +10,25 @@ import { observeCredits } from "./credit-levels";
 import { applyCreditBalance, refreshCredits } from "./credit-sync";
 
 /**
- * Watches the signed-in user's balance once for the whole shell (the widget itself is drawn
- * twice: sidebar and mobile header), so each drop is announced and each threshold toast shown
- * exactly once. Returns the text of the latest drop for the live region.
+ * Watches the balance of the wallet that pays for what is on screen (decision 054) once for
+ * the whole shell (the widget itself is drawn twice: sidebar and mobile header), so each drop
+ * is announced and each threshold toast shown exactly once. Another wallet coming into view
+ * (a team's pool, a personal session) is a new baseline, not a drop. Returns the text of the
+ * latest drop for the live region.
  */
-export function useCreditWatch(userId: string | undefined, credits: number | undefined): string {
-  const seen = useRef<{ userId: string; credits: number } | null>(null);
+export function useCreditWatch(walletId: string | undefined, credits: number | undefined): string {
+  const seen = useRef<{ walletId: string; credits: number } | null>(null);
   const [announcement, setAnnouncement] = useState("");
 
   useEffect(() => {
-    if (userId === undefined || credits === undefined) return;
-    const previous = seen.current?.userId === userId ? seen.current.credits : null;
-    seen.current = { userId, credits };
+    if (walletId === undefined || credits === undefined) return;
+    const previous = seen.current?.walletId === walletId ? seen.current.credits : null;
+    seen.current = { walletId, credits };
     if (previous === credits) return;
     const change = observeCredits(previous, credits);
     if (change.announcement) setAnnouncement(change.announcement);
     if (change.toast) toast(change.toast);
-  }, [userId, credits]);
+  }, [walletId, credits]);
 
   return announcement;
 }

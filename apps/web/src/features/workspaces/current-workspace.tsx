@@ -31,6 +31,8 @@ export interface CurrentWorkspace {
    * loads twice. The personal workspace needs no check, so its pages never wait for the list.
    */
   ready: boolean;
+  /** The list has answered (or failed): until then a team in view is not known yet. */
+  settled: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ const CurrentWorkspaceContext = createContext<CurrentWorkspace>({
   workspaces: [],
   switchTo: () => undefined,
   ready: true,
+  settled: true,
 });
 
 export function useCurrentWorkspace(): CurrentWorkspace {
@@ -136,6 +139,7 @@ export function CurrentWorkspaceProvider({ children }: { children: ReactNode }) 
       workspaces,
       switchTo,
       ready: chosenId === null || (list.isSuccess && !stale) || list.isError,
+      settled: list.isSuccess || list.isError,
     }),
     [workspace, workspaces, switchTo, chosenId, list.isSuccess, list.isError, stale],
   );

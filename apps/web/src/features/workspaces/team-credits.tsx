@@ -10,7 +10,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { formatCreditAmount } from "../../lib/format/numbers";
 import { useRealtimeEvent } from "../../lib/realtime/use-realtime";
 import { CreditBalance, CreditBalanceChip } from "../shell/credit-balance";
-import { useCurrentWorkspace } from "./current-workspace";
+import { useChargedWorkspace } from "./charged-workspace";
 import { useWorkspaceCredits, workspaceKeys } from "./workspaces-api";
 
 /** Where the team's pool is managed (Settings → Workspace). */
@@ -32,10 +32,6 @@ export function capNote(credits: TWorkspaceCredits): string | null {
   return `Your cap: ${formatCreditAmount(credits.my_spent_this_month)} of ${formatCreditAmount(credits.my_monthly_cap)} credits used this month.`;
 }
 
-function teamIn(workspace: TWorkspace | null): TWorkspace | null {
-  return workspace?.kind === "team" ? workspace : null;
-}
-
 /**
  * Pushed pool changes (a member's run, a purchase for the team) update the pool at once and
  * the member's own figures on the next read.
@@ -53,6 +49,31 @@ export function useLiveTeamCredits(userId: string | undefined): void {
   });
 }
 
+/**
+ * The wallet that pays for what is on screen (decision 054) and its balance: the team's pool
+ * (null until read) or the personal balance. The widget, the chip and the threshold toasts
+ * all read this one.
+ */
+export function useShownWallet(user: TUserProfile | null): {
+  pending: boolean;
+  team: TWorkspace | null;
+  pool: ReturnType<typeof useWorkspaceCredits>;
+  /** The paying wallet's id and balance; null while it or the pool is being read. */
+  balance: { walletId: string; credits: number } | null;
+} {
+  const { team, pending } = useChargedWorkspace();
+  const pool = useWorkspaceCredits(team?.id ?? null);
+  let balance: { walletId: string; credits: number } | null = null;
+  if (pending) {
+    // Nothing until the paying wallet is known.
+  } else if (team) {
+    if (pool.data) balance = { walletId: team.id, credits: pool.data.balance };
+  } else if (user) {
+    balance = { walletId: user.id, credits: user.credits_remaining };
+  }
+  return { pending, team, pool, balance };
+}
+
 /** The shell's credit widget: the personal balance, or in a team the pool and my cap. */
 export function ShellCreditBalance({
   user,
@@ -61,8 +82,8 @@ export function ShellCreditBalance({
   user: TUserProfile;
   pendingWelcome: number;
 }) {
-  const team = teamIn(useCurrentWorkspace().workspace);
-  const pool = useWorkspaceCredits(team?.id ?? null);
+  const { pending, team, pool } = useShownWallet(user);
+  if (pending) return null;
   if (!team) {
     return <CreditBalance credits={user.credits_remaining} pendingWelcome={pendingWelcome} />;
   }
@@ -78,10 +99,18 @@ export function ShellCreditBalance({
   );
 }
 
-export function ShellCreditChip({ user }: { user: TUserProfile }) {
-  const team = teamIn(useCurrentWorkspace().workspace);
-  const pool = useWorkspaceCredits(team?.id ?? null);
-  if (!team) return <CreditBalanceChip credits={user.credits_remaining} />;
+export function ShellCreditChip({
+  user,
+  pendingWelcome,
+}: {
+  user: TUserProfile;
+  pendingWelcome: number;
+}) {
+  const { pending, team, pool } = useShownWallet(user);
+  if (pending) return null;
+  if (!team) {
+    return <CreditBalanceChip credits={user.credits_remaining} pendingWelcome={pendingWelcome} />;
+  }
   if (!pool.data) return null;
   return (
     <CreditBalanceChip
