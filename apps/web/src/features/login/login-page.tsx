@@ -18,7 +18,6 @@ import { FullScreenSpinner } from "../../auth/full-screen-spinner";
 import {
   announceGoogleFailure,
   fetchAuthProviders,
-  GOOGLE_MESSAGES,
   startGoogleSignIn,
 } from "../../auth/google-sign-in";
 import { returnPathFrom } from "../../auth/return-path";
@@ -78,6 +77,11 @@ export function LoginPage() {
   const [mode, setMode] = useState<Mode>(
     searchParams.get("mode") === "signup" ? "signup" : "signin",
   );
+  // A "Get Started" followed while this screen is already open still switches it to sign-up.
+  const askedForSignUp = searchParams.get("mode") === "signup";
+  useEffect(() => {
+    if (askedForSignUp) setMode("signup");
+  }, [askedForSignUp]);
   useDocumentMeta({
     title: mode === "signin" ? "Sign in" : "Create your account",
     description: "Sign in to Cohort or create your account.",
@@ -97,7 +101,6 @@ export function LoginPage() {
   const extraProviders = (providers.data?.firebase?.providers ?? []).filter(
     (provider) => provider !== "google",
   );
-  const googleUnavailable = providers.data ? !providers.data.google : false;
   /** A notice in the form (a declined agreement); failures of a call are toasts (spec §8). */
   const [formNotice, setFormNotice] = useState<string | null>(null);
   /** The address sign-up found taken: the form offers to sign in with it instead. */
@@ -321,17 +324,11 @@ export function LoginPage() {
               size="lg"
               className="w-full"
               onClick={() => onProvider("google")}
-              disabled={providerBusy || googleUnavailable}
-              aria-describedby={googleUnavailable ? "google-unavailable" : undefined}
+              disabled={providerBusy}
             >
               <ProviderIcon provider="google" />
               Continue with Google
             </Button>
-            {googleUnavailable ? (
-              <p id="google-unavailable" className="text-center text-xs text-ink-500">
-                {GOOGLE_MESSAGES.notConfigured}
-              </p>
-            ) : null}
             {extraProviders.map((provider) => (
               <Button
                 key={provider}
