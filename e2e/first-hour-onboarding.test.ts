@@ -130,7 +130,7 @@ describe("a new user's first steps", () => {
     );
     await box.press("Enter");
     await page.waitForURL(/\/chat\/[\w-]+$/);
-    const title = "Plan a lending policy for a small library: loan periods,…";
+    const title = "Plan a lending policy for a small library: loan periods…";
     await page.getByRole("heading", { level: 1, name: title }).waitFor();
     const run = page.getByTestId("run").last();
     await run.waitFor();
