@@ -32,6 +32,7 @@ import { logger } from "../../lib/telemetry/logger";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { fetchCurrentAgreement } from "../agreement/agreement-api";
 import { fetchEmailStatus } from "./email-status-api";
+import { InvitationNotice, invitationTokenFrom, useInvitationPreview } from "./invitation-notice";
 import { ModelsPanel } from "./models-panel";
 import { ProviderIcon } from "./provider-icon";
 
@@ -114,6 +115,15 @@ export function LoginPage() {
   const [loopAlertOpen, setLoopAlertOpen] = useState(false);
   const handledAuth = useRef<AuthSnapshot | null>(null);
   const handledGoogleError = useRef(false);
+  // An invitation link opened signed out: the form says who invited whom, to what, and is
+  // ready to create the invited address's account (decision 057).
+  const invitation = useInvitationPreview(invitationTokenFrom(location.state)).data ?? null;
+  const invitedEmail = invitation?.email ?? null;
+  useEffect(() => {
+    if (!invitedEmail) return;
+    setMode("signup");
+    setValues((previous) => (previous.email ? previous : { ...previous, email: invitedEmail }));
+  }, [invitedEmail]);
 
   // The server-side Google flow comes back here with ?error=google when it fails.
   useEffect(() => {
@@ -317,6 +327,8 @@ export function LoginPage() {
               </>
             )}
           </p>
+
+          {invitation ? <InvitationNotice preview={invitation} /> : null}
 
           <div className="mt-8 grid gap-3">
             <Button
