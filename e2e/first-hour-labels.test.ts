@@ -103,7 +103,8 @@ describe("labels that agree with the screen", () => {
 
     const detail = await detailOf(user, sessionId);
     await expectScoresAndLanes(page, detail);
-    await screenshot(page, "chat-run-scores");
+    await page.getByTestId("agent-lanes").last().scrollIntoViewIfNeeded();
+    await screenshot(page, "chat-run-scores", false);
     // The same after a reload, from the stored run rather than its live events.
     await page.reload();
     await page.getByRole("heading", { level: 1, name: TITLE }).waitFor();
