@@ -75,7 +75,10 @@ describe("team administration", () => {
     const panel = page.getByTestId("team-panel");
 
     // Credits and caps: the pool is filled through the checkout.
-    await page.getByRole("link", { name: "Credits and caps" }).click();
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Credits and caps" })
+      .click();
     await page.waitForURL("**/team/credits");
     await panel.getByRole("button", { name: /Buy 100 credits for this workspace/ }).click();
     await page.waitForURL(/\/api\/billing\/dev-checkout\//);
@@ -121,7 +124,7 @@ describe("team administration", () => {
     );
     const dialog = other.getByRole("dialog", { name: `Join ${TEAM} as member?` });
     expect(await dialog.getByRole("button", { name: "Accept" }).count()).toBe(0);
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.getByRole("button", { name: "Close" }).last().click();
     const confirm = await waitForEmail(newcomer, /confirm your email/i);
     await other.goto(linkIn(confirm, "/verify-email?token="));
     await other.getByText("Your email address is verified").waitFor();
@@ -140,7 +143,10 @@ describe("team administration", () => {
     await ninaRow.getByRole("button", { name: "Save" }).click();
     await expectToast(page, "Nina New's monthly cap is 10 credits.");
 
-    await page.getByRole("link", { name: "Audit log" }).click();
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Audit log" })
+      .click();
     const sentences = panel.getByTestId("audit-sentence");
     await expect.poll(() => sentences.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(6);
     const lines = await sentences.allTextContents();
@@ -160,12 +166,18 @@ describe("team administration", () => {
     await screenshot(page, "team-audit-log");
 
     // Usage reads the caps; Settings holds the workspace's own actions.
-    await page.getByRole("link", { name: "Usage" }).click();
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Usage" })
+      .click();
     await panel.getByRole("heading", { name: /^Usage this month/ }).waitFor();
     expect(
       await panel.getByTestId("member-usage-row").filter({ hasText: "Nina New" }).textContent(),
     ).toContain("10 credits");
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Settings" })
+      .click();
     await panel.getByRole("heading", { name: "Manage workspace" }).waitFor();
 
     // A token that is not an invitation's shows nothing.

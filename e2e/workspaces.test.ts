@@ -177,12 +177,18 @@ describe("team workspaces", () => {
         .textContent();
       expect(Number.parseFloat(spent ?? "0")).toBeGreaterThan(0);
     }
-    await page.getByRole("link", { name: "Members" }).click();
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Members" })
+      .click();
     await settings
       .getByTestId("workspace-members")
       .getByText("Max Member", { exact: true })
       .waitFor();
-    await page.getByRole("link", { name: "Audit log" }).click();
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Audit log" })
+      .click();
     await settings.getByTestId("workspace-audit").waitFor();
     await screenshot(page, "workspace-settings", false);
 
