@@ -226,7 +226,9 @@ describe("documents", () => {
     // The marks sit on the page, over drawn (non-blank) pixels of its canvas.
     const inked = await cited.evaluate((figure) => {
       const canvas = figure.querySelector("canvas");
-      const marks = [...figure.querySelectorAll<HTMLElement>('[data-testid="pdf-highlight"]')];
+      const marks = Array.from(
+        figure.querySelectorAll<HTMLElement>('[data-testid="pdf-highlight"]'),
+      );
       const context = canvas?.getContext("2d");
       if (!canvas || !context) return 0;
       const scale = canvas.width / canvas.clientWidth;
