@@ -158,7 +158,7 @@ describe("the upgrade path", () => {
     expect(await proPlus.getByText("Workspace saving").count()).toBe(1);
     expect(await proPlus.getByTestId("planned-feature").count()).toBe(0);
     const pro = page.getByTestId("plan-Pro");
-    expect(await pro.getByTestId("planned-feature").innerText()).toBe("Not available yet");
+    expect(await pro.getByTestId("planned-feature").textContent()).toBe("Not available yet");
     const header = page.getByRole("banner");
     expect(await header.getByRole("link", { name: "Open app" }).count()).toBe(0);
     expect(await header.getByRole("link", { name: "Get Started" }).count()).toBe(1);
