@@ -153,10 +153,12 @@ describe("the upgrade path", () => {
       const button = page.getByTestId(`plan-${name}`).getByRole("button", { name: "Coming Soon" });
       expect(await button.isDisabled()).toBe(true);
     }
-    // What is not built yet says so, beside the spec's words.
+    // What is not built yet says so, beside the spec's words; what is built does not.
     const proPlus = page.getByTestId("plan-Pro+");
     expect(await proPlus.getByText("Workspace saving").count()).toBe(1);
-    expect(await proPlus.getByTestId("planned-feature").count()).toBe(1);
+    expect(await proPlus.getByTestId("planned-feature").count()).toBe(0);
+    const pro = page.getByTestId("plan-Pro");
+    expect(await pro.getByTestId("planned-feature").textContent()).toBe("Not available yet");
     const header = page.getByRole("banner");
     expect(await header.getByRole("link", { name: "Open app" }).count()).toBe(0);
     expect(await header.getByRole("link", { name: "Get Started" }).count()).toBe(1);

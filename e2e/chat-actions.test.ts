@@ -101,9 +101,20 @@ describe("chat actions", () => {
     await coder.getByRole("button", { name: "Re-run with another model…" }).click();
     const form = run.getByTestId("rerun-form");
     const model = form.getByLabel("Model");
-    const chosen = await model.inputValue();
-    const chosenName = await model.locator(`option[value="${chosen}"]`).textContent();
-    expect(chosenName).not.toContain("(same model)");
+    // The picker starts on the step's current model; the user picks another.
+    const current = await model.inputValue();
+    expect(await model.locator(`option[value="${current}"]`).textContent()).toContain(
+      "(current model)",
+    );
+    const other = await model
+      .locator("option")
+      .evaluateAll(
+        (options, now) =>
+          options.map((o) => (o as HTMLOptionElement).value).find((value) => value !== now),
+        current,
+      );
+    if (!other) throw new Error("No other model for the Coder");
+    await model.selectOption(other);
     await form.getByLabel("Temperature").fill("0.4");
     expect(await form.getByLabel("The Critic scores the new version").isChecked()).toBe(true);
     await form.scrollIntoViewIfNeeded();

@@ -213,6 +213,38 @@ describe("documents", () => {
     expect(await focused.textContent()).toContain("Page 3");
     await expect.poll(() => inViewport(focused)).toBe(true);
     expect(await viewer.getByTestId("document-chunk").count()).toBeGreaterThan(1);
+    // Beside the text, the PDF's pages drawn with pdf.js, the passage highlighted on page 3.
+    const pages = viewer.getByTestId("pdf-pages").getByTestId("pdf-page");
+    await expect.poll(() => pages.count(), { timeout: READ_TIMEOUT }).toBe(3);
+    const cited = viewer.locator('[data-testid="pdf-page"][data-cited="true"]');
+    expect(await cited.getAttribute("data-page")).toBe("3");
+    await expect
+      .poll(() => cited.getAttribute("data-rendered"), { timeout: READ_TIMEOUT })
+      .toBe("true");
+    const highlights = cited.getByTestId("pdf-highlight");
+    expect(await highlights.count()).toBeGreaterThan(0);
+    // The marks sit on the page, over drawn (non-blank) pixels of its canvas.
+    const inked = await cited.evaluate((figure) => {
+      const canvas = figure.querySelector("canvas");
+      const marks = Array.from(
+        figure.querySelectorAll<HTMLElement>('[data-testid="pdf-highlight"]'),
+      );
+      const context = canvas?.getContext("2d");
+      if (!canvas || !context) return 0;
+      const scale = canvas.width / canvas.clientWidth;
+      return marks.filter((mark) => {
+        const { data } = context.getImageData(
+          mark.offsetLeft * scale,
+          mark.offsetTop * scale,
+          Math.max(1, mark.offsetWidth * scale),
+          Math.max(1, mark.offsetHeight * scale),
+        );
+        for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128) return true;
+        return false;
+      }).length;
+    });
+    expect(inked).toBe(await highlights.count());
+    await expect.poll(() => inViewport(cited)).toBe(true);
     await screenshot(page, "documents-viewer", false);
 
     // A deep link survives a reload.

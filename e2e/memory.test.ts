@@ -140,10 +140,17 @@ describe("Settings → Memory", () => {
     expect(await next.getByTestId("used-memory").allTextContents()).toContainEqual(
       expect.stringContaining("You prefer TypeScript with strict types."),
     );
+    // Memory is kept per workspace: the run says whose it used.
+    expect(await next.getByTestId("used-memories-source").textContent()).toBe(
+      "From the approved memories of your personal workspace. Manage memory",
+    );
     await next.getByTestId("run-memory-proposals").waitFor({ timeout: 20_000 });
 
     await page.goto("/settings#memory");
     const section = memorySection(page);
+    expect(await section.getByTestId("memory-workspace").textContent()).toBe(
+      "Memory of your personal workspace: runs in this workspace use it, and other workspaces do not see it.",
+    );
     const items = section.getByTestId("memory-item");
     // Settings loads every section at once: on a busy machine the list takes a few seconds.
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(2);

@@ -19,7 +19,7 @@ describe("the landing page", () => {
     await page.getByRole("heading", { level: 1 }).waitFor();
 
     const getStarted = page.getByRole("main").getByRole("link", { name: "Get Started" }).first();
-    expect(await getStarted.getAttribute("href")).toBe("/login");
+    expect(await getStarted.getAttribute("href")).toBe("/login?mode=signup");
 
     const pricing = page.locator("#pricing");
     const plans = [

@@ -103,9 +103,9 @@ describe("team workspaces", () => {
     await screenshot(page, "workspace-switcher", false);
     await page.keyboard.press("Escape");
 
-    // The pool gets credits through the same checkout as a personal pack.
-    await page.goto("/settings#workspace");
-    const settings = page.getByTestId("workspace-settings");
+    // The pool gets credits through the same checkout as a personal pack (the team screen).
+    await page.goto("/team/credits");
+    const settings = page.getByTestId("team-panel");
     await settings.waitFor();
     await settings.getByRole("button", { name: /Buy 100 credits for this workspace/ }).click();
     await page.waitForURL(/\/api\/billing\/dev-checkout\//);
@@ -115,7 +115,7 @@ describe("team workspaces", () => {
     await expect.poll(async () => (await poolOf(owner, teamId)).balance).toBe(100);
 
     // The invitation goes out by mail.
-    await page.goto("/settings#workspace");
+    await page.goto("/team/members");
     await settings.getByLabel("Invite by email").fill(member.email);
     await settings.getByLabel("Role", { exact: true }).selectOption("member");
     await settings.getByRole("button", { name: "Send invitation" }).click();
@@ -130,6 +130,12 @@ describe("team workspaces", () => {
     const other = second.page;
     await other.goto(link);
     await other.waitForURL("**/login");
+    // The form names the invitation and offers to create the invited address's account; Max
+    // has one and signs in.
+    await other.getByTestId("invitation-notice").waitFor();
+    expect(await other.getByLabel("Email address").inputValue()).toBe(member.email);
+    await other.getByRole("button", { name: "Sign in", exact: true }).click();
+    await other.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     await signIn(other, member);
     const invite = other.getByRole("dialog", { name: `Join ${TEAM} as member?` });
     await invite.waitFor();
@@ -155,7 +161,7 @@ describe("team workspaces", () => {
       .toBe(String(pool.balance));
 
     // The owner sees each member's use of the pool this month.
-    await page.goto("/settings#workspace");
+    await page.goto("/team/usage");
     const usage = settings.getByTestId("member-usage");
     await usage.waitFor();
     const rows = usage.getByTestId("member-usage-row");
@@ -167,15 +173,20 @@ describe("team workspaces", () => {
         .textContent();
       expect(Number.parseFloat(spent ?? "0")).toBeGreaterThan(0);
     }
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Members" })
+      .click();
     await settings
       .getByTestId("workspace-members")
       .getByText("Max Member", { exact: true })
       .waitFor();
+    await page
+      .getByRole("navigation", { name: "Team sections" })
+      .getByRole("link", { name: "Audit log" })
+      .click();
     await settings.getByTestId("workspace-audit").waitFor();
-    await page.setViewportSize({ width: 1280, height: 1400 });
-    await settings.evaluate((element) => element.scrollIntoView());
     await screenshot(page, "workspace-settings", false);
-    await page.setViewportSize(desktop.viewport);
 
     // Export the owner's session as PDF and Markdown from the session header's menu.
     await page.goto("/chat");
@@ -215,7 +226,7 @@ describe("team workspaces", () => {
     expect(await anonymous.page.getByTestId("workspace-switcher").count()).toBe(0);
 
     // The owner finds every link of the team in one list and revokes it there (decision 051).
-    await page.goto("/settings#workspace");
+    await page.goto("/team/settings");
     const listed = settings
       .getByTestId("workspace-share")
       .filter({ hasText: "Owner's market scan" });
@@ -228,7 +239,7 @@ describe("team workspaces", () => {
     await anonymous.page.getByTestId("share-not-found").waitFor();
 
     // A lower role and a removal take effect at once on the member's open page.
-    await page.goto("/settings#workspace");
+    await page.goto("/team/members");
     const maxRow = settings.getByTestId("workspace-member").filter({ hasText: "Max Member" });
     await maxRow.getByLabel("Role of Max Member").selectOption("viewer");
     await expectToast(page, "Max Member is now viewer.");

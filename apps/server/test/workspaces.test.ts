@@ -16,7 +16,7 @@ import {
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOutbox } from "../src/platform/mail";
-import { type SignedUp, signUp, uniqueEmail, waitForMail } from "./support/accounts";
+import { linkToken, type SignedUp, signUp, uniqueEmail, waitForMail } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { upload, waitProcessed } from "./support/documents";
@@ -507,6 +507,35 @@ describe("invitations", () => {
         message: `This invitation is for ${invitee.email}. Sign in with that address to accept it.`,
       },
     });
+    // Signed out, the link shows who invited which address to which workspace, only that.
+    const signedOut = await t.app.inject({
+      method: "GET",
+      url: `/api/invitations/${token}/public`,
+    });
+    expect(signedOut.statusCode).toBe(200);
+    expect(signedOut.json()).toEqual({
+      workspace_name: "Research team",
+      invited_by: "Ada Admin",
+      email: invitee.email,
+    });
+    const unknown = await t.app.inject({ method: "GET", url: "/api/invitations/nope/public" });
+    expect(unknown.statusCode).toBe(404);
+    // An unconfirmed address cannot accept; once confirmed, it can.
+    const unverified = await invitee.client.post(`/api/invitations/${token}/accept`);
+    expect(unverified.statusCode).toBe(403);
+    expect(unverified.json()).toEqual({
+      error: {
+        code: "invitation_unverified",
+        message: `Confirm ${invitee.email} first: open the link in the email we sent you, then accept the invitation.`,
+      },
+    });
+    const confirm = linkToken(
+      await waitForMail(t.app, invitee.email, (m) => /confirm/i.test(m.subject)),
+      "/verify-email",
+    );
+    expect(
+      (await invitee.client.post("/api/user-auth/verify-email", { token: confirm })).statusCode,
+    ).toBe(200);
     const accepted = await invitee.client.post(`/api/invitations/${token}/accept`);
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json().workspace).toMatchObject({ id: team.id, role: "viewer" });
@@ -535,7 +564,7 @@ describe("invitations", () => {
 
   it("refuses an expired link with 410 and a withdrawn or unknown one with 404", async () => {
     const { owner, admin, team } = await crew();
-    const invitee = await signUp(t.app);
+    const invitee = await signUp(t.app, { verified: true });
     const token = await inviteByMail(owner.client, team.id, invitee.email);
     await t.db.query(
       "UPDATE workspace_invitations SET expires_at = now() - interval '1 minute' WHERE workspace_id = $1",
@@ -575,7 +604,7 @@ describe("invitations", () => {
 
   it("lets one of two parallel accepts of a link win; the other hears it was used", async () => {
     const { owner, team } = await crew();
-    const invitee = await signUp(t.app);
+    const invitee = await signUp(t.app, { verified: true });
     const token = await inviteByMail(owner.client, team.id, invitee.email);
     const statuses = (
       await Promise.all(
@@ -645,7 +674,7 @@ describe("open sockets", () => {
 
   it("tells a member of a lowered role, and drops a removed member's socket from the team's rooms", async () => {
     const owner = await signUp(t.app, { verified: true });
-    const member = await signUp(t.app);
+    const member = await signUp(t.app, { verified: true });
     const team = await createTeamByHttp(owner.client);
     await setCredits(t.app, team.id, 200);
     const token = await inviteByMail(owner.client, team.id, member.email);

@@ -141,6 +141,9 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   "/settings": {
     load: () => import("./features/settings/settings-page").then((m) => m.SettingsPage),
   },
+  "/team/:tab?": {
+    load: () => import("./features/workspaces/team-page").then((m) => m.TeamPage),
+  },
   "/billing": {
     load: () => import("./features/billing/billing-page").then((m) => m.BillingPage),
   },

@@ -95,11 +95,7 @@ const creditsFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 
  * words; every place that lists them marks these as coming, so nobody pays for them thinking
  * they exist (decision 030).
  */
-export const PLANNED_FEATURES: readonly string[] = [
-  "Fast queue",
-  "Workspace saving",
-  "Team workspaces",
-];
+export const PLANNED_FEATURES: readonly string[] = ["Fast queue"];
 
 export function isPlannedFeature(feature: string): boolean {
   return PLANNED_FEATURES.includes(feature);

@@ -38,6 +38,10 @@ export const PERSONAS = [
   "founders",
 ] as const;
 
+/** The team screen's tabs (decision 057): /team/members, /team/credits, … */
+export const TEAM_TABS = ["members", "credits", "usage", "audit", "settings"] as const;
+export type TTeamTab = (typeof TEAM_TABS)[number];
+
 export const APP_ROUTES = [
   { path: "/", access: "public" },
   { path: "/login", access: "public" },
@@ -66,6 +70,7 @@ export const APP_ROUTES = [
   { path: "/billing", access: "protected" },
   { path: "/documents", access: "protected" },
   { path: "/settings", access: "protected" },
+  { path: "/team/:tab?", access: "protected", params: { tab: TEAM_TABS } },
   { path: "/admin/dashboard", access: "admin" },
   { path: "/admin/users/:userId", access: "admin" },
   { path: "/admin/:section", access: "admin", params: { section: ADMIN_SECTIONS } },

@@ -20,6 +20,18 @@ export const RUN_STATUSES = [
 export const ZRunStatus = z.enum(RUN_STATUSES);
 export type TRunStatus = z.infer<typeof ZRunStatus>;
 
+/** A run's status as the screen and the exports say it. */
+export const RUN_STATUS_LABELS: Record<TRunStatus, string> = {
+  queued: "Starting",
+  planning: "Planning",
+  running: "Agents working",
+  reviewing: "Reviewing",
+  synthesizing: "Writing the answer",
+  completed: "Completed",
+  failed: "Failed",
+  cancelled: "Stopped",
+};
+
 /** A run in one of these is going: a session has at most one. */
 export const ACTIVE_RUN_STATUSES = [
   "queued",
@@ -80,6 +92,12 @@ export type TRunStepKind = z.infer<typeof ZRunStepKind>;
 export const RUN_STEP_STATUSES = ["running", "completed", "failed", "stopped"] as const;
 export const ZRunStepStatus = z.enum(RUN_STEP_STATUSES);
 export type TRunStepStatus = z.infer<typeof ZRunStepStatus>;
+export const RUN_STEP_STATUS_LABELS: Record<TRunStepStatus, string> = {
+  running: "Running",
+  completed: "Completed",
+  failed: "Failed",
+  stopped: "Stopped",
+};
 
 /** The Critic's bar: a lower score starts the one revision round. */
 export const CRITIC_SCORE_BAR = 7;
@@ -249,6 +267,11 @@ export const ZRun = z.object({
   memories: z.array(ZUsedMemory).optional(),
   /** True for a run that came in with a session import: it never ran here, cost nothing. */
   imported: z.boolean().optional(),
+  /**
+   * The Critic's score of each draft, by plan step id, from its review of the run's own
+   * drafts (absent: no review scored one). `critic_score` is the overall verdict.
+   */
+  draft_scores: z.record(z.string(), z.number()).optional(),
   /** How often the run was taken over after its instance stopped (absent: never; decision 047). */
   resumes: z.number().int().min(1).optional(),
 });

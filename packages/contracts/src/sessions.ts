@@ -70,6 +70,15 @@ export function shownSessionStatus(session: {
   return session.status === "active" ? session.activity : session.status;
 }
 
+/** What a session's badge says, on screen and in its exports (decision 057). */
+export const SESSION_STATUS_LABELS: Record<TShownSessionStatus, string> = {
+  active: "Active",
+  idle: "Idle",
+  paused: "Paused",
+  completed: "Completed",
+  archived: "Archived",
+};
+
 /** The coordinator a session gets when the request names none. */
 export const DEFAULT_COORDINATOR_MODEL = "coreason";
 

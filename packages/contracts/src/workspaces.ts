@@ -69,6 +69,8 @@ export const WORKSPACE_ERROR_CODES = {
   invitationWrongAccount: "invitation_wrong_account",
   /** Only an address proven by its link may send invitations (decision 052). */
   inviterUnverified: "inviter_email_unverified",
+  /** Only a confirmed address may accept an invitation (decision 057). */
+  invitationUnverified: "invitation_unverified",
 } as const;
 
 /** How many team workspaces one person may have created and still own. */
@@ -102,6 +104,8 @@ export const WORKSPACE_MESSAGES = {
   invitationExpired: "This invitation has expired. Ask the person who invited you for a new one.",
   invitationWrongAccount: (email: string) =>
     `This invitation is for ${email}. Sign in with that address to accept it.`,
+  invitationUnverified: (email: string) =>
+    `Confirm ${email} first: open the link in the email we sent you, then accept the invitation.`,
 } as const;
 
 /** A team workspace's name, as given when creating or renaming it. */
@@ -178,6 +182,17 @@ export const ZInvitationPreview = z.object({
 });
 export type TInvitationPreview = z.infer<typeof ZInvitationPreview>;
 
+/**
+ * What a valid invitation link shows signed out, on the sign-up form (decision 057): who
+ * invited which address to which workspace, and nothing else.
+ */
+export const ZInvitationPublicPreview = z.object({
+  workspace_name: z.string(),
+  invited_by: z.string().nullable(),
+  email: z.string(),
+});
+export type TInvitationPublicPreview = z.infer<typeof ZInvitationPublicPreview>;
+
 export const ZWorkspaceAuditEntry = z.object({
   id: z.number().int(),
   actor_id: z.string().nullable(),
@@ -213,4 +228,6 @@ export const WORKSPACE_ROUTES = {
   audit: (id: string) => `/api/workspaces/${id}/audit`,
   invitationPreview: (token: string) => `/api/invitations/${encodeURIComponent(token)}`,
   acceptInvitation: (token: string) => `/api/invitations/${encodeURIComponent(token)}/accept`,
+  publicInvitationPreview: (token: string) =>
+    `/api/invitations/${encodeURIComponent(token)}/public`,
 } as const;

@@ -374,6 +374,8 @@ const NOT_USER_OWNED: Record<string, string> = {
   "GET /api/admin/logs/requests/{requestId}": "administrators only; a request id",
   "GET /api/invitations/{token}":
     "an invitation's secret token: whoever holds the link may preview it (workspaces.test.ts)",
+  "GET /api/invitations/{token}/public":
+    "an invitation's secret token: the signed-out preview names only inviter, address and workspace",
   "POST /api/invitations/{token}/accept":
     "an invitation's secret token, accepted only by the invited address (workspaces.test.ts)",
   "GET /api/share/{token}": "a share link's secret token: public by the owner's choice",

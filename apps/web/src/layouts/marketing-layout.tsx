@@ -8,6 +8,7 @@ import { Container } from "../components/container";
 import { Logo } from "../components/logo";
 import { MAIN_CONTENT_ID } from "../components/skip-link";
 import { PageSpinner } from "../components/spinner";
+import { SIGN_UP_PATH } from "../lib/site";
 
 /** What the header offers: the app to someone signed in, sign-in and sign-up to a visitor. */
 function HeaderActions({ mobile = false }: { mobile?: boolean }) {
@@ -37,7 +38,7 @@ function HeaderActions({ mobile = false }: { mobile?: boolean }) {
           Sign in
         </Link>
       )}
-      <ButtonLink to="/login" size={mobile ? "md" : "sm"}>
+      <ButtonLink to={SIGN_UP_PATH} size={mobile ? "md" : "sm"}>
         Get Started
       </ButtonLink>
     </>

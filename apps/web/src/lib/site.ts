@@ -14,3 +14,6 @@ export const SITE = {
   /** The date the current privacy policy and terms took effect. */
   legalEffectiveDate: "November 1, 2026",
 } as const;
+
+/** Where every "Get Started" goes: the login screen, already in Create your account mode. */
+export const SIGN_UP_PATH = "/login?mode=signup";

@@ -1,5 +1,11 @@
 import {
   AGENT_ROLE_NAMES,
+  isRunActive,
+  NATIVE_MODELS,
+  RUN_STATUS_LABELS,
+  RUN_STEP_STATUS_LABELS,
+  SESSION_STATUS_LABELS,
+  sessionActivity,
   type TChatMessage,
   type TExportedRun,
   type TRunPassage,
@@ -52,8 +58,8 @@ function sessionFacts(data: TSessionExport): string[] {
   const { session } = data;
   const budget = session.budget_credits === null ? "no cap" : credits(session.budget_credits);
   const rows = [
-    ["Coordinator", session.coordinator_model],
-    ["Status", session.status],
+    ["Coordinator", modelName(session.coordinator_model, data)],
+    ["Status", SESSION_STATUS_LABELS[shownStatus(data)]],
     ["Credits spent", `${credits(session.spent_credits)} (budget: ${budget})`],
     ["Created", session.created_at],
     ["Exported", data.exported_at],
@@ -63,6 +69,43 @@ function sessionFacts(data: TSessionExport): string[] {
       : []),
   ];
   return ["| Session | |", "| --- | --- |", ...rows.map(([k, v]) => `| ${k} | ${cell(v ?? "")} |`)];
+}
+
+/**
+ * The labels say what the screen says (decision 057): a model's name, not its id, and the
+ * session's status as its badge shows it (an active session whose last run completed reads
+ * "Completed").
+ */
+function modelName(id: string, data: TSessionExport): string {
+  const native = NATIVE_MODELS.find((m) => m.id === id);
+  if (native) return native.name;
+  for (const run of data.runs) {
+    if (run.plan?.coordinator.model === id) return run.plan.coordinator.model_name;
+    const step = run.steps.find((s) => s.model === id);
+    if (step) return step.model_name;
+  }
+  return id;
+}
+
+function shownStatus(data: TSessionExport): keyof typeof SESSION_STATUS_LABELS {
+  const { session, runs } = data;
+  if (session.status !== "active") return session.status;
+  const newest = runs.at(-1);
+  const times = [
+    session.created_at,
+    ...runs.flatMap((r) => (r.finished_at ? [r.created_at, r.finished_at] : [r.created_at])),
+  ].map((t) => Date.parse(t));
+  return sessionActivity(
+    {
+      running: runs.some((r) => isRunActive(r.status)),
+      lastRunEnded:
+        newest && !isRunActive(newest.status)
+          ? (newest.status as "completed" | "failed" | "cancelled")
+          : null,
+      lastActivityAt: Math.max(...times),
+    },
+    Date.parse(data.exported_at),
+  );
 }
 
 function modelOf(step: Pick<TRunStep, "model_name" | "provider" | "simulated">): string {
@@ -75,7 +118,7 @@ function callFacts(step: TRunStep): string {
     modelOf(step),
     credits(step.credits),
     `${step.input_tokens} in / ${step.output_tokens} out tokens`,
-    step.status,
+    RUN_STEP_STATUS_LABELS[step.status],
   ];
   if (step.version > 1) parts.push(`version ${step.version}`);
   if (step.temperature !== null) parts.push(`temperature ${step.temperature}`);
@@ -85,7 +128,12 @@ function callFacts(step: TRunStep): string {
 
 function renderRun(run: TExportedRun, n: number, messages: readonly TChatMessage[]): string[] {
   const cite = citer(run, n);
-  const head = [`Run ${n}`, run.status, run.mode, credits(run.total_credits)];
+  const head = [
+    `Run ${n}`,
+    RUN_STATUS_LABELS[run.status],
+    run.mode === "manual" ? "Manual team" : "Automatic team",
+    credits(run.total_credits),
+  ];
   if (run.critic_score !== null) head.push(`Critic score ${run.critic_score}/10`);
   if (run.imported) head.push("imported (cost where it ran, not charged here)");
   const out = [`### ${head.join(" · ")}`, ""];

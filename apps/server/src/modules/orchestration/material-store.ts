@@ -59,6 +59,8 @@ export interface StoredRunMaterial {
   memories: TUsedMemory[];
   /** By call id: the numbers given and cited. */
   steps: Map<string, { passages: number[]; cited: number[] }>;
+  /** The Critic's score of each of the run's own drafts, by plan step id. */
+  draftScores?: Record<string, number>;
 }
 
 /** The material of the runs `runIds`, by run id (runs without any are absent). */
@@ -69,7 +71,7 @@ export async function loadRunMaterial(
   const byRun = new Map<string, StoredRunMaterial>();
   if (runIds.length === 0) return byRun;
   const ids = [...runIds];
-  const [passages, steps, memories] = await Promise.all([
+  const [passages, steps, memories, verdicts] = await Promise.all([
     db.query<TRunPassage & { run_id: string }>(
       `SELECT run_id, n, chunk_id, document_id, document_name, page, section, text
        FROM run_passages WHERE run_id = ANY($1::uuid[]) ORDER BY run_id, n`,
@@ -83,6 +85,19 @@ export async function loadRunMaterial(
     db.query<{ run_id: string; memory_id: string; text: string }>(
       `SELECT run_id, memory_id, text FROM run_memories
        WHERE run_id = ANY($1::uuid[]) ORDER BY run_id, position`,
+      [ids],
+    ),
+    // The per-draft scores live only in the verdict events (and an import's verdicts).
+    db.query<{ run_id: string; data: { draft_scores?: Record<string, number> } | string }>(
+      `SELECT run_id, data FROM run_events
+       WHERE session_id IN (SELECT session_id FROM runs WHERE id = ANY($1::uuid[]))
+         AND run_id = ANY($1::uuid[]) AND type = 'critic.verdict'
+         AND NOT (data ? 'rerun_call_id')
+       UNION ALL
+       SELECT r.id AS run_id, v.value AS data FROM runs r,
+         jsonb_array_elements(r.imported_verdicts) v
+       WHERE r.id = ANY($1::uuid[]) AND r.imported_verdicts IS NOT NULL
+         AND NOT (v.value ? 'rerun_call_id')`,
       [ids],
     ),
   ]);
@@ -106,5 +121,10 @@ export async function loadRunMaterial(
   }
   for (const row of memories.rows)
     of(row.run_id).memories.push({ id: row.memory_id, text: row.text });
+  for (const row of verdicts.rows) {
+    const data = typeof row.data === "string" ? JSON.parse(row.data) : row.data;
+    const scores = (data as { draft_scores?: Record<string, number> }).draft_scores;
+    if (scores && Object.keys(scores).length > 0) of(row.run_id).draftScores = scores;
+  }
   return byRun;
 }

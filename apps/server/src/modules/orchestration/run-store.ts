@@ -209,6 +209,7 @@ function withMaterial(run: TRun, material: StoredRunMaterial | undefined): TRun 
     passages: material?.passages ?? [],
     cited: answer?.cited ?? [],
     memories: material?.memories ?? [],
+    ...(material?.draftScores ? { draft_scores: material.draftScores } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import {
   ERROR_CODES,
   type TInvitableRole,
   type TInvitationPreview,
+  type TInvitationPublicPreview,
   type TWorkspace,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_MESSAGES,
@@ -81,6 +82,15 @@ export async function previewInvitation(db: Queryable, token: string): Promise<T
   };
 }
 
+/** The signed-out preview: who invited which address to which workspace (decision 057). */
+export async function previewInvitationPublicly(
+  db: Queryable,
+  token: string,
+): Promise<TInvitationPublicPreview> {
+  const row = await findUsableInvitation(db, token, false);
+  return { workspace_name: row.workspace_name, invited_by: accountName(row), email: row.email };
+}
+
 /**
  * Joins the signed-in user to the workspace with the invitation's role, once: the row is
  * locked, so two accepts of one link cannot both succeed. Only the invited address may
@@ -88,7 +98,7 @@ export async function previewInvitation(db: Queryable, token: string): Promise<T
  */
 export async function acceptInvitation(
   db: Db,
-  user: { id: string; email: string },
+  user: { id: string; email: string; emailVerified: boolean },
   token: string,
 ): Promise<TWorkspace> {
   return db.transaction(async (tx) => {
@@ -98,6 +108,14 @@ export async function acceptInvitation(
         WORKSPACE_ERROR_CODES.invitationWrongAccount,
         403,
         WORKSPACE_MESSAGES.invitationWrongAccount(invitation.email),
+      );
+    }
+    // Holding the link is not proof of owning the address: the address must be confirmed.
+    if (!user.emailVerified) {
+      throw new AppError(
+        WORKSPACE_ERROR_CODES.invitationUnverified,
+        403,
+        WORKSPACE_MESSAGES.invitationUnverified(invitation.email),
       );
     }
     const workspaceId = invitation.workspace_id;

@@ -3,6 +3,7 @@ import {
   WORKSPACE_MESSAGES,
   ZCreateInvitation,
   ZInvitationPreview,
+  ZInvitationPublicPreview,
   ZInvitationTokenParams,
   ZWorkspaceInvitationList,
   ZWorkspaceInvitationOne,
@@ -16,7 +17,11 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { consumeAttempt, THROTTLE } from "../auth/throttle";
-import { acceptInvitation, previewInvitation } from "./accept-invitation";
+import {
+  acceptInvitation,
+  previewInvitation,
+  previewInvitationPublicly,
+} from "./accept-invitation";
 import { createInvitation } from "./create-invitation";
 import { notifyWorkspaceChanged } from "./drop-member-sockets";
 import { invitationEmail } from "./invitation-email";
@@ -142,6 +147,23 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
       await requireUser(request);
       reply.header("cache-control", "no-store");
       return previewInvitation(app.db, request.params.token);
+    },
+  );
+
+  r.get(
+    "/api/invitations/:token/public",
+    {
+      schema: {
+        tags,
+        summary:
+          "What a valid invitation link shows signed out: who invited which address to which workspace",
+        params: ZInvitationTokenParams,
+        response: { 200: ZInvitationPublicPreview },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return previewInvitationPublicly(app.db, request.params.token);
     },
   );
 

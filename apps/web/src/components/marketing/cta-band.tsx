@@ -1,3 +1,4 @@
+import { SIGN_UP_PATH } from "../../lib/site";
 import { ButtonLink } from "../button";
 import { Container } from "../container";
 
@@ -25,7 +26,7 @@ export function CtaBand({
             </h2>
             <p className="mt-4 text-lg leading-8 text-ink-300">{text}</p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <ButtonLink to="/login" variant="inverse" size="lg">
+              <ButtonLink to={SIGN_UP_PATH} variant="inverse" size="lg">
                 Get Started
               </ButtonLink>
               <ButtonLink

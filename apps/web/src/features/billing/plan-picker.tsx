@@ -15,6 +15,10 @@ import { type RedirectAction, useRedirectAction } from "./use-redirect-action";
 /** The label a plan the public pricing page still calls 'Coming Soon' wears in the app. */
 export const EARLY_ACCESS_LABEL = "Early access";
 
+/** What that label means, said once under the plans (decision 057). */
+export const EARLY_ACCESS_NOTE =
+  'Early access means you can subscribe today, before the public pricing page opens the plan: the checkout, the monthly credits and CoChat work now. A feature marked "Not available yet" is not built and is not part of what you pay for; it comes at no extra cost.';
+
 function PeriodToggle({
   value,
   onChange,
@@ -177,6 +181,11 @@ export function PlanPicker({ summary }: { summary: TBillingSummary }) {
           />
         ))}
       </div>
+      {summary.plans.some((plan) => !plan.available) ? (
+        <p data-testid="early-access-note" className="text-sm text-ink-600">
+          {EARLY_ACCESS_NOTE}
+        </p>
+      ) : null}
     </div>
   );
 }

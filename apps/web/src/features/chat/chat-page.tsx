@@ -11,6 +11,7 @@ import { Conversation } from "./conversation";
 import { NewSessionDialog } from "./new-session-dialog";
 import { RoleAvatar } from "./run-parts";
 import { SessionList } from "./session-list";
+import { StartFromMessage } from "./start-from-message";
 
 function SessionsDrawer({ currentId, onNew }: { currentId: string; onNew(): void }) {
   const { pathname } = useLocation();
@@ -48,12 +49,20 @@ function Welcome({ onNew }: { onNew(): void }) {
         Cohort Chat
       </h1>
       <p className="mt-3 text-sm leading-6 text-ink-600 sm:text-base">
-        Start a session, give it a task, and watch a coordinator plan the work while the Strategist,
-        Coder, Designer and Critic each work on it live, on their own models.
+        Give the team a task and watch a coordinator plan the work while the Strategist, Coder,
+        Designer and Critic each work on it live, on their own models.
+      </p>
+      <div className="mt-6 w-full text-left">
+        <StartFromMessage blockedReason={readOnly} />
+      </div>
+      <p className="mt-4 text-xs text-ink-500">
+        Typing a task starts a session titled from it; rename it any time. To choose the models,
+        instructions, budget or documents first:
       </p>
       <Button
         size="lg"
-        className="mt-6"
+        variant="outline"
+        className="mt-3"
         onClick={onNew}
         disabled={readOnly !== null}
         aria-describedby={readOnly ? "welcome-read-only" : undefined}

@@ -29,6 +29,7 @@ import {
 import { CollapsedRun, RunCard, UserMessage } from "./run-card";
 import { activeRunOf, rerunGoing, timelineOf } from "./run-state";
 import { SessionHeader } from "./session-header";
+import { firstMessageOf } from "./start-from-message";
 import { type ChatActions, ChatActionsContext } from "./step-versions";
 import { useConversation } from "./use-conversation";
 import { useRunAnnouncements } from "./use-run-announcements";
@@ -108,6 +109,9 @@ export function Conversation({
   // Set by the new-session dialog: the composer takes the focus once the session shows.
   const location = useLocation();
   const focusComposer = (location.state as { focusComposer?: boolean } | null)?.focusComposer;
+  // A session started by typing in the empty chat: its message goes out once it has loaded.
+  const firstMessage = useRef(firstMessageOf(location.state));
+  const sendRef = useRef<((text: string) => Promise<boolean>) | null>(null);
   const pinToBottom = useStickToBottom(state);
   useDocumentMeta({ title: session ? `${session.title} · Cohort Chat` : "Cohort Chat" });
 
@@ -121,6 +125,18 @@ export function Conversation({
   useEffect(() => {
     if (!active) setStopping(false);
   }, [active]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the session has loaded
+  useEffect(() => {
+    const text = firstMessage.current;
+    if (!text || !session || !sendRef.current) return;
+    firstMessage.current = null;
+    window.history.replaceState({ ...window.history.state, usr: null }, "");
+    const send = sendRef.current;
+    void send(text).then((sent) => {
+      if (!sent) setPrefill((p) => ({ text, key: (p?.key ?? 0) + 1 }));
+    });
+  }, [session?.id]);
 
   if (load.status === "loading") return <PageSpinner label="Loading the session…" />;
   if (load.status === "missing") {
@@ -175,6 +191,8 @@ export function Conversation({
       return false;
     }
   };
+
+  sendRef.current = send;
 
   const regenerate = async (runId: string) => {
     setFailure(null);

@@ -281,9 +281,10 @@ export function CollapsedRun({
   models: Map<string, TModel>;
   again?: boolean;
 }) {
-  const agents = run.lanes.filter((l) => l.kind === "agent" && l.rerunOf === null).length;
+  // The same count as the open run's "Agents · N lanes" heading (the Critic's lane included).
+  const lanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null).length;
   const summary = [
-    formatCount(agents, "agent"),
+    formatCount(lanes, "lane"),
     run.critic?.score != null ? `critic ${run.critic.score}/10` : null,
   ]
     .filter(Boolean)

@@ -1,10 +1,12 @@
 import {
   AGENT_ROLE_NAMES,
   CREDIT_LIMIT_STOP_MESSAGES,
+  CRITIC_SCORE_BAR,
   creditsOf,
   estimateTokens,
   isRunActive,
   priceCall,
+  RUN_STATUS_LABELS,
   SIMULATED_NOT_CHARGED,
   type TAgentRole,
   type TModel,
@@ -89,16 +91,7 @@ export function RoleAvatar({ role, className }: { role: TAgentRole; className?: 
   );
 }
 
-const STATUS_LABELS: Record<TRunStatus, string> = {
-  queued: "Starting",
-  planning: "Planning",
-  running: "Agents working",
-  reviewing: "Reviewing",
-  synthesizing: "Writing the answer",
-  completed: "Completed",
-  failed: "Failed",
-  cancelled: "Stopped",
-};
+const STATUS_LABELS = RUN_STATUS_LABELS;
 
 export function RunStatusBadge({ status }: { status: TRunStatus }) {
   const active = isRunActive(status);
@@ -437,10 +430,13 @@ function useFollowStream(text: string, active: boolean) {
 export function LaneCard({
   lane,
   model,
+  draftScore,
   children,
 }: {
   lane: LaneView;
   model: TModel | undefined;
+  /** The Critic's score of this draft (not the run's overall verdict). */
+  draftScore?: number | undefined;
   /** Actions under the lane (copy, re-run). */
   children?: ReactNode;
 }) {
@@ -491,12 +487,20 @@ export function LaneCard({
               {status.label}
             </span>
           </div>
-          <ModelBadge
-            name={lane.modelName}
-            provider={lane.provider}
-            simulated={lane.simulated}
-            className="mt-1"
-          />
+          <div className="mt-1 flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
+            <ModelBadge name={lane.modelName} provider={lane.provider} simulated={lane.simulated} />
+            {draftScore !== undefined ? (
+              <span
+                data-testid="lane-critic-score"
+                className={cn(
+                  "text-xs font-semibold tabular-nums",
+                  draftScore >= CRITIC_SCORE_BAR ? "text-emerald-700" : "text-amber-800",
+                )}
+              >
+                Critic {draftScore}/10
+              </span>
+            ) : null}
+          </div>
         </div>
       </header>
       {lane.task ? (

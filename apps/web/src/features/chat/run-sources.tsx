@@ -4,7 +4,10 @@ import { Link } from "react-router";
 import { cn } from "../../components/cn";
 import type { Citations } from "../../components/markdown/cited-text";
 import { documentViewerPath } from "../documents/documents-api";
+import { useCurrentWorkspace } from "../workspaces/current-workspace";
+import { memoryOwnerLabel } from "../workspaces/workspace-labels";
 import type { LaneView, RunView } from "./run-state";
+import { ChatActionsContext } from "./step-versions";
 
 /**
  * What a run worked from (decision 037): the documents its plan names per sub-task, the
@@ -159,8 +162,13 @@ export function LanePassages({ lane }: { lane: LaneView }) {
   );
 }
 
-/** The approved memories the run put into its plan's context. */
+/** The approved memories the run put into its plan's context, and whose memory they are. */
 export function UsedMemories({ run }: { run: RunView }) {
+  const session = useContext(ChatActionsContext)?.session;
+  const { workspace, workspaces } = useCurrentWorkspace();
+  const owner = session
+    ? (workspaces.find((w) => w.id === session.workspace_id) ?? workspace)
+    : workspace;
   if (run.memories.length === 0) return null;
   return (
     <section
@@ -191,8 +199,8 @@ export function UsedMemories({ run }: { run: RunView }) {
           </li>
         ))}
       </ul>
-      <p className="mt-1.5 text-xs text-ink-500">
-        From your approved memories.{" "}
+      <p className="mt-1.5 text-xs text-ink-500" data-testid="used-memories-source">
+        From the approved memories of {memoryOwnerLabel(owner)}.{" "}
         <Link to="/settings#memory" className="font-medium text-violet-800 hover:underline">
           Manage memory
         </Link>

@@ -271,7 +271,7 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
                 : run.critic_score >= CRITIC_SCORE_BAR
                   ? "approve"
                   : "revise",
-            draftScores: {},
+            draftScores: run.draft_scores ?? {},
             reviseStepIds: revised,
           }
         : null,

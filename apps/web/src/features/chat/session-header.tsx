@@ -277,8 +277,12 @@ export function SessionHeader({
   const [sharing, setSharing] = useState(false);
   const [savingTemplate, setSavingTemplate] = useState(false);
   const [changing, setChanging] = useState<TSessionStatus | null>(null);
-  const targets = SESSION_STATUS_TRANSITIONS[session.status];
   const shown = useShownStatus(session, runActive);
+  // A session whose badge already reads Completed (its last run is) is not offered
+  // "Mark complete" as if it were not (decision 057).
+  const targets = SESSION_STATUS_TRANSITIONS[session.status].filter(
+    (status) => !(status === "completed" && shown === "completed"),
+  );
 
   const changeStatus = async (status: TSessionStatus) => {
     setChanging(status);

@@ -1,5 +1,6 @@
 import {
   SESSION_IDLE_AFTER_MS,
+  SESSION_STATUS_LABELS,
   shownSessionStatus,
   type TSession,
   type TShownSessionStatus,
@@ -20,13 +21,7 @@ import { formatWhen } from "./format";
 const SEARCH_DEBOUNCE_MS = 250;
 
 /** A session's badge: the user's own status when not active, else what it is doing. */
-export const SESSION_STATUS_LABELS: Record<TShownSessionStatus, string> = {
-  active: "Active",
-  idle: "Idle",
-  paused: "Paused",
-  completed: "Completed",
-  archived: "Archived",
-};
+export { SESSION_STATUS_LABELS };
 
 const SESSION_STATUS_HINTS: Record<TShownSessionStatus, string> = {
   active: "A run is working, or the session was used in the last 30 minutes",
@@ -128,7 +123,7 @@ function SessionRow({
           <SessionStatusBadge status={shownStatusAt(session, now)} className="shrink-0" />
         </span>
         <span className="mt-0.5 flex items-center justify-between gap-2 text-xs text-ink-500">
-          <span className="min-w-0 truncate">{session.description || "No description"}</span>
+          <span className="min-w-0 truncate">{session.description}</span>
           <span className="shrink-0 tabular-nums">{formatWhen(session.last_activity_at)}</span>
         </span>
       </Link>

@@ -55,8 +55,12 @@ function RerunForm({
 }) {
   const id = useId();
   const choices = [...models.values()].filter((m) => m.roles.includes(lane.role));
-  const firstOther = choices.find((m) => m.id !== lane.model) ?? choices[0];
-  const [model, setModel] = useState(firstOther?.id ?? lane.model);
+  // The picker starts on the model the step runs on now (its newest version's): the user
+  // changes what they mean to change, the model or only the temperature (decision 057).
+  const current = stepVersions(run, lane).at(-1)?.model ?? lane.model;
+  const [model, setModel] = useState(
+    choices.some((m) => m.id === current) ? current : (choices[0]?.id ?? current),
+  );
   const [temperature, setTemperature] = useState("");
   const hasCritic = run.plan?.steps.some((s) => s.phase === "review") ?? false;
   const [review, setReview] = useState(hasCritic);
@@ -105,7 +109,7 @@ function RerunForm({
             {choices.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name}
-                {m.id === lane.model ? " (same model)" : ""}
+                {m.id === current ? " (current model)" : ""}
                 {m.simulated ? " · Simulated" : ""}
               </option>
             ))}
@@ -253,7 +257,11 @@ function versionFacts(
   run: RunView,
   version: LaneView,
 ): { cost: number | null; score: number | null } {
-  if (version.rerunOf === null) return { cost: version.credits, score: run.critic?.score ?? null };
+  // The first version's score is the Critic's score of that draft, not the run's overall
+  // verdict (the ring shows that one).
+  if (version.rerunOf === null) {
+    return { cost: version.credits, score: run.critic?.draftScores[version.stepId] ?? null };
+  }
   const review = rerunReviewOf(run, version);
   const cost = version.credits === null ? null : version.credits + (review?.credits ?? 0);
   return { cost, score: version.criticScore };
@@ -329,7 +337,11 @@ export function StepLane({
   const [shown, setShown] = useState<string>(SIDE_BY_SIDE);
   if (versions.length === 1) {
     return (
-      <LaneCard lane={lane} model={models.get(lane.model)}>
+      <LaneCard
+        lane={lane}
+        model={models.get(lane.model)}
+        draftScore={lane.kind === "agent" ? run.critic?.draftScores[lane.stepId] : undefined}
+      >
         <LaneActions run={run} lane={lane} models={models} />
       </LaneCard>
     );

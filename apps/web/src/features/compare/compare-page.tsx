@@ -5,6 +5,7 @@ import { Container } from "../../components/container";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { PageHeader } from "../../components/marketing/page-header";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { SIGN_UP_PATH } from "../../lib/site";
 import { COMPARE_CONTENT, comparisonRows, type TComparedModel } from "./compare-content";
 
 function isComparedModel(value: string | undefined): value is TComparedModel {
@@ -42,7 +43,7 @@ export function ComparePage() {
         title={`Cohort vs. ${content.name} on its own`}
         lead={content.lead}
       >
-        <ButtonLink to="/login" size="lg">
+        <ButtonLink to={SIGN_UP_PATH} size="lg">
           Get Started
         </ButtonLink>
       </PageHeader>

@@ -18,6 +18,7 @@ import {
   PROCESSING_POLL_MS,
 } from "./documents-api";
 import { documentFacts, passageLocation } from "./documents-format";
+import { PdfPages } from "./pdf-pages";
 
 function BackLink() {
   return (
@@ -130,8 +131,9 @@ function ViewerBody({ document, passageId }: { document: TDocument; passageId: s
   }
   const list = chunks.data.chunks;
   const missing = passageId !== null && !list.some((chunk) => chunk.id === passageId);
-  return (
-    <div className="grid gap-3">
+  const focused = list.find((chunk) => chunk.id === passageId);
+  const text = (
+    <div className="order-1 grid min-w-0 content-start gap-3 lg:order-2">
       {missing ? (
         <FormMessage tone="info">
           That passage is no longer part of this document; here is its whole text.
@@ -154,6 +156,22 @@ function ViewerBody({ document, passageId }: { document: TDocument; passageId: s
           ))}
         </Card>
       )}
+    </div>
+  );
+  if (document.kind !== "pdf") return text;
+  // A PDF: its pages beside the extracted text, the cited passage marked on both.
+  return (
+    <div className="grid items-start gap-4 lg:grid-cols-2">
+      {/* On a phone the text comes first: pages drawn above it would push the passage away. */}
+      <div className="order-2 lg:sticky lg:top-4 lg:order-1">
+        <PdfPages
+          url={documentDownloadUrl(document.id)}
+          cited={
+            focused && focused.page !== null ? { page: focused.page, text: focused.text } : null
+          }
+        />
+      </div>
+      {text}
     </div>
   );
 }

@@ -157,7 +157,7 @@ export function DocumentsPage() {
   const view = params.get("view");
   if (view) {
     return (
-      <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6 lg:px-10 lg:py-10">
+      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-10 lg:py-10">
         <DocumentViewer key={view} documentId={view} passageId={params.get("passage")} />
       </div>
     );

@@ -45,8 +45,8 @@ const BENEFITS: readonly Benefit[] = [
     icon: "M15 7a4 4 0 1 1-3.9 5H4v3h3v3h3v-3h1.1A4 4 0 0 1 15 7zm1 3h.01",
   },
   {
-    title: "Coming: workspaces and export",
-    text: "Workspace saving (Pro+), team workspaces (Enterprise) and conversation export are being built. They are not available yet; the plans say so, and nothing is charged for them. Documents and memory (Pro+) are here.",
+    title: "Team workspaces and export",
+    text: "Share a workspace with your team, with one credit pool and a cap per member. Save a session's setup as a template, export any session as Markdown or PDF, and keep documents and memory beside your work.",
     icon: "M4 7l8-4 8 4-8 4-8-4zM4 12l8 4 8-4M4 17l8 4 8-4",
   },
 ];

@@ -3,6 +3,7 @@ import { ButtonLink } from "../../components/button";
 import { cn } from "../../components/cn";
 import { Container } from "../../components/container";
 import { ROLE_COPY } from "../../content/agent-roles";
+import { SIGN_UP_PATH } from "../../lib/site";
 
 interface PreviewAgent {
   role: string;
@@ -145,7 +146,7 @@ export function Hero() {
             plan, the drafts and the cost of every agent as they happen.
           </p>
           <div className="mt-10 flex flex-wrap gap-3">
-            <ButtonLink to="/login" size="lg" variant="inverse">
+            <ButtonLink to={SIGN_UP_PATH} size="lg" variant="inverse">
               Get Started
             </ButtonLink>
             <ButtonLink

@@ -50,7 +50,7 @@ const ITEMS: readonly FaqItem[] = [
   {
     question: "Why do Pro and Pro+ say Coming Soon?",
     answer:
-      "They're in early access: once you have an account, you can subscribe to either from Billing or the pricing page, and CoChat unlocks at once. Memory, listed for Pro+, works today: approved facts and preferences carry into your next runs. Workspace saving is not built yet and is not part of what you pay for today.",
+      "They're in early access: once you have an account, you can subscribe to either from Billing or the pricing page, and CoChat unlocks at once. Memory and workspace saving, listed for Pro+, work today: approved facts carry into your next runs, and a session's setup can be saved as a template.",
   },
 ];
 

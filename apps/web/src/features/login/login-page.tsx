@@ -18,7 +18,6 @@ import { FullScreenSpinner } from "../../auth/full-screen-spinner";
 import {
   announceGoogleFailure,
   fetchAuthProviders,
-  GOOGLE_MESSAGES,
   startGoogleSignIn,
 } from "../../auth/google-sign-in";
 import { returnPathFrom } from "../../auth/return-path";
@@ -33,6 +32,7 @@ import { logger } from "../../lib/telemetry/logger";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { fetchCurrentAgreement } from "../agreement/agreement-api";
 import { fetchEmailStatus } from "./email-status-api";
+import { InvitationNotice, invitationTokenFrom, useInvitationPreview } from "./invitation-notice";
 import { ModelsPanel } from "./models-panel";
 import { ProviderIcon } from "./provider-icon";
 
@@ -78,6 +78,11 @@ export function LoginPage() {
   const [mode, setMode] = useState<Mode>(
     searchParams.get("mode") === "signup" ? "signup" : "signin",
   );
+  // A "Get Started" followed while this screen is already open still switches it to sign-up.
+  const askedForSignUp = searchParams.get("mode") === "signup";
+  useEffect(() => {
+    if (askedForSignUp) setMode("signup");
+  }, [askedForSignUp]);
   useDocumentMeta({
     title: mode === "signin" ? "Sign in" : "Create your account",
     description: "Sign in to Cohort or create your account.",
@@ -97,7 +102,6 @@ export function LoginPage() {
   const extraProviders = (providers.data?.firebase?.providers ?? []).filter(
     (provider) => provider !== "google",
   );
-  const googleUnavailable = providers.data ? !providers.data.google : false;
   /** A notice in the form (a declined agreement); failures of a call are toasts (spec §8). */
   const [formNotice, setFormNotice] = useState<string | null>(null);
   /** The address sign-up found taken: the form offers to sign in with it instead. */
@@ -111,6 +115,15 @@ export function LoginPage() {
   const [loopAlertOpen, setLoopAlertOpen] = useState(false);
   const handledAuth = useRef<AuthSnapshot | null>(null);
   const handledGoogleError = useRef(false);
+  // An invitation link opened signed out: the form says who invited whom, to what, and is
+  // ready to create the invited address's account (decision 057).
+  const invitation = useInvitationPreview(invitationTokenFrom(location.state)).data ?? null;
+  const invitedEmail = invitation?.email ?? null;
+  useEffect(() => {
+    if (!invitedEmail) return;
+    setMode("signup");
+    setValues((previous) => (previous.email ? previous : { ...previous, email: invitedEmail }));
+  }, [invitedEmail]);
 
   // The server-side Google flow comes back here with ?error=google when it fails.
   useEffect(() => {
@@ -315,23 +328,19 @@ export function LoginPage() {
             )}
           </p>
 
+          {invitation ? <InvitationNotice preview={invitation} /> : null}
+
           <div className="mt-8 grid gap-3">
             <Button
               variant="outline"
               size="lg"
               className="w-full"
               onClick={() => onProvider("google")}
-              disabled={providerBusy || googleUnavailable}
-              aria-describedby={googleUnavailable ? "google-unavailable" : undefined}
+              disabled={providerBusy}
             >
               <ProviderIcon provider="google" />
               Continue with Google
             </Button>
-            {googleUnavailable ? (
-              <p id="google-unavailable" className="text-center text-xs text-ink-500">
-                {GOOGLE_MESSAGES.notConfigured}
-              </p>
-            ) : null}
             {extraProviders.map((provider) => (
               <Button
                 key={provider}

@@ -15,6 +15,8 @@ import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { useCurrentWorkspace } from "../workspaces/current-workspace";
+import { memoryOwnerLabel } from "../workspaces/workspace-labels";
 import {
   deleteAllMemories,
   deleteMemory,
@@ -309,16 +311,21 @@ function MemoryManager() {
   const memories = useMemories(q);
   const settings = useMemorySettings();
   const searchId = useId();
+  const { workspace } = useCurrentWorkspace();
   const locked = isApiError(memories.error) && memories.error.code === MEMORY_ERROR_CODES.locked;
   if (locked) return <MemoryGate />;
   const list = memories.data ?? [];
   return (
     <Card id="memory" role="region" aria-labelledby="memory-title" className="p-5 sm:p-6">
       <SectionTitle />
+      <p className="mt-1 text-sm font-medium text-ink-800" data-testid="memory-workspace">
+        Memory of {memoryOwnerLabel(workspace)}: runs in this workspace use it, and other workspaces
+        do not see it.
+      </p>
       <p className="mt-1 text-sm text-ink-600">
         After each run the coordinator proposes facts and preferences worth keeping; you approve,
         edit or reject them on the run or here. Approved memories relevant to a new task go into its
-        plan, in every session, and the run shows which it used.
+        plan, in every session of this workspace, and the run shows which it used.
       </p>
       {settings.data?.paused ? (
         <p role="status" className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -110,29 +110,28 @@ const GROUPS: readonly FeatureGroup[] = [
   },
   {
     id: "workspaces",
-    title: "Sessions, and what comes next",
-    intro:
-      'Work that lasts longer than one conversation. What is marked "not available yet" is being built; the rest works today.',
+    title: "Sessions, workspaces and export",
+    intro: "Work that lasts longer than one conversation, and that a team can share.",
     items: [
       {
         title: "Live, resumable sessions",
         text: "Every run event is stored. Reconnect after a dropped connection or from another device and you miss nothing.",
       },
       {
-        title: "Export conversations (not available yet)",
-        text: "Planned: take a session with you, with its plan, drafts and answer.",
+        title: "Export conversations",
+        text: "Take a session with you as Markdown or PDF, with its plan, drafts and answer, or as a file that imports back into Cohort.",
       },
       {
-        title: "Workspace saving (not available yet)",
-        text: "Planned for Pro+: keep related sessions together in a saved workspace.",
+        title: "Workspace saving (Pro+)",
+        text: "Save a session's setup (coordinator, agents, instructions, budget, documents) as a template and start the next session from it.",
       },
       {
         title: "Memory (Pro+)",
         text: "After a run, the coordinator proposes facts and preferences worth keeping; what you approve is used by your next runs, and shown on them. Pause, edit, export or delete it all in Settings.",
       },
       {
-        title: "Team workspaces (not available yet)",
-        text: "Planned for Enterprise: share workspaces with your team.",
+        title: "Team workspaces",
+        text: "Invite your team into a shared workspace with one credit pool, a monthly cap per member, everyone's usage and an audit log.",
       },
       {
         title: "Documents",

@@ -6,6 +6,7 @@ import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
 import { PageHeader } from "../../components/marketing/page-header";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { SIGN_UP_PATH } from "../../lib/site";
 import { PERSONA_CONTENT, type TPersona } from "./personas";
 
 function isPersona(value: string | undefined): value is TPersona {
@@ -26,7 +27,7 @@ export function PersonaPage() {
     <>
       <PageHeader eyebrow={`Solutions · ${content.name}`} title={content.title} lead={content.lead}>
         <div className="flex flex-wrap gap-3">
-          <ButtonLink to="/login" size="lg">
+          <ButtonLink to={SIGN_UP_PATH} size="lg">
             Get Started
           </ButtonLink>
           <ButtonLink to="/pricing" size="lg" variant="outline">

@@ -8,6 +8,7 @@ import { ExamplePrompt } from "../../components/marketing/example-prompt";
 import { PageHeader } from "../../components/marketing/page-header";
 import { RoleGrid } from "../../components/marketing/role-grid";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { SIGN_UP_PATH } from "../../lib/site";
 import { INDUSTRY_CONTENT, type TIndustry } from "./industries";
 
 function isIndustry(value: string | undefined): value is TIndustry {
@@ -28,7 +29,7 @@ export function IndustryPage() {
     <>
       <PageHeader eyebrow={`Use cases · ${content.name}`} title={content.title} lead={content.lead}>
         <div className="flex flex-wrap gap-3">
-          <ButtonLink to="/login" size="lg">
+          <ButtonLink to={SIGN_UP_PATH} size="lg">
             Get Started
           </ButtonLink>
           <ButtonLink to="/use-cases" size="lg" variant="outline">

@@ -1,7 +1,9 @@
+import { WORKSPACE_MESSAGES } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { failureMessage } from "../../auth/account-api";
+import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { FormMessage } from "../../components/form";
 import { Spinner } from "../../components/spinner";
@@ -35,6 +37,7 @@ export function InvitationDialog() {
 function InvitationPrompt({ token, onClose }: { token: string; onClose(): void }) {
   const queryClient = useQueryClient();
   const { switchTo } = useCurrentWorkspace();
+  const { user } = useAuth();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const preview = useQuery({
@@ -60,6 +63,11 @@ function InvitationPrompt({ token, onClose }: { token: string; onClose(): void }
   };
 
   const invitation = preview.data;
+  // Only a confirmed address may accept (decision 057): said before the click, not after.
+  const unconfirmed =
+    invitation && user && !user.emailVerified
+      ? WORKSPACE_MESSAGES.invitationUnverified(invitation.email)
+      : null;
   const shownError =
     error ?? (preview.isError ? failureMessage(preview.error, PREVIEW_FAILED) : null);
   const title = invitation
@@ -89,9 +97,17 @@ function InvitationPrompt({ token, onClose }: { token: string; onClose(): void }
             credit pool.
           </p>
         ) : null}
+        {unconfirmed && !shownError ? (
+          <p
+            className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            data-testid="invitation-unconfirmed"
+          >
+            {unconfirmed}
+          </p>
+        ) : null}
         <FormMessage>{shownError}</FormMessage>
         <div className="flex justify-end gap-2">
-          {invitation && !error ? (
+          {invitation && !error && !unconfirmed ? (
             <>
               <Button variant="outline" onClick={onClose} disabled={busy}>
                 Decline

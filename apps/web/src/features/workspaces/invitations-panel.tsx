@@ -116,9 +116,9 @@ export function InvitationsPanel({ workspace }: { workspace: TWorkspace }) {
   const pending = invitations.data ?? [];
   return (
     <section aria-labelledby="workspace-invitations-title" className="grid gap-3">
-      <h3 id="workspace-invitations-title" className="text-sm font-semibold text-ink-900">
+      <h2 id="workspace-invitations-title" className="text-base font-semibold text-ink-950">
         Invitations
-      </h3>
+      </h2>
       <InviteForm workspace={workspace} />
       {pending.length > 0 ? (
         <ul className="divide-y divide-ink-100" data-testid="pending-invitations">

@@ -64,14 +64,29 @@ function CapForm({ workspace, member }: { workspace: TWorkspace; member: TWorksp
   );
 }
 
-/** Per-member use of the pool this month (UTC) and each member's monthly cap (admins). */
-export function MemberUsage({ workspace }: { workspace: TWorkspace }) {
+/**
+ * Per-member use of the pool this month (UTC) and each member's monthly cap (admins): on the
+ * team screen's Credits and caps tab the caps are edited, on its Usage tab only read.
+ */
+export function MemberUsage({
+  workspace,
+  editCaps = true,
+}: {
+  workspace: TWorkspace;
+  editCaps?: boolean;
+}) {
   const usage = useWorkspaceUsage(workspace.id, true);
   return (
     <section aria-labelledby="workspace-usage-title" className="grid gap-2">
-      <h3 id="workspace-usage-title" className="text-sm font-semibold text-ink-900">
-        Usage this month{usage.data ? ` (${usage.data.month})` : ""} and caps
-      </h3>
+      <h2 id="workspace-usage-title" className="text-base font-semibold text-ink-950">
+        {editCaps ? "Monthly caps" : "Usage this month"}
+        {usage.data ? ` (${usage.data.month})` : ""}
+      </h2>
+      <p className="text-sm text-ink-600">
+        {editCaps
+          ? "A member's runs stop once they have used their cap this month; leave it empty for no cap."
+          : "What each member's runs used from the pool this month, and how many model calls they made."}
+      </p>
       {usage.isPending ? (
         <Spinner label="Loading usage" />
       ) : usage.isError ? (
@@ -117,11 +132,19 @@ export function MemberUsage({ workspace }: { workspace: TWorkspace }) {
                   </td>
                   <td className="py-2 pr-3 text-right tabular-nums">{member.calls}</td>
                   <td className="py-2">
-                    <CapForm
-                      key={String(member.monthly_cap_credits)}
-                      workspace={workspace}
-                      member={member}
-                    />
+                    {editCaps ? (
+                      <CapForm
+                        key={String(member.monthly_cap_credits)}
+                        workspace={workspace}
+                        member={member}
+                      />
+                    ) : member.monthly_cap_credits === null ? (
+                      <span className="text-ink-500">No cap</span>
+                    ) : (
+                      <span className="tabular-nums">
+                        {formatCreditAmount(member.monthly_cap_credits)} credits
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}

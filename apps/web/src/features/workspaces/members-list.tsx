@@ -114,9 +114,9 @@ export function MembersList({ workspace, myId }: { workspace: TWorkspace; myId: 
   const members = useMembers(workspace.id);
   return (
     <section aria-labelledby="workspace-members-title" className="grid gap-2">
-      <h3 id="workspace-members-title" className="text-sm font-semibold text-ink-900">
+      <h2 id="workspace-members-title" className="text-base font-semibold text-ink-950">
         Members
-      </h3>
+      </h2>
       {members.isPending ? (
         <Spinner label="Loading members" />
       ) : members.isError ? (

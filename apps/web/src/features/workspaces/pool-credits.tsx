@@ -31,9 +31,9 @@ export function PoolCredits({ workspace }: { workspace: TWorkspace }) {
   return (
     <section aria-labelledby="workspace-pool-title" className="grid gap-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 id="workspace-pool-title" className="text-sm font-semibold text-ink-900">
+        <h2 id="workspace-pool-title" className="text-base font-semibold text-ink-950">
           {TEAM_POOL_LABEL}
-        </h3>
+        </h2>
         <p className="text-sm text-ink-700" data-testid="workspace-pool-balance">
           {pool.data ? (
             <>

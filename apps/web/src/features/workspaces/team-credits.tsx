@@ -13,8 +13,8 @@ import { CreditBalance, CreditBalanceChip } from "../shell/credit-balance";
 import { useChargedWorkspace } from "./charged-workspace";
 import { useWorkspaceCredits, workspaceKeys } from "./workspaces-api";
 
-/** Where the team's pool is managed (Settings → Workspace). */
-export const WORKSPACE_SETTINGS_PATH = "/settings#workspace";
+/** Where the team's pool is managed (the team screen's Credits and caps tab). */
+export const WORKSPACE_SETTINGS_PATH = "/team/credits";
 export const TEAM_POOL_LABEL = "Team pool";
 
 /** A team account's `credits.changed` names its workspace; a personal one leaves it out. */

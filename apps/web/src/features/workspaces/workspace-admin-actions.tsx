@@ -106,9 +106,9 @@ export function WorkspaceAdminActions({
   const owner = workspace.role === "owner";
   return (
     <section aria-labelledby="workspace-manage-title" className="grid gap-3">
-      <h3 id="workspace-manage-title" className="text-sm font-semibold text-ink-900">
+      <h2 id="workspace-manage-title" className="text-base font-semibold text-ink-950">
         {owner ? "Manage workspace" : "Your membership"}
-      </h3>
+      </h2>
       {owner ? <RenameForm workspace={workspace} /> : null}
       <div>
         <Button variant="outline" onClick={() => void leave()} disabled={busy !== null}>

@@ -3,7 +3,7 @@ import type { TCreditsChanged, TWorkspaceCredits } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import { parseCap } from "./member-usage";
 import { capNote, teamOfCreditChange } from "./team-credits";
-import { describeAction, describeDetails } from "./workspace-audit";
+import { describeAction, describeEntry } from "./workspace-audit";
 
 const change: TCreditsChanged = { balance: 5, available: 5, delta: -1, reason: "run" };
 const USER = "00000000-0000-4000-8000-000000000001";
@@ -36,9 +36,61 @@ describe("workspace helpers", () => {
     expect(parseCap("lots")).toBe("invalid");
   });
 
-  it("makes audit entries readable", () => {
+  it("makes audit entries read like sentences", () => {
+    const alice = { actor_id: USER, actor_name: "Alice" };
+    const names = (id: string) => (id === TEAM ? "Bob" : id);
+    expect(
+      describeEntry({
+        ...alice,
+        action: "credits.purchased",
+        target: "",
+        details: {
+          credits: 500,
+          package_id: "pack_500",
+          checkout_id: "c0ffee00-0000-4000-8000-00000000_4f2a",
+        },
+      }),
+    ).toBe("Alice added 500 credits to the pool (checkout ending 4F2A)");
+    expect(
+      describeEntry(
+        { ...alice, action: "member.cap_changed", target: TEAM, details: { from: null, to: 10 } },
+        names,
+      ),
+    ).toBe("Alice set Bob's monthly cap to 10 credits");
+    expect(
+      describeEntry(
+        { ...alice, action: "member.cap_changed", target: TEAM, details: { from: 3, to: null } },
+        names,
+      ),
+    ).toBe("Alice removed Bob's monthly cap");
+    expect(
+      describeEntry(
+        {
+          ...alice,
+          action: "member.role_changed",
+          target: TEAM,
+          details: { from: "viewer", to: "member" },
+        },
+        names,
+      ),
+    ).toBe("Alice changed Bob's role from viewer to member");
+    expect(
+      describeEntry({
+        ...alice,
+        action: "invitation.created",
+        target: "max@example.test",
+        details: { role: "admin", invitation_id: "x" },
+      }),
+    ).toBe("Alice invited max@example.test as an admin");
+    expect(
+      describeEntry({
+        actor_id: null,
+        actor_name: null,
+        action: "pool.swept",
+        target: "",
+        details: {},
+      }),
+    ).toBe("Cohort: pool swept");
     expect(describeAction("member.role_changed")).toBe("Member role changed");
-    expect(describeDetails({ from: "viewer", to: "member" })).toBe("from: viewer · to: member");
-    expect(describeDetails({})).toBe("");
   });
 });

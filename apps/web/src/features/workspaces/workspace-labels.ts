@@ -16,3 +16,11 @@ export function workspaceKindLabel(workspace: Pick<TWorkspace, "kind" | "role">)
 /** Shown where a viewer would otherwise find a button that can only answer 403. */
 export const VIEWER_NOTICE =
   "You are a viewer in this workspace: you can read it but not change it.";
+
+/**
+ * Whose memory this is (memory is kept per workspace, decision 040): "your personal
+ * workspace" or "the Acme Research workspace" (decision 057).
+ */
+export function memoryOwnerLabel(workspace: Pick<TWorkspace, "kind" | "name"> | null): string {
+  return workspace?.kind === "team" ? `the ${workspace.name} workspace` : "your personal workspace";
+}

@@ -1,5 +1,6 @@
 import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
+import { useNavigate } from "react-router";
 import { cn } from "../../components/cn";
 import { CreateWorkspaceDialog } from "./create-workspace-dialog";
 import { useCurrentWorkspace } from "./current-workspace";
@@ -30,6 +31,7 @@ function Initial({ name, team }: { name: string; team: boolean }) {
 export function WorkspaceSwitcher() {
   const { workspace, workspaces, switchTo } = useCurrentWorkspace();
   const [creating, setCreating] = useState(false);
+  const navigate = useNavigate();
   if (!workspace) return null;
   return (
     <>
@@ -97,6 +99,17 @@ export function WorkspaceSwitcher() {
               ))}
             </DropdownMenu.RadioGroup>
             <DropdownMenu.Separator className="my-1 h-px bg-ink-100" />
+            {workspace.kind === "team" ? (
+              <DropdownMenu.Item className={menuItem} onSelect={() => navigate("/team")}>
+                <span
+                  aria-hidden="true"
+                  className="flex size-8 items-center justify-center rounded-lg bg-ink-100 text-ink-600"
+                >
+                  ⚙
+                </span>
+                Manage {workspace.name}…
+              </DropdownMenu.Item>
+            ) : null}
             <DropdownMenu.Item className={menuItem} onSelect={() => setCreating(true)}>
               <span
                 aria-hidden="true"
