@@ -190,6 +190,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     from: config.mailFrom,
     db,
     log: app.log,
+    printLinks: config.env !== "production",
   });
   app.decorate("mailer", mailer);
   if (mailer.kind === "outbox" && config.env === "production") {

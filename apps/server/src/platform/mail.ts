@@ -34,6 +34,13 @@ export interface MailerOptions {
   from: string;
   db: Queryable;
   log: FastifyBaseLogger;
+  /**
+   * Outside production the dev outbox prints its links (verification, reset, invitation) whole,
+   * in the line's message, so a developer can follow them from the console: the log's
+   * redaction of secrets (decision 051) covers the line's fields, not its message. In
+   * production they stay redacted and the admin area shows the mail.
+   */
+  printLinks: boolean;
 }
 
 const LINK_PATTERN = /https?:\/\/[^\s<>"]+/g;
@@ -41,7 +48,7 @@ const LINK_PATTERN = /https?:\/\/[^\s<>"]+/g;
 export function createMailer(options: MailerOptions): Mailer {
   const deliver = options.smtpUrl
     ? smtpDelivery(options.smtpUrl, options.from)
-    : outboxDelivery(options.db, options.log);
+    : outboxDelivery(options.db, options.log, options.printLinks);
   const inFlight = new Set<Promise<void>>();
   return {
     kind: options.smtpUrl ? "smtp" : "outbox",
@@ -84,7 +91,7 @@ function smtpDelivery(url: string, from: string): Delivery {
   };
 }
 
-function outboxDelivery(db: Queryable, log: FastifyBaseLogger): Delivery {
+function outboxDelivery(db: Queryable, log: FastifyBaseLogger, printLinks: boolean): Delivery {
   return {
     async send(message) {
       await db.query(`INSERT INTO dev_outbox ("to", subject, text, html) VALUES ($1, $2, $3, $4)`, [
@@ -93,9 +100,11 @@ function outboxDelivery(db: Queryable, log: FastifyBaseLogger): Delivery {
         message.text,
         message.html,
       ]);
+      const links = message.text.match(LINK_PATTERN) ?? [];
+      const note = "dev outbox: email kept instead of sent (set SMTP_URL to send real email)";
       log.info(
-        { to: message.to, subject: message.subject, links: message.text.match(LINK_PATTERN) ?? [] },
-        "dev outbox: email kept instead of sent (set SMTP_URL to send real email)",
+        { to: message.to, subject: message.subject, links },
+        printLinks && links.length > 0 ? `${note}; links: ${links.join(" ")}` : note,
       );
     },
     close: () => {},

@@ -237,6 +237,7 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
   },
   "GET /api/sessions/{id}/documents": { id: (o) => o.sessionId, ownerStatus: 200 },
   "GET /api/sessions/{id}/export": { id: (o) => o.sessionId, ownerStatus: 200 },
+  "GET /api/sessions/{sessionId}/cost-estimate": { id: (o) => o.sessionId, ownerStatus: 200 },
   "PUT /api/sessions/{id}/documents": {
     id: (o) => o.sessionId,
     body: { document_ids: [] },
@@ -368,6 +369,10 @@ const NOT_USER_OWNED: Record<string, string> = {
   "PUT /api/admin/users/{id}/tier": "administrators only (refusal tested below)",
   "GET /api/admin/users/{id}": "administrators only (admin-console.test.ts refuses the rest)",
   "GET /api/admin/users/{id}/ledger": "administrators only",
+  "DELETE /api/admin/users/{id}": "administrators only (admin-account-support.test.ts)",
+  "POST /api/admin/users/{id}/verification-email": "administrators only",
+  "POST /api/admin/users/{id}/verify-email": "administrators only",
+  "POST /api/admin/users/{id}/password-reset": "administrators only",
   "PUT /api/admin/users/{id}/disabled": "administrators only",
   "POST /api/admin/users/{id}/revoke-sign-ins": "administrators only",
   "PUT /api/admin/models/{id}": "administrators only; a catalogue model id",
