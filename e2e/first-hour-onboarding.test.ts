@@ -90,6 +90,8 @@ describe("a new user's first steps", () => {
     );
     expect(new Set(tagged)).toEqual(new Set(["Fast queue Not available yet"]));
     await page.goto("/features");
+    // The page is a lazily loaded chunk: wait for it before counting headings.
+    await page.getByRole("heading", { name: "Export conversations", exact: true }).waitFor();
     for (const title of ["Export conversations", "Workspace saving (Pro+)", "Team workspaces"]) {
       expect(await page.getByRole("heading", { name: title, exact: true }).count(), title).toBe(1);
     }

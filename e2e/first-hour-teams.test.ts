@@ -98,7 +98,7 @@ describe("team administration", () => {
     await panel.getByRole("button", { name: "Send invitation" }).click();
     await expectToast(page, `Invitation sent to ${newcomer}.`);
     await screenshot(page, "team-members");
-    const mail = await waitForEmail(newcomer, /invited you to/);
+    const mail = await waitForEmail(newcomer, /invited to a team workspace/);
     const link = linkIn(mail, "/dashboard?invite=");
 
     // The newcomer opens the link signed out: the sign-up form says who invited whom to what.

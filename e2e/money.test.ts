@@ -92,7 +92,7 @@ async function addMember(owner: TestUser, workspaceId: string, member: TestUser)
     email: member.email,
     role: "member",
   });
-  const mail = await waitForEmail(member.email, /invited you to/);
+  const mail = await waitForEmail(member.email, /invited to a team workspace/);
   const token = new URL(linkIn(mail, "/dashboard?invite=")).searchParams.get("invite") ?? "";
   await api("POST", WORKSPACE_ROUTES.acceptInvitation(token), member);
 }
