@@ -6,7 +6,11 @@ import { createModelCallStats } from "./model-call-stats";
 const input = (modelId: string) => ({ modelId, messages: [] }) as CallSettledEvent["input"];
 
 function success(modelId: string, latencyMs: number): CallSettledEvent {
-  return { ok: true, input: input(modelId), result: { latencyMs } as ModelCallResult };
+  return {
+    ok: true,
+    input: input(modelId),
+    result: { latencyMs, usage: { inputTokens: 10, outputTokens: 20 } } as ModelCallResult,
+  };
 }
 
 describe("model call stats", () => {
