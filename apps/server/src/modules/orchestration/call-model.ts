@@ -239,8 +239,10 @@ export async function callModel<T = undefined>(
           const halt = haltOf(ctx);
           if (!halt || !chargesCutCall(halt)) throw error;
           // The run was halted mid-answer (a user's Stop, a client that left): the text
-          // shown so far is kept and charged, whatever ended the stream (decision 053).
+          // shown so far is kept and charged, whatever ended the stream (decision 053). A
+          // call that showed nothing is given back, as on /api/v1.
           while (growing) await growing;
+          if (shown.length === 0) throw error;
           return stoppedResult(route, shown, null);
         }
         // The answer is complete: what still waits for the hold gets its last chance.
