@@ -104,6 +104,12 @@ export async function completeWithModel(
   let growing: Promise<void> | null = null;
   let exhausted: TCreditLimitKind | null = null;
   let stoppedAt: TCreditLimitKind | null = null;
+  // Resolves when the call stops at the limit: the provider's stream, aborted from inside its
+  // own delta callback, may never settle, so the answer does not wait for it.
+  let stopNow = () => {};
+  const stopping = new Promise<null>((resolve) => {
+    stopNow = () => resolve(null);
+  });
   const coveredChars = () =>
     hold
       ? coveredOutputTokens(model, inputTokens, hold.amount, maxOutputTokens) * 4
@@ -125,6 +131,7 @@ export async function completeWithModel(
     if (pending.length > 0 && exhausted) {
       stoppedAt = exhausted;
       refused.abort(new Error("stopped at the credit limit"));
+      stopNow();
       return;
     }
     // Half a slice before the end of what is held, the hold grows by a slice.
@@ -194,13 +201,14 @@ export async function completeWithModel(
     output.open(estimate.simulated);
     opened = true;
     flush();
-    let result: ModelCallResult;
+    let result: ModelCallResult | null;
     try {
-      result = await answering;
+      result = await Promise.race([answering, stopping]);
     } catch (error) {
       if (!stoppedAt) throw error;
-      return await stoppedEnd();
+      result = null;
     }
+    if (!result) return await stoppedEnd();
     // The answer is complete: what still waits for the hold gets its last chance.
     while (growing) await growing;
     flush();
