@@ -291,7 +291,8 @@ describe("chat actions", () => {
     await expect.poll(() => run.getAttribute("data-status"), { timeout: 10_000 }).toBe("cancelled");
     await expect.poll(() => lane.getAttribute("data-status")).toBe("stopped");
     const usage = await lane.getByTestId("lane-usage").textContent();
-    expect(usage).toMatch(/^≈ \d+ tokens used · not charged \(stopped\)$/);
+    // What the stopped lane showed is charged (decision 053).
+    expect(usage).toMatch(/^≈ \d+ tokens used · ≈ \d+\.\d\d credits? charged \(stopped\)$/);
     expect(usage).not.toMatch(/^≈ 0 tokens/);
     await screenshot(page, "chat-stopped-lane", false);
 

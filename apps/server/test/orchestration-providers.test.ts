@@ -1,4 +1,11 @@
-import type { TRun, TRunEvent } from "@cohort/contracts";
+import {
+  estimateTokens,
+  hundredthsOf,
+  priceCall,
+  type TModel,
+  type TRun,
+  type TRunEvent,
+} from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { signUp } from "./support/accounts";
@@ -356,7 +363,7 @@ describe("a user's key the provider refuses", () => {
 });
 
 describe("stopping", () => {
-  it("cancels mid-stream: aborts the call, keeps the partial output as stopped, releases holds", async () => {
+  it("cancels mid-stream: aborts the call, keeps the partial output as stopped, charges what it showed", async () => {
     const { client, user: me } = await user(100);
     const session = await createSession(client);
     const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
@@ -372,14 +379,37 @@ describe("stopping", () => {
 
     const events = (await sessionEvents(client, session.id)).filter((e) => e.run_id === run_id);
     expect(events.at(-1)).toMatchObject({ type: "run.cancelled", reason: "user" });
-    expect(eventsOf(events, "agent.done")).toEqual([
-      expect.objectContaining({ step_id: "s1", status: "stopped", credits: 0 }),
-    ]);
     const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs[0] as TRun;
     expect(stored.status).toBe("cancelled");
     const agent = stored.steps.find((s) => s.kind === "agent");
-    expect(agent).toMatchObject({ status: "stopped", stopped: true, credits: 0 });
+    expect(agent).toMatchObject({
+      status: "stopped",
+      stopped: true,
+      error: { code: "stopped", message: "Stopped before it finished." },
+    });
     expect(agent?.output.length).toBeGreaterThan(0);
+    // A stop does not make what was shown free (decision 053): the call is charged for its
+    // input and the text it showed, at the model's price, and for nothing more.
+    const model = (await client.get(`/api/models/${agent?.model}`)).json().model as TModel;
+    const outputTokens = estimateTokens(agent?.output ?? "");
+    expect(agent?.output_tokens).toBe(outputTokens);
+    const price = priceCall(model, { inputTokens: agent?.input_tokens ?? 0, outputTokens });
+    expect(price).toBeGreaterThan(0);
+    expect(hundredthsOf(agent?.credits ?? 0)).toBe(price);
+    expect(price).toBeLessThan(
+      priceCall(model, {
+        inputTokens: agent?.input_tokens ?? 0,
+        outputTokens: estimateTokens(words),
+      }),
+    );
+    expect(eventsOf(events, "agent.done")).toEqual([
+      expect.objectContaining({
+        step_id: "s1",
+        status: "stopped",
+        credits: agent?.credits,
+        usage_estimated: true,
+      }),
+    ]);
     expect(words.startsWith(agent?.output ?? "x")).toBe(true);
     expect(agent?.output.length).toBeLessThan(words.length);
     expect(

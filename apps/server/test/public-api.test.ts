@@ -2,9 +2,14 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   COHORT_TEAM_MODEL,
+  estimateTokens,
+  hundredthsOf,
+  priceCall,
   type TChatCompletion,
   type TCohortRunSummary,
+  type TModel,
   type TOpenAIError,
+  type TRunStep,
   type TSession,
   type TSessionDetailResponse,
 } from "@cohort/contracts";
@@ -13,8 +18,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestAccessToken } from "./support/access-tokens";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import type { TestClient } from "./support/client";
+import { TestClient } from "./support/client";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { sessionEvents } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 
 /**
@@ -334,6 +340,92 @@ describe("chat completions with a catalogue model", () => {
   });
 });
 
+describe("chat completions with a catalogue model that grow their hold", () => {
+  it("answers a long answer in full from a balance below its worst case, growing its hold", async () => {
+    const model = (await new TestClient(real.app).get("/api/models/gpt-4o")).json().model as TModel;
+    // 4,000 output tokens cost about 4 credits: 3 cannot hold the worst case, and pay the answer.
+    const { openai, userId } = await caller(real, { credits: 3 });
+    const text = Array.from({ length: 1200 }, (_, i) => `w${i % 10}`).join(" ");
+    const usage = { inputTokens: 12, outputTokens: estimateTokens(text) };
+    fake.next({ text, usage });
+    const stream = await openai.chat.completions.create({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "Write at length" }],
+      max_tokens: 4000,
+      stream: true,
+    });
+    let received = "";
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      received += chunk.choices[0]?.delta.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(received).toBe(text);
+    expect(finish).toBe("stop");
+    const price = priceCall(model, usage);
+    const { rows } = await real.db.query<{ amount: string; charged: string; status: string }>(
+      "SELECT amount, charged, status FROM credit_holds WHERE user_id = $1 AND reference LIKE 'api:%'",
+      [userId],
+    );
+    expect(rows).toHaveLength(1);
+    const hold = rows[0] as { amount: string; charged: string; status: string };
+    expect(hold.status).toBe("settled");
+    expect(Number(hold.charged)).toBe(price);
+    // It held its input and a first slice of 512 tokens, then grew a slice at a time as the
+    // answer did: more than the first slice, less than the whole balance (decision 053).
+    expect(Number(hold.amount)).toBeGreaterThan(
+      priceCall(model, { inputTokens: 12, outputTokens: 512 }),
+    );
+    expect(Number(hold.amount)).toBeGreaterThanOrEqual(price);
+    expect(Number(hold.amount)).toBeLessThan(hundredthsOf(3));
+    expect(await balanceOf(real.app, userId)).toMatchObject({
+      balance: (hundredthsOf(3) - price) / 100,
+      held: 0,
+    });
+  });
+
+  it("stops where the balance cannot pay more: the text so far, charged exactly, never below zero", async () => {
+    const model = (await new TestClient(real.app).get("/api/models/gpt-4o")).json().model as TModel;
+    const { openai, userId } = await caller(real, { credits: 1 });
+    const text = Array.from({ length: 1500 }, (_, i) => `w${i % 10}`).join(" ");
+    fake.next({ text, usage: { inputTokens: 12, outputTokens: estimateTokens(text) } });
+    const completion = await openai.chat.completions.create({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "Write at length" }],
+      max_tokens: 4000,
+    });
+    const content = completion.choices[0]?.message.content ?? "";
+    expect(completion.choices[0]?.finish_reason).toBe("length");
+    expect(content.length).toBeGreaterThan(0);
+    expect(text.startsWith(content)).toBe(true);
+    expect(content.length).toBeLessThan(text.length);
+    const balance = await balanceOf(real.app, userId);
+    expect(balance.held).toBe(0);
+    expect(balance.balance).toBeGreaterThanOrEqual(0);
+    const { rows } = await real.db.query<{ charged: string }>(
+      "SELECT charged FROM credit_holds WHERE user_id = $1 AND reference LIKE 'api:%'",
+      [userId],
+    );
+    const charged = Number(rows[0]?.charged);
+    expect(charged).toBeGreaterThan(0);
+    expect(hundredthsOf(1) - hundredthsOf(balance.balance)).toBe(charged);
+    // Charged for its input and the text it gave, estimated as the provider reported none.
+    const used = await real.db.query<{ input_tokens: number; output_tokens: number }>(
+      "SELECT input_tokens, output_tokens FROM usage_events WHERE user_id = $1",
+      [userId],
+    );
+    const [call] = used.rows;
+    expect(call?.output_tokens).toBe(estimateTokens(content));
+    const inputTokens = call?.input_tokens ?? 0;
+    expect(charged).toBe(
+      Math.min(
+        priceCall(model, { inputTokens, outputTokens: estimateTokens(content) }),
+        hundredthsOf(1),
+      ),
+    );
+  });
+});
+
 describe("chat completions with cohort-team", () => {
   const task = "Design a landing page for a bakery";
 
@@ -436,6 +528,57 @@ describe("chat completions with cohort-team", () => {
     });
     expect(run.status).toBe("cancelled");
     expect((await balanceOf(slow.app, userId)).held).toBe(0);
+  });
+});
+
+describe("a cohort-team stream closed by its client", () => {
+  it("charges the run's cut call for the text it showed", async () => {
+    const { openai, client, userId } = await caller(slow);
+    const controller = new AbortController();
+    const stream = await openai.chat.completions.create(
+      {
+        model: COHORT_TEAM_MODEL,
+        messages: [{ role: "user", content: "Design a bakery's landing page" }],
+        stream: true,
+      },
+      { signal: controller.signal },
+    );
+    const reading = (async () => {
+      for await (const _chunk of stream) {
+        // Read until the client leaves.
+      }
+    })();
+    const session = await waitFor("the session", async () => {
+      const list = (await client.get("/api/sessions")).json() as { sessions: TSession[] };
+      return list.sessions[0];
+    });
+    // The client leaves once an agent has shown some text.
+    await waitFor("an agent's text", async () => {
+      const events = await sessionEvents(client, session.id);
+      return events.some((e) => e.type === "agent.delta") ? true : undefined;
+    });
+    controller.abort();
+    await reading.catch(() => undefined);
+    const run = await waitFor("the run's end", async () => {
+      const detail = await sessionDetail(client, session.id);
+      const found = detail.runs[0];
+      return found?.finished_at ? found : undefined;
+    });
+    expect(run.status).toBe("cancelled");
+    const cut = run.steps.filter((s) => s.kind === "agent" && s.status === "stopped" && s.output);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const step of cut as TRunStep[]) {
+      const model = (await client.get(`/api/models/${step.model}`)).json().model as TModel;
+      const outputTokens = estimateTokens(step.output);
+      expect(step).toMatchObject({ error: { code: "stopped" }, output_tokens: outputTokens });
+      const price = priceCall(model, { inputTokens: step.input_tokens, outputTokens });
+      expect(price).toBeGreaterThan(0);
+      expect(hundredthsOf(step.credits)).toBe(price);
+    }
+    const charged = run.steps.reduce((sum, s) => sum + hundredthsOf(s.credits), 0);
+    const balance = await balanceOf(slow.app, userId);
+    expect(balance.held).toBe(0);
+    expect(hundredthsOf(500) - hundredthsOf(balance.balance)).toBe(charged);
   });
 });
 

@@ -109,6 +109,11 @@ export interface ModelCallResult {
   wouldBeCredits?: Hundredths;
   /** The caller stopped the text where its credit hold could not grow (decision 053). */
   stoppedAt?: TCreditLimitKind;
+  /**
+   * The caller cut the text because its run was halted (a user's Stop, a failing run): the
+   * text shown is kept and charged like a call stopped at a limit (decision 053).
+   */
+  halted?: boolean;
   finishReason: string;
   /** Failed attempts before the one that answered. */
   failedAttempts: number;

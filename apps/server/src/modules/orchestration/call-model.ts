@@ -9,6 +9,7 @@ import {
   type TAgentRole,
   type TCreditLimitKind,
   type TRunError,
+  type TRunHalt,
   type TRunMoneyFailure,
   type TRunStepKind,
   ZCreditRefusal,
@@ -20,6 +21,7 @@ import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/
 import { reserveAndOpenStep } from "./call-statements";
 import {
   growHold,
+  type HeldResult,
   isInsufficient,
   type Reserved,
   releaseReserved,
@@ -28,7 +30,14 @@ import {
 } from "./hold-credits";
 import { coveredOutputTokens, firstHold, priceOf, SLICE_TOKENS } from "./hold-slices";
 import { failed, haltOf, haltRun, type RunContext, RunHalted, throwIfHalted } from "./run-context";
-import { openStep, refuseStep, type StepTarget, type StepWriter, stepRowOf } from "./write-step";
+import {
+  openStep,
+  refuseStep,
+  STOPPED,
+  type StepTarget,
+  type StepWriter,
+  stepRowOf,
+} from "./write-step";
 
 /** One model call of a run, as a phase asks for it. */
 export interface CallSpec<T> {
@@ -78,7 +87,14 @@ class StoppedAtLimit extends Error {
   }
 }
 
-const STOPPED: TRunError = { code: "stopped", message: "Stopped before it finished." };
+/**
+ * A halted run's cut call is charged for the text it showed, as a call stopped at a limit is
+ * (decision 053), except at a shutdown: the run goes on elsewhere and makes that call again
+ * (decision 047), and its holds are released.
+ */
+function chargesCutCall(halt: TRunHalt): boolean {
+  return !(halt.status === "cancelled" && halt.reason === "shutdown");
+}
 
 function failureOf(error: unknown, note: string | undefined, fallback: string): TRunError {
   return {
@@ -90,7 +106,8 @@ function failureOf(error: unknown, note: string | undefined, fallback: string): 
 /**
  * Every model call of a run: where it runs, its hold (the session budget and the balance,
  * for its worst case), its step record, the call itself, streamed into delta events; then
- * the hold is settled on the actual price, or released when the call fails or is stopped.
+ * the hold is settled on the actual price (a call cut by a stop: on the text it showed), or
+ * released when the call fails or a shutdown cuts it.
  */
 export async function callModel<T = undefined>(
   ctx: RunContext,
@@ -206,9 +223,11 @@ export async function callModel<T = undefined>(
   step.start(current);
   flush();
   let object: T | undefined;
-  const output = (result: ModelCallResult) => (spec.schema ? JSON.stringify(object) : result.text);
+  const output = (result: ModelCallResult) =>
+    spec.schema && !result.halted ? JSON.stringify(object) : result.text;
+  let held: HeldResult;
   try {
-    const held = await withHold(
+    held = await withHold(
       ctx,
       current,
       async () => {
@@ -216,8 +235,15 @@ export async function callModel<T = undefined>(
         try {
           answer = await answering;
         } catch (error) {
-          if (!stoppedAt) throw error;
-          return stoppedResult(route, shown, stoppedAt);
+          if (stoppedAt) return stoppedResult(route, shown, stoppedAt);
+          const halt = haltOf(ctx);
+          if (!halt || !chargesCutCall(halt)) throw error;
+          // The run was halted mid-answer (a user's Stop, a client that left): the text
+          // shown so far is kept and charged, whatever ended the stream (decision 053). A
+          // call that showed nothing is given back, as on /api/v1.
+          while (growing) await growing;
+          if (shown.length === 0) throw error;
+          return stoppedResult(route, shown, null);
         }
         // The answer is complete: what still waits for the hold gets its last chance.
         while (growing) await growing;
@@ -230,8 +256,6 @@ export async function callModel<T = undefined>(
       },
       step.settling(output),
     );
-    step.completed(held, output(held.result));
-    return { ok: true, callId, result: held.result, object, charged: held.charged };
   } catch (error) {
     const halt = haltOf(ctx);
     if (!halt && !(error instanceof AppError)) {
@@ -244,17 +268,22 @@ export async function callModel<T = undefined>(
     if (halt) throw new RunHalted(halt);
     return { ok: false, callId, failure, partial: shown };
   }
+  step.completed(held, output(held.result));
+  const halt = held.result.halted ? haltOf(ctx) : null;
+  if (halt) throw new RunHalted(halt);
+  return { ok: true, callId, result: held.result, object, charged: held.charged };
 }
 
 /**
- * The result of a call stopped where its hold could not grow: the text shown, its usage
- * estimated from it (the provider reports none for a cut call, or reported more than was
- * paid for), and its price. Marked with the limit, so its step says which one stopped it.
+ * The result of a call stopped where its hold could not grow, or cut by its run's halt
+ * (`limit` null): the text shown, its usage estimated from it (the provider reports none for
+ * a cut call, or reported more than was paid for), and its price. Marked with the limit, so
+ * its step says which one stopped it, or as halted.
  */
 function stoppedResult(
   route: Route,
   text: string,
-  limit: TCreditLimitKind,
+  limit: TCreditLimitKind | null,
   answered?: ModelCallResult,
 ): ModelCallResult {
   const usage = { inputTokens: route.inputTokens, outputTokens: estimateTokens(text) };
@@ -278,7 +307,7 @@ function stoppedResult(
     credits: route.billable ? price : NO_CREDITS,
     finishReason: "length",
     failedAttempts: answered?.failedAttempts ?? 0,
-    stoppedAt: limit,
+    ...(limit ? { stoppedAt: limit } : { halted: true }),
   };
 }
 

@@ -119,14 +119,21 @@ export function stepRowOf(ctx: RunContext, target: StepTarget): NewStep {
   };
 }
 
-/** A call stopped where its hold could not grow: kept as an answer, marked with the limit. */
+/** A call cut by its run's halt. */
+export const STOPPED: TRunError = { code: "stopped", message: "Stopped before it finished." };
+
+/**
+ * A call stopped where its hold could not grow (marked with the limit), or cut by its run's
+ * halt: kept as an answer and charged for what it showed (decision 053).
+ */
 function limitStopOf(result: ModelCallResult): TRunError | null {
-  return result.stoppedAt
-    ? {
-        code: SPENDING_ERROR_CODES.stoppedAtLimit,
-        message: CREDIT_LIMIT_STOP_MESSAGES[result.stoppedAt],
-      }
-    : null;
+  if (result.stoppedAt) {
+    return {
+      code: SPENDING_ERROR_CODES.stoppedAtLimit,
+      message: CREDIT_LIMIT_STOP_MESSAGES[result.stoppedAt],
+    };
+  }
+  return result.halted ? STOPPED : null;
 }
 
 function answeredEnding(result: ModelCallResult, credits: Hundredths, output: string): StepEnding {
@@ -152,6 +159,7 @@ function answeredEnding(result: ModelCallResult, credits: Hundredths, output: st
 function moneyMarks(result: ModelCallResult) {
   return {
     ...(result.stoppedAt ? { limit: result.stoppedAt, usage_estimated: true } : {}),
+    ...(result.halted ? { usage_estimated: true } : {}),
     ...(result.wouldBeCredits !== undefined
       ? { would_be_credits: creditsOf(result.wouldBeCredits) }
       : {}),
@@ -292,7 +300,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
         send({
           type: "final.version",
           ...answer,
-          status: result.stoppedAt ? "stopped" : "completed",
+          status: limitStopOf(result) ? "stopped" : "completed",
           provider: result.provider,
           simulated: result.simulated,
           credits: creditsOf(charged),
@@ -327,8 +335,8 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
       batcher?.close();
       storePassages([]);
       // A stopped call's usage is never reported by the provider: the tokens are estimated
-      // from its prompt and the text that arrived, and nothing is charged (its hold is
-      // released), so the lane shows what it used, not "0 tokens" beside its text.
+      // from its prompt and the text that arrived, and nothing is charged (a shutdown's cut:
+      // its hold is released), so the lane shows what it used, not "0 tokens" beside its text.
       const inputTokens = stopped ? (target.inputTokens ?? 0) : 0;
       const outputTokens = stopped ? estimateTokens(partial) : 0;
       if (lane) {

@@ -1,9 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { estimateTokens, priceCall, type TFinishReason } from "@cohort/contracts";
+import {
+  estimateTokens,
+  priceCall,
+  type TCreditLimitKind,
+  type TFinishReason,
+} from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
 import { personalPayer } from "../credits/payer";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
 import type { CallUsage, CreditHold } from "../orchestration/credits-port";
+import {
+  coveredOutputTokens,
+  firstHold,
+  priceOf,
+  SLICE_TOKENS,
+} from "../orchestration/hold-slices";
 import type { EngineDeps } from "../orchestration/run-context";
 import { createStopFilter } from "./stop-filter";
 
@@ -15,7 +26,7 @@ export interface ModelCompletionInput {
   temperature: number | undefined;
   maxTokens: number | undefined;
   stop: readonly string[];
-  /** The client went away: the call is stopped and its hold released. */
+  /** The client went away: the call is stopped and charged for what was produced. */
   clientGone: AbortSignal;
 }
 
@@ -35,6 +46,8 @@ export interface CompletionEnd {
 
 function finishReasonOf(unified: string, stopped: boolean): TFinishReason {
   if (stopped) return "stop";
+  // Cut where its hold could not grow: as if it had reached its token limit (decision 053).
+  if (unified === "limit") return "length";
   if (unified === "length") return "length";
   if (unified === "content-filter") return "content_filter";
   return "stop";
@@ -49,13 +62,15 @@ const usageOf = (result: ModelCallResult): CallUsage => ({
 });
 
 /**
- * One catalogue model call for /api/v1, billed as the run engine bills its calls: the
- * worst case is held before anything is shown, the actual price settled at the end, the hold
- * released when the call fails or the client leaves (own keys: no hold, usage only). The
- * provider request goes out beside the hold's statement (decision 019); text that arrives
- * first waits for it. A refused hold (402) is thrown before `open`, so it is the answer's
- * status. `stop` is applied here: the gateway does not pass stop sequences to providers, so
- * text from the first stop on is dropped and the call runs to its end to be billed exactly.
+ * One catalogue model call for /api/v1, billed as the run engine bills its calls (decision
+ * 053): its input and a first slice are held, the hold grows a slice at a time as the answer
+ * does and text is passed on only as far as the hold pays for it; where the hold cannot grow
+ * the call stops (`finish_reason` "length"), charged for what it produced, as a call cut by
+ * the client or a failure mid-stream is (own keys: no hold, usage only). The provider request
+ * goes out beside the hold's statement (decision 019). A refused hold (402: not even the
+ * input and a minimal answer fit) is thrown before `open`, so it is the answer's status.
+ * `stop` is applied here: the gateway does not pass stop sequences to providers, so text
+ * from the first stop on is dropped and the call runs to its end to be billed exactly.
  */
 export async function completeWithModel(
   deps: Pick<EngineDeps, "models" | "credits" | "loadUserKeys">,
@@ -74,37 +89,95 @@ export async function completeWithModel(
     ...(input.maxTokens !== undefined ? { maxOutputTokens: input.maxTokens } : {}),
   };
   const estimate = deps.models.estimateCall(call);
+  const payer = personalPayer(userId);
   const refused = new AbortController();
   const filter = createStopFilter(input.stop);
+  const { model, inputTokensEstimate: inputTokens, maxOutputTokens } = estimate;
+  let hold: CreditHold | null = null;
   let opened = false;
-  let waiting = "";
   let shown = "";
-  // Everything the provider produced, shown or held back by the stop filter: what a call
-  // cut short (the client left, a failure mid-stream) is charged for (decision 053).
+  // What the provider produced and the hold paid for, shown or held back by the stop filter:
+  // what a call cut short (the client left, a failure, the limit) is charged for. `pending`
+  // waits for the hold (its first one, or the next slice).
   let produced = "";
+  let pending = "";
+  let growing: Promise<void> | null = null;
+  let exhausted: TCreditLimitKind | null = null;
+  let stoppedAt: TCreditLimitKind | null = null;
+  // Resolves when the call stops at the limit: the provider's stream, aborted from inside its
+  // own delta callback, may never settle, so the answer does not wait for it.
+  let stopNow = () => {};
+  const stopping = new Promise<null>((resolve) => {
+    stopNow = () => resolve(null);
+  });
+  const coveredChars = () =>
+    hold
+      ? coveredOutputTokens(model, inputTokens, hold.amount, maxOutputTokens) * 4
+      : Number.POSITIVE_INFINITY;
   const show = (text: string) => {
     if (!text) return;
     shown += text;
-    if (opened) output.text(text);
-    else waiting += text;
+    output.text(text);
   };
+  const flush = () => {
+    if (!opened || stoppedAt) return;
+    const room = coveredChars() - produced.length;
+    if (pending.length > 0 && room > 0) {
+      const piece = pending.slice(0, room);
+      pending = pending.slice(piece.length);
+      produced += piece;
+      show(filter.push(piece));
+    }
+    if (pending.length > 0 && exhausted) {
+      stoppedAt = exhausted;
+      refused.abort(new Error("stopped at the credit limit"));
+      stopNow();
+      return;
+    }
+    // Half a slice before the end of what is held, the hold grows by a slice.
+    const current = hold;
+    if (
+      current &&
+      !growing &&
+      !exhausted &&
+      coveredChars() - produced.length < (SLICE_TOKENS * 4) / 2 &&
+      coveredChars() < maxOutputTokens * 4
+    ) {
+      growing = deps.credits
+        .extend(payer, current.id, priceOf(model, 0, SLICE_TOKENS))
+        .then(
+          (grown) => {
+            if (grown.ok) current.amount = grown.amount;
+            else exhausted = grown.limit;
+          },
+          () => {
+            exhausted = "balance";
+          },
+        )
+        .then(() => {
+          growing = null;
+          flush();
+        });
+    }
+  };
+  const first = firstHold(model, inputTokens, maxOutputTokens);
   const holding: Promise<CreditHold | null> =
     estimate.worstCaseCredits > 0
       ? deps.credits
-          .reserve(personalPayer(userId), estimate.worstCaseCredits, reference)
+          .reserve(payer, first.desired, reference, undefined, first.minimum)
           .then((h) => h.hold)
       : Promise.resolve(null);
   const answering = deps.models.streamModel({
     ...call,
     abortSignal: AbortSignal.any([input.clientGone, refused.signal]),
     onDelta: (delta) => {
-      produced += delta;
-      show(filter.push(delta));
+      if (stoppedAt) return;
+      pending += delta;
+      flush();
     },
   });
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
-  let hold: CreditHold | null;
   try {
     hold = await holding;
   } catch (error) {
@@ -112,15 +185,38 @@ export async function completeWithModel(
     await answering.catch(() => undefined);
     throw error;
   }
+  // Whatever ended the stream, what was produced is charged: the provider reports no usage
+  // for a cut call, so its tokens are estimated from the prompt and the text passed on.
+  const chargeProduced = async (current: CreditHold) => {
+    const cut = { inputTokens, outputTokens: estimateTokens(produced) };
+    await deps.credits.settle(current, {
+      model: model.id,
+      provider: estimate.simulated ? "simulator" : "unknown",
+      ...cut,
+      credits: priceCall(model, cut),
+    });
+    return cut;
+  };
   try {
     output.open(estimate.simulated);
     opened = true;
-    if (waiting) output.text(waiting);
-    const result = await answering;
+    flush();
+    let result: ModelCallResult | null;
+    try {
+      result = await Promise.race([answering, stopping]);
+    } catch (error) {
+      if (!stoppedAt) throw error;
+      result = null;
+    }
+    if (!result) return await stoppedEnd();
+    // The answer is complete: what still waits for the hold gets its last chance.
+    while (growing) await growing;
+    flush();
+    if (stoppedAt || pending.length > 0) return await stoppedEnd();
     show(filter.flush());
     const usage = usageOf(result);
     if (hold) await deps.credits.settle(hold, usage);
-    else await deps.credits.recordFree(personalPayer(userId), reference, usage);
+    else await deps.credits.recordFree(payer, reference, usage);
     return {
       text: shown,
       finishReason: finishReasonOf(result.finishReason, filter.stopped),
@@ -128,20 +224,22 @@ export async function completeWithModel(
       simulated: result.simulated,
     };
   } catch (error) {
-    // Whatever ended the stream, what was produced is charged: the provider reports no usage
-    // for a cut call, so its tokens are estimated from the prompt and the text that came.
-    if (hold && produced.length > 0) {
-      const cut = {
-        inputTokens: estimate.inputTokensEstimate,
-        outputTokens: estimateTokens(produced),
-      };
-      await deps.credits.settle(hold, {
-        model: estimate.model.id,
-        provider: estimate.simulated ? "simulator" : "unknown",
-        ...cut,
-        credits: priceCall(estimate.model, cut),
-      });
-    } else if (hold) await deps.credits.release(hold.id);
+    while (growing) await growing;
+    if (hold && produced.length > 0) await chargeProduced(hold);
+    else if (hold) await deps.credits.release(hold.id);
     throw error;
+  }
+
+  /** Stopped where the hold could not grow: the text so far, charged for (decision 053). */
+  async function stoppedEnd(): Promise<CompletionEnd> {
+    while (growing) await growing;
+    show(filter.flush());
+    const usage = hold ? await chargeProduced(hold) : { inputTokens, outputTokens: 0 };
+    return {
+      text: shown,
+      finishReason: finishReasonOf("limit", filter.stopped),
+      usage,
+      simulated: estimate.simulated,
+    };
   }
 }

@@ -69,7 +69,12 @@ function Summary({
 
 function costOf(answer: AnswerVersionView): string {
   if (answer.status === "running") return "Writing…";
-  if (answer.status === "stopped") return "Stopped · not charged";
+  if (answer.status === "stopped") {
+    // What was shown before the stop is charged (decision 053).
+    return answer.credits
+      ? `Stopped · ${formatRunCredits(answer.credits)}`
+      : "Stopped · not charged";
+  }
   if (answer.status === "failed") return "Failed · not charged";
   return answer.credits === null ? "cost pending" : formatRunCredits(answer.credits);
 }

@@ -560,8 +560,11 @@ export function LaneCard({
       <footer className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t border-ink-100 bg-ink-50/60 px-3 py-1.5 text-xs text-ink-600 tabular-nums">
         <span data-testid="lane-usage">
           {lane.status === "stopped" && !lane.limit ? (
-            // Stopped: the provider never reported usage; nothing was charged for it.
-            `≈ ${formatTokens(usage.tokens)} used · not charged (stopped)`
+            // Stopped: the provider never reported usage; what was shown is charged (decision
+            // 053), nothing when the call was free or its hold was given back (a shutdown).
+            `≈ ${formatTokens(usage.tokens)} used · ${
+              lane.credits ? `≈ ${formatRunCredits(lane.credits)} charged` : "not charged"
+            } (stopped)`
           ) : (
             <>
               {usage.exact ? "" : "≈ "}

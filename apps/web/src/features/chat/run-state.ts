@@ -219,7 +219,10 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
       rerunOf: s.rerun_of,
       temperature: s.temperature,
       criticScore: s.critic_score,
-      usageEstimated: s.status !== "completed" && s.output_tokens > 0 && s.credits === 0,
+      usageEstimated:
+        s.status !== "completed" &&
+        s.output_tokens > 0 &&
+        (s.credits === 0 || s.status === "stopped"),
       passages: s.passages ?? [],
       cited: s.cited ?? [],
       limit: s.limit ?? null,
