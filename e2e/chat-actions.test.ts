@@ -252,7 +252,8 @@ describe("chat actions", () => {
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
     const refusals = watchRefusals(page);
     await signUp(page);
-    await createSession(page, "Tight budget", "0.5");
+    // A budget below the smallest possible run: refused before planning (decision 053).
+    await createSession(page, "Tight budget", "0.01");
 
     // Nothing spent: the refusal says so, with the cap, and the cap is raised right there.
     await composer(page).fill("Write a CSV parser");
@@ -263,7 +264,7 @@ describe("chat actions", () => {
       "The session's budget does not cover the next step",
     );
     expect(await error.textContent()).toMatch(
-      /This session's budget leaves 0\.50 credits and the smallest step needs \d+\.\d\d\./,
+      /This session's budget leaves 0\.01 credits and the smallest step needs \d+\.\d\d\./,
     );
     expect(await error.textContent()).not.toMatch(/used up/i);
     await screenshot(page, "chat-budget-refused", false);
