@@ -6,7 +6,8 @@
 // plan, the lanes, the Critic's score and the cited answer. The README's other screenshots
 // are taken by the browser tests that cover their screens; `--all` runs those files one at a
 // time with UPDATE_SCREENSHOTS=1, which writes every screenshot they take into
-// docs/screenshots.
+// docs/screenshots; chat-run.png is taken after them, since e2e/chat.test.ts saves one of its
+// own.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -236,20 +237,6 @@ async function takeChatRun(base, token) {
   }
 }
 
-await buildIfStale();
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const { child, dataDir } = await startServer(port);
-try {
-  await takeChatRun(base, await prepareAccount(base));
-} finally {
-  child.kill("SIGTERM");
-  await new Promise((resolve) =>
-    child.exitCode !== null ? resolve() : child.once("exit", resolve),
-  );
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
 if (process.argv.includes("--all")) {
   // One vitest run per project: each starts one server and runs its files one at a time.
   const alone = ["e2e/chat.test.ts", "e2e/documents-in-runs.test.ts"];
@@ -264,4 +251,19 @@ if (process.argv.includes("--all")) {
     });
     if (result.status !== 0) process.exitCode = 1;
   }
+}
+
+// Last: e2e/chat.test.ts saves a chat-run.png of its own (a build task, not a question).
+await buildIfStale();
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const { child, dataDir } = await startServer(port);
+try {
+  await takeChatRun(base, await prepareAccount(base));
+} finally {
+  child.kill("SIGTERM");
+  await new Promise((resolve) =>
+    child.exitCode !== null ? resolve() : child.once("exit", resolve),
+  );
+  rmSync(dataDir, { recursive: true, force: true });
 }
