@@ -422,11 +422,25 @@ describe("re-writing the answer with a re-run version", () => {
     const { client, user: me } = await user(200);
     const { session, run, coderStep } = await rerunVersion(client, false);
 
-    // Two at once: one starts, the other is told one is going.
-    const both = await Promise.all([
-      client.post(synthesizeUrl(session.id, run.id, coderStep, 2)),
-      client.post(synthesizeUrl(session.id, run.id, coderStep, 2)),
-    ]);
+    // Two at once: one starts, the other is told one is going. The first one's work waits
+    // for the second answer, so a loaded machine cannot finish it before the second arrives.
+    const control = t.app.orchestration.control;
+    const launch = control.launchRerun.bind(control);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    control.launchRerun = (ctx, work) => launch(ctx, () => gate.then(work));
+    let both: Awaited<ReturnType<TestClient["post"]>>[];
+    try {
+      both = await Promise.all([
+        client.post(synthesizeUrl(session.id, run.id, coderStep, 2)),
+        client.post(synthesizeUrl(session.id, run.id, coderStep, 2)),
+      ]);
+    } finally {
+      control.launchRerun = launch;
+      release();
+    }
     expect(both.map((r) => r.statusCode).sort()).toEqual([202, 409]);
     expect(both.find((r) => r.statusCode === 409)?.json().error.code).toBe("rerun_in_progress");
     await rerunFinished(run.id);
