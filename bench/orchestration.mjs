@@ -13,7 +13,8 @@
 //  3. CPU per run and per streamed chunk (the server process, from /proc), and database
 //     commits and row writes per run (PostgreSQL's pg_stat_database on the fresh database:
 //     each statement outside a transaction is one commit, each transaction one).
-// The fake provider (bench/fake-provider.mjs) runs in its own process.
+// The fake provider (bench/fake-provider.mjs) runs in its own process. BENCH_ONLY=overhead
+// measures (1) only.
 import { spawn } from "node:child_process";
 import http, { Agent } from "node:http";
 import { cpus, loadavg } from "node:os";
@@ -523,14 +524,18 @@ const server = await startServer({
 });
 const config = () =>
   `server ${ENTRY}, database ${database ? "PostgreSQL (fresh database)" : "PGlite (embedded)"}, LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, load ${loadavg()[0].toFixed(1)}, ${cpus().length} CPUs`;
+const ONLY_OVERHEAD = Symbol("only the overhead");
 try {
   console.log(`configuration: ${config()}`);
   const token = await signUp(server.url);
   const floor = await measureFloor(fake.url);
   const overhead = await measureOverhead(server.url, token, server.child.pid);
   console.log(
-    `  overhead: mean ${fmt(mean(overhead.overhead), 1)} ms, p50 ${fmt(percentile(overhead.overhead, 0.5), 1)} ms; chunk p99 ${fmt(overhead.p99, 0)} ms (${config()})`,
+    `  overhead: mean ${fmt(mean(overhead.overhead), 1)} ms, p50 ${fmt(percentile(overhead.overhead, 0.5), 1)} ms; server CPU ${fmt(overhead.cpuPerRunMs, 1)} ms/run; chunk p99 ${fmt(overhead.p99, 0)} ms (${config()})`,
   );
+  // BENCH_ONLY=overhead stops here: the overhead alone, for before/after pairs of server
+  // bundles (BENCH_SERVER_ENTRY) run one after another on the same machine.
+  if (process.env.BENCH_ONLY === "overhead") throw ONLY_OVERHEAD;
   const statements = database ? await measureStatements(server.url, token, database) : null;
 
   const { levels, pass, fail, saturation } = await scanConcurrency(async (c) => {
@@ -602,6 +607,8 @@ try {
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [key, value] of rows) console.log(`${key.padEnd(width)}  ${value}`);
+} catch (error) {
+  if (error !== ONLY_OVERHEAD) throw error;
 } finally {
   await server.stop();
   fake.stop();
