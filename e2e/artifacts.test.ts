@@ -123,6 +123,57 @@ function previewOf(page: Page, scope = page.getByTestId("artifact").first()) {
 }
 
 describe("artifacts", () => {
+  it("turns the simulated Coder's HTML page into an artifact a run's viewer can preview", async () => {
+    const user = await createUser();
+    const { session } = await call<{ session: { id: string } }>(
+      user.token,
+      "POST",
+      "/api/sessions",
+      {
+        title: "Book club",
+        manual_agent_selection: true,
+        agent_preferences: {
+          coder: { enabled: true, model: "cologic" },
+          critic: { enabled: true, model: "coreason" },
+        },
+      },
+    );
+    await call(user.token, "POST", "/api/ai/chat", {
+      session_id: session.id,
+      message: "Make an HTML page for our book club.",
+    });
+    await expect
+      .poll(
+        async () =>
+          (
+            await call<{ runs: { status: string }[] }>(
+              user.token,
+              "GET",
+              `/api/sessions/${session.id}`,
+            )
+          ).runs[0]?.status,
+        { timeout: 90_000, interval: 250 },
+      )
+      .toBe("completed");
+    const guarded = await openPage(browser, desktop);
+    const { page } = guarded;
+    await signInContext(page.context(), user.token);
+    await page.goto(`/chat/${session.id}`);
+    const lane = page.locator('[data-testid="lane-output"]').first();
+    const artifact = lane.locator('[data-testid="artifact"][data-kind="html"]');
+    await artifact.waitFor();
+    await artifact.getByRole("tab", { name: "Preview" }).click();
+    const inside = page.frameLocator('[data-testid="artifact-frame"]');
+    await inside.getByRole("heading", { level: 1 }).waitFor();
+    expect(await inside.getByRole("heading", { level: 2, name: "Get started" }).count()).toBe(1);
+    await page.getByTestId("artifacts-button").click();
+    await expect
+      .poll(async () => (await page.getByTestId("artifact-item").allInnerTexts())[0] ?? "")
+      .toMatch(/\nHTML page · latest by (Coder|Answer)( \(revision\))?\n\d versions?$/);
+    guarded.expectNoErrors();
+    await guarded.close();
+  }, 150_000);
+
   it("previews an HTML page whose script can read neither the app's cookies nor its storage, nor reach any server", async () => {
     const user = await createUser();
     const sessionId = await importSession(
@@ -307,7 +358,6 @@ describe("artifacts", () => {
     await expect
       .poll(() => page.getByTestId("artifact-item").allInnerTexts())
       .toEqual(["Pricing\nHTML page · latest by Answer\n1 version"]);
-    await screenshot(page, "artifact-shared", false);
     guarded.expectNoErrors();
     await guarded.close();
   }, 120_000);
