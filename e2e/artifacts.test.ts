@@ -84,6 +84,13 @@ function plantedPage(url: string): string {
 </html>`;
 }
 
+const COUNTER_COMPONENT = `import { useState } from "react";
+
+export default function Counter() {
+  const [count, setCount] = useState(0);
+  return <button type="button" onClick={() => setCount(count + 1)}>Borrowed {count} times</button>;
+}`;
+
 const DIAGRAM = "flowchart LR\n  Borrow[Borrow a book] --> Return[Return it]";
 
 function fence(lang: string, code: string): string {
@@ -234,6 +241,10 @@ describe("artifacts", () => {
         fence("html", PRICING_V2),
         "The flow:",
         fence("mermaid", DIAGRAM),
+        "A counter:",
+        fence("jsx", COUNTER_COMPONENT),
+        "The loans:",
+        fence("csv", 'title,due\n"Dune, part 1",2026-01-05'),
       ].join("\n\n"),
       "Library",
     );
@@ -244,9 +255,23 @@ describe("artifacts", () => {
 
     const diagram = page.locator('[data-testid="artifact"][data-kind="mermaid"]');
     await diagram.getByRole("tab", { name: "Preview" }).click();
-    const inside = page.frameLocator('[data-testid="artifact-frame"]');
+    const inside = diagram.frameLocator('[data-testid="artifact-frame"]');
     await inside.locator("#out svg").waitFor({ timeout: 30_000 });
     expect(await inside.locator("#out svg").getByText("Borrow a book").count()).toBe(1);
+
+    // A React component runs (React and the JSX transform from Cohort's library path).
+    const component = page.locator('[data-testid="artifact"][data-kind="react"]');
+    await component.getByRole("tab", { name: "Preview" }).click();
+    const counterFrame = component.frameLocator('[data-testid="artifact-frame"]');
+    await counterFrame.getByRole("button", { name: "Borrowed 0 times" }).click();
+    await counterFrame.getByRole("button", { name: "Borrowed 1 times" }).waitFor();
+    // A CSV file is a table.
+    const table = page.locator('[data-testid="artifact"][data-kind="csv"]');
+    await table.getByRole("tab", { name: "Preview" }).click();
+    await table
+      .frameLocator('[data-testid="artifact-frame"]')
+      .getByRole("cell", { name: "Dune, part 1" })
+      .waitFor();
 
     await page.getByTestId("artifacts-button").click();
     const panel = page.getByTestId("artifacts-panel");
@@ -256,6 +281,8 @@ describe("artifacts", () => {
       .toEqual([
         "Pricing\nHTML page · latest by Answer\n2 versions",
         "Mermaid diagram 1\nMermaid diagram · latest by Answer\n1 version",
+        "Counter\nReact component · latest by Answer\n1 version",
+        "CSV table 1\nCSV table · latest by Answer\n1 version",
       ]);
     expect(await axeViolations(page, ['[data-testid="artifacts-panel"]'])).toEqual([]);
     await items.first().click();
