@@ -98,25 +98,40 @@ function artifactLibraries(): Plugin {
     });
     return result.outputFiles[0]?.contents ?? new Uint8Array();
   };
+  const libraries = async (): Promise<Record<string, Uint8Array>> => ({
+    [ARTIFACT_LIBRARIES.react]: await bundle(
+      'import * as React from "react"; import * as ReactDOM from "react-dom/client"; globalThis.React = React; globalThis.ReactDOM = ReactDOM;',
+    ),
+    [ARTIFACT_LIBRARIES.jsx]: await bundle(
+      'import { transform } from "sucrase"; globalThis.sucrase = { transform };',
+    ),
+    [ARTIFACT_LIBRARIES.mermaid]: readFileSync(
+      path.join(webDir, "../../node_modules/mermaid/dist/mermaid.min.js"),
+    ),
+  });
+  let forDev: Promise<Record<string, Uint8Array>> | null = null;
   return {
     name: "cohort:artifact-libraries",
-    apply: "build",
     async generateBundle() {
       const dir = ARTIFACT_LIB_PREFIX.replace(/^\//, "");
-      const files: Record<string, Uint8Array | string> = {
-        [ARTIFACT_LIBRARIES.react]: await bundle(
-          'import * as React from "react"; import * as ReactDOM from "react-dom/client"; globalThis.React = React; globalThis.ReactDOM = ReactDOM;',
-        ),
-        [ARTIFACT_LIBRARIES.jsx]: await bundle(
-          'import { transform } from "sucrase"; globalThis.sucrase = { transform };',
-        ),
-        [ARTIFACT_LIBRARIES.mermaid]: readFileSync(
-          path.join(webDir, "../../node_modules/mermaid/dist/mermaid.min.js"),
-        ),
-      };
-      for (const [name, source] of Object.entries(files)) {
+      for (const [name, source] of Object.entries(await libraries())) {
         this.emitFile({ type: "asset", fileName: `${dir}${name}`, source });
       }
+    },
+    // `npm run dev`: the same files, with the headers the server sends (decision 063).
+    configureServer(server) {
+      server.middlewares.use(ARTIFACT_LIB_PREFIX, (request, response, next) => {
+        const name = (request.url ?? "").replace(/^\//, "").split("?")[0] ?? "";
+        forDev ??= libraries();
+        void forDev.then((files) => {
+          const file = files[name];
+          if (!file) return next();
+          response.setHeader("content-type", "text/javascript; charset=utf-8");
+          response.setHeader("access-control-allow-origin", "*");
+          response.setHeader("cross-origin-resource-policy", "cross-origin");
+          response.end(file);
+        }, next);
+      });
     },
   };
 }
@@ -133,6 +148,8 @@ export default defineConfig({
       // "/api" alone is the API overview page of the web app; only "/api/…" is the API.
       "^/api/": { target: API_ORIGIN },
       "/socket.io": { target: API_ORIGIN, ws: true },
+      // The artifact preview's frame document (its policy comes from the server).
+      "/artifact-frame": { target: API_ORIGIN },
     },
   },
   preview: {

@@ -49,6 +49,6 @@ export function registerArtifactFrame(app: FastifyInstance): void {
  * `Access-Control-Allow-Origin: *` and `Cross-Origin-Resource-Policy: cross-origin`. They are
  * public code and no request for them carries credentials.
  */
-export function isArtifactLibrary(filePath: string): boolean {
-  return filePath.split(path.sep).includes("artifact-lib");
+export function isArtifactLibrary(webDistDir: string, filePath: string): boolean {
+  return path.relative(webDistDir, filePath).split(path.sep)[0] === "artifact-lib";
 }

@@ -72,7 +72,7 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
           "cache-control",
           immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
         );
-        if (isArtifactLibrary(filePath)) {
+        if (isArtifactLibrary(webDistDir, filePath)) {
           res.header("access-control-allow-origin", "*");
           res.header("cross-origin-resource-policy", "cross-origin");
         }
