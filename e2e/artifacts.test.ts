@@ -245,6 +245,13 @@ describe("artifacts", () => {
         fence("jsx", COUNTER_COMPONENT),
         "The loans:",
         fence("csv", 'title,due\n"Dune, part 1",2026-01-05'),
+        "The badge:",
+        fence(
+          "svg",
+          '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 80 20"><text x="2" y="15">Open daily</text></svg>',
+        ),
+        "The rules:",
+        fence("markdown", "# Loan rules\n\n- **Three** weeks\n- <b>No</b> fines"),
       ].join("\n\n"),
       "Library",
     );
@@ -273,6 +280,22 @@ describe("artifacts", () => {
       .getByRole("cell", { name: "Dune, part 1" })
       .waitFor();
 
+    // An SVG is a picture; a Markdown document is read by the one Markdown reader (no tags).
+    const badge = page.locator('[data-testid="artifact"][data-kind="svg"]');
+    await badge.getByRole("tab", { name: "Preview" }).click();
+    await badge
+      .frameLocator('[data-testid="artifact-frame"]')
+      .locator("svg text")
+      .getByText("Open daily")
+      .waitFor();
+    const rules = page.locator('[data-testid="artifact"][data-kind="markdown"]');
+    await rules.getByRole("tab", { name: "Preview" }).click();
+    const rulesFrame = rules.frameLocator('[data-testid="artifact-frame"]');
+    await rulesFrame.getByRole("heading", { level: 1, name: "Loan rules" }).waitFor();
+    expect(await rulesFrame.locator("strong").textContent()).toBe("Three");
+    expect(await rulesFrame.locator("b").count()).toBe(0);
+    await rulesFrame.getByText("<b>No</b> fines").waitFor();
+
     await page.getByTestId("artifacts-button").click();
     const panel = page.getByTestId("artifacts-panel");
     const items = panel.getByTestId("artifact-item");
@@ -283,6 +306,8 @@ describe("artifacts", () => {
         "Mermaid diagram 1\nMermaid diagram · latest by Answer\n1 version",
         "Counter\nReact component · latest by Answer\n1 version",
         "CSV table 1\nCSV table · latest by Answer\n1 version",
+        "SVG image 1\nSVG image · latest by Answer\n1 version",
+        "Loan rules\nMarkdown document · latest by Answer\n1 version",
       ]);
     expect(await axeViolations(page, ['[data-testid="artifacts-panel"]'])).toEqual([]);
     await items.first().click();
