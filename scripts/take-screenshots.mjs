@@ -38,6 +38,7 @@ const README_TEST_FILES = [
   "e2e/workspaces.test.ts", // workspace-switcher, workspace-settings
   "e2e/chat.test.ts", // chat-new-session
   "e2e/documents-in-runs.test.ts", // documents-in-runs-viewer, -lane, -answer
+  "e2e/artifacts.test.ts", // artifact-html-preview, artifact-versions
 ];
 
 function freePort() {

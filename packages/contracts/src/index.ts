@@ -3,6 +3,8 @@ export * from "./account-data";
 export * from "./admin";
 export * from "./agreements";
 export * from "./api-keys";
+export * from "./artifact-sandbox";
+export * from "./artifacts";
 export * from "./auth";
 export * from "./billing";
 export * from "./blog";

@@ -3,6 +3,7 @@ import path from "node:path";
 import { BLOG_FEED_PATH, ERROR_CODES, matchAppRoute, type TRouteMatch } from "@cohort/contracts";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isArtifactLibrary, registerArtifactFrame } from "./artifact-sandbox";
 import { type BlogFeedPost, readBlogPosts, renderBlogFeed } from "./blog-feed";
 import { errorBody } from "./errors";
 
@@ -57,6 +58,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
     reply.header("cache-control", "public, max-age=86400").redirect("/favicon.svg", 301),
   );
 
+  registerArtifactFrame(app);
+
   if (built) {
     await app.register(fastifyStatic, {
       root: webDistDir,
@@ -69,6 +72,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
           "cache-control",
           immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
         );
+        if (isArtifactLibrary(webDistDir, filePath)) {
+          res.header("access-control-allow-origin", "*");
+          res.header("cross-origin-resource-policy", "cross-origin");
+        }
       },
     });
   }

@@ -21,7 +21,7 @@ const TOKEN_CLASSES: Record<TokenType, string | undefined> = {
   decorator: "text-pink-300",
 };
 
-async function copyText(text: string): Promise<boolean> {
+export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;
@@ -40,10 +40,10 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function CodeBlock({ code, lang }: { code: string; lang: string }) {
+/** Copies a block's code, saying so on the button and to screen readers. */
+export function CopyCodeButton({ code, name }: { code: string; name: string }) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const tokens = useMemo(() => (isHighlighted(lang) ? highlight(code, lang) : null), [code, lang]);
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
@@ -58,64 +58,86 @@ export function CodeBlock({ code, lang }: { code: string; lang: string }) {
     timer.current = setTimeout(() => setCopied("idle"), 2_000);
   };
 
+  return (
+    <>
+      <button
+        type="button"
+        onClick={copy}
+        className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-ink-200 transition-colors hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400"
+      >
+        <svg viewBox="0 0 16 16" aria-hidden="true" className="size-3.5" fill="none">
+          {copied === "copied" ? (
+            <path
+              d="M3 8.5l3 3 7-7"
+              stroke="currentColor"
+              strokeWidth="1.75"
+              strokeLinecap="round"
+            />
+          ) : (
+            <>
+              <rect
+                x="5"
+                y="5"
+                width="8"
+                height="8"
+                rx="1.5"
+                stroke="currentColor"
+                strokeWidth="1.5"
+              />
+              <path d="M3 10.5V4a1 1 0 011-1h6.5" stroke="currentColor" strokeWidth="1.5" />
+            </>
+          )}
+        </svg>
+        {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+      </button>
+      <span className="sr-only" role="status">
+        {copied === "copied" ? `${name} code copied to the clipboard` : ""}
+      </span>
+    </>
+  );
+}
+
+/** The highlighted code itself, on the dark code surface. */
+export function HighlightedCode({ code, lang }: { code: string; lang: string }) {
+  const tokens = useMemo(() => (isHighlighted(lang) ? highlight(code, lang) : null), [code, lang]);
+  return (
+    <pre className="overflow-x-auto p-3 text-[13px] leading-5 sm:p-4">
+      <code
+        className={cn("font-mono", lang ? `language-${lang.replace(/[^\w-]/g, "")}` : undefined)}
+      >
+        {tokens
+          ? tokens.map((token, index) => (
+              <span
+                // biome-ignore lint/suspicious/noArrayIndexKey: tokens have no identity but their place
+                key={index}
+                className={TOKEN_CLASSES[token.type]}
+              >
+                {token.text}
+              </span>
+            ))
+          : code}
+      </code>
+    </pre>
+  );
+}
+
+/** The frame of a code block: the dark surface with a header bar for its name and actions. */
+export const CODE_SURFACE =
+  "group/code my-3 overflow-hidden rounded-xl border border-ink-800 bg-ink-950 text-ink-100 shadow-sm";
+export const CODE_HEADER =
+  "flex flex-wrap items-center justify-between gap-2 border-b border-white/10 bg-white/5 px-3 py-1.5";
+
+export function CodeBlock({ code, lang }: { code: string; lang: string }) {
   const name = languageName(lang);
   return (
-    <div className="group/code my-3 overflow-hidden rounded-xl border border-ink-800 bg-ink-950 text-ink-100 shadow-sm">
-      <div className="flex items-center justify-between gap-2 border-b border-white/10 bg-white/5 px-3 py-1.5">
+    <div className={CODE_SURFACE}>
+      <div className={CODE_HEADER}>
         <span className="font-mono text-[11px] font-semibold tracking-wide text-ink-300 uppercase">
           {name}
         </span>
-        <button
-          type="button"
-          onClick={copy}
-          className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-ink-200 transition-colors hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-400"
-        >
-          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-3.5" fill="none">
-            {copied === "copied" ? (
-              <path
-                d="M3 8.5l3 3 7-7"
-                stroke="currentColor"
-                strokeWidth="1.75"
-                strokeLinecap="round"
-              />
-            ) : (
-              <>
-                <rect
-                  x="5"
-                  y="5"
-                  width="8"
-                  height="8"
-                  rx="1.5"
-                  stroke="currentColor"
-                  strokeWidth="1.5"
-                />
-                <path d="M3 10.5V4a1 1 0 011-1h6.5" stroke="currentColor" strokeWidth="1.5" />
-              </>
-            )}
-          </svg>
-          {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
-        </button>
-        <span className="sr-only" role="status">
-          {copied === "copied" ? `${name} code copied to the clipboard` : ""}
-        </span>
+        <CopyCodeButton code={code} name={name} />
       </div>
-      <pre className="overflow-x-auto p-3 text-[13px] leading-5 sm:p-4">
-        <code
-          className={cn("font-mono", lang ? `language-${lang.replace(/[^\w-]/g, "")}` : undefined)}
-        >
-          {tokens
-            ? tokens.map((token, index) => (
-                <span
-                  // biome-ignore lint/suspicious/noArrayIndexKey: tokens have no identity but their place
-                  key={index}
-                  className={TOKEN_CLASSES[token.type]}
-                >
-                  {token.text}
-                </span>
-              ))
-            : code}
-        </code>
-      </pre>
+      <HighlightedCode code={code} lang={lang} />
     </div>
   );
 }

@@ -1,4 +1,12 @@
-import { createContext, Fragment, memo, type ReactNode, useContext, useMemo } from "react";
+import {
+  type ComponentType,
+  createContext,
+  Fragment,
+  memo,
+  type ReactNode,
+  useContext,
+  useMemo,
+} from "react";
 import { cn } from "../cn";
 import { type Citations, CitationsContext, CitedText } from "./cited-text";
 import { CodeBlock } from "./code-block";
@@ -16,6 +24,24 @@ import { type Block, type Inline, parseMarkdown } from "./parse-markdown";
  * refuses them anyway. Images of this site and inline ones always show.
  */
 export const RemoteImagesContext = createContext<"show" | "link">("show");
+
+/** A fenced block as the renderer hands it over: `closed` is false while it still streams. */
+export interface CodeBlockProps {
+  code: string;
+  lang: string;
+  closed: boolean;
+}
+
+/**
+ * Who draws fenced code blocks: the plain highlighted block by default; a screen that
+ * previews artifacts (the chat, shared pages) provides its own (decision 063).
+ */
+export const CodeBlockContext = createContext<ComponentType<CodeBlockProps> | null>(null);
+
+function MarkdownCode(props: CodeBlockProps) {
+  const Custom = useContext(CodeBlockContext);
+  return Custom ? <Custom {...props} /> : <CodeBlock code={props.code} lang={props.lang} />;
+}
 
 /** The host of an image on another site; null for this site's and inline images. */
 function remoteHost(src: string): string | null {
@@ -162,7 +188,7 @@ function renderBlocks(
           </p>
         );
       case "code":
-        return <CodeBlock key={key} code={block.text} lang={block.lang} />;
+        return <MarkdownCode key={key} code={block.text} lang={block.lang} closed={block.closed} />;
       case "quote":
         return (
           <blockquote

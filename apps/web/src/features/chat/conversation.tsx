@@ -15,6 +15,7 @@ import { PageSpinner } from "../../components/spinner";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
+import { ArtifactsPanelButton, ArtifactsProvider } from "../artifacts/artifacts-provider";
 import { useShowSessionWorkspace } from "../workspaces/charged-workspace";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { cancelRun, regenerateRun, sendChatMessage } from "./chat-api";
@@ -252,52 +253,57 @@ export function Conversation({
         {announcement}
       </div>
       <div className="mx-auto w-full max-w-5xl flex-1 px-3 py-5 sm:px-6">
-        {timeline.length === 0 && !pending ? (
-          <div className="mx-auto mt-6 max-w-xl rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center">
-            <h2 className="text-lg font-bold text-ink-950">What should the team work on?</h2>
-            <p className="mt-2 text-sm leading-6 text-ink-600">
-              Describe a task below. The coordinator splits it between the Strategist, Coder,
-              Designer and Critic; you watch each of them work, live, and get one combined answer.
-            </p>
+        <ArtifactsProvider state={state}>
+          <div className="mb-3 flex justify-end empty:hidden">
+            <ArtifactsPanelButton />
           </div>
-        ) : null}
-        <ChatActionsContext.Provider value={actions}>
-          <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
-            {timeline.map((entry) => (
-              <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
-                {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
-                {entry.message?.role === "assistant" && !entry.run ? (
-                  <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
-                    {entry.message.content}
-                  </div>
-                ) : null}
-                {entry.run ? (
-                  entry.run.id === latestRunId ? (
-                    <RunCard run={entry.run} models={models} again={entry.again} />
-                  ) : (
-                    <CollapsedRun run={entry.run} models={models} again={entry.again} />
-                  )
-                ) : null}
-              </li>
-            ))}
-            {pending ? (
-              <li>
-                <UserMessage
-                  message={{ content: pending.content, created_at: pending.at }}
-                  pending
-                />
-              </li>
-            ) : null}
-          </ol>
-        </ChatActionsContext.Provider>
-        <RunAgainDialog
-          sessionId={session.id}
-          runId={runAgain}
-          onOpenChange={(open) => {
-            if (!open) setRunAgain(null);
-          }}
-          onConfirm={(runId) => void regenerate(runId)}
-        />
+          {timeline.length === 0 && !pending ? (
+            <div className="mx-auto mt-6 max-w-xl rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center">
+              <h2 className="text-lg font-bold text-ink-950">What should the team work on?</h2>
+              <p className="mt-2 text-sm leading-6 text-ink-600">
+                Describe a task below. The coordinator splits it between the Strategist, Coder,
+                Designer and Critic; you watch each of them work, live, and get one combined answer.
+              </p>
+            </div>
+          ) : null}
+          <ChatActionsContext.Provider value={actions}>
+            <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
+              {timeline.map((entry) => (
+                <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
+                  {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
+                  {entry.message?.role === "assistant" && !entry.run ? (
+                    <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
+                      {entry.message.content}
+                    </div>
+                  ) : null}
+                  {entry.run ? (
+                    entry.run.id === latestRunId ? (
+                      <RunCard run={entry.run} models={models} again={entry.again} />
+                    ) : (
+                      <CollapsedRun run={entry.run} models={models} again={entry.again} />
+                    )
+                  ) : null}
+                </li>
+              ))}
+              {pending ? (
+                <li>
+                  <UserMessage
+                    message={{ content: pending.content, created_at: pending.at }}
+                    pending
+                  />
+                </li>
+              ) : null}
+            </ol>
+          </ChatActionsContext.Provider>
+          <RunAgainDialog
+            sessionId={session.id}
+            runId={runAgain}
+            onOpenChange={(open) => {
+              if (!open) setRunAgain(null);
+            }}
+            onConfirm={(runId) => void regenerate(runId)}
+          />
+        </ArtifactsProvider>
       </div>
       <div className="sticky bottom-0 z-10 bg-gradient-to-t from-ink-50 via-ink-50/95 to-ink-50/0 px-3 pt-4 pb-3 sm:px-6 sm:pb-5">
         <div className="mx-auto max-w-5xl">

@@ -1,6 +1,7 @@
 import { SIMULATED_NOT_CHARGED } from "@cohort/contracts";
 import { cn } from "../../components/cn";
-import { Markdown } from "../../components/markdown/markdown";
+import { CodeBlockContext, Markdown } from "../../components/markdown/markdown";
+import { ArtifactCodeBlock } from "../artifacts/artifact-block";
 import { KeyRefusedLink } from "../chat/key-refused-link";
 import { SimulatedBadge } from "./simulated-badge";
 import type { Turn } from "./use-cochat";
@@ -45,7 +46,10 @@ function AssistantTurn({ turn }: { turn: Turn }) {
           className="mt-1 rounded-2xl rounded-tl-md border border-ink-200 bg-white px-4 py-3 shadow-xs"
         >
           {turn.content ? (
-            <Markdown text={turn.content} />
+            // Code a browser can show gets its Preview tab here too (decision 063).
+            <CodeBlockContext.Provider value={ArtifactCodeBlock}>
+              <Markdown text={turn.content} />
+            </CodeBlockContext.Provider>
           ) : turn.status === "streaming" ? (
             <TypingDots />
           ) : null}

@@ -6,6 +6,7 @@ import { LogoMark } from "../../components/logo";
 import { RemoteImagesContext } from "../../components/markdown/markdown";
 import { PageSpinner } from "../../components/spinner";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { ArtifactsPanelButton, ArtifactsProvider } from "../artifacts/artifacts-provider";
 import { formatRunCredits } from "../chat/format";
 import { UserMessage } from "../chat/run-card";
 import { timelineOf } from "../chat/run-state";
@@ -107,34 +108,41 @@ export function SharedSessionPage() {
               <p className="mt-2 text-sm text-ink-600">{session.description}</p>
             ) : null}
           </header>
-          <div className="sr-only" aria-live="polite">
-            {share.live ? "New runs appear here as they happen." : ""}
-          </div>
-          {timeline.length === 0 ? (
-            <p className="rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center text-sm text-ink-600">
-              {share.live ? "Nothing yet: runs show up here as they start." : "Nothing here yet."}
-            </p>
-          ) : (
-            <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
-              {timeline.map((entry) => (
-                <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
-                  {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
-                  {entry.message?.role === "assistant" && !entry.run ? (
-                    <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
-                      {entry.message.content}
-                    </div>
-                  ) : null}
-                  {entry.run ? (
-                    <SharedRunCard
-                      run={entry.run}
-                      showCosts={share.show_costs}
-                      askedBy={askedBy.get(entry.run.id) ?? null}
-                    />
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          )}
+          <ArtifactsProvider state={state}>
+            <div className="sr-only" aria-live="polite">
+              {share.live ? "New runs appear here as they happen." : ""}
+            </div>
+            <div className="mb-3 flex justify-end empty:hidden">
+              <ArtifactsPanelButton />
+            </div>
+            {timeline.length === 0 ? (
+              <p className="rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center text-sm text-ink-600">
+                {share.live ? "Nothing yet: runs show up here as they start." : "Nothing here yet."}
+              </p>
+            ) : (
+              <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
+                {timeline.map((entry) => (
+                  <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
+                    {entry.message?.role === "user" ? (
+                      <UserMessage message={entry.message} />
+                    ) : null}
+                    {entry.message?.role === "assistant" && !entry.run ? (
+                      <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
+                        {entry.message.content}
+                      </div>
+                    ) : null}
+                    {entry.run ? (
+                      <SharedRunCard
+                        run={entry.run}
+                        showCosts={share.show_costs}
+                        askedBy={askedBy.get(entry.run.id) ?? null}
+                      />
+                    ) : null}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </ArtifactsProvider>
           <footer className="mt-10 pb-4 text-center text-xs text-ink-500">
             <Link
               to="/"
