@@ -216,7 +216,8 @@ describe("Cohort Chat", () => {
       expect(copied.length).toBeGreaterThan(20);
       expect(await coderLane.locator("code span.text-violet-300").count()).toBeGreaterThan(0);
     }
-    await tallScreenshot(page, "chat-run");
+    // Not "chat-run": the README's chat-run.png has one writer, scripts/take-screenshots.mjs.
+    await tallScreenshot(page, "chat-build-run");
 
     // Second run: Stop while the agents stream; what they wrote stays.
     const second = await sendTask(page, "Write a short launch email for the recipe app");
