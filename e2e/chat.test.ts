@@ -193,7 +193,7 @@ describe("Cohort Chat", () => {
       expect(await lane.getAttribute("data-status")).toBe("completed");
       expect(await lane.getByTestId("simulated-badge").count()).toBe(1);
       expect(await lane.getByTestId("lane-usage").textContent()).toMatch(
-        /\d+ tokens · \d+\.\d\d credits/,
+        /\d+ tokens · \d+\.\d\d credits? · .+ · by \S/,
       );
     }
     const critic = run.getByTestId("critic-verdict");
