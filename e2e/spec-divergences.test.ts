@@ -170,9 +170,13 @@ describe("performance data (spec §3, §7)", () => {
     await page.goto("/");
     await page.getByRole("heading", { level: 1 }).waitFor();
     const answer = await page.evaluate(async () => {
+      // The page's own CSRF token, as the web client sends it with every POST.
+      const { csrfToken } = (await (await fetch("/api/csrf-token")).json()) as {
+        csrfToken: string;
+      };
       const response = await fetch("/api/analytics/performance", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "x-csrf-token": csrfToken },
         body: JSON.stringify({
           lcp: 1200,
           fid: 8,
