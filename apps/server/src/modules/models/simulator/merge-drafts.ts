@@ -164,7 +164,6 @@ function definedNameOf(block: string): string | null {
 }
 
 interface NextStepFacts {
-  topic: Topic;
   steps: string[];
   blocks: string[];
   decisions: string[];
@@ -179,7 +178,7 @@ interface NextStepFacts {
  * draft's placeholders, take up what the review left open.
  */
 function nextStepsFor(facts: NextStepFacts): string[] {
-  const { topic, steps, blocks, decisions, written, openFixes } = facts;
+  const { steps, blocks, decisions, written, openFixes } = facts;
   const out: string[] = [];
   if (steps[0]) {
     const [title, detail] = stepParts(steps[0]);
@@ -404,7 +403,6 @@ export function mergeDrafts({ topic, drafts, review }: Merge): string {
   if (openFixes.length > 0) out.push("", "### Suggestions from the review", "", ...openFixes);
   if (!short) {
     const next = nextStepsFor({
-      topic,
       steps,
       blocks,
       decisions,
