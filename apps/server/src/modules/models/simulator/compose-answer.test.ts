@@ -238,6 +238,18 @@ describe("each role answers on topic", () => {
     expect(scoreOf(revised)).toBeGreaterThan(scoreOf(first));
   });
 
+  it("the Critic and the summary name the function the code defines, not a docstring's word", () => {
+    const request = "Write a Python function that parses CSV rows into dictionaries";
+    const code = answer("coder", agentContent(request, "Write it.", [], []));
+    expect(code).toContain('"""A Python function that parses');
+    const drafts: DraftText[] = [{ stepId: "c1", role: "coder", text: code }];
+    const review = answer("critic", criticContent(request, "Review it.", drafts));
+    expect(review).toContain("`parse_csv_rows` is complete and runnable");
+    expect(review).not.toContain("`that`");
+    const final = answer("coordinator", synthesisContent(request, drafts, review));
+    expect(final).toContain("the Coder wrote a Python script (`parse_csv_rows`)");
+  });
+
   it("the Critic's score follows the draft: a quoted, cited answer has nothing to fix", () => {
     const passages = [
       {

@@ -156,8 +156,10 @@ function decisionTitleOf(line: string): string {
 /** The name a code block defines (a function, component, class or table), in backticks. */
 function definedNameOf(block: string): string | null {
   const name =
-    /\b(?:function|def|fn|func)\s+([A-Za-z_]\w*)/.exec(block)?.[1] ??
-    /\bclass\s+([A-Za-z_]\w*)/.exec(block)?.[1] ??
+    /^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?(?:function|def|fn|func)\s+([A-Za-z_]\w*)/m.exec(
+      block,
+    )?.[1] ??
+    /^\s*(?:export\s+)?class\s+([A-Za-z_]\w*)/m.exec(block)?.[1] ??
     /\bCREATE TABLE\s+(\w+)/i.exec(block)?.[1] ??
     null;
   return name ? `\`${name}\`` : null;

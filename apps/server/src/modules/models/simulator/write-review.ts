@@ -48,8 +48,9 @@ export const TESTS_SECTION = /^\*\*Tests\*\*/m;
 /** The first name a code block defines: a function, component, class or table. */
 function definedName(code: string): string | null {
   const patterns = [
-    /\b(?:function|def|fn|func)\s+([A-Za-z_]\w*)/,
-    /\bclass\s+([A-Za-z_]\w*)/,
+    // At the start of a line: "a function that parses" in a docstring defines nothing.
+    /^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?(?:function|def|fn|func)\s+([A-Za-z_]\w*)/m,
+    /^\s*(?:export\s+)?class\s+([A-Za-z_]\w*)/m,
     /\bCREATE TABLE\s+(\w+)/i,
     /\bconst\s+([A-Za-z_]\w*)\s*=/,
     /\binterface\s+([A-Za-z_]\w*)/,
