@@ -129,6 +129,19 @@ describe("the admin area", () => {
       .filter({ hasText: "Credits adjusted" });
     await auditRow.waitFor();
     expect(await auditRow.textContent()).toContain("Goodwill for the outage");
+    // What the action did is a sentence, not the stored JSON; the user's own page names no
+    // target (it is this user).
+    expect(await auditRow.getByTestId("audit-details").textContent()).toMatch(
+      /^Added 42\.5 credits: the balance went from [\d,.]+ to [\d,.]+ credits\.$/,
+    );
+    expect(await auditRow.textContent()).not.toMatch(/[{}]/);
+    expect(
+      await page.getByTestId("audit-table").getByRole("columnheader").allTextContents(),
+    ).toEqual(["When", "Who", "What", "Details", "Reason"]);
+    // The sign-in made by the test's own fetch reads as an API client, not "node".
+    const devices = await page.getByTestId("sign-in-device").allTextContents();
+    expect(devices.length).toBeGreaterThan(0);
+    expect([...new Set(devices)]).toEqual(["API client"]);
     await screenshot(page, "admin-user");
 
     await openSection(page, "Audit log");

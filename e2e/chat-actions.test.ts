@@ -114,6 +114,12 @@ describe("chat actions", () => {
         current,
       );
     if (!other) throw new Error("No other model for the Coder");
+    const nameOf = async (value: string) =>
+      ((await model.locator(`option[value="${value}"]`).textContent()) ?? "")
+        .split(" · ")[0]
+        ?.replace(/ \(current model\)$/, "");
+    const currentName = await nameOf(current);
+    const otherName = await nameOf(other);
     await model.selectOption(other);
     await form.getByLabel("Temperature").fill("0.4");
     expect(await form.getByLabel("The Critic scores the new version").isChecked()).toBe(true);
@@ -149,6 +155,12 @@ describe("chat actions", () => {
     const secondModel = await cards.nth(1).locator("header").first().textContent();
     expect(secondModel).not.toBe(firstModel);
     expect(await cards.nth(1).getByTestId("lane-output").textContent()).not.toBe("");
+    // Another model drafts differently (decision 065), and each footer names its own model.
+    expect(await cards.nth(1).getByTestId("lane-output").textContent()).not.toBe(
+      await cards.nth(0).getByTestId("lane-output").textContent(),
+    );
+    const footers = await versions.getByTestId("lane-model").allTextContents();
+    expect(footers).toEqual([` · by ${currentName}`, ` · by ${otherName}`]);
     // The run itself is unchanged: its answer and its total stay.
     expect(await run.getAttribute("data-status")).toBe("completed");
     await expect.poll(() => composer(page).isEnabled()).toBe(true);

@@ -145,6 +145,15 @@ describe("Cohort Chat", () => {
     await list.getByRole("searchbox").fill("recipe");
     await list.getByRole("link", { name: /Recipe app launch/ }).waitFor();
 
+    // Status controls: a paused session takes no messages until it is resumed.
+    const messageBox = page.getByRole("textbox", { name: "Message" });
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.getByTestId("session-header").getByText("Paused").waitFor();
+    await expect.poll(() => messageBox.isDisabled()).toBe(true);
+    expect(await messageBox.getAttribute("placeholder")).toContain("paused");
+    await page.getByRole("button", { name: "Resume" }).click();
+    await expect.poll(() => messageBox.isEnabled()).toBe(true);
+
     // First run: the message shows at once, the box locks, the plan ticks off live.
     const task = "Build a landing page for a recipe sharing app with a signup form";
     const first = await sendTask(page, task);
@@ -184,7 +193,7 @@ describe("Cohort Chat", () => {
       expect(await lane.getAttribute("data-status")).toBe("completed");
       expect(await lane.getByTestId("simulated-badge").count()).toBe(1);
       expect(await lane.getByTestId("lane-usage").textContent()).toMatch(
-        /\d+ tokens · \d+\.\d\d credits/,
+        /\d+ tokens · \d+\.\d\d credits? · .+ · by \S/,
       );
     }
     const critic = run.getByTestId("critic-verdict");
@@ -207,7 +216,8 @@ describe("Cohort Chat", () => {
       expect(copied.length).toBeGreaterThan(20);
       expect(await coderLane.locator("code span.text-violet-300").count()).toBeGreaterThan(0);
     }
-    await tallScreenshot(page, "chat-run");
+    // Not "chat-run": the README's chat-run.png has one writer, scripts/take-screenshots.mjs.
+    await tallScreenshot(page, "chat-build-run");
 
     // Second run: Stop while the agents stream; what they wrote stays.
     const second = await sendTask(page, "Write a short launch email for the recipe app");
@@ -278,13 +288,10 @@ describe("Cohort Chat", () => {
     expect(await page.getByTestId("run").count()).toBe(3);
     expect(await page.getByTestId("user-message").count()).toBe(3);
 
-    // Status controls: a paused session takes no messages until it is resumed.
-    await page.getByRole("button", { name: "Pause" }).click();
-    await page.getByTestId("session-header").getByText("Paused").waitFor();
-    await expect.poll(() => box.isDisabled()).toBe(true);
-    expect(await box.getAttribute("placeholder")).toContain("paused");
-    await page.getByRole("button", { name: "Resume" }).click();
-    await expect.poll(() => box.isEnabled()).toBe(true);
+    // A session whose last run completed is offered Archive, not Pause (decision 065).
+    const header = page.getByTestId("session-header");
+    expect(await header.getByRole("button", { name: "Pause" }).count()).toBe(0);
+    expect(await header.getByRole("button", { name: "Archive" }).count()).toBe(1);
 
     // The phone layout: one column, lanes stacked, the session list in a drawer.
     await page.setViewportSize({ width: 360, height: 780 });

@@ -109,6 +109,10 @@ describe("documents", () => {
 
     await page.goto("/documents");
     await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
+    // The personal workspace is the user's own: no "team's" (decision 065).
+    expect(await page.getByTestId("documents-subtitle").textContent()).toBe(
+      "Your source material: searched during runs, cited by passage.",
+    );
     // The empty state says what is accepted, with the server's own limits.
     const empty = page.getByTestId("documents-empty");
     await empty.waitFor();

@@ -88,11 +88,15 @@ describe("labels that agree with the screen", () => {
 
     // The badge reads Completed: no "Mark complete" beside it, nor in the menu.
     await expect.poll(() => header.getByTestId("session-status").textContent()).toBe("Completed");
+    // Nor "Pause": a completed session is offered Archive, and nothing that means "stop work".
     expect(await header.getByRole("button", { name: "Mark complete" }).count()).toBe(0);
+    expect(await header.getByRole("button", { name: "Pause" }).count()).toBe(0);
+    expect(await header.getByRole("button", { name: "Archive" }).count()).toBe(1);
     await header.getByRole("button", { name: "Session actions" }).click();
     const menu = page.getByRole("menu");
     await menu.waitFor();
     expect(await menu.getByRole("menuitem", { name: "Mark complete" }).count()).toBe(0);
+    expect(await menu.getByRole("menuitem", { name: "Pause" }).count()).toBe(0);
     expect(await menu.getByRole("menuitem", { name: "Archive" }).count()).toBe(1);
     await page.keyboard.press("Escape");
 

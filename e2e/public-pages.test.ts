@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { FOOTER_LINKS } from "@cohort/contracts";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,7 +56,8 @@ describe("the landing page", () => {
 
     const viewport = await page.locator('meta[name="viewport"]').getAttribute("content");
     expect(viewport).toContain("maximum-scale=5");
-    await screenshot(page, "landing");
+    // The first screen, not the whole page: the README's picture stays small (under 400 KB).
+    await screenshot(page, "landing", false);
     expectNoErrors();
     await close();
   });
@@ -83,7 +86,7 @@ describe("the landing page", () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
-    await screenshot(page, "landing-mobile");
+    await screenshot(page, "landing-mobile", false);
     expectNoErrors();
     await close();
   });
@@ -100,6 +103,27 @@ describe("the landing page", () => {
       await close();
     },
   );
+});
+
+describe("the documentation page", () => {
+  it("names the Node.js versions package.json's engines name", async () => {
+    const engines = (
+      JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../package.json"), "utf8")) as {
+        engines: { node: string };
+      }
+    ).engines.node;
+    const { page, expectNoErrors, close } = await openPage(browser);
+    await page.goto("/docs");
+    const started = page.locator("section", {
+      has: page.getByRole("heading", { name: "Getting started" }),
+    });
+    const text = (await started.locator("p").first().textContent())?.replace(/\s+/g, " ");
+    expect(text).toBe(
+      `You need Node.js 20.19 or a later 20.x, 22.12 or a later 22.x, or 24 and newer (what the repository's package.json asks for: ${engines}). From the repository root, install the dependencies and start Cohort:`,
+    );
+    expectNoErrors();
+    await close();
+  });
 });
 
 describe("the 404 page", () => {

@@ -163,3 +163,33 @@ describe("claims on the landing page", () => {
     await close();
   });
 });
+
+describe("performance data (spec §3, §7)", () => {
+  it("takes the spec's payload as it is, sent from a page: no page path, no session id", async () => {
+    const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    const answer = await page.evaluate(async () => {
+      // The page's own CSRF token, as the web client sends it with every POST.
+      const { csrfToken } = (await (await fetch("/api/csrf-token")).json()) as {
+        csrfToken: string;
+      };
+      const response = await fetch("/api/analytics/performance", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": csrfToken },
+        body: JSON.stringify({
+          lcp: 1200,
+          fid: 8,
+          cls: 0.02,
+          ttfb: 90,
+          domLoadTime: 700,
+          pageLoadTime: 1500,
+        }),
+      });
+      return { status: response.status, body: await response.json() };
+    });
+    expect(answer).toEqual({ status: 202, body: { accepted: 1 } });
+    expectNoErrors([EXPECTED_401]);
+    await close();
+  });
+});

@@ -188,6 +188,12 @@ describe("team workspaces", () => {
     await settings.getByTestId("workspace-audit").waitFor();
     await screenshot(page, "workspace-settings", false);
 
+    // In a team, Documents are the team's (decision 065; the personal workspace says "Your").
+    await page.goto("/documents");
+    await expect
+      .poll(() => page.getByTestId("documents-subtitle").textContent())
+      .toBe("Your team's source material: searched during runs, cited by passage.");
+
     // Export the owner's session as PDF and Markdown from the session header's menu.
     await page.goto("/chat");
     await page

@@ -6,8 +6,8 @@
 // plan, the lanes, the Critic's score and the cited answer. The README's other screenshots
 // are taken by the browser tests that cover their screens; `--all` runs those files one at a
 // time with UPDATE_SCREENSHOTS=1, which writes every screenshot they take into
-// docs/screenshots; chat-run.png is taken after them, since e2e/chat.test.ts saves one of its
-// own.
+// docs/screenshots. chat-run.png has this one writer (the browser tests save theirs under
+// other names).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -91,7 +91,8 @@ async function startServer(port) {
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       LOCAL_MODEL_DISCOVERY: "0",
-      SIMULATOR_CHARGES: "1",
+      // The default: simulated calls are not charged, as a new self-hoster sees them.
+      SIMULATOR_CHARGES: "0",
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
     },
@@ -198,6 +199,8 @@ async function takeChatRun(base, token) {
     const context = await browser.newContext({
       baseURL: base,
       viewport: { width: 1440, height: 900 },
+      // One pixel per CSS pixel keeps the README's first picture small enough to load fast.
+      deviceScaleFactor: 1,
     });
     await context.addCookies([
       { name: "cohort_session", value: token, url: base, httpOnly: true, sameSite: "Lax" },
@@ -254,7 +257,6 @@ if (process.argv.includes("--all")) {
   }
 }
 
-// Last: e2e/chat.test.ts saves a chat-run.png of its own (a build task, not a question).
 await buildIfStale();
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;

@@ -13,6 +13,7 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
+import { describeUserAgent } from "../../lib/format/describe-user-agent";
 import { formatCount, formatCredits } from "../../lib/format/numbers";
 import {
   formatCreditDelta,
@@ -110,8 +111,8 @@ export function AdminUserPage() {
           <ul className="mt-3 divide-y divide-ink-100 text-sm">
             {data.sign_ins.map((signIn) => (
               <li key={signIn.id} className="py-2">
-                <span className="font-medium text-ink-900">
-                  {signIn.user_agent ?? "Unknown device"}
+                <span className="font-medium text-ink-900" data-testid="sign-in-device">
+                  {describeUserAgent(signIn.user_agent)}
                 </span>
                 <span className="block text-xs text-ink-500">
                   {signIn.ip ?? "unknown address"} · last used {formatDateTime(signIn.last_used_at)}
@@ -123,7 +124,7 @@ export function AdminUserPage() {
       </Card>
       <Card className="p-5">
         <h2 className="text-base font-semibold text-ink-950">Admin actions on this account</h2>
-        <AuditTable query={{ targetId: user.id, pageSize: 10 }} />
+        <AuditTable query={{ targetId: user.id, pageSize: 10 }} showTarget={false} />
       </Card>
     </AdminPage>
   );

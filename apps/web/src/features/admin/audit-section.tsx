@@ -7,6 +7,7 @@ import { inputClasses } from "../../components/form";
 import { formatDateTime } from "../billing/billing-format";
 import { adminKeys, fetchAudit } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
+import { auditSentence } from "./audit-sentence";
 import { Pager } from "./pager";
 
 const ACTION_LABELS: Record<(typeof ADMIN_ACTIONS)[number], string> = {
@@ -23,12 +24,22 @@ const ACTION_LABELS: Record<(typeof ADMIN_ACTIONS)[number], string> = {
   "user.password_reset_sent": "Password reset sent",
 };
 
-function json(value: unknown): string {
-  return value === null || value === undefined ? "—" : JSON.stringify(value);
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Audit entries, newest first unless asked otherwise, a page at a time. */
-export function AuditTable({ query }: { query: Partial<TAdminAuditQuery> }) {
+/**
+ * Audit entries, newest first unless asked otherwise, a page at a time; what each did is a
+ * sentence, never the stored JSON. On a user's own page the target is that user, so
+ * `showTarget` is off there.
+ */
+export function AuditTable({
+  query,
+  showTarget = true,
+}: {
+  query: Partial<TAdminAuditQuery>;
+  showTarget?: boolean;
+}) {
   const [page, setPage] = useState(1);
   const full = { ...query, page };
   const { data, isPending, isError } = useQuery({
@@ -47,11 +58,13 @@ export function AuditTable({ query }: { query: Partial<TAdminAuditQuery> }) {
           <caption className="sr-only">Admin actions</caption>
           <thead className="text-xs text-ink-600">
             <tr>
-              {["When", "Who", "What", "Target", "Before", "After", "Reason"].map((label) => (
-                <th key={label} scope="col" className="py-2 pr-3 font-medium">
-                  {label}
-                </th>
-              ))}
+              {["When", "Who", "What", ...(showTarget ? ["Target"] : []), "Details", "Reason"].map(
+                (label) => (
+                  <th key={label} scope="col" className="py-2 pr-3 font-medium">
+                    {label}
+                  </th>
+                ),
+              )}
             </tr>
           </thead>
           <tbody className="divide-y divide-ink-100 align-top">
@@ -67,21 +80,26 @@ export function AuditTable({ query }: { query: Partial<TAdminAuditQuery> }) {
                 <td className="py-2 pr-3 font-medium text-ink-900">
                   {ACTION_LABELS[entry.action]}
                 </td>
-                <td className="py-2 pr-3 font-mono text-xs break-all">
-                  {entry.target_type}{" "}
-                  {entry.target_type === "user" ? (
-                    <Link
-                      to={`/admin/users/${entry.target_id}`}
-                      className="text-brand-700 hover:underline"
-                    >
-                      {entry.target_id}
-                    </Link>
-                  ) : (
-                    entry.target_id
-                  )}
+                {showTarget ? (
+                  <td className="py-2 pr-3 text-xs break-all">
+                    {entry.target_type === "user" ? (
+                      <Link
+                        to={`/admin/users/${entry.target_id}`}
+                        className="text-brand-700 hover:underline"
+                      >
+                        User <span className="font-mono">{entry.target_id}</span>
+                      </Link>
+                    ) : (
+                      <>
+                        {capitalised(entry.target_type)}{" "}
+                        <span className="font-mono">{entry.target_id}</span>
+                      </>
+                    )}
+                  </td>
+                ) : null}
+                <td className="py-2 pr-3 text-ink-800" data-testid="audit-details">
+                  {auditSentence(entry)}
                 </td>
-                <td className="py-2 pr-3 font-mono text-xs break-all">{json(entry.before)}</td>
-                <td className="py-2 pr-3 font-mono text-xs break-all">{json(entry.after)}</td>
                 <td className="py-2 text-ink-700">{entry.reason ?? "—"}</td>
               </tr>
             ))}

@@ -577,6 +577,11 @@ export function LaneCard({
               {lane.latencyMs !== null ? ` · ${formatDuration(lane.latencyMs)}` : ""}
             </>
           )}
+          {/* The model that answered, so two versions of a step are told apart at the foot
+              as at the head (decision 065). */}
+          {lane.status === "completed" ? (
+            <span data-testid="lane-model"> · by {lane.modelName}</span>
+          ) : null}
         </span>
         {lane.text.length > 600 ? (
           <button

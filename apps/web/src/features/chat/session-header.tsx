@@ -278,10 +278,11 @@ export function SessionHeader({
   const [savingTemplate, setSavingTemplate] = useState(false);
   const [changing, setChanging] = useState<TSessionStatus | null>(null);
   const shown = useShownStatus(session, runActive);
-  // A session whose badge already reads Completed (its last run is) is not offered
-  // "Mark complete" as if it were not (decision 057).
+  // A session whose badge already reads Completed (its last run is) is offered what fits a
+  // completed session: archiving it. Not "Mark complete" as if it were not, nor "Pause", which
+  // only means something while work goes on (decisions 057, 065).
   const targets = SESSION_STATUS_TRANSITIONS[session.status].filter(
-    (status) => !(status === "completed" && shown === "completed"),
+    (status) => !(shown === "completed" && (status === "completed" || status === "paused")),
   );
 
   const changeStatus = async (status: TSessionStatus) => {

@@ -79,8 +79,10 @@ export function DocsPage() {
           <section aria-labelledby="getting-started">
             <h2 id="getting-started">Getting started</h2>
             <p>
-              You need Node.js 20.19 or newer. From the repository root, install the dependencies
-              and start Cohort:
+              You need Node.js 20.19 or a later 20.x, 22.12 or a later 22.x, or 24 and newer (what
+              the repository's <code>package.json</code> asks for:{" "}
+              <code>^20.19.0 || ^22.12.0 || &gt;=24.0.0</code>). From the repository root, install
+              the dependencies and start Cohort:
             </p>
             <pre>
               <code>npm install && npm start</code>

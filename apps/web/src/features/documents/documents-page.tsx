@@ -6,6 +6,7 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { PageSpinner } from "../../components/spinner";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { useCurrentWorkspace } from "../workspaces/current-workspace";
 import { DocumentList } from "./document-list";
 import { DocumentSearch } from "./document-search";
 import { DocumentViewer } from "./document-viewer";
@@ -98,6 +99,8 @@ function DocumentsHome({ uploads }: { uploads: ReturnType<typeof useUploads> }) 
   const { data, isPending, isError, refetch } = useDocuments();
   const { dragging, handlers } = useFileDrop(uploads.add);
   const documents = data?.documents ?? [];
+  // "team's" only where there is a team: the personal workspace is the user's own.
+  const { workspace } = useCurrentWorkspace();
 
   return (
     <div
@@ -108,8 +111,9 @@ function DocumentsHome({ uploads }: { uploads: ReturnType<typeof useUploads> }) 
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl">Documents</h1>
-          <p className="mt-1 text-sm text-ink-600">
-            Your team's source material: searched during runs, cited by passage.
+          <p className="mt-1 text-sm text-ink-600" data-testid="documents-subtitle">
+            {workspace?.kind === "team" ? "Your team's" : "Your"} source material: searched during
+            runs, cited by passage.
           </p>
         </div>
         {data ? <StorageMeter usage={data.usage} /> : null}

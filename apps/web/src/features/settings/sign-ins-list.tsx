@@ -10,8 +10,8 @@ import { Card } from "../../components/card";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
+import { describeUserAgent } from "../../lib/format/describe-user-agent";
 import { LOGGED_OUT_MESSAGE } from "../shell/use-sign-out";
-import { describeUserAgent } from "./describe-user-agent";
 
 const SIGN_INS_QUERY_KEY = ["auth", "sign-ins"] as const;
 

@@ -181,7 +181,8 @@ describe("each role answers on topic", () => {
 
   it("the Strategist numbers its steps and the Critic names what it reviews", () => {
     const plan = answer("strategist", agentContent("Plan a product launch", "Plan it.", [], []));
-    expect(plan).toMatch(/^## Plan: A product launch$/m);
+    // The draft is headed by its subject: no "Plan:" label (decision 065).
+    expect(plan.split("\n")[0]).toBe("## A product launch");
     expect(numberedStepsOf(plan).length).toBeGreaterThanOrEqual(4);
     const drafts: DraftText[] = [{ stepId: "s1", role: "strategist", text: plan }];
     const review = answer("critic", criticContent("Plan a product launch", "Review it.", drafts));
@@ -190,16 +191,86 @@ describe("each role answers on topic", () => {
     expect(review).toMatch(/^Draft s1: \d+\/10$/m);
   });
 
-  it("a revision takes up the Critic's fixes for its own draft", () => {
+  it("a revision makes the Critic's fixes for its own draft, and says what changed", () => {
     const request = "Write a Python script that dedupes CSV rows";
     const first = answer("coder", agentContent(request, "Write it.", [], []));
     const draft: DraftText = { stepId: "c1", role: "coder", text: first };
-    const review =
-      "Draft c1: 5/10\n\n**Issues and fixes**\n1. **Draft c1 (Coder)**: no test. Fix: add a pytest.\n2. **Draft d2 (Designer)**: no colours. Fix: add them.\n\nScore: 5/10\nVerdict: revise";
+    const review = [
+      "Draft c1: 5/10",
+      "",
+      "**Issues and fixes**",
+      "1. **Draft c1 (Coder)**: `dedupe_rows` does not say which inputs it rejects. Fix: document the accepted input in a comment above it.",
+      "2. **Draft c1 (Coder)**: `dedupe_rows` has no test. Fix: add one test for the normal case and one for empty input.",
+      "3. **Draft c1 (Coder)**: the output file is overwritten silently. Fix: refuse to overwrite it.",
+      "4. **Draft d2 (Designer)**: no colours. Fix: add them.",
+      "",
+      "Score: 5/10",
+      "Verdict: revise",
+    ].join("\n");
     const revised = answer("coder", revisionContent(request, "Write it.", draft, review));
-    expect(revised).toContain("def dedupe_rows(");
-    expect(revised).toContain("- Done: no test. Fix: add a pytest.");
+    // The first draft, with the comment above the function and the tests added.
+    expect(revised.startsWith(first.trimEnd().split("```python")[0] as string)).toBe(true);
+    expect(revised).toContain(
+      "# Accepts well-formed input only; empty, malformed or oversized input is rejected with an error that names the problem.\ndef dedupe_rows(",
+    );
+    expect(revised).toContain(
+      "**Tests**\n- `dedupe_rows` with a typical input gives the expected result (the normal case).\n- `dedupe_rows` with empty input returns an empty result or a clear error, and never crashes.\n\nRun them with `pytest`.",
+    );
+    expect(revised).toContain(
+      [
+        "**Changed after the review**",
+        "- Said above `dedupe_rows` which input it accepts and rejects.",
+        "- Added two tests for `dedupe_rows`: the normal case and empty input.",
+        "",
+        "**Left open from the review**",
+        "- the output file is overwritten silently. Fix: refuse to overwrite it.",
+      ].join("\n"),
+    );
+    expect(revised).not.toContain("Done:");
     expect(revised).not.toContain("no colours");
+
+    // The same Critic finds what it asked for done: the revised draft scores higher.
+    const scoreOf = (text: string) =>
+      parseCriticVerdict(
+        answer("critic", criticContent(request, "Review it.", [{ ...draft, text }])),
+        ["c1"],
+      ).draftScores.c1 as number;
+    expect(scoreOf(revised)).toBeGreaterThan(scoreOf(first));
+  });
+
+  it("the Critic and the summary name the function the code defines, not a docstring's word", () => {
+    const request = "Write a Python function that parses CSV rows into dictionaries";
+    const code = answer("coder", agentContent(request, "Write it.", [], []));
+    expect(code).toContain('"""A Python function that parses');
+    const drafts: DraftText[] = [{ stepId: "c1", role: "coder", text: code }];
+    const review = answer("critic", criticContent(request, "Review it.", drafts));
+    expect(review).toContain("`parse_csv_rows` is complete and runnable");
+    expect(review).not.toContain("`that`");
+    const final = answer("coordinator", synthesisContent(request, drafts, review));
+    expect(final).toContain("the Coder wrote a Python script (`parse_csv_rows`)");
+  });
+
+  it("the Critic's score follows the draft: a quoted, cited answer has nothing to fix", () => {
+    const passages = [
+      {
+        n: 1,
+        chunk_id: "c1",
+        document_id: "d1",
+        document_name: "rules.pdf",
+        page: 2,
+        section: null,
+        text: "DVDs are lent for one week, and a late DVD costs 1.00 per day, up to 10.00.",
+      },
+    ];
+    const question = "What is the fine for a DVD returned late?";
+    const text = answer("strategist", agentContent(question, "Answer it.", [], [], passages));
+    const review = answer(
+      "critic",
+      criticContent(question, "Review it.", [{ stepId: "s1", role: "strategist", text }]),
+    );
+    expect(review).toContain("Draft s1: 9/10");
+    expect(review).toContain("**Issues and fixes**\nNone: nothing in the drafts needs fixing.");
+    expect(review).toMatch(/^Score: 9\/10\nVerdict: approve$/m);
   });
 
   it("the writing draft is the text itself, with as many taglines as asked", () => {

@@ -1,6 +1,7 @@
 import { bestQuote, withCitation } from "./cite-passages";
 import { mergeDrafts } from "./merge-drafts";
 import type { PromptParts } from "./read-prompt";
+import { reviseDraft } from "./revise-draft";
 import { hashString, type Random, seededRandom } from "./seeded-random";
 import {
   capitalise,
@@ -288,9 +289,9 @@ function angleOf(modelId: string | undefined): string | null {
 function strategist({ req, topic, random }: Answering): string {
   if (isFactual(topic)) {
     return [
-      `## Answer: ${capitalise(topic.subject)}`,
+      `## ${capitalise(topic.subject)}`,
       "",
-      ...factualAnswer(topic, req.prompt),
+      ...factualAnswer(topic, req.prompt, req.modelId),
     ].join("\n");
   }
   const plan = STEPS[topic.kind];
@@ -301,7 +302,7 @@ function strategist({ req, topic, random }: Answering): string {
   ];
   const risks = random.sample(RISKS[topic.kind], scaled(2, req.depth, 1, 3));
   const out = [
-    `## Plan: ${capitalise(topic.subject)}`,
+    `## ${capitalise(topic.subject)}`,
     "",
     `**Goal:** ${capitalise(topic.subject)}, done in small steps you can check.`,
   ];
@@ -333,17 +334,64 @@ function codeRequest(req: AnswerRequest, topic: Topic): string {
   return req.prompt.task ? `${req.prompt.task}\n${topic.request}` : topic.request;
 }
 
+/**
+ * How each model writes code beyond the code itself (decision 065), so a step re-run on
+ * another model reads differently: one lists the edge cases, one explains the trade-off it
+ * made, one is terse.
+ */
+type CodeStyle = "edge-cases" | "trade-off" | "terse";
+
+const CODE_STYLE_OF_MODEL: Record<string, CodeStyle> = {
+  cologic: "edge-cases",
+  coreason: "trade-off",
+  codepth: "edge-cases",
+  coquick: "terse",
+};
+
+const CODE_STYLES: readonly CodeStyle[] = ["edge-cases", "trade-off", "terse"];
+
+function codeStyleOf(modelId: string | undefined): CodeStyle {
+  if (!modelId) return "edge-cases";
+  return CODE_STYLE_OF_MODEL[modelId] ?? (CODE_STYLES[hashString(modelId) % 3] as CodeStyle);
+}
+
 function coder({ req, topic }: Answering): string {
   const draft = codeFor(codeRequest(req, topic));
-  return [
-    `Approach: ${draft.approach}`,
-    "",
-    `\`\`\`${draft.fence}`,
-    draft.code,
-    "```",
-    "",
-    draft.run,
-  ].join("\n");
+  const style = codeStyleOf(req.modelId);
+  const approach =
+    style === "terse"
+      ? `Approach: ${draft.approach.replace(/:.*$/s, ".")}`
+      : `Approach: ${draft.approach}`;
+  const out = [approach, "", `\`\`\`${draft.fence}`, draft.code, "```", "", draft.run];
+  if (style === "edge-cases") {
+    out.push(
+      "",
+      "**Edge cases**",
+      ...(draft.fence === "tsx" || draft.fence === "html"
+        ? [
+            "- Submitted empty: each field shows its error beside it, and nothing is sent.",
+            "- An invalid value: the error says what is expected, and the input is kept.",
+            "- A slow network: the button shows progress and cannot send twice.",
+          ]
+        : draft.fence === "sql"
+          ? [
+              "- A row that points at a missing parent: refused by its foreign key.",
+              "- A value out of range: refused by a CHECK constraint, not by the app alone.",
+            ]
+          : [
+              "- Empty input: returns an empty result rather than failing.",
+              "- Malformed input: refused with an error that says what is wrong and where.",
+              "- Very large input: processed piece by piece, so memory stays flat.",
+            ]),
+    );
+  }
+  if (style === "trade-off") {
+    out.push(
+      "",
+      `**Trade-off**: the code favours being easy to read and to test over being as short as possible; for ${topic.subject} that is the part most likely to change.`,
+    );
+  }
+  return out.join("\n");
 }
 
 /** The Designer's key decisions for the subject; the first is the one the others follow. */
@@ -462,9 +510,12 @@ const ROLE_OF_PERSONA: Partial<Record<SimulatorPersona, string>> = {
   designer: "Designer",
 };
 
-/** A revision: the role's draft again, and which of the Critic's fixes it takes up. */
+/**
+ * A revision: the role's first draft with the Critic's fixes for it made where the simulator
+ * can make them, and what changed listed (revise-draft.ts, decision 065).
+ */
 function revised(answering: Answering, draft: string): string {
-  const { req } = answering;
+  const { req, topic } = answering;
   const stepId = req.prompt.revisedStepId;
   const fixes = (req.prompt.review ?? "")
     .split("\n")
@@ -472,10 +523,9 @@ function revised(answering: Answering, draft: string): string {
     .map((line) =>
       line.replace(/^\s*\d+[.)]\s*/, "").replace(/^\*\*Draft \S+ \([^)]*\)\*\*:\s*/, ""),
     );
-  if (fixes.length === 0) return draft;
-  return [draft, "", "**Changed after the review**", ...fixes.map((f) => `- Done: ${f}`)].join(
-    "\n",
-  );
+  const first = req.prompt.firstDraft ?? draft;
+  if (fixes.length === 0) return first;
+  return reviseDraft(first, fixes, { kind: topic.kind, subject: topic.subject }).text;
 }
 
 function critic({ req, topic, random }: Answering): string {
@@ -538,14 +588,18 @@ function isFactual(topic: Topic): boolean {
  * quoted and cited (decision 056); without documents, plainly that the simulator has no facts
  * of its own, and how to get a real answer.
  */
-function factualAnswer(topic: Topic, prompt: PromptParts): string[] {
+function factualAnswer(topic: Topic, prompt: PromptParts, modelId?: string): string[] {
   const quote = bestQuote(prompt.passages, prompt.request || topic.request);
   if (quote && quote.shared > 0) {
-    return [
-      `**${quote.document}** answers it: “${quote.sentence}” [${quote.passage.n}]`,
-      "",
-      `That is the passage about ${topic.subject}; open [${quote.passage.n}] to read it in its place.`,
+    const n = quote.passage.n;
+    // Each model words its lead its own way; the quote and its citation are the same.
+    const leads = [
+      `**${quote.document}** answers it: “${quote.sentence}” [${n}]`,
+      `According to **${quote.document}**: “${quote.sentence}” [${n}]`,
+      `The rule is in **${quote.document}**: “${quote.sentence}” [${n}]`,
     ];
+    const lead = modelId && modelId !== "coreason" ? (hashString(modelId) % 2) + 1 : 0;
+    return [leads[lead] as string, "", `Open [${n}] to read it in its place in ${quote.document}.`];
   }
   if (prompt.passages.length > 0) {
     return [
@@ -683,6 +737,7 @@ export function composeAnswer(req: AnswerRequest): string {
   // Agents and the coordinator's synthesis cite what they were given; the Critic reviews. A
   // factual answer has quoted and cited its passage already.
   const cited =
-    isFactual(answering.topic) && (req.persona === "chat" || req.persona === "strategist");
+    (isFactual(answering.topic) && (req.persona === "chat" || req.persona === "strategist")) ||
+    /” \[\d+\]/.test(answer);
   return req.persona === "critic" || cited ? answer : withCitation(answer, req.prompt);
 }

@@ -49,7 +49,7 @@ describe("simulated model", () => {
       prompt: "Launch a newsletter for our bakery",
       persona: "strategist",
     });
-    expect(text).toMatch(/^## Plan: Launch a newsletter for your bakery$/m);
+    expect(text).toMatch(/^## Launch a newsletter for your bakery$/m);
     expect(text).toMatch(/^1\. \*\*Know the reader\*\*/m);
     expect(text).toMatch(/^3\. /m);
     expect(text).toContain("**Risks**");

@@ -86,6 +86,12 @@ const CASES: readonly [string, string, string, string][] = [
   ["Review: a plan to launch a newsletter", "a plan to launch a newsletter", "writing", "ts"],
   ["日本語でメールを書いてください", "日本語でメールを書いてください", "plan", "ts"],
   ["Hi", "your request", "plan", "ts"],
+  [
+    "Design the overdue-fine rules for a small library's lending service: a daily fine, a cap per loan, and a data model for books, members and loans.",
+    "the overdue-fine rules for a small library's lending service",
+    "code",
+    "ts",
+  ],
 ];
 
 const SCAFFOLDING = /---|Your task|drafts|```|\n/;

@@ -226,6 +226,12 @@ export function subjectOf(request: string): string {
   // A leading label ("Landing page: recipes") keeps what follows when the label is one word.
   const label = /^([\p{L}-]+)\s*:\s+(.+)$/u.exec(text);
   if (label?.[2]) text = label[2];
+  // "the fine rules for a library: a daily fine, a cap, …": the subject is what comes before
+  // the colon; what follows lists its details (decision 065).
+  else {
+    const detailed = /^(\S+(?:\s+\S+){2,}?)\s*:\s+\S/.exec(text);
+    if (detailed?.[1]) text = detailed[1];
+  }
   text = text.replace(/\s*:\s*$/, "").replace(/^["'“‘]+|["'”’]+$/g, "");
   text = withoutDangling(shorten(toSecondPerson(text)));
   text = lowerFirstWord(text.trim());

@@ -17,7 +17,14 @@ describe("describeUserAgent", () => {
       "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
       "Safari on iOS",
     ],
-    ["curl/8.5.0", "Other client"],
+    ["curl/8.5.0", "API client"],
+    ["node", "API client"],
+    ["python-requests/2.32.3", "API client"],
+    [
+      "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 Chrome/126.0 Safari/537.36",
+      "Chrome on ChromeOS",
+    ],
+    ["SomeRobot/1.0", "Other client"],
     [null, "Unknown device"],
   ])("%s → %s", (userAgent, expected) => {
     expect(describeUserAgent(userAgent)).toBe(expected);
