@@ -595,6 +595,7 @@ describe("re-runs and running work", () => {
       await waitForRunEnd(client, session.id, run_id, 60_000);
       const run = await runOf(client, session.id, run_id);
       const step = run.plan?.steps.find((s) => s.role === "coder")?.id ?? "";
+      const before = await balanceOf(paced.app, signed.user.id);
       const started = await client.post(rerunUrl(session.id, run_id, step), { model: "coquick" });
       expect(started.statusCode).toBe(202);
       const { call_id } = started.json();
@@ -611,18 +612,21 @@ describe("re-runs and running work", () => {
       expect(stop.json()).toEqual({ run_id, status: "completed" });
       expect(paced.app.orchestration.control.busy(run_id)).toBe(false);
       const after = await runOf(client, session.id, run_id);
-      expect(after.steps.find((s) => s.id === call_id)).toMatchObject({
-        status: "stopped",
-        stopped: true,
-        credits: 0,
-        version: 2,
-      });
+      // Charged for what it showed before the stop (decision 053): nothing when the stop came
+      // before its first token, else the price of the text shown, taken from the balance once.
+      const stopped = after.steps.find((s) => s.id === call_id);
+      expect(stopped).toMatchObject({ status: "stopped", stopped: true, version: 2 });
+      const balance = await balanceOf(paced.app, signed.user.id);
+      expect(balance.held).toBe(0);
+      const charged = Math.round((before.balance - balance.balance) * 100) / 100;
+      expect(stopped?.credits).toBe(charged);
+      if (stopped?.output === "") expect(charged).toBe(0);
+      else expect(charged).toBeGreaterThan(0);
       expect(after.status).toBe("completed");
-      expect((await balanceOf(paced.app, signed.user.id)).held).toBe(0);
       const done = eventsOf(await sessionEvents(client, session.id), "agent.done").find(
         (e) => e.call_id === call_id,
       );
-      expect(done).toMatchObject({ status: "stopped", credits: 0 });
+      expect(done).toMatchObject({ status: "stopped", credits: charged });
 
       // A stopped version is no draft to write an answer from.
       const rewrite = await client.post(
