@@ -116,7 +116,8 @@ function emit(stream, text) {
     process.send({ type: "output", stream, text: Buffer.from(text).subarray(0, room).toString() });
     limited = true;
     process.send({ type: "limit", limit: "output" });
-    process.exit(0);
+    // The code's print fails from here on; the parent stops the run on the message above.
+    throw new Error("The code sandbox's output limit was reached.");
   }
   sent += bytes;
   process.send({ type: "output", stream, text });
