@@ -82,7 +82,8 @@ describe.skipIf(!JUPYTER)("run_code on a Jupyter server's kernels", () => {
     const loop = await fast.run(job("while True:\n    pass"), "run-e");
     expect(loop.outcome).toBe("time_limit");
     expect(loop.error).toBe("Stopped after 1.5 s: the time limit of a run.");
-    const loud = await runner.run(job("print('x' * 10_000_000)"), "run-e");
+    // 200 KB: under the server's own iopub rate limit (1 MB/s), which drops more silently.
+    const loud = await runner.run(job("for i in range(2000):\n    print('y' * 100)"), "run-e");
     expect(loud.outcome).toBe("output_limit");
     expect(loud.error).toBe("Stopped: the run printed more than 64 KB of output.");
   }, 120_000);

@@ -137,7 +137,8 @@ export class JupyterRunner {
     );
     const ws = new WebSocket(wsUrl, {
       headers: this.settings.token ? { authorization: `token ${this.settings.token}` } : {},
-      maxPayload: this.limits.outputBytes * 2 + 65_536,
+      // One stream message may batch much output; the cap is counted as it arrives.
+      maxPayload: this.limits.outputBytes * 2 + 16 * 1024 * 1024,
     });
     const safeFolder = folder.replace(/[^A-Za-z0-9_-]/g, "_");
     const cells = [
