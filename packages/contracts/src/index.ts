@@ -7,6 +7,7 @@ export * from "./auth";
 export * from "./billing";
 export * from "./blog";
 export * from "./cochat";
+export * from "./code-runs";
 export * from "./constants";
 export * from "./documents";
 export * from "./errors";

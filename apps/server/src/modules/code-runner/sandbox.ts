@@ -105,7 +105,7 @@ function packageDir(require: NodeRequire, name: string): string {
 function childScript(): string {
   const fromSource = here.endsWith(".ts");
   return fileURLToPath(
-    new URL(fromSource ? "./sandbox-child.mjs" : "./code-sandbox-child.mjs", here),
+    new URL(fromSource ? "./sandbox-child.mjs" : "./code-sandbox-child.js", here),
   );
 }
 
@@ -213,6 +213,12 @@ export class CodeSandbox {
       const engine: Engine = language === "python" ? "python" : "javascript";
       if (!this.warm.has(engine)) this.warm.set(engine, this.start(engine));
     }
+  }
+
+  /** Resolves when the waiting sandbox for `language` has started (benchmarks, tests). */
+  async whenWarm(language: SandboxLanguage): Promise<void> {
+    const started = this.warm.get(language === "python" ? "python" : "javascript");
+    await started?.ready;
   }
 
   private take(engine: Engine): { started: Started; warm: boolean } {
