@@ -20,6 +20,7 @@ import { authRoutes } from "./modules/auth/routes";
 import { createPayments } from "./modules/billing/payments";
 import { billingRoutes } from "./modules/billing/routes";
 import { cochatRoutes } from "./modules/cochat/routes";
+import { registerCodeRunner } from "./modules/code-runner/register-code-runner";
 import { creditsDeps } from "./modules/credits/credits-deps";
 import { releaseOpenHolds } from "./modules/credits/release-open-holds";
 import { startHoldSweeper } from "./modules/credits/sweep-expired-holds";
@@ -283,6 +284,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     app.addHook("preClose", () => sweeper.stop());
   }
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
+  // Before the engine, whose Critic runs code with it (decision 062).
+  registerCodeRunner(app, config.codeRunner);
   await registerOrchestration(app, { redisPrefix: prefix });
   await app.register(sessionRoutes, {
     runs: {

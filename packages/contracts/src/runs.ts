@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZCodeChecks } from "./code-runs";
 import { ZAgentRoleId } from "./models";
 import { ZChatMessage, ZSession } from "./sessions";
 import { ZCreditLimitKind } from "./spending";
@@ -471,6 +472,10 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     revise_step_ids: z.array(z.string()),
     /** A re-run's review: the re-run call it scored (no revision round follows). */
     rerun_call_id: z.string().optional(),
+    /** "ran": the drafts' code and tests were run before scoring (decision 062). */
+    evidence: z.enum(["ran", "opinion"]).optional(),
+    /** The checks that ran, all drafts together. */
+    checks: ZCodeChecks.optional(),
   }),
   z.object({
     ...eventBase,

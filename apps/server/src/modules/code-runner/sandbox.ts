@@ -225,8 +225,14 @@ export class CodeSandbox {
     const waiting = this.warm.get(engine);
     this.warm.delete(engine);
     const started = waiting && !waiting.exited ? waiting : this.start(engine);
-    if (this.options.warm && !this.closed) this.warm.set(engine, this.start(engine));
     return { started, warm: started === waiting && started.readyAt !== null };
+  }
+
+  /** The next sandbox starts once a run is over, not while it runs (the CPU is the run's). */
+  private refill(engine: Engine): void {
+    if (this.options.warm && !this.closed && !this.warm.has(engine)) {
+      this.warm.set(engine, this.start(engine));
+    }
   }
 
   async run(job: SandboxJob, signal?: AbortSignal): Promise<SandboxResult> {
@@ -245,6 +251,7 @@ export class CodeSandbox {
       await raceAbort(started.ready, signal);
     } catch (e) {
       child.kill("SIGKILL");
+      this.refill(engine);
       if (signal?.aborted) return failedBeforeRun("The run was stopped.", "stopped");
       return failedBeforeRun(e instanceof Error ? e.message : String(e), "crashed");
     }
@@ -265,6 +272,7 @@ export class CodeSandbox {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         if (!started.exited) child.kill("SIGKILL");
+        this.refill(engine);
         resolve({
           ...r,
           stdout,

@@ -21,6 +21,7 @@ import type { GatewayMessage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
 import { payerFor } from "../workspaces/workspace-access";
 import { Budget } from "./budget";
+import type { CodeCheckPort } from "./check-drafts";
 import type { CreditsPort } from "./credits-port";
 import type { Reserved } from "./hold-credits";
 import type { PlanDocument } from "./prompts";
@@ -75,6 +76,8 @@ export interface EngineDeps {
   documents?: RunDocuments;
   /** Absent: runs use and propose no memories. */
   memories?: RunMemories;
+  /** Absent: the Critic scores code by reading it (decision 062: it runs the tests). */
+  code?: CodeCheckPort;
 }
 
 /**
