@@ -92,6 +92,9 @@ interface Started {
 
 const here = import.meta.url;
 
+/** A sandbox that has not loaded its engine by then is given up (a wedged start). */
+const START_LIMIT_MS = 180_000;
+
 /** A package's folder, from its entry (not every package exports its package.json). */
 function packageDir(require: NodeRequire, name: string): string {
   const entry = require.resolve(name);
@@ -247,13 +250,25 @@ export class CodeSandbox {
     const { child } = started;
     child.ref();
     child.channel?.ref();
+    let startTimer: NodeJS.Timeout | undefined;
+    const startLimit = new Promise<void>((_, reject) => {
+      startTimer = setTimeout(
+        () =>
+          reject(
+            new Error(`The ${engine} sandbox did not start within ${START_LIMIT_MS / 1000} s.`),
+          ),
+        START_LIMIT_MS,
+      );
+    });
     try {
-      await raceAbort(started.ready, signal);
+      await raceAbort(Promise.race([started.ready, startLimit]), signal);
     } catch (e) {
       child.kill("SIGKILL");
       this.refill(engine);
       if (signal?.aborted) return failedBeforeRun("The run was stopped.", "stopped");
       return failedBeforeRun(e instanceof Error ? e.message : String(e), "crashed");
+    } finally {
+      clearTimeout(startTimer);
     }
     const startMs = warm
       ? 0
