@@ -46,12 +46,14 @@ export class CodeRunner {
 
   /** Hundredths of a credit for a run: per started second of execution, one at least. */
   price(durationMs: number): number {
-    return Math.max(1, Math.ceil(durationMs / 1000)) * this.config.pricePerSecond;
+    // Never above the hold: a run stopped at its limit ends a moment after it.
+    const seconds = Math.min(durationMs, this.config.timeoutMs) / 1000;
+    return Math.max(1, Math.ceil(seconds)) * this.config.pricePerSecond;
   }
 
   /** The hold before a run: its whole time limit. */
   get hold(): number {
-    return this.price(this.config.timeoutMs);
+    return Math.max(1, Math.ceil(this.config.timeoutMs / 1000)) * this.config.pricePerSecond;
   }
 
   close(): void {
