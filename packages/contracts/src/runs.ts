@@ -617,6 +617,8 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     args: z.unknown(),
     /** "Always allow this tool in this session". */
     always: z.boolean(),
+    /** What the lane and the model are told (e.g. why it was denied); null: nothing. */
+    note: z.string().nullable(),
   }),
   /** The tool call ended: its output went to the model (capped), the lane shows the row. */
   z.object({

@@ -1,70 +1,72 @@
-import type { TToolApprovalReason, TToolPolicy } from "@cohort/contracts";
+import type { TRunEventOf, TToolApprovalReason, TToolPolicy } from "@cohort/contracts";
 import type { ToolContext, ToolDefinition } from "./tool-definition";
 
 // The approval hook (issue 30 §5–6, decision 058): before the loop executes a tool call it
-// asks the gate. The approvals module (tools-approvals) implements the asking; the default
-// gate here decides what needs no person and denies the rest with "approval needed".
+// asks the gate (looked up per call: `app.tools.gate`). The approvals module implements the
+// asking and sets its gate with `app.tools.setGate(gate)`; the default gate here decides
+// what needs no person and denies the rest with "approval needed".
 
-/** The ids a gate needs to emit the lane's approval events (tool.approval / .decided). */
-export interface ToolGateLane {
-  /** The lane's model call (run step id) and its plan step. */
-  callId: string;
-  stepId: string;
+/** The ids of the lane and the call, as the tool.* events carry them. */
+export interface ToolGateIds {
+  /** The lane's model call (run step id). */
+  call_id: string;
+  /** The plan step. */
+  step_id: string;
   kind: "agent" | "critic" | "revision";
+  /** This tool call (= ctx.callId). */
+  tool_call_id: string;
+  tool: string;
 }
 
-/** What the gate may emit: the approval events, numbered and stored by the run's log. */
-export type ToolApprovalEventInput =
-  | {
-      type: "tool.approval";
-      approval_id: string;
-      reason: TToolApprovalReason;
-      expires_at: string;
-    }
-  | {
-      type: "tool.approval.decided";
-      approval_id: string;
-      decision: "approved" | "denied" | "expired";
-      by_user_id: string | null;
-      by_name: string | null;
-      args: unknown;
-      always: boolean;
-    };
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** The approval events as a gate emits them: the run's log adds seq, session, run and time. */
+export type ToolApprovalEventInput = DistributiveOmit<
+  TRunEventOf<"tool.approval"> | TRunEventOf<"tool.approval.decided">,
+  "seq" | "session_id" | "run_id" | "at"
+>;
 
 export interface ToolGateRequest {
+  /** runId, sessionId, workspaceId, userId, stepId, role, callId (the tool call), signal. */
   ctx: ToolContext;
+  /** name, title, risk, source (server name for MCP tools). */
   tool: ToolDefinition;
-  /** The arguments the model gave (already checked against the tool's input schema). */
+  /** The model's arguments (already checked against the tool's input schema). */
   args: unknown;
   /** The lane has read untrusted tool output: write/external calls always need approval. */
   laneTainted: boolean;
-  /** The session's approval policy. */
+  /** The session's approval policy (the gate need not read the session). */
   policy: TToolPolicy;
-  lane: ToolGateLane;
+  /** The ids the approval events carry. */
+  ids: ToolGateIds;
   /**
-   * How the call came: "run" from the web app; "api" from the public API or MCP run_team,
-   * where nobody can approve (a call that needs approval is denied, saying so).
+   * How the run came: "web" from the app; "api" from the public API or MCP run_team, where
+   * nobody can approve (a call that needs approval is denied, and the note says so).
    */
-  channel: "run" | "api";
-  /** Emits an approval event in this lane (the loop adds the ids, tool, args, risk, source). */
+  channel: "web" | "api";
+  /** Appends an event to the run's log (numbered, stored, sent to the session's room). */
   emit(event: ToolApprovalEventInput): Promise<void>;
 }
 
-/** Who decided: the policy (no person asked), a person, or the time limit. */
-export type ToolGateDecider =
-  | { kind: "policy" }
-  | { kind: "user"; userId: string; name: string }
-  | { kind: "expired" };
-
-export type ToolGateDecision =
-  | { decision: "approved"; args: unknown; by: ToolGateDecider }
-  | { decision: "denied"; reason: string; by: ToolGateDecider };
+/**
+ * The gate's answer. Approved: the tool runs with `args` (possibly edited). Denied: the tool
+ * is not called; `note` is the tool.result's error text and what the model hears.
+ * `by`: the person who decided; null when nobody did (the policy, the time limit).
+ * While a gate waits the lane holds no open model-call hold; when `ctx.signal` aborts, the
+ * gate rejects with the signal's reason.
+ */
+export interface ToolGateDecision {
+  decision: "approved" | "denied";
+  args: unknown;
+  by: { userId: string; name: string } | null;
+  note?: string;
+}
 
 export interface ToolGate {
   authorize(request: ToolGateRequest): Promise<ToolGateDecision>;
 }
 
-/** The user-facing reason a call is denied when it needs a person and none can be asked. */
+/** The note of a call that needs a person's approval where no approvals module can ask. */
 export const APPROVAL_NEEDED = "approval needed";
 
 /**
@@ -90,8 +92,8 @@ export function approvalReason(
 export const defaultToolGate: ToolGate = {
   async authorize({ tool, args, laneTainted, policy }) {
     if (approvalReason(tool, policy, laneTainted) === null) {
-      return { decision: "approved", args, by: { kind: "policy" } };
+      return { decision: "approved", args, by: null };
     }
-    return { decision: "denied", reason: APPROVAL_NEEDED, by: { kind: "policy" } };
+    return { decision: "denied", args, by: null, note: APPROVAL_NEEDED };
   },
 };
