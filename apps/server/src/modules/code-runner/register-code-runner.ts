@@ -4,6 +4,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { CodeRunnerConfig } from "../../config";
 import { CodeRunner } from "./code-runner";
+import { codeToolProvider } from "./run-code-tool";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -12,10 +13,12 @@ declare module "fastify" {
   }
 }
 
-/** Creates the app's code runner; its waiting sandboxes end with the app. */
+/** Creates the app's code runner and offers run_code; its waiting sandboxes end with the app. */
 export function registerCodeRunner(app: FastifyInstance, config: CodeRunnerConfig): CodeRunner {
   const runner = new CodeRunner(config);
   app.decorate("codeRunner", runner);
+  // run_code for the runs' lanes (the registry: modules/tools, decision 058).
+  app.tools.addProvider(codeToolProvider(runner, config));
   app.addHook("onClose", async () => runner.close());
   return runner;
 }

@@ -55,6 +55,8 @@ export async function registerOrchestration(
       find: (input) => findRelevantMemories(app.db, input),
       propose: (input) => proposeMemories(app, input),
     },
+    // The tool layer (decision 058): the registry other modules add their providers to.
+    tools: { registry: app.tools, config: app.config.tools },
     // The Critic runs the drafts' code and tests (decision 062).
     code: codeCheckPort(app.codeRunner),
   };
