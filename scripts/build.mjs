@@ -84,6 +84,12 @@ const targets = {
             root,
             "apps/server/src/modules/documents/extraction-worker.ts",
           ),
+          // run_code's sandbox process (modules/code-runner/sandbox.ts, decision 062): plain
+          // JavaScript, started beside the bundle as code-sandbox-child.mjs.
+          "code-sandbox-child": path.join(
+            root,
+            "apps/server/src/modules/code-runner/sandbox-child.mjs",
+          ),
           // The PDF export's thread (modules/export/render-pdf.ts, decision 050), likewise.
           "pdf-render-worker": path.join(
             root,

@@ -115,6 +115,14 @@ if (!existsSync(path.join(firebaseTools, "node_modules/firebase-tools/package.js
     ]);
 }
 
+// run_code's Jupyter option is tested against Debian's Jupyter server (decision 062).
+if (spawnSync("/usr/bin/python3", ["-c", "import jupyter_server, ipykernel"]).status !== 0) {
+  missingTool("Jupyter tests (no python3-jupyter-server with python3-ipykernel)", [
+    "THE JUPYTER TESTS WERE NOT RUN: no Jupyter server with ipykernel for /usr/bin/python3.",
+    "Install it: apt-get install -y python3-jupyter-server python3-ipykernel",
+  ]);
+}
+
 // With a second Node and PostgreSQL both given, the integration files run once on each
 // database and each Node is one of them: this Node on PGlite, the second on PostgreSQL. Each
 // pass is ~8 minutes on two cores; three of them (both databases here, PGlite again there)

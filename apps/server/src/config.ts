@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  hundredthsOf,
   SHARE_STREAMS_PER_ADDRESS,
   SHARE_STREAMS_PER_LINK,
   type TSignInProvider,
@@ -231,6 +232,17 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanish.default(false),
   // An embedding model of the catalogue (e.g. text-embedding-3-small): hybrid search.
   EMBEDDING_MODEL: z.string().min(1).optional(),
+  // run_code (modules/code-runner, decision 062): the embedded sandbox's limits, its price,
+  // and a Jupyter server that replaces it.
+  CODE_RUN_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10),
+  CODE_RUN_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(256),
+  CODE_RUN_OUTPUT_KB: z.coerce.number().int().min(1).max(102_400).default(1024),
+  CODE_RUN_WARM: booleanish.default(true),
+  // Credits per started second of execution (e.g. 0.01).
+  CODE_RUN_CREDITS_PER_SECOND: z.coerce.number().min(0).max(1000).default(0.01),
+  JUPYTER_URL: z.url().optional(),
+  JUPYTER_TOKEN: z.string().min(1).optional(),
+  JUPYTER_KERNEL: z.string().min(1).default("python3"),
   // PDF export (modules/export, decision 050): worker threads with time and memory limits.
   PDF_EXPORT_RENDERERS: z.coerce.number().int().min(1).max(64).default(2),
   PDF_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(60_000),
@@ -249,6 +261,10 @@ const EnvSchema = z.object({
     .min(1)
     .max(100_000)
     .default(SHARE_STREAMS_PER_LINK),
+  // The tool layer (modules/tools, decision 058): output cap, steps per lane, time per call.
+  TOOL_OUTPUT_MAX_CHARS: z.coerce.number().int().min(1000).max(1_000_000).default(16_000),
+  TOOL_STEPS_MAX: z.coerce.number().int().min(1).max(20).default(6),
+  TOOL_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -324,6 +340,37 @@ export interface AppConfig {
   /** Bounds on share links' open live streams, per address and per link (decision 051). */
   readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
   readonly pdfExport: PdfExportConfig;
+  readonly codeRunner: CodeRunnerConfig;
+  /** The tool layer (decision 058). */
+  readonly tools: ToolsConfig;
+}
+
+/** The tool layer's bounds (modules/tools, decision 058). */
+export interface ToolsConfig {
+  /** The most characters of one tool's output a model sees (TOOL_OUTPUT_MAX_CHARS). */
+  readonly outputMaxChars: number;
+  /** The most model turns of one lane's call with tools (TOOL_STEPS_MAX). */
+  readonly stepsMax: number;
+  /** The longest any one tool call may take, whatever the tool asks for (TOOL_TIMEOUT_MAX_MS). */
+  readonly timeoutMaxMs: number;
+}
+
+/** run_code's sandbox (decision 062). */
+export interface CodeRunnerConfig {
+  /** A run still going after this long is stopped (its process killed). */
+  readonly timeoutMs: number;
+  /** The engine's memory (wasm heap) limit per run. */
+  readonly memoryBytes: number;
+  /** stdout + stderr beyond this stop the run. */
+  readonly outputBytes: number;
+  /** Keep one started sandbox per language waiting for the next run. */
+  readonly warm: boolean;
+  /** Hundredths of a credit per started second of execution. */
+  readonly pricePerSecond: number;
+  /** A Jupyter server's kernels run the code instead of the embedded sandbox. */
+  readonly jupyter:
+    | { readonly url: string; readonly token: string | undefined; readonly kernel: string }
+    | undefined;
 }
 
 /** PDF export's renderers (decision 050). */
@@ -557,6 +604,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
     documents: documentsConfig(e, models),
+    codeRunner: Object.freeze({
+      timeoutMs: Math.round(e.CODE_RUN_TIMEOUT_SECONDS * 1000),
+      memoryBytes: e.CODE_RUN_MEMORY_MB * 1024 * 1024,
+      outputBytes: e.CODE_RUN_OUTPUT_KB * 1024,
+      warm: e.CODE_RUN_WARM,
+      pricePerSecond: hundredthsOf(e.CODE_RUN_CREDITS_PER_SECOND),
+      jupyter: e.JUPYTER_URL
+        ? Object.freeze({ url: e.JUPYTER_URL, token: e.JUPYTER_TOKEN, kernel: e.JUPYTER_KERNEL })
+        : undefined,
+    }),
     pdfExport: Object.freeze({
       renderers: e.PDF_EXPORT_RENDERERS,
       timeoutMs: e.PDF_EXPORT_TIMEOUT_MS,
@@ -566,6 +623,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shareStreams: Object.freeze({
       perAddress: e.SHARE_STREAMS_PER_ADDRESS,
       perLink: e.SHARE_STREAMS_PER_LINK,
+    }),
+    tools: Object.freeze({
+      outputMaxChars: e.TOOL_OUTPUT_MAX_CHARS,
+      stepsMax: e.TOOL_STEPS_MAX,
+      timeoutMaxMs: e.TOOL_TIMEOUT_MAX_MS,
     }),
   });
 }

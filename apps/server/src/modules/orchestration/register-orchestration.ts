@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { codeCheckPort } from "../code-runner/register-code-runner";
 import { creditsDeps } from "../credits/credits-deps";
 import { documentSearch } from "../documents/document-search";
 import { attachedDocumentIds } from "../documents/session-documents";
@@ -54,6 +55,10 @@ export async function registerOrchestration(
       find: (input) => findRelevantMemories(app.db, input),
       propose: (input) => proposeMemories(app, input),
     },
+    // The tool layer (decision 058): the registry other modules add their providers to.
+    tools: { registry: app.tools, config: app.config.tools },
+    // The Critic runs the drafts' code and tests (decision 062).
+    code: codeCheckPort(app.codeRunner),
   };
   const control = await createRunControl({
     deps,

@@ -6,6 +6,7 @@ import {
   type TRunPlanView,
 } from "@cohort/contracts";
 import { type CallSpec, callModel } from "./call-model";
+import { checkDrafts, type DraftEvidence, evidenceSection } from "./check-drafts";
 import { draftsToRevise, parseCriticVerdict } from "./parse-critic-verdict";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
@@ -137,6 +138,7 @@ export async function scoreDrafts(
 ): Promise<{ text: string; score: number | null; revise: string[] } | null> {
   const stepIds = reviewed.map((d) => d.stepId);
   const system = criticSystem(stepIds);
+  const evidence = await runChecks(ctx, reviewed);
   const outcome = await callModel(ctx, {
     kind: "critic",
     stepId: critic.id,
@@ -152,7 +154,7 @@ export async function scoreDrafts(
         critic.task,
         reviewed,
         roleInstructions(ctx.preferences, "critic"),
-      ),
+      ) + (evidence ? `\n\n${evidenceSection(evidence)}` : ""),
       {
         system,
         maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
@@ -184,6 +186,29 @@ export async function scoreDrafts(
     draft_scores: verdict.draftScores,
     revise_step_ids: revise,
     ...(rerun ? { rerun_call_id: rerun.of } : {}),
+    evidence: evidence ? "ran" : "opinion",
+    ...(evidence ? { checks: evidence.checks } : {}),
   });
-  return { text, score: verdict.score, revise };
+  // The revision round reads the failures beside the Critic's words.
+  const withEvidence = evidence ? `${text}\n\n${evidenceSection(evidence)}` : text;
+  return { text: withEvidence, score: verdict.score, revise };
+}
+
+/**
+ * The drafts' code and tests, run before the Critic scores (decision 062); null when the
+ * engine has no code runner, no draft has code with tests, or running them failed (the
+ * Critic then scores by reading, as before).
+ */
+async function runChecks(
+  ctx: RunContext,
+  reviewed: readonly Draft[],
+): Promise<DraftEvidence | null> {
+  const port = ctx.deps.code;
+  if (!port) return null;
+  try {
+    return await checkDrafts(port, ctx.runId, reviewed, ctx.controller.signal);
+  } catch (e) {
+    ctx.deps.log.warn({ err: e, runId: ctx.runId }, "running the drafts' checks failed");
+    return null;
+  }
 }

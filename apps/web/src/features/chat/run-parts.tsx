@@ -3,6 +3,7 @@ import {
   CREDIT_LIMIT_STOP_MESSAGES,
   CRITIC_SCORE_BAR,
   creditsOf,
+  describeChecks,
   estimateTokens,
   isRunActive,
   priceCall,
@@ -673,6 +674,24 @@ export function CriticCard({ run }: { run: RunView }) {
                 }`
               : "The drafts go to the coordinator unscored."}
         </p>
+        {critic.evidence === "ran" && critic.checks ? (
+          <p
+            className={cn(
+              "mt-1 text-sm font-medium",
+              critic.checks.failed > 0 ? "text-amber-800" : "text-emerald-800",
+            )}
+            data-testid="critic-checks"
+          >
+            {describeChecks(critic.checks)}
+          </p>
+        ) : null}
+        {critic.evidence ? (
+          <p className="mt-1 text-xs text-ink-500" data-testid="critic-evidence">
+            {critic.evidence === "ran"
+              ? "Score based on evidence: the drafts' code and tests were run."
+              : "Score based on the Critic's reading (opinion): no code with tests was run."}
+          </p>
+        ) : null}
       </div>
     </section>
   );

@@ -3,6 +3,7 @@ import {
   isRunActive,
   type TAgentRole,
   type TChatMessage,
+  type TCodeChecks,
   type TCreditLimitKind,
   type TRun,
   type TRunError,
@@ -71,6 +72,9 @@ export interface CriticView {
   verdict: "approve" | "revise" | "unscored";
   draftScores: Record<string, number>;
   reviseStepIds: string[];
+  /** "ran": the drafts' code and tests were run before scoring; null: not known (stored run). */
+  evidence?: "ran" | "opinion" | null;
+  checks?: TCodeChecks | null;
 }
 
 export interface FinalView {
@@ -463,6 +467,8 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           verdict: event.verdict,
           draftScores: event.draft_scores,
           reviseStepIds: event.revise_step_ids,
+          evidence: event.evidence ?? null,
+          checks: event.checks ?? null,
         },
       };
     case "final.version":

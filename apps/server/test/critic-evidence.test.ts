@@ -1,0 +1,128 @@
+import type { TRun } from "@cohort/contracts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signUp } from "./support/accounts";
+import { createTestApp, type TestApp } from "./support/app";
+import type { TestClient } from "./support/client";
+import {
+  FakeProviderServer,
+  type RecordedRequest,
+} from "./support/fake-provider/fake-provider-server";
+import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
+import { setCredits } from "./support/runs-credits";
+
+/**
+ * The evidence-based Critic (decision 062): the Coder's code and tests run in the embedded
+ * sandbox before the Critic scores; the verdict carries the checks and the revision round
+ * reads the failures. Models are a local server speaking OpenAI's wire format.
+ */
+let fake: FakeProviderServer;
+let t: TestApp;
+
+beforeAll(async () => {
+  fake = await FakeProviderServer.start();
+  t = await createTestApp({
+    SIGNUP_CREDITS: "0",
+    OPENAI_API_KEY: "sk-hosted",
+    OPENAI_BASE_URL: fake.baseUrls.openai,
+  });
+  await t.app.ready();
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+beforeEach(() => {
+  fake.reset();
+  fake.defaultReply = { text: "A draft from the fake provider." };
+});
+
+const bodyOf = (request: RecordedRequest | undefined) => JSON.stringify(request?.body ?? {});
+
+const PLAN = {
+  json: {
+    rationale: "Code, then review.",
+    steps: [
+      { id: "s1", role: "coder", task: "Write the fine calculator with tests", dependsOn: [] },
+      { id: "s2", role: "critic", task: "Review the code", dependsOn: ["s1"] },
+    ],
+  },
+};
+
+const CODER_DRAFT = [
+  "Here is the library's fine calculator.",
+  "",
+  "```python",
+  "def fine(days_overdue):",
+  "    return max(0, days_overdue) * 0.25",
+  "```",
+  "",
+  "And its tests:",
+  "",
+  "```python",
+  "def test_on_time():",
+  "    assert fine(0) == 0",
+  "",
+  "def test_negative_days():",
+  "    assert fine(-2) == 0",
+  "",
+  "def test_overdue_fine():",
+  "    assert fine(4) == 2.0, 'four days cost 2.00'",
+  "```",
+].join("\n");
+
+async function runTask(client: TestClient) {
+  const session = await createSession(client);
+  const started = await sendMessage(client, session.id, "Write a library fine calculator");
+  const events = await waitForRunEnd(client, session.id, started.run_id);
+  const detail = (await client.get(`/api/sessions/${session.id}`)).json();
+  return { events, run: detail.runs.at(-1) as TRun };
+}
+
+async function user() {
+  const signed = await signUp(t.app);
+  await setCredits(t.app, signed.user.id, 500);
+  return signed;
+}
+
+describe("the Critic judges code with evidence", () => {
+  it("runs the draft's tests, shows the checks on the verdict and hands failures to the revision", async () => {
+    const { client } = await user();
+    fake.next(
+      PLAN,
+      { text: CODER_DRAFT },
+      { text: "Draft s1: 5/10\n1. The fine per day is wrong.\nScore: 5/10\nVerdict: revise" },
+      { text: "REVISED: fine = days * 0.5" },
+      { text: "The final answer." },
+    );
+    const { events } = await runTask(client);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    expect(eventsOf(events, "critic.verdict")[0]).toMatchObject({
+      score: 5,
+      verdict: "revise",
+      evidence: "ran",
+      checks: { ran: 3, passed: 2, failed: 1, failures: ["test_overdue_fine"] },
+    });
+    const critic = bodyOf(fake.requests[2]);
+    expect(critic).toContain("Draft s1: Ran 3 checks: 2 passed, 1 failed (test_overdue_fine).");
+    expect(critic).toContain("FAILED test_overdue_fine: AssertionError: four days cost 2.00");
+    const revision = bodyOf(fake.requests[3]);
+    expect(revision).toContain("The fine per day is wrong.");
+    expect(revision).toContain("FAILED test_overdue_fine: AssertionError: four days cost 2.00");
+  }, 180_000);
+
+  it("scores by opinion when the drafts hold no code with tests", async () => {
+    const { client } = await user();
+    fake.next(
+      PLAN,
+      { text: "```python\nprint('no tests here')\n```" },
+      { text: "Draft s1: 8/10\nScore: 8/10\nVerdict: approve" },
+      { text: "The final answer." },
+    );
+    const { events } = await runTask(client);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    const verdict = eventsOf(events, "critic.verdict")[0];
+    expect(verdict).toMatchObject({ score: 8, verdict: "approve", evidence: "opinion" });
+    expect(verdict?.checks).toBeUndefined();
+    expect(bodyOf(fake.requests[2])).not.toContain("Checks run on the drafts' code");
+  }, 180_000);
+});
