@@ -1,0 +1,169 @@
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import TurndownService from "turndown";
+import { withoutNul } from "../../platform/nul";
+
+/**
+ * A fetched page as text a model can read (decision 061): HTML through Readability (the main
+ * content, as Firefox's reader view finds it) and Turndown (Markdown); JSON pretty-printed;
+ * other text as it is. Anything else (images, PDFs, archives) is not read.
+ */
+
+export interface ExtractedText {
+  kind: "html" | "json" | "text";
+  title: string | null;
+  text: string;
+}
+
+export class UnreadableContentError extends Error {
+  constructor(readonly mediaType: string) {
+    super(
+      `read_url reads web pages, JSON and text; this address answered ${mediaType || "binary content"}.`,
+    );
+    this.name = "UnreadableContentError";
+  }
+}
+
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+const TEXT_TYPE =
+  /^(?:text\/[\w.+-]+|application\/(?:[\w.+-]+\+)?xml|application\/(?:javascript|x-ndjson|x-yaml|yaml|toml))$/;
+
+/** Elements that never carry readable text; dropped before extraction. */
+/** The few DOM members used here (the server compiles without the DOM library's types). */
+interface DomElement {
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  remove(): void;
+  textContent: string | null;
+  innerHTML: string;
+}
+interface DomDocument {
+  body: DomElement | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+}
+
+export function parseDocument(html: string): DomDocument {
+  return parseHTML(html).document as unknown as DomDocument;
+}
+
+const NOISE = "script, style, noscript, template, iframe, object, embed, svg, canvas, form";
+
+export function extractText(
+  body: Uint8Array,
+  page: { mediaType: string; charset: string | undefined; url: URL },
+): ExtractedText {
+  const kind = kindOf(page.mediaType, body);
+  if (!kind) throw new UnreadableContentError(page.mediaType);
+  const raw = decode(body, page.charset ?? (kind === "html" ? sniffCharset(body) : undefined));
+  if (kind === "json") {
+    try {
+      return { kind, title: null, text: withoutNul(JSON.stringify(JSON.parse(raw), null, 2)) };
+    } catch {
+      return { kind: "text", title: null, text: withoutNul(raw) };
+    }
+  }
+  if (kind === "text") return { kind, title: null, text: withoutNul(raw) };
+  return { kind, ...htmlToMarkdown(raw, page.url) };
+}
+
+function kindOf(mediaType: string, body: Uint8Array): ExtractedText["kind"] | null {
+  if (HTML_TYPES.has(mediaType)) return "html";
+  if (JSON_TYPE.test(mediaType)) return "json";
+  if (TEXT_TYPE.test(mediaType)) return "text";
+  if (mediaType !== "" && mediaType !== "application/octet-stream") return null;
+  // No (useful) type: HTML if it starts like HTML, text if it has no NUL bytes near the start.
+  const head = Buffer.from(body.subarray(0, 1024));
+  if (head.includes(0)) return null;
+  const start = head.toString("latin1").trimStart().slice(0, 100).toLowerCase();
+  return start.startsWith("<!doctype html") || start.startsWith("<html") ? "html" : "text";
+}
+
+function decode(body: Uint8Array, charset: string | undefined): string {
+  try {
+    return new TextDecoder(charset ?? "utf-8").decode(body);
+  } catch {
+    // An unknown charset label: UTF-8, as browsers fall back to.
+    return new TextDecoder("utf-8").decode(body);
+  }
+}
+
+/** `<meta charset>` or its http-equiv form, in the first 2 KB as browsers look for it. */
+function sniffCharset(body: Uint8Array): string | undefined {
+  const head = Buffer.from(body.subarray(0, 2048)).toString("latin1");
+  return /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
+}
+
+function htmlToMarkdown(html: string, url: URL): { title: string | null; text: string } {
+  const article = readArticle(html, url);
+  const turndown = new TurndownService({
+    headingStyle: "atx",
+    codeBlockStyle: "fenced",
+    bulletListMarker: "-",
+  });
+  // Images (often megabytes of data: URIs) say nothing a model can read but their alt text.
+  turndown.addRule("images", {
+    filter: "img",
+    replacement: (_content, node) => {
+      const alt = (node as unknown as DomElement).getAttribute("alt")?.trim();
+      return alt ? `[image: ${alt}]` : "";
+    },
+  });
+  // Only absolute web links survive (made absolute below); the rest become their text.
+  turndown.addRule("links", {
+    filter: "a",
+    replacement: (content, node) => {
+      const href = (node as unknown as DomElement).getAttribute("href") ?? "";
+      const text = content.trim();
+      if (!text) return "";
+      return /^https?:\/\//i.test(href) ? `[${text}](${href})` : text;
+    },
+  });
+  const markdown = turndown
+    .turndown(article.html)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return { title: article.title ? withoutNul(article.title) : null, text: withoutNul(markdown) };
+}
+
+/**
+ * The page's main content as HTML: Readability's article, or (a page that is not an article:
+ * a list, a form, a short note) the whole body without its noise.
+ */
+function readArticle(html: string, url: URL): { title: string | null; html: string } {
+  const document = parseDocument(html);
+  prepare(document, url);
+  const pageTitle = document.querySelector("title")?.textContent?.trim() || null;
+  const bodyHtml = document.body?.innerHTML ?? "";
+  let article: ReturnType<Readability["parse"]> = null;
+  try {
+    article = new Readability(document as never, { charThreshold: 200 }).parse();
+  } catch {
+    article = null;
+  }
+  if (article?.content && (article.textContent ?? "").trim().length >= 200) {
+    return { title: article.title?.trim() || pageTitle, html: article.content };
+  }
+  return { title: pageTitle, html: bodyHtml };
+}
+
+/** Drops noise and makes links absolute against the page's own address. */
+function prepare(document: DomDocument, url: URL): void {
+  for (const element of Array.from(document.querySelectorAll(NOISE))) element.remove();
+  for (const link of Array.from(document.querySelectorAll("a[href]"))) {
+    const href = link.getAttribute("href") ?? "";
+    let absolute: URL | null = null;
+    try {
+      absolute = new URL(href, url);
+    } catch {
+      absolute = null;
+    }
+    if (absolute && (absolute.protocol === "http:" || absolute.protocol === "https:")) {
+      link.setAttribute("href", absolute.href);
+    } else {
+      link.removeAttribute("href");
+    }
+  }
+}
