@@ -45,8 +45,14 @@ interface DomDocument {
   querySelectorAll(selector: string): ArrayLike<DomElement>;
 }
 
+/** A whole document, also from a fragment (linkedom needs an <html> element to build on). */
 export function parseDocument(html: string): DomDocument {
-  return parseHTML(html).document as unknown as DomDocument;
+  const document = parseHTML(html).document as unknown as DomDocument & {
+    documentElement: unknown;
+  };
+  if (document.documentElement) return document;
+  return parseHTML(`<!doctype html><html><body>${html}</body></html>`)
+    .document as unknown as DomDocument;
 }
 
 const NOISE = "script, style, noscript, template, iframe, object, embed, svg, canvas, form";
@@ -62,10 +68,10 @@ export function extractText(
     try {
       return { kind, title: null, text: withoutNul(JSON.stringify(JSON.parse(raw), null, 2)) };
     } catch {
-      return { kind: "text", title: null, text: withoutNul(raw) };
+      return { kind: "text", title: null, text: withoutNul(raw).trimEnd() };
     }
   }
-  if (kind === "text") return { kind, title: null, text: withoutNul(raw) };
+  if (kind === "text") return { kind, title: null, text: withoutNul(raw).trimEnd() };
   return { kind, ...htmlToMarkdown(raw, page.url) };
 }
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { SsrfGuard } from "../../platform/ssrf";
+import type { ToolDefinition, ToolOutput } from "../tools/tool-definition";
 import { extractText, UnreadableContentError } from "./extract-text";
 import { fetchPage, PageFetchError } from "./fetch-page";
-import type { ToolDefinition, ToolOutput } from "./tool-interface";
 import type { WebToolsConfig } from "./web-tools-config";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { ToolDefinition, ToolOutput } from "../tools/tool-definition";
 import { SearchFailedError, type SearchProvider } from "./search-providers";
-import type { ToolDefinition, ToolOutput } from "./tool-interface";
 import type { WebToolsConfig } from "./web-tools-config";
 
 /**

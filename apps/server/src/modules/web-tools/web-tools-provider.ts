@@ -1,7 +1,7 @@
 import type { SsrfGuard } from "../../platform/ssrf";
+import type { ToolDefinition, ToolProvider } from "../tools/tool-definition";
 import { createReadUrlTool } from "./read-url-tool";
 import { createSearchProvider } from "./search-providers";
-import type { ToolDefinition, ToolProvider } from "./tool-interface";
 import { createWebSearchTool } from "./web-search-tool";
 import type { WebToolsConfig } from "./web-tools-config";
 
