@@ -45,13 +45,16 @@ interface DomDocument {
   querySelectorAll(selector: string): ArrayLike<DomElement>;
 }
 
-/** A whole document, also from a fragment (linkedom needs an <html> element to build on). */
+/**
+ * A whole document, also from a fragment: linkedom builds on the markup's first element, so
+ * a page without an <html> element is parsed again inside one.
+ */
 export function parseDocument(html: string): DomDocument {
   const document = parseHTML(html).document as unknown as DomDocument & {
-    documentElement: unknown;
+    documentElement: { tagName: string } | null;
   };
-  if (document.documentElement) return document;
-  return parseHTML(`<!doctype html><html><body>${html}</body></html>`)
+  if (document.documentElement?.tagName === "HTML") return document;
+  return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`)
     .document as unknown as DomDocument;
 }
 
@@ -140,8 +143,8 @@ function htmlToMarkdown(html: string, url: URL): { title: string | null; text: s
  */
 function readArticle(html: string, url: URL): { title: string | null; html: string } {
   const document = parseDocument(html);
-  prepare(document, url);
   const pageTitle = document.querySelector("title")?.textContent?.trim() || null;
+  prepare(document, url);
   const bodyHtml = document.body?.innerHTML ?? "";
   let article: ReturnType<Readability["parse"]> = null;
   try {
@@ -158,6 +161,10 @@ function readArticle(html: string, url: URL): { title: string | null; html: stri
 /** Drops noise and makes links absolute against the page's own address. */
 function prepare(document: DomDocument, url: URL): void {
   for (const element of Array.from(document.querySelectorAll(NOISE))) element.remove();
+  // A page without <head> has its title and meta tags in the body: not part of the text.
+  for (const element of Array.from(document.querySelectorAll("body title, body meta, body link"))) {
+    element.remove();
+  }
   for (const link of Array.from(document.querySelectorAll("a[href]"))) {
     const href = link.getAttribute("href") ?? "";
     let absolute: URL | null = null;
