@@ -13,6 +13,11 @@ export interface ExtractedText {
   kind: "html" | "json" | "text";
   title: string | null;
   text: string;
+  /**
+   * The text's length before it was cut: an HTML page's main text beyond what the model is
+   * given is never converted, so this counts its characters rather than Markdown's.
+   */
+  chars: number;
 }
 
 export class UnreadableContentError extends Error {
@@ -31,12 +36,16 @@ const TEXT_TYPE =
 
 /** Elements that never carry readable text; dropped before extraction. */
 /** The few DOM members used here (the server compiles without the DOM library's types). */
-interface DomElement {
+interface DomNode {
+  nodeType: number;
+  textContent: string | null;
+  remove(): void;
+}
+interface DomElement extends DomNode {
+  childNodes: ArrayLike<DomNode>;
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
-  remove(): void;
-  textContent: string | null;
   innerHTML: string;
 }
 interface DomDocument {
@@ -58,27 +67,39 @@ export function parseDocument(html: string): DomDocument {
     .document as unknown as DomDocument;
 }
 
+const ELEMENT_NODE = 1;
+/**
+ * Above this many elements Readability's scoring takes seconds (decision 061): such a page's
+ * body is used as it is, without its noise.
+ */
+const READABILITY_MAX_ELEMENTS = 8_000;
+
 const NOISE = "script, style, noscript, template, iframe, object, embed, svg, canvas, form";
 
 export function extractText(
   body: Uint8Array,
   page: { mediaType: string; charset: string | undefined; url: URL },
+  maxChars: number,
 ): ExtractedText {
   const kind = kindOf(page.mediaType, body);
   if (!kind) throw new UnreadableContentError(page.mediaType);
   const raw = decode(body, page.charset ?? (kind === "html" ? sniffCharset(body) : undefined));
   if (kind === "json") {
     try {
-      return { kind, title: null, text: withoutNul(JSON.stringify(JSON.parse(raw), null, 2)) };
+      return plain("json", withoutNul(JSON.stringify(JSON.parse(raw), null, 2)));
     } catch {
-      return { kind: "text", title: null, text: withoutNul(raw).trimEnd() };
+      return plain("text", withoutNul(raw).trimEnd());
     }
   }
-  if (kind === "text") return { kind, title: null, text: withoutNul(raw).trimEnd() };
-  return { kind, ...htmlToMarkdown(raw, page.url) };
+  if (kind === "text") return plain(kind, withoutNul(raw).trimEnd());
+  return { kind, ...htmlToMarkdown(raw, page.url, maxChars) };
 }
 
-function kindOf(mediaType: string, body: Uint8Array): ExtractedText["kind"] | null {
+function plain(kind: ExtractedText["kind"], text: string): ExtractedText {
+  return { kind, title: null, text, chars: text.length };
+}
+
+export function kindOf(mediaType: string, body: Uint8Array): ExtractedText["kind"] | null {
   if (HTML_TYPES.has(mediaType)) return "html";
   if (JSON_TYPE.test(mediaType)) return "json";
   if (TEXT_TYPE.test(mediaType)) return "text";
@@ -105,8 +126,16 @@ function sniffCharset(body: Uint8Array): string | undefined {
   return /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
 }
 
-function htmlToMarkdown(html: string, url: URL): { title: string | null; text: string } {
+function htmlToMarkdown(
+  html: string,
+  url: URL,
+  maxChars: number,
+): { title: string | null; text: string; chars: number } {
   const article = readArticle(html, url);
+  // Only what the model will be given is converted (Turndown is the slow part on long pages):
+  // the content is pruned to a little more text than maxChars, whole blocks where possible.
+  const chars = (article.content.textContent ?? "").length;
+  prune(article.content, maxChars + 1_000);
   const turndown = new TurndownService({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
@@ -130,32 +159,69 @@ function htmlToMarkdown(html: string, url: URL): { title: string | null; text: s
       return /^https?:\/\//i.test(href) ? `[${text}](${href})` : text;
     },
   });
-  const markdown = turndown
-    .turndown(article.html)
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-  return { title: article.title ? withoutNul(article.title) : null, text: withoutNul(markdown) };
+  const markdown = withoutNul(
+    turndown
+      .turndown(article.content.innerHTML)
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+  );
+  return {
+    title: article.title ? withoutNul(article.title) : null,
+    text: markdown,
+    chars: Math.max(chars, markdown.length),
+  };
+}
+
+/** Keeps the first `budget` characters of text under `element` (whole nodes), drops the rest. */
+function prune(element: DomElement, budget: number): number {
+  let used = 0;
+  for (const child of Array.from(element.childNodes)) {
+    if (used >= budget) {
+      child.remove();
+      continue;
+    }
+    const length = (child.textContent ?? "").length;
+    if (used + length <= budget || child.nodeType !== ELEMENT_NODE) {
+      used += length;
+      continue;
+    }
+    used += prune(child as DomElement, budget - used);
+  }
+  return used;
 }
 
 /**
- * The page's main content as HTML: Readability's article, or (a page that is not an article:
- * a list, a form, a short note) the whole body without its noise.
+ * The page's main content: Readability's article, or (a page that is not an article: a list,
+ * a form, a short note; or one too large for Readability to score in good time) the whole
+ * body without its noise.
  */
-function readArticle(html: string, url: URL): { title: string | null; html: string } {
+function readArticle(html: string, url: URL): { title: string | null; content: DomElement } {
   const document = parseDocument(html);
   const pageTitle = document.querySelector("title")?.textContent?.trim() || null;
   prepare(document, url);
+  const body = () => document.body ?? parseDocument("<p></p>").body;
+  if (document.querySelectorAll("*").length > READABILITY_MAX_ELEMENTS) {
+    return { title: pageTitle, content: body() as DomElement };
+  }
+  // Readability takes the article out of the document: the body is kept for the fallback.
   const bodyHtml = document.body?.innerHTML ?? "";
-  let article: ReturnType<Readability["parse"]> = null;
+  let article: {
+    title?: string | null;
+    content?: DomElement | null;
+    textContent?: string | null;
+  } | null;
   try {
-    article = new Readability(document as never, { charThreshold: 200 }).parse();
+    article = new Readability<DomElement>(document as never, {
+      charThreshold: 200,
+      serializer: (node) => node as unknown as DomElement,
+    }).parse();
   } catch {
     article = null;
   }
   if (article?.content && (article.textContent ?? "").trim().length >= 200) {
-    return { title: article.title?.trim() || pageTitle, html: article.content };
+    return { title: article.title?.trim() || pageTitle, content: article.content };
   }
-  return { title: pageTitle, html: bodyHtml };
+  return { title: pageTitle, content: parseDocument(bodyHtml).body as DomElement };
 }
 
 /** Drops noise and makes links absolute against the page's own address. */

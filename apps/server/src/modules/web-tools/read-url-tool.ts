@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { SsrfGuard } from "../../platform/ssrf";
 import type { ToolDefinition, ToolOutput } from "../tools/tool-definition";
-import { extractText, UnreadableContentError } from "./extract-text";
+import { ExtractionFailedError, extractInWorker } from "./extract-in-worker";
+import { type ExtractedText, extractText, kindOf, UnreadableContentError } from "./extract-text";
 import { fetchPage, PageFetchError } from "./fetch-page";
 import type { WebToolsConfig } from "./web-tools-config";
 
@@ -12,6 +13,9 @@ import type { WebToolsConfig } from "./web-tools-config";
  * the model as data and a lane that read it needs approval for its next write or external
  * call (decision 058).
  */
+
+/** The extraction thread is stopped after this long (a page built to be slow to parse). */
+const EXTRACTION_TIMEOUT_MS = 20_000;
 
 export const ZReadUrlInput = z.object({
   url: z
@@ -52,8 +56,8 @@ export function createReadUrlTool(
     source: { kind: "builtin" },
     price: 0,
     untrustedOutput: true,
-    // The fetch has its own deadline; the tool's leaves room to extract and answer.
-    timeoutMs: config.timeoutMs + 5_000,
+    // The fetch and the extraction have a deadline each; the tool's leaves room for both.
+    timeoutMs: config.timeoutMs + EXTRACTION_TIMEOUT_MS + 5_000,
     execute: (input, ctx) => readUrl(guard, config, input.url.trim(), ctx.signal),
   };
 }
@@ -106,15 +110,29 @@ async function readUrl(
     return failed("status", `The page at ${page.url.href} answered ${reason}.`);
   }
 
-  let extracted: ReturnType<typeof extractText>;
+  let extracted: ExtractedText;
   try {
-    extracted = extractText(page.body, page);
+    // HTML is parsed in a worker thread (seconds on a large page); JSON and text are cheap.
+    extracted =
+      kindOf(page.mediaType, page.body) === "html"
+        ? await extractInWorker(
+            {
+              body: page.body,
+              mediaType: page.mediaType,
+              charset: page.charset,
+              url: page.url.href,
+              maxChars: config.maxChars,
+            },
+            { timeoutMs: EXTRACTION_TIMEOUT_MS, signal },
+          )
+        : extractText(page.body, page, config.maxChars);
   } catch (error) {
-    if (!(error instanceof UnreadableContentError)) throw error;
-    return failed("media_type", error.message);
+    if (error instanceof UnreadableContentError) return failed("media_type", error.message);
+    if (error instanceof ExtractionFailedError) return failed(error.reason, error.message);
+    throw error;
   }
-  const fullChars = extracted.text.length;
-  const cut = fullChars > config.maxChars;
+  const fullChars = extracted.chars;
+  const cut = fullChars > config.maxChars || extracted.text.length > config.maxChars;
   const body = cut ? extracted.text.slice(0, config.maxChars) : extracted.text;
   const title = extracted.title ?? page.url.hostname;
   Object.assign(data, { title, chars: fullChars, chars_truncated: cut });
