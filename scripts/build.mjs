@@ -90,6 +90,11 @@ const targets = {
             root,
             "apps/server/src/modules/code-runner/sandbox-child.mjs",
           ),
+          // read_url's extraction thread (modules/web-tools/extract-in-worker.ts), likewise.
+          "read-url-worker": path.join(
+            root,
+            "apps/server/src/modules/web-tools/extraction-worker.ts",
+          ),
           // The PDF export's thread (modules/export/render-pdf.ts, decision 050), likewise.
           "pdf-render-worker": path.join(
             root,

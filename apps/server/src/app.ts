@@ -60,6 +60,7 @@ import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
 import { loadSignedInUserKeys } from "./modules/users/load-user-keys";
 import { userRoutes } from "./modules/users/routes";
+import { registerWebTools } from "./modules/web-tools/register-web-tools";
 import { listWorkspaceMembers } from "./modules/workspaces/list-workspace-members";
 import { workspaceRoutes } from "./modules/workspaces/routes";
 import { workspaceCreditRoutes } from "./modules/workspaces/workspace-credit-routes";
@@ -257,6 +258,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   );
   // Before every module that adds a tool provider, and before the engine that uses them.
   app.decorate("tools", new ToolRegistry(app.log));
+  registerWebTools(app, deps);
   // Modules that would import each other get what they need here, at registration.
   const keyDeps = apiKeyDeps(app);
   await app.register(modelsRoutes, {

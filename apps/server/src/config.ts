@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  ceilToHundredths,
   hundredthsOf,
   SHARE_STREAMS_PER_ADDRESS,
   SHARE_STREAMS_PER_LINK,
@@ -12,6 +13,13 @@ import { z } from "zod";
 import { buildCatalogue, CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
 import { legacyLocalEmbeddingName, resolveEmbeddingModel } from "./modules/models/embedding-models";
 import type { ModelsConfig } from "./modules/models/models-config";
+import {
+  BRAVE_SEARCH_URL,
+  DEFAULT_SEARCH_PRICE,
+  TAVILY_SEARCH_URL,
+  type WebSearchProviderConfig,
+  type WebToolsConfig,
+} from "./modules/web-tools/web-tools-config";
 import { findRepoRoot } from "./platform/paths";
 import { parseNetwork } from "./platform/ssrf";
 
@@ -33,6 +41,28 @@ const transports = z
       .filter(Boolean),
   )
   .pipe(z.array(z.enum(["polling", "websocket"])).min(1, "name at least one transport"));
+
+/** Comma-separated IP addresses or CIDR ranges (the SSRF guard's allow-lists). */
+const networkList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((n) => n.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z.string().refine((n) => {
+        try {
+          parseNetwork(n);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "each entry must be an IP address or CIDR range, e.g. 10.0.0.0/8"),
+    ),
+  );
 
 const base64Key32 = z
   .string()
@@ -167,30 +197,27 @@ const EnvSchema = z.object({
   SIMULATOR_CHARGES: booleanish.default(false),
   // Users' own base URLs (OpenAI-compatible) may reach only public addresses, plus these
   // networks (comma-separated CIDRs, e.g. a LAN model server of a self-hosted install).
-  USER_BASE_URL_ALLOWED_NETWORKS: z
-    .string()
-    .transform((v) =>
-      v
-        .split(",")
-        .map((n) => n.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z.string().refine((n) => {
-          try {
-            parseNetwork(n);
-            return true;
-          } catch {
-            return false;
-          }
-        }, "each entry must be an IP address or CIDR range, e.g. 10.0.0.0/8"),
-      ),
-    )
-    .default([]),
+  USER_BASE_URL_ALLOWED_NETWORKS: networkList.default([]),
   // CoChat Unlimited: no credits, but a fair-use limit per user, and spec §9's 180 s time-out.
   COCHAT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
   COCHAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(180),
+  // Web tools (modules/web-tools, decision 061): read_url through the SSRF guard, and
+  // web_search through SearXNG, Brave Search or Tavily (absent without one of them).
+  READ_URL_ENABLED: booleanish.default(true),
+  READ_URL_ALLOWED_NETWORKS: networkList.default([]),
+  READ_URL_MAX_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(2_000_000),
+  READ_URL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  READ_URL_MAX_CHARS: z.coerce.number().int().min(500).max(200_000).default(12_000),
+  WEB_SEARCH_PROVIDER: z.enum(["searxng", "brave", "tavily"]).optional(),
+  SEARXNG_URL: z.url().optional(),
+  BRAVE_API_KEY: z.string().min(1).optional(),
+  BRAVE_SEARCH_URL: z.url().default(BRAVE_SEARCH_URL),
+  TAVILY_API_KEY: z.string().min(1).optional(),
+  TAVILY_SEARCH_URL: z.url().default(TAVILY_SEARCH_URL),
+  WEB_SEARCH_RESULTS: z.coerce.number().int().min(1).max(20).default(5),
+  WEB_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Decimal credits per search; unset: 0.25 on Brave and Tavily, 0 on SearXNG.
+  WEB_SEARCH_CREDITS: z.coerce.number().min(0).max(1000).optional(),
   // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
   STRIPE_SECRET_KEY: z
     .string()
@@ -343,6 +370,8 @@ export interface AppConfig {
   readonly codeRunner: CodeRunnerConfig;
   /** The tool layer (decision 058). */
   readonly tools: ToolsConfig;
+  /** read_url and web_search (modules/web-tools). */
+  readonly webTools: WebToolsConfig;
 }
 
 /** The tool layer's bounds (modules/tools, decision 058). */
@@ -529,6 +558,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const stored = e.COOKIE_SECRET && e.ENCRYPTION_KEY ? null : loadOrCreateSecrets(dataDir);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   const models = modelsConfig(e);
+  const webTools = webToolsConfig(e);
   return Object.freeze({
     env: e.NODE_ENV,
     port: e.PORT,
@@ -628,6 +658,52 @@ export function loadConfig(env: Env = process.env): AppConfig {
       outputMaxChars: e.TOOL_OUTPUT_MAX_CHARS,
       stepsMax: e.TOOL_STEPS_MAX,
       timeoutMaxMs: e.TOOL_TIMEOUT_MAX_MS,
+    }),
+    webTools,
+  });
+}
+
+/**
+ * The search provider: WEB_SEARCH_PROVIDER names one when several are configured, else the
+ * first configured of SearXNG, Brave, Tavily; naming one that lacks its setting stops the start.
+ */
+function webToolsConfig(e: z.infer<typeof EnvSchema>): WebToolsConfig {
+  const configured: Record<WebSearchProviderConfig["kind"], WebSearchProviderConfig | undefined> = {
+    searxng: e.SEARXNG_URL ? { kind: "searxng", url: e.SEARXNG_URL } : undefined,
+    brave: e.BRAVE_API_KEY
+      ? { kind: "brave", url: e.BRAVE_SEARCH_URL, apiKey: e.BRAVE_API_KEY }
+      : undefined,
+    tavily: e.TAVILY_API_KEY
+      ? { kind: "tavily", url: e.TAVILY_SEARCH_URL, apiKey: e.TAVILY_API_KEY }
+      : undefined,
+  };
+  const needs = { searxng: "SEARXNG_URL", brave: "BRAVE_API_KEY", tavily: "TAVILY_API_KEY" };
+  if (e.WEB_SEARCH_PROVIDER && !configured[e.WEB_SEARCH_PROVIDER]) {
+    throw new ConfigError([
+      `WEB_SEARCH_PROVIDER: ${e.WEB_SEARCH_PROVIDER} needs ${needs[e.WEB_SEARCH_PROVIDER]}`,
+    ]);
+  }
+  const provider = e.WEB_SEARCH_PROVIDER
+    ? configured[e.WEB_SEARCH_PROVIDER]
+    : (configured.searxng ?? configured.brave ?? configured.tavily);
+  return Object.freeze({
+    readUrl: Object.freeze({
+      enabled: e.READ_URL_ENABLED,
+      allowedNetworks: Object.freeze([...e.READ_URL_ALLOWED_NETWORKS]),
+      maxBytes: e.READ_URL_MAX_BYTES,
+      timeoutMs: e.READ_URL_TIMEOUT_MS,
+      maxChars: e.READ_URL_MAX_CHARS,
+    }),
+    webSearch: Object.freeze({
+      provider: provider && Object.freeze(provider),
+      results: e.WEB_SEARCH_RESULTS,
+      timeoutMs: e.WEB_SEARCH_TIMEOUT_MS,
+      price:
+        e.WEB_SEARCH_CREDITS !== undefined
+          ? ceilToHundredths(e.WEB_SEARCH_CREDITS)
+          : provider
+            ? DEFAULT_SEARCH_PRICE[provider.kind]
+            : 0,
     }),
   });
 }
