@@ -57,6 +57,8 @@ export interface NotesServer {
   authorizations: (string | undefined)[];
   mode: NotesServerMode;
   setMode(mode: NotesServerMode): void;
+  /** A new SDK server over these notes, for another transport (the stdio mode below). */
+  newMcpServer(): McpServer;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export async function startNotesServer(options: NotesServerOptions = {}): Promis
     calls: [],
     authorizations: [],
     mode: "ok",
+    newMcpServer: () => buildMcpServer(),
     setMode(mode) {
       state.mode = mode;
       if (mode === "down") for (const socket of sockets) socket.destroy();
@@ -261,9 +264,17 @@ export function randomToken(): string {
 
 /**
  * Runs the server from the command line (for a browser test's global setup in another
- * process, or by hand): `npx tsx test-support/mcp-notes-server.ts`; prints the URL.
+ * process, or by hand): `npx tsx test-support/mcp-notes-server.ts` prints the Streamable
+ * HTTP URL; with `--stdio` it speaks MCP on stdin/stdout instead (an operator's stdio server
+ * in tests: `node --import tsx test-support/mcp-notes-server.ts --stdio`) and ends with stdin.
  */
 if (process.argv[1]?.endsWith("mcp-notes-server.ts")) {
   const server = await startNotesServer();
-  process.stdout.write(`${server.url}\n`);
+  if (process.argv.includes("--stdio")) {
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    await server.newMcpServer().connect(new StdioServerTransport());
+    process.stdin.on("end", () => process.exit(0));
+  } else {
+    process.stdout.write(`${server.url}\n`);
+  }
 }
