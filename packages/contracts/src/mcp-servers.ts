@@ -30,6 +30,8 @@ export function mcpSlug(name: string): string {
     name
       .toLowerCase()
       .normalize("NFKD")
+      // Accents go with their letters' marks: "Ünïcode" is "unicode".
+      .replace(/[\u0300-\u036f]/g, "")
       .replace(/[^a-z0-9_-]+/g, "-")
       .replace(/^-+|-+$/g, "")
       .slice(0, MCP_SLUG_MAX)
