@@ -292,6 +292,21 @@ describe("connecting MCP servers", () => {
       404,
     );
 
+    const audit = await owner.client.get(`/api/workspaces/${team.id}/audit`);
+    expect(
+      audit
+        .json()
+        .entries.map((e: { action: string; target: string; details: unknown }) => [
+          e.action,
+          e.target,
+          e.details,
+        ]),
+    ).toContainEqual([
+      "mcp_server.added",
+      id,
+      { name: "team notes", url: notes.url, auth: "none" },
+    ]);
+
     // A member's run in the team gets the team's tools; an outsider's does not.
     const memberTools = await t.app.mcpTools.tools(scopeOf(member.user.id, team.id));
     expect(memberTools.map((tool) => tool.name)).toEqual([

@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import { recordWorkspaceAudit } from "../workspaces/record-workspace-audit";
 import { findWorkspaceAccess, requireWorkspaceAccess } from "../workspaces/workspace-access";
 import {
   checkServerUrl,
@@ -155,6 +156,15 @@ async function mcpServerRoutes(
         "admin",
       );
       const created = await createServer(deps, access.workspaceId, user.id, request.body);
+      if (created.workspace_id !== user.id) {
+        await recordWorkspaceAudit(app.db, {
+          workspaceId: created.workspace_id,
+          actorId: user.id,
+          action: "mcp_server.added",
+          target: created.id,
+          details: { name: created.name, url: created.url, auth: created.auth_kind },
+        });
+      }
       const { row, authorizationUrl } = await refreshServer(deps, created);
       request.log.info({ serverId: row.id, workspaceId: row.workspace_id }, "mcp server added");
       reply.code(201);
@@ -249,6 +259,15 @@ async function mcpServerRoutes(
       }
       const row = await manageable(user.id, request.params.id);
       await deleteServer(deps, row.id);
+      if (row.workspace_id !== user.id) {
+        await recordWorkspaceAudit(app.db, {
+          workspaceId: row.workspace_id,
+          actorId: user.id,
+          action: "mcp_server.removed",
+          target: row.id,
+          details: { name: row.name, url: row.url },
+        });
+      }
       request.log.info({ serverId: row.id }, "mcp server removed");
       return { success: true as const, message: `MCP server "${row.name}" was removed.` };
     },
