@@ -134,9 +134,16 @@ export async function startNotesServer(options: NotesServerOptions = {}): Promis
         state.calls.push({ tool: "list_notes", args: query === undefined ? {} : { query } });
         const special = await modeAnswer(extra.signal);
         if (special) return special;
-        const notes = query
-          ? state.notes.filter((n) => n.title.toLowerCase().includes(query.toLowerCase()))
-          : state.notes;
+        // Any word of the query (3+ letters) found in a title picks that note: a model (or the
+        // simulator) may pass the whole task as the query.
+        const words = (query ?? "")
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter((w) => w.length >= 3);
+        const notes =
+          words.length > 0
+            ? state.notes.filter((n) => words.some((w) => n.title.toLowerCase().includes(w)))
+            : state.notes;
         if (notes.length === 0) return text("No notes.");
         return text(notes.map((n) => `- [${n.id}] ${n.title}: ${n.body}`).join("\n"));
       },
