@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDefinition, ToolOutput, ToolProvider } from "../tools/tool-definition";
 import { findServerRow, listServerRows } from "./manage-servers";
 import { callMcpTool, type McpTarget } from "./mcp-connection";
 import type { McpServersDeps } from "./mcp-servers-deps";
@@ -7,7 +8,6 @@ import { failureText } from "./refresh-server";
 import { type McpServerRow, rowTools } from "./server-row";
 import { operatorTarget, rowTarget } from "./server-target";
 import type { StoredTool } from "./stored-tools";
-import type { ToolDefinition, ToolOutput, ToolProvider } from "./tool-interface";
 
 /** What one MCP answer becomes for the model: its text parts, other parts named, never run. */
 export function answerText(result: CallToolResult): string {

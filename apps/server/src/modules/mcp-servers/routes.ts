@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import type { ToolProvider } from "../tools/tool-definition";
 import { recordWorkspaceAudit } from "../workspaces/record-workspace-audit";
 import { findWorkspaceAccess, requireWorkspaceAccess } from "../workspaces/workspace-access";
 import {
@@ -40,7 +41,6 @@ import { probeServer, refreshServer } from "./refresh-server";
 import { type McpServerRow, toMcpServer } from "./server-row";
 import { rowTarget } from "./server-target";
 import { toolInfo } from "./stored-tools";
-import type { ToolProvider } from "./tool-interface";
 
 const tags = ["mcp-servers"];
 /** Each refresh or test is a real call to someone's server: a few a minute are plenty. */
@@ -81,7 +81,9 @@ export async function registerMcpServers(app: FastifyInstance): Promise<void> {
   const deps: McpServersDeps = mcpServersDeps(app);
   const operator = createOperatorServers(deps);
   // On the root instance (not inside the routes' plugin), so the tool registry sees it.
-  app.decorate("mcpTools", mcpToolProvider(deps, operator));
+  const provider = mcpToolProvider(deps, operator);
+  app.decorate("mcpTools", provider);
+  app.tools.addProvider(provider);
   await app.register(mcpServerRoutes, { deps, operator });
 }
 
