@@ -34,6 +34,7 @@ import { eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
 import { mcpRoutes } from "./modules/mcp/routes";
+import { registerMcpServers } from "./modules/mcp-servers/routes";
 import { memoryRoutes } from "./modules/memory/routes";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
 import { registerModelCallStats } from "./modules/models/model-call-stats";
@@ -337,6 +338,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
   await app.register(publicApiRoutes);
   await app.register(mcpRoutes, { redisPrefix: prefix });
+  await registerMcpServers(app);
   registerTelemetry(app, { serverLines });
 
   await registerSpa(app, config.webDistDir);

@@ -10,6 +10,10 @@ import {
   ZSignInProvider,
 } from "@cohort/contracts";
 import { z } from "zod";
+import {
+  type OperatorMcpServer,
+  readOperatorMcpServers,
+} from "./modules/mcp-servers/operator-servers";
 import { buildCatalogue, CatalogueError, readModelsConfigFile } from "./modules/models/catalogue";
 import { legacyLocalEmbeddingName, resolveEmbeddingModel } from "./modules/models/embedding-models";
 import type { ModelsConfig } from "./modules/models/models-config";
@@ -198,6 +202,11 @@ const EnvSchema = z.object({
   // Users' own base URLs (OpenAI-compatible) may reach only public addresses, plus these
   // networks (comma-separated CIDRs, e.g. a LAN model server of a self-hosted install).
   USER_BASE_URL_ALLOWED_NETWORKS: networkList.default([]),
+  // MCP servers as tool sources (modules/mcp-servers, decision 060): the operator's own
+  // servers (a JSON file; the only place a stdio server may be named) and the time limits.
+  MCP_SERVERS_FILE: z.string().min(1).optional(),
+  MCP_CALL_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  MCP_CONNECT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(15),
   // CoChat Unlimited: no credits, but a fair-use limit per user, and spec §9's 180 s time-out.
   COCHAT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
   COCHAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(180),
@@ -357,6 +366,12 @@ export interface AppConfig {
   readonly models: ModelsConfig;
   readonly billing: BillingConfig;
   readonly telemetry: TelemetryConfig;
+  readonly mcpServers: {
+    /** The operator's servers from MCP_SERVERS_FILE (empty without one). */
+    readonly operator: readonly OperatorMcpServer[];
+    readonly callTimeoutMs: number;
+    readonly connectTimeoutMs: number;
+  };
   readonly cochat: {
     /** Fair use of CoChat Unlimited, per user. */
     readonly messagesPerHour: number;
@@ -516,6 +531,15 @@ const RENAMED = {
   SOCKET_SESSION_CHECK_MS: "SOCKET_SIGN_IN_CHECK_MS",
 } as const;
 
+function readOperatorMcpServersOrStop(file: string | undefined): readonly OperatorMcpServer[] {
+  if (!file) return Object.freeze([]);
+  try {
+    return Object.freeze(readOperatorMcpServers(file));
+  } catch (error) {
+    throw new ConfigError([`MCP_SERVERS_FILE: ${(error as Error).message}`]);
+  }
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const renamed = Object.entries(RENAMED).filter(([old]) => env[old] !== undefined);
   if (renamed.length > 0) {
@@ -628,6 +652,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       analyticsPerMinute: e.TELEMETRY_ANALYTICS_PER_MINUTE,
       anonymousBytesPerDay: e.TELEMETRY_ANONYMOUS_BYTES_PER_DAY,
       sweepIntervalMs: Math.round(e.TELEMETRY_SWEEP_INTERVAL_SECONDS * 1000),
+    }),
+    mcpServers: Object.freeze({
+      operator: readOperatorMcpServersOrStop(e.MCP_SERVERS_FILE),
+      callTimeoutMs: Math.round(e.MCP_CALL_TIMEOUT_SECONDS * 1000),
+      connectTimeoutMs: Math.round(e.MCP_CONNECT_TIMEOUT_SECONDS * 1000),
     }),
     cochat: Object.freeze({
       messagesPerHour: e.COCHAT_MESSAGES_PER_HOUR,

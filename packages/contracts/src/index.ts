@@ -18,6 +18,7 @@ export * from "./health";
 export * from "./identity";
 export * from "./markdown";
 export * from "./mcp";
+export * from "./mcp-servers";
 export * from "./memory";
 export * from "./models";
 export * from "./money";

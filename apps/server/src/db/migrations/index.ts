@@ -33,6 +33,7 @@ import { stepLimitsMigration } from "./0031_step_limits";
 import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
 import { analyticsLimitsMigration } from "./0034_analytics_limits";
 import { sessionToolsMigration } from "./0035_session_tools";
+import { mcpServersMigration } from "./0037_mcp_servers";
 
 /**
  * Every schema change, one file each, applied in the order of their ids. Each module owns
@@ -75,4 +76,5 @@ export const migrations: readonly Migration[] = [
   importOriginAndSizeMigration,
   analyticsLimitsMigration,
   sessionToolsMigration,
+  mcpServersMigration,
 ];

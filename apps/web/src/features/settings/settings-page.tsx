@@ -1,5 +1,6 @@
 import { useAuth } from "../../auth/use-auth";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { McpServersSettings } from "../mcp-servers/mcp-servers-settings";
 import { MemorySettings } from "../memory/memory-settings";
 import { TemplatesSettings } from "../templates/templates-settings";
 import { WorkspaceSettings } from "../workspaces/workspace-settings";
@@ -25,6 +26,7 @@ export function SettingsPage() {
       <SpendingLimit />
       <ProviderKeys />
       <LocalModels />
+      <McpServersSettings />
       <MemorySettings />
       <TemplatesSettings />
       <AccessTokens />

@@ -5,6 +5,7 @@ import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { McpServersSettings } from "../mcp-servers/mcp-servers-settings";
 import { CreateWorkspaceDialog } from "./create-workspace-dialog";
 import { useCurrentWorkspace } from "./current-workspace";
 import { InvitationsPanel } from "./invitations-panel";
@@ -75,6 +76,7 @@ function TabPanel({ tab, team, myId }: { tab: TTeamTab; team: TWorkspace; myId: 
       return (
         <>
           {canManage(team.role) ? <WorkspaceShareLinks workspace={team} /> : null}
+          <McpServersSettings workspaceId={team.id} canManage={canManage(team.role)} />
           <WorkspaceAdminActions workspace={team} myId={myId} />
         </>
       );

@@ -87,6 +87,10 @@ export function describeEntry(
       const ending = checkout.replace(/[^0-9a-z]/gi, "").slice(-4);
       return `${actor} added ${creditsWords(details.credits)} to the pool${ending ? ` (checkout ending ${ending.toUpperCase()})` : ""}`;
     }
+    case "mcp_server.added":
+      return `${actor} connected the MCP server "${String(details.name)}" (${String(details.url)})`;
+    case "mcp_server.removed":
+      return `${actor} removed the MCP server "${String(details.name)}"`;
     default:
       return `${actor}: ${describeAction(entry.action).toLowerCase()}${target ? ` (${target})` : ""}`;
   }

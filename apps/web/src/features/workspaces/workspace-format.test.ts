@@ -64,6 +64,22 @@ describe("workspace helpers", () => {
       ),
     ).toBe("Alice removed Bob's monthly cap");
     expect(
+      describeEntry({
+        ...alice,
+        action: "mcp_server.added",
+        target: TEAM,
+        details: { name: "GitHub", url: "https://mcp.example.com/mcp", auth: "oauth" },
+      }),
+    ).toBe('Alice connected the MCP server "GitHub" (https://mcp.example.com/mcp)');
+    expect(
+      describeEntry({
+        ...alice,
+        action: "mcp_server.removed",
+        target: TEAM,
+        details: { name: "GitHub" },
+      }),
+    ).toBe('Alice removed the MCP server "GitHub"');
+    expect(
       describeEntry(
         {
           ...alice,
