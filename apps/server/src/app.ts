@@ -14,6 +14,7 @@ import { adminRoutes } from "./modules/admin/routes";
 import { registerAgreementChecks } from "./modules/agreements/agreement-checks";
 import { agreementRoutes } from "./modules/agreements/routes";
 import { seedDefaultAgreement } from "./modules/agreements/seed-default-agreement";
+import { registerApprovals } from "./modules/approvals/register-approvals";
 import { ensureAdmin } from "./modules/auth/ensure-admin";
 import { resolveSignIn } from "./modules/auth/resolve-sign-in";
 import { authRoutes } from "./modules/auth/routes";
@@ -284,6 +285,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   }
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
   await registerOrchestration(app, { redisPrefix: prefix });
+  // Tool calls waiting for a person's decision (decision 059).
+  const approvalWaiters = await registerApprovals(app, { redisPrefix: prefix });
   await app.register(sessionRoutes, {
     runs: {
       lastEventSeq: (sessionId) => lastEventSeq(app.orchestration.deps, sessionId),

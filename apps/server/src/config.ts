@@ -190,6 +190,8 @@ const EnvSchema = z.object({
   // CoChat Unlimited: no credits, but a fair-use limit per user, and spec §9's 180 s time-out.
   COCHAT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
   COCHAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(180),
+  // A tool call waiting for a person's approval is denied after this long (decision 059).
+  APPROVAL_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
   // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
   STRIPE_SECRET_KEY: z
     .string()
@@ -320,6 +322,8 @@ export interface AppConfig {
     /** Bound on one CoChat answer, server side (spec §9: 180 s). */
     readonly timeoutMs: number;
   };
+  /** How long a tool call waits for a person's approval before it is denied (decision 059). */
+  readonly approvalTimeoutMs: number;
   readonly documents: DocumentsConfig;
   /** Bounds on share links' open live streams, per address and per link (decision 051). */
   readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
@@ -556,6 +560,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       messagesPerHour: e.COCHAT_MESSAGES_PER_HOUR,
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
+    approvalTimeoutMs: Math.round(e.APPROVAL_TIMEOUT_SECONDS * 1000),
     documents: documentsConfig(e, models),
     pdfExport: Object.freeze({
       renderers: e.PDF_EXPORT_RENDERERS,

@@ -3,6 +3,7 @@ export * from "./account-data";
 export * from "./admin";
 export * from "./agreements";
 export * from "./api-keys";
+export * from "./approvals";
 export * from "./auth";
 export * from "./billing";
 export * from "./blog";

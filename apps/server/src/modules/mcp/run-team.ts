@@ -6,6 +6,7 @@ import {
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { Principal } from "../../platform/auth";
+import { markSessionUnattended } from "../approvals/session-tool-rules";
 import { followRun, type RunEnd } from "../orchestration/follow-run";
 import { startRun } from "../orchestration/start-run";
 import { createSession } from "../sessions/create-session";
@@ -55,6 +56,8 @@ export async function runTeam(
   });
   let runId: string;
   try {
+    // Nobody can answer an approval request here: such calls are denied (decision 059).
+    await markSessionUnattended(app.db, session.id, "mcp");
     if (input.document_ids && input.document_ids.length > 0) {
       await hooks.attachDocuments(session.id, input.document_ids);
     }

@@ -10,6 +10,7 @@ import {
 } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import { markSessionUnattended } from "../approvals/session-tool-rules";
 import type { GatewayMessage } from "../models/gateway";
 import { followRun, type RunEnd } from "../orchestration/follow-run";
 import type { EngineDeps } from "../orchestration/run-context";
@@ -126,6 +127,8 @@ export async function runTeam(
   });
   let runId: string;
   try {
+    // Nobody can answer an approval request here: such calls are denied (decision 059).
+    await markSessionUnattended(deps.db, session.id, "api");
     for (const turn of task.history) {
       await addMessage(deps.db, { sessionId: session.id, ...turn, runId: null });
     }
