@@ -293,9 +293,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     app.addHook("preClose", () => sweeper.stop());
   }
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
+  // Tool calls waiting for a person's decision (decision 059): its gate is set before the
+  // engine starts, which may resume runs at once.
+  await registerApprovals(app, { redisPrefix: prefix });
   await registerOrchestration(app, { redisPrefix: prefix });
-  // Tool calls waiting for a person's decision (decision 059).
-  const approvalWaiters = await registerApprovals(app, { redisPrefix: prefix });
   await app.register(sessionRoutes, {
     runs: {
       lastEventSeq: (sessionId) => lastEventSeq(app.orchestration.deps, sessionId),

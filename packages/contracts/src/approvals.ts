@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZToolApprovalReason, ZToolRisk } from "./tools";
 
 /**
  * Approvals (decision 059): a tool call that needs a person's yes pauses its lane and waits
@@ -9,10 +10,6 @@ import { z } from "zod";
 export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired"] as const;
 export const ZApprovalStatus = z.enum(APPROVAL_STATUSES);
 export type TApprovalStatus = z.infer<typeof ZApprovalStatus>;
-
-/** Why the call waits: the session's policy, or the lane has read untrusted tool output. */
-export const ZApprovalReason = z.enum(["policy", "untrusted"]);
-export type TApprovalReason = z.infer<typeof ZApprovalReason>;
 
 /** The largest arguments object a person may send back when editing a call (JSON chars). */
 export const APPROVAL_ARGS_MAX_CHARS = 32_000;
@@ -33,10 +30,10 @@ export const ZToolApproval = z.object({
   title: z.string(),
   /** The MCP server the tool comes from; null for a built-in tool. */
   server_name: z.string().nullable(),
-  risk: z.enum(["read", "write", "external", "costly"]),
+  risk: ZToolRisk,
   /** The arguments the model asked with. */
-  args: ZApprovalArgs,
-  reason: ZApprovalReason,
+  args: z.unknown(),
+  reason: ZToolApprovalReason,
   status: ZApprovalStatus,
   created_at: z.string(),
   expires_at: z.string(),
@@ -44,7 +41,7 @@ export const ZToolApproval = z.object({
   decided_by_name: z.string().nullable(),
   decided_at: z.string().nullable(),
   /** The arguments the call ran with when a person edited them (null: as asked). */
-  decided_args: ZApprovalArgs.nullable(),
+  decided_args: z.unknown().nullable(),
   /** The person also chose "Always allow this tool in this session". */
   always: z.boolean(),
   /** Said to the model and shown in the lane for a denied or expired call. */
@@ -111,38 +108,3 @@ export const APPROVAL_ROUTES = {
   decide: (sessionId: string, approvalId: string) =>
     `/api/sessions/${sessionId}/approvals/${approvalId}`,
 } as const;
-
-/** The approval policies of a session (`tools.policy`), in the order the UI offers them. */
-export const APPROVAL_POLICY_LABELS = {
-  ask_all: "Ask before every tool call",
-  ask_risky: "Ask before tools that change, reach outside or cost (recommended)",
-  never_ask: "Never ask (owners and admins only)",
-} as const;
-
-type Risk = TToolApproval["risk"];
-type Policy = keyof typeof APPROVAL_POLICY_LABELS;
-
-/**
- * Whether a call needs a person's approval, and why (decision 059): after a lane read
- * untrusted output, its write and external calls always do, whatever the policy or an
- * "always allow"; otherwise the session's policy decides, and "always allow" skips it.
- */
-export function approvalNeeded(input: {
-  policy: Policy;
-  risk: Risk;
-  laneTainted: boolean;
-  alwaysAllowed: boolean;
-}): TApprovalReason | null {
-  if (input.laneTainted && (input.risk === "write" || input.risk === "external")) {
-    return "untrusted";
-  }
-  if (input.alwaysAllowed) return null;
-  switch (input.policy) {
-    case "ask_all":
-      return "policy";
-    case "ask_risky":
-      return input.risk === "read" ? null : "policy";
-    case "never_ask":
-      return null;
-  }
-}

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { TApprovalReason, TApprovalStatus, TToolApproval } from "@cohort/contracts";
+import type { TApprovalStatus, TToolApproval, TToolApprovalReason } from "@cohort/contracts";
 import { isoTimestamp } from "../../db/client";
 
 /** The tool_approvals table as queries return it; only this module's files read it. */
@@ -15,15 +15,15 @@ export interface ApprovalRow {
   title: string;
   server_name: string | null;
   risk: TToolApproval["risk"];
-  args: Record<string, unknown>;
-  reason: TApprovalReason;
+  args: unknown;
+  reason: TToolApprovalReason;
   status: TApprovalStatus;
   created_at: Date | string;
   expires_at: Date | string;
   decided_by: string | null;
   decided_by_name: string | null;
   decided_at: Date | string | null;
-  decided_args: Record<string, unknown> | null;
+  decided_args: unknown;
   always: boolean;
   note: string | null;
 }

@@ -1,4 +1,4 @@
-import type { TApprovalReason, TToolApproval } from "@cohort/contracts";
+import type { TToolApproval, TToolApprovalReason } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { APPROVAL_COLUMNS, type ApprovalRow, argsHash } from "./approval-row";
 
@@ -13,8 +13,8 @@ export interface NewApproval {
   title: string;
   serverName: string | null;
   risk: TToolApproval["risk"];
-  args: Record<string, unknown>;
-  reason: TApprovalReason;
+  args: unknown;
+  reason: TToolApprovalReason;
   expiresAt: Date;
 }
 
