@@ -1,11 +1,11 @@
-import { APPROVAL_ARGS_MAX_CHARS, type TToolApproval } from "@cohort/contracts";
+import { APPROVAL_ARGS_MAX_CHARS, TOOL_RISK_LABELS, type TToolApproval } from "@cohort/contracts";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { isApiError } from "../../lib/api/api-error";
 import { decideApproval } from "./approvals-api";
-import { APPROVAL_REASON_TEXT, type ApprovalView, RISK_LABELS } from "./tool-views";
+import { APPROVAL_REASON_TEXT, type ApprovalView } from "./tool-views";
 
 type Choice = "approve" | "deny" | "always";
 
@@ -139,7 +139,7 @@ export function ApprovalCard({
         {" · "}
         {view.serverName ? `MCP server ${view.serverName}` : "Built-in tool"}
         {" · "}
-        {RISK_LABELS[view.risk]}
+        {TOOL_RISK_LABELS[view.risk]}
       </p>
       {pending ? (
         <>

@@ -1,14 +1,15 @@
+import { TOOL_CALL_STATUS_LABELS, TOOL_RISK_LABELS } from "@cohort/contracts";
 import { useId, useState } from "react";
 import { cn } from "../../components/cn";
 import { formatCount, formatDuration, formatRunCredits } from "./format";
-import { RISK_LABELS, type ToolCallStatus, type ToolCallView } from "./tool-views";
+import type { ToolCallStatus, ToolCallView } from "./tool-views";
 
-const STATUS: Record<ToolCallStatus, { label: string; className: string }> = {
-  running: { label: "Running", className: "text-brand-700" },
-  waiting: { label: "Waiting for approval", className: "text-amber-800" },
-  completed: { label: "Done", className: "text-emerald-700" },
-  failed: { label: "Failed", className: "text-red-700" },
-  denied: { label: "Denied", className: "text-red-700" },
+const STATUS_CLASS: Record<ToolCallStatus, string> = {
+  running: "text-brand-700",
+  awaiting_approval: "text-amber-800",
+  completed: "text-emerald-700",
+  failed: "text-red-700",
+  denied: "text-red-700",
 };
 
 const ARGS_LINE_CHARS = 120;
@@ -27,10 +28,9 @@ function argsLine(args: unknown): string {
 export function ToolCallRow({ call }: { call: ToolCallView }) {
   const [open, setOpen] = useState(false);
   const detailsId = useId();
-  const status = STATUS[call.status];
   const facts = [
     call.serverName ? `on ${call.serverName}` : "built-in",
-    RISK_LABELS[call.risk],
+    TOOL_RISK_LABELS[call.risk],
     call.durationMs !== null ? formatDuration(call.durationMs) : null,
     call.outputChars !== null
       ? `${formatCount(call.outputChars, "character")}${call.truncated ? " (cut)" : ""}`
@@ -55,8 +55,11 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
           <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>
           {call.title} <span className="font-mono font-normal text-ink-600">{call.tool}</span>
         </button>
-        <span className={cn("font-semibold", status.className)} data-testid="tool-call-status">
-          {status.label}
+        <span
+          className={cn("font-semibold", STATUS_CLASS[call.status])}
+          data-testid="tool-call-status"
+        >
+          {TOOL_CALL_STATUS_LABELS[call.status]}
         </span>
       </div>
       <p className="mt-0.5 text-ink-600 tabular-nums" data-testid="tool-call-facts">
@@ -88,7 +91,9 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
             </pre>
           ) : (
             <p className="text-ink-600 italic">
-              {call.status === "running" || call.status === "waiting" ? "Not yet." : "None."}
+              {call.status === "running" || call.status === "awaiting_approval"
+                ? "Not yet."
+                : "None."}
             </p>
           )}
         </div>

@@ -1,10 +1,15 @@
-import type { TApprovalReason, TApprovalStatus, TToolApproval } from "@cohort/contracts";
+import type {
+  TApprovalStatus,
+  TToolApproval,
+  TToolApprovalReason,
+  TToolCallStatus,
+} from "@cohort/contracts";
 
 /**
  * A tool call as its lane shows it (issue 30's tool rows): from `tool.call` while it runs,
  * `tool.approval` while it waits for a person, `tool.result` once done.
  */
-export type ToolCallStatus = "running" | "waiting" | "completed" | "failed" | "denied";
+export type ToolCallStatus = TToolCallStatus;
 
 export interface ToolCallView {
   toolCallId: string;
@@ -38,8 +43,8 @@ export interface ApprovalView {
   title: string;
   serverName: string | null;
   risk: TToolApproval["risk"];
-  args: Record<string, unknown>;
-  reason: TApprovalReason;
+  args: unknown;
+  reason: TToolApprovalReason;
   expiresAt: string;
   status: TApprovalStatus;
   byName: string | null;
@@ -67,14 +72,7 @@ export function approvalViewOf(approval: TToolApproval): ApprovalView {
   };
 }
 
-export const RISK_LABELS: Record<TToolApproval["risk"], string> = {
-  read: "Reads",
-  write: "Changes your data",
-  external: "Reaches outside Cohort",
-  costly: "Costs credits",
-};
-
-export const APPROVAL_REASON_TEXT: Record<TApprovalReason, string> = {
+export const APPROVAL_REASON_TEXT: Record<TToolApprovalReason, string> = {
   policy: "This session asks before calls like this one.",
   untrusted:
     "This step has read text from outside (a page, a search result, a tool's answer): its calls that change or reach out always need your approval.",
