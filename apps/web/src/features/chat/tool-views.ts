@@ -16,6 +16,7 @@ export interface ToolCallView {
   /** The lane's model call that asked for it. */
   callId: string;
   stepId: string | null;
+  kind: "agent" | "critic" | "revision";
   tool: string;
   title: string;
   serverName: string | null;
