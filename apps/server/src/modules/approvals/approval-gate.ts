@@ -17,14 +17,8 @@ import {
   markApprovalUsed,
 } from "./approval-store";
 import type { ApprovalWaiters } from "./approval-waiters";
+import { waitUntilDecided } from "./durable-pause";
 import { readSessionToolRules } from "./session-tool-rules";
-
-/**
- * A waiting lane also looks at its row this often: the wake through Redis (or in this
- * process) is the fast path, this is what makes a lost wake, or instances without Redis,
- * still see the decision (decision 059).
- */
-const POLL_MS = 2_000;
 
 export interface ApprovalGateDeps {
   db: Db;
@@ -137,30 +131,15 @@ async function waitForDecision(
   start: ApprovalRow,
   signal: AbortSignal,
 ): Promise<ApprovalRow> {
-  for (;;) {
-    signal.throwIfAborted();
-    // Listen before looking, so a decision made in between wakes this look's wait.
-    const wake = deps.waiters.wake(start.id, signal);
-    try {
-      const row = await getApproval(deps.db, start.id);
-      // Gone with its run or session: nobody can answer any more.
-      if (!row) return { ...start, status: "expired", note: expiredNote(start) };
-      if (row.status !== "pending") return row;
-      const left = new Date(row.expires_at).getTime() - Date.now();
-      if (left <= 0) {
-        await expireApproval(deps.db, row.id, expiredNote(row));
-        continue;
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        wake.promise,
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, Math.min(left, POLL_MS));
-        }),
-      ]);
-      clearTimeout(timer);
-    } finally {
-      wake.cancel();
-    }
-  }
+  const row = await waitUntilDecided({
+    id: start.id,
+    waiters: deps.waiters,
+    signal,
+    read: () => getApproval(deps.db, start.id),
+    expire: async (pending) => {
+      await expireApproval(deps.db, pending.id, expiredNote(pending));
+    },
+  });
+  // Gone with its run or session: nobody can answer any more.
+  return row ?? { ...start, status: "expired", note: expiredNote(start) };
 }
