@@ -69,6 +69,17 @@ export const ZToolApprovalsResponse = z.object({
 });
 export type TToolApprovalsResponse = z.infer<typeof ZToolApprovalsResponse>;
 
+/**
+ * A call denied in a run nobody could answer (public API, MCP run_team): the answer lists
+ * them, so the caller hears why the team did not act (decision 059).
+ */
+export const ZDeniedToolCall = z.object({
+  tool: z.string(),
+  /** Why it was denied, as the model heard it. */
+  note: z.string(),
+});
+export type TDeniedToolCall = z.infer<typeof ZDeniedToolCall>;
+
 export const APPROVAL_ERROR_CODES = {
   /** The approval was decided (or expired) already. */
   decided: "approval_decided",

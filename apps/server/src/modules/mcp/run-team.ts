@@ -1,6 +1,7 @@
 import {
   DEFAULT_COORDINATOR_MODEL,
   SESSION_TITLE_MAX,
+  type TDeniedToolCall,
   type TMcpRunTeamInput,
   type TMcpRunTeamOutput,
 } from "@cohort/contracts";
@@ -72,6 +73,7 @@ export async function runTeam(
     throw error;
   }
   let answerStarted = false;
+  const denied: TDeniedToolCall[] = [];
   let end: RunEnd;
   try {
     // A new session: its events start at 1.
@@ -83,6 +85,9 @@ export async function runTeam(
       onEvent(event) {
         const message = runProgressMessage(event, answerStarted);
         if (event.type === "final.delta") answerStarted = true;
+        if (event.type === "tool.result" && event.status === "denied") {
+          denied.push({ tool: event.tool, note: event.error?.message ?? "" });
+        }
         if (message) hooks.onProgress(message);
       },
     });
@@ -92,7 +97,8 @@ export async function runTeam(
     }
     throw error;
   }
-  return outputOf(end, sessionUrl(app, session.id));
+  const output = outputOf(end, sessionUrl(app, session.id));
+  return denied.length > 0 ? { ...output, tools_denied: denied } : output;
 }
 
 function outputOf(end: RunEnd, runUrl: string): TMcpRunTeamOutput {

@@ -6,6 +6,7 @@ import {
   RUN_ERROR_CODES,
   SESSION_TITLE_MAX,
   type TCohortRunSummary,
+  type TDeniedToolCall,
   type TRun,
 } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
@@ -145,6 +146,7 @@ export async function runTeam(
   const simulated = deps.models.resolve(DEFAULT_COORDINATOR_MODEL)?.simulated ?? false;
   output.open(simulated);
   let streamed = "";
+  const denied: TDeniedToolCall[] = [];
   let end: RunEnd;
   try {
     end = await followRun(deps, {
@@ -156,6 +158,9 @@ export async function runTeam(
         if (event.type === "final.delta" && !event.rerun_call_id) {
           streamed += event.text;
           output.text(event.text);
+        }
+        if (event.type === "tool.result" && event.status === "denied") {
+          denied.push({ tool: event.tool, note: event.error?.message ?? "" });
         }
       },
     });
@@ -173,7 +178,10 @@ export async function runTeam(
     finishReason: "stop",
     usage: { inputTokens: run.input_tokens, outputTokens: run.output_tokens },
     simulated,
-    cohort: summarizeRun(run, sessionUrl(input.publicUrl, session.id)),
+    cohort: {
+      ...summarizeRun(run, sessionUrl(input.publicUrl, session.id)),
+      ...(denied.length > 0 ? { tools_denied: denied } : {}),
+    },
     failure: failureOf(end),
   };
 }
