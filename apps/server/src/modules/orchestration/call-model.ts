@@ -18,6 +18,7 @@ import type { z } from "zod";
 import { AppError } from "../../platform/errors";
 import type { CatalogueModel } from "../models/catalogue-schema";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
+import type { ToolDefinition } from "../tools/tool-definition";
 import { reserveAndOpenStep } from "./call-statements";
 import {
   growHold,
@@ -30,6 +31,7 @@ import {
 } from "./hold-credits";
 import { coveredOutputTokens, firstHold, priceOf, SLICE_TOKENS } from "./hold-slices";
 import { failed, haltOf, haltRun, type RunContext, RunHalted, throwIfHalted } from "./run-context";
+import { runToolTurns, type TurnHooks } from "./tool-loop";
 import {
   openStep,
   refuseStep,
@@ -63,6 +65,11 @@ export interface CallSpec<T> {
   rerun?: StepTarget["rerun"];
   /** The document passages in its prompt (decision 037): sent, stored, and cited as [n]. */
   passages?: StepTarget["passages"];
+  /**
+   * The tools the lane may use (decision 058): the call becomes a loop of model turns and
+   * tool calls (tool-loop.ts), in one lane and one step row, on one hold that grows.
+   */
+  tools?: readonly ToolDefinition[];
 }
 
 /**
@@ -198,6 +205,21 @@ export async function callModel<T = undefined>(
       });
     }
   };
+  let laneOpened: () => void = () => {};
+  const hooks: TurnHooks = {
+    laneOpen: new Promise<void>((resolve) => {
+      laneOpened = resolve;
+    }),
+    // A next turn re-sends the conversation: the hold grows by its prompt's price first.
+    async growForInput(tokens) {
+      const current = await reserving;
+      if (!current.hold || !route.billable) return null;
+      const grown = await growHold(ctx, current, priceOf(route.model, tokens, 0));
+      if (!grown.ok) return grown.limit;
+      route.inputTokens += tokens;
+      return null;
+    },
+  };
   const answering = invoke(
     ctx,
     spec,
@@ -208,6 +230,8 @@ export async function callModel<T = undefined>(
       pending += delta;
       flush();
     },
+    callId,
+    hooks,
   );
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
@@ -221,6 +245,7 @@ export async function callModel<T = undefined>(
   const current = reserved;
   step = openStep(ctx, route.target);
   step.start(current);
+  laneOpened();
   flush();
   let object: T | undefined;
   const output = (result: ModelCallResult) =>
@@ -377,8 +402,21 @@ async function invoke<T>(
   input: ModelCallInput,
   abortSignal: AbortSignal,
   onDelta: (delta: string) => void,
+  callId: string,
+  hooks: TurnHooks,
 ): Promise<{ result: ModelCallResult; object: T | undefined }> {
   const common = { ...input, abortSignal };
+  if (!spec.schema && spec.tools && spec.tools.length > 0) {
+    const lane = {
+      kind: spec.kind,
+      stepId: spec.stepId,
+      role: spec.role,
+      callId,
+      tools: spec.tools,
+    };
+    const result = await runToolTurns(ctx, lane, input, abortSignal, onDelta, hooks);
+    return { result, object: undefined };
+  }
   if (!spec.schema) {
     return { result: await ctx.deps.models.streamModel({ ...common, onDelta }), object: undefined };
   }

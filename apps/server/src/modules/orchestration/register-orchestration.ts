@@ -54,6 +54,8 @@ export async function registerOrchestration(
       find: (input) => findRelevantMemories(app.db, input),
       propose: (input) => proposeMemories(app, input),
     },
+    // The tool layer (decision 058): the registry other modules add their providers to.
+    tools: { registry: app.tools, config: app.config.tools },
   };
   const control = await createRunControl({
     deps,
