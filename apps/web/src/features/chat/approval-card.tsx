@@ -183,7 +183,7 @@ export function ApprovalCard({
               <Button
                 size="sm"
                 variant="ghost"
-                className="h-auto min-h-9 py-1.5 text-left whitespace-normal"
+                className="h-auto! min-h-9 py-1.5 text-left whitespace-normal!"
                 onClick={() => decide("always")}
                 disabled={busy !== null}
               >
