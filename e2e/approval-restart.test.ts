@@ -101,7 +101,7 @@ describe("a server killed while a tool call waits for approval", () => {
     await api("PUT", `/api/sessions/${session.id}/documents`, user.token, {
       document_ids: [documentId],
     });
-    const { run_id } = await api<{ run_id: string }>("POST", "/api/ai/chat", user.token, {
+    await api("POST", "/api/ai/chat", user.token, {
       session_id: session.id,
       message: "According to the attached document, when does the bakery open on Mondays?",
     });
