@@ -97,6 +97,7 @@ export function handmadeExport(
         memories: [],
         imported: false,
         critic_verdicts: [],
+        tool_calls: [],
       },
     ],
     documents: [],

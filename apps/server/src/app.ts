@@ -55,6 +55,7 @@ import { systemRoutes } from "./modules/system/routes";
 import { captureServerLines } from "./modules/telemetry/capture-server-lines";
 import { registerTelemetry } from "./modules/telemetry/routes";
 import { templateRoutes } from "./modules/templates/routes";
+import { toolRoutes } from "./modules/tools/routes";
 import { ToolRegistry } from "./modules/tools/tool-registry";
 import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
@@ -328,6 +329,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   });
   await app.register(workspaceCreditRoutes);
   await app.register(templateRoutes);
+  await app.register(toolRoutes);
   await app.register(exportRoutes);
   await app.register(accountDataRoutes);
   await app.register(shareRoutes);

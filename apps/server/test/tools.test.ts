@@ -152,6 +152,29 @@ describe("tools in runs", () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it("lists the tools a session's roles can be given, and answers 401 without a sign-in", async () => {
+    const { client } = await signUp(t.app);
+    const response = await client.get("/api/tools");
+    expect(response.statusCode).toBe(200);
+    const { tools, unavailable } = response.json();
+    expect(tools.map((x: { name: string }) => x.name)).toEqual([
+      "search_documents",
+      ...TEST_TOOLS.map((x) => x.name),
+    ]);
+    expect(tools[6]).toEqual({
+      name: "delete_records",
+      title: "Delete records",
+      description: "Delete records (a test tool).",
+      risk: "write",
+      source: { kind: "builtin" },
+      price: 0,
+      untrusted_output: false,
+    });
+    expect(unavailable).toEqual([]);
+    const anonymous = await t.app.inject({ method: "GET", url: "/api/tools" });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it("runs the lane's tools as events that replay exactly as they were sent live; a huge answer is capped, a slow tool times out, a throwing one fails, and the run goes on", async () => {
     const { client, user, token } = await signUp(t.app);
     await setCredits(t.app, user.id, 100);

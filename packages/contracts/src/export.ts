@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DOCUMENT_NAME_MAX } from "./documents";
 import { ZCreditAmount } from "./money";
-import { ZChatRequest, ZRun } from "./runs";
+import { ZChatRequest, ZRun, ZRunError } from "./runs";
 import {
   SESSION_TITLE_MAX,
   ZAgentPreferences,
@@ -9,6 +9,7 @@ import {
   ZCreateSessionRequest,
   ZSessionStatus,
 } from "./sessions";
+import { ZToolApprovalDecision, ZToolRisk, ZToolSource, ZToolSourceView } from "./tools";
 
 // ---------------------------------------------------------------------------------------
 // Session export and import (issue 14): one lossless, versioned JSON document per session.
@@ -79,6 +80,39 @@ export const ZExportedCriticVerdict = z.object({
 export type TExportedCriticVerdict = z.infer<typeof ZExportedCriticVerdict>;
 
 /**
+ * A tool call of a run (issue 30, decision 058), from its `tool.call`, `tool.result` and
+ * approval events: what ran, with which arguments, how it ended, who approved it.
+ */
+export const ZExportedToolCall = z.object({
+  tool_call_id: z.string(),
+  /** The lane's model call (run step id) that asked for it. */
+  call_id: z.string(),
+  step_id: z.string(),
+  tool: z.string(),
+  title: z.string(),
+  risk: ZToolRisk,
+  source: ZToolSourceView,
+  args: z.unknown(),
+  status: z.enum(["running", "completed", "failed", "denied"]),
+  duration_ms: z.number().int().nullable(),
+  output_chars: z.number().int().nullable(),
+  truncated: z.boolean(),
+  credits: z.number(),
+  text_preview: z.string(),
+  sources: z.array(ZToolSource).default([]),
+  error: ZRunError.nullable(),
+  /** The person's answer when it needed approval (null: none asked). */
+  approval: z
+    .object({
+      decision: ZToolApprovalDecision,
+      by_name: z.string().nullable(),
+      at: z.string(),
+    })
+    .nullable(),
+});
+export type TExportedToolCall = z.infer<typeof ZExportedToolCall>;
+
+/**
  * A run with everything stored about it: status, mode, times, failure, plan, every model
  * call (role, model, provider, tokens, credits, output, versions and re-runs, synthesis
  * versions), the passages given and cited, the memories used, the Critic's verdicts.
@@ -90,6 +124,8 @@ export const ZExportedRun = ZRun.extend({
   /** True for a run that came in with an import: it never ran here and cost nothing here. */
   imported: z.boolean().default(false),
   critic_verdicts: z.array(ZExportedCriticVerdict).default([]),
+  /** Its tool calls, in order (decision 058). */
+  tool_calls: z.array(ZExportedToolCall).default([]),
 });
 export type TExportedRun = z.infer<typeof ZExportedRun>;
 

@@ -7,6 +7,7 @@ import {
 import type { Queryable } from "../../db/client";
 import { listAttachedDocumentNames } from "../documents/list-attached-document-names";
 import { listCriticVerdicts } from "../orchestration/list-critic-verdicts";
+import { listToolCalls } from "../orchestration/list-tool-calls";
 import { listRuns } from "../orchestration/run-store";
 import { getSession, sessionNotFound } from "../sessions/find-session";
 import { findSessionImport } from "../sessions/import-session";
@@ -23,12 +24,13 @@ export async function buildSessionExport(
 ): Promise<TSessionExport> {
   const session = await getSession(db, sessionId);
   if (!session) throw sessionNotFound();
-  const [messages, runs, verdicts, attached, imported] = await Promise.all([
+  const [messages, runs, verdicts, attached, imported, toolCalls] = await Promise.all([
     listMessages(db, sessionId),
     listRuns(db, sessionId),
     listCriticVerdicts(db, sessionId),
     listAttachedDocumentNames(db, sessionId),
     findSessionImport(db, sessionId),
+    listToolCalls(db, sessionId),
   ]);
   return {
     format: SESSION_EXPORT_FORMAT,
@@ -57,6 +59,7 @@ export async function buildSessionExport(
         memories: run.memories ?? [],
         imported: run.imported ?? false,
         critic_verdicts: verdicts.get(run.id) ?? [],
+        tool_calls: toolCalls.get(run.id) ?? [],
       }),
     ),
     documents: [...imported.documents, ...attached],

@@ -186,10 +186,37 @@ function renderCalls(run: TExportedRun, cite: Citer): string[] {
         "",
       );
     }
+    const tools = run.tool_calls.filter((c) => c.call_id === step.id);
+    if (tools.length > 0) out.push(...renderToolCalls(tools), "");
     if (step.output) out.push(cite.text(step.output), "");
     if (step.error) out.push(`*${step.error.message}*`, "");
   }
   return out;
+}
+
+/** A lane's tool calls (decision 058): tool, status, time, size, cost, approval, error. */
+function renderToolCalls(calls: TExportedRun["tool_calls"]): string[] {
+  return [
+    "**Tool calls:**",
+    "",
+    ...calls.map((c) => {
+      const facts = [
+        c.status,
+        c.duration_ms === null ? null : `${c.duration_ms} ms`,
+        c.output_chars === null
+          ? null
+          : `${c.output_chars} characters${c.truncated ? " (cut)" : ""}`,
+        c.credits > 0 ? `${c.credits} credits` : null,
+        c.approval
+          ? `${c.approval.decision}${c.approval.by_name ? ` by ${c.approval.by_name}` : ""}`
+          : null,
+      ].filter(Boolean);
+      const args = JSON.stringify(c.args) ?? "";
+      const shown = args.length > 200 ? `${args.slice(0, 199)}…` : args;
+      const error = c.error ? ` — ${c.error.message}` : "";
+      return `- \`${c.tool}\` ${shown ? `\`${shown.replace(/`/g, "'")}\` ` : ""}— ${facts.join(", ")}${error}`;
+    }),
+  ];
 }
 
 function renderAnswer(run: TExportedRun, messages: readonly TChatMessage[], cite: Citer): string[] {

@@ -41,7 +41,7 @@ export function parseToolArgs(tool: ToolDefinition, input: string): ParsedArgs {
 /** Output cut to `max` characters, with a note saying how much was left out. */
 export function capOutput(text: string, max: number): { text: string; truncated: boolean } {
   if (text.length <= max) return { text, truncated: false };
-  const note = `\n\n[Output cut: the tool returned ${text.length} characters; only the first ${max} are shown.]`;
+  const note = `\n\n[Output cut: the tool returned ${text.length} characters; the rest after this point is left out.]`;
   return { text: text.slice(0, Math.max(0, max - note.length)) + note, truncated: true };
 }
 
