@@ -14,6 +14,7 @@ import { adminRoutes } from "./modules/admin/routes";
 import { registerAgreementChecks } from "./modules/agreements/agreement-checks";
 import { agreementRoutes } from "./modules/agreements/routes";
 import { seedDefaultAgreement } from "./modules/agreements/seed-default-agreement";
+import { registerApprovals } from "./modules/approvals/register-approvals";
 import { ensureAdmin } from "./modules/auth/ensure-admin";
 import { resolveSignIn } from "./modules/auth/resolve-sign-in";
 import { authRoutes } from "./modules/auth/routes";
@@ -299,6 +300,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
   // Before the engine, whose Critic runs code with it (decision 062).
   registerCodeRunner(app, config.codeRunner);
+
+  // Tool calls waiting for a person's decision (decision 059): its gate is set before the
+  // engine starts, which may resume runs at once.
+  await registerApprovals(app, { redisPrefix: prefix });
   await registerOrchestration(app, { redisPrefix: prefix });
   await app.register(sessionRoutes, {
     runs: {

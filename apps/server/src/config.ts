@@ -227,6 +227,9 @@ const EnvSchema = z.object({
   WEB_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Decimal credits per search; unset: 0.25 on Brave and Tavily, 0 on SearXNG.
   WEB_SEARCH_CREDITS: z.coerce.number().min(0).max(1000).optional(),
+
+  // A tool call waiting for a person's approval is denied after this long (decision 059).
+  APPROVAL_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
   // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
   STRIPE_SECRET_KEY: z
     .string()
@@ -378,6 +381,8 @@ export interface AppConfig {
     /** Bound on one CoChat answer, server side (spec §9: 180 s). */
     readonly timeoutMs: number;
   };
+  /** How long a tool call waits for a person's approval before it is denied (decision 059). */
+  readonly approvalTimeoutMs: number;
   readonly documents: DocumentsConfig;
   /** Bounds on share links' open live streams, per address and per link (decision 051). */
   readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
@@ -662,6 +667,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       messagesPerHour: e.COCHAT_MESSAGES_PER_HOUR,
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
+    approvalTimeoutMs: Math.round(e.APPROVAL_TIMEOUT_SECONDS * 1000),
     documents: documentsConfig(e, models),
     codeRunner: Object.freeze({
       timeoutMs: Math.round(e.CODE_RUN_TIMEOUT_SECONDS * 1000),

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  APPROVAL_MESSAGES,
   CLIENT_EVENTS,
   SERVER_EVENTS,
   type TJoinSessionAck,
@@ -80,7 +81,12 @@ let url: string;
 const opener = socketOpener(() => url);
 
 beforeAll(async () => {
-  t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
+  // A write call waits for a person (decision 059); nobody answers here, so it expires.
+  t = await createTestApp({
+    SIMULATOR_TOKENS_PER_SECOND: "0",
+    SIGNUP_CREDITS: "0",
+    APPROVAL_TIMEOUT_SECONDS: "1",
+  });
   t.app.tools.addProvider({ id: "test-tools", tools: async () => TEST_TOOLS });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -252,7 +258,7 @@ describe("tools in runs", () => {
     expect(runTotal(events)).toBe(modelCredits(events));
   }, 90_000);
 
-  it("holds and settles a priced tool, and denies a write call when nobody can approve it", async () => {
+  it("holds and settles a priced tool, and denies a write call nobody approves in time", async () => {
     const { client, user } = await signUp(t.app);
     await setCredits(t.app, user.id, 100);
     const session = await coderSession(client);
@@ -275,7 +281,10 @@ describe("tools in runs", () => {
     expect(denied.length).toBeGreaterThanOrEqual(1);
     for (const result of denied) {
       expect(result.status).toBe("denied");
-      expect(result.error).toEqual({ code: "tool_denied", message: "approval needed" });
+      expect(result.error).toEqual({
+        code: "tool_denied",
+        message: APPROVAL_MESSAGES.expiredNote(1),
+      });
     }
     expect(executed).not.toContain("delete_records");
     // Per lane and per run, tools count beside the model calls: held, settled, charged.

@@ -3,6 +3,7 @@ export * from "./account-data";
 export * from "./admin";
 export * from "./agreements";
 export * from "./api-keys";
+export * from "./approvals";
 export * from "./artifact-sandbox";
 export * from "./artifacts";
 export * from "./auth";

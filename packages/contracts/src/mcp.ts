@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZDeniedToolCall } from "./approvals";
 import { DOCUMENT_SEARCH_LIMIT_MAX, DOCUMENT_SEARCH_QUERY_MAX, ZPassage } from "./documents";
 import { CHAT_MESSAGE_MAX, SESSION_DOCUMENTS_MAX, ZRunStatus } from "./runs";
 import { ZChatMessage, ZSessionStatus } from "./sessions";
@@ -60,6 +61,8 @@ export const ZMcpRunTeamOutput = z.object({
   critic_score: z.number().nullable(),
   /** Why the run failed (failed runs only). */
   error: z.string().nullable(),
+  /** Tool calls that needed a person's approval, which nobody can give here: denied. */
+  tools_denied: z.array(ZDeniedToolCall).optional(),
 });
 export type TMcpRunTeamOutput = z.infer<typeof ZMcpRunTeamOutput>;
 

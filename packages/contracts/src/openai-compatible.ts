@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZDeniedToolCall } from "./approvals";
 import { ZAgentRoleId } from "./models";
 
 // ---------------------------------------------------------------------------------------
@@ -113,6 +114,8 @@ export const ZCohortRunSummary = z.object({
   total_credits: z.number(),
   /** The Critic's overall score out of 10; null without a review or a score. */
   critic_score: z.number().nullable(),
+  /** Tool calls that needed a person's approval, which nobody can give here: denied. */
+  tools_denied: z.array(ZDeniedToolCall).optional(),
 });
 export type TCohortRunSummary = z.infer<typeof ZCohortRunSummary>;
 

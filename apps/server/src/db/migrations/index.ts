@@ -33,6 +33,7 @@ import { stepLimitsMigration } from "./0031_step_limits";
 import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
 import { analyticsLimitsMigration } from "./0034_analytics_limits";
 import { sessionToolsMigration } from "./0035_session_tools";
+import { toolApprovalsMigration } from "./0036_tool_approvals";
 import { mcpServersMigration } from "./0037_mcp_servers";
 
 /**
@@ -76,5 +77,6 @@ export const migrations: readonly Migration[] = [
   importOriginAndSizeMigration,
   analyticsLimitsMigration,
   sessionToolsMigration,
+  toolApprovalsMigration,
   mcpServersMigration,
 ];

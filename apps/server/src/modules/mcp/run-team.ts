@@ -1,11 +1,13 @@
 import {
   DEFAULT_COORDINATOR_MODEL,
   SESSION_TITLE_MAX,
+  type TDeniedToolCall,
   type TMcpRunTeamInput,
   type TMcpRunTeamOutput,
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { Principal } from "../../platform/auth";
+import { markSessionUnattended } from "../approvals/session-tool-rules";
 import { followRun, type RunEnd } from "../orchestration/follow-run";
 import { startRun } from "../orchestration/start-run";
 import { createSession } from "../sessions/create-session";
@@ -55,6 +57,8 @@ export async function runTeam(
   });
   let runId: string;
   try {
+    // Nobody can answer an approval request here: such calls are denied (decision 059).
+    await markSessionUnattended(app.db, session.id, "mcp");
     if (input.document_ids && input.document_ids.length > 0) {
       await hooks.attachDocuments(session.id, input.document_ids);
     }
@@ -69,6 +73,7 @@ export async function runTeam(
     throw error;
   }
   let answerStarted = false;
+  const denied: TDeniedToolCall[] = [];
   let end: RunEnd;
   try {
     // A new session: its events start at 1.
@@ -80,6 +85,9 @@ export async function runTeam(
       onEvent(event) {
         const message = runProgressMessage(event, answerStarted);
         if (event.type === "final.delta") answerStarted = true;
+        if (event.type === "tool.result" && event.status === "denied") {
+          denied.push({ tool: event.tool, note: event.error?.message ?? "" });
+        }
         if (message) hooks.onProgress(message);
       },
     });
@@ -89,7 +97,8 @@ export async function runTeam(
     }
     throw error;
   }
-  return outputOf(end, sessionUrl(app, session.id));
+  const output = outputOf(end, sessionUrl(app, session.id));
+  return denied.length > 0 ? { ...output, tools_denied: denied } : output;
 }
 
 function outputOf(end: RunEnd, runUrl: string): TMcpRunTeamOutput {

@@ -6,10 +6,12 @@ import {
   RUN_ERROR_CODES,
   SESSION_TITLE_MAX,
   type TCohortRunSummary,
+  type TDeniedToolCall,
   type TRun,
 } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import { markSessionUnattended } from "../approvals/session-tool-rules";
 import type { GatewayMessage } from "../models/gateway";
 import { followRun, type RunEnd } from "../orchestration/follow-run";
 import type { EngineDeps } from "../orchestration/run-context";
@@ -126,6 +128,8 @@ export async function runTeam(
   });
   let runId: string;
   try {
+    // Nobody can answer an approval request here: such calls are denied (decision 059).
+    await markSessionUnattended(deps.db, session.id, "api");
     for (const turn of task.history) {
       await addMessage(deps.db, { sessionId: session.id, ...turn, runId: null });
     }
@@ -142,6 +146,7 @@ export async function runTeam(
   const simulated = deps.models.resolve(DEFAULT_COORDINATOR_MODEL)?.simulated ?? false;
   output.open(simulated);
   let streamed = "";
+  const denied: TDeniedToolCall[] = [];
   let end: RunEnd;
   try {
     end = await followRun(deps, {
@@ -153,6 +158,9 @@ export async function runTeam(
         if (event.type === "final.delta" && !event.rerun_call_id) {
           streamed += event.text;
           output.text(event.text);
+        }
+        if (event.type === "tool.result" && event.status === "denied") {
+          denied.push({ tool: event.tool, note: event.error?.message ?? "" });
         }
       },
     });
@@ -170,7 +178,10 @@ export async function runTeam(
     finishReason: "stop",
     usage: { inputTokens: run.input_tokens, outputTokens: run.output_tokens },
     simulated,
-    cohort: summarizeRun(run, sessionUrl(input.publicUrl, session.id)),
+    cohort: {
+      ...summarizeRun(run, sessionUrl(input.publicUrl, session.id)),
+      ...(denied.length > 0 ? { tools_denied: denied } : {}),
+    },
     failure: failureOf(end),
   };
 }

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { requireAgreement } from "../agreements/require-agreement";
 import { requireWorkspaceAccess } from "../workspaces/workspace-access";
 import { checkModelChoices } from "./check-model-choices";
+import { checkToolPolicy } from "./check-tool-policy";
 import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
 import { findSessionFor, requireSessionDeletable } from "./find-session";
@@ -77,6 +78,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
         "member",
       );
       checkModelChoices(catalogue, request.body);
+      checkToolPolicy(access.role, request.body.tools?.policy);
       const session = await createSession(app.db, user.id, {
         ...request.body,
         workspace_id: access.workspaceId,
@@ -178,6 +180,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
             ? changes.agent_preferences
             : current.agent_preferences,
       });
+      checkToolPolicy(current.role, changes.tools?.policy, current.tools.policy);
       const session = await updateSession(app.db, current.id, changes);
       return { session: await shown(session) };
     },

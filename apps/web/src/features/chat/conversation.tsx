@@ -27,6 +27,7 @@ import {
   REFUSAL_TITLES,
   RefusalAction,
 } from "./credit-refusal";
+import { ApprovalActionsContext } from "./lane-tools";
 import { CollapsedRun, RunCard, UserMessage } from "./run-card";
 import { activeRunOf, rerunGoing, timelineOf } from "./run-state";
 import { SessionHeader } from "./session-header";
@@ -94,7 +95,8 @@ export function Conversation({
 }) {
   const queryClient = useQueryClient();
   const { user } = useAuth();
-  const { load, session, setSession, state, addSent, retry } = useConversation(sessionId);
+  const { load, session, setSession, state, addSent, retry, approvalDecided } =
+    useConversation(sessionId);
   const viewerReason = useReadOnlyReason(session?.workspace_id);
   useShowSessionWorkspace(session?.workspace_id);
   const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
@@ -267,33 +269,43 @@ export function Conversation({
             </div>
           ) : null}
           <ChatActionsContext.Provider value={actions}>
-            <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
-              {timeline.map((entry) => (
-                <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
-                  {entry.message?.role === "user" ? <UserMessage message={entry.message} /> : null}
-                  {entry.message?.role === "assistant" && !entry.run ? (
-                    <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
-                      {entry.message.content}
-                    </div>
-                  ) : null}
-                  {entry.run ? (
-                    entry.run.id === latestRunId ? (
-                      <RunCard run={entry.run} models={models} again={entry.again} />
-                    ) : (
-                      <CollapsedRun run={entry.run} models={models} again={entry.again} />
-                    )
-                  ) : null}
-                </li>
-              ))}
-              {pending ? (
-                <li>
-                  <UserMessage
-                    message={{ content: pending.content, created_at: pending.at }}
-                    pending
-                  />
-                </li>
-              ) : null}
-            </ol>
+            <ApprovalActionsContext.Provider
+              value={{
+                sessionId: session.id,
+                canDecide: viewerReason === null,
+                onDecided: approvalDecided,
+              }}
+            >
+              <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
+                {timeline.map((entry) => (
+                  <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
+                    {entry.message?.role === "user" ? (
+                      <UserMessage message={entry.message} />
+                    ) : null}
+                    {entry.message?.role === "assistant" && !entry.run ? (
+                      <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
+                        {entry.message.content}
+                      </div>
+                    ) : null}
+                    {entry.run ? (
+                      entry.run.id === latestRunId ? (
+                        <RunCard run={entry.run} models={models} again={entry.again} />
+                      ) : (
+                        <CollapsedRun run={entry.run} models={models} again={entry.again} />
+                      )
+                    ) : null}
+                  </li>
+                ))}
+                {pending ? (
+                  <li>
+                    <UserMessage
+                      message={{ content: pending.content, created_at: pending.at }}
+                      pending
+                    />
+                  </li>
+                ) : null}
+              </ol>
+            </ApprovalActionsContext.Provider>
           </ChatActionsContext.Provider>
           <RunAgainDialog
             sessionId={session.id}

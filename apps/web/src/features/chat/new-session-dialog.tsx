@@ -2,6 +2,7 @@ import {
   AGENT_INSTRUCTIONS_MAX,
   AGENT_ROLES,
   DEFAULT_COORDINATOR_MODEL,
+  DEFAULT_TOOL_POLICY,
   MODEL_SOURCE_LABELS,
   SESSION_BUDGET_MAX,
   SESSION_DESCRIPTION_MAX,
@@ -10,7 +11,9 @@ import {
   type TAgentRole,
   type TAgentRoleInfo,
   type TModel,
+  type TSessionToolSettings,
   type TTemplateSetup,
+  type TToolPolicy,
 } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useMemo, useState } from "react";
@@ -23,6 +26,7 @@ import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
 import { DocumentPicker } from "../documents/document-picker";
 import { TemplatePicker } from "../templates/template-picker";
+import { ApprovalPolicyField } from "./approval-policy-field";
 import {
   chatKeys,
   createSession,
@@ -208,6 +212,9 @@ export function NewSessionDialog({
     critic: { enabled: true, model: "", instructions: "" },
   }));
   const [budget, setBudget] = useState("");
+  const [policy, setPolicy] = useState<TToolPolicy>(DEFAULT_TOOL_POLICY);
+  /** A template's per-role tools, kept as they are (the policy is chosen here). */
+  const [roleTools, setRoleTools] = useState<TSessionToolSettings["roles"] | null>(null);
   const [documentIds, setDocumentIds] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -233,6 +240,8 @@ export function NewSessionDialog({
     });
     setBudget(setup.budget_credits === null ? "" : String(setup.budget_credits));
     setDocumentIds(setup.document_ids);
+    setPolicy(setup.tools?.policy ?? DEFAULT_TOOL_POLICY);
+    setRoleTools(setup.tools?.roles ?? null);
   };
   const coordinatorModel = models.get(coordinator);
 
@@ -283,6 +292,9 @@ export function NewSessionDialog({
         manual_agent_selection: manual,
         agent_preferences: preferences,
         budget_credits: budgetCredits,
+        ...(policy !== DEFAULT_TOOL_POLICY || roleTools
+          ? { tools: { policy, roles: roleTools ?? {} } }
+          : {}),
       });
       await attachDocuments(queryClient, session.id, documentIds);
       await queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
@@ -445,6 +457,8 @@ export function NewSessionDialog({
           hint="A cap on what this session's runs may spend. A run that would pass it stops cleanly."
           placeholder="No cap"
         />
+
+        <ApprovalPolicyField value={policy} onChange={setPolicy} />
 
         <FormMessage>{error}</FormMessage>
         <div className="sticky bottom-0 -mx-5 -mb-5 flex flex-col-reverse gap-2 border-t border-ink-100 bg-white px-5 py-4 sm:-mx-6 sm:flex-row sm:justify-end sm:px-6">

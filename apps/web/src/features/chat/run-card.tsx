@@ -10,6 +10,7 @@ import { CopyActions } from "./copy-actions";
 import { creditRefusalOf, REFUSAL_TITLES, RefusalAction } from "./credit-refusal";
 import { formatCount, formatWhen } from "./format";
 import { KeyRefusedLink } from "./key-refused-link";
+import { RunToolsProvider } from "./lane-tools";
 import { ModelBadge } from "./model-badge";
 import {
   CriticCard,
@@ -160,7 +161,7 @@ export function RunLanes({ run, models }: { run: RunView; models: Map<string, TM
   const agentLanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null);
   const revisions = run.lanes.filter((l) => l.kind === "revision");
   return (
-    <>
+    <RunToolsProvider run={run}>
       {agentLanes.length > 0 ? (
         <section aria-label="Agents" className="grid grid-cols-1 gap-2">
           <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
@@ -178,7 +179,7 @@ export function RunLanes({ run, models }: { run: RunView; models: Map<string, TM
           <LaneGrid lanes={revisions} models={models} />
         </section>
       ) : null}
-    </>
+    </RunToolsProvider>
   );
 }
 

@@ -19,6 +19,7 @@ import { Markdown } from "../../components/markdown/markdown";
 import { roleCopy } from "../../content/agent-roles";
 import { formatDuration, formatRunCredits, formatTokens } from "./format";
 import { KeyRefusedLink } from "./key-refused-link";
+import { LaneTools } from "./lane-tools";
 import { ModelBadge } from "./model-badge";
 import { LanePassages, StepDocuments, useRunCitations } from "./run-sources";
 import { type LaneView, type PlanStepState, planStepState, type RunView } from "./run-state";
@@ -557,6 +558,7 @@ export function LaneCard({
           </p>
         ) : null}
       </section>
+      <LaneTools lane={lane} />
       <LanePassages lane={lane} />
       <footer className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t border-ink-100 bg-ink-50/60 px-3 py-1.5 text-xs text-ink-600 tabular-nums">
         <span data-testid="lane-usage">

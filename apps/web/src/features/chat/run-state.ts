@@ -13,8 +13,10 @@ import {
   type TRunPlanView,
   type TRunStatus,
   type TSessionDetailResponse,
+  type TToolApproval,
   type TUsedMemory,
 } from "@cohort/contracts";
+import { type ApprovalView, approvalViewOf, type ToolCallView } from "./tool-views";
 
 /**
  * What the conversation screen shows, built from two sources that must agree: the session
@@ -136,6 +138,10 @@ export interface RunView {
   imported?: boolean;
   /** Taken over after its server stopped, this many times (decision 047). */
   resumes?: number;
+  /** The lanes' tool calls, in the order they were made (from the run's events). */
+  toolCalls: ToolCallView[];
+  /** Tool calls' requests for approval, by when they were asked (decision 059). */
+  approvals: ApprovalView[];
 }
 
 export interface ConversationState {
@@ -172,6 +178,8 @@ function emptyRun(id: string): RunView {
     settled: false,
     passages: {},
     memories: [],
+    toolCalls: [],
+    approvals: [],
   };
 }
 
@@ -553,7 +561,17 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         ...run,
         resumes: event.attempt,
         lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+        toolCalls: run.toolCalls.map((c) =>
+          c.status === "running" || c.status === "awaiting_approval"
+            ? { ...c, status: "failed", error: TOOL_CUT_OFF }
+            : c,
+        ),
       };
+    case "tool.call":
+    case "tool.approval":
+    case "tool.approval.decided":
+    case "tool.result":
+      return applyToolEvent(run, event);
     case "run.cancelled":
       return {
         ...run,
@@ -592,6 +610,179 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
     }
   }
   return run;
+}
+
+/** A tool call whose lane a server stop cut off: the resumed lane calls again. */
+export const TOOL_CUT_OFF = "Cut off when the server stopped; the step asks again.";
+
+type ToolEvent = Extract<
+  TRunEvent,
+  { type: "tool.call" | "tool.approval" | "tool.approval.decided" | "tool.result" }
+>;
+
+function upsertToolCall(
+  calls: ToolCallView[],
+  event: ToolEvent,
+  update: (call: ToolCallView) => ToolCallView,
+): ToolCallView[] {
+  const known = calls.find((c) => c.toolCallId === event.tool_call_id);
+  const base: ToolCallView = known ?? {
+    toolCallId: event.tool_call_id,
+    callId: event.call_id,
+    stepId: event.step_id,
+    kind: event.kind,
+    tool: event.tool,
+    title: event.tool,
+    serverName: null,
+    risk: "read",
+    args: null,
+    status: "running",
+    durationMs: null,
+    outputChars: null,
+    truncated: false,
+    credits: null,
+    preview: null,
+    error: null,
+    approvalId: null,
+  };
+  const next = update(base);
+  return known ? calls.map((c) => (c === known ? next : c)) : [...calls, next];
+}
+
+/** Tool calls in their lanes, and the approval cards of those that wait (decision 059). */
+function applyToolEvent(run: RunView, event: ToolEvent): RunView {
+  switch (event.type) {
+    case "tool.call":
+      return {
+        ...run,
+        toolCalls: upsertToolCall(run.toolCalls, event, (call) => ({
+          ...call,
+          title: event.title,
+          serverName: event.source.server_name ?? null,
+          risk: event.risk,
+          args: event.args,
+          status: "running",
+        })),
+      };
+    case "tool.approval": {
+      const approval: ApprovalView = {
+        id: event.approval_id,
+        toolCallId: event.tool_call_id,
+        callId: event.call_id,
+        stepId: event.step_id,
+        tool: event.tool,
+        title: run.toolCalls.find((c) => c.toolCallId === event.tool_call_id)?.title ?? event.tool,
+        serverName: event.source.server_name ?? null,
+        risk: event.risk,
+        args: event.args,
+        reason: event.reason,
+        expiresAt: event.expires_at,
+        status: "pending",
+        byName: null,
+        note: null,
+        always: false,
+      };
+      // A resumed lane asks again with the same request: one card, now in the new lane.
+      const known = run.approvals.some((a) => a.id === approval.id);
+      return {
+        ...run,
+        approvals: known
+          ? run.approvals.map((a) => (a.id === approval.id ? { ...a, ...approval } : a))
+          : [...run.approvals, approval],
+        toolCalls: upsertToolCall(run.toolCalls, event, (call) => ({
+          ...call,
+          risk: event.risk,
+          args: event.args,
+          serverName: event.source.server_name ?? call.serverName,
+          status: "awaiting_approval",
+          approvalId: event.approval_id,
+        })),
+      };
+    }
+    case "tool.approval.decided":
+      return {
+        ...run,
+        approvals: run.approvals.map((a) =>
+          a.id === event.approval_id
+            ? {
+                ...a,
+                status: event.decision,
+                byName: event.by_name,
+                note: event.note,
+                always: event.always,
+                args: event.args,
+              }
+            : a,
+        ),
+        toolCalls: upsertToolCall(run.toolCalls, event, (call) => ({
+          ...call,
+          args: event.args,
+          status: event.decision === "approved" ? "running" : "denied",
+          error: event.decision === "approved" ? null : event.note,
+        })),
+      };
+    case "tool.result":
+      return {
+        ...run,
+        toolCalls: upsertToolCall(run.toolCalls, event, (call) => ({
+          ...call,
+          status: event.status,
+          durationMs: event.duration_ms,
+          outputChars: event.output_chars,
+          truncated: event.truncated,
+          credits: event.credits,
+          preview: event.text_preview || null,
+          error: event.error?.message ?? null,
+        })),
+      };
+  }
+}
+
+/** A decision the page made itself, before its event arrives (the event agrees with it). */
+export function applyApprovalDecision(
+  state: ConversationState,
+  decided: TToolApproval,
+): ConversationState {
+  const run = state.runs[decided.run_id];
+  if (!run?.approvals.some((a) => a.id === decided.id)) return state;
+  return {
+    ...state,
+    runs: {
+      ...state.runs,
+      [run.id]: {
+        ...run,
+        approvals: run.approvals.map((a) =>
+          a.id === decided.id
+            ? {
+                ...a,
+                status: decided.status,
+                byName: decided.decided_by_name,
+                note: decided.note,
+                always: decided.always,
+                args: decided.decided_args ?? a.args,
+              }
+            : a,
+        ),
+      },
+    },
+  };
+}
+
+/** Approvals still pending that a reload found (GET …/approvals) but its events did not. */
+export function mergePendingApprovals(
+  state: ConversationState,
+  pending: readonly TToolApproval[],
+): ConversationState {
+  let runs = state.runs;
+  for (const approval of pending) {
+    const run = runs[approval.run_id];
+    if (!run || run.approvals.some((a) => a.id === approval.id)) continue;
+    runs = {
+      ...runs,
+      [run.id]: { ...run, approvals: [...run.approvals, approvalViewOf(approval)] },
+    };
+  }
+  return runs === state.runs ? state : { ...state, runs };
 }
 
 function upsertAnswer(

@@ -21,6 +21,7 @@ import { ImportedSessionMark } from "../export/imported-badge";
 import { ShareDialog } from "../share/share-dialog";
 import { SaveAsTemplateDialog } from "../templates/save-template";
 import { SessionWorkspace } from "../workspaces/session-workspace";
+import { ApprovalPolicyField } from "./approval-policy-field";
 import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
 import { DialogFrame } from "./dialog-frame";
 import { formatRunCredits, formatSpentOfBudget } from "./format";
@@ -86,6 +87,7 @@ function EditSessionDialog({
     session.budget_credits === null ? "" : String(session.budget_credits),
   );
   const [instructions, setInstructions] = useState(() => instructionsOf(session.agent_preferences));
+  const [policy, setPolicy] = useState(session.tools.policy);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
@@ -111,6 +113,7 @@ function EditSessionDialog({
         description: description.trim(),
         budget_credits: budgetCredits,
         agent_preferences: withInstructions(session, instructions),
+        ...(policy !== session.tools.policy ? { tools: { ...session.tools, policy } } : {}),
       });
       onSaved(saved);
       onOpenChange(false);
@@ -156,6 +159,7 @@ function EditSessionDialog({
           hint={`Spent so far: ${formatRunCredits(session.spent_credits)}. Leave empty for no cap.`}
           placeholder="No cap"
         />
+        <ApprovalPolicyField value={policy} onChange={setPolicy} current={session.tools.policy} />
         <FormMessage>{error}</FormMessage>
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={() => onOpenChange(false)}>

@@ -1,4 +1,4 @@
-import type { TRunEvent, TSession } from "@cohort/contracts";
+import { isRunActive, type TRunEvent, type TSession, type TToolApproval } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api/api-error";
@@ -6,13 +6,16 @@ import { socketSessionTransport } from "../../lib/realtime/realtime-client";
 import { startSessionFeed } from "../../lib/realtime/session-feed";
 import { useRealtimeConnection } from "../../lib/realtime/use-realtime";
 import { logger } from "../../lib/telemetry/logger";
+import { listApprovals } from "./approvals-api";
 import { chatKeys, getSessionDetail, listSessionEvents } from "./chat-api";
 import {
   addSentMessage,
+  applyApprovalDecision,
   applyRunEvents,
   type ConversationState,
   conversationFromDetail,
   EMPTY_CONVERSATION,
+  mergePendingApprovals,
 } from "./run-state";
 
 export type ConversationLoad =
@@ -80,6 +83,18 @@ export function useConversation(sessionId: string) {
           setSession(detail.session);
           setState(initial);
           setLoad({ status: "ready" });
+          // Requests still waiting (decision 059): also in the replayed events, but these are
+          // read from the database, so a card survives even events a crash lost.
+          if (detail.runs.some((run) => isRunActive(run.status))) {
+            listApprovals(sessionId, abort.signal).then(
+              ({ approvals }) => {
+                if (!abort.signal.aborted) {
+                  setState((current) => mergePendingApprovals(current, approvals));
+                }
+              },
+              () => undefined,
+            );
+          }
           const feed = startSessionFeed({
             sessionId,
             afterSeq,
@@ -133,5 +148,10 @@ export function useConversation(sessionId: string) {
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 
-  return { load, session, setSession, state, addSent, retry };
+  /** An approval answered on this page: its card shows the outcome before the event comes. */
+  const approvalDecided = useCallback((approval: TToolApproval) => {
+    setState((current) => applyApprovalDecision(current, approval));
+  }, []);
+
+  return { load, session, setSession, state, addSent, retry, approvalDecided };
 }

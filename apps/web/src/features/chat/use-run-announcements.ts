@@ -8,6 +8,8 @@ interface Seen {
   lanes: Map<string, string>;
   critic: boolean;
   status: string;
+  /** Approval requests by id, with the status last announced (decision 059). */
+  approvals: Map<string, string>;
 }
 
 const ANSWER_PREVIEW_CHARS = 280;
@@ -101,6 +103,32 @@ function describeReruns(run: RunView, seen: Seen | undefined): string[] {
 const scoreKey = (callId: string) => `${callId}:score`;
 
 /**
+ * Each approval request once when it comes and once when it is answered (a resumed lane's
+ * repeat of the same request, and a reload's replay of it, stay quiet: same id, same status).
+ */
+function describeApprovals(run: RunView, seen: Seen | undefined): string[] {
+  const out: string[] = [];
+  for (const approval of run.approvals) {
+    const before = seen?.approvals.get(approval.id);
+    if (before === approval.status) continue;
+    const lane = run.lanes.find((l) => l.callId === approval.callId);
+    const who = lane ? `The ${AGENT_ROLE_NAMES[lane.role]}` : "An agent";
+    if (approval.status === "pending") {
+      out.push(
+        `${who} asks to call ${approval.title} (${approval.tool}). Approve or deny it in its lane.`,
+      );
+    } else if (approval.status === "approved") {
+      out.push(`${approval.title} approved${approval.byName ? ` by ${approval.byName}` : ""}.`);
+    } else if (approval.status === "denied") {
+      out.push(`${approval.title} denied${approval.byName ? ` by ${approval.byName}` : ""}.`);
+    } else {
+      out.push(`The request to call ${approval.title} expired: the call was denied.`);
+    }
+  }
+  return out;
+}
+
+/**
  * What the polite live region says about runs as they go: the plan, each finished step,
  * the critic's verdict and the final answer — never the tokens themselves. Runs already
  * finished when the page loaded stay quiet.
@@ -117,6 +145,7 @@ export function useRunAnnouncements(state: ConversationState): string {
       if (primed.current) {
         messages.push(
           ...(run.settled ? describeReruns(run, before) : describeChanges(run, before)),
+          ...describeApprovals(run, before),
         );
       }
       seen.current.set(run.id, {
@@ -133,6 +162,7 @@ export function useRunAnnouncements(state: ConversationState): string {
         ),
         critic: run.critic !== null,
         status: run.status,
+        approvals: new Map(run.approvals.map((a) => [a.id, a.status])),
       });
     }
     if (Object.keys(state.runs).length > 0 || state.messages.length > 0) primed.current = true;

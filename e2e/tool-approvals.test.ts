@@ -1,0 +1,170 @@
+import type { TDocumentResponse, TDocumentsResponse, TSession } from "@cohort/contracts";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, signInContext, type TestUser } from "./support/accounts";
+import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
+
+/**
+ * Approvals in the browser (issue 30 §5, decision 059): a session that asks before every
+ * tool call, with a document attached, so the simulator's lane calls the built-in
+ * search_documents and waits. The card is approved with the keyboard after a reload in the
+ * middle of the pause; a second run's call is denied; the lane's tool rows say what happened.
+ */
+const RUN_TIMEOUT = 90_000;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function api<T>(method: string, path: string, bearer: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseURL()}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function uploadReadyText(user: TestUser, name: string, text: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([text], { type: "text/plain" }), name);
+  const response = await fetch(`${baseURL()}/api/documents`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${user.token}` },
+    body: form,
+  });
+  expect(response.status).toBe(201);
+  const { document } = (await response.json()) as TDocumentResponse;
+  await expect
+    .poll(
+      async () =>
+        (await api<TDocumentsResponse>("GET", "/api/documents", user.token)).documents.find(
+          (d) => d.id === document.id,
+        )?.status,
+      { timeout: 60_000 },
+    )
+    .toBe("ready");
+  return document.id;
+}
+
+async function send(page: Page, text: string): Promise<Locator> {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect.poll(() => box.isEnabled(), { timeout: RUN_TIMEOUT }).toBe(true);
+  const runs = await page.getByTestId("run").count();
+  await box.fill(text);
+  await box.press("Enter");
+  await expect.poll(() => page.getByTestId("run").count(), { timeout: 10_000 }).toBe(runs + 1);
+  const id = await page.getByTestId("run").last().getAttribute("data-run-id");
+  return page.locator(`[data-testid="run"][data-run-id="${id}"]`);
+}
+
+const TASK = "According to the attached document, when does the bakery open on Mondays?";
+
+describe("approving a tool call in its lane", () => {
+  it(
+    "shows the card, survives a reload mid-pause, approves with the keyboard; a second run's call is denied",
+    async () => {
+      const user = await createUser();
+      const documentId = await uploadReadyText(
+        user,
+        "bakery-hours.txt",
+        "The bakery opens on Mondays at seven in the morning. On Sundays the bakery stays closed.",
+      );
+      const { session } = await api<{ session: TSession }>("POST", "/api/sessions", user.token, {
+        title: "Bakery hours",
+        tools: { policy: "ask_all", roles: {} },
+      });
+      await api("PUT", `/api/sessions/${session.id}/documents`, user.token, {
+        document_ids: [documentId],
+      });
+
+      const { page, expectNoErrors, close } = await openPage(browser, {
+        viewport: { width: 1280, height: 900 },
+      });
+      await signInContext(page.context(), user.token);
+      await page.goto(`/chat/${session.id}`);
+      await page.getByRole("heading", { level: 1, name: "Bakery hours" }).waitFor();
+
+      const run = await send(page, TASK);
+      const card = run.getByTestId("approval-card").first();
+      await card.waitFor({ timeout: RUN_TIMEOUT });
+      await expect.poll(() => card.getAttribute("data-status")).toBe("pending");
+      await expect
+        .poll(() => card.getByRole("heading").textContent())
+        .toBe("Approve Search documents?");
+      await expect
+        .poll(() => page.getByTestId("run-announcer").textContent())
+        .toContain(
+          "asks to call Search documents (search_documents). Approve or deny it in its lane.",
+        );
+      const row = run.locator('[data-testid="tool-call"][data-tool="search_documents"]').first();
+      await expect.poll(() => row.getAttribute("data-status")).toBe("awaiting_approval");
+      await screenshot(page, "tool-approval-card", false);
+
+      // The page goes away in the middle of the pause and comes back: the card is still there.
+      await page.reload();
+      await page.getByRole("heading", { level: 1, name: "Bakery hours" }).waitFor();
+      const again = page.getByTestId("approval-card").first();
+      await again.waitFor({ timeout: 30_000 });
+      await expect.poll(() => again.getAttribute("data-status")).toBe("pending");
+      await expect(again.getByLabel("Arguments (JSON, editable)").inputValue()).resolves.toContain(
+        '"query"',
+      );
+
+      // Keyboard only: focus Approve and press Enter.
+      await again.getByRole("button", { name: "Approve", exact: true }).focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => again.getAttribute("data-status")).toBe("approved");
+      const outcome = again.getByTestId("approval-outcome");
+      await expect.poll(() => outcome.textContent()).toMatch(/^Approved by .+\.$/);
+      await expect
+        .poll(() => outcome.evaluate((node) => node === document.activeElement))
+        .toBe(true);
+
+      const lastRun = page.getByTestId("run").last();
+      await expect
+        .poll(() => lastRun.getAttribute("data-status"), { timeout: RUN_TIMEOUT })
+        .toBe("completed");
+      const done = lastRun
+        .locator('[data-testid="tool-call"][data-tool="search_documents"]')
+        .last();
+      await expect.poll(() => done.getAttribute("data-status")).toBe("completed");
+      // The row opens with the keyboard and shows what the tool returned.
+      const toggle = done.getByRole("button", { name: /Search documents/ });
+      await toggle.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+      await expect
+        .poll(() => done.getByTestId("tool-call-output").textContent())
+        .toContain("opens on Mondays");
+      await screenshot(page, "tool-call-row", false);
+
+      // A second run: the call is denied; the lane says so and the run still answers.
+      const second = await send(page, TASK);
+      const secondCard = second.getByTestId("approval-card").first();
+      await secondCard.waitFor({ timeout: RUN_TIMEOUT });
+      await secondCard.getByRole("button", { name: "Deny", exact: true }).click();
+      await expect.poll(() => secondCard.getAttribute("data-status")).toBe("denied");
+      await expect
+        .poll(() => secondCard.getByTestId("approval-outcome").textContent())
+        .toMatch(/^Denied by .+: the tool was not called\.$/);
+      await expect
+        .poll(() => second.getAttribute("data-status"), { timeout: RUN_TIMEOUT })
+        .toBe("completed");
+      const deniedRow = second
+        .locator('[data-testid="tool-call"][data-tool="search_documents"]')
+        .last();
+      await expect.poll(() => deniedRow.getAttribute("data-status")).toBe("denied");
+
+      expectNoErrors();
+      await close();
+    },
+    RUN_TIMEOUT * 4,
+  );
+});
