@@ -32,6 +32,7 @@ import { spendingLimitsMigration } from "./0030_spending_limits";
 import { stepLimitsMigration } from "./0031_step_limits";
 import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
 import { analyticsLimitsMigration } from "./0034_analytics_limits";
+import { generatedImagesMigration } from "./0040_generated_images";
 
 /**
  * Every schema change, one file each, applied in the order of their ids. Each module owns
@@ -73,4 +74,5 @@ export const migrations: readonly Migration[] = [
   stepLimitsMigration,
   importOriginAndSizeMigration,
   analyticsLimitsMigration,
+  generatedImagesMigration,
 ];
