@@ -297,9 +297,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(cochatRoutes, { redisPrefix: prefix });
   await app.register(documentRoutes);
   await app.register(sessionDocumentRoutes);
-  await app.register(imageRoutes, {
-    store: createDocumentStore(config.documents, config.dataDir, "images"),
-  });
+  const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
+  await app.register(imageRoutes, { store: imageStore });
   await app.register(memoryRoutes, {
     runReadable: async (userId, runId) => {
       await findRunFor(db, userId, runId);
@@ -321,7 +320,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(templateRoutes);
   await app.register(exportRoutes);
   await app.register(accountDataRoutes);
-  await app.register(shareRoutes);
+  await app.register(shareRoutes, { imageStore });
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
   await app.register(publicApiRoutes);
   await app.register(mcpRoutes, { redisPrefix: prefix });

@@ -113,10 +113,18 @@ export const SIMULATED_IMAGE_NOTE =
 
 const SVG_START = /^\s*(?:<\?xml[^>]*>\s*)?<svg[\s>]/;
 
-/** The image's media type: SVG by its text (the SDK knows only raster signatures). */
-function mediaTypeOf(bytes: Uint8Array, reported: string): string {
-  const head = new TextDecoder().decode(bytes.subarray(0, 256));
-  return SVG_START.test(head) ? "image/svg+xml" : reported;
+/**
+ * The image's type from its bytes, never from what the provider says (the SDK calls
+ * anything it does not recognise PNG): a file that is none of these is not kept.
+ */
+function imageTypeOf(bytes: Uint8Array): (typeof GENERATED_IMAGE_MEDIA_TYPES)[number] | null {
+  const starts = (...prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
+  if (starts(0x52, 0x49, 0x46, 0x46) && new TextDecoder().decode(bytes.subarray(8, 12)) === "WEBP")
+    return "image/webp";
+  return SVG_START.test(new TextDecoder().decode(bytes.subarray(0, 256))) ? "image/svg+xml" : null;
 }
 
 /** The picture's prompt: the caller's, else the last thing the user said; capped. */
@@ -632,10 +640,10 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     if (bytes.byteLength > GENERATED_IMAGE_MAX_BYTES) {
       throw new InvalidOutputError("the image is larger than Cohort keeps");
     }
-    const mediaType = mediaTypeOf(bytes, image.mediaType);
-    const known = GENERATED_IMAGE_MEDIA_TYPES.find((t) => t === mediaType);
-    if (!known)
-      throw new InvalidOutputError(`the image's type ${mediaType} is not one Cohort shows`);
+    const known = imageTypeOf(bytes);
+    if (!known) {
+      throw new InvalidOutputError("the answer is not a PNG, JPEG, GIF, WebP or SVG image");
+    }
     const made: MadeImage = {
       bytes,
       mediaType: known,
