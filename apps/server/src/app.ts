@@ -55,6 +55,7 @@ import { systemRoutes } from "./modules/system/routes";
 import { captureServerLines } from "./modules/telemetry/capture-server-lines";
 import { registerTelemetry } from "./modules/telemetry/routes";
 import { templateRoutes } from "./modules/templates/routes";
+import { ToolRegistry } from "./modules/tools/tool-registry";
 import { apiKeyDeps } from "./modules/users/api-key-deps";
 import { apiKeyRoutes } from "./modules/users/api-key-routes";
 import { loadSignedInUserKeys } from "./modules/users/load-user-keys";
@@ -97,6 +98,12 @@ declare module "fastify" {
     workspaceMemberIds(workspaceId: string): Promise<readonly string[]>;
     /** The model gateway: every model call goes through it (modules/models). */
     models: ModelGateway;
+    /**
+     * The tool registry (modules/tools, decision 058): each module that offers tools adds
+     * its provider at registration (`app.tools.addProvider`); the approvals module sets its
+     * gate (`app.tools.setGate`). The engine asks it at run start.
+     */
+    tools: ToolRegistry;
   }
 }
 
@@ -248,6 +255,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       allowedNetworks: config.userBaseUrlAllowedNetworks,
     }),
   );
+  // Before every module that adds a tool provider, and before the engine that uses them.
+  app.decorate("tools", new ToolRegistry(app.log));
   // Modules that would import each other get what they need here, at registration.
   const keyDeps = apiKeyDeps(app);
   await app.register(modelsRoutes, {

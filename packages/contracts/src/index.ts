@@ -30,5 +30,6 @@ export * from "./shares";
 export * from "./spending";
 export * from "./telemetry";
 export * from "./templates";
+export * from "./tools";
 export * from "./workspace-credits";
 export * from "./workspaces";

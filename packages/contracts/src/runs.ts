@@ -2,6 +2,15 @@ import { z } from "zod";
 import { ZAgentRoleId } from "./models";
 import { ZChatMessage, ZSession } from "./sessions";
 import { ZCreditLimitKind } from "./spending";
+import {
+  toolEventIds,
+  ZToolApprovalDecision,
+  ZToolApprovalReason,
+  ZToolFile,
+  ZToolRisk,
+  ZToolSource,
+  ZToolSourceView,
+} from "./tools";
 
 // ---------------------------------------------------------------------------------------
 // Runs (docs/architecture.md, "A run's path"): what one user message starts in a session.
@@ -177,6 +186,8 @@ export const ZPlannedStep = z.object({
    * or empty when the session has none attached or the step needs none.
    */
   document_ids: z.array(z.string()).optional(),
+  /** The tools the coordinator expects this step to use (names; absent: none named). */
+  tools: z.array(z.string()).optional(),
 });
 export type TPlannedStep = z.infer<typeof ZPlannedStep>;
 
@@ -369,6 +380,10 @@ export const RUN_EVENT_TYPES = [
   "run.cancelled",
   "run.resumed",
   "credits.changed",
+  "tool.call",
+  "tool.approval",
+  "tool.approval.decided",
+  "tool.result",
 ] as const;
 export type TRunEventType = (typeof RUN_EVENT_TYPES)[number];
 
@@ -558,6 +573,72 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     /** The user's balance after the charge, and what is left of it for new holds. */
     balance: z.number(),
     available: z.number(),
+  }),
+  /**
+   * A lane's model asked for a tool (issue 30, decision 058): the row appears in the lane,
+   * "running" (or waiting for approval when a `tool.approval` follows).
+   */
+  z.object({
+    ...eventBase,
+    type: z.literal("tool.call"),
+    ...toolEventIds,
+    title: z.string(),
+    source: ZToolSourceView,
+    risk: ZToolRisk,
+    /** The model's arguments (JSON; capped at TOOL_ARGS_MAX_CHARS when serialised). */
+    args: z.unknown(),
+    status: z.literal("running"),
+  }),
+  /** The call waits for a person's approval; the lane waits, the others go on. */
+  z.object({
+    ...eventBase,
+    type: z.literal("tool.approval"),
+    ...toolEventIds,
+    /** The approval request's id (what the approve/deny request names). */
+    approval_id: z.string(),
+    args: z.unknown(),
+    risk: ZToolRisk,
+    source: ZToolSourceView,
+    reason: ZToolApprovalReason,
+    /** When an unanswered request counts as denied (ISO time). */
+    expires_at: z.string(),
+  }),
+  /** A person (or the time limit) answered the approval request. */
+  z.object({
+    ...eventBase,
+    type: z.literal("tool.approval.decided"),
+    ...toolEventIds,
+    approval_id: z.string(),
+    decision: ZToolApprovalDecision,
+    /** Null when the request expired. */
+    by_user_id: z.string().nullable(),
+    by_name: z.string().nullable(),
+    /** The arguments the tool runs with (possibly edited by the approver). */
+    args: z.unknown(),
+    /** "Always allow this tool in this session". */
+    always: z.boolean(),
+    /** What the lane and the model are told (e.g. why it was denied); null: nothing. */
+    note: z.string().nullable(),
+  }),
+  /** The tool call ended: its output went to the model (capped), the lane shows the row. */
+  z.object({
+    ...eventBase,
+    type: z.literal("tool.result"),
+    ...toolEventIds,
+    status: z.enum(["completed", "failed", "denied"]),
+    duration_ms: z.number().int().min(0),
+    /** The characters of the output (before the cap). */
+    output_chars: z.number().int().min(0),
+    /** The output was longer than TOOL_OUTPUT_MAX_CHARS: the model saw the start and a note. */
+    truncated: z.boolean(),
+    /** What the call cost (0: free). */
+    credits: z.number(),
+    /** The output's start (at most TOOL_TEXT_PREVIEW_MAX characters). */
+    text_preview: z.string(),
+    sources: z.array(ZToolSource),
+    files: z.array(ZToolFile),
+    /** Why it failed or was denied (null when completed). */
+    error: ZRunError.nullable(),
   }),
 ]);
 export type TRunEvent = z.infer<typeof ZRunEvent>;

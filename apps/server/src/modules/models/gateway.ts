@@ -25,7 +25,6 @@ import {
   worstCaseCredits,
   ZRunPlan,
 } from "@cohort/contracts";
-import type { ModelMessage } from "ai";
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { withoutNul, withoutNulDeep } from "../../platform/nul";
@@ -67,6 +66,39 @@ import { createSimulatedModel } from "./simulator/simulated-model";
 export interface GatewayMessage {
   role: "user" | "assistant";
   content: string;
+  /**
+   * An assistant turn that asked for tools (issue 30, decision 058): its calls, each with the
+   * result the engine sent back (the model sees the calls, then a tool message with them).
+   */
+  tools?: readonly GatewayToolExchange[];
+}
+
+/** A tool a call may ask for: its name, description and input's JSON schema. */
+export interface GatewayTool {
+  name: string;
+  description: string;
+  inputSchema: JSONSchema7;
+}
+
+/** A tool call the model made: its id, the tool, and its arguments as JSON text. */
+export interface GatewayToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: string;
+}
+
+/** A tool call with the result the model is sent (text, capped and marked by the engine). */
+export interface GatewayToolExchange extends GatewayToolCall {
+  output: string;
+  isError: boolean;
+}
+
+/** A message's text as its prompt carries it (for estimates): its tool calls and results too. */
+export function messageText(message: GatewayMessage): string {
+  if (!message.tools || message.tools.length === 0) return message.content;
+  return [message.content, ...message.tools.flatMap((t) => [t.toolName, t.input, t.output])].join(
+    "\n",
+  );
 }
 
 export interface ModelCallInput {
@@ -150,6 +182,8 @@ export function imageMarkdown(url: string, image: Omit<MadeImage, "bytes">): str
 export interface StreamModelInput extends ModelCallInput {
   /** Each piece of text as it arrives. After the first, a failure no longer falls back. */
   onDelta?: (delta: string) => void;
+  /** Tools the model may ask for (the engine runs them; decision 058). */
+  tools?: readonly GatewayTool[];
 }
 
 export interface ModelCallResult {
@@ -181,6 +215,8 @@ export interface ModelCallResult {
   finishReason: string;
   /** Failed attempts before the one that answered. */
   failedAttempts: number;
+  /** The tools the model asked for (only when the call offered tools and it asked). */
+  toolCalls?: GatewayToolCall[];
 }
 
 export interface StructuredCallInput<T> extends ModelCallInput {
@@ -260,6 +296,7 @@ export const PLANNER_SYSTEM_PROMPT =
 /** A call's stream as the gateway reads it. */
 type CallPart =
   | { type: "delta"; text: string }
+  | { type: "tool-call"; call: GatewayToolCall }
   | {
       type: "finish";
       finishReason: string;
@@ -342,21 +379,61 @@ const usageOf = (input: number | undefined, output: number | undefined) =>
 async function* callParts(
   model: LanguageModelV3,
   system: string | undefined,
-  messages: readonly ModelMessage[],
+  messages: readonly GatewayMessage[],
   settings: CallSettings,
+  tools: readonly GatewayTool[] | undefined,
 ): AsyncGenerator<CallPart> {
   const prompt: LanguageModelV3Prompt = [
     ...(system ? [{ role: "system" as const, content: system }] : []),
-    ...messages.map((m) =>
-      m.role === "assistant"
-        ? {
-            role: "assistant" as const,
-            content: [{ type: "text" as const, text: String(m.content) }],
-          }
-        : { role: "user" as const, content: [{ type: "text" as const, text: String(m.content) }] },
-    ),
+    ...messages.flatMap((m): LanguageModelV3Prompt => {
+      if (m.role === "user") {
+        return [{ role: "user" as const, content: [{ type: "text" as const, text: m.content }] }];
+      }
+      if (!m.tools || m.tools.length === 0) {
+        return [
+          { role: "assistant" as const, content: [{ type: "text" as const, text: m.content }] },
+        ];
+      }
+      return [
+        {
+          role: "assistant" as const,
+          content: [
+            ...(m.content ? [{ type: "text" as const, text: m.content }] : []),
+            ...m.tools.map((t) => ({
+              type: "tool-call" as const,
+              toolCallId: t.toolCallId,
+              toolName: t.toolName,
+              input: parsedInput(t.input),
+            })),
+          ],
+        },
+        {
+          role: "tool" as const,
+          content: m.tools.map((t) => ({
+            type: "tool-result" as const,
+            toolCallId: t.toolCallId,
+            toolName: t.toolName,
+            output: t.isError
+              ? { type: "error-text" as const, value: t.output }
+              : { type: "text" as const, value: t.output },
+          })),
+        },
+      ];
+    }),
   ];
-  const { stream } = await model.doStream({ prompt, ...settings });
+  const offered =
+    tools && tools.length > 0
+      ? {
+          tools: tools.map((t) => ({
+            type: "function" as const,
+            name: t.name,
+            description: t.description,
+            inputSchema: t.inputSchema,
+          })),
+          toolChoice: { type: "auto" as const },
+        }
+      : {};
+  const { stream } = await model.doStream({ prompt, ...settings, ...offered });
   const reader = stream.getReader();
   let finished = false;
   try {
@@ -365,7 +442,12 @@ async function* callParts(
       finished = done;
       if (done) return;
       if (part.type === "text-delta") yield { type: "delta", text: part.delta };
-      else if (part.type === "error") yield { type: "error", error: part.error };
+      else if (part.type === "tool-call") {
+        yield {
+          type: "tool-call",
+          call: { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input },
+        };
+      } else if (part.type === "error") yield { type: "error", error: part.error };
       else if (part.type === "finish") {
         yield {
           type: "finish",
@@ -383,6 +465,21 @@ async function* callParts(
 
 /** No parts: an image call's answer is its text, made before the stream is read. */
 async function* emptyParts(): AsyncGenerator<CallPart> {}
+
+/** A tool call's arguments as the prompt carries them (a JSON value; text that is not JSON as is). */
+function parsedInput(input: string): unknown {
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+/** The offered tools' names, descriptions and schemas: part of the prompt the model reads. */
+function toolsText(input: ModelCallInput | StreamModelInput): string[] {
+  const tools = "tools" in input ? input.tools : undefined;
+  return (tools ?? []).map((t) => `${t.name} ${t.description} ${JSON.stringify(t.inputSchema)}`);
+}
 
 export function createModelGateway(options: GatewayOptions): ModelGateway {
   const { config, log } = options;
@@ -454,7 +551,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     const maxOutputTokens = maxOutputFor(resolved.model, input.maxOutputTokens);
     const system = systemFor(resolved.model, input) ?? "";
     const inputTokensEstimate = estimateTokens(
-      [system, ...input.messages.map((m) => m.content)].join("\n"),
+      [system, ...input.messages.map(messageText), ...toolsText(input)].join("\n"),
     );
     return {
       model: resolved.model,
@@ -476,6 +573,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     usageEstimated: boolean;
     finishReason: string;
     object: unknown;
+    toolCalls: GatewayToolCall[];
   }
 
   interface CallState {
@@ -503,10 +601,6 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       ? AbortSignal.any([input.abortSignal, timer.signal])
       : timer.signal;
     const system = systemFor(model, input);
-    const messages: ModelMessage[] = input.messages.map((m) => ({
-      role: m.role,
-      content: m.content,
-    }));
     const persona: SimulatorPersona | undefined = input.role
       ? PERSONA_OF_ROLE[input.role]
       : model.id === "covision"
@@ -525,6 +619,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         ...(providerOptions ? { providerOptions } : {}),
         ...(output ? { responseFormat: output.responseFormat } : {}),
       };
+      const toolCalls: GatewayToolCall[] = [];
       let usage: TTokenUsage | undefined;
       let finishReason = "unknown";
       if (target.imageModel) {
@@ -545,7 +640,13 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       }
       const stream = target.imageModel
         ? emptyParts()
-        : callParts(target.languageModel, system, messages, settings);
+        : callParts(
+            target.languageModel,
+            system,
+            input.messages,
+            settings,
+            output ? undefined : input.tools,
+          );
       for await (const part of stream) {
         if (part.type === "delta") {
           // U+0000 cannot be stored (PostgreSQL text); it never leaves the gateway.
@@ -561,6 +662,8 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
               throw new ConsumerError(error);
             }
           }
+        } else if (part.type === "tool-call") {
+          toolCalls.push({ ...part.call, input: withoutNul(part.call.input) });
         } else if (part.type === "error") {
           throw part.error;
         } else {
@@ -582,13 +685,14 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         firstTokenAt: attemptFirstToken,
         usage: usage ?? {
           inputTokens: estimateTokens(
-            [system ?? "", ...input.messages.map((m) => m.content)].join("\n"),
+            [system ?? "", ...input.messages.map(messageText), ...toolsText(input)].join("\n"),
           ),
           outputTokens: estimateTokens(text),
         },
         usageEstimated: usage === undefined,
         finishReason,
         object: parsed,
+        toolCalls,
       };
     } catch (error) {
       if (error instanceof ConsumerError) throw error;
@@ -721,6 +825,7 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
                 : {}),
               finishReason: outcome.finishReason,
               failedAttempts: failures.length,
+              ...(outcome.toolCalls.length > 0 ? { toolCalls: outcome.toolCalls } : {}),
               object: outcome.object,
             };
             options.onCallSettled?.({ ok: true, input, result });

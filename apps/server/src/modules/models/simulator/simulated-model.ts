@@ -7,6 +7,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { estimateTokens } from "@cohort/contracts";
+import { chooseToolCalls, type SimulatedToolCall, toolIntro, toolResultsIn } from "./choose-tools";
 import { composeAnswer, type SimulatorPersona } from "./compose-answer";
 import { jsonFromSchema } from "./json-from-schema";
 import { simulatedMemoryLines } from "./propose-memory-lines";
@@ -82,6 +83,22 @@ interface PreparedAnswer {
   text: string;
   usage: LanguageModelV3Usage;
   finishReason: LanguageModelV3FinishReason;
+  /** The tools it asks for (then `text` is a short line before them). */
+  toolCalls?: SimulatedToolCall[];
+}
+
+/** What the tools returned, as the answer's closing section mentions it (data, quoted). */
+function toolNotes(results: readonly { tool: string; text: string }[]): string {
+  if (results.length === 0) return "";
+  const lines = results.map(({ tool, text }) => {
+    const body = text
+      .replace(/<\/?tool_output[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+    const gist = body.length > 160 ? `${body.slice(0, 157)}…` : body;
+    return `- \`${tool}\`: ${gist || "(no text)"}`;
+  });
+  return `\n\n**What the tools returned**\n\n${lines.join("\n")}`;
 }
 
 function usageOf(inputTokens: number, outputTokens: number): LanguageModelV3Usage {
@@ -127,9 +144,21 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
     };
   }
 
+  const toolCalls = chooseToolCalls({ call, persona, prompt, random: seededRandom(seed), seed });
+  if (toolCalls.length > 0) {
+    const intro = toolIntro(toolCalls);
+    const out = intro + toolCalls.map((c) => c.toolName + c.input).join("");
+    return {
+      text: intro,
+      usage: usageOf(inputTokens, estimateTokens(out)),
+      finishReason: { unified: "tool-calls", raw: "tool_calls" },
+      toolCalls,
+    };
+  }
   let text =
-    simulatedMemoryLines(system, lastUser) ??
-    composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed, modelId });
+    (simulatedMemoryLines(system, lastUser) ??
+      composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed, modelId })) +
+    toolNotes(toolResultsIn(call));
   let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
   const limit = call.maxOutputTokens;
   if (limit !== undefined && estimateTokens(text) > limit) {
@@ -169,7 +198,10 @@ export function createSimulatedModel(modelId: string, options: SimulatorOptions)
       if (call.abortSignal?.aborted) throw abortError(call.abortSignal);
       const answer = prepare(modelId, call);
       return {
-        content: [{ type: "text", text: answer.text }],
+        content: [
+          { type: "text", text: answer.text },
+          ...(answer.toolCalls ?? []).map((c) => ({ type: "tool-call" as const, ...c })),
+        ],
         finishReason: answer.finishReason,
         usage: answer.usage,
         warnings: [],
@@ -222,6 +254,14 @@ export function createSimulatedModel(modelId: string, options: SimulatorOptions)
               controller.enqueue({ type: "text-delta", id: "text-0", delta: batch.join("") });
             }
             controller.enqueue({ type: "text-end", id: "text-0" });
+            for (const toolCall of answer.toolCalls ?? []) {
+              controller.enqueue({
+                type: "tool-call",
+                toolCallId: toolCall.toolCallId,
+                toolName: toolCall.toolName,
+                input: toolCall.input,
+              });
+            }
             controller.enqueue({
               type: "finish",
               usage: answer.usage,
