@@ -32,7 +32,7 @@ import { accountDataRoutes } from "./modules/export/account-data-routes";
 import { eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
-import { imageRoutes } from "./modules/images/routes";
+import { registerImages } from "./modules/images/register-images";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { memoryRoutes } from "./modules/memory/routes";
 import { createModelGateway, type ModelGateway } from "./modules/models/gateway";
@@ -307,7 +307,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(documentRoutes);
   await app.register(sessionDocumentRoutes);
   const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
-  await app.register(imageRoutes, { store: imageStore });
+  await registerImages(app, imageStore);
   await app.register(memoryRoutes, {
     runReadable: async (userId, runId) => {
       await findRunFor(db, userId, runId);

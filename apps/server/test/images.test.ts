@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { TRun, TSharedView } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
@@ -241,5 +242,83 @@ describe("a PNG of another size", () => {
     const served = await owner.client.get(`/api/images/${id}`);
     expect(served.headers["content-length"]).toBe(String(big.length));
     expect(Buffer.compare(served.rawPayload, big)).toBe(0);
+  });
+});
+
+describe("generate_image, the Designer's tool", () => {
+  it("is a costly built-in priced per image that makes a stored picture through the images API", async () => {
+    const owner = await signUp(t.app);
+    const session = await createSession(owner.client);
+    const scope = { userId: owner.user.id, workspaceId: null, sessionId: session.id };
+    const tool = (await t.app.tools.toolsFor(scope)).find((x) => x.name === "generate_image");
+    expect(tool).toMatchObject({
+      title: "Generate an image",
+      risk: "costly",
+      source: { kind: "builtin" },
+      price: 420,
+      untrustedOutput: false,
+    });
+    const output = await (tool as NonNullable<typeof tool>).execute(
+      { prompt: "A red bicycle against a white wall" },
+      {
+        runId: randomUUID(),
+        sessionId: session.id,
+        workspaceId: null,
+        userId: owner.user.id,
+        stepId: "s1",
+        role: "designer",
+        callId: randomUUID(),
+        signal: new AbortController().signal,
+        log: { warn: () => undefined, error: () => undefined },
+        scratchDir: () => Promise.reject(new Error("not used")),
+      },
+    );
+    const request = fake.requests.find((r) => r.path === "/v1/images/generations");
+    expect(request?.body).toMatchObject({
+      model: "gpt-image-1",
+      prompt: "A red bicycle against a white wall",
+      n: 1,
+    });
+    expect(output.creditsUsed).toBe(420);
+    const file = output.files?.[0];
+    expect(file).toMatchObject({ mediaType: "image/png", bytes: FAKE_IMAGE.length });
+    expect(file?.name).toMatch(/^cohort-image-[0-9a-f]{8}\.png$/);
+    expect(output.text).toContain(`](${file?.url})`);
+    expect(output.text).toContain("_Image made by CoVision (gpt-image-1)._");
+    const served = await owner.client.get(file?.url as string);
+    expect(served.statusCode).toBe(200);
+    expect(Buffer.compare(served.rawPayload, FAKE_IMAGE)).toBe(0);
+    const stranger = await signUp(t.app);
+    expect((await stranger.client.get(file?.url as string)).statusCode).toBe(404);
+  });
+
+  it("draws a labelled simulated picture without a provider, as an SVG file", async () => {
+    const owner = await signUp(keyless.app);
+    const session = await createSession(owner.client);
+    const scope = { userId: owner.user.id, workspaceId: null, sessionId: session.id };
+    const tool = (await keyless.app.tools.toolsFor(scope)).find((x) => x.name === "generate_image");
+    // The test apps charge simulated calls at catalogue prices (SIMULATOR_CHARGES=1).
+    expect(tool?.price).toBe(420);
+    const output = await (tool as NonNullable<typeof tool>).execute(
+      { prompt: "A paper crane" },
+      {
+        runId: randomUUID(),
+        sessionId: session.id,
+        workspaceId: null,
+        userId: owner.user.id,
+        stepId: null,
+        role: "designer",
+        callId: randomUUID(),
+        signal: new AbortController().signal,
+        log: { warn: () => undefined, error: () => undefined },
+        scratchDir: () => Promise.reject(new Error("not used")),
+      },
+    );
+    expect(output.text).toContain(
+      "_Simulated image: no image provider is configured, so the built-in simulator drew this picture._",
+    );
+    expect(output.files?.[0]?.mediaType).toBe("image/svg+xml");
+    const served = await owner.client.get(output.files?.[0]?.url as string);
+    expect(served.body).toContain("<title>A paper crane</title>");
   });
 });
