@@ -60,13 +60,16 @@ async function designerRun(app: TestApp, message = "A poster of a lighthouse at 
   const events = await waitForRunEnd(owner.client, session.id, started.run_id, 60_000);
   const detail = (await owner.client.get(`/api/sessions/${session.id}`)).json();
   const run = detail.runs.at(-1) as TRun;
-  return { owner, session, events, run };
+  const answer = (detail.messages as { role: string; content: string }[])
+    .filter((m) => m.role === "assistant")
+    .at(-1)?.content;
+  return { owner, session, events, run, answer };
 }
 
 describe("CoVision through OpenAI's images API", () => {
   it("makes the Designer's picture with gpt-image-1, stores it and shows it in the lane", async () => {
     fake.next({ json: ONE_DESIGNER });
-    const { owner, events, run } = await designerRun(t);
+    const { owner, events, run, answer } = await designerRun(t);
     expect(run.status).toBe("completed");
 
     const imageRequests = fake.requests.filter((r) => r.path === "/v1/images/generations");
@@ -92,6 +95,14 @@ describe("CoVision through OpenAI's images API", () => {
     expect(step?.output).toBe(lane);
 
     const id = found?.[3] as string;
+    // The answer shows the picture too, though the coordinator's text left it out.
+    expect(answer).toBe(
+      `Here is the lighthouse you asked for.\n\n${found?.[0]}\n\n_Image made by CoVision (gpt-image-1)._`,
+    );
+    const finalText = eventsOf(events, "final.delta")
+      .map((e) => e.text)
+      .join("");
+    expect(finalText).toBe(answer);
     const served = await owner.client.get(`/api/images/${id}`);
     expect(served.statusCode).toBe(200);
     expect(served.headers["content-type"]).toBe("image/png");
