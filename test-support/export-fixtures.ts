@@ -100,5 +100,6 @@ export function handmadeExport(
       },
     ],
     documents: [],
+    images: [],
   };
 }

@@ -327,7 +327,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   });
   await app.register(workspaceCreditRoutes);
   await app.register(templateRoutes);
-  await app.register(exportRoutes);
+  await app.register(exportRoutes, { imageStore });
   await app.register(accountDataRoutes);
   await app.register(shareRoutes, { imageStore });
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
