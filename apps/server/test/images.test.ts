@@ -216,6 +216,44 @@ describe("CoVision through OpenAI's images API", () => {
   });
 });
 
+describe("exports of a session with a picture", () => {
+  it("link it in Markdown, list it by reference in JSON and embed it in the PDF", async () => {
+    fake.next({ json: ONE_DESIGNER });
+    const { owner, session, events } = await designerRun(t);
+    const id = IMAGE_PATH.exec(
+      eventsOf(events, "agent.delta")
+        .map((e) => e.text)
+        .join(""),
+    )?.[3] as string;
+
+    const markdown = await owner.client.get(`/api/sessions/${session.id}/export?format=markdown`);
+    expect(markdown.statusCode).toBe(200);
+    expect(markdown.body).toContain(`](${t.app.config.publicUrl}/api/images/${id})`);
+    expect(markdown.body).not.toContain(`](/api/images/${id})`);
+
+    const json = await owner.client.get(`/api/sessions/${session.id}/export?format=json`);
+    expect(json.json().images).toEqual([
+      {
+        id,
+        url: `/api/images/${id}`,
+        media_type: "image/png",
+        bytes: FAKE_IMAGE.length,
+        model: "covision",
+        simulated: false,
+        prompt: expect.stringMatching(/^Draw a lighthouse at dusk\n\nContext: /),
+        created_at: expect.any(String),
+      },
+    ]);
+
+    const pdf = await owner.client.get(`/api/sessions/${session.id}/export?format=pdf`);
+    expect(pdf.statusCode).toBe(200);
+    const text = pdf.rawPayload.toString("latin1");
+    // Drawn where the Designer's draft and where the answer show it.
+    expect(text.match(/\/Subtype \/Image/g)?.length).toBe(2);
+    expect(text).toMatch(/\/Width 16\s/);
+  });
+});
+
 describe("CoVision without an image provider", () => {
   it("draws a labelled simulated picture, stored and served as SVG", async () => {
     const { owner, events } = await designerRun(keyless);
