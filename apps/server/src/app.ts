@@ -268,6 +268,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(accessTokenRoutes);
   await app.register(agreementRoutes);
   const documentStore = createDocumentStore(config.documents, config.dataDir);
+  const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
   await app.register(adminRoutes, {
     // The same erasure as the holder's own deletion (export module), audited as the admin's.
     eraseAccount: (user, actor, reason) =>
@@ -275,6 +276,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
         {
           db,
           store: documentStore,
+          imageStore,
           credits: creditsDeps(app),
           realtime: app.realtime,
           cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
@@ -306,7 +308,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(cochatRoutes, { redisPrefix: prefix });
   await app.register(documentRoutes);
   await app.register(sessionDocumentRoutes);
-  const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
   await registerImages(app, imageStore);
   await app.register(memoryRoutes, {
     runReadable: async (userId, runId) => {

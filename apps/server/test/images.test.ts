@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import type { TRun, TSharedView } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
@@ -251,6 +253,27 @@ describe("exports of a session with a picture", () => {
     // Drawn where the Designer's draft and where the answer show it.
     expect(text.match(/\/Subtype \/Image/g)?.length).toBe(2);
     expect(text).toMatch(/\/Width 16\s/);
+  });
+});
+
+describe("an account that is deleted", () => {
+  it("takes its sessions' picture files with it", async () => {
+    fake.next({ json: ONE_DESIGNER });
+    const { owner } = await designerRun(t);
+    const dir = path.join(t.app.config.dataDir, "images");
+    const { rows } = await t.db.query<{ storage_key: string }>(
+      "SELECT i.storage_key FROM generated_images i JOIN sessions s ON s.id = i.session_id WHERE s.user_id = $1",
+      [owner.user.id],
+    );
+    expect(rows).toHaveLength(1);
+    const file = path.join(dir, rows[0]?.storage_key as string);
+    expect(existsSync(file)).toBe(true);
+    const deleted = await owner.client.request("DELETE", "/api/account", {
+      confirm: "DELETE",
+      password: owner.password,
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(existsSync(file)).toBe(false);
   });
 });
 
