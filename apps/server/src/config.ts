@@ -251,6 +251,10 @@ const EnvSchema = z.object({
     .min(1)
     .max(100_000)
     .default(SHARE_STREAMS_PER_LINK),
+  // The tool layer (modules/tools, decision 058): output cap, steps per lane, time per call.
+  TOOL_OUTPUT_MAX_CHARS: z.coerce.number().int().min(1000).max(1_000_000).default(16_000),
+  TOOL_STEPS_MAX: z.coerce.number().int().min(1).max(20).default(6),
+  TOOL_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -326,6 +330,18 @@ export interface AppConfig {
   /** Bounds on share links' open live streams, per address and per link (decision 051). */
   readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
   readonly pdfExport: PdfExportConfig;
+  /** The tool layer (decision 058). */
+  readonly tools: ToolsConfig;
+}
+
+/** The tool layer's bounds (modules/tools, decision 058). */
+export interface ToolsConfig {
+  /** The most characters of one tool's output a model sees (TOOL_OUTPUT_MAX_CHARS). */
+  readonly outputMaxChars: number;
+  /** The most model turns of one lane's call with tools (TOOL_STEPS_MAX). */
+  readonly stepsMax: number;
+  /** The longest any one tool call may take, whatever the tool asks for (TOOL_TIMEOUT_MAX_MS). */
+  readonly timeoutMaxMs: number;
 }
 
 /** PDF export's renderers (decision 050). */
@@ -568,6 +584,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shareStreams: Object.freeze({
       perAddress: e.SHARE_STREAMS_PER_ADDRESS,
       perLink: e.SHARE_STREAMS_PER_LINK,
+    }),
+    tools: Object.freeze({
+      outputMaxChars: e.TOOL_OUTPUT_MAX_CHARS,
+      stepsMax: e.TOOL_STEPS_MAX,
+      timeoutMaxMs: e.TOOL_TIMEOUT_MAX_MS,
     }),
   });
 }

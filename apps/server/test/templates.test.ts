@@ -68,6 +68,7 @@ const SETUP: TTemplateSetup = {
     critic: { enabled: false, model: null, instructions: "" },
   },
   budget_credits: 12.5,
+  tools: null,
   document_ids: [],
 };
 
@@ -304,7 +305,11 @@ describe("saving a session and starting from it", () => {
       from_session_id: session.id,
     });
     expect(template.workspace_id).toBe(user.user.id);
-    expect(template.setup).toEqual({ ...SETUP, document_ids: [kept.id, removed.id] });
+    expect(template.setup).toEqual({
+      ...SETUP,
+      tools: { policy: "ask_risky", roles: {} },
+      document_ids: [kept.id, removed.id],
+    });
 
     expect((await user.client.delete(`/api/documents/${removed.id}`)).statusCode).toBe(200);
     const started = await user.client.post(TEMPLATE_ROUTES.sessions(template.id), {

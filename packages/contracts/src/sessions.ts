@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZAgentRoleId } from "./models";
 import { ZCreditAmount } from "./money";
+import { defaultSessionTools, ZSessionToolSettings } from "./tools";
 import { ZWorkspaceScope } from "./workspaces";
 
 // ---------------------------------------------------------------------------------------
@@ -128,6 +129,8 @@ export const ZSession = z.object({
     "Derived: active (a run works, or something happened lately), completed (its last run completed), idle (30 minutes without anything and no completed run)",
   ),
   last_activity_at: z.string().describe("The newest of its creation, change, run start or end"),
+  /** Which tools each role may use and when calls wait for approval (issue 30, decision 058). */
+  tools: ZSessionToolSettings.default(defaultSessionTools),
   imported_from_export_at: z
     .string()
     .optional()
@@ -143,6 +146,8 @@ export const ZCreateSessionRequest = z.object({
   agent_preferences: ZAgentPreferences.nullable().default(null),
   budget_credits: ZCredits.nullable().default(null),
   workspace_id: ZWorkspaceScope.shape.workspace_id,
+  /** Absent: the defaults (ask for risky calls; read-only built-ins for every role). */
+  tools: ZSessionToolSettings.optional(),
 });
 export type TCreateSessionRequest = z.input<typeof ZCreateSessionRequest>;
 
@@ -155,6 +160,7 @@ export const ZUpdateSessionRequest = z
     manual_agent_selection: z.boolean(),
     agent_preferences: ZAgentPreferences.nullable(),
     budget_credits: ZCredits.nullable(),
+    tools: ZSessionToolSettings,
   })
   .partial();
 export type TUpdateSessionRequest = z.input<typeof ZUpdateSessionRequest>;

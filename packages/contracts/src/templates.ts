@@ -42,6 +42,8 @@ export const ZTemplateSetup = z.object({
   manual_agent_selection: session.manual_agent_selection.unwrap().default(false),
   agent_preferences: session.agent_preferences.unwrap().default(null),
   budget_credits: session.budget_credits.unwrap().default(null),
+  /** The tool settings (issue 30); null: the defaults. */
+  tools: session.tools.unwrap().nullable().default(null),
   /** Documents to attach to each new session; those deleted since are left out. */
   document_ids: z.array(z.uuid()).max(TEMPLATE_DOCUMENTS_MAX).default([]),
 });

@@ -113,8 +113,14 @@ export const ZSessionToolSettings = z.object({
 export type TSessionToolSettings = z.infer<typeof ZSessionToolSettings>;
 export type TSessionToolSettingsInput = z.input<typeof ZSessionToolSettings>;
 
-export function defaultRoleTools(): TRoleToolSettings {
-  return { builtins: [...DEFAULT_ROLE_BUILTINS], mcp_servers: [] };
+/** Built-ins a role gets by default on top of the read-only ones (the Designer draws). */
+export const DEFAULT_ROLE_EXTRA_BUILTINS: Partial<
+  Record<z.infer<typeof ZAgentRoleId>, readonly TBuiltinTool[]>
+> = { designer: ["generate_image"] };
+
+export function defaultRoleTools(role?: z.infer<typeof ZAgentRoleId>): TRoleToolSettings {
+  const extra = role ? (DEFAULT_ROLE_EXTRA_BUILTINS[role] ?? []) : [];
+  return { builtins: [...DEFAULT_ROLE_BUILTINS, ...extra], mcp_servers: [] };
 }
 
 export function defaultSessionTools(): TSessionToolSettings {
@@ -126,7 +132,7 @@ export function roleTools(
   settings: TSessionToolSettings | null | undefined,
   role: z.infer<typeof ZAgentRoleId>,
 ): TRoleToolSettings {
-  return settings?.roles[role] ?? defaultRoleTools();
+  return settings?.roles[role] ?? defaultRoleTools(role);
 }
 
 // ---------------------------------------------------------------------------------------

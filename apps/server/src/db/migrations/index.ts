@@ -32,6 +32,7 @@ import { spendingLimitsMigration } from "./0030_spending_limits";
 import { stepLimitsMigration } from "./0031_step_limits";
 import { importOriginAndSizeMigration } from "./0033_import_origin_and_size";
 import { analyticsLimitsMigration } from "./0034_analytics_limits";
+import { sessionToolsMigration } from "./0035_session_tools";
 import { generatedImagesMigration } from "./0040_generated_images";
 
 /**
@@ -74,5 +75,6 @@ export const migrations: readonly Migration[] = [
   stepLimitsMigration,
   importOriginAndSizeMigration,
   analyticsLimitsMigration,
+  sessionToolsMigration,
   generatedImagesMigration,
 ];

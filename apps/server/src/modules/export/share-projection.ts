@@ -85,5 +85,30 @@ export function shareRun(run: TRun, scope: ShareScope, askedBy: string | null): 
 export function shareEvent(event: TRunEvent, scope: ShareScope): TSharedRunEvent | null {
   if (scope.run_id !== null && event.run_id !== scope.run_id) return null;
   if (event.type === "credits.changed") return null;
-  return project(event, scope) as TSharedRunEvent;
+  return project(redactTool(event), scope) as TSharedRunEvent;
+}
+
+/**
+ * Tool calls in a share link (decision 058): the tool, its status, duration and size show;
+ * what went in and came out does not (arguments, output, sources, files, error details and
+ * who approved): those may hold the owner's data or an outside system's.
+ */
+function redactTool(event: TRunEvent): TRunEvent {
+  switch (event.type) {
+    case "tool.call":
+    case "tool.approval":
+      return { ...event, args: null };
+    case "tool.approval.decided":
+      return { ...event, args: null, by_user_id: null, by_name: null, note: null };
+    case "tool.result":
+      return {
+        ...event,
+        text_preview: "",
+        sources: [],
+        files: [],
+        error: event.error ? { code: event.error.code, message: "" } : null,
+      };
+    default:
+      return event;
+  }
 }

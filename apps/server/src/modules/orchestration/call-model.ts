@@ -18,6 +18,7 @@ import type { z } from "zod";
 import { AppError } from "../../platform/errors";
 import type { CatalogueModel } from "../models/catalogue-schema";
 import type { GatewayMessage, MadeImage, ModelCallInput, ModelCallResult } from "../models/gateway";
+import type { ToolDefinition } from "../tools/tool-definition";
 import { reserveAndOpenStep } from "./call-statements";
 import {
   growHold,
@@ -38,6 +39,7 @@ import {
   type RunImages,
   throwIfHalted,
 } from "./run-context";
+import { runToolTurns, type TurnHooks } from "./tool-loop";
 import {
   openStep,
   refuseStep,
@@ -73,6 +75,11 @@ export interface CallSpec<T> {
   passages?: StepTarget["passages"];
   /** On an image model (decision 064): what to draw. */
   imagePrompt?: string;
+  /**
+   * The tools the lane may use (decision 058): the call becomes a loop of model turns and
+   * tool calls (tool-loop.ts), in one lane and one step row, on one hold that grows.
+   */
+  tools?: readonly ToolDefinition[];
 }
 
 /** Keeps the picture an image model made in this call with the run's session (decision 064). */
@@ -214,6 +221,21 @@ export async function callModel<T = undefined>(
       });
     }
   };
+  let laneOpened: () => void = () => {};
+  const hooks: TurnHooks = {
+    laneOpen: new Promise<void>((resolve) => {
+      laneOpened = resolve;
+    }),
+    // A next turn re-sends the conversation: the hold grows by its prompt's price first.
+    async growForInput(tokens) {
+      const current = await reserving;
+      if (!current.hold || !route.billable) return null;
+      const grown = await growHold(ctx, current, priceOf(route.model, tokens, 0));
+      if (!grown.ok) return grown.limit;
+      route.inputTokens += tokens;
+      return null;
+    },
+  };
   const answering = invoke(
     ctx,
     spec,
@@ -224,6 +246,8 @@ export async function callModel<T = undefined>(
       pending += delta;
       flush();
     },
+    callId,
+    hooks,
   );
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
@@ -237,6 +261,7 @@ export async function callModel<T = undefined>(
   const current = reserved;
   step = openStep(ctx, route.target);
   step.start(current);
+  laneOpened();
   flush();
   let object: T | undefined;
   const output = (result: ModelCallResult) =>
@@ -395,8 +420,21 @@ async function invoke<T>(
   input: ModelCallInput,
   abortSignal: AbortSignal,
   onDelta: (delta: string) => void,
+  callId: string,
+  hooks: TurnHooks,
 ): Promise<{ result: ModelCallResult; object: T | undefined }> {
   const common = { ...input, abortSignal };
+  if (!spec.schema && spec.tools && spec.tools.length > 0) {
+    const lane = {
+      kind: spec.kind,
+      stepId: spec.stepId,
+      role: spec.role,
+      callId,
+      tools: spec.tools,
+    };
+    const result = await runToolTurns(ctx, lane, input, abortSignal, onDelta, hooks);
+    return { result, object: undefined };
+  }
   if (!spec.schema) {
     return { result: await ctx.deps.models.streamModel({ ...common, onDelta }), object: undefined };
   }

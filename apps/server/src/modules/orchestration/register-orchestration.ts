@@ -61,6 +61,8 @@ export async function registerOrchestration(
     images: {
       store: (owner, image) => storeImage(app.db, imageStore, owner, image),
     },
+    // The tool layer (decision 058): the registry other modules add their providers to.
+    tools: { registry: app.tools, config: app.config.tools },
   };
   const control = await createRunControl({
     deps,

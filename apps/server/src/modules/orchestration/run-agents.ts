@@ -7,6 +7,7 @@ import {
   type TRunPlanView,
 } from "@cohort/contracts";
 import { isUserKeyRefusal } from "../models/call-failures";
+import { UNTRUSTED_RULE } from "../tools/run-tool";
 import { type CallSpec, callModel } from "./call-model";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
@@ -16,6 +17,7 @@ import {
   roleInstructions,
 } from "./prompts";
 import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
+import { laneTools } from "./tool-loop";
 
 export interface Draft extends DraftText {
   ok: boolean;
@@ -101,6 +103,12 @@ async function runStep(
     return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
   });
   const call = agentCall(ctx, step, step.model, inputs, missing);
+  // The tools the session lets this role use (decision 058); none: a plain call as before.
+  const tools = await laneTools(ctx, step.role);
+  if (tools.length > 0) {
+    call.tools = tools;
+    call.system = [call.system, UNTRUSTED_RULE].filter(Boolean).join("\n\n");
+  }
   const outcome = await callModel(ctx, call);
   if (outcome.ok) {
     return { stepId: step.id, role: step.role, text: outcome.result.text, ok: true };

@@ -1,5 +1,5 @@
-import type { TRunPassage, TSession, TUsedMemory } from "@cohort/contracts";
 import {
+  defaultSessionTools,
   ERROR_CODES,
   type Hundredths,
   hundredthsOf,
@@ -10,7 +10,11 @@ import {
   type TRunHalt,
   type TRunMode,
   type TRunMoneyFailure,
+  type TRunPassage,
   type TRunStatus,
+  type TSession,
+  type TSessionToolSettings,
+  type TUsedMemory,
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import type { Principal } from "../../platform/auth";
@@ -19,6 +23,8 @@ import type { Payer } from "../credits/payer";
 import type { DocumentSearch } from "../documents/document-search";
 import type { GatewayMessage, MadeImage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
+import type { ToolDefinition } from "../tools/tool-definition";
+import type { ToolRegistry } from "../tools/tool-registry";
 import { payerFor } from "../workspaces/workspace-access";
 import { Budget } from "./budget";
 import type { CreditsPort } from "./credits-port";
@@ -85,6 +91,21 @@ export interface EngineDeps {
   memories?: RunMemories;
   /** Absent: an image model's picture is put into its text as a data URL. */
   images?: RunImages;
+  /** Absent: lanes call no tools (benchmarks, engine tests; decision 058). */
+  tools?: EngineTools;
+}
+
+/** The tool layer as the engine uses it (decision 058). */
+export interface EngineTools {
+  registry: ToolRegistry;
+  config: { outputMaxChars: number; stepsMax: number; timeoutMaxMs: number };
+}
+
+/** A run's tools: loaded once (at the first lane that may use one), and lanes' taint. */
+export interface RunToolState {
+  list: Promise<ToolDefinition[]> | null;
+  /** Lanes (model call ids) that have read untrusted tool output (issue 30 §6). */
+  tainted: Set<string>;
 }
 
 /**
@@ -150,6 +171,11 @@ export interface RunContext {
   message: TChatMessage;
   /** The stored status [advance]. */
   status: TRunStatus;
+  /** The session's tool settings, as the run started (decision 058). */
+  readonly toolSettings: TSessionToolSettings;
+  /** Where the run came from: "api" (public API, MCP run_team) cannot ask for approvals. */
+  readonly channel: "web" | "api";
+  readonly tools: RunToolState;
   /** The planning call's hold, reserved when the message was accepted [planRun takes it]. */
   planHold: Reserved | null;
   /** What the run's calls used [the hold wrapper]. */
@@ -177,6 +203,8 @@ export interface RunContextInit {
   message: TChatMessage;
   history: GatewayMessage[];
   status: TRunStatus;
+  /** Absent: "web". */
+  channel?: "web" | "api";
 }
 
 /**
@@ -188,12 +216,16 @@ export function createRunContext(
   session: Pick<
     TSession,
     "id" | "workspace_id" | "agent_preferences" | "budget_credits" | "spent_credits"
-  >,
+  > &
+    Partial<Pick<TSession, "tools">>,
   init: RunContextInit,
 ): RunContext {
   return {
     deps,
+    channel: "web",
     ...init,
+    toolSettings: session.tools ?? defaultSessionTools(),
+    tools: { list: null, tainted: new Set() },
     sessionId: session.id,
     workspaceId: session.workspace_id,
     payer: payerFor(session.workspace_id, init.userId),

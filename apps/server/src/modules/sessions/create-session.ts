@@ -9,6 +9,8 @@ export interface NewSession {
   manual_agent_selection: boolean;
   agent_preferences: TSession["agent_preferences"];
   budget_credits: number | null;
+  /** Tool settings (decision 058); null or left out: the defaults. */
+  tools?: TSession["tools"] | null | undefined;
   /** Left out: the creator's personal workspace. */
   workspace_id?: string | undefined;
 }
@@ -24,8 +26,8 @@ export async function createSession(
 ): Promise<StoredSession> {
   const { rows } = await db.query<SessionRow>(
     `INSERT INTO sessions
-       (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits, workspace_id)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
+       (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits, workspace_id, tools)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb)
      RETURNING ${SESSION_COLUMNS}`,
     [
       userId,
@@ -37,6 +39,7 @@ export async function createSession(
       input.budget_credits === null ? null : hundredthsOf(input.budget_credits),
       // NULL: the insert trigger gives the creator's personal workspace.
       input.workspace_id ?? null,
+      input.tools ? JSON.stringify(input.tools) : null,
     ],
   );
   return toSession(rows[0] as SessionRow);

@@ -1,10 +1,12 @@
 import {
   creditsOf,
+  defaultSessionTools,
   type Hundredths,
   type TAgentPreferences,
   type TChatMessage,
   type TSession,
   type TSessionStatus,
+  type TSessionToolSettings,
 } from "@cohort/contracts";
 import { isoTimestamp } from "../../db/client";
 
@@ -27,10 +29,12 @@ export interface SessionRow {
   updated_at: Date | string;
   /** An imported copy: the date of the export it came from (decision 052). */
   imported_export_at?: Date | string | null;
+  /** Its tool settings (decision 058); null: the defaults. */
+  tools: TSessionToolSettings | null;
 }
 
 export const SESSION_COLUMNS =
-  "id, user_id, workspace_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at, imported_export_at";
+  "id, user_id, workspace_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at, imported_export_at, tools";
 
 /** A session as stored; what it is doing (`activity`) is added from its runs on the way out. */
 export type StoredSession = Omit<TSession, "activity" | "last_activity_at">;
@@ -49,6 +53,7 @@ export function toSession(row: SessionRow): StoredSession {
     spent_credits: creditsOf(row.spent_credits),
     created_at: isoTimestamp(row.created_at),
     updated_at: isoTimestamp(row.updated_at),
+    tools: row.tools ?? defaultSessionTools(),
     // Only on an imported copy, so every other session reads as before.
     ...(row.imported_export_at
       ? { imported_from_export_at: isoTimestamp(row.imported_export_at) }

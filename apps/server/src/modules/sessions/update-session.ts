@@ -5,7 +5,7 @@ import { SESSION_COLUMNS, type SessionRow, type StoredSession, toSession } from 
 
 type Changes = { [K in keyof TUpdateSessionRequest]: Exclude<TUpdateSessionRequest[K], undefined> };
 
-const JSON_COLUMNS = new Set(["agent_preferences"]);
+const JSON_COLUMNS = new Set(["agent_preferences", "tools"]);
 
 /**
  * Applies a PATCH (only the fields given); the caller has checked the model choices and the

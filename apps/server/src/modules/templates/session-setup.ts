@@ -19,6 +19,7 @@ export async function sessionSetup(
     manual_agent_selection: session.manual_agent_selection,
     agent_preferences: session.agent_preferences,
     budget_credits: session.budget_credits,
+    tools: session.tools,
     document_ids: await attachedDocumentIds(db, session.id),
   });
   return { workspaceId: session.workspaceId, setup };

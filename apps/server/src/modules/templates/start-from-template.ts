@@ -38,6 +38,7 @@ export async function startFromTemplate(
     manual_agent_selection: setup.manual_agent_selection,
     agent_preferences: setup.agent_preferences,
     budget_credits: setup.budget_credits,
+    tools: setup.tools,
   });
   if (documentIds.length > 0) {
     await replaceSessionDocuments(deps.db, deps.search, workspaceId, session.id, documentIds);
