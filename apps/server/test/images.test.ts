@@ -394,3 +394,32 @@ describe("generate_image, the Designer's tool", () => {
     expect(served.body).toContain("<title>A paper crane</title>");
   });
 });
+
+describe("generate_image in a run", () => {
+  it("the Designer calls it by default; its picture is stored, priced, listed as the result's file", async () => {
+    const owner = await signUp(keyless.app);
+    await setCredits(keyless.app, owner.user.id, 500);
+    const session = await createSession(owner.client, {
+      manual_agent_selection: true,
+      agent_preferences: { designer: { enabled: true, model: null, instructions: "" } },
+      // The Designer's default tools include generate_image; costly, so no asking here.
+      tools: { policy: "never_ask", roles: {} },
+    });
+    const started = await sendMessage(
+      owner.client,
+      session.id,
+      "Generate an image for the landing page: a lighthouse at dusk",
+    );
+    const events = await waitForRunEnd(owner.client, session.id, started.run_id, 90_000);
+    const result = eventsOf(events, "tool.result").find((e) => e.tool === "generate_image");
+    expect(result).toMatchObject({ status: "completed", credits: 4.2 });
+    const file = result?.files?.[0];
+    expect(file?.media_type).toBe("image/svg+xml");
+    expect(file?.name).toMatch(/^cohort-image-[0-9a-f]{8}\.svg$/);
+    const served = await owner.client.get(file?.url as string);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/svg+xml");
+    const stranger = await signUp(keyless.app);
+    expect((await stranger.client.get(file?.url as string)).statusCode).toBe(404);
+  }, 120_000);
+});
