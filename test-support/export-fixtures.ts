@@ -101,5 +101,6 @@ export function handmadeExport(
       },
     ],
     documents: [],
+    images: [],
   };
 }

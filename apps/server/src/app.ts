@@ -34,6 +34,7 @@ import { accountDataRoutes } from "./modules/export/account-data-routes";
 import { eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
+import { registerImages } from "./modules/images/register-images";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { registerMcpServers } from "./modules/mcp-servers/routes";
 import { memoryRoutes } from "./modules/memory/routes";
@@ -273,6 +274,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(accessTokenRoutes);
   await app.register(agreementRoutes);
   const documentStore = createDocumentStore(config.documents, config.dataDir);
+  const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
   await app.register(adminRoutes, {
     // The same erasure as the holder's own deletion (export module), audited as the admin's.
     eraseAccount: (user, actor, reason) =>
@@ -280,6 +282,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
         {
           db,
           store: documentStore,
+          imageStore,
           credits: creditsDeps(app),
           realtime: app.realtime,
           cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
@@ -317,6 +320,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(cochatRoutes, { redisPrefix: prefix });
   await app.register(documentRoutes);
   await app.register(sessionDocumentRoutes);
+  await registerImages(app, imageStore);
   await app.register(memoryRoutes, {
     runReadable: async (userId, runId) => {
       await findRunFor(db, userId, runId);
@@ -337,9 +341,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(workspaceCreditRoutes);
   await app.register(templateRoutes);
   await app.register(toolRoutes);
-  await app.register(exportRoutes);
+  await app.register(exportRoutes, { imageStore });
   await app.register(accountDataRoutes);
-  await app.register(shareRoutes);
+  await app.register(shareRoutes, { imageStore });
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
   await app.register(publicApiRoutes);
   await app.register(mcpRoutes, { redisPrefix: prefix });

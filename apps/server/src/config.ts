@@ -168,6 +168,8 @@ const EnvSchema = z.object({
   OPENAI_COMPATIBLE_MODELS: z.string().optional(),
   // Embedding models the same server serves (comma-separated); each becomes local:<name>.
   OPENAI_COMPATIBLE_EMBEDDING_MODELS: z.string().optional(),
+  // Image models the same server's images endpoint serves (decision 064), e.g. Stable Diffusion.
+  OPENAI_COMPATIBLE_IMAGE_MODELS: z.string().optional(),
   MODELS_CONFIG_FILE: z.string().min(1).optional(),
   // Local model servers found on loopback at start (decision 056): on unless set to 0, and
   // never when OPENAI_COMPATIBLE_BASE_URL names the server. Ports as `port` or `port=Name`.
@@ -771,6 +773,7 @@ function embeddingModelId(setting: string, models: ModelsConfig): string {
     file: models.catalogueFile,
     localModels: models.openaiCompatible.models,
     localEmbeddingModels: models.openaiCompatible.embeddingModels ?? [],
+    localImageModels: models.openaiCompatible.imageModels ?? [],
   });
   try {
     return resolveEmbeddingModel(catalogue, models, setting).id;
@@ -813,9 +816,18 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
       ].filter((m): m is string => Boolean(m)),
     ),
   ];
-  if (e.OPENAI_COMPATIBLE_BASE_URL && localModels.length === 0) {
+  const localImageModels = (e.OPENAI_COMPATIBLE_IMAGE_MODELS ?? "")
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (e.OPENAI_COMPATIBLE_BASE_URL && localModels.length === 0 && localImageModels.length === 0) {
     throw new ConfigError([
       "OPENAI_COMPATIBLE_MODELS: name the server's models (comma-separated) when OPENAI_COMPATIBLE_BASE_URL is set",
+    ]);
+  }
+  if (!e.OPENAI_COMPATIBLE_BASE_URL && localImageModels.length > 0) {
+    throw new ConfigError([
+      "OPENAI_COMPATIBLE_IMAGE_MODELS: set OPENAI_COMPATIBLE_BASE_URL to the server that serves them",
     ]);
   }
   let catalogueFile: ModelsConfig["catalogueFile"];
@@ -825,6 +837,7 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
         path.resolve(e.MODELS_CONFIG_FILE),
         localModels,
         localEmbeddingModels,
+        localImageModels,
       );
     } catch (error) {
       if (!(error instanceof CatalogueError)) throw error;
@@ -841,6 +854,7 @@ function modelsConfig(e: z.infer<typeof EnvSchema>): ModelsConfig {
       apiKey: e.OPENAI_COMPATIBLE_API_KEY,
       models: localModels,
       embeddingModels: localEmbeddingModels,
+      imageModels: localImageModels,
     },
     catalogueFile,
     callTimeoutMs: e.MODEL_CALL_TIMEOUT_MS,

@@ -50,7 +50,8 @@ describe("catalogue routes without any provider key", () => {
     );
     for (const model of models) {
       expect(model).toMatchObject({ simulated: true, badge: SIMULATED_BADGE });
-      expect(model.price.output_per_1k).toBeGreaterThan(0);
+      // Text models are priced per token, image models (CoVision) per image (decision 064).
+      expect(model.price.output_per_1k + (model.price.per_image ?? 0)).toBeGreaterThan(0);
     }
     const coreason = models.find((m) => m.id === "coreason") as TModel;
     expect(coreason).toMatchObject({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DOCUMENT_NAME_MAX } from "./documents";
+import { ZGeneratedImageRef } from "./images";
 import { ZCreditAmount } from "./money";
 import { ZChatRequest, ZRun, ZRunError } from "./runs";
 import {
@@ -142,6 +143,11 @@ export const ZSessionExport = z.object({
   runs: z.array(ZExportedRun),
   /** The documents attached to the session when it was exported. */
   documents: z.array(ZExportedDocument).default([]),
+  /**
+   * The pictures image models made in it (decision 064), by reference: the texts show them
+   * by `url`; the files stay on the server that made them.
+   */
+  images: z.array(ZGeneratedImageRef).default([]),
 });
 export type TSessionExport = z.infer<typeof ZSessionExport>;
 export type TSessionExportInput = z.input<typeof ZSessionExport>;

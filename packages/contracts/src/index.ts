@@ -17,6 +17,7 @@ export * from "./errors";
 export * from "./export";
 export * from "./health";
 export * from "./identity";
+export * from "./images";
 export * from "./markdown";
 export * from "./mcp";
 export * from "./mcp-servers";

@@ -7,6 +7,8 @@
  * half-written input, because it re-reads streaming text on every delta (an open fence runs
  * to the end).
  */
+
+import { isGeneratedImagePath } from "./images";
 export type Inline =
   | { type: "text"; text: string }
   | { type: "strong"; children: Inline[] }
@@ -39,10 +41,14 @@ export function safeHref(href: string): string | null {
   return /^\/(?![/\\])\S*$/.test(trimmed) ? trimmed : null;
 }
 
-/** Images from the web, or inline raster/SVG data (an <img> never runs an SVG's scripts). */
+/**
+ * Images from the web, inline raster/SVG data (an <img> never runs an SVG's scripts), or an
+ * image a model made, served by Cohort itself (decision 064).
+ */
 export function safeImageSrc(src: string): string | null {
   const trimmed = src.trim();
   if (/^https?:\/\/\S+$/i.test(trimmed)) return trimmed;
+  if (isGeneratedImagePath(trimmed)) return trimmed;
   if (/^data:image\/(png|gif|jpe?g|webp|svg\+xml)[;,]/i.test(trimmed)) return trimmed;
   return null;
 }

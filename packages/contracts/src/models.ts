@@ -67,14 +67,27 @@ export function userKeyRefusedMessage(provider: TProviderId): string {
   return `Your ${PROVIDER_NAMES[provider]} key in Settings was refused`;
 }
 
-/** Credits charged per 1,000 tokens. One credit is one US cent of provider list price. */
+/**
+ * Credits charged per 1,000 tokens. One credit is one US cent of provider list price. An image
+ * model (decision 064) is priced per image: each of its calls makes one image.
+ */
 export const ZModelPrice = z.object({
   input_per_1k: z.number().nonnegative(),
   output_per_1k: z.number().nonnegative(),
+  /** Credits per image made; only image models have it. */
+  per_image: z.number().nonnegative().optional(),
 });
 export type TModelPrice = z.infer<typeof ZModelPrice>;
 
 export const MODEL_CAPABILITIES = ["text", "structured", "image"] as const;
+
+/**
+ * An image model (decision 064): it makes images, not text (its capabilities hold "image"
+ * and not "text"). A call of it makes one image, priced per image.
+ */
+export function makesImages(model: { capabilities: readonly string[] }): boolean {
+  return model.capabilities.includes("image") && !model.capabilities.includes("text");
+}
 
 export const ZModel = z.object({
   /** Stable id used in API calls: `coreason`, `gpt-4.1`, `local:llama3.1`. */
@@ -297,12 +310,16 @@ export function estimateTokens(text: string): number {
   return text.length === 0 ? 0 : Math.ceil(text.length / 4);
 }
 
-/** What a finished call costs, from the model's price and its token usage (rounded up). */
+/**
+ * What a finished call costs, from the model's price and its token usage (rounded up). A call
+ * of an image model makes one image and adds its `per_image` price (decision 064).
+ */
 export function priceCall(model: { price: TModelPrice }, usage: TTokenUsage): Hundredths {
   const raw =
     (usage.inputTokens * model.price.input_per_1k +
       usage.outputTokens * model.price.output_per_1k) /
-    1000;
+      1000 +
+    (model.price.per_image ?? 0);
   return ceilToHundredths(raw);
 }
 

@@ -13,6 +13,8 @@ export const SHARE_ROUTES = {
   share: "/api/shares/:id",
   publicView: "/api/share/:token",
   publicEvents: "/api/share/:token/events",
+  /** An image a model made in the shared session (decision 064). */
+  publicImage: "/api/share/:token/images/:id",
   /** Every link of the workspace's sessions, for its owners and admins (decision 051). */
   workspaceShares: "/api/workspaces/:id/shares",
 } as const;

@@ -35,6 +35,7 @@ import { analyticsLimitsMigration } from "./0034_analytics_limits";
 import { sessionToolsMigration } from "./0035_session_tools";
 import { toolApprovalsMigration } from "./0036_tool_approvals";
 import { mcpServersMigration } from "./0037_mcp_servers";
+import { generatedImagesMigration } from "./0040_generated_images";
 
 /**
  * Every schema change, one file each, applied in the order of their ids. Each module owns
@@ -79,4 +80,5 @@ export const migrations: readonly Migration[] = [
   sessionToolsMigration,
   toolApprovalsMigration,
   mcpServersMigration,
+  generatedImagesMigration,
 ];

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { mkdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import {
@@ -24,6 +24,8 @@ export interface DocumentStore {
    * The spool file is gone afterwards either way.
    */
   put(key: string, spoolFile: string, size: number): Promise<void>;
+  /** Keeps `bytes` as `key` (a file made in memory: an image a model made, decision 064). */
+  write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** The whole file (documents are bounded by DOCUMENT_MAX_MB). */
   read(key: string): Promise<Buffer>;
   /** A stream of the file, for downloads. */
@@ -39,8 +41,16 @@ function checkKey(key: string): string {
   return key;
 }
 
-export function createDocumentStore(config: DocumentsConfig, dataDir: string): DocumentStore {
-  return config.s3 ? s3Store(config.s3) : localStore(path.join(dataDir, "documents"));
+/**
+ * The store of `folder`: `documents`, or `images` for the pictures image models make
+ * (decision 064), each a directory under DATA_DIR or a prefix in the bucket.
+ */
+export function createDocumentStore(
+  config: DocumentsConfig,
+  dataDir: string,
+  folder: "documents" | "images" = "documents",
+): DocumentStore {
+  return config.s3 ? s3Store(config.s3, folder) : localStore(path.join(dataDir, folder));
 }
 
 function localStore(dir: string): DocumentStore {
@@ -56,6 +66,13 @@ function localStore(dir: string): DocumentStore {
         await rm(spoolFile, { force: true });
       }
     },
+    async write(key, bytes) {
+      await mkdir(dir, { recursive: true });
+      // Written aside and renamed, so a reader never sees half a file.
+      const aside = `${file(key)}.part`;
+      await writeFile(aside, bytes);
+      await rename(aside, file(key));
+    },
     read: (key) => readFile(file(key)),
     async open(key) {
       const stream = createReadStream(file(key));
@@ -69,7 +86,7 @@ function localStore(dir: string): DocumentStore {
   };
 }
 
-function s3Store(s3: NonNullable<DocumentsConfig["s3"]>): DocumentStore {
+function s3Store(s3: NonNullable<DocumentsConfig["s3"]>, folder: string): DocumentStore {
   const client = new S3Client({
     region: s3.region,
     forcePathStyle: s3.forcePathStyle,
@@ -82,7 +99,7 @@ function s3Store(s3: NonNullable<DocumentsConfig["s3"]>): DocumentStore {
       ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
       : {}),
   });
-  const objectKey = (key: string) => `documents/${checkKey(key)}`;
+  const objectKey = (key: string) => `${folder}/${checkKey(key)}`;
   const get = async (key: string) => {
     const answer = await client.send(
       new GetObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }),
@@ -106,6 +123,17 @@ function s3Store(s3: NonNullable<DocumentsConfig["s3"]>): DocumentStore {
       } finally {
         await rm(spoolFile, { force: true });
       }
+    },
+    async write(key, bytes, contentType) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: s3.bucket,
+          Key: objectKey(key),
+          Body: bytes,
+          ContentLength: bytes.byteLength,
+          ContentType: contentType,
+        }),
+      );
     },
     async read(key) {
       const body = await get(key);

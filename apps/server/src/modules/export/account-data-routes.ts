@@ -34,6 +34,7 @@ export async function accountDataRoutes(app: FastifyInstance): Promise<void> {
   // The same files the documents module stores (local folder or bucket), read and removed
   // through its store.
   const store = createDocumentStore(app.config.documents, app.config.dataDir);
+  const imageStore = createDocumentStore(app.config.documents, app.config.dataDir, "images");
 
   r.get(
     ACCOUNT_DATA_ROUTES.export,
@@ -77,6 +78,7 @@ export async function accountDataRoutes(app: FastifyInstance): Promise<void> {
         {
           db: app.db,
           store,
+          imageStore,
           credits: creditsDeps(app),
           realtime: app.realtime,
           cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),

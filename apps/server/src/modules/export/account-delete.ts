@@ -10,6 +10,7 @@ import { releaseOpenHolds } from "../credits/release-open-holds";
 import { deleteDocument } from "../documents/delete-document";
 import type { DocumentStore } from "../documents/document-store";
 import { listDocumentsToErase } from "../documents/list-account-documents";
+import { eraseSessionImages } from "../images/erase-session-images";
 import { listActiveRunSessions } from "../orchestration/list-active-run-sessions";
 import { listSessionIdsOf } from "../sessions/list-account-sessions";
 import { forgetUserTelemetry } from "../telemetry/forget-user-telemetry";
@@ -25,6 +26,8 @@ import { checkDeleteConfirmation, checkNothingBlocksDeletion } from "./account-d
 export interface DeleteAccountDeps {
   db: Db;
   store: DocumentStore;
+  /** Where the pictures image models made are kept (decision 064). */
+  imageStore: DocumentStore;
   credits: CreditsDeps;
   realtime: Realtime;
   /** Stops the session's active run and waits for it to end (the run engine's, from the app). */
@@ -83,6 +86,7 @@ export async function eraseAccount(
   for (const document of documents) {
     await deleteDocument(db, deps.store, document.userId, document.id);
   }
+  await eraseSessionImages(db, deps.imageStore, sessionIds);
   await releaseOpenHolds(deps.credits, erased, user.id);
   const balances = await getCreditBalances(db, erased);
   const forfeited = [...balances.values()].reduce((sum, credits) => sum + credits, 0);

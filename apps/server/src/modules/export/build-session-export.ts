@@ -6,6 +6,8 @@ import {
 } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { listAttachedDocumentNames } from "../documents/list-attached-document-names";
+import { listSessionImages } from "../images/find-image";
+import { toImageRef } from "../images/image-row";
 import { listCriticVerdicts } from "../orchestration/list-critic-verdicts";
 import { listToolCalls } from "../orchestration/list-tool-calls";
 import { listRuns } from "../orchestration/run-store";
@@ -24,13 +26,14 @@ export async function buildSessionExport(
 ): Promise<TSessionExport> {
   const session = await getSession(db, sessionId);
   if (!session) throw sessionNotFound();
-  const [messages, runs, verdicts, attached, imported, toolCalls] = await Promise.all([
+  const [messages, runs, verdicts, attached, imported, toolCalls, images] = await Promise.all([
     listMessages(db, sessionId),
     listRuns(db, sessionId),
     listCriticVerdicts(db, sessionId),
     listAttachedDocumentNames(db, sessionId),
     findSessionImport(db, sessionId),
     listToolCalls(db, sessionId),
+    listSessionImages(db, sessionId),
   ]);
   return {
     format: SESSION_EXPORT_FORMAT,
@@ -63,5 +66,6 @@ export async function buildSessionExport(
       }),
     ),
     documents: [...imported.documents, ...attached],
+    images: images.map(toImageRef),
   };
 }

@@ -5,7 +5,7 @@ import { getSession } from "../sessions/find-session";
 import { listMessages } from "../sessions/list-messages";
 import { shareNotFound } from "./find-working-share";
 import { findDisplayNames } from "./share-names";
-import { shareRun } from "./share-projection";
+import { shareMessages, shareRun } from "./share-projection";
 import type { ShareRow } from "./share-row";
 
 /** A run's conversation: the message that started it and its answers. */
@@ -63,7 +63,10 @@ export async function buildSharedView(
       created_by: nameOf(session.userId),
       spent_credits: session.spent_credits,
     },
-    messages: share.run_id === null ? allMessages : messagesOf(allMessages, runs[0] as TRun),
+    messages: shareMessages(
+      share.run_id === null ? allMessages : messagesOf(allMessages, runs[0] as TRun),
+      share,
+    ),
     runs: runs.map((run) => shareRun(run, share, nameOf(starters.get(run.id)))),
     last_seq: lastSeq,
   };

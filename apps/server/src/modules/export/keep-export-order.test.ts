@@ -31,6 +31,7 @@ function exportWith(times: string[]): TSessionExport {
     messages: times.map((time, i) => message(`m${i}`, time)),
     runs: [],
     documents: [],
+    images: [],
   };
 }
 

@@ -27,6 +27,15 @@ export interface PdfLimits {
   maxPages: number;
 }
 
+/** The tallest a picture is drawn, in points (a third of an A4 page or so). */
+const PICTURE_MAX_HEIGHT = 300;
+
+/**
+ * Pictures the Markdown shows, by the path it shows them at (PNG or JPEG bytes: what pdfkit
+ * draws): images a model made in the session (decision 064), embedded in the PDF.
+ */
+export type PdfPictures = ReadonlyMap<string, Uint8Array>;
+
 /** Thrown by the writer when the page cap is reached; the document then ends with a note. */
 class PageCapReached extends Error {}
 
@@ -51,6 +60,7 @@ export function renderMarkdownPdf(
   markdown: string,
   title: string,
   limits: PdfLimits,
+  pictures: PdfPictures = new Map(),
 ): PDFKit.PDFDocument {
   const doc = new PDFDocument({
     size: "A4",
@@ -59,7 +69,7 @@ export function renderMarkdownPdf(
     info: { Title: title, Creator: "Cohort" },
   });
   const fonts = pdfFonts();
-  const pdf = new PdfWriter(doc, fonts, limits.maxPages);
+  const pdf = new PdfWriter(doc, fonts, limits.maxPages, pictures);
   const cut = markdown.length > PDF_MAX_MARKDOWN_CHARS;
   let truncated = cut;
   try {
@@ -101,7 +111,18 @@ class PdfWriter {
     private readonly doc: PDFKit.PDFDocument,
     private readonly fonts: PdfFonts,
     private readonly maxPages: number,
+    private readonly pictures: PdfPictures,
   ) {}
+
+  /** A picture on its own lines, scaled to the column and PICTURE_MAX_HEIGHT. */
+  private picture(bytes: Uint8Array, indent: number): void {
+    const { doc } = this;
+    this.checkPages();
+    if (doc.y + PICTURE_MAX_HEIGHT > this.bottom) doc.addPage();
+    doc.x = this.left + indent;
+    doc.image(Buffer.from(bytes), { fit: [this.width - indent, PICTURE_MAX_HEIGHT] });
+    doc.x = this.left;
+  }
 
   /** Stops the document once it has gone past the page cap. */
   private checkPages(): void {
@@ -162,10 +183,19 @@ class PdfWriter {
         doc.moveDown(0.3);
         return;
       }
-      case "paragraph":
-        this.inline(block.children, indent, BODY_SIZE, {});
+      case "paragraph": {
+        const pictures = block.children.flatMap((node) => {
+          const bytes = node.type === "image" ? this.pictures.get(node.src) : undefined;
+          return bytes ? [{ node, bytes }] : [];
+        });
+        const text = block.children.filter((node) => !pictures.some((p) => p.node === node));
+        if (text.some((node) => node.type !== "text" || node.text.trim() !== "")) {
+          this.inline(text, indent, BODY_SIZE, {});
+        }
+        for (const { bytes } of pictures) this.picture(bytes, indent);
         doc.moveDown(0.5);
         return;
+      }
       case "code":
         this.code(block.text, indent);
         return;

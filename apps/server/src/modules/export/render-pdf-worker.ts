@@ -8,13 +8,15 @@ import { type PdfLimits, renderMarkdownPdf } from "./render-markdown-pdf";
  */
 if (!parentPort) throw new Error("render-pdf-worker runs as a worker thread only");
 const port = parentPort;
-const { markdown, title, limits } = workerData as {
+const { markdown, title, limits, pictures } = workerData as {
   markdown: string;
   title: string;
   limits: PdfLimits;
+  /** The session's pictures by path (decision 064). */
+  pictures?: [string, Uint8Array][];
 };
 
-const doc = renderMarkdownPdf(markdown, title, limits);
+const doc = renderMarkdownPdf(markdown, title, limits, new Map(pictures ?? []));
 const parts: Buffer[] = [];
 doc.on("data", (part: Buffer) => parts.push(part));
 doc.on("end", () => {

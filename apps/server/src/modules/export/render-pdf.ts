@@ -13,7 +13,11 @@ export interface PdfRenderer {
    * Retry-After) when every renderer is busy; a render over its time or memory limit is
    * stopped and answered 422.
    */
-  render(markdown: string, title: string): Promise<Buffer>;
+  render(
+    markdown: string,
+    title: string,
+    pictures?: readonly [string, Uint8Array][],
+  ): Promise<Buffer>;
   /** Stops the running renders (their requests are answered 503) and refuses new ones. */
   close(): Promise<void>;
 }
@@ -44,13 +48,13 @@ export function createPdfRenderer(config: PdfExportConfig): PdfRenderer {
     );
 
   return {
-    render(markdown, title) {
+    render(markdown, title, pictures = []) {
       if (closed || running.size >= config.renderers) return Promise.reject(busy());
       const worker = startWorkerThread(
         import.meta.url,
         { source: "./render-pdf-worker.ts", built: "./pdf-render-worker.js" },
         {
-          workerData: { markdown, title, limits: { maxPages: config.maxPages } },
+          workerData: { markdown, title, limits: { maxPages: config.maxPages }, pictures },
           resourceLimits: {
             maxOldGenerationSizeMb: config.memoryMb,
             maxYoungGenerationSizeMb: 16,

@@ -1,6 +1,7 @@
 import {
   EXPORT_ERROR_CODES,
   exportFilename,
+  generatedImagePath,
   SESSION_EXPORT_FORMAT,
   SESSION_EXPORT_ROUTES,
   SESSION_IMPORT_MAX_BYTES,
@@ -12,7 +13,10 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { Queryable } from "../../db/client";
 import { requireAgreement } from "../agreements/require-agreement";
+import type { DocumentStore } from "../documents/document-store";
+import { listSessionImages } from "../images/find-image";
 import { findSessionFor } from "../sessions/find-session";
 import { buildSessionExport } from "./build-session-export";
 import { importSessionExport } from "./import-session-export";
@@ -32,7 +36,10 @@ const EXTENSIONS: Record<TExportFormat, string> = { json: "json", markdown: "md"
  * A session as Markdown, JSON or PDF (anyone who can read it: viewer and above in its
  * workspace), and a JSON export imported as a new session (issue 14).
  */
-export async function exportRoutes(app: FastifyInstance): Promise<void> {
+export async function exportRoutes(
+  app: FastifyInstance,
+  options: { imageStore: DocumentStore },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const pdfRenderer = createPdfRenderer(app.config.pdfExport);
   app.addHook("onClose", () => pdfRenderer.close());
@@ -57,7 +64,14 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const data = await buildSessionExport(app.db, session.id);
       // Drawn before the headers are set: a refusal leaves as the usual JSON error.
       const markdown = format === "json" ? "" : renderSessionMarkdown(data);
-      const pdf = format === "pdf" ? await pdfRenderer.render(markdown, session.title) : null;
+      const pdf =
+        format === "pdf"
+          ? await pdfRenderer.render(
+              markdown,
+              session.title,
+              await pdfPictures(app.db, options.imageStore, session.id),
+            )
+          : null;
       reply
         .header("content-type", CONTENT_TYPES[format])
         .header(
@@ -67,7 +81,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         .header("x-content-type-options", "nosniff")
         .header("cache-control", "private, no-store");
       if (format === "json") return reply.send(`${JSON.stringify(data, null, 2)}\n`);
-      return reply.send(pdf ?? markdown);
+      // A Markdown file read elsewhere links its pictures on this server (decision 064).
+      return reply.send(pdf ?? withAbsoluteImageLinks(markdown, app.config.publicUrl));
     },
   );
 
@@ -95,4 +110,33 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       return reply.status(201).send(imported);
     },
   );
+}
+
+/** The most picture bytes one PDF embeds; past it, later pictures stay "[image: …]". */
+const PDF_PICTURE_BYTES = 24 * 1024 * 1024;
+
+/**
+ * The session's PNG and JPEG pictures for the PDF, by the path its Markdown shows them at
+ * (decision 064). SVG (the simulator's) is not drawn by pdfkit: it stays a labelled mention.
+ */
+async function pdfPictures(
+  db: Queryable,
+  store: DocumentStore,
+  sessionId: string,
+): Promise<[string, Uint8Array][]> {
+  const out: [string, Uint8Array][] = [];
+  let total = 0;
+  for (const image of await listSessionImages(db, sessionId)) {
+    if (image.media_type !== "image/png" && image.media_type !== "image/jpeg") continue;
+    if (total + Number(image.size_bytes) > PDF_PICTURE_BYTES) break;
+    const bytes = await store.read(image.storage_key);
+    total += bytes.byteLength;
+    out.push([generatedImagePath(image.id), new Uint8Array(bytes)]);
+  }
+  return out;
+}
+
+/** The Markdown with its pictures' paths made links to this server. */
+function withAbsoluteImageLinks(markdown: string, publicUrl: string): string {
+  return markdown.replace(/\]\(\/api\/images\//g, `](${publicUrl.replace(/\/+$/, "")}/api/images/`);
 }

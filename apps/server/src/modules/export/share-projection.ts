@@ -1,9 +1,11 @@
 import {
   hideCosts,
+  type TChatMessage,
   type TRun,
   type TRunEvent,
   type TSharedRun,
   type TSharedRunEvent,
+  withSharedImagePaths,
 } from "@cohort/contracts";
 
 /**
@@ -33,6 +35,8 @@ export interface ShareScope {
   /** A run link: only this run's events; null for a whole session. */
   run_id: string | null;
   show_costs: boolean;
+  /** The link's token: images a model made are shown through it (decision 064). */
+  token: string;
 }
 
 function withoutPrivate<T>(value: T): WithoutPrivate<T> {
@@ -45,10 +49,28 @@ function withoutPrivate<T>(value: T): WithoutPrivate<T> {
   return out as WithoutPrivate<T>;
 }
 
-/** Private fields out, then costs null unless the link shares them. */
+/**
+ * Every path of an image a model made, in any text at any depth, as the link's own path:
+ * the viewer has no sign-in, the link's token is what lets them see it (decision 064).
+ */
+function withSharedImages<T>(value: T, token: string): T {
+  if (typeof value === "string") return withSharedImagePaths(value, token) as T;
+  if (Array.isArray(value)) return value.map((v) => withSharedImages(v, token)) as T;
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = withSharedImages(v, token);
+  return out as T;
+}
+
+/** Private fields out, image paths the link's, then costs null unless the link shares them. */
 function project<T>(value: T, scope: ShareScope) {
-  const open = withoutPrivate(value);
+  const open = withSharedImages(withoutPrivate(value), scope.token);
   return scope.show_costs ? open : hideCosts(open);
+}
+
+/** The conversation's messages as a link shows them: image paths the link's own. */
+export function shareMessages(messages: readonly TChatMessage[], scope: ShareScope) {
+  return messages.map((m) => withSharedImages(m, scope.token));
 }
 
 /** A stored run as a link shows it; `askedBy` only when the link shares names. */

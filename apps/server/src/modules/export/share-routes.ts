@@ -19,6 +19,10 @@ import { requireUser } from "../../platform/auth";
 import { shareRoom } from "../../platform/realtime-rooms";
 import { requireAgreement } from "../agreements/require-agreement";
 import { openSse } from "../cochat/sse-stream";
+import type { DocumentStore } from "../documents/document-store";
+import { findSharedImage } from "../images/find-image";
+import { ZImageParams, ZImageQuery } from "../images/routes";
+import { sendImage } from "../images/send-image";
 import { lastEventSeq } from "../orchestration/run-events";
 import { findSessionFor } from "../sessions/find-session";
 import { requireWorkspaceAccess } from "../workspaces/workspace-access";
@@ -41,7 +45,10 @@ const publicLimit = { rateLimit: { max: SHARE_VIEWS_PER_MINUTE, timeWindow: 60_0
  * routes take the token alone, need no CSRF token (they only read) and are rate limited.
  * Every answer here, errors included, carries `X-Robots-Tag: noindex, nofollow`.
  */
-export async function shareRoutes(app: FastifyInstance): Promise<void> {
+export async function shareRoutes(
+  app: FastifyInstance,
+  options: { imageStore: DocumentStore },
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const publicUrl = app.config.publicUrl;
   const streams = createShareStreamCounter(app.config.shareStreams);
@@ -159,6 +166,31 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
       const lastSeq = await lastEventSeq(app.orchestration.deps, share.session_id);
       reply.header("cache-control", "no-store");
       return buildSharedView(app.db, share, lastSeq);
+    },
+  );
+
+  r.get(
+    SHARE_ROUTES.publicImage,
+    {
+      // A shared page shows several pictures: a budget of its own, wider than the views'.
+      config: { rateLimit: { max: SHARE_VIEWS_PER_MINUTE * 4, timeWindow: 60_000 } },
+      schema: {
+        tags,
+        summary:
+          "An image a model made in the shared session (or run), through the link (decision 064)",
+        params: ZShareTokenParams.extend(ZImageParams.shape),
+        querystring: ZImageQuery,
+      },
+    },
+    async (request, reply) => {
+      const share = await findWorkingShare(app.db, request.params.token);
+      if (!share) throw shareNotFound();
+      const image = await findSharedImage(
+        app.db,
+        { sessionId: share.session_id, runId: share.run_id },
+        request.params.id,
+      );
+      return sendImage(reply, options.imageStore, image, request.query.download === "1");
     },
   );
 

@@ -1,4 +1,4 @@
-import { AGENT_ROLES, NATIVE_MODELS } from "@cohort/contracts";
+import { AGENT_ROLES, makesImages, NATIVE_MODELS } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import { buildCatalogue, CatalogueError } from "./catalogue";
 import { ZCatalogueModel, ZModelsConfigFile } from "./catalogue-schema";
@@ -11,10 +11,19 @@ describe("built-in catalogue", () => {
     for (const native of NATIVE_MODELS) {
       const model = catalogue.getModel(native.id);
       expect(model).toMatchObject({ name: native.name, purpose: native.purpose, kind: "native" });
-      expect(model?.backends.map((b) => b.provider)).toEqual(
-        expect.arrayContaining(["openai", "anthropic", "google"]),
-      );
+      // Anthropic makes no images: CoVision (decision 064) is backed by OpenAI and Google.
+      const providers =
+        model && makesImages(model) ? ["openai", "google"] : ["openai", "anthropic", "google"];
+      expect(model?.backends.map((b) => b.provider)).toEqual(expect.arrayContaining(providers));
     }
+    expect(catalogue.getModel("covision")).toMatchObject({
+      capabilities: ["image"],
+      price: { per_image: 4.2 },
+      backends: [
+        { provider: "openai", model: "gpt-image-1" },
+        { provider: "google", model: "imagen-4.0-generate-001" },
+      ],
+    });
     for (const model of DEFAULT_MODELS) expect(ZCatalogueModel.safeParse(model).success).toBe(true);
   });
 
@@ -133,5 +142,19 @@ describe("embedding models", () => {
     expect(() =>
       buildCatalogue({ file: file({ embeddingModels: [{ id: "half-an-entry", name: "Half" }] }) }),
     ).toThrow(/embeddingModels\.0 \(half-an-entry\): provider/);
+  });
+});
+
+describe("local image models (decision 064)", () => {
+  it("become local:<name> image models, free, suited to the Designer only", () => {
+    const catalogue = buildCatalogue({ localModels: ["llama3.1"], localImageModels: ["sdxl"] });
+    expect(catalogue.getModel("local:sdxl")).toMatchObject({
+      kind: "local",
+      capabilities: ["image"],
+      backends: [{ provider: "openai-compatible", model: "sdxl" }],
+      price: { input_per_1k: 0, output_per_1k: 0, per_image: 0 },
+    });
+    expect(catalogue.rolesFor("local:sdxl")).toEqual(["designer"]);
+    expect(catalogue.rolesFor("local:llama3.1")).toEqual([...AGENT_ROLES]);
   });
 });

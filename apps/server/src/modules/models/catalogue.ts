@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { AGENT_ROLES, NATIVE_MODELS, type TAgentRole } from "@cohort/contracts";
+import { AGENT_ROLES, makesImages, NATIVE_MODELS, type TAgentRole } from "@cohort/contracts";
 import {
   type CatalogueEmbeddingModel,
   type CatalogueModel,
@@ -16,6 +16,7 @@ import {
   DEFAULT_ROLES,
   discoveredLocalModel,
   localEmbeddingModel,
+  localImageModel,
   localModel,
 } from "./default-catalogue";
 
@@ -38,6 +39,8 @@ export interface CatalogueSources {
   file?: ModelsConfigFile | undefined;
   /** Model names served by OPENAI_COMPATIBLE_BASE_URL; each becomes `local:<name>`. */
   localModels?: readonly string[];
+  /** Image model names (OPENAI_COMPATIBLE_IMAGE_MODELS); each becomes `local:<name>`. */
+  localImageModels?: readonly string[];
   /** Embedding model names (OPENAI_COMPATIBLE_EMBEDDING_MODELS); each becomes `local:<name>`. */
   localEmbeddingModels?: readonly string[];
   /** Models of the local servers found on loopback ports (decision 056), with their server. */
@@ -64,6 +67,10 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
   const models = new Map<string, CatalogueModel>(DEFAULT_MODELS.map((m) => [m.id, m]));
   for (const name of sources.localModels ?? []) {
     const model = localModel(name);
+    models.set(model.id, model);
+  }
+  for (const name of sources.localImageModels ?? []) {
+    const model = localImageModel(name);
     models.set(model.id, model);
   }
   for (const found of sources.discoveredModels ?? []) {
@@ -102,8 +109,11 @@ export function buildCatalogue(sources: CatalogueSources = {}): Catalogue {
         `roles.${role.id}: its default model ${merged.defaultModel} was removed; set a new defaultModel`,
       );
     }
-    // Every local model suits every role: the operator chose to run it.
-    const local = [...models.values()].filter((m) => m.kind === "local").map((m) => m.id);
+    // Every local model suits every role: the operator chose to run it. A local image model
+    // suits the Designer only, as CoVision does (decision 064).
+    const local = [...models.values()]
+      .filter((m) => m.kind === "local" && (!makesImages(m) || role.id === "designer"))
+      .map((m) => m.id);
     const suitable = [...new Set([merged.defaultModel, ...merged.suitableModels, ...local])];
     for (const id of suitable) {
       if (!models.has(id) && !removed.has(id)) issues.push(`roles.${role.id}: unknown model ${id}`);
@@ -173,6 +183,7 @@ export function readModelsConfigFile(
   filePath: string,
   localModels: readonly string[] = [],
   localEmbeddingModels: readonly string[] = [],
+  localImageModels: readonly string[] = [],
 ): ModelsConfigFile {
   let raw: unknown;
   try {
@@ -183,6 +194,6 @@ export function readModelsConfigFile(
   }
   const parsed = ZModelsConfigFile.safeParse(raw);
   if (!parsed.success) throw new CatalogueError(issuesOf(parsed.error, filePath));
-  buildCatalogue({ file: parsed.data, localModels, localEmbeddingModels });
+  buildCatalogue({ file: parsed.data, localModels, localEmbeddingModels, localImageModels });
   return parsed.data;
 }

@@ -125,19 +125,20 @@ export const DEFAULT_MODELS: readonly CatalogueModel[] = [
     family: "co",
     purpose: "Image generation",
     description:
-      "Turns a description into an illustration (vector graphics) with a short caption. Useful for mock-ups, diagrams and icons.",
+      "Turns a description into a picture, stored with the session and downloadable. Useful for mock-ups, illustrations and icons.",
+    // Image models through the AI SDK's image generation (decision 064). Without a key the
+    // simulator draws a labelled vector picture.
     backends: [
-      { provider: OPENAI, model: "gpt-4.1" },
-      { provider: ANTHROPIC, model: "claude-sonnet-4-0" },
-      { provider: GOOGLE, model: "gemini-2.5-pro" },
+      { provider: OPENAI, model: "gpt-image-1" },
+      { provider: GOOGLE, model: "imagen-4.0-generate-001" },
     ],
-    systemPrompt:
-      "You are CoVision, Cohort's image model. Answer with one self-contained SVG image (viewBox set, no scripts, no external references) in a ```svg code block, followed by a one-sentence caption.",
+    systemPrompt: "",
     temperature: 0.8,
-    maxOutputTokens: 4096,
-    contextWindow: 200_000,
-    price: { input_per_1k: 0.3, output_per_1k: 1.5 },
-    capabilities: ["text", "image"],
+    maxOutputTokens: 256,
+    contextWindow: 8192,
+    // gpt-image-1 at medium quality, 1024×1024: $0.042; Imagen 4: $0.04 (the dearer one).
+    price: { input_per_1k: 0, output_per_1k: 0, per_image: 4.2 },
+    capabilities: ["image"],
   },
   {
     id: "gpt-4.1",
@@ -339,6 +340,22 @@ export function localModelId(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9.:_-]+/g, "-")
     .slice(0, 56)}`;
+}
+
+/**
+ * An image model served by the operator's OpenAI-compatible images endpoint
+ * (OPENAI_COMPATIBLE_IMAGE_MODELS, e.g. a local Stable Diffusion server; decision 064).
+ */
+export function localImageModel(name: string): CatalogueModel {
+  return {
+    ...localModel(name),
+    purpose: "Self-hosted image model",
+    description: `${name}, an image model served by this installation's OpenAI-compatible server.`,
+    maxOutputTokens: 256,
+    // The operator pays for the hardware; MODELS_CONFIG_FILE can set a price per image.
+    price: { input_per_1k: 0, output_per_1k: 0, per_image: 0 },
+    capabilities: ["image"],
+  };
 }
 
 /** A model served by the operator's OpenAI-compatible server (OPENAI_COMPATIBLE_MODELS). */

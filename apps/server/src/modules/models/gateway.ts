@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type {
+  ImageModelV3,
   JSONSchema7,
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -9,7 +10,10 @@ import type {
 import {
   AGENT_ROLE_NAMES,
   estimateTokens,
+  GENERATED_IMAGE_MAX_BYTES,
+  type GENERATED_IMAGE_MEDIA_TYPES,
   type Hundredths,
+  IMAGE_PROMPT_MAX_CHARS,
   MODEL_ERROR_CODES,
   NO_CREDITS,
   priceCall,
@@ -49,6 +53,7 @@ import {
   type UserProviderKeys,
 } from "./providers";
 import type { SimulatorPersona } from "./simulator/compose-answer";
+import { createSimulatedImageModel } from "./simulator/simulated-image-model";
 import { createSimulatedModel } from "./simulator/simulated-model";
 
 /**
@@ -113,6 +118,65 @@ export interface ModelCallInput {
   userKeys?: UserProviderKeys;
   /** Overrides MODEL_CALL_TIMEOUT_MS for this call (per request to a provider). */
   timeoutMs?: number;
+  /** For an image model (decision 064): what to draw; else the last user message. */
+  imagePrompt?: string;
+  /**
+   * For an image model: keeps the image and answers the path it is served at. Without it
+   * the image is put into the text as a data URL (CoChat, the public API).
+   */
+  storeImage?: (image: MadeImage) => Promise<{ url: string }>;
+}
+
+/** An image an image model made (decision 064), before it is stored. */
+export interface MadeImage {
+  bytes: Uint8Array;
+  mediaType: (typeof GENERATED_IMAGE_MEDIA_TYPES)[number];
+  prompt: string;
+  modelId: string;
+  modelName: string;
+  provider: TProviderId | "simulator";
+  providerModel: string;
+  simulated: boolean;
+}
+
+/** What labels a simulated picture wherever it is shown (decision 064). */
+export const SIMULATED_IMAGE_NOTE =
+  "_Simulated image: no image provider is configured, so the built-in simulator drew this picture._";
+
+const SVG_START = /^\s*(?:<\?xml[^>]*>\s*)?<svg[\s>]/;
+
+/**
+ * The image's type from its bytes, never from what the provider says (the SDK calls
+ * anything it does not recognise PNG): a file that is none of these is not kept.
+ */
+function imageTypeOf(bytes: Uint8Array): (typeof GENERATED_IMAGE_MEDIA_TYPES)[number] | null {
+  const starts = (...prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
+  if (starts(0x52, 0x49, 0x46, 0x46) && new TextDecoder().decode(bytes.subarray(8, 12)) === "WEBP")
+    return "image/webp";
+  return SVG_START.test(new TextDecoder().decode(bytes.subarray(0, 256))) ? "image/svg+xml" : null;
+}
+
+/** The picture's prompt: the caller's, else the last thing the user said; capped. */
+function imagePromptOf(input: ModelCallInput): string {
+  const prompt =
+    input.imagePrompt ?? input.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+  return withoutNul(prompt).trim().slice(0, IMAGE_PROMPT_MAX_CHARS);
+}
+
+/** The Markdown that shows a made image: the picture, then who made it. */
+export function imageMarkdown(url: string, image: Omit<MadeImage, "bytes">): string {
+  const alt = image.prompt
+    .replace(/[[\]()\\]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 120);
+  const note = image.simulated
+    ? SIMULATED_IMAGE_NOTE
+    : `_Image made by ${image.modelName} (${image.providerModel})._`;
+  return `![${alt || "Generated image"}](${url})\n\n${note}`;
 }
 
 export interface StreamModelInput extends ModelCallInput {
@@ -399,6 +463,9 @@ async function* callParts(
   }
 }
 
+/** No parts: an image call's answer is its text, made before the stream is read. */
+async function* emptyParts(): AsyncGenerator<CallPart> {}
+
 /** A tool call's arguments as the prompt carries them (a JSON value; text that is not JSON as is). */
 function parsedInput(input: string): unknown {
   try {
@@ -422,10 +489,20 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
       file: config.catalogueFile,
       localModels: config.openaiCompatible.models,
       localEmbeddingModels: config.openaiCompatible.embeddingModels ?? [],
+      localImageModels: config.openaiCompatible.imageModels ?? [],
     });
   const providers = createProviders(config, options.localServers);
   const health = createHealthTracker();
   const simulators = new Map<string, LanguageModelV3>();
+  const simulatedImageModels = new Map<string, ImageModelV3>();
+  const simulatedImages = (modelId: string) => {
+    let model = simulatedImageModels.get(modelId);
+    if (!model) {
+      model = createSimulatedImageModel(modelId);
+      simulatedImageModels.set(modelId, model);
+    }
+    return model;
+  };
   const simulator = (modelId: string) => {
     let model = simulators.get(modelId);
     if (!model) {
@@ -437,7 +514,11 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
   // A simulated call costs nothing unless the operator turns charging on (decision 053).
   const simulatorCharges = config.simulatorCharges === true;
   const resolve = (modelId: string, userKeys?: UserProviderKeys) => {
-    const resolved = resolveModel({ catalogue, providers, simulator }, modelId, userKeys);
+    const resolved = resolveModel(
+      { catalogue, providers, simulator, simulatedImages },
+      modelId,
+      userKeys,
+    );
     return resolved?.simulated && !simulatorCharges ? { ...resolved, billable: false } : resolved;
   };
 
@@ -538,16 +619,34 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
         ...(providerOptions ? { providerOptions } : {}),
         ...(output ? { responseFormat: output.responseFormat } : {}),
       };
-      const stream = callParts(
-        target.languageModel,
-        system,
-        input.messages,
-        settings,
-        output ? undefined : input.tools,
-      );
       const toolCalls: GatewayToolCall[] = [];
       let usage: TTokenUsage | undefined;
       let finishReason = "unknown";
+      if (target.imageModel) {
+        if (output) throw new InvalidOutputError("an image model gives no structured answer");
+        const prompt = imagePromptOf(input);
+        text = await makeImage(target, target.imageModel, model, prompt, input, signal);
+        attemptFirstToken = performance.now();
+        usage = { inputTokens: estimateTokens(prompt), outputTokens: 0 };
+        finishReason = "stop";
+        if (input.onDelta) {
+          call.deltasForwarded = true;
+          try {
+            input.onDelta(text);
+          } catch (error) {
+            throw new ConsumerError(error);
+          }
+        }
+      }
+      const stream = target.imageModel
+        ? emptyParts()
+        : callParts(
+            target.languageModel,
+            system,
+            input.messages,
+            settings,
+            output ? undefined : input.tools,
+          );
       for await (const part of stream) {
         if (part.type === "delta") {
           // U+0000 cannot be stored (PostgreSQL text); it never leaves the gateway.
@@ -617,6 +716,59 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     } finally {
       clearTimeout(timeout);
     }
+  }
+
+  /**
+   * One image through the AI SDK's image generation (decision 064), checked, then stored by
+   * the caller (or inlined): the text that shows it. The gateway's own retries and fallback
+   * apply, so the SDK's are off.
+   */
+  async function makeImage(
+    target: ModelTarget,
+    imageModel: ImageModelV3,
+    model: CatalogueModel,
+    prompt: string,
+    input: ModelCallInput,
+    signal: AbortSignal,
+  ): Promise<string> {
+    if (prompt.length === 0) throw new InvalidOutputError("there is nothing to draw");
+    const sdk = await loadAiSdk();
+    const { image } = await sdk.generateImage({
+      model: imageModel,
+      prompt,
+      n: 1,
+      abortSignal: signal,
+      maxRetries: 0,
+    });
+    const bytes = image.uint8Array;
+    if (bytes.byteLength > GENERATED_IMAGE_MAX_BYTES) {
+      throw new InvalidOutputError("the image is larger than Cohort keeps");
+    }
+    const known = imageTypeOf(bytes);
+    if (!known) {
+      throw new InvalidOutputError("the answer is not a PNG, JPEG, GIF, WebP or SVG image");
+    }
+    const made: MadeImage = {
+      bytes,
+      mediaType: known,
+      prompt,
+      modelId: model.id,
+      modelName: model.name,
+      provider: target.provider,
+      providerModel: target.providerModel,
+      simulated: target.provider === "simulator",
+    };
+    let url: string;
+    try {
+      url = input.storeImage
+        ? (await input.storeImage(made)).url
+        : `data:${known};base64,${Buffer.from(bytes).toString("base64")}`;
+    } catch (error) {
+      // Our storage failing is no provider's failure: no retry, no fallback.
+      throw new ConsumerError(error);
+    }
+    const { bytes: _bytes, ...described } = made;
+    return imageMarkdown(url, described);
   }
 
   function isFailure(value: unknown): value is CallFailure {

@@ -74,7 +74,8 @@ export function applyModelOverrides(
   const enabled = (id: string) => lookup(id)?.enabled ?? true;
   const priced = (model: CatalogueModel): CatalogueModel => {
     const price = lookup(model.id)?.price;
-    return price ? { ...model, price: { ...price } } : model;
+    // The admin area prices tokens; an image model keeps its price per image (decision 064).
+    return price ? { ...model, price: { ...model.price, ...price } } : model;
   };
   const roles = () =>
     base.roles.map((role) => ({

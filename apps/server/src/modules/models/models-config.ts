@@ -16,6 +16,8 @@ export interface ModelsConfig {
     readonly models: readonly string[];
     /** OPENAI_COMPATIBLE_EMBEDDING_MODELS (and a legacy `openai-compatible:<name>` EMBEDDING_MODEL). */
     readonly embeddingModels?: readonly string[];
+    /** OPENAI_COMPATIBLE_IMAGE_MODELS: its images endpoint's models (decision 064). */
+    readonly imageModels?: readonly string[];
   };
   /** MODELS_CONFIG_FILE, read and checked at start-up. */
   readonly catalogueFile: ModelsConfigFile | undefined;

@@ -1,5 +1,5 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { TModelSource, TProviderId } from "@cohort/contracts";
+import type { ImageModelV3, LanguageModelV3 } from "@ai-sdk/provider";
+import { makesImages, type TModelSource, type TProviderId } from "@cohort/contracts";
 import type { Catalogue } from "./catalogue";
 import type { CatalogueModel } from "./catalogue-schema";
 import type { ModelsConfig } from "./models-config";
@@ -41,9 +41,36 @@ export interface Providers {
     modelName: string,
     credential?: ProviderCredential,
   ): LanguageModelV3 | undefined;
+  /**
+   * An image model (decision 064) on the hosted key, or on `credential` when given; undefined
+   * when neither exists or the provider makes no images (Anthropic).
+   */
+  imageModel(
+    provider: TProviderId,
+    modelName: string,
+    credential?: ProviderCredential,
+  ): ImageModelV3 | undefined;
 }
 
 type ModelFactory = (modelName: string) => LanguageModelV3;
+type ImageFactory = (modelName: string) => ImageModelV3;
+
+/** An image model whose SDK package loads on its first call, as `lazyModel` does. */
+function lazyImageModel(
+  provider: TProviderId,
+  modelId: string,
+  load: () => Promise<ImageModelV3>,
+): ImageModelV3 {
+  const model = once(load);
+  return {
+    specificationVersion: "v3",
+    provider,
+    modelId,
+    // One image per call (decision 064): the limit of the provider's model is never reached.
+    maxImagesPerCall: 1,
+    doGenerate: async (options) => (await model()).doGenerate(options),
+  };
+}
 
 /** Runs `load` once, on first use, and shares its promise. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -58,8 +85,8 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
  * Each model made once and shared by every call: making one builds the SDK model, its zod
  * schemas included, which took ~0.5 ms before each call's request could go out.
  */
-function madeOnce(factory: ModelFactory): ModelFactory {
-  const models = new Map<string, LanguageModelV3>();
+function madeOnce<M>(factory: (name: string) => M): (name: string) => M {
+  const models = new Map<string, M>();
   return (name) => {
     let model = models.get(name);
     if (!model) {
@@ -128,6 +155,37 @@ export function createProviders(settings: ProviderSettings, found?: FoundLocalSe
         settings.openai.api === "chat" ? (await provider()).chat(name) : responsesModel(name),
       );
   };
+  const openaiImages = (apiKey: string): ImageFactory => {
+    const provider = once(async () =>
+      (await import("@ai-sdk/openai")).createOpenAI({ apiKey, baseURL: settings.openai.baseUrl }),
+    );
+    return (name) => lazyImageModel("openai", name, async () => (await provider()).image(name));
+  };
+  const googleImages = (apiKey: string): ImageFactory => {
+    const provider = once(async () =>
+      (await import("@ai-sdk/google")).createGoogleGenerativeAI({
+        apiKey,
+        baseURL: settings.google.baseUrl,
+      }),
+    );
+    return (name) => lazyImageModel("google", name, async () => (await provider()).image(name));
+  };
+  const compatibleImages = (
+    baseURL: string,
+    apiKey: string | undefined,
+    fetch?: typeof globalThis.fetch,
+  ): ImageFactory => {
+    const provider = once(async () =>
+      (await import("@ai-sdk/openai-compatible")).createOpenAICompatible({
+        name: COMPATIBLE_NAME,
+        baseURL,
+        ...(apiKey ? { apiKey } : {}),
+        ...(fetch ? { fetch } : {}),
+      }),
+    );
+    return (name) =>
+      lazyImageModel("openai-compatible", name, async () => (await provider()).imageModel(name));
+  };
   const anthropicFactory = (apiKey: string): ModelFactory => {
     const provider = once(async () =>
       (await import("@ai-sdk/anthropic")).createAnthropic({
@@ -194,6 +252,30 @@ export function createProviders(settings: ProviderSettings, found?: FoundLocalSe
         }
       : {}),
   };
+  const hostedImages: Partial<Record<TProviderId, ImageFactory>> = {
+    ...(settings.openai.apiKey ? { openai: madeOnce(openaiImages(settings.openai.apiKey)) } : {}),
+    ...(settings.google.apiKey ? { google: madeOnce(googleImages(settings.google.apiKey)) } : {}),
+    ...(compatible.baseUrl
+      ? { "openai-compatible": madeOnce(compatibleImages(compatible.baseUrl, compatible.apiKey)) }
+      : {}),
+  };
+  function userImageFactory(
+    provider: TProviderId,
+    credential: ProviderCredential,
+  ): ImageFactory | undefined {
+    switch (provider) {
+      case "openai":
+        return openaiImages(credential.apiKey);
+      case "google":
+        return googleImages(credential.apiKey);
+      case "anthropic":
+        return undefined;
+      case "openai-compatible":
+        return credential.baseURL && credential.fetch
+          ? compatibleImages(credential.baseURL, credential.apiKey, credential.fetch)
+          : undefined;
+    }
+  }
   // Without OPENAI_COMPATIBLE_BASE_URL, local models go to the server found serving them
   // (decision 056): one client per server, each model made once per server.
   const foundFactories = new Map<string, ModelFactory>();
@@ -234,6 +316,10 @@ export function createProviders(settings: ProviderSettings, found?: FoundLocalSe
       const factory = credential ? userFactory(provider, credential) : hosted[provider];
       return factory?.(modelName);
     },
+    imageModel(provider, modelName, credential) {
+      const factory = credential ? userImageFactory(provider, credential) : hostedImages[provider];
+      return factory?.(modelName);
+    },
   };
 }
 
@@ -246,6 +332,8 @@ export interface ModelTarget {
   providerModel: string;
   keySource: KeySource;
   languageModel: LanguageModelV3;
+  /** For an image model (decision 064): what makes its images on this target. */
+  imageModel?: ImageModelV3;
 }
 
 export interface ResolvedModel {
@@ -266,6 +354,8 @@ export interface ResolveDeps {
   catalogue: Catalogue;
   providers: Providers;
   simulator(modelId: string): LanguageModelV3;
+  /** The simulator's image model (decision 064): a labelled vector picture. */
+  simulatedImages?(modelId: string): ImageModelV3;
 }
 
 /**
@@ -299,15 +389,21 @@ export function resolveModel(
   if (!model) return undefined;
   const targets: ModelTarget[] = [];
   const keys = servesUserKeys(model) ? userKeys : {};
+  const images = makesImages(model);
   for (const backend of model.backends) {
     const credential = keys[backend.provider];
     const languageModel = deps.providers.languageModel(backend.provider, backend.model, credential);
     if (!languageModel) continue;
+    const imageModel = images
+      ? deps.providers.imageModel(backend.provider, backend.model, credential)
+      : undefined;
+    if (images && !imageModel) continue;
     targets.push({
       provider: backend.provider,
       providerModel: backend.model,
       keySource: credential ? "user" : "hosted",
       languageModel,
+      ...(imageModel ? { imageModel } : {}),
     });
   }
   const primary = (targets[0]?.provider ?? model.backends[0]?.provider) as TProviderId;
@@ -320,6 +416,7 @@ export function resolveModel(
           providerModel: model.id,
           keySource: "simulator",
           languageModel: deps.simulator(model.id),
+          ...(images && deps.simulatedImages ? { imageModel: deps.simulatedImages(model.id) } : {}),
         },
       ],
       simulated: true,

@@ -26,6 +26,7 @@ export function registerLocalModels(
       file: config.catalogueFile,
       localModels: config.openaiCompatible.models,
       localEmbeddingModels: config.openaiCompatible.embeddingModels ?? [],
+      localImageModels: config.openaiCompatible.imageModels ?? [],
       discoveredModels: localServers
         .servers()
         .flatMap((server) => server.models.map((model) => ({ model, server: server.name }))),

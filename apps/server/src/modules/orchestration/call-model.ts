@@ -17,7 +17,7 @@ import {
 import type { z } from "zod";
 import { AppError } from "../../platform/errors";
 import type { CatalogueModel } from "../models/catalogue-schema";
-import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
+import type { GatewayMessage, MadeImage, ModelCallInput, ModelCallResult } from "../models/gateway";
 import type { ToolDefinition } from "../tools/tool-definition";
 import { reserveAndOpenStep } from "./call-statements";
 import {
@@ -30,7 +30,15 @@ import {
   withHold,
 } from "./hold-credits";
 import { coveredOutputTokens, firstHold, priceOf, SLICE_TOKENS } from "./hold-slices";
-import { failed, haltOf, haltRun, type RunContext, RunHalted, throwIfHalted } from "./run-context";
+import {
+  failed,
+  haltOf,
+  haltRun,
+  type RunContext,
+  RunHalted,
+  type RunImages,
+  throwIfHalted,
+} from "./run-context";
 import { runToolTurns, type TurnHooks } from "./tool-loop";
 import {
   openStep,
@@ -65,11 +73,19 @@ export interface CallSpec<T> {
   rerun?: StepTarget["rerun"];
   /** The document passages in its prompt (decision 037): sent, stored, and cited as [n]. */
   passages?: StepTarget["passages"];
+  /** On an image model (decision 064): what to draw. */
+  imagePrompt?: string;
   /**
    * The tools the lane may use (decision 058): the call becomes a loop of model turns and
    * tool calls (tool-loop.ts), in one lane and one step row, on one hold that grows.
    */
   tools?: readonly ToolDefinition[];
+}
+
+/** Keeps the picture an image model made in this call with the run's session (decision 064). */
+function imageKeeper(ctx: RunContext, images: RunImages, callId: string) {
+  return (image: MadeImage) =>
+    images.store({ sessionId: ctx.sessionId, runId: ctx.runId, callId, userId: ctx.userId }, image);
 }
 
 /**
@@ -373,6 +389,8 @@ export function routeCall<T>(ctx: RunContext, spec: CallSpec<T>, callId: string)
     ...(spec.role ? { role: spec.role } : {}),
     ...(spec.maxOutputTokens ? { maxOutputTokens: spec.maxOutputTokens } : {}),
     ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
+    ...(spec.imagePrompt ? { imagePrompt: spec.imagePrompt } : {}),
+    ...(ctx.deps.images ? { storeImage: imageKeeper(ctx, ctx.deps.images, callId) } : {}),
     userKeys: ctx.userKeys,
   };
   const estimate = ctx.deps.models.estimateCall(input);

@@ -2,7 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { codeCheckPort } from "../code-runner/register-code-runner";
 import { creditsDeps } from "../credits/credits-deps";
 import { documentSearch } from "../documents/document-search";
+import { createDocumentStore } from "../documents/document-store";
 import { attachedDocumentIds } from "../documents/session-documents";
+import { storeImage } from "../images/store-image";
 import { proposeMemories } from "../memory/propose-memories";
 import { findRelevantMemories } from "../memory/relevant-memories";
 import { apiKeyDeps } from "../users/api-key-deps";
@@ -35,6 +37,7 @@ export async function registerOrchestration(
 ): Promise<void> {
   const keyDeps = apiKeyDeps(app);
   const search = documentSearch(app);
+  const imageStore = createDocumentStore(app.config.documents, app.config.dataDir, "images");
   const deps: EngineDeps & RunEventLogDeps = {
     db: app.db,
     models: app.models,
@@ -54,6 +57,10 @@ export async function registerOrchestration(
     memories: {
       find: (input) => findRelevantMemories(app.db, input),
       propose: (input) => proposeMemories(app, input),
+    },
+    // Where an image model's pictures are kept (decision 064).
+    images: {
+      store: (owner, image) => storeImage(app.db, imageStore, owner, image),
     },
     // The tool layer (decision 058): the registry other modules add their providers to.
     tools: { registry: app.tools, config: app.config.tools },

@@ -160,5 +160,7 @@ export function agentCall(
     maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
     failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
     passages,
+    // On an image model the step's task is the picture, the request its context (decision 064).
+    imagePrompt: `${step.task}\n\nContext: ${ctx.message.content}`,
   };
 }

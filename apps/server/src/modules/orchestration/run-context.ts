@@ -21,7 +21,7 @@ import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
 import type { Payer } from "../credits/payer";
 import type { DocumentSearch } from "../documents/document-search";
-import type { GatewayMessage, ModelGateway } from "../models/gateway";
+import type { GatewayMessage, MadeImage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
 import type { ToolDefinition } from "../tools/tool-definition";
 import type { ToolRegistry } from "../tools/tool-registry";
@@ -68,6 +68,14 @@ export interface RunMemories {
   }): Promise<void>;
 }
 
+/** The images module, as the engine uses it (decision 064): keeps an image a lane made. */
+export interface RunImages {
+  store(
+    owner: { sessionId: string; runId: string; callId: string; userId: string },
+    image: MadeImage,
+  ): Promise<{ id: string; url: string }>;
+}
+
 /** What the engine needs from the app; plain values, so benchmarks can build it too. */
 export interface EngineDeps {
   db: Db;
@@ -82,6 +90,8 @@ export interface EngineDeps {
   documents?: RunDocuments;
   /** Absent: runs use and propose no memories. */
   memories?: RunMemories;
+  /** Absent: an image model's picture is put into its text as a data URL. */
+  images?: RunImages;
   /** Absent: lanes call no tools (benchmarks, engine tests; decision 058). */
   tools?: EngineTools;
   /** Absent: the Critic scores code by reading it (decision 062: it runs the tests). */

@@ -1,5 +1,6 @@
 import {
   citedNumbers,
+  generatedImageIdsIn,
   type Hundredths,
   RUN_ERROR_CODES,
   type TRunPassage,
@@ -42,9 +43,17 @@ export async function synthesizeAnswer(
   const outcome = await callModel(ctx, synthesisCall(ctx, usable, review?.text ?? null, passages));
   if (outcome.ok) {
     const cited = new Set(citedIn(outcome.result.text, passages));
+    // The pictures the lanes made are part of the answer (decision 064): any the coordinator
+    // left out follow its text, streamed like the rest of it.
+    const pictures = picturesLeftOut(usable, outcome.result.text);
+    if (pictures) {
+      void ctx.events.append({ type: "final.delta", call_id: outcome.callId, text: pictures });
+    }
     return {
       callId: outcome.callId,
-      result: outcome.result,
+      result: pictures
+        ? { ...outcome.result, text: outcome.result.text + pictures }
+        : outcome.result,
       charged: outcome.charged,
       citations: passages.filter((p) => cited.has(p.n)),
     };
@@ -56,6 +65,17 @@ export async function synthesizeAnswer(
       `The coordinator could not write the final answer: ${outcome.failure.message} The agents' drafts are kept above.`,
     ),
   );
+}
+
+const PICTURE = /!\[[^\]\n]*\]\(\/api\/images\/([0-9a-f-]{36})\)(?:\n\n_[^\n]*_)?/g;
+
+/** The drafts' pictures (with the line that says who made them) the answer does not show. */
+export function picturesLeftOut(drafts: readonly DraftText[], answer: string): string {
+  const shown = new Set(generatedImageIdsIn(answer));
+  const missing = drafts.flatMap((d) =>
+    [...d.text.matchAll(PICTURE)].filter((m) => !shown.has(m[1] as string)).map((m) => m[0]),
+  );
+  return missing.length > 0 ? `\n\n${[...new Set(missing)].join("\n\n")}` : "";
 }
 
 /**

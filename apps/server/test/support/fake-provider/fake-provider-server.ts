@@ -7,6 +7,7 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { deflateSync } from "node:zlib";
 
 /**
  * A local model provider that speaks the real wire formats the AI SDK clients use: OpenAI chat
@@ -38,7 +39,44 @@ export interface FakeReply {
   usage?: { inputTokens: number; outputTokens: number };
   /** Send no usage at all (some local servers do not). */
   omitUsage?: boolean;
+  /** For POST …/images/generations: the image's bytes (a small PNG by default). */
+  image?: Buffer;
 }
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A real PNG (`size`×`size`, one RGB colour), as an image API answers with. */
+export function solidPng(size: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(size).fill(rgb).flat())]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.concat(Array(size).fill(row)))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** What the fake's images endpoint draws unless a reply brings its own. */
+export const FAKE_IMAGE = solidPng(16, [37, 99, 235]);
 
 export interface RecordedRequest {
   index: number;
@@ -275,6 +313,26 @@ export class FakeProviderServer {
                   embedding: trigramVector(input),
                 })),
                 usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+              },
+        ),
+      );
+      return;
+    }
+    // POST …/images/generations (OpenAI's images API): the picture as b64_json.
+    if (method === "POST" && url.pathname.endsWith("/images/generations")) {
+      const status = reply.status ?? 200;
+      res.writeHead(status, { "content-type": "application/json", ...reply.headers });
+      const n = typeof body.n === "number" ? body.n : 1;
+      res.end(
+        JSON.stringify(
+          status >= 400
+            ? errorBody("openai-chat", status, reply.errorMessage ?? `Fake ${status}`)
+            : {
+                created: Math.floor(Date.now() / 1000),
+                data: Array.from({ length: n }, () => ({
+                  b64_json: (reply.image ?? FAKE_IMAGE).toString("base64"),
+                })),
+                usage: { input_tokens: 12, output_tokens: 272, total_tokens: 284 },
               },
         ),
       );

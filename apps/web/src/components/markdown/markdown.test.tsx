@@ -124,6 +124,20 @@ describe("sanitising", () => {
     expect(html("![chart](data:image/svg+xml;base64,PHN2Zz4=)")).toContain("<img");
   });
 
+  it("shows a picture a model made (own or shared path) with a download link, and no other path", () => {
+    const id = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    const own = html(`![A lighthouse](/api/images/${id})`);
+    expect(own).toContain(`<img src="/api/images/${id}" alt="A lighthouse"`);
+    expect(own).toContain(`href="/api/images/${id}?download=1" download=""`);
+    expect(own).toContain(">Download image</a>");
+    const token = "a".repeat(43);
+    expect(html(`![x](/api/share/${token}/images/${id})`)).toContain(
+      `href="/api/share/${token}/images/${id}?download=1"`,
+    );
+    expect(html("![x](/api/images/../users/profile)")).not.toContain("<img");
+    expect(html("![x](/api/documents/1/download)")).not.toContain("<img");
+  });
+
   it("renders code blocks with a Copy button and highlighted tokens", () => {
     const out = html('```js\nconst answer = "42"; // why\n```');
     expect(out).toContain(">Copy<");

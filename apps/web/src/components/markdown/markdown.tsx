@@ -1,3 +1,4 @@
+import { generatedImageIdOf, isGeneratedImagePath } from "@cohort/contracts";
 import {
   type ComponentType,
   createContext,
@@ -69,6 +70,7 @@ function MarkdownImage({ src, alt }: { src: string; alt: string }) {
       </a>
     );
   }
+  if (isGeneratedImagePath(src)) return <GeneratedImage src={src} alt={alt} />;
   return (
     <img
       src={src}
@@ -77,6 +79,36 @@ function MarkdownImage({ src, alt }: { src: string; alt: string }) {
       referrerPolicy="no-referrer"
       className="my-2 inline-block max-h-96 max-w-full rounded-lg border border-ink-200"
     />
+  );
+}
+
+/**
+ * A picture a model made (decision 064), served by Cohort: shown, with a link that downloads
+ * the file itself (the server answers `?download=1` as an attachment).
+ */
+function GeneratedImage({ src, alt }: { src: string; alt: string }) {
+  const id = generatedImageIdOf(src) ?? "";
+  return (
+    <span
+      className="my-2 inline-flex max-w-full flex-col items-start gap-1"
+      data-testid="generated-image"
+    >
+      <img
+        src={src}
+        alt={alt || "Generated image"}
+        loading="lazy"
+        referrerPolicy="no-referrer"
+        className="inline-block max-h-[32rem] max-w-full rounded-lg border border-ink-200"
+      />
+      <a
+        href={`${src}?download=1`}
+        download
+        className="text-xs font-medium text-brand-700 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-600"
+        aria-label={`Download image ${id.slice(0, 8)}`}
+      >
+        Download image
+      </a>
+    </span>
   );
 }
 
