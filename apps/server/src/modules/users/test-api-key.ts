@@ -31,12 +31,14 @@ export interface TestApiKeyDeps {
 
 type Verdict = Omit<TTestApiKeyResponse, "valid" | "tested_at">;
 
-/** The cheapest catalogue model the provider serves: what a test call costs the user. */
+/** The cheapest catalogue text model the provider serves: what a test call costs the user. */
 export function testModelFor(
   models: TestApiKeyDeps["models"],
   provider: TProviderId,
 ): string | undefined {
-  const candidates = models.catalogue.models.flatMap((model) =>
+  // Image models (priced per image) cannot answer a 16-token text request.
+  const textModels = models.catalogue.models.filter((model) => model.price.per_image === undefined);
+  const candidates = textModels.flatMap((model) =>
     model.backends
       .filter((backend) => backend.provider === provider)
       .map((backend) => ({
