@@ -157,11 +157,15 @@ describe("tools in runs", () => {
     const response = await client.get("/api/tools");
     expect(response.statusCode).toBe(200);
     const { tools, unavailable } = response.json();
+    // The app's own providers first (documents, the web, code, images), then the test's.
     expect(tools.map((x: { name: string }) => x.name)).toEqual([
       "search_documents",
+      "read_url",
+      "run_code",
+      "generate_image",
       ...TEST_TOOLS.map((x) => x.name),
     ]);
-    expect(tools[6]).toEqual({
+    expect(tools.find((x: { name: string }) => x.name === "delete_records")).toEqual({
       name: "delete_records",
       title: "Delete records",
       description: "Delete records (a test tool).",
@@ -170,7 +174,14 @@ describe("tools in runs", () => {
       price: 0,
       untrusted_output: false,
     });
-    expect(unavailable).toEqual([]);
+    // Without a search provider, web_search is absent and the list says why.
+    expect(unavailable).toEqual([
+      {
+        name: "web_search",
+        reason:
+          "web_search: no search provider configured — set SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY",
+      },
+    ]);
     const anonymous = await t.app.inject({ method: "GET", url: "/api/tools" });
     expect(anonymous.statusCode).toBe(401);
   });
