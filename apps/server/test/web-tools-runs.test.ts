@@ -1,4 +1,4 @@
-import type { TRunEvent, TRunEventOf } from "@cohort/contracts";
+import { APPROVAL_MESSAGES, type TRunEvent, type TRunEventOf } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
 import { signUp } from "./support/accounts";
@@ -11,8 +11,8 @@ import { type StandIn, startSearxng, startSite } from "./support/web-stand-ins";
 /**
  * read_url in a run (decisions 058, 061): the simulator reads the URL its task contains
  * through the engine's tool loop; the call and its result are run events, the page cited as
- * source [1]. An external call waits for approval under the default policy: without an
- * approvals module nobody can give it, so it is denied and the page is never fetched.
+ * source [1]. An external call waits for approval under the default policy (decision 059):
+ * here nobody gives it, so it expires denied and the page is never fetched.
  */
 
 let site: StandIn;
@@ -51,6 +51,8 @@ beforeAll(async () => {
       SIMULATOR_TOKENS_PER_SECOND: "0",
       SIGNUP_CREDITS: "0",
       READ_URL_ALLOWED_NETWORKS: "127.0.0.1/32",
+      // Nobody answers the approval requests here: each expires after a second, denied.
+      APPROVAL_TIMEOUT_SECONDS: "1",
     },
     { resolveHost: fakeDns({ "news.example.test": ["127.0.0.1"] }) },
   );
@@ -119,7 +121,10 @@ describe("read_url in a run", () => {
     expect(results.length).toBeGreaterThanOrEqual(1);
     for (const result of results) {
       expect(result.status).toBe("denied");
-      expect(result.error).toEqual({ code: "tool_denied", message: "approval needed" });
+      expect(result.error).toEqual({
+        code: "tool_denied",
+        message: APPROVAL_MESSAGES.expiredNote(1),
+      });
     }
     expect(site.requests).toHaveLength(0);
   }, 120_000);
@@ -158,7 +163,10 @@ describe("read_url in a run", () => {
     expect(writes.length).toBeGreaterThanOrEqual(1);
     for (const write of writes) {
       expect(write.status).toBe("denied");
-      expect(write.error).toEqual({ code: "tool_denied", message: "approval needed" });
+      expect(write.error).toEqual({
+        code: "tool_denied",
+        message: APPROVAL_MESSAGES.expiredNote(1),
+      });
       expect(write.seq).toBeGreaterThan(read[0]?.seq ?? Number.POSITIVE_INFINITY);
     }
     expect(deleted).toEqual([]);
