@@ -142,6 +142,13 @@ describe("spec §3's payloads as they are", () => {
         "SELECT analytics_session_id, page_path, lcp, page_load_time FROM analytics_performance WHERE lcp = 1200",
       ),
     ).toEqual([{ analytics_session_id: null, page_path: null, lcp: 1200, page_load_time: 1500 }]);
+    // The admin's summary still answers, the page-less samples under "(no page)".
+    const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
+    const summary = await admin.get("/api/admin/analytics");
+    expect(summary.statusCode).toBe(200);
+    expect(summary.json().webVitals).toContainEqual(
+      expect.objectContaining({ pagePath: "(no page)", lcp: 1200 }),
+    );
   });
 
   it("a page view without a session id, and a session end with only its duration", async () => {

@@ -33,6 +33,8 @@ interface FunnelRow {
 }
 
 const WINDOW = "created_at >= $1 AND created_at < $2";
+/** Where web vitals sent without a page are counted. */
+export const NO_PAGE = "(no page)";
 
 /**
  * The admin's Analytics view in one call: top pages, referrer hosts and UTM sources (by
@@ -100,7 +102,9 @@ export async function summarizeAnalytics(
       [...window, FUNNEL_EVENT_CATEGORY],
     ),
     db.query<VitalsRow>(
-      `SELECT page_path, count(*)::int AS samples,
+      // The spec's payload may leave the page out: those samples are grouped
+      // under NO_PAGE, never a null key the summary's schema refuses (a 500 before).
+      `SELECT coalesce(page_path, '${NO_PAGE}') AS page_path, count(*)::int AS samples,
          percentile_cont(0.75) WITHIN GROUP (ORDER BY lcp) AS lcp,
          percentile_cont(0.75) WITHIN GROUP (ORDER BY fid) AS fid,
          percentile_cont(0.75) WITHIN GROUP (ORDER BY inp) AS inp,
@@ -108,7 +112,7 @@ export async function summarizeAnalytics(
          percentile_cont(0.75) WITHIN GROUP (ORDER BY ttfb) AS ttfb,
          percentile_cont(0.75) WITHIN GROUP (ORDER BY fcp) AS fcp
        FROM analytics_performance WHERE ${WINDOW}
-       GROUP BY page_path ORDER BY samples DESC, page_path LIMIT $3`,
+       GROUP BY 1 ORDER BY samples DESC, page_path LIMIT $3`,
       limited,
     ),
   ]);
