@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NotesServer, startNotesServer } from "../test-support/mcp-notes-server";
 import { createUser, signInContext } from "./support/accounts";
+import { axeViolations } from "./support/axe";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 import { useOwnServer } from "./support/own-server";
 import { expectToast } from "./support/ui";
@@ -59,6 +60,8 @@ describe("Settings → MCP servers", () => {
     expect(await tools.locator("img").count()).toBe(0);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     await section.scrollIntoViewIfNeeded();
+    // The card, its form, the server and its open tool list: no axe violation.
+    expect(await axeViolations(page, ['[data-testid="mcp-servers"]'])).toEqual([]);
     await screenshot(page, "settings-mcp-servers", false);
 
     // The server goes down: Refresh says so, in words.

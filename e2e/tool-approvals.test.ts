@@ -2,6 +2,7 @@ import type { TDocumentResponse, TDocumentsResponse, TSession } from "@cohort/co
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, signInContext, type TestUser } from "./support/accounts";
+import { axeViolations } from "./support/axe";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 
 /**
@@ -117,6 +118,11 @@ describe("approving a tool call in its lane", () => {
         '"query"',
       );
 
+      // The card and the waiting row: no axe violation (WCAG 2.1 A/AA).
+      expect(
+        await axeViolations(page, ['[data-testid="approval-card"]', '[data-testid="tool-call"]']),
+      ).toEqual([]);
+
       // Keyboard only: focus Approve and press Enter.
       await again.getByRole("button", { name: "Approve", exact: true }).focus();
       await page.keyboard.press("Enter");
@@ -143,6 +149,9 @@ describe("approving a tool call in its lane", () => {
       await expect
         .poll(() => done.getByTestId("tool-call-output").textContent())
         .toContain("opens on Mondays");
+      expect(
+        await axeViolations(page, ['[data-testid="tool-call"]', '[data-testid="approval-card"]']),
+      ).toEqual([]);
       await screenshot(page, "tool-call-row", false);
 
       // A second run: the call is denied; the lane says so and the run still answers.
