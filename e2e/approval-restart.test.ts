@@ -2,16 +2,11 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type {
-  TDocumentResponse,
-  TDocumentsResponse,
-  TRunEvent,
-  TSession,
-  TToolApprovalsResponse,
-} from "@cohort/contracts";
+import type { TRunEvent, TSession, TToolApprovalsResponse } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createUser, type TestUser } from "./support/accounts";
-import { baseURL, useBaseURL } from "./support/browser";
+import { api, uploadReadyText } from "./support/api";
+import { useBaseURL } from "./support/browser";
 import { freePort, startServer, stopServer } from "./support/server";
 
 /**
@@ -43,17 +38,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function api<T>(method: string, url: string, bearer: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseURL()}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
 async function events(user: TestUser, sessionId: string): Promise<TRunEvent[]> {
   return (
     await api<{ events: TRunEvent[] }>(
@@ -62,28 +46,6 @@ async function events(user: TestUser, sessionId: string): Promise<TRunEvent[]> {
       user.token,
     )
   ).events;
-}
-
-async function uploadReadyText(user: TestUser, name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob([text], { type: "text/plain" }), name);
-  const response = await fetch(`${baseURL()}/api/documents`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${user.token}` },
-    body: form,
-  });
-  expect(response.status).toBe(201);
-  const { document } = (await response.json()) as TDocumentResponse;
-  await expect
-    .poll(
-      async () =>
-        (await api<TDocumentsResponse>("GET", "/api/documents", user.token)).documents.find(
-          (d) => d.id === document.id,
-        )?.status,
-      { timeout: 60_000 },
-    )
-    .toBe("ready");
-  return document.id;
 }
 
 describe("a server killed while a tool call waits for approval", () => {

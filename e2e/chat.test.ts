@@ -150,7 +150,9 @@ describe("Cohort Chat", () => {
     await page.getByRole("button", { name: "Pause" }).click();
     await page.getByTestId("session-header").getByText("Paused").waitFor();
     await expect.poll(() => messageBox.isDisabled()).toBe(true);
-    expect(await messageBox.getAttribute("placeholder")).toContain("paused");
+    expect(await messageBox.getAttribute("placeholder")).toBe(
+      "This session is paused. Resume it to send a message.",
+    );
     await page.getByRole("button", { name: "Resume" }).click();
     await expect.poll(() => messageBox.isEnabled()).toBe(true);
 

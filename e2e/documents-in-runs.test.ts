@@ -1,13 +1,9 @@
-import type {
-  TDocumentResponse,
-  TDocumentsResponse,
-  TSubscriptionTier,
-  TUserResponse,
-} from "@cohort/contracts";
+import type { TSubscriptionTier, TUserResponse } from "@cohort/contracts";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDocx, makePdf } from "../test-support/document-fixtures";
 import { adminToken, createUser, signInContext, type TestUser } from "./support/accounts";
+import { api, uploadReadyText } from "./support/api";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 import { expectToast, horizontalOverflow } from "./support/ui";
 
@@ -61,44 +57,10 @@ function makeBudgetDocx(): Promise<Buffer> {
   );
 }
 
-async function api<T>(method: string, path: string, bearer: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseURL()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
 /** Memory is a Pro+ feature: the admin grants the plan, as a purchase would. */
 async function grantTier(user: TestUser, tier: TSubscriptionTier): Promise<void> {
   const { user: profile } = await api<TUserResponse>("GET", "/api/users/profile", user.token);
   await api("PUT", `/api/admin/users/${profile.id}/tier`, await adminToken(), { tier });
-}
-
-/** A text document uploaded through the API, read and ready. */
-async function uploadReadyText(user: TestUser, name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob([text], { type: "text/plain" }), name);
-  const response = await fetch(`${baseURL()}/api/documents`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${user.token}` },
-    body: form,
-  });
-  expect(response.status).toBe(201);
-  const { document } = (await response.json()) as TDocumentResponse;
-  await expect
-    .poll(
-      async () =>
-        (await api<TDocumentsResponse>("GET", "/api/documents", user.token)).documents.find(
-          (d) => d.id === document.id,
-        )?.status,
-      { timeout: READ_TIMEOUT },
-    )
-    .toBe("ready");
-  return document.id;
 }
 
 function documentRow(page: Page, name: string): Locator {
@@ -268,7 +230,12 @@ describe("documents and memory in runs", () => {
 
   it("opens the new session even when its documents cannot be attached, and says why", async () => {
     const user = await createUser({ firstName: "Mary", lastName: "Somerville" });
-    const id = await uploadReadyText(user, "tides.txt", "The spring tides peak in March.");
+    const id = await uploadReadyText(
+      user,
+      "tides.txt",
+      "The spring tides peak in March.",
+      READ_TIMEOUT,
+    );
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
     await signInContext(page.context(), user.token);
     await page.goto("/chat");

@@ -1,9 +1,10 @@
-import type { TDocumentResponse, TDocumentsResponse, TSession } from "@cohort/contracts";
+import type { TSession } from "@cohort/contracts";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, signInContext, type TestUser } from "./support/accounts";
+import { createUser, signInContext } from "./support/accounts";
+import { api, uploadReadyText } from "./support/api";
 import { axeViolations } from "./support/axe";
-import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
+import { launchBrowser, openPage, screenshot } from "./support/browser";
 
 /**
  * Approvals in the browser (issue 30 §5, decision 059): a session that asks before every
@@ -20,39 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function api<T>(method: string, path: string, bearer: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseURL()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-async function uploadReadyText(user: TestUser, name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob([text], { type: "text/plain" }), name);
-  const response = await fetch(`${baseURL()}/api/documents`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${user.token}` },
-    body: form,
-  });
-  expect(response.status).toBe(201);
-  const { document } = (await response.json()) as TDocumentResponse;
-  await expect
-    .poll(
-      async () =>
-        (await api<TDocumentsResponse>("GET", "/api/documents", user.token)).documents.find(
-          (d) => d.id === document.id,
-        )?.status,
-      { timeout: 60_000 },
-    )
-    .toBe("ready");
-  return document.id;
-}
 
 async function send(page: Page, text: string): Promise<Locator> {
   const box = page.getByRole("textbox", { name: "Message" });

@@ -28,25 +28,31 @@ export async function retrievePassages(ctx: RunContext, plan: TRunPlanView): Pro
     const fitted = fitPassages(found[i] ?? [], budget);
     ctx.material.stepPassages.set(
       step.id,
-      fitted.map((p) => {
-        const known = ctx.material.passages.get(p.chunk_id);
-        if (known) return known;
-        const passage: TRunPassage = {
-          n: ctx.material.passages.size + 1,
-          chunk_id: p.chunk_id,
-          document_id: p.document_id,
-          document_name: p.document_name,
-          page: p.page,
-          section: p.section,
-          text: p.text,
-        };
-        ctx.material.passages.set(p.chunk_id, passage);
-        added.push(passage);
-        return passage;
-      }),
+      fitted.map((p) => numberPassage(ctx, p, added)),
     );
   });
   if (added.length > 0) track(ctx, () => insertRunPassages(ctx.deps.db, ctx.runId, added));
+}
+
+/**
+ * The run's number for a found passage: the one it already has, else the next, the passage
+ * then pushed onto `added` (stored by the caller in one statement).
+ */
+export function numberPassage(ctx: RunContext, p: TPassage, added: TRunPassage[]): TRunPassage {
+  const known = ctx.material.passages.get(p.chunk_id);
+  if (known) return known;
+  const passage: TRunPassage = {
+    n: ctx.material.passages.size + 1,
+    chunk_id: p.chunk_id,
+    document_id: p.document_id,
+    document_name: p.document_name,
+    page: p.page,
+    section: p.section,
+    text: p.text,
+  };
+  ctx.material.passages.set(p.chunk_id, passage);
+  added.push(passage);
+  return passage;
 }
 
 async function searchFor(ctx: RunContext, step: TPlannedStep): Promise<TPassage[]> {

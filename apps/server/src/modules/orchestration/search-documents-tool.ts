@@ -2,7 +2,7 @@ import { STEP_PASSAGES_MAX, type TRunPassage } from "@cohort/contracts";
 import { z } from "zod";
 import type { ToolDefinition } from "../tools/tool-definition";
 import { insertRunPassages } from "./material-store";
-import { anyWordOf } from "./retrieve-passages";
+import { anyWordOf, numberPassage } from "./retrieve-passages";
 import { type RunContext, track } from "./run-context";
 
 const ZSearchDocumentsInput = z.object({
@@ -40,22 +40,7 @@ export function searchDocumentsTool(
         limit: STEP_PASSAGES_MAX,
       });
       const added: TRunPassage[] = [];
-      const passages = found.map((p) => {
-        const known = ctx.material.passages.get(p.chunk_id);
-        if (known) return known;
-        const passage: TRunPassage = {
-          n: ctx.material.passages.size + 1,
-          chunk_id: p.chunk_id,
-          document_id: p.document_id,
-          document_name: p.document_name,
-          page: p.page,
-          section: p.section,
-          text: p.text,
-        };
-        ctx.material.passages.set(p.chunk_id, passage);
-        added.push(passage);
-        return passage;
-      });
+      const passages = found.map((p) => numberPassage(ctx, p, added));
       if (added.length > 0) track(ctx, () => insertRunPassages(ctx.deps.db, ctx.runId, added));
       if (passages.length === 0) return { text: "No passage of the attached documents matched." };
       return {

@@ -11,6 +11,7 @@ import {
   type TRunError,
   type TRunStepKind,
 } from "@cohort/contracts";
+import { raceAbort } from "../../platform/race-abort";
 import type {
   GatewayMessage,
   GatewayTool,
@@ -123,7 +124,7 @@ export async function runToolTurns(
     if (opened) text += separator + turnText;
     const calls = offer ? (result.toolCalls ?? []) : [];
     if (calls.length === 0) break;
-    await untilStopped(hooks.laneOpen, abortSignal);
+    await raceAbort(hooks.laneOpen, abortSignal);
     const exchanges: GatewayToolExchange[] = [];
     for (const call of calls) {
       exchanges.push(await runToolCall(ctx, lane, call, byName.get(call.toolName), abortSignal));
@@ -274,7 +275,7 @@ async function runToolCall(
     await ended("denied", error);
     return answer(`Not run: ${error.message}`, true);
   }
-  const decision = await untilStopped(
+  const decision = await raceAbort(
     gate.authorize({
       ctx: { ...context, signal: runSignal },
       tool,
@@ -361,25 +362,6 @@ function toolCallResult(tool: ToolDefinition, price: Hundredths): ModelCallResul
     finishReason: "stop",
     failedAttempts: 0,
   };
-}
-
-/** A gate's wait ends at once when the run stops. */
-function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 const scratchDirs = new Map<string, Promise<string>>();

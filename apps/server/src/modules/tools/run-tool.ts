@@ -4,6 +4,7 @@ import {
   type TRunError,
   type TToolFile,
 } from "@cohort/contracts";
+import { raceAbort } from "../../platform/race-abort";
 import type { ToolContext, ToolDefinition, ToolOutput, ToolSourceRef } from "./tool-definition";
 
 // Running one tool call (decision 058): its arguments checked against its schema, its time
@@ -116,21 +117,8 @@ export async function runTool(
   let output: ToolOutput;
   try {
     // A tool that ignores its signal is still left behind at once.
-    output = await new Promise<ToolOutput>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      if (signal.aborted) return onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
-      tool.execute(args, { ...ctx, signal }).then(
-        (value) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-    });
+    signal.throwIfAborted();
+    output = await raceAbort(tool.execute(args, { ...ctx, signal }), signal);
   } catch (error) {
     if (options.runSignal.aborted) throw options.runSignal.reason;
     if (timer.signal.aborted) {
