@@ -220,5 +220,39 @@ describe("a user's own key that its provider refuses", () => {
     // The refused save and key test answer 422, the refused format never leaves the browser.
     expectNoErrors([/Failed to load resource: the server responded with a status of 422/]);
     await close();
+
+    // The operator's provider health counts the call made on the user's key, and its failure,
+    // apart from hosted calls and without saying whose key it was (decision 056).
+    const admin = await call<TAuthResponse>("POST", "/admin/login", {
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      anonymous: true,
+    });
+    const operator = await openPage(browser, {
+      baseURL: origin,
+      viewport: { width: 1280, height: 900 },
+    });
+    await operator.page
+      .context()
+      .addCookies([
+        { name: SIGN_IN_COOKIE, value: admin.token, url: origin, httpOnly: true, sameSite: "Lax" },
+      ]);
+    await operator.page.goto("/admin/dashboard");
+    const health = operator.page.getByTestId("provider-health");
+    await health.waitFor();
+    const headers = await health.getByRole("columnheader").allTextContents();
+    const openaiRow = health.getByRole("row").filter({
+      has: operator.page.getByRole("rowheader", { name: "OpenAI", exact: true }),
+    });
+    const cells = await openaiRow.getByRole("cell").allTextContents();
+    // The row header is the first column; the cells are the rest, in the headers' order.
+    expect(cells[headers.indexOf("On users' keys") - 1]).toBe("1 (1 failed)");
+    // The server's own OpenAI key made no call: the status does not claim "No calls yet".
+    expect(cells[headers.indexOf("Status") - 1]).toBe("None on the server's key");
+    expect(await health.textContent()).not.toContain("example.test");
+    expect(await health.textContent()).not.toContain("WXYZ");
+    await operator.page.getByTestId("provider-health").scrollIntoViewIfNeeded();
+    await screenshot(operator.page, "admin-provider-health-user-keys", false);
+    operator.expectNoErrors();
+    await operator.close();
   });
 });

@@ -206,7 +206,9 @@ export function ProviderHealthTable({ providers }: { providers: readonly TModelH
               </td>
               <td className="py-2 pr-3">
                 {provider.reachable === null ? (
-                  <span className="text-ink-500">No calls yet</span>
+                  <span className="text-ink-500">
+                    {provider.user_key_calls > 0 ? "None on the server's key" : "No calls yet"}
+                  </span>
                 ) : provider.reachable ? (
                   <Badge tone="success">OK</Badge>
                 ) : (
