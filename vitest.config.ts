@@ -77,6 +77,8 @@ export default defineConfig({
           // of its own (e2e/support/own-server.ts).
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+          // A poll waits for a screen to settle; vitest's 1 s default fails a starved browser.
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -93,6 +95,7 @@ export default defineConfig({
           globalSetup: ["e2e/support/global-setup.ts"],
           fileParallelism: false,
           sequence: { groupOrder: 3 },
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
