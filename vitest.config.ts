@@ -96,7 +96,7 @@ export default defineConfig({
           fileParallelism: false,
           sequence: { groupOrder: 3 },
           expect: { poll: { timeout: 10_000 } },
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

@@ -255,7 +255,9 @@ describe("billing", () => {
         .getByRole("button", { name: `Hide the ${calls} model calls` })
         .getAttribute("aria-expanded"),
     ).toBe("true");
-    await screenshot(page, "billing-history-run");
+    // The first screen at the history, not a full page (whose sticky sidebar lands at its foot).
+    await run.scrollIntoViewIfNeeded();
+    await screenshot(page, "billing-history-run", false);
 
     await link.click();
     await page.waitForURL(`**/chat/${session.id}`);
