@@ -19,7 +19,7 @@ export function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The server exited early:\n${output()}`);
     try {
@@ -30,7 +30,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     }
     await sleep(100);
   }
-  throw new Error(`The server did not become healthy in 30 s:\n${output()}`);
+  throw new Error(`The server did not become healthy in 90 s:\n${output()}`);
 }
 
 /**
