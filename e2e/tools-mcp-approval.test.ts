@@ -168,13 +168,16 @@ describe("an MCP server's write tool, approved and denied in the lane", () => {
       expect(facts).toMatch(
         /^on Notes · Changes your data · .+ · [\d,]+ characters · free · approved by .+$/,
       );
-      expect(await stored.getByTestId("tool-call-args").textContent()).toContain(
-        JSON.stringify(created?.title),
-      );
+      expect(await stored.getByTestId("tool-call-args").textContent()).toMatch(/^\{"body":/);
       const reopened = stored.getByRole("button", { name: /Create note \(Notes\)/ });
       await reopened.focus();
       await page.keyboard.press("Enter");
       await expect.poll(() => reopened.getAttribute("aria-expanded")).toBe("true");
+      // The arguments in full, as the note was made with them.
+      expect(JSON.parse((await stored.locator("pre").first().textContent()) ?? "null")).toEqual({
+        title: created?.title,
+        body: created?.body,
+      });
       expect(await stored.getByTestId("tool-call-output").textContent()).toBe(
         `Created note n3: ${created?.title}`,
       );

@@ -58,7 +58,8 @@ function summaryOf(value: RoleToolChoices): string {
 }
 
 function unavailableText(item: TUnavailableTool): string {
-  return `${item.name}: ${item.reason}`;
+  // Providers often name the tool in their reason already.
+  return item.reason.startsWith(`${item.name}:`) ? item.reason : `${item.name}: ${item.reason}`;
 }
 
 /**
