@@ -1,7 +1,9 @@
+import type { TSession } from "@cohort/contracts";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NotesServer, startNotesServer } from "../test-support/mcp-notes-server";
 import { createUser, signInContext } from "./support/accounts";
+import { api } from "./support/api";
 import { axeViolations } from "./support/axe";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { useOwnServer } from "./support/own-server";
@@ -211,6 +213,35 @@ describe("an MCP server's write tool, approved and denied in the lane", () => {
       expect(await deniedStored.getByTestId("tool-call-error").textContent()).toMatch(
         /^Denied by .+: the tool was not called\.$/,
       );
+
+      // 7. The session's own settings: the Coder's choice is there, and is taken back.
+      await page.getByRole("button", { name: "Session actions" }).click();
+      await page.getByRole("menuitem", { name: "Edit details…" }).click();
+      const edit = page.getByRole("dialog", { name: "Edit session" });
+      const editTools = edit.getByTestId("role-tools");
+      expect(await editTools.getByTestId("role-tools-summary").textContent()).toBe(
+        "— Chosen for 1 role",
+      );
+      await editTools.locator("summary").focus();
+      await page.keyboard.press("Enter");
+      const editCoder = editTools.getByRole("group", { name: "Coder" });
+      const editServer = editCoder.getByRole("checkbox", { name: "MCP server Notes (2 tools)" });
+      expect(await editServer.isChecked()).toBe(true);
+      expect(await axeViolations(page, ['[data-testid="role-tools"]'])).toEqual([]);
+      await editServer.focus();
+      await page.keyboard.press("Space");
+      await edit.getByRole("button", { name: "Save" }).click();
+      await edit.waitFor({ state: "detached" });
+      const sessionId = page.url().split("/").at(-1) as string;
+      const { session } = await api<{ session: TSession }>(
+        "GET",
+        `/api/sessions/${sessionId}`,
+        user.token,
+      );
+      expect(session.tools.roles.coder).toEqual({
+        builtins: ["search_documents", "read_url", "web_search"],
+        mcp_servers: [],
+      });
 
       expectNoErrors();
       await close();

@@ -1,4 +1,5 @@
 import {
+  AGENT_ROLES,
   SESSION_BUDGET_MAX,
   SESSION_DESCRIPTION_MAX,
   SESSION_STATUS_TRANSITIONS,
@@ -169,6 +170,11 @@ function EditSessionDialog({
           value={roleTools}
           onChange={setRoleTools}
           workspaceId={session.workspace_id}
+          roles={
+            session.manual_agent_selection
+              ? AGENT_ROLES.filter((role) => session.agent_preferences?.[role]?.enabled)
+              : AGENT_ROLES
+          }
         />
         <FormMessage>{error}</FormMessage>
         <div className="flex justify-end gap-2">
