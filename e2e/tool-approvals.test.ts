@@ -74,7 +74,7 @@ describe("approving a tool call in its lane", () => {
         );
       const row = run.locator('[data-testid="tool-call"][data-tool="search_documents"]').first();
       await expect.poll(() => row.getAttribute("data-status")).toBe("awaiting_approval");
-      await screenshot(page, "tool-approval-card", false);
+      await screenshot(page, "tool-approval-card-documents", false);
 
       // The page goes away in the middle of the pause and comes back: the card is still there.
       await page.reload();
@@ -120,7 +120,7 @@ describe("approving a tool call in its lane", () => {
       expect(
         await axeViolations(page, ['[data-testid="tool-call"]', '[data-testid="approval-card"]']),
       ).toEqual([]);
-      await screenshot(page, "tool-call-row", false);
+      await screenshot(page, "tool-call-row-documents", false);
 
       // A second run: the call is denied; the lane says so and the run still answers.
       const second = await send(page, TASK);

@@ -44,6 +44,7 @@ import { registerModelOverrides } from "./modules/models/model-overrides";
 import { registerLocalModels } from "./modules/models/register-local-models";
 import { modelsRoutes } from "./modules/models/routes";
 import { findRunFor } from "./modules/orchestration/find-run-for";
+import { listToolCalls } from "./modules/orchestration/list-tool-calls";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
 import { lastEventSeq } from "./modules/orchestration/run-events";
 import { listRuns } from "./modules/orchestration/run-store";
@@ -312,6 +313,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     runs: {
       lastEventSeq: (sessionId) => lastEventSeq(app.orchestration.deps, sessionId),
       list: (sessionId) => listRuns(db, sessionId),
+      toolCalls: (sessionId) => listToolCalls(db, sessionId),
       stopActive: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
       newest: (sessionIds) => findNewestRuns(db, sessionIds),
       newestRunJoin: NEWEST_RUN_JOIN,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DOCUMENT_NAME_MAX } from "./documents";
 import { ZGeneratedImageRef } from "./images";
 import { ZCreditAmount } from "./money";
-import { ZChatRequest, ZRun, ZRunError } from "./runs";
+import { ZChatRequest, ZRun, ZRunError, ZRunToolCall } from "./runs";
 import {
   SESSION_TITLE_MAX,
   ZAgentPreferences,
@@ -84,33 +84,7 @@ export type TExportedCriticVerdict = z.infer<typeof ZExportedCriticVerdict>;
  * A tool call of a run (issue 30, decision 058), from its `tool.call`, `tool.result` and
  * approval events: what ran, with which arguments, how it ended, who approved it.
  */
-export const ZExportedToolCall = z.object({
-  tool_call_id: z.string(),
-  /** The lane's model call (run step id) that asked for it. */
-  call_id: z.string(),
-  step_id: z.string(),
-  tool: z.string(),
-  title: z.string(),
-  risk: ZToolRisk,
-  source: ZToolSourceView,
-  args: z.unknown(),
-  status: z.enum(["running", "completed", "failed", "denied"]),
-  duration_ms: z.number().int().nullable(),
-  output_chars: z.number().int().nullable(),
-  truncated: z.boolean(),
-  credits: z.number(),
-  text_preview: z.string(),
-  sources: z.array(ZToolSource).default([]),
-  error: ZRunError.nullable(),
-  /** The person's answer when it needed approval (null: none asked). */
-  approval: z
-    .object({
-      decision: ZToolApprovalDecision,
-      by_name: z.string().nullable(),
-      at: z.string(),
-    })
-    .nullable(),
-});
+export const ZExportedToolCall = ZRunToolCall;
 export type TExportedToolCall = z.infer<typeof ZExportedToolCall>;
 
 /**

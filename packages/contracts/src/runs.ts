@@ -250,6 +250,39 @@ export const ZRunStep = z.object({
 });
 export type TRunStep = z.infer<typeof ZRunStep>;
 
+/**
+ * One tool call of a stored run as its lane shows it after a reload and as exports carry it
+ * (decision 058): rebuilt from its stored `tool.*` events.
+ */
+export const ZRunToolCall = z.object({
+  tool_call_id: z.string(),
+  /** The lane's model call (run step id) that asked for it. */
+  call_id: z.string(),
+  step_id: z.string(),
+  tool: z.string(),
+  title: z.string(),
+  risk: ZToolRisk,
+  source: ZToolSourceView,
+  args: z.unknown(),
+  status: z.enum(["running", "completed", "failed", "denied"]),
+  duration_ms: z.number().int().nullable(),
+  output_chars: z.number().int().nullable(),
+  truncated: z.boolean(),
+  credits: z.number(),
+  text_preview: z.string(),
+  sources: z.array(ZToolSource).default([]),
+  error: ZRunError.nullable(),
+  /** The person's answer when it needed approval (null: none asked). */
+  approval: z
+    .object({
+      decision: ZToolApprovalDecision,
+      by_name: z.string().nullable(),
+      at: z.string(),
+    })
+    .nullable(),
+});
+export type TRunToolCall = z.infer<typeof ZRunToolCall>;
+
 export const ZRun = z.object({
   id: z.string(),
   session_id: z.string(),
@@ -286,6 +319,11 @@ export const ZRun = z.object({
   draft_scores: z.record(z.string(), z.number()).optional(),
   /** How often the run was taken over after its instance stopped (absent: never; decision 047). */
   resumes: z.number().int().min(1).optional(),
+  /**
+   * Its lanes' tool calls, in order, so a finished run's rows come back on a reload (a running
+   * run's come from its replayed events). Only the owner's session view carries them.
+   */
+  tool_calls: z.array(ZRunToolCall).optional(),
 });
 export type TRun = z.infer<typeof ZRun>;
 

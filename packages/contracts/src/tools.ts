@@ -224,3 +224,21 @@ export const TOOL_ERROR_CODES = {
   /** The run stopped while the tool ran. */
   stopped: "tool_stopped",
 } as const;
+
+// ---------------------------------------------------------------------------------------
+// Checking a session's (or template's) per-role tool choice (decision 066).
+// ---------------------------------------------------------------------------------------
+
+export const TOOL_SETTINGS_ERROR_CODES = {
+  /** A role names a built-in tool Cohort does not have. */
+  unknownBuiltin: "tool_settings_unknown_builtin",
+  /** A role names an MCP server the caller cannot offer to this workspace's sessions. */
+  unknownServer: "tool_settings_unknown_server",
+} as const;
+
+export const TOOL_SETTINGS_MESSAGES = {
+  unknownBuiltin: (name: string) =>
+    `"${name}" is not a built-in tool. The built-in tools are ${BUILTIN_TOOLS.join(", ")}; an MCP server's tools are chosen by server.`,
+  unknownServer: (id: string) =>
+    `No MCP server "${id}" with tools is connected for you or this workspace. Connect it in Settings → MCP servers (and refresh it) first.`,
+} as const;

@@ -1,5 +1,6 @@
 import {
   type TRun,
+  type TRunToolCall,
   ZCreateSessionRequest,
   ZDeleteSessionResponse,
   ZSessionDetailResponse,
@@ -13,6 +14,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireAgreement } from "../agreements/require-agreement";
+import { checkToolSettings } from "../tools/check-tool-settings";
 import { requireWorkspaceAccess } from "../workspaces/workspace-access";
 import { checkModelChoices } from "./check-model-choices";
 import { checkToolPolicy } from "./check-tool-policy";
@@ -39,6 +41,8 @@ export interface SessionRuns {
   lastEventSeq(sessionId: string): Promise<number>;
   /** The session's runs with their plans, steps and costs, oldest first. */
   list(sessionId: string): Promise<TRun[]>;
+  /** The session's tool calls by run id, in order, from their stored events (decision 058). */
+  toolCalls(sessionId: string): Promise<Map<string, TRunToolCall[]>>;
   /** Stops the session's active run, if any. */
   stopActive(sessionId: string): Promise<void>;
   /** Each session's newest run (sessions without runs are left out). */
@@ -79,6 +83,11 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       );
       checkModelChoices(catalogue, request.body);
       checkToolPolicy(access.role, request.body.tools?.policy);
+      await checkToolSettings(
+        app.tools,
+        { userId: user.id, workspaceId: access.workspaceId },
+        request.body.tools,
+      );
       const session = await createSession(app.db, user.id, {
         ...request.body,
         workspace_id: access.workspaceId,
@@ -121,10 +130,16 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       const session = toStoredSession(await findSessionFor(app.db, user.id, request.params.id));
       // The seq first: events that land while the rest is read are replayed, not missed.
       const last_seq = await sessionRuns.lastEventSeq(session.id);
-      const [messages, runs] = await Promise.all([
+      const [messages, stored, toolCalls] = await Promise.all([
         listMessages(app.db, session.id),
         sessionRuns.list(session.id),
+        sessionRuns.toolCalls(session.id),
       ]);
+      // A finished run's tool rows come back with it (decision 058); a running one replays them.
+      const runs = stored.map((run) => {
+        const calls = toolCalls.get(run.id);
+        return calls ? { ...run, tool_calls: calls } : run;
+      });
       reply.header("cache-control", "no-store");
       return { session: withActivity(session, newestOf(runs)), messages, runs, last_seq };
     },
@@ -181,6 +196,12 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
             : current.agent_preferences,
       });
       checkToolPolicy(current.role, changes.tools?.policy, current.tools.policy);
+      await checkToolSettings(
+        app.tools,
+        { userId: user.id, workspaceId: current.workspace_id },
+        changes.tools,
+        current.tools,
+      );
       const session = await updateSession(app.db, current.id, changes);
       return { session: await shown(session) };
     },

@@ -19,6 +19,7 @@ import { requireAgreement } from "../agreements/require-agreement";
 import { documentSearch } from "../documents/document-search";
 import { checkModelChoices } from "../sessions/check-model-choices";
 import { withActivity } from "../sessions/session-activity";
+import { checkToolSettings } from "../tools/check-tool-settings";
 import { requireWorkspaceAccess } from "../workspaces/workspace-access";
 import { createTemplate, deleteTemplate, updateTemplate } from "./change-template";
 import { findTemplateFor, requireTemplateEditable } from "./find-template";
@@ -92,6 +93,9 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
       }
       if (!setup) throw new Error("a create request has a session or a setup");
       checkModelChoices(catalogue, setup);
+      if (body.setup) {
+        await checkToolSettings(app.tools, { userId: user.id, workspaceId }, body.setup.tools);
+      }
       const row = await createTemplate(app.db, user.id, {
         workspaceId,
         name: body.name,
@@ -138,7 +142,15 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
       const { user } = await requireTemplatePlan(request);
       const found = await findTemplateFor(app.db, user.id, request.params.id);
       requireTemplateEditable(found);
-      if (request.body.setup) checkModelChoices(catalogue, request.body.setup);
+      if (request.body.setup) {
+        checkModelChoices(catalogue, request.body.setup);
+        await checkToolSettings(
+          app.tools,
+          { userId: user.id, workspaceId: found.row.workspace_id },
+          request.body.setup.tools,
+          storedSetup(found.row.setup).tools,
+        );
+      }
       const row = await updateTemplate(app.db, found.row.id, request.body);
       return { template: toTemplate(row, found.viewer) };
     },

@@ -11,7 +11,6 @@ import {
   type TAgentRole,
   type TAgentRoleInfo,
   type TModel,
-  type TSessionToolSettings,
   type TTemplateSetup,
   type TToolPolicy,
 } from "@cohort/contracts";
@@ -26,6 +25,7 @@ import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
 import { DocumentPicker } from "../documents/document-picker";
 import { TemplatePicker } from "../templates/template-picker";
+import { useCurrentWorkspace } from "../workspaces/current-workspace";
 import { ApprovalPolicyField } from "./approval-policy-field";
 import {
   chatKeys,
@@ -38,6 +38,7 @@ import {
 import { DialogFrame } from "./dialog-frame";
 import { formatNumber } from "./format";
 import { ModelBadge } from "./model-badge";
+import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";
 
 interface RoleChoice {
@@ -213,12 +214,13 @@ export function NewSessionDialog({
   }));
   const [budget, setBudget] = useState("");
   const [policy, setPolicy] = useState<TToolPolicy>(DEFAULT_TOOL_POLICY);
-  /** A template's per-role tools, kept as they are (the policy is chosen here). */
-  const [roleTools, setRoleTools] = useState<TSessionToolSettings["roles"] | null>(null);
+  /** Each role's tools; a role left out keeps the defaults (decision 066). */
+  const [roleTools, setRoleTools] = useState<RoleToolChoices>({});
   const [documentIds, setDocumentIds] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
+  const { workspace } = useCurrentWorkspace();
 
   const coordinators = coordinatorModels(modelsQuery.data ?? []);
 
@@ -241,7 +243,7 @@ export function NewSessionDialog({
     setBudget(setup.budget_credits === null ? "" : String(setup.budget_credits));
     setDocumentIds(setup.document_ids);
     setPolicy(setup.tools?.policy ?? DEFAULT_TOOL_POLICY);
-    setRoleTools(setup.tools?.roles ?? null);
+    setRoleTools(setup.tools?.roles ?? {});
   };
   const coordinatorModel = models.get(coordinator);
 
@@ -292,8 +294,8 @@ export function NewSessionDialog({
         manual_agent_selection: manual,
         agent_preferences: preferences,
         budget_credits: budgetCredits,
-        ...(policy !== DEFAULT_TOOL_POLICY || roleTools
-          ? { tools: { policy, roles: roleTools ?? {} } }
+        ...(policy !== DEFAULT_TOOL_POLICY || Object.keys(roleTools).length > 0
+          ? { tools: { policy, roles: roleTools } }
           : {}),
       });
       await attachDocuments(queryClient, session.id, documentIds);
@@ -459,6 +461,12 @@ export function NewSessionDialog({
         />
 
         <ApprovalPolicyField value={policy} onChange={setPolicy} />
+        <RoleToolsField
+          value={roleTools}
+          onChange={setRoleTools}
+          workspaceId={workspace?.id}
+          roles={manual ? AGENT_ROLES.filter((role) => choices[role].enabled) : AGENT_ROLES}
+        />
 
         <FormMessage>{error}</FormMessage>
         <div className="sticky bottom-0 -mx-5 -mb-5 flex flex-col-reverse gap-2 border-t border-ink-100 bg-white px-5 py-4 sm:-mx-6 sm:flex-row sm:justify-end sm:px-6">

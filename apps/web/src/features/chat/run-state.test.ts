@@ -18,6 +18,7 @@ import {
   rerunGoing,
   rerunReviewOf,
   stepVersions,
+  TOOL_STOPPED_WITH_RUN,
   timelineOf,
 } from "./run-state";
 
@@ -319,6 +320,99 @@ describe("session detail → conversation", () => {
     expect(run?.lanes[0]).toMatchObject({ text: "Stored draft", task: "Plan it" });
     expect(run?.critic).toMatchObject({ score: 8, verdict: "approve" });
     expect(applyRunEvents(state, fullRun().slice(0, 3))).toBe(state);
+  });
+
+  it("rebuilds a finished run's tool rows from the stored calls (decision 058)", () => {
+    const call = {
+      call_id: "c1",
+      step_id: "s1",
+      tool: "mcp__notes__create_note",
+      title: "Create note (Notes)",
+      risk: "write" as const,
+      source: { kind: "mcp" as const, server_id: "srv1", server_name: "Notes" },
+      args: { title: "Launch", body: "Plan" },
+      truncated: false,
+      credits: 0,
+      sources: [],
+    };
+    const detail: TSessionDetailResponse = {
+      session,
+      messages: [userMessage, answer],
+      runs: [
+        {
+          ...storedRun("completed"),
+          tool_calls: [
+            {
+              ...call,
+              tool_call_id: "t1",
+              status: "completed",
+              duration_ms: 42,
+              output_chars: 20,
+              text_preview: "Created note n3: Launch",
+              error: null,
+              approval: { decision: "approved", by_name: "Ann", at: at(5) },
+            },
+            {
+              ...call,
+              tool_call_id: "t2",
+              status: "denied",
+              duration_ms: null,
+              output_chars: null,
+              text_preview: "",
+              error: { code: "tool_denied", message: "Denied by Ann: the tool was not called." },
+              approval: { decision: "denied", by_name: "Ann", at: at(6) },
+            },
+            {
+              ...call,
+              tool_call_id: "t3",
+              status: "running",
+              duration_ms: null,
+              output_chars: null,
+              text_preview: "",
+              error: null,
+              approval: null,
+            },
+          ],
+        },
+      ],
+      last_seq: 40,
+    };
+    const { state } = conversationFromDetail(detail);
+    expect(state.runs[R]?.toolCalls).toEqual([
+      {
+        toolCallId: "t1",
+        callId: "c1",
+        stepId: "s1",
+        kind: "agent",
+        tool: "mcp__notes__create_note",
+        title: "Create note (Notes)",
+        serverName: "Notes",
+        risk: "write",
+        args: { title: "Launch", body: "Plan" },
+        status: "completed",
+        durationMs: 42,
+        outputChars: 20,
+        truncated: false,
+        credits: 0,
+        preview: "Created note n3: Launch",
+        error: null,
+        approvalId: null,
+        approvedBy: "Ann",
+      },
+      expect.objectContaining({
+        toolCallId: "t2",
+        status: "denied",
+        error: "Denied by Ann: the tool was not called.",
+        approvedBy: null,
+      }),
+      // Its run ended before it did: it is not running any more.
+      expect.objectContaining({
+        toolCallId: "t3",
+        status: "failed",
+        error: TOOL_STOPPED_WITH_RUN,
+        credits: null,
+      }),
+    ]);
   });
 
   it("replays a run in progress from its first event", () => {

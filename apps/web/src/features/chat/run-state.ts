@@ -12,6 +12,7 @@ import {
   type TRunPassage,
   type TRunPlanView,
   type TRunStatus,
+  type TRunToolCall,
   type TSessionDetailResponse,
   type TToolApproval,
   type TUsedMemory,
@@ -324,8 +325,42 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
     memories: run.memories ?? run.plan?.memories ?? [],
     ...(run.imported ? { imported: true } : {}),
     ...(run.resumes ? { resumes: run.resumes } : {}),
+    toolCalls: (run.tool_calls ?? []).map((call) => toolCallFromSnapshot(call, lanes, run.status)),
   };
 }
+
+/** A tool call of a stored run (decision 058): its row as the live events left it. */
+function toolCallFromSnapshot(
+  call: TRunToolCall,
+  lanes: readonly LaneView[],
+  status: TRun["status"],
+): ToolCallView {
+  // A call without a result in a run that has ended was cut off with it.
+  const cut = call.status === "running" && !isRunActive(status);
+  return {
+    toolCallId: call.tool_call_id,
+    callId: call.call_id,
+    stepId: call.step_id,
+    kind: lanes.find((l) => l.callId === call.call_id)?.kind ?? "agent",
+    tool: call.tool,
+    title: call.title,
+    serverName: call.source.server_name ?? null,
+    risk: call.risk,
+    args: call.args,
+    status: cut ? "failed" : call.status,
+    durationMs: call.duration_ms,
+    outputChars: call.output_chars,
+    truncated: call.truncated,
+    credits: call.status === "running" ? null : call.credits,
+    preview: call.text_preview || null,
+    error: cut ? TOOL_STOPPED_WITH_RUN : (call.error?.message ?? null),
+    approvalId: null,
+    approvedBy: call.approval?.decision === "approved" ? call.approval.by_name : null,
+  };
+}
+
+/** A finished run's tool call that never got its result. */
+export const TOOL_STOPPED_WITH_RUN = "Stopped with its run before it finished.";
 
 /**
  * The screen's state from the session detail, and the seq after which events must be
@@ -644,6 +679,7 @@ function upsertToolCall(
     preview: null,
     error: null,
     approvalId: null,
+    approvedBy: null,
   };
   const next = update(base);
   return known ? calls.map((c) => (c === known ? next : c)) : [...calls, next];
@@ -719,6 +755,7 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
           args: event.args,
           status: event.decision === "approved" ? "running" : "denied",
           error: event.decision === "approved" ? null : event.note,
+          approvedBy: event.decision === "approved" ? event.by_name : null,
         })),
       };
     case "tool.result":

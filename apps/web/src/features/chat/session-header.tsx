@@ -1,4 +1,5 @@
 import {
+  AGENT_ROLES,
   SESSION_BUDGET_MAX,
   SESSION_DESCRIPTION_MAX,
   SESSION_STATUS_TRANSITIONS,
@@ -27,6 +28,7 @@ import { DialogFrame } from "./dialog-frame";
 import { formatRunCredits, formatSpentOfBudget } from "./format";
 import { ModelBadge } from "./model-badge";
 import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
+import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
 
@@ -88,6 +90,7 @@ function EditSessionDialog({
   );
   const [instructions, setInstructions] = useState(() => instructionsOf(session.agent_preferences));
   const [policy, setPolicy] = useState(session.tools.policy);
+  const [roleTools, setRoleTools] = useState<RoleToolChoices>(session.tools.roles);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
@@ -113,7 +116,10 @@ function EditSessionDialog({
         description: description.trim(),
         budget_credits: budgetCredits,
         agent_preferences: withInstructions(session, instructions),
-        ...(policy !== session.tools.policy ? { tools: { ...session.tools, policy } } : {}),
+        ...(policy !== session.tools.policy ||
+        JSON.stringify(roleTools) !== JSON.stringify(session.tools.roles)
+          ? { tools: { policy, roles: roleTools } }
+          : {}),
       });
       onSaved(saved);
       onOpenChange(false);
@@ -160,6 +166,16 @@ function EditSessionDialog({
           placeholder="No cap"
         />
         <ApprovalPolicyField value={policy} onChange={setPolicy} current={session.tools.policy} />
+        <RoleToolsField
+          value={roleTools}
+          onChange={setRoleTools}
+          workspaceId={session.workspace_id}
+          roles={
+            session.manual_agent_selection
+              ? AGENT_ROLES.filter((role) => session.agent_preferences?.[role]?.enabled)
+              : AGENT_ROLES
+          }
+        />
         <FormMessage>{error}</FormMessage>
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={() => onOpenChange(false)}>

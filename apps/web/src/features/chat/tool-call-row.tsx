@@ -36,6 +36,7 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
       ? `${formatCount(call.outputChars, "character")}${call.truncated ? " (cut)" : ""}`
       : null,
     call.credits !== null ? (call.credits > 0 ? formatRunCredits(call.credits) : "free") : null,
+    call.approvedBy ? `approved by ${call.approvedBy}` : null,
   ].filter((fact): fact is string => fact !== null);
   return (
     <li

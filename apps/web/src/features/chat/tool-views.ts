@@ -32,6 +32,8 @@ export interface ToolCallView {
   error: string | null;
   /** The approval it waited for (decision 059), if it needed one. */
   approvalId: string | null;
+  /** Who approved it, when a person did (shown on the row once the card is gone). */
+  approvedBy: string | null;
 }
 
 /** A request for approval as its card shows it. */
