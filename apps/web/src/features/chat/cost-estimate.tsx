@@ -6,9 +6,9 @@ import {
 } from "@cohort/contracts";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { useDebounced } from "../../lib/ui/use-debounced";
 import { useCostEstimate } from "./chat-api";
-import { DialogFrame } from "./dialog-frame";
 import { formatRunCredits } from "./format";
 
 const twoPlaces = new Intl.NumberFormat("en-US", {

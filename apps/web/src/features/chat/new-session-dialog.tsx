@@ -20,6 +20,7 @@ import { type FormEvent, useId, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
@@ -35,7 +36,6 @@ import {
   useAgentRoles,
   useModels,
 } from "./chat-api";
-import { DialogFrame } from "./dialog-frame";
 import { formatNumber } from "./format";
 import { ModelBadge } from "./model-badge";
 import { RoleAvatar } from "./run-parts";

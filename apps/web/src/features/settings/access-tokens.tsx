@@ -16,10 +16,10 @@ import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
-import { DialogFrame } from "../chat/dialog-frame";
 import {
   ACCESS_TOKENS_QUERY_KEY,
   createAccessToken,

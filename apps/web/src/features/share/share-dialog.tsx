@@ -7,11 +7,11 @@ import {
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { getSessionDetail } from "../chat/chat-api";
-import { DialogFrame } from "../chat/dialog-frame";
 import { formatWhen } from "../chat/format";
 import { createShare, listShares, revokeShare } from "./share-api";
 
