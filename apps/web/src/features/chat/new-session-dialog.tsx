@@ -25,6 +25,7 @@ import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
+import { formatNumber } from "../../lib/format/numbers";
 import { DocumentPicker } from "../documents/document-picker";
 import { TemplatePicker } from "../templates/template-picker";
 import { ApprovalPolicyField } from "./approval-policy-field";
@@ -36,7 +37,6 @@ import {
   useAgentRoles,
   useModels,
 } from "./chat-api";
-import { formatNumber } from "./format";
 import { ModelBadge } from "./model-badge";
 import { RoleAvatar } from "./run-parts";
 

@@ -7,7 +7,7 @@ import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
-import { formatWhen } from "../chat/format";
+import { formatWhen } from "../../lib/format/runs";
 import { DocumentStatusBadge } from "./document-status";
 import {
   deleteDocument,

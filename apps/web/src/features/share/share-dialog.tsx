@@ -11,8 +11,8 @@ import { DialogFrame } from "../../components/dialog-frame";
 import { FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatWhen } from "../../lib/format/runs";
 import { getSessionDetail } from "../chat/chat-api";
-import { formatWhen } from "../chat/format";
 import { createShare, listShares, revokeShare } from "./share-api";
 
 const WHOLE_SESSION = "session";

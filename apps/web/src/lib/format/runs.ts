@@ -1,21 +1,7 @@
-import { formatCount, formatInteger, formatNumber, pluralize } from "../../lib/format/numbers";
+import { formatCount, formatInteger, formatNumber, pluralize } from "./numbers";
 
-// The app's one set of number formats (decision 032), re-exported for the chat's screens.
-export {
-  formatCompact,
-  formatCount,
-  formatCreditAmount,
-  formatCreditDelta,
-  formatCredits,
-  formatInteger,
-  formatMilliseconds,
-  formatNumber,
-  formatPercent,
-  formatUsd,
-  pluralize,
-} from "../../lib/format/numbers";
-
-/** Number formats of the run view: credits to the hundredth, tokens and durations short. */
+/** The run view's number formats (chat, shared sessions): credits to the hundredth, tokens and
+ * durations short. */
 const credits2 = new Intl.NumberFormat("en-US", {
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
