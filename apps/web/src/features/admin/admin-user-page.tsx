@@ -13,14 +13,10 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
+import { formatDateTime } from "../../lib/format/dates";
 import { describeUserAgent } from "../../lib/format/describe-user-agent";
 import { formatCount, formatCredits } from "../../lib/format/numbers";
-import {
-  formatCreditDelta,
-  formatDateTime,
-  formatNumber,
-  ledgerReasonLabel,
-} from "../billing/billing-format";
+import { formatCreditDelta, formatNumber, ledgerReasonLabel } from "../billing/billing-format";
 import { useModelNames } from "../billing/use-model-names";
 import {
   adjustCredits,

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card } from "../../components/card";
+import { formatDate } from "../../lib/format/dates";
 import { formatCount, formatPercent } from "../../lib/format/numbers";
-import { barPercent, formatDate, formatNumber } from "../billing/billing-format";
+import { barPercent, formatNumber } from "../billing/billing-format";
 import { adminKeys, fetchAnalytics } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
 import { WebVitalsTable } from "./web-vitals-table";

@@ -1,5 +1,6 @@
 import { useId } from "react";
-import { barPercent, formatDay, formatNumber, niceCeiling } from "../billing/billing-format";
+import { formatDay } from "../../lib/format/dates";
+import { barPercent, formatNumber, niceCeiling } from "../billing/billing-format";
 import { DayAxisLabels } from "../billing/day-axis-labels";
 
 export interface DayValue {

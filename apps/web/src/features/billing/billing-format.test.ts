@@ -7,8 +7,6 @@ import {
   checkoutOutcomeToast,
   formatCost,
   formatCreditDelta,
-  formatDateTime,
-  formatDay,
   formatTokens,
   ledgerReasonLabel,
   niceCeiling,
@@ -38,14 +36,6 @@ describe("billing formatting", () => {
     expect(formatCost(0)).toBe("$0.00");
     expect(formatCost(0.0042)).toBe("$0.0042");
     expect(formatCost(1234.5)).toBe("$1,234.50");
-  });
-
-  it("formats UTC days and timestamps", () => {
-    expect(formatDay("2026-03-05")).toBe("Mar 5");
-    expect(formatDay("2026-03-05", true)).toBe("March 5, 2026");
-    expect(formatDay("not a day")).toBe("not a day");
-    // ICU versions differ in the space before PM.
-    expect(formatDateTime("2026-03-05T14:04:00Z", "UTC")).toMatch(/^Mar 5, 2026, 2:04\sPM$/);
   });
 });
 

@@ -29,38 +29,6 @@ export {
   formatUsd as formatPrice,
 } from "../../lib/format/numbers";
 
-const dayFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  timeZone: "UTC",
-});
-const longDayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
-
-/** A YYYY-MM-DD (UTC) day as "Mar 5"; `long` gives "March 5, 2026". */
-export function formatDay(isoDay: string, long = false): string {
-  const date = new Date(`${isoDay}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return isoDay;
-  return (long ? longDayFormat : dayFormat).format(date);
-}
-
-/** A timestamp as a date in the reader's time zone: "March 5, 2026". */
-export function formatDate(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(date);
-}
-
-/** A timestamp with its time: "Mar 5, 2026, 2:04 PM". */
-export function formatDateTime(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone,
-  }).format(date);
-}
-
 /**
  * The top of a bar chart's scale: the smallest 1, 2, 2.5 or 5 × 10^k at or above `max`, so the
  * gridline labels are round numbers. An empty chart still gets a scale of 1.

@@ -1,5 +1,5 @@
 import { cn } from "../../components/cn";
-import { formatDay } from "./billing-format";
+import { formatDay } from "../../lib/format/dates";
 
 /**
  * The date row under a per-day bar chart: about five labels whatever the range, the rest

@@ -5,15 +5,9 @@ import {
   type TUserUsage,
 } from "@cohort/contracts";
 import { useId } from "react";
+import { formatDay } from "../../lib/format/dates";
 import { formatCount, formatCredits } from "../../lib/format/numbers";
-import {
-  barPercent,
-  formatCost,
-  formatDay,
-  formatNumber,
-  formatTokens,
-  niceCeiling,
-} from "./billing-format";
+import { barPercent, formatCost, formatNumber, formatTokens, niceCeiling } from "./billing-format";
 import { DayAxisLabels } from "./day-axis-labels";
 import { useModelNames } from "./use-model-names";
 

@@ -12,7 +12,7 @@ import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
-import { formatWhen } from "../../lib/format/runs";
+import { formatWhen } from "../../lib/format/dates";
 import { useDebounced } from "../../lib/ui/use-debounced";
 import { ReadOnlyNote } from "../workspaces/read-only-note";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";

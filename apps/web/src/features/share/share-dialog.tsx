@@ -11,7 +11,7 @@ import { DialogFrame } from "../../components/dialog-frame";
 import { FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
-import { formatWhen } from "../../lib/format/runs";
+import { formatShortDate, formatWhen } from "../../lib/format/dates";
 import { getSessionDetail } from "../chat/chat-api";
 import { createShare, listShares, revokeShare } from "./share-api";
 
@@ -94,7 +94,7 @@ function describeLink(link: TShareLink, runs: readonly TRun[]): string {
         : link.status === "expired"
           ? "expired"
           : link.expires_at
-            ? `expires ${new Date(link.expires_at).toLocaleDateString()}`
+            ? `expires ${formatShortDate(link.expires_at)}`
             : "never expires";
   return [what, extras.length > 0 ? `shows ${extras.join(", ")}` : null, views, ends]
     .filter(Boolean)

@@ -29,17 +29,3 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(seconds / 60);
   return `${formatInteger(minutes)} min ${formatInteger(Math.floor(seconds % 60))} s`;
 }
-
-const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
-const dateOnly = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric" });
-
-/** "just now", "5 minutes ago", "yesterday", then the date. */
-export function formatWhen(iso: string, now = Date.now()): string {
-  const diff = (Date.parse(iso) - now) / 1_000;
-  const abs = Math.abs(diff);
-  if (abs < 45) return "just now";
-  if (abs < 3_600) return relative.format(Math.round(diff / 60), "minute");
-  if (abs < 86_400) return relative.format(Math.round(diff / 3_600), "hour");
-  if (abs < 7 * 86_400) return relative.format(Math.round(diff / 86_400), "day");
-  return dateOnly.format(new Date(iso));
-}
