@@ -15,8 +15,13 @@ import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { formatDateTime } from "../../lib/format/dates";
 import { describeUserAgent } from "../../lib/format/describe-user-agent";
-import { formatCount, formatCredits } from "../../lib/format/numbers";
-import { formatCreditDelta, formatNumber, ledgerReasonLabel } from "../billing/billing-format";
+import {
+  formatCount,
+  formatCreditDelta,
+  formatCredits,
+  formatNumber,
+} from "../../lib/format/numbers";
+import { ledgerReasonLabel } from "../billing/billing-format";
 import { useModelNames } from "../billing/use-model-names";
 import {
   adjustCredits,

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
 import { formatDate } from "../../lib/format/dates";
-import { formatNumber } from "../billing/billing-format";
+import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchAgreements, fetchPending } from "./admin-api";
 import { AdminPage, AdminTable, QueryState } from "./admin-page";
 import { Pager } from "./pager";

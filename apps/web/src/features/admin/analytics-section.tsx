@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card } from "../../components/card";
+import { barPercent } from "../../lib/format/chart-scale";
 import { formatDate } from "../../lib/format/dates";
-import { formatCount, formatPercent } from "../../lib/format/numbers";
-import { barPercent, formatNumber } from "../billing/billing-format";
+import { formatCount, formatNumber, formatPercent } from "../../lib/format/numbers";
 import { adminKeys, fetchAnalytics } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
 import { WebVitalsTable } from "./web-vitals-table";

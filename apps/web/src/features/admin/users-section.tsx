@@ -7,7 +7,7 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, inputClasses } from "../../components/form";
 import { formatDate } from "../../lib/format/dates";
-import { formatNumber } from "../billing/billing-format";
+import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchUsers } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
 import { Pager } from "./pager";

@@ -4,9 +4,9 @@ import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { formatDate } from "../../lib/format/dates";
-import { pluralize } from "../../lib/format/numbers";
+import { formatNumber, pluralize } from "../../lib/format/numbers";
 import { creditLevel } from "../shell/credit-levels";
-import { formatCost, formatNumber, formatTokens } from "./billing-format";
+import { formatCost, formatTokens } from "./billing-format";
 import { hasLiveSubscription } from "./plan-actions";
 import { usePortal } from "./use-portal";
 

@@ -6,9 +6,9 @@ import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { Spinner } from "../../components/spinner";
 import { formatDateTime } from "../../lib/format/dates";
-import { formatCount } from "../../lib/format/numbers";
+import { formatCount, formatNumber } from "../../lib/format/numbers";
 import { billingKeys, fetchCreditHistory } from "./billing-api";
-import { formatCreditDelta, formatNumber, ledgerReasonLabel } from "./billing-format";
+import { formatCreditDelta, ledgerReasonLabel } from "./billing-format";
 import { useModelNames } from "./use-model-names";
 
 export const LEDGER_PAGE_SIZE = 10;
