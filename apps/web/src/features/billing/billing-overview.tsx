@@ -5,7 +5,7 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { formatDate } from "../../lib/format/dates";
 import { formatNumber, pluralize } from "../../lib/format/numbers";
-import { creditLevel } from "../shell/credit-levels";
+import { creditLevel } from "../credits/credit-levels";
 import { formatCost, formatTokens } from "./billing-format";
 import { hasLiveSubscription } from "./plan-actions";
 import { usePortal } from "./use-portal";
