@@ -20,7 +20,6 @@ import { isApiError } from "../../lib/api/api-error";
 import { formatRunCredits, formatSpentOfBudget } from "../../lib/format/runs";
 import { ExportMenuItems } from "../export/export-menu-items";
 import { ImportedSessionMark } from "../export/imported-badge";
-import { ShareDialog } from "../share/share-dialog";
 import { SaveAsTemplateDialog } from "../templates/save-template";
 import { SessionWorkspace } from "../workspaces/session-workspace";
 import { ApprovalPolicyField } from "./approval-policy-field";
@@ -29,6 +28,7 @@ import { ModelBadge } from "./model-badge";
 import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
+import { ShareDialog } from "./share-dialog";
 
 /** The verb for each change, from where the session is now (docs/decisions: session statuses). */
 function transitionLabel(from: TSessionStatus, to: TSessionStatus): string {

@@ -12,8 +12,8 @@ import { FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatShortDate, formatWhen } from "../../lib/format/dates";
-import { getSessionDetail } from "../chat/chat-api";
-import { createShare, listShares, revokeShare } from "./share-api";
+import { createShare, listShares, revokeShare } from "../share/share-api";
+import { getSessionDetail } from "./chat-api";
 
 const WHOLE_SESSION = "session";
 
