@@ -11,11 +11,11 @@ import {
   useState,
 } from "react";
 import { Button } from "../../components/button";
+import { queueFlashToast } from "../../components/toast/flash-toast";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatDay } from "../../lib/format/dates";
 import { logger } from "../../lib/telemetry/logger";
-import { queueFlashToast } from "../../lib/ui/flash-toast";
 import {
   AGREEMENT_STATUS_QUERY_KEY,
   acceptAgreement,

@@ -12,7 +12,7 @@ import { CloseIcon } from "../../components/icons";
 import { Logo } from "../../components/logo";
 import { MAIN_CONTENT_ID } from "../../components/skip-link";
 import { PageSpinner } from "../../components/spinner";
-import { showFlashToasts } from "../../lib/ui/flash-toast";
+import { showFlashToasts } from "../../components/toast/flash-toast";
 import { AgreementGate, useAgreementState } from "../agreement/agreement-gate";
 import { CurrentWorkspaceProvider, useCurrentWorkspace } from "../workspaces/current-workspace";
 import { InvitationDialog } from "../workspaces/invitation-dialog";
