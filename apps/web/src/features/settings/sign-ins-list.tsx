@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { failureMessage, listSignIns, revokeSignIn } from "../../auth/account-api";
 import { setSignedOut } from "../../auth/auth-store";
+import { LOGGED_OUT_MESSAGE } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
@@ -12,7 +13,6 @@ import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { formatDateTime } from "../../lib/format/dates";
 import { describeUserAgent } from "../../lib/format/describe-user-agent";
-import { LOGGED_OUT_MESSAGE } from "../shell/use-sign-out";
 
 const SIGN_INS_QUERY_KEY = ["auth", "sign-ins"] as const;
 
