@@ -124,7 +124,8 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
   },
   // A shared session or run: read-only, for anyone with the link, without the app shell.
   "/share/:token": {
-    load: () => import("./features/share/shared-session-page").then((m) => m.SharedSessionPage),
+    load: () =>
+      import("./features/shared-session/shared-session-page").then((m) => m.SharedSessionPage),
     layout: "plain",
   },
 

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { failureMessage, requestPasswordReset } from "../../auth/account-api";
+import { AuthCard } from "../../components/auth-card";
 import { Button } from "../../components/button";
 import { Field, FormMessage } from "../../components/form";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { AuthCard } from "./auth-card";
 
 /** Asks for a reset link; the answer is the same whether or not the account exists. */
 export function ForgotPasswordPage() {

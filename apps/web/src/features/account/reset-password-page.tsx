@@ -2,11 +2,11 @@ import { PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT_MESSAGE } from "@cohort/contrac
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { failureMessage, resetPassword } from "../../auth/account-api";
+import { AuthCard } from "../../components/auth-card";
 import { Button } from "../../components/button";
 import { FormMessage, PasswordField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { AuthCard } from "./auth-card";
 
 export const PASSWORDS_DIFFER_MESSAGE = "The two passwords do not match.";
 

@@ -3,11 +3,11 @@ import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { failureMessage, verifyEmail } from "../../auth/account-api";
 import { getAuthSnapshot, refreshProfile } from "../../auth/auth-store";
+import { AuthCard } from "../../components/auth-card";
 import { ButtonLink } from "../../components/button";
 import { FormMessage } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { AuthCard } from "./auth-card";
 
 /** Tokens are single-use: one request per token per page load, however often React renders. */
 const verifications = new Map<string, Promise<TSuccessResponse>>();

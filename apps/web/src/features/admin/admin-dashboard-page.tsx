@@ -3,8 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
-import { formatCount } from "../../lib/format/numbers";
-import { formatCost, formatNumber } from "../billing/billing-format";
+import { formatCount, formatNumber, formatUsd } from "../../lib/format/numbers";
 import { useModelNames } from "../billing/use-model-names";
 import { adminKeys, fetchOverview } from "./admin-api";
 import {
@@ -70,7 +69,7 @@ export function AdminDashboardPage() {
             />
             <Stat
               label={`Revenue, ${days} days`}
-              value={formatCost(data.days.reduce((sum, day) => sum + day.revenue_cents, 0) / 100)}
+              value={formatUsd(data.days.reduce((sum, day) => sum + day.revenue_cents, 0) / 100)}
             />
             <Stat
               label={`Runs, ${days} days`}
@@ -115,7 +114,7 @@ export function AdminDashboardPage() {
                 title="Revenue"
                 testId="chart-revenue"
                 days={series(data, (day) => day.revenue_cents / 100)}
-                describe={formatCost}
+                describe={formatUsd}
               />
             </Card>
             <Card className="p-5">

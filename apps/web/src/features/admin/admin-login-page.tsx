@@ -4,11 +4,11 @@ import { failureMessage } from "../../auth/account-api";
 import { applyAuthResponse } from "../../auth/auth-store";
 import { FullScreenSpinner } from "../../auth/full-screen-spinner";
 import { useAuth } from "../../auth/use-auth";
+import { AuthCard } from "../../components/auth-card";
 import { Button } from "../../components/button";
 import { Field, FormMessage, PasswordField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { AuthCard } from "../account/auth-card";
 import { adminLogIn } from "./admin-api";
 
 export const ADMIN_LOGIN_FAILED = "Admin sign-in failed. Please try again.";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { formatNumber } from "../billing/billing-format";
+import { formatNumber } from "../../lib/format/numbers";
 
 /** The frame of every admin screen: its title (also the document's) and a short description. */
 export function AdminPage({

@@ -2,12 +2,12 @@ import { isNavLinkActive } from "@cohort/contracts";
 import { Suspense } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { useAuth } from "../../auth/use-auth";
+import { useSignOut } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Logo } from "../../components/logo";
 import { MAIN_CONTENT_ID } from "../../components/skip-link";
 import { PageSpinner } from "../../components/spinner";
-import { useSignOut } from "../shell/use-sign-out";
 
 const NAV = [
   { to: "/admin/dashboard", label: "Overview" },

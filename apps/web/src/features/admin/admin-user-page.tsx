@@ -13,14 +13,15 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
+import { formatDateTime } from "../../lib/format/dates";
 import { describeUserAgent } from "../../lib/format/describe-user-agent";
-import { formatCount, formatCredits } from "../../lib/format/numbers";
 import {
+  formatCount,
   formatCreditDelta,
-  formatDateTime,
+  formatCredits,
   formatNumber,
-  ledgerReasonLabel,
-} from "../billing/billing-format";
+} from "../../lib/format/numbers";
+import { ledgerReasonLabel } from "../billing/billing-format";
 import { useModelNames } from "../billing/use-model-names";
 import {
   adjustCredits,

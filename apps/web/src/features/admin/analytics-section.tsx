@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card } from "../../components/card";
-import { formatCount, formatPercent } from "../../lib/format/numbers";
-import { barPercent, formatDate, formatNumber } from "../billing/billing-format";
+import { barPercent } from "../../lib/format/chart-scale";
+import { formatDate } from "../../lib/format/dates";
+import { formatCount, formatNumber, formatPercent } from "../../lib/format/numbers";
 import { adminKeys, fetchAnalytics } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
 import { WebVitalsTable } from "./web-vitals-table";

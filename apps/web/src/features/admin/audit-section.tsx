@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Card } from "../../components/card";
 import { inputClasses } from "../../components/form";
-import { formatDateTime } from "../billing/billing-format";
+import { formatDateTime } from "../../lib/format/dates";
 import { adminKeys, fetchAudit } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
 import { auditSentence } from "./audit-sentence";

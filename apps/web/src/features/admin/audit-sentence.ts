@@ -1,6 +1,6 @@
 import { type TAdminAuditEntry, TIER_LABELS, type TSubscriptionTier } from "@cohort/contracts";
+import { formatDate } from "../../lib/format/dates";
 import { formatCount, formatCreditAmount, formatCredits } from "../../lib/format/numbers";
-import { formatDate } from "../billing/billing-format";
 
 /**
  * What an admin action did, as a sentence ("Added 42.5 credits: the balance went from 100 to

@@ -1,6 +1,8 @@
 import { useId } from "react";
-import { barPercent, formatDay, formatNumber, niceCeiling } from "../billing/billing-format";
-import { DayAxisLabels } from "../billing/day-axis-labels";
+import { DayAxisLabels } from "../../components/charts/day-axis-labels";
+import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
+import { formatDay } from "../../lib/format/dates";
+import { formatNumber } from "../../lib/format/numbers";
 
 export interface DayValue {
   date: string;

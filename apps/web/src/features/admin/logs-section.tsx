@@ -6,7 +6,7 @@ import { Badge, type BadgeTone } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, inputClasses } from "../../components/form";
-import { formatDateTime } from "../billing/billing-format";
+import { formatDateTime } from "../../lib/format/dates";
 import { adminKeys, fetchLogs, fetchTrail } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
 import { Pager } from "./pager";

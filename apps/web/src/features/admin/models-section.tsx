@@ -7,7 +7,7 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field, FormMessage } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
-import { formatNumber } from "../billing/billing-format";
+import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchModels, overrideModel } from "./admin-api";
 import { ProviderHealthTable } from "./admin-dashboard-page";
 import { AdminPage, QueryState } from "./admin-page";

@@ -2,11 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Spinner } from "../../components/spinner";
+import { formatDateTime } from "../../lib/format/dates";
 import { fetchOutbox, OUTBOX_QUERY_KEY } from "./admin-api";
 import { AdminPage } from "./admin-page";
 import { linkify } from "./linkify";
-
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "medium" });
 
 /** The dev outbox: emails kept instead of sent while no SMTP server is configured. */
 export function OutboxList() {
@@ -48,7 +47,7 @@ export function OutboxList() {
                     {message.subject}
                   </span>
                   <span className="mt-0.5 block text-xs text-ink-500">
-                    To {message.to} · {dateTime.format(new Date(message.created_at))}
+                    To {message.to} · {formatDateTime(message.created_at, { seconds: true })}
                   </span>
                 </summary>
                 <pre className="overflow-x-auto border-t border-ink-200 px-4 py-3 font-sans text-sm whitespace-pre-wrap text-ink-700">

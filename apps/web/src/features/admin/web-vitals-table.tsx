@@ -1,6 +1,6 @@
 import type { TWebVitalsP75 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { formatNumber } from "../billing/billing-format";
+import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchAnalytics } from "./admin-api";
 import { AdminRowHeader, AdminTable, formatMilliseconds, QueryState } from "./admin-page";
 

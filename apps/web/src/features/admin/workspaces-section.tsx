@@ -5,8 +5,8 @@ import { Link, useSearchParams } from "react-router";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Field } from "../../components/form";
-import { formatCredits } from "../../lib/format/numbers";
-import { formatDate, formatNumber } from "../billing/billing-format";
+import { formatDate, formatMonth } from "../../lib/format/dates";
+import { formatCredits, formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchWorkspaces } from "./admin-api";
 import { AdminPage, QueryState } from "./admin-page";
 import { Pager } from "./pager";
@@ -90,11 +90,7 @@ export function WorkspacesSection() {
 }
 
 function WorkspaceCard({ workspace }: { workspace: TAdminWorkspace }) {
-  const month = new Date(`${workspace.month}-01T00:00:00Z`).toLocaleDateString("en-US", {
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  });
+  const month = formatMonth(workspace.month);
   return (
     <li
       className="rounded-xl border border-ink-200 p-4"

@@ -11,17 +11,17 @@ import {
   useState,
 } from "react";
 import { Button } from "../../components/button";
+import { queueFlashToast } from "../../components/toast/flash-toast";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatDay } from "../../lib/format/dates";
 import { logger } from "../../lib/telemetry/logger";
-import { queueFlashToast } from "../../lib/ui/flash-toast";
 import {
   AGREEMENT_STATUS_QUERY_KEY,
   acceptAgreement,
   checkAgreementRequired,
   declineAgreement,
 } from "./agreement-api";
-import { formatEffectiveDate } from "./format-date";
 
 const AgreementModal = lazy(() =>
   import("./agreement-modal").then((m) => ({ default: m.AgreementModal })),
@@ -141,7 +141,7 @@ export function AgreementGate({ children }: { children: ReactNode }) {
             </h2>
             <p id="agreement-required-text" className="mt-3 text-sm leading-6 text-ink-600">
               The Cohort User Agreement has changed. Please review version {agreement.version},
-              effective {formatEffectiveDate(agreement.effectiveDate)}, and accept it to keep using
+              effective {formatDay(agreement.effectiveDate, true)}, and accept it to keep using
               Cohort.
             </p>
             <div aria-live="assertive">

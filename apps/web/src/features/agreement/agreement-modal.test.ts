@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
+import { formatDay } from "../../lib/format/dates";
 import { isScrolledToBottom } from "./agreement-modal";
-import { formatEffectiveDate } from "./format-date";
 
 describe("agreement modal helpers", () => {
   it("counts the text as read within 50 px of its bottom", () => {
@@ -14,7 +14,7 @@ describe("agreement modal helpers", () => {
   });
 
   it("shows the effective date as a calendar day in any time zone", () => {
-    expect(formatEffectiveDate("2025-01-01")).toBe("January 1, 2025");
-    expect(formatEffectiveDate("not a date")).toBe("not a date");
+    expect(formatDay("2025-01-01", true)).toBe("January 1, 2025");
+    expect(formatDay("not a date", true)).toBe("not a date");
   });
 });

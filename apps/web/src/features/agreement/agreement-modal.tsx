@@ -4,7 +4,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { CloseIcon } from "../../components/icons";
 import { Markdown } from "../../components/markdown/markdown";
-import { formatEffectiveDate } from "./format-date";
+import { formatDay } from "../../lib/format/dates";
 
 export interface AgreementModalProps {
   agreement: TAgreement;
@@ -128,7 +128,7 @@ export function AgreementModal({
                 <span data-testid="agreement-version">Version {agreement.version}</span>
                 <span aria-hidden="true"> · </span>
                 <span data-testid="agreement-effective-date">
-                  Effective {formatEffectiveDate(agreement.effectiveDate)}
+                  Effective {formatDay(agreement.effectiveDate, true)}
                 </span>
               </Dialog.Description>
             </div>

@@ -1,8 +1,8 @@
 import { ARTIFACT_KIND_NAMES } from "@cohort/contracts";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
+import { DialogFrame } from "../../components/dialog-frame";
 import { CodeBlockContext } from "../../components/markdown/markdown";
-import { DialogFrame } from "../chat/dialog-frame";
 import type { ConversationState } from "../chat/run-state";
 import { ArtifactCodeBlock } from "./artifact-block";
 import { ArtifactViewer } from "./artifact-viewer";

@@ -2,16 +2,12 @@
 import type { TSubscriptionInfo } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import {
-  barPercent,
   CHECKOUT_CONFIRMING_MESSAGE,
   checkoutOutcomeToast,
   formatCost,
   formatCreditDelta,
-  formatDateTime,
-  formatDay,
   formatTokens,
   ledgerReasonLabel,
-  niceCeiling,
 } from "./billing-format";
 import { type PlanContext, planAction, yearlySavingMonths } from "./plan-actions";
 import { fallbackModelName } from "./use-model-names";
@@ -38,34 +34,6 @@ describe("billing formatting", () => {
     expect(formatCost(0)).toBe("$0.00");
     expect(formatCost(0.0042)).toBe("$0.0042");
     expect(formatCost(1234.5)).toBe("$1,234.50");
-  });
-
-  it("formats UTC days and timestamps", () => {
-    expect(formatDay("2026-03-05")).toBe("Mar 5");
-    expect(formatDay("2026-03-05", true)).toBe("March 5, 2026");
-    expect(formatDay("not a day")).toBe("not a day");
-    // ICU versions differ in the space before PM.
-    expect(formatDateTime("2026-03-05T14:04:00Z", "UTC")).toMatch(/^Mar 5, 2026, 2:04\sPM$/);
-  });
-});
-
-describe("chart scale", () => {
-  it("rounds the top of the scale up to 1, 2, 2.5 or 5 × 10^k", () => {
-    expect(niceCeiling(0)).toBe(1);
-    expect(niceCeiling(0.3)).toBe(0.5);
-    expect(niceCeiling(1)).toBe(1);
-    expect(niceCeiling(7)).toBe(10);
-    expect(niceCeiling(18)).toBe(20);
-    expect(niceCeiling(23)).toBe(25);
-    expect(niceCeiling(130)).toBe(200);
-    expect(niceCeiling(4200)).toBe(5000);
-  });
-
-  it("gives non-zero values at least a visible sliver", () => {
-    expect(barPercent(0, 10)).toBe(0);
-    expect(barPercent(5, 10)).toBe(50);
-    expect(barPercent(0.001, 1000)).toBe(1.5);
-    expect(barPercent(20, 10)).toBe(100);
   });
 });
 

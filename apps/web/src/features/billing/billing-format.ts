@@ -16,70 +16,15 @@ export function ledgerReasonLabel(reason: string): string {
   return LEDGER_REASON_LABELS[reason as TLedgerReason] ?? reason.replaceAll("_", " ");
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
 // The billing screen's names for the shared formats (lib/format/numbers.ts, decision 032).
 /** Tokens in a small space: "950", "12.3K", "2.5M". */
 /** US dollars: "$1,999.90"; sub-cent costs keep four decimals rather than read as $0.00. */
 export {
   formatCompact as formatTokens,
   formatCreditDelta,
-  formatNumber,
   formatUsd as formatCost,
   formatUsd as formatPrice,
 } from "../../lib/format/numbers";
-
-const dayFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  timeZone: "UTC",
-});
-const longDayFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
-
-/** A YYYY-MM-DD (UTC) day as "Mar 5"; `long` gives "March 5, 2026". */
-export function formatDay(isoDay: string, long = false): string {
-  const date = new Date(`${isoDay}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return isoDay;
-  return (long ? longDayFormat : dayFormat).format(date);
-}
-
-/** A timestamp as a date in the reader's time zone: "March 5, 2026". */
-export function formatDate(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(date);
-}
-
-/** A timestamp with its time: "Mar 5, 2026, 2:04 PM". */
-export function formatDateTime(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone,
-  }).format(date);
-}
-
-/**
- * The top of a bar chart's scale: the smallest 1, 2, 2.5 or 5 × 10^k at or above `max`, so the
- * gridline labels are round numbers. An empty chart still gets a scale of 1.
- */
-export function niceCeiling(max: number): number {
-  if (!Number.isFinite(max) || max <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 2.5, 5, 10]) {
-    const candidate = step * magnitude;
-    if (candidate >= max - 1e-9) return round2(candidate) || candidate;
-  }
-  return 10 * magnitude;
-}
-
-/** A bar's length as a percentage of the scale, at least a sliver for any non-zero value. */
-export function barPercent(value: number, scale: number): number {
-  if (value <= 0 || scale <= 0) return 0;
-  return Math.max(1.5, Math.min(100, (value / scale) * 100));
-}
 
 /** The return toast for a checkout the server has settled; null while it is still open. */
 export function checkoutOutcomeToast(

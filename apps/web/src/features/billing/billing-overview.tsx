@@ -3,9 +3,10 @@ import type { ReactNode } from "react";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
-import { pluralize } from "../../lib/format/numbers";
-import { creditLevel } from "../shell/credit-levels";
-import { formatCost, formatDate, formatNumber, formatTokens } from "./billing-format";
+import { formatDate } from "../../lib/format/dates";
+import { formatNumber, pluralize } from "../../lib/format/numbers";
+import { creditLevel } from "../credits/credit-levels";
+import { formatCost, formatTokens } from "./billing-format";
 import { hasLiveSubscription } from "./plan-actions";
 import { usePortal } from "./use-portal";
 

@@ -5,14 +5,10 @@ import { Link } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { Spinner } from "../../components/spinner";
-import { formatCount } from "../../lib/format/numbers";
+import { formatDateTime } from "../../lib/format/dates";
+import { formatCount, formatNumber } from "../../lib/format/numbers";
 import { billingKeys, fetchCreditHistory } from "./billing-api";
-import {
-  formatCreditDelta,
-  formatDateTime,
-  formatNumber,
-  ledgerReasonLabel,
-} from "./billing-format";
+import { formatCreditDelta, ledgerReasonLabel } from "./billing-format";
 import { useModelNames } from "./use-model-names";
 
 export const LEDGER_PAGE_SIZE = 10;

@@ -5,16 +5,11 @@ import {
   type TUserUsage,
 } from "@cohort/contracts";
 import { useId } from "react";
-import { formatCount, formatCredits } from "../../lib/format/numbers";
-import {
-  barPercent,
-  formatCost,
-  formatDay,
-  formatNumber,
-  formatTokens,
-  niceCeiling,
-} from "./billing-format";
-import { DayAxisLabels } from "./day-axis-labels";
+import { DayAxisLabels } from "../../components/charts/day-axis-labels";
+import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
+import { formatDay } from "../../lib/format/dates";
+import { formatCount, formatCredits, formatNumber } from "../../lib/format/numbers";
+import { formatCost, formatTokens } from "./billing-format";
 import { useModelNames } from "./use-model-names";
 
 /**

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from "react-router";
 import { toast } from "../../components/toast/toast-store";
 import { logger } from "../../lib/telemetry/logger";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
-import { refreshCredits } from "../shell/credit-sync";
+import { refreshCredits } from "../credits/credit-sync";
 import { BILLING_QUERY_KEY, fetchCheckoutOutcome } from "./billing-api";
 import { CHECKOUT_CONFIRMING_MESSAGE, checkoutOutcomeToast } from "./billing-format";
 

@@ -4,7 +4,7 @@ import { Container } from "../../components/container";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { PageHeader } from "../../components/marketing/page-header";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { formatPostDate } from "./post-date";
+import { formatDay } from "../../lib/format/dates";
 import { POSTS } from "./posts";
 import { useFeedLink } from "./use-feed-link";
 
@@ -40,7 +40,7 @@ export function BlogPage() {
                 className="relative flex h-full flex-col rounded-2xl border border-ink-200 p-6 transition-colors focus-within:border-brand-300 hover:border-brand-300 sm:p-8"
               >
                 <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-600">
-                  <time dateTime={post.date}>{formatPostDate(post.date)}</time>
+                  <time dateTime={post.date}>{formatDay(post.date, true)}</time>
                   <span aria-hidden="true">·</span>
                   <span>{post.readingMinutes} min read</span>
                 </p>

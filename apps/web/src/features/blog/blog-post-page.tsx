@@ -6,7 +6,7 @@ import { Markdown } from "../../components/markdown/markdown";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { PageHeader } from "../../components/marketing/page-header";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { formatPostDate } from "./post-date";
+import { formatDay } from "../../lib/format/dates";
 import { findPost } from "./posts";
 import { useFeedLink } from "./use-feed-link";
 
@@ -28,7 +28,7 @@ function Post({ post }: { post: TBlogPost }) {
     <article>
       <PageHeader eyebrow="Blog" title={post.title} lead={post.summary}>
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-600">
-          <time dateTime={post.date}>{formatPostDate(post.date)}</time>
+          <time dateTime={post.date}>{formatDay(post.date, true)}</time>
           <span aria-hidden="true">·</span>
           <span>{post.readingMinutes} min read</span>
           <span aria-hidden="true">·</span>

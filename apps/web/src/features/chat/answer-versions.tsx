@@ -1,8 +1,8 @@
 import { AGENT_ROLE_NAMES, CRITIC_SCORE_BAR, type TModel } from "@cohort/contracts";
 import { type ReactNode, useState } from "react";
 import { cn } from "../../components/cn";
+import { formatRunCredits } from "../../lib/format/runs";
 import { CopyActions } from "./copy-actions";
-import { formatRunCredits } from "./format";
 import { ModelBadge } from "./model-badge";
 import { AnswerFrame, FinalAnswer } from "./run-parts";
 import type { AnswerVersionView, LaneView, RunView } from "./run-state";

@@ -4,6 +4,7 @@ import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { isApiError } from "../../lib/api/api-error";
+import { formatTime } from "../../lib/format/dates";
 import { decideApproval } from "./approvals-api";
 import { APPROVAL_REASON_TEXT, type ApprovalView } from "./tool-views";
 
@@ -37,8 +38,6 @@ function outcomeText(approval: ApprovalView): string {
       return "";
   }
 }
-
-const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
 
 /**
  * A tool call waiting for a person (decision 059): the tool, its server, the arguments the
@@ -196,7 +195,7 @@ export function ApprovalCard({
             </p>
           )}
           <p className="mt-1.5 text-xs text-ink-700">
-            Denied automatically if nobody answers by {timeFormat.format(new Date(view.expiresAt))}.
+            Denied automatically if nobody answers by {formatTime(view.expiresAt)}.
           </p>
         </>
       ) : (

@@ -6,10 +6,10 @@ import {
 } from "@cohort/contracts";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
+import { formatRunCredits } from "../../lib/format/runs";
 import { useDebounced } from "../../lib/ui/use-debounced";
 import { useCostEstimate } from "./chat-api";
-import { DialogFrame } from "./dialog-frame";
-import { formatRunCredits } from "./format";
 
 const twoPlaces = new Intl.NumberFormat("en-US", {
   minimumFractionDigits: 2,

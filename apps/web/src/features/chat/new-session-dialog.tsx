@@ -19,10 +19,12 @@ import { type FormEvent, useId, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
+import { formatNumber } from "../../lib/format/numbers";
 import { DocumentPicker } from "../documents/document-picker";
 import { TemplatePicker } from "../templates/template-picker";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
@@ -35,8 +37,6 @@ import {
   useAgentRoles,
   useModels,
 } from "./chat-api";
-import { DialogFrame } from "./dialog-frame";
-import { formatNumber } from "./format";
 import { ModelBadge } from "./model-badge";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";

@@ -2,8 +2,9 @@ import { SESSION_BUDGET_MAX, type TSession } from "@cohort/contracts";
 import { useId, useState } from "react";
 import { Button } from "../../components/button";
 import { isApiError } from "../../lib/api/api-error";
+import { formatNumber } from "../../lib/format/numbers";
+import { formatRunCredits } from "../../lib/format/runs";
 import { updateSession } from "./chat-api";
-import { formatNumber, formatRunCredits } from "./format";
 
 /**
  * Raises a session's credit budget where the refusal is shown (decision 031): the run's

@@ -17,7 +17,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { cn } from "../../components/cn";
 import { Markdown } from "../../components/markdown/markdown";
 import { roleCopy } from "../../content/agent-roles";
-import { formatDuration, formatRunCredits, formatTokens } from "./format";
+import { formatDuration, formatRunCredits, formatTokens } from "../../lib/format/runs";
 import { KeyRefusedLink } from "./key-refused-link";
 import { LaneTools } from "./lane-tools";
 import { ModelBadge } from "./model-badge";

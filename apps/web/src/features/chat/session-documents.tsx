@@ -2,13 +2,13 @@ import type { TSessionDocument } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/button";
+import { DialogFrame } from "../../components/dialog-frame";
 import { FormMessage } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatCount } from "../../lib/format/numbers";
 import { DocumentPicker } from "../documents/document-picker";
 import { chatKeys, putSessionDocuments, useSessionDocuments } from "./chat-api";
-import { DialogFrame } from "./dialog-frame";
 
 function DocumentsIcon() {
   return (

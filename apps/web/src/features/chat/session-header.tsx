@@ -14,23 +14,23 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatRunCredits, formatSpentOfBudget } from "../../lib/format/runs";
 import { ExportMenuItems } from "../export/export-menu-items";
 import { ImportedSessionMark } from "../export/imported-badge";
-import { ShareDialog } from "../share/share-dialog";
 import { SaveAsTemplateDialog } from "../templates/save-template";
 import { SessionWorkspace } from "../workspaces/session-workspace";
 import { ApprovalPolicyField } from "./approval-policy-field";
 import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
-import { DialogFrame } from "./dialog-frame";
-import { formatRunCredits, formatSpentOfBudget } from "./format";
 import { ModelBadge } from "./model-badge";
 import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
+import { ShareDialog } from "./share-dialog";
 
 /** The verb for each change, from where the session is now (docs/decisions: session statuses). */
 function transitionLabel(from: TSessionStatus, to: TSessionStatus): string {

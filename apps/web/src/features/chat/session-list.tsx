@@ -12,11 +12,11 @@ import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
+import { formatWhen } from "../../lib/format/dates";
 import { useDebounced } from "../../lib/ui/use-debounced";
 import { ReadOnlyNote } from "../workspaces/read-only-note";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
 import { chatKeys, listSessions } from "./chat-api";
-import { formatWhen } from "./format";
 
 const SEARCH_DEBOUNCE_MS = 250;
 

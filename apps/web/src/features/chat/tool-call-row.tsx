@@ -1,7 +1,8 @@
 import { TOOL_CALL_STATUS_LABELS, TOOL_RISK_LABELS } from "@cohort/contracts";
 import { useId, useState } from "react";
 import { cn } from "../../components/cn";
-import { formatCount, formatDuration, formatRunCredits } from "./format";
+import { formatCount } from "../../lib/format/numbers";
+import { formatDuration, formatRunCredits } from "../../lib/format/runs";
 import type { ToolCallStatus, ToolCallView } from "./tool-views";
 
 const STATUS_CLASS: Record<ToolCallStatus, string> = {

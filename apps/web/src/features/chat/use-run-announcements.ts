@@ -1,6 +1,6 @@
 import { AGENT_ROLE_NAMES } from "@cohort/contracts";
 import { useEffect, useRef, useState } from "react";
-import { formatCount } from "./format";
+import { formatCount } from "../../lib/format/numbers";
 import type { ConversationState, RunView } from "./run-state";
 
 interface Seen {

@@ -12,7 +12,7 @@ import {
 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
-import { createSseParser } from "./parse-sse";
+import { readEvents } from "../../lib/api/read-events";
 
 /** CoChat's calls (spec §7 /cochat/*), with their query keys. */
 export const cochatKeys = {
@@ -75,7 +75,7 @@ export async function streamCochat(
     timeoutMs: COCHAT_TIMEOUT_MS,
   });
   let ended = false;
-  const parser = createSseParser((event, data) => {
+  for await (const { event, data } of readEvents(stream.chunks())) {
     const payload = JSON.parse(data) as unknown;
     switch (event) {
       case COCHAT_EVENTS.start:
@@ -93,9 +93,7 @@ export async function streamCochat(
         handlers.onError(payload as TCochatErrorEvent);
         break;
     }
-  });
-  for await (const chunk of stream.chunks()) parser.push(chunk);
-  parser.flush();
+  }
   if (!ended) {
     handlers.onError({
       code: "stream_ended",

@@ -6,9 +6,9 @@ import { cn } from "../../components/cn";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatWhen } from "../../lib/format/dates";
 import { formatCount } from "../../lib/format/numbers";
 import { cochatKeys, deleteConversation, useCochatConversations } from "./cochat-api";
-import { formatWhen } from "./format-when";
 
 function ConversationRow({
   conversation,

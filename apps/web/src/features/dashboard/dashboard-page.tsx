@@ -12,6 +12,7 @@ import { Card } from "../../components/card";
 import { Spinner } from "../../components/spinner";
 import { api } from "../../lib/api/api";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
+import { formatDate, formatDayTime } from "../../lib/format/dates";
 import {
   formatCreditAmount,
   formatCredits,
@@ -57,13 +58,6 @@ const START_LINKS = [
   { to: "/billing", title: "Billing", text: "Your plan, credit packages and usage." },
   { to: "/settings", title: "Settings", text: "Your profile and where you are signed in." },
 ] as const;
-
-const whenFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-});
 
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -144,7 +138,7 @@ function RecentSessions() {
                     {session.title}
                   </span>
                   <span className="block truncate text-xs text-ink-500">
-                    {whenFormat.format(new Date(session.last_activity_at))}
+                    {formatDayTime(session.last_activity_at)}
                     {session.spent_credits > 0 ? ` · ${formatCredits(session.spent_credits)}` : ""}
                   </span>
                 </span>
@@ -226,9 +220,7 @@ export function DashboardPage() {
   useDocumentMeta({ title: "Dashboard" });
   const { user } = useAuth();
   if (!user) return null;
-  const memberSince = new Intl.DateTimeFormat("en-US", { dateStyle: "long" }).format(
-    new Date(user.created_at),
-  );
+  const memberSince = formatDate(user.created_at);
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6 lg:px-10 lg:py-10">

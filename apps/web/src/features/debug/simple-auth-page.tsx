@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
+import { useSignOut } from "../../auth/use-sign-out";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { useSignOut } from "../shell/use-sign-out";
 import { DebugFrame, DebugSection } from "./debug-frame";
 
 /** The sign-in state in one line, with the one action that fits it. */

@@ -7,7 +7,7 @@ import { cn } from "../../components/cn";
 import { inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
-import { formatWhen } from "../chat/format";
+import { formatDateTime, formatWhen } from "../../lib/format/dates";
 import { DocumentStatusBadge } from "./document-status";
 import {
   deleteDocument,
@@ -17,8 +17,6 @@ import {
   renameDocument,
 } from "./documents-api";
 import { documentFacts } from "./documents-format";
-
-const fullDate = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 function messageOf(error: unknown, fallback: string): string {
   return isApiError(error) ? error.message : fallback;
@@ -158,10 +156,7 @@ function DocumentRow({ document }: { document: TDocument }) {
           )}
           <p className="text-xs text-ink-600" data-testid="document-facts">
             {facts.join(" · ")} · Uploaded{" "}
-            <time
-              dateTime={document.created_at}
-              title={fullDate.format(new Date(document.created_at))}
-            >
+            <time dateTime={document.created_at} title={formatDateTime(document.created_at)}>
               {formatWhen(document.created_at)}
             </time>
           </p>

@@ -25,6 +25,7 @@ import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { Field, FormMessage, PasswordField } from "../../components/form";
 import { Logo } from "../../components/logo";
+import { ProviderIcon } from "../../components/provider-icon";
 import { dismissToast, type ToastOptions, toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
@@ -34,7 +35,6 @@ import { fetchCurrentAgreement } from "../agreement/agreement-api";
 import { fetchEmailStatus } from "./email-status-api";
 import { InvitationNotice, invitationTokenFrom, useInvitationPreview } from "./invitation-notice";
 import { ModelsPanel } from "./models-panel";
-import { ProviderIcon } from "./provider-icon";
 
 const AgreementModal = lazy(() =>
   import("../agreement/agreement-modal").then((m) => ({ default: m.AgreementModal })),

@@ -15,6 +15,7 @@ import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatShortDate } from "../../lib/format/dates";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
 import { memoryOwnerLabel } from "../workspaces/workspace-labels";
 import {
@@ -30,8 +31,6 @@ import {
 } from "./memory-api";
 import { MemoryEditForm } from "./memory-edit-form";
 import { MemoryProposal } from "./run-memory-proposals";
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
 function SectionTitle() {
   return (
@@ -196,7 +195,7 @@ function MemoryRow({ memory }: { memory: TMemory }) {
             <p className="text-sm text-ink-900">{memory.text}</p>
             <p className="mt-0.5 text-xs text-ink-500">
               <span className="capitalize">{memory.kind}</span> · saved{" "}
-              {dateFormat.format(new Date(memory.updated_at))}
+              {formatShortDate(memory.updated_at)}
               {memory.source_session_id ? (
                 <>
                   {" · "}

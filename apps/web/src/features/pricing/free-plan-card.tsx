@@ -2,8 +2,8 @@ import type { TSubscriptionTier } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { fetchAuthProviders } from "../../auth/google-sign-in";
 import { Button, ButtonLink } from "../../components/button";
+import { PlanCard } from "../../components/plan-card";
 import { formatCount, formatCredits } from "../../lib/format/numbers";
-import { PlanCard } from "./plan-card";
 
 export const FREE_PLAN_TEXTS = {
   name: "Free",

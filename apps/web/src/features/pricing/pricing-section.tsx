@@ -4,9 +4,9 @@ import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
 import { Container } from "../../components/container";
 import { SectionHeading } from "../../components/marketing/section-heading";
+import { FeatureText, PlanCard, type PlanCardContent, Price } from "../../components/plan-card";
 import { SIGN_UP_PATH } from "../../lib/site";
 import { FreePlanCard } from "./free-plan-card";
-import { FeatureText, PlanCard, type PlanCardContent, Price } from "./plan-card";
 import type { PlanOffers } from "./signed-in-plan-cta";
 
 const CTA_TARGETS: Partial<Record<TPlan["tier"], string>> = {

@@ -16,19 +16,17 @@ import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
-import { DialogFrame } from "../chat/dialog-frame";
+import { formatDateTime, formatShortDate } from "../../lib/format/dates";
 import {
   ACCESS_TOKENS_QUERY_KEY,
   createAccessToken,
   revokeAccessToken,
   useAccessTokens,
 } from "./access-tokens-api";
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
-const timeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 /** The expiry select's value: a number of days, or "never". */
 type ExpiryChoice = `${(typeof ACCESS_TOKEN_EXPIRY_DAYS)[number]}` | "never";
@@ -100,17 +98,17 @@ function TokenRow({ token }: { token: TAccessTokenInfo }) {
           ))}
         </p>
         <p className="mt-1 text-xs text-ink-500">
-          Created {dateFormat.format(new Date(token.created_at))}
+          Created {formatShortDate(token.created_at)}
           {" · "}
           {token.revoked_at
-            ? `revoked ${dateFormat.format(new Date(token.revoked_at))}`
+            ? `revoked ${formatShortDate(token.revoked_at)}`
             : token.expires_at
-              ? `${expired ? "expired" : "expires"} ${dateFormat.format(new Date(token.expires_at))}`
+              ? `${expired ? "expired" : "expires"} ${formatShortDate(token.expires_at)}`
               : "never expires"}
         </p>
         <p className="mt-0.5 text-xs text-ink-500" data-testid="access-token-last-used">
           {token.last_used_at
-            ? `Last used ${timeFormat.format(new Date(token.last_used_at))}${
+            ? `Last used ${formatDateTime(token.last_used_at)}${
                 token.last_used_ip ? ` from ${token.last_used_ip}` : ""
               }`
             : "Never used"}

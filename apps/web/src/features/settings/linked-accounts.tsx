@@ -11,10 +11,10 @@ import { fetchAuthProviders } from "../../auth/google-sign-in";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { ProviderIcon } from "../../components/provider-icon";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
-import { ProviderIcon } from "../login/provider-icon";
 
 export const IDENTITIES_QUERY_KEY = ["auth", "identities"] as const;
 

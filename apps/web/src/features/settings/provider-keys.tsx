@@ -22,6 +22,7 @@ import { Field, FormMessage, inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatDateTime, formatShortDate } from "../../lib/format/dates";
 import {
   PROVIDER_KEYS_QUERY_KEY,
   refreshAfterKeyChange,
@@ -31,9 +32,6 @@ import {
   testProviderKey,
   useProviderKeys,
 } from "./provider-keys-api";
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
-const timeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 const RESULT_TONES: Record<TApiKeyTestResult, string> = {
   valid: "bg-emerald-50 text-emerald-800 ring-emerald-200",
@@ -72,7 +70,7 @@ function LastTest({ info, testing }: { info: TApiKeyInfo; testing: boolean }) {
         <>
           <ResultLabel result={test.result} />
           <span>
-            Tested {timeFormat.format(new Date(test.tested_at))}
+            Tested {formatDateTime(test.tested_at)}
             {test.result === "valid" ? "" : `: ${test.message}`}
           </span>
         </>
@@ -148,9 +146,9 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
           <p className="mt-0.5 truncate text-xs text-ink-500">{info.baseURL}</p>
         ) : null}
         <p className="mt-0.5 text-xs text-ink-500">
-          Added {dateFormat.format(new Date(info.created_at))}
+          Added {formatShortDate(info.created_at)}
           {info.updated_at !== info.created_at
-            ? ` · replaced ${dateFormat.format(new Date(info.updated_at))}`
+            ? ` · replaced ${formatShortDate(info.updated_at)}`
             : ""}
         </p>
         <LastTest info={info} testing={testing} />

@@ -4,18 +4,17 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { failureMessage, listSignIns, revokeSignIn } from "../../auth/account-api";
 import { setSignedOut } from "../../auth/auth-store";
+import { LOGGED_OUT_MESSAGE } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
+import { formatDateTime } from "../../lib/format/dates";
 import { describeUserAgent } from "../../lib/format/describe-user-agent";
-import { LOGGED_OUT_MESSAGE } from "../shell/use-sign-out";
 
 const SIGN_INS_QUERY_KEY = ["auth", "sign-ins"] as const;
-
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 function SignInRow({ signIn }: { signIn: TSignInInfo }) {
   const queryClient = useQueryClient();
@@ -55,9 +54,8 @@ function SignInRow({ signIn }: { signIn: TSignInInfo }) {
           {signIn.current ? <Badge tone="success">This device</Badge> : null}
         </p>
         <p className="mt-1 text-xs text-ink-500">
-          {signIn.ip ? `${signIn.ip} · ` : ""}Signed in{" "}
-          {dateTime.format(new Date(signIn.created_at))}
-          {" · "}Last active {dateTime.format(new Date(signIn.last_used_at))}
+          {signIn.ip ? `${signIn.ip} · ` : ""}Signed in {formatDateTime(signIn.created_at)}
+          {" · "}Last active {formatDateTime(signIn.last_used_at)}
         </p>
       </div>
       <Button

@@ -8,6 +8,7 @@ import { cn } from "../../components/cn";
 import { Field } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
+import { formatMonth } from "../../lib/format/dates";
 import { formatCreditAmount, formatCredits } from "../../lib/format/numbers";
 import { parseCap } from "../workspaces/member-usage";
 import {
@@ -19,22 +20,11 @@ import {
 /** The refusals' "Raise your limit in Settings" lead here (/settings#spending-limit). */
 export const SPENDING_LIMIT_SECTION_ID = "spending-limit";
 
-const MONTH_NAME = new Intl.DateTimeFormat("en-US", {
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
-
-/** "December 2026" from "2026-12". */
-function monthName(month: string): string {
-  return MONTH_NAME.format(new Date(`${month}-01T00:00:00Z`));
-}
-
 /** "4.17 of 10 credits spent in December 2026" with a meter, or the month's spend alone. */
 function ThisMonth({ limit }: { limit: TSpendingLimit }) {
   const cap = limit.monthly_limit_credits;
   const used = limit.spent_this_month;
-  const month = monthName(limit.month);
+  const month = formatMonth(limit.month);
   if (cap === null) {
     return (
       <p className="text-sm text-ink-700" data-testid="spending-this-month">

@@ -11,11 +11,11 @@ import { failureMessage } from "../../auth/account-api";
 import { setSignedOut } from "../../auth/auth-store";
 import { Button, ButtonAnchor } from "../../components/button";
 import { Card } from "../../components/card";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { buildApiUrl } from "../../lib/api/client";
-import { DialogFrame } from "../chat/dialog-frame";
 import { IDENTITIES_QUERY_KEY, listIdentities } from "./linked-accounts";
 
 /**

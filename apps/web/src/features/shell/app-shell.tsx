@@ -5,6 +5,7 @@ import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { announceGoogleSignIn } from "../../auth/google-sign-in";
 import { useAuth } from "../../auth/use-auth";
 import { usePendingWelcomeCredits } from "../../auth/use-pending-welcome-credits";
+import { useSignOut } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
@@ -12,7 +13,7 @@ import { CloseIcon } from "../../components/icons";
 import { Logo } from "../../components/logo";
 import { MAIN_CONTENT_ID } from "../../components/skip-link";
 import { PageSpinner } from "../../components/spinner";
-import { showFlashToasts } from "../../lib/ui/flash-toast";
+import { showFlashToasts } from "../../components/toast/flash-toast";
 import { AgreementGate, useAgreementState } from "../agreement/agreement-gate";
 import { CurrentWorkspaceProvider, useCurrentWorkspace } from "../workspaces/current-workspace";
 import { InvitationDialog } from "../workspaces/invitation-dialog";
@@ -28,7 +29,6 @@ import { ConnectionStatusSlot } from "./connection-status";
 import { CreditAnnouncer, useCreditWatch, useLiveCredits } from "./credit-watch";
 import { displayNameOf } from "./display-name";
 import { APP_NAV_ITEMS } from "./nav-items";
-import { useSignOut } from "./use-sign-out";
 
 function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();

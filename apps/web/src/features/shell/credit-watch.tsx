@@ -5,9 +5,9 @@ import { toast } from "../../components/toast/toast-store";
 import { realtime } from "../../lib/realtime/realtime-client";
 import { useRealtimeEvent } from "../../lib/realtime/use-realtime";
 import { logger } from "../../lib/telemetry/logger";
+import { observeCredits } from "../credits/credit-levels";
+import { applyCreditBalance, refreshCredits } from "../credits/credit-sync";
 import { teamOfCreditChange } from "../workspaces/team-credits";
-import { observeCredits } from "./credit-levels";
-import { applyCreditBalance, refreshCredits } from "./credit-sync";
 
 /**
  * Watches the balance of the wallet that pays for what is on screen (decision 054) once for

@@ -4,10 +4,10 @@ import { type FormEvent, useId, useState } from "react";
 import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
-import { DialogFrame } from "../chat/dialog-frame";
 import { createTemplate, templateKeys } from "./templates-api";
 import { TemplatesUpgradeHint, useTemplatesUnlocked } from "./templates-gate";
 

@@ -3,9 +3,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { failureMessage } from "../../auth/account-api";
 import { Button } from "../../components/button";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Field } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
-import { DialogFrame } from "../chat/dialog-frame";
 import { useCurrentWorkspace } from "./current-workspace";
 import { createWorkspace, workspaceKeys } from "./workspaces-api";
 

@@ -7,11 +7,10 @@ import {
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { Field, inputClasses } from "../../components/form";
+import { formatShortDate } from "../../lib/format/dates";
 import { useWorkspaceAction } from "./use-workspace-action";
 import { ROLE_LABELS } from "./workspace-labels";
 import { inviteMember, revokeInvitation, useInvitations } from "./workspaces-api";
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 
 /** Only owners make admins (decision 040); an admin's invitation offers member and viewer. */
 function invitableBy(role: TWorkspace["role"]): readonly TInvitableRole[] {
@@ -85,8 +84,7 @@ function InvitationRow({
       <div className="min-w-0">
         <p className="truncate text-sm font-medium text-ink-900">{invitation.email}</p>
         <p className="text-xs text-ink-500">
-          {ROLE_LABELS[invitation.role]} · expires{" "}
-          {dateFormat.format(new Date(invitation.expires_at))}
+          {ROLE_LABELS[invitation.role]} · expires {formatShortDate(invitation.expires_at)}
           {invitation.invited_by ? ` · invited by ${invitation.invited_by}` : ""}
         </p>
       </div>

@@ -2,9 +2,8 @@ import type { TCreditPackId, TPurchaseCreditsRequest, TWorkspace } from "@cohort
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/button";
 import { api } from "../../lib/api/api";
-import { formatCreditAmount, formatCredits } from "../../lib/format/numbers";
+import { formatCreditAmount, formatCredits, formatUsd } from "../../lib/format/numbers";
 import { billingKeys, fetchBillingSummary } from "../billing/billing-api";
-import { formatPrice } from "../billing/billing-format";
 import { useRedirectAction } from "../billing/use-redirect-action";
 import { TEAM_POOL_LABEL } from "./team-credits";
 import { useWorkspaceCredits } from "./workspaces-api";
@@ -61,10 +60,10 @@ export function PoolCredits({ workspace }: { workspace: TWorkspace }) {
             size="sm"
             disabled={purchase.busy}
             aria-busy={purchase.isRunning(pack.id) || undefined}
-            aria-label={`Buy ${formatCredits(pack.credits)} for this workspace for ${formatPrice(pack.price_usd)}`}
+            aria-label={`Buy ${formatCredits(pack.credits)} for this workspace for ${formatUsd(pack.price_usd)}`}
             onClick={() => purchase.run(pack.id)}
           >
-            {formatCredits(pack.credits)} · {formatPrice(pack.price_usd)}
+            {formatCredits(pack.credits)} · {formatUsd(pack.price_usd)}
           </Button>
         ))}
       </div>

@@ -9,7 +9,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { formatCreditAmount } from "../../lib/format/numbers";
 import { useRealtimeEvent } from "../../lib/realtime/use-realtime";
-import { CreditBalance, CreditBalanceChip } from "../shell/credit-balance";
+import { CreditBalance, CreditBalanceChip } from "../credits/credit-balance";
 import { useChargedWorkspace } from "./charged-workspace";
 import { useWorkspaceCredits, workspaceKeys } from "./workspaces-api";
 

@@ -1,9 +1,8 @@
 import type { TWorkspace, TWorkspaceAuditEntry, TWorkspaceRole } from "@cohort/contracts";
 import { Spinner } from "../../components/spinner";
+import { formatDateTime } from "../../lib/format/dates";
 import { formatCreditAmount } from "../../lib/format/numbers";
 import { useAuditLog, useMembers } from "./workspaces-api";
-
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 /** "member.role_changed" → "Member role changed": an action code nobody taught us to say. */
 export function describeAction(action: string): string {
@@ -129,9 +128,7 @@ export function WorkspaceAudit({ workspace }: { workspace: TWorkspace }) {
                 {describeEntry(entry, nameOf)}
               </p>
               <p className="text-xs text-ink-500">
-                <time dateTime={entry.created_at}>
-                  {dateTime.format(new Date(entry.created_at))}
-                </time>
+                <time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
               </p>
             </li>
           ))}

@@ -5,7 +5,7 @@ import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
-import { formatWhen } from "../chat/format";
+import { formatWhen } from "../../lib/format/dates";
 import { listWorkspaceShares, revokeShare } from "../share/share-api";
 
 const STATUS_LABELS: Record<TWorkspaceShareLink["status"], string> = {

@@ -9,13 +9,7 @@ import {
   type TApiError,
   UNAUTHORIZED_REDIRECT_MIN_INTERVAL_MS,
 } from "@cohort/contracts";
-import {
-  readStorage,
-  removeStorageIfPresent,
-  STORAGE_KEYS,
-  type StorageLike,
-  writeStorage,
-} from "../storage/browser-storage";
+import { removeStorageIfPresent, STORAGE_KEYS, type StorageLike } from "../storage/browser-storage";
 import type { Logger } from "../telemetry/logger";
 import {
   ApiError,
@@ -23,6 +17,7 @@ import {
   FRIENDLY_MESSAGES,
   fallbackCodeForStatus,
 } from "./api-error";
+import { createCsrfToken } from "./csrf-token";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -131,6 +126,22 @@ interface RawResponse {
   requestId: string;
 }
 
+/** A fetch that has its response head, from `open`. */
+interface OpenCall {
+  response: Response;
+  /** The server's X-Request-Id, else the one sent. */
+  requestId: string;
+  controller: AbortController;
+  startedAt: number;
+  /** Stop the time-out and let go of the caller's signal (once; later calls do nothing). */
+  finish(): void;
+  /** The transport error for a failure after the head (it finishes the call too). */
+  failed(cause: unknown): ApiError;
+}
+
+/** One try of a call: its value, or the non-2xx answer for the CSRF-and-retry path. */
+type Attempt<T> = { ok: true; value: T } | { ok: false; raw: RawResponse };
+
 /** Resolves a path relative to /api; a path that already starts with /api is kept. */
 export function buildApiUrl(path: string, query?: Readonly<Record<string, QueryValue>>): string {
   const withSlash = path.startsWith("/") ? path : `/${path}`;
@@ -191,19 +202,24 @@ function normalizePath(pathname: string): string {
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   const { clock, logger } = deps;
-  let csrfToken: string | null = readStorage(deps.sessionStorage, STORAGE_KEYS.csrfToken);
-  let csrfRequest: Promise<string> | null = null;
+  const csrf = createCsrfToken(deps.sessionStorage, fetchCsrfToken);
   let lastUnauthorizedRedirectAt = Number.NEGATIVE_INFINITY;
 
-  async function send(
+  /**
+   * One fetch under the client's rules, for `send` and `stream` alike: a request id, cookies,
+   * the JSON body, a time-out, and the caller's signal. The caller reads the body and then
+   * calls `finish`; `failed` turns a failure while reading into the transport error.
+   */
+  async function open(
     method: HttpMethod,
     url: string,
     options: RequestOptions<unknown>,
+    accept: string,
     extraHeaders: Record<string, string>,
-  ): Promise<RawResponse> {
+  ): Promise<OpenCall> {
     const requestId = deps.randomId();
     const headers: Record<string, string> = {
-      Accept: "application/json",
+      Accept: accept,
       "Content-Type": "application/json",
       ...options.headers,
       ...extraHeaders,
@@ -219,36 +235,17 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const onCallerAbort = () => controller.abort();
     if (callerSignal?.aborted) controller.abort();
     else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-
     const startedAt = clock.now();
-    try {
-      const response = await deps.fetch(url, {
-        method,
-        headers,
-        credentials: "include",
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: controller.signal,
-      });
-      // The body is read inside the time-out too: a stalled stream is as bad as no answer.
-      const text = await response.text();
-      const durationMs = clock.now() - startedAt;
-      if (durationMs > SLOW_REQUEST_WARNING_MS) {
-        logger.warn("Slow API request", {
-          method,
-          url,
-          status: response.status,
-          durationMs,
-          requestId,
-        });
-      }
-      return {
-        status: response.status,
-        headers: response.headers,
-        text,
-        requestId: response.headers.get(REQUEST_ID_HEADER) ?? requestId,
-      };
-    } catch (cause) {
-      throw transportError({
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clock.clearTimeout(timer);
+      callerSignal?.removeEventListener("abort", onCallerAbort);
+    };
+    const failed = (cause: unknown) => {
+      finish();
+      return transportError({
         method,
         url,
         requestId,
@@ -257,9 +254,52 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         cancelled: callerSignal?.aborted === true,
         cause,
       });
+    };
+    try {
+      const response = await deps.fetch(url, {
+        method,
+        headers,
+        credentials: "include",
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: controller.signal,
+      });
+      const answeredId = response.headers.get(REQUEST_ID_HEADER) ?? requestId;
+      return { response, requestId: answeredId, controller, startedAt, finish, failed };
+    } catch (cause) {
+      throw failed(cause);
+    }
+  }
+
+  /** A whole answer. The body is read inside the time-out too: a stalled body is no answer. */
+  async function send(
+    method: HttpMethod,
+    url: string,
+    options: RequestOptions<unknown>,
+    extraHeaders: Record<string, string>,
+  ): Promise<RawResponse> {
+    const call = await open(method, url, options, "application/json", extraHeaders);
+    try {
+      const text = await call.response.text();
+      const durationMs = clock.now() - call.startedAt;
+      if (durationMs > SLOW_REQUEST_WARNING_MS) {
+        logger.warn("Slow API request", {
+          method,
+          url,
+          status: call.response.status,
+          durationMs,
+          requestId: call.requestId,
+        });
+      }
+      return {
+        status: call.response.status,
+        headers: call.response.headers,
+        text,
+        requestId: call.requestId,
+      };
+    } catch (cause) {
+      throw call.failed(cause);
     } finally {
-      clock.clearTimeout(timer);
-      callerSignal?.removeEventListener("abort", onCallerAbort);
+      call.finish();
     }
   }
 
@@ -375,11 +415,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return error;
   }
 
-  function dropCsrfToken(): void {
-    csrfToken = null;
-    removeStorageIfPresent(deps.sessionStorage, STORAGE_KEYS.csrfToken);
-  }
-
   async function fetchCsrfToken(): Promise<string> {
     const url = buildApiUrl("/csrf-token");
     const raw = await send("GET", url, {}, {});
@@ -398,18 +433,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         requestId: raw.requestId,
       });
     }
-    csrfToken = token;
-    writeStorage(deps.sessionStorage, STORAGE_KEYS.csrfToken, token);
     return token;
-  }
-
-  /** One token request at a time, however many mutations wait for it. */
-  function ensureCsrfToken(): Promise<string> {
-    if (csrfToken !== null) return Promise.resolve(csrfToken);
-    csrfRequest ??= fetchCsrfToken().finally(() => {
-      csrfRequest = null;
-    });
-    return csrfRequest;
   }
 
   function parseSuccess<T>(raw: RawResponse, url: string, schema?: ResponseSchema<T>): T {
@@ -447,149 +471,115 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
-  async function request<T>(
+  /**
+   * The one CSRF-and-retry path of `request` and `stream`: a mutation carries the token, and
+   * when the server rejects it the client fetches a fresh one and tries once more. Any other
+   * non-2xx answer becomes the ApiError of `failure`.
+   */
+  async function withCsrf<T>(
     method: HttpMethod,
-    path: string,
-    options: RequestOptions<T> = {},
+    url: string,
+    redirectOnUnauthorized: boolean | undefined,
+    attempt: (headers: Record<string, string>) => Promise<Attempt<T>>,
   ): Promise<T> {
-    const url = buildApiUrl(path, options.query);
     const mutating = MUTATING_METHODS.has(method);
-    let csrfRetried = false;
+    let retried = false;
     for (;;) {
-      const extraHeaders: Record<string, string> = {};
-      if (mutating) extraHeaders[CSRF_HEADER] = await ensureCsrfToken();
-      const raw = await send(method, url, options, extraHeaders);
-      if (raw.status >= 200 && raw.status < 300) return parseSuccess(raw, url, options.schema);
-      if (mutating && !csrfRetried && isCsrfFailure(raw.status, errorBodyOf(raw))) {
-        csrfRetried = true;
+      const headers: Record<string, string> = mutating
+        ? { [CSRF_HEADER]: await csrf.ensure() }
+        : {};
+      const outcome = await attempt(headers);
+      if (outcome.ok) return outcome.value;
+      const { raw } = outcome;
+      if (mutating && !retried && isCsrfFailure(raw.status, errorBodyOf(raw))) {
+        retried = true;
         logger.warn("CSRF token rejected; fetching a fresh one and retrying once", {
           method,
           url,
           requestId: raw.requestId,
         });
-        dropCsrfToken();
+        csrf.drop();
         continue;
       }
-      throw failure(method, url, raw, options.redirectOnUnauthorized);
+      throw failure(method, url, raw, redirectOnUnauthorized);
     }
   }
 
-  async function stream(
+  function request<T>(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions<T> = {},
+  ): Promise<T> {
+    const url = buildApiUrl(path, options.query);
+    return withCsrf(method, url, options.redirectOnUnauthorized, async (headers) => {
+      const raw = await send(method, url, options, headers);
+      return raw.status >= 200 && raw.status < 300
+        ? { ok: true, value: parseSuccess(raw, url, options.schema) }
+        : { ok: false, raw };
+    });
+  }
+
+  function stream(
     method: HttpMethod,
     path: string,
     options: StreamOptions = {},
   ): Promise<ApiStream> {
     const url = buildApiUrl(path, options.query);
-    const mutating = MUTATING_METHODS.has(method);
-    let csrfRetried = false;
-    for (;;) {
-      const requestId = deps.randomId();
-      const headers: Record<string, string> = {
-        Accept: "text/event-stream",
-        "Content-Type": "application/json",
-        ...options.headers,
-        [REQUEST_ID_HEADER]: requestId,
-      };
-      if (mutating) headers[CSRF_HEADER] = await ensureCsrfToken();
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = clock.setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, options.timeoutMs ?? API_TIMEOUT_MS);
-      const callerSignal = options.signal;
-      const onCallerAbort = () => controller.abort();
-      if (callerSignal?.aborted) controller.abort();
-      else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-      const startedAt = clock.now();
-      let settled = false;
-      const finish = () => {
-        if (settled) return;
-        settled = true;
-        clock.clearTimeout(timer);
-        callerSignal?.removeEventListener("abort", onCallerAbort);
-      };
-      const failedTransport = (cause: unknown) => {
-        finish();
-        return transportError({
-          method,
-          url,
-          requestId,
-          durationMs: clock.now() - startedAt,
-          timedOut,
-          cancelled: callerSignal?.aborted === true,
-          cause,
-        });
-      };
-
-      let response: Response;
-      let errorText = "";
+    return withCsrf(method, url, options.redirectOnUnauthorized, async (headers) => {
+      const call = await open(method, url, options, "text/event-stream", headers);
+      const { response } = call;
+      if (response.ok) return { ok: true, value: streamOf(call) };
+      let text: string;
       try {
-        response = await deps.fetch(url, {
-          method,
-          headers,
-          credentials: "include",
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
-          signal: controller.signal,
-        });
-        if (!response.ok) errorText = await response.text();
+        text = await response.text();
       } catch (cause) {
-        throw failedTransport(cause);
+        throw call.failed(cause);
       }
-      const answeredId = response.headers.get(REQUEST_ID_HEADER) ?? requestId;
-      if (!response.ok) {
-        finish();
-        const raw = {
-          status: response.status,
-          headers: response.headers,
-          text: errorText,
-          requestId: answeredId,
-        };
-        if (mutating && !csrfRetried && isCsrfFailure(raw.status, errorBodyOf(raw))) {
-          csrfRetried = true;
-          logger.warn("CSRF token rejected; fetching a fresh one and retrying once", {
-            method,
-            url,
-            requestId: answeredId,
-          });
-          dropCsrfToken();
-          continue;
-        }
-        throw failure(method, url, raw, options.redirectOnUnauthorized);
-      }
-      const body = response.body;
-      return {
+      call.finish();
+      const raw = {
         status: response.status,
         headers: response.headers,
-        requestId: answeredId,
-        async *chunks() {
-          if (!body) {
-            finish();
-            return;
-          }
-          const reader = body.getReader();
-          const decoder = new TextDecoder();
-          let complete = false;
-          try {
-            for (;;) {
-              const { done, value } = await reader.read();
-              if (done) break;
-              const text = decoder.decode(value, { stream: true });
-              if (text) yield text;
-            }
-            const rest = decoder.decode();
-            if (rest) yield rest;
-            complete = true;
-          } catch (cause) {
-            throw failedTransport(cause);
-          } finally {
-            finish();
-            // The consumer stopped reading before the end: cancel the request itself.
-            if (!complete) controller.abort();
-          }
-        },
+        text,
+        requestId: call.requestId,
       };
-    }
+      return { ok: false, raw };
+    });
+  }
+
+  /** A 2xx streamed answer, read chunk by chunk; stopping early cancels the request itself. */
+  function streamOf(call: OpenCall): ApiStream {
+    const { response } = call;
+    const body = response.body;
+    return {
+      status: response.status,
+      headers: response.headers,
+      requestId: call.requestId,
+      async *chunks() {
+        if (!body) {
+          call.finish();
+          return;
+        }
+        const reader = body.getReader();
+        const decoder = new TextDecoder();
+        let complete = false;
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            const text = decoder.decode(value, { stream: true });
+            if (text) yield text;
+          }
+          const rest = decoder.decode();
+          if (rest) yield rest;
+          complete = true;
+        } catch (cause) {
+          throw call.failed(cause);
+        } finally {
+          call.finish();
+          if (!complete) call.controller.abort();
+        }
+      },
+    };
   }
 
   return {
@@ -600,7 +590,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     put: (path, body, options) => request("PUT", path, { ...options, body }),
     patch: (path, body, options) => request("PATCH", path, { ...options, body }),
     delete: (path, options) => request("DELETE", path, options),
-    clearCsrfToken: dropCsrfToken,
+    clearCsrfToken: () => csrf.drop(),
   };
 }
 

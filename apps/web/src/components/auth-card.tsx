@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { Logo } from "../../components/logo";
+import { Logo } from "./logo";
 
 /** The centred card the account screens (reset, verify, admin sign-in) share. */
 export function AuthCard({

@@ -1,9 +1,9 @@
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
-import { cn } from "../../components/cn";
-import { CloseIcon } from "../../components/icons";
+import { cn } from "./cn";
+import { CloseIcon } from "./icons";
 
-/** The chat screen's modal look: a centred card on desktop, a bottom sheet on phones. */
+/** The app's one modal look: a centred card on desktop, a bottom sheet on phones. */
 export function DialogFrame({
   open,
   onOpenChange,

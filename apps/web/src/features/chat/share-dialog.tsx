@@ -7,13 +7,13 @@ import {
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { DialogFrame } from "../../components/dialog-frame";
 import { FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
-import { getSessionDetail } from "../chat/chat-api";
-import { DialogFrame } from "../chat/dialog-frame";
-import { formatWhen } from "../chat/format";
-import { createShare, listShares, revokeShare } from "./share-api";
+import { formatShortDate, formatWhen } from "../../lib/format/dates";
+import { createShare, listShares, revokeShare } from "../share/share-api";
+import { getSessionDetail } from "./chat-api";
 
 const WHOLE_SESSION = "session";
 
@@ -94,7 +94,7 @@ function describeLink(link: TShareLink, runs: readonly TRun[]): string {
         : link.status === "expired"
           ? "expired"
           : link.expires_at
-            ? `expires ${new Date(link.expires_at).toLocaleDateString()}`
+            ? `expires ${formatShortDate(link.expires_at)}`
             : "never expires";
   return [what, extras.length > 0 ? `shows ${extras.join(", ")}` : null, views, ends]
     .filter(Boolean)

@@ -12,7 +12,7 @@ import {
   conversationFromDetail,
   EMPTY_CONVERSATION,
 } from "../chat/run-state";
-import { getSharedView, openShareStream } from "./share-api";
+import { getSharedView, openShareStream } from "../share/share-api";
 
 export type SharedLoad =
   | { status: "loading" }

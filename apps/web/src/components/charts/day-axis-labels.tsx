@@ -1,5 +1,5 @@
-import { cn } from "../../components/cn";
-import { formatDay } from "./billing-format";
+import { formatDay } from "../../lib/format/dates";
+import { cn } from "../cn";
 
 /**
  * The date row under a per-day bar chart: about five labels whatever the range, the rest

@@ -1,9 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { signOut } from "../../auth/auth-store";
-import { toast } from "../../components/toast/toast-store";
-import { realtime } from "../../lib/realtime/realtime-client";
+import { toast } from "../components/toast/toast-store";
+import { realtime } from "../lib/realtime/realtime-client";
+import { signOut } from "./auth-store";
 
 export const LOGGED_OUT_MESSAGE = "Logged out successfully";
 

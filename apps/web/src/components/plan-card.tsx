@@ -1,8 +1,8 @@
 import { formatUsd, isPlannedFeature } from "@cohort/contracts";
 import type { ReactNode } from "react";
-import { Badge } from "../../components/badge";
-import { Card } from "../../components/card";
-import { cn } from "../../components/cn";
+import { Badge } from "./badge";
+import { Card } from "./card";
+import { cn } from "./cn";
 
 export function Price({
   plan,

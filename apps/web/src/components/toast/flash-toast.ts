@@ -1,10 +1,10 @@
-import { type ToastOptions, toast } from "../../components/toast/toast-store";
 import {
   getBrowserStorage,
   readStorage,
   removeStorageIfPresent,
   writeStorage,
-} from "../storage/browser-storage";
+} from "../../lib/storage/browser-storage";
+import { type ToastOptions, toast } from "./toast-store";
 
 /** sessionStorage key of toasts that must survive the page reload that follows them. */
 export const FLASH_TOAST_KEY = "flashToasts";
