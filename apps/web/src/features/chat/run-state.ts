@@ -736,6 +736,7 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
           credits: event.credits,
           preview: event.text_preview || null,
           error: event.error?.message ?? null,
+          files: event.files,
         })),
       };
   }

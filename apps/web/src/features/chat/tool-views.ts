@@ -3,6 +3,7 @@ import type {
   TToolApproval,
   TToolApprovalReason,
   TToolCallStatus,
+  TToolFile,
 } from "@cohort/contracts";
 
 /**
@@ -32,6 +33,8 @@ export interface ToolCallView {
   error: string | null;
   /** The approval it waited for (decision 059), if it needed one. */
   approvalId: string | null;
+  /** Files it wrote, each a download (run_code, decision 068). */
+  files?: TToolFile[];
 }
 
 /** A request for approval as its card shows it. */
