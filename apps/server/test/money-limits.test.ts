@@ -408,7 +408,7 @@ describe("the cost estimate", () => {
   it("counts a picture the Designer may draw in the high end, where the settings imply one", async () => {
     const me = await signUp(t.app);
     await setCredits(t.app, me.user.id, 50);
-    const estimateOf = async (body: object) => {
+    const estimateOf = async (body: Record<string, unknown>) => {
       const session = await createSession(me.client, body);
       const response = await me.client.get(
         `/api/sessions/${session.id}/cost-estimate?message_chars=400`,

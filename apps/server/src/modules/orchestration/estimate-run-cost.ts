@@ -48,7 +48,7 @@ type Kind = keyof typeof PROMPT_TOKENS;
 const MIN_PROMPT_TOKENS = 150;
 
 interface CallCost {
-  kind: Kind;
+  kind: Kind | "image";
   role: TAgentRole | null;
   model: string;
   modelName: string;
