@@ -60,11 +60,12 @@ describe("CoChat versions", () => {
     await signInContext(page.context(), user.token);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto("/cochat");
-    const box = page.getByRole("textbox", { name: "Message" });
-    await expect.poll(() => box.isEnabled()).toBe(true);
+    const box = page.getByLabel("Message CoChat");
+    await expect.poll(() => box.isEnabled(), { timeout: 60_000 }).toBe(true);
     await box.fill("Plan a picnic for four");
     await box.press("Enter");
     await settled(page, 1);
+    await expect.poll(() => box.isEnabled(), { timeout: 60_000 }).toBe(true);
     await box.fill("Make it vegetarian");
     await box.press("Enter");
     await settled(page, 2);
@@ -95,7 +96,7 @@ describe("CoChat versions", () => {
     const previous = regenerated.getByRole("button", { name: /^Previous version of the answer/ });
     await previous.focus();
     await page.keyboard.press("Enter");
-    await expect.poll(() => questions(page).count()).toBe(2);
+    await expect.poll(() => questions(page).count(), { timeout: 30_000 }).toBe(2);
     expect(await position(answers(page).first())).toBe("1/2");
     expect(await answers(page).first().getByTestId("cochat-answer-body").textContent()).toBe(
       firstAnswer,
@@ -132,7 +133,9 @@ describe("CoChat versions", () => {
       .nth(1)
       .getByRole("button", { name: /^Previous version of your message/ })
       .click();
-    await expect.poll(() => questions(page).nth(1).textContent()).toContain("Make it vegetarian");
+    await expect
+      .poll(() => questions(page).nth(1).textContent(), { timeout: 30_000 })
+      .toContain("Make it vegetarian");
     await page.reload();
     await questions(page).nth(1).waitFor();
     expect(await questions(page).nth(1).textContent()).toContain("Make it vegetarian");
