@@ -78,7 +78,7 @@ function ConversationRow({
         >
           {conversation.title}
         </span>
-        <span className="mt-0.5 block text-xs text-ink-500">
+        <span className="mt-0.5 block text-xs text-ink-600">
           {formatWhen(conversation.updated_at)} ·{" "}
           {formatCount(conversation.message_count, "message")}
         </span>
