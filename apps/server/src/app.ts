@@ -303,7 +303,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   }
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
   // Before the engine, whose Critic runs code with it (decision 062).
-  registerCodeRunner(app, config.codeRunner);
+  registerCodeRunner(
+    app,
+    config.codeRunner,
+    createDocumentStore(config.documents, config.dataDir, "code-files"),
+  );
 
   // Tool calls waiting for a person's decision (decision 059): its gate is set before the
   // engine starts, which may resume runs at once.

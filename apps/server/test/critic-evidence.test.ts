@@ -94,7 +94,7 @@ describe("the Critic judges code with evidence", () => {
       { text: "REVISED: fine = days * 0.5" },
       { text: "The final answer." },
     );
-    const { events } = await runTask(client);
+    const { events, run } = await runTask(client);
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(eventsOf(events, "critic.verdict")[0]).toMatchObject({
       score: 5,
@@ -108,6 +108,38 @@ describe("the Critic judges code with evidence", () => {
     const revision = bodyOf(fake.requests[3]);
     expect(revision).toContain("The fine per day is wrong.");
     expect(revision).toContain("FAILED test_overdue_fine: AssertionError: four days cost 2.00");
+
+    // Persisted (decision 068): the stored run, every export and a share link carry them.
+    const CHECKS = { ran: 3, passed: 2, failed: 1, failures: ["test_overdue_fine"] };
+    expect(run).toMatchObject({ critic_evidence: "ran", critic_checks: CHECKS });
+    const sessionId = run.session_id;
+    const json = (await client.get(`/api/sessions/${sessionId}/export?format=json`)).json();
+    expect(json.runs[0].critic_verdicts[0]).toMatchObject({ evidence: "ran", checks: CHECKS });
+    const markdown = (await client.get(`/api/sessions/${sessionId}/export?format=markdown`)).body;
+    expect(markdown).toContain(
+      "**Checks:** Ran 3 checks: 2 passed, 1 failed (test_overdue_fine). Score based on evidence.",
+    );
+    const pdf = await client.get(`/api/sessions/${sessionId}/export?format=pdf`);
+    expect(pdf.statusCode).toBe(200);
+    const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    const document = await getDocument({
+      data: new Uint8Array(pdf.rawPayload),
+      isEvalSupported: false,
+      disableFontFace: true,
+      verbosity: 0,
+    }).promise;
+    let text = "";
+    for (let number = 1; number <= document.numPages; number++) {
+      const content = await (await document.getPage(number)).getTextContent();
+      for (const item of content.items) if ("str" in item) text += `${item.str} `;
+    }
+    await document.destroy();
+    expect(text.replace(/\s+/g, "")).toContain("Ran3checks:2passed,1failed(test_overdue_fine)");
+    const share = await client.post(`/api/sessions/${sessionId}/shares`, {});
+    expect(share.statusCode).toBe(201);
+    const token = new URL(share.json().url).pathname.split("/").at(-1);
+    const shared = (await t.app.inject({ method: "GET", url: `/api/share/${token}` })).json();
+    expect(shared.runs[0]).toMatchObject({ critic_evidence: "ran", critic_checks: CHECKS });
   }, 180_000);
 
   it("scores by opinion when the drafts hold no code with tests", async () => {

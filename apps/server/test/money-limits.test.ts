@@ -396,10 +396,58 @@ describe("the cost estimate", () => {
       "agent",
       "critic",
       "synthesis",
+      // The Designer may draw with generate_image, on by default for it (decision 068).
+      "image",
     ]);
     const stranger = await signUp(t.app);
     expect(
       (await stranger.client.get(`/api/sessions/${session.id}/cost-estimate`)).statusCode,
     ).toBe(404);
+  });
+
+  it("counts a picture the Designer may draw in the high end, where the settings imply one", async () => {
+    const me = await signUp(t.app);
+    await setCredits(t.app, me.user.id, 50);
+    const estimateOf = async (body: Record<string, unknown>) => {
+      const session = await createSession(me.client, body);
+      const response = await me.client.get(
+        `/api/sessions/${session.id}/cost-estimate?message_chars=400`,
+      );
+      expect(response.statusCode).toBe(200);
+      return response.json() as {
+        low: number;
+        high: number;
+        calls: { kind: string; model: string; low: number; high: number; count: number }[];
+      };
+    };
+    const textOnly = { strategist: { enabled: true }, coder: { enabled: true } };
+    const designer = { ...textOnly, designer: { enabled: true } };
+    const without = await estimateOf({ manual_agent_selection: true, agent_preferences: textOnly });
+    expect(without.calls.some((c) => c.kind === "image")).toBe(false);
+
+    const drawing = await estimateOf({ manual_agent_selection: true, agent_preferences: designer });
+    const image = drawing.calls.find((c) => c.kind === "image");
+    // CoVision's price per image (the catalogue's 4.2 credits); a picture may not be drawn.
+    expect(image).toMatchObject({ model: "covision", count: 1, low: 0, high: 4.2 });
+    const agents = (e: typeof drawing) =>
+      e.calls.filter((c) => c.kind !== "image").reduce((sum, c) => sum + h(c.high), 0);
+    expect(h(drawing.high)).toBe(agents(drawing) + h(4.2));
+
+    // The session takes generate_image away from the Designer: no picture is expected.
+    const noTool = await estimateOf({
+      manual_agent_selection: true,
+      agent_preferences: designer,
+      tools: { roles: { designer: { builtins: ["read_url"], mcp_servers: [] } } },
+    });
+    expect(noTool.calls.some((c) => c.kind === "image")).toBe(false);
+
+    // A Designer on CoVision draws in its own call, already priced per image there.
+    const onCovision = await estimateOf({
+      manual_agent_selection: true,
+      agent_preferences: { ...textOnly, designer: { enabled: true, model: "covision" } },
+    });
+    expect(onCovision.calls.some((c) => c.kind === "image")).toBe(false);
+    const designerCall = onCovision.calls.find((c) => c.model === "covision");
+    expect(designerCall?.low).toBeGreaterThanOrEqual(4.2);
   });
 });

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolContext, ToolDefinition } from "../src/modules/tools/tool-definition";
+import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
+import { createSession } from "./support/runs";
 
 /**
  * run_code as the tool registry offers it to a run (decision 062): risk, price, the text the
@@ -123,5 +125,72 @@ describe("the run_code tool", () => {
     expect(out.creditsUsed).toBe(8);
     const health = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(health.statusCode).toBe(200);
+  }, 120_000);
+
+  it("keeps the files it writes for download, for the session's readers only", async () => {
+    const owner = await signUp(t.app);
+    const stranger = await signUp(t.app);
+    const session = await createSession(owner.client);
+    const filesDir = mkdtempSync(path.join(tmpdir(), "cohort-run-code-files-"));
+    try {
+      const out = await runCode.execute(
+        {
+          language: "python",
+          code: [
+            "open('report.csv', 'w').write('name,total\\nada,42\\n')",
+            "import os",
+            "os.makedirs('out', exist_ok=True)",
+            "open('out/résumé notes.txt', 'w').write('été')",
+            "open('data.bin', 'wb').write(bytes(range(8)))",
+          ].join("\n"),
+          run_tests: false,
+        },
+        {
+          ...ctx(),
+          sessionId: session.id,
+          userId: owner.user.id,
+          scratchDir: async () => filesDir,
+        },
+      );
+      expect(out.data).toMatchObject({ outcome: "completed" });
+      const files = [...(out.files ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+      expect(files.map((f) => [f.name, f.mediaType, f.bytes])).toEqual([
+        ["data.bin", "application/octet-stream", 8],
+        ["out/résumé notes.txt", "text/plain; charset=utf-8", 5],
+        ["report.csv", "text/csv; charset=utf-8", 18],
+      ]);
+      for (const file of files) expect(file.url).toMatch(/^\/api\/code-files\/[0-9a-f-]{36}$/);
+      const [bin, notes, csv] = files;
+
+      const download = await owner.client.get(csv?.url ?? "");
+      expect(download.statusCode).toBe(200);
+      expect(download.body).toBe("name,total\nada,42\n");
+      expect(download.headers["content-type"]).toBe("text/csv; charset=utf-8");
+      expect(download.headers["content-disposition"]).toBe(
+        `attachment; filename="report.csv"; filename*=UTF-8''report.csv`,
+      );
+      expect(download.headers["x-content-type-options"]).toBe("nosniff");
+      expect(download.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+      const named = await owner.client.get(notes?.url ?? "");
+      expect(named.headers["content-disposition"]).toBe(
+        `attachment; filename="r_sum_notes.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20notes.txt`,
+      );
+      expect(named.body).toBe("été");
+      const binary = await owner.client.get(bin?.url ?? "");
+      expect([...binary.rawPayload]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+
+      // Anyone who may not read the session: the one 404, as for a file that never existed.
+      const theirs = await stranger.client.get(csv?.url ?? "");
+      expect(theirs.statusCode).toBe(404);
+      expect(theirs.json().error.code).toBe("not_found");
+      const missing = await owner.client.get(`/api/code-files/${crypto.randomUUID()}`);
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().error.message).toBe(theirs.json().error.message);
+      expect((await owner.client.get("/api/code-files/not-an-id")).statusCode).toBe(404);
+      const anonymous = await t.app.inject({ method: "GET", url: csv?.url ?? "" });
+      expect(anonymous.statusCode).toBe(401);
+    } finally {
+      rmSync(filesDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

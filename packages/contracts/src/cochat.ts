@@ -41,6 +41,11 @@ export const ZCochatChatRequest = z.object({
   /** A CoChat model id (GET /api/cochat/models); defaults to the first of that list. */
   model: z.string().min(1).max(100).optional(),
   session_id: ZCochatSessionId.optional(),
+  /**
+   * The stored message the new one follows: the last one on screen (decision 068). Absent:
+   * the last message of the conversation's branch on screen.
+   */
+  parent_id: z.uuid().nullable().optional(),
   temperature: z.number().min(0).max(2).default(COCHAT_DEFAULT_TEMPERATURE),
   max_tokens: z
     .number()
@@ -105,6 +110,10 @@ export const ZCochatStoredMessage = z.object({
   status: z.enum(COCHAT_MESSAGE_STATUSES),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   created_at: z.string(),
+  /** The message it follows (null: the first); decision 068. */
+  parent_id: z.string().nullable(),
+  /** Its versions (itself among them), oldest first: edits of a question, regenerated answers. */
+  version_ids: z.array(z.string()),
 });
 export type TCochatStoredMessage = z.infer<typeof ZCochatStoredMessage>;
 
@@ -129,6 +138,47 @@ export const ZCochatConversationResponse = z.object({
 });
 export type TCochatConversationResponse = z.infer<typeof ZCochatConversationResponse>;
 
+// ---------------------------------------------------------------------------------------
+// Versions (decision 068): regenerate an answer, edit a question in place, page between
+// versions, rename a conversation.
+// ---------------------------------------------------------------------------------------
+
+const answerSettings = {
+  /** A CoChat model id; defaults to the conversation's model. */
+  model: z.string().min(1).max(100).optional(),
+  temperature: z.number().min(0).max(2).default(COCHAT_DEFAULT_TEMPERATURE),
+  max_tokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(COCHAT_MAX_TOKENS_LIMIT)
+    .default(COCHAT_DEFAULT_MAX_TOKENS),
+};
+
+/** POST /api/cochat/conversations/:id/messages/:messageId/regenerate: a new version of an answer. */
+export const ZCochatRegenerateRequest = z.object(answerSettings);
+export type TCochatRegenerateRequest = z.input<typeof ZCochatRegenerateRequest>;
+
+/** POST /api/cochat/conversations/:id/messages/:messageId/edit: a new version of a question. */
+export const ZCochatEditRequest = z.object({
+  content: z.string().trim().min(1).max(COCHAT_MESSAGE_MAX_CHARS),
+  ...answerSettings,
+});
+export type TCochatEditRequest = z.input<typeof ZCochatEditRequest>;
+
+/** PUT /api/cochat/conversations/:id/current: show the branch that holds this version. */
+export const ZCochatSelectVersionRequest = z.object({ message_id: z.uuid() });
+export type TCochatSelectVersionRequest = z.infer<typeof ZCochatSelectVersionRequest>;
+
+/** PATCH /api/cochat/conversations/:id: rename. */
+export const ZCochatRenameRequest = z.object({
+  title: z.string().trim().min(1).max(COCHAT_TITLE_MAX),
+});
+export type TCochatRenameRequest = z.infer<typeof ZCochatRenameRequest>;
+
+export const ZCochatRenameResponse = z.object({ conversation: ZCochatConversation });
+export type TCochatRenameResponse = z.infer<typeof ZCochatRenameResponse>;
+
 /** GET /api/cochat/health: whether CoChat can answer, and how its models' providers are doing. */
 export const ZCochatHealthResponse = z.object({
   status: z.enum(["ok", "degraded"]),
@@ -152,6 +202,8 @@ export const COCHAT_ERROR_CODES = {
   modelNotOffered: "cochat_model_not_offered",
   /** The per-user fair-use limit of CoChat Unlimited. */
   fairUseLimit: "cochat_fair_use_limit",
+  /** Regenerate names a question, or edit an answer (decision 068). */
+  wrongRole: "cochat_wrong_role",
 } as const;
 
 export const COCHAT_MESSAGES = {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZCodeChecks } from "./code-runs";
 import { DOCUMENT_NAME_MAX } from "./documents";
 import { ZGeneratedImageRef } from "./images";
 import { ZCreditAmount } from "./money";
@@ -77,6 +78,10 @@ export const ZExportedCriticVerdict = z.object({
   revise_step_ids: z.array(z.string()),
   /** A re-run's review: the re-run call it scored. */
   rerun_call_id: z.string().optional(),
+  /** "ran": the drafts' code and tests were run before scoring (decisions 062, 068). */
+  evidence: z.enum(["ran", "opinion"]).optional(),
+  /** The checks that ran, all drafts together. */
+  checks: ZCodeChecks.optional(),
 });
 export type TExportedCriticVerdict = z.infer<typeof ZExportedCriticVerdict>;
 

@@ -317,6 +317,12 @@ export const ZRun = z.object({
    * drafts (absent: no review scored one). `critic_score` is the overall verdict.
    */
   draft_scores: z.record(z.string(), z.number()).optional(),
+  /**
+   * Whether the Critic's review of the run's own drafts rested on checks that ran ("ran")
+   * or on reading ("opinion"), and those checks (decisions 062, 068); absent: no review.
+   */
+  critic_evidence: z.enum(["ran", "opinion"]).optional(),
+  critic_checks: ZCodeChecks.optional(),
   /** How often the run was taken over after its instance stopped (absent: never; decision 047). */
   resumes: z.number().int().min(1).optional(),
   /**

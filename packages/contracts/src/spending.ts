@@ -133,7 +133,8 @@ export type TCostEstimateQuery = z.infer<typeof ZCostEstimateQuery>;
 
 /** One kind of call the run is expected to make, with its range. */
 export const ZCostEstimateCall = z.object({
-  kind: z.enum(["plan", "agent", "critic", "synthesis"]),
+  /** "image": a picture the Designer may draw with generate_image (decision 068). */
+  kind: z.enum(["plan", "agent", "critic", "synthesis", "image"]),
   role: z.string().nullable(),
   model: z.string(),
   model_name: z.string(),

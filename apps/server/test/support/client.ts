@@ -74,6 +74,9 @@ export class TestClient {
   put(url: string, body?: unknown) {
     return this.request("PUT", url, body ?? {});
   }
+  patch(url: string, body?: unknown) {
+    return this.request("PATCH", url, body ?? {});
+  }
   delete(url: string) {
     return this.request("DELETE", url);
   }

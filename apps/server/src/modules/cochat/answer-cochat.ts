@@ -22,8 +22,11 @@ export interface AnswerInput {
   temperature: number;
   maxTokens: number;
   userKeys: UserProviderKeys;
-  /** Stores the user's message (startTurn); answerCochat decides when (see below). */
-  storeTurn: () => Promise<void>;
+  /**
+   * Stores the user's message (startTurn) and says which question the answer follows;
+   * answerCochat decides when (see below). A regenerated answer stores nothing new here.
+   */
+  storeTurn: () => Promise<string>;
 }
 
 export interface AnswerDeps {
@@ -80,7 +83,7 @@ export async function answerCochat(
   // The user's message is stored while the provider is working on the first token: the
   // write stays off the time to first token (decision 016), yet it happens within a tick of
   // the request, so a crash mid-answer never loses the question; it precedes the answer's row.
-  let turnStored: Promise<void> | null = null;
+  let turnStored: Promise<string> | null = null;
   const storeTurn = () => {
     if (!turnStored) {
       turnStored = input.storeTurn();
@@ -115,9 +118,10 @@ export async function answerCochat(
       storeTurn();
     });
     const result = await answer;
-    await storeTurn();
+    const parentId = await storeTurn();
     const messageId = await finishTurn(deps.db, {
       ...base,
+      parentId,
       content: result.text,
       status: "complete",
       provider: result.provider,
@@ -163,9 +167,10 @@ export async function answerCochat(
       error = { code: ERROR_CODES.internal, message: INTERNAL_ERROR_MESSAGE };
     }
     if (!stopped) deps.log.warn({ code: error.code, model: input.modelId }, "CoChat answer failed");
-    await storeTurn().catch(() => undefined);
+    const parentId = await storeTurn().catch(() => null);
     await finishTurn(deps.db, {
       ...base,
+      parentId,
       content: text,
       status: stopped ? "stopped" : "failed",
       provider: start.provider,

@@ -1,8 +1,15 @@
 import {
   COCHAT_TITLE_MAX,
+  ERROR_CODES,
   type TCochatConversation,
   type TCochatStoredMessage,
 } from "@cohort/contracts";
+
+import { AppError } from "../../platform/errors";
+
+export function conversationNotFound(): AppError {
+  return new AppError(ERROR_CODES.notFound, 404, "This conversation does not exist.");
+}
 
 /** cochat_conversations and cochat_messages as queries return them; only this module reads them. */
 export interface ConversationRow {
@@ -42,8 +49,13 @@ export function toConversation(row: ConversationRow): TCochatConversation {
   };
 }
 
-export function toStoredMessage(row: MessageRow): TCochatStoredMessage {
+export function toStoredMessage(
+  row: MessageRow,
+  versions: { parentId: string | null; versionIds: string[] },
+): TCochatStoredMessage {
   return {
+    parent_id: versions.parentId,
+    version_ids: versions.versionIds,
     id: row.id,
     role: row.role,
     content: row.content,

@@ -1,19 +1,19 @@
-import { ERROR_CODES, type TCochatConversationResponse } from "@cohort/contracts";
+import type { TCochatConversationResponse } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { AppError } from "../../platform/errors";
 import {
   type ConversationRow,
-  MESSAGE_COLUMNS,
-  type MessageRow,
+  conversationNotFound,
   toConversation,
   toStoredMessage,
 } from "./conversation-row";
+import { branchOnScreen, loadTree, versionsOf } from "./conversation-tree";
 
-export function conversationNotFound(): AppError {
-  return new AppError(ERROR_CODES.notFound, 404, "This conversation does not exist.");
-}
+export { conversationNotFound };
 
-/** One of the user's conversations with its messages, oldest first; 404 for anyone else's. */
+/**
+ * One of the user's conversations with the messages of the branch on screen, oldest first,
+ * each with its versions (decision 068); 404 for anyone else's.
+ */
 export async function getConversation(
   db: Queryable,
   userId: string,
@@ -26,16 +26,12 @@ export async function getConversation(
   );
   const row = rows[0];
   if (!row) throw conversationNotFound();
-  // A turn's question and answer can share a timestamp (the question is stored as the first
-  // token goes out, and PGlite's clock is coarse): within one, the question comes first.
-  const messages = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM cochat_messages
-     WHERE user_id = $1 AND conversation_id = $2
-     ORDER BY created_at, CASE role WHEN 'user' THEN 0 ELSE 1 END, id`,
-    [userId, conversationId],
-  );
+  const tree = await loadTree(db, userId, conversationId);
+  const branch = branchOnScreen(tree);
   return {
-    conversation: toConversation({ ...row, message_count: messages.rows.length }),
-    messages: messages.rows.map(toStoredMessage),
+    conversation: toConversation({ ...row, message_count: tree.byId.size }),
+    messages: branch.map((m) =>
+      toStoredMessage(m, { parentId: m.parent_id, versionIds: versionsOf(tree, m) }),
+    ),
   };
 }

@@ -1,18 +1,25 @@
 import {
   COCHAT_ERROR_CODES,
+  COCHAT_MAX_MESSAGES,
   COCHAT_MESSAGES,
   defaultCochatSessionId,
   ERROR_CODES,
   hasCoChatAccess,
   MODEL_ERROR_CODES,
+  type TCochatMessage,
   ZCochatChatRequest,
   ZCochatConversationResponse,
   ZCochatConversationsResponse,
+  ZCochatEditRequest,
   ZCochatHealthResponse,
+  ZCochatRegenerateRequest,
+  ZCochatRenameRequest,
+  ZCochatRenameResponse,
+  ZCochatSelectVersionRequest,
   ZCochatSessionId,
   ZSuccessResponse,
 } from "@cohort/contracts";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth";
@@ -22,9 +29,10 @@ import { apiKeyDeps } from "../users/api-key-deps";
 import { loadSignedInUserKeys } from "../users/load-user-keys";
 import { answerCochat } from "./answer-cochat";
 import { checkCochatHealth } from "./check-cochat-health";
+import { contextOf, leafUnder, loadTree, messageNotFound, pathTo } from "./conversation-tree";
 import { deleteConversation } from "./delete-conversation";
 import { createFairUseLimiter } from "./fair-use-limiter";
-import { getConversation } from "./get-conversation";
+import { conversationNotFound, getConversation } from "./get-conversation";
 import { listConversations } from "./list-conversations";
 import { openSse } from "./sse-stream";
 import { startTurn } from "./start-turn";
@@ -32,6 +40,7 @@ import { startTurn } from "./start-turn";
 const tags = ["cochat"];
 
 const ZConversationParams = z.object({ id: ZCochatSessionId });
+const ZMessageParams = z.object({ id: ZCochatSessionId, messageId: z.uuid() });
 
 /**
  * Spec §6: CoChat is for pro, pro+ and enterprise. Checked before the body, so a locked user
@@ -62,6 +71,68 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
     prefix: options.redisPrefix,
   });
 
+  /**
+   * Checks the model and the fair-use limit, then streams one answer (the chat call, a
+   * regenerated answer, an edited question's answer: decision 068).
+   */
+  const streamAnswer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: {
+      conversationId: string;
+      modelId: string;
+      messages: TCochatMessage[];
+      temperature: number;
+      maxTokens: number;
+      storeTurn: () => Promise<string>;
+    },
+  ): Promise<void> => {
+    const principal = await requireUser(request);
+    const { user } = principal;
+    const { modelId } = input;
+    if (!gateway.catalogue.getModel(modelId)) {
+      throw new AppError(
+        MODEL_ERROR_CODES.modelNotFound,
+        404,
+        `There is no model "${modelId}". See GET /api/cochat/models for CoChat's models.`,
+      );
+    }
+    if (!gateway.catalogue.cochatModels.includes(modelId)) {
+      throw new AppError(
+        COCHAT_ERROR_CODES.modelNotOffered,
+        400,
+        `CoChat does not offer "${modelId}". See GET /api/cochat/models for its models.`,
+      );
+    }
+    const fairUse = await limiter.take(user.id);
+    if (!fairUse.allowed) {
+      const minutes = Math.ceil(fairUse.retryAfterSeconds / 60);
+      throw new AppError(
+        COCHAT_ERROR_CODES.fairUseLimit,
+        429,
+        `You've sent ${app.config.cochat.messagesPerHour} CoChat messages this hour, the fair-use limit of CoChat Unlimited. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
+        { limit_per_hour: app.config.cochat.messagesPerHour },
+        { "retry-after": String(fairUse.retryAfterSeconds) },
+      );
+    }
+    const userKeys = await loadSignedInUserKeys(keyDeps, principal);
+    const sse = openSse(reply);
+    await answerCochat(
+      { db: app.db, models: gateway, timeoutMs: app.config.cochat.timeoutMs, log: request.log },
+      {
+        userId: user.id,
+        conversationId: input.conversationId,
+        modelId,
+        messages: input.messages,
+        temperature: input.temperature,
+        maxTokens: input.maxTokens,
+        userKeys,
+        storeTurn: input.storeTurn,
+      },
+      sse,
+    );
+  };
+
   r.post(
     "/api/cochat/chat",
     {
@@ -74,61 +145,165 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
       },
     },
     async (request, reply) => {
-      const principal = await requireUser(request);
-      const { user } = principal;
+      const { user } = await requireUser(request);
       const body = request.body;
       const modelId = body.model ?? gateway.catalogue.cochatModels[0] ?? "cochat";
-      if (!gateway.catalogue.getModel(modelId)) {
-        throw new AppError(
-          MODEL_ERROR_CODES.modelNotFound,
-          404,
-          `There is no model "${modelId}". See GET /api/cochat/models for CoChat's models.`,
-        );
-      }
-      if (!gateway.catalogue.cochatModels.includes(modelId)) {
-        throw new AppError(
-          COCHAT_ERROR_CODES.modelNotOffered,
-          400,
-          `CoChat does not offer "${modelId}". See GET /api/cochat/models for its models.`,
-        );
-      }
-      const fairUse = await limiter.take(user.id);
-      if (!fairUse.allowed) {
-        const minutes = Math.ceil(fairUse.retryAfterSeconds / 60);
-        throw new AppError(
-          COCHAT_ERROR_CODES.fairUseLimit,
-          429,
-          `You've sent ${app.config.cochat.messagesPerHour} CoChat messages this hour, the fair-use limit of CoChat Unlimited. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
-          { limit_per_hour: app.config.cochat.messagesPerHour },
-          { "retry-after": String(fairUse.retryAfterSeconds) },
-        );
-      }
-      const userKeys = await loadSignedInUserKeys(keyDeps, principal);
       const conversationId = body.session_id ?? defaultCochatSessionId();
       const lastMessage = body.messages.at(-1)?.content ?? "";
       const firstUserMessage = body.messages.find((m) => m.role === "user")?.content ?? lastMessage;
-      const sse = openSse(reply);
-      await answerCochat(
-        { db: app.db, models: gateway, timeoutMs: app.config.cochat.timeoutMs, log: request.log },
-        {
-          userId: user.id,
-          conversationId,
-          modelId,
-          messages: body.messages,
-          temperature: body.temperature,
-          maxTokens: body.max_tokens,
-          userKeys,
-          storeTurn: () =>
-            startTurn(app.db, {
-              userId: user.id,
-              conversationId,
-              model: modelId,
-              firstUserMessage,
-              userMessage: lastMessage,
-            }),
-        },
-        sse,
+      // A named parent must be a message of this conversation (decision 068).
+      if (body.parent_id) {
+        const tree = await loadTree(app.db, user.id, conversationId).catch(() => null);
+        if (!tree?.byId.has(body.parent_id)) throw messageNotFound();
+      }
+      await streamAnswer(request, reply, {
+        conversationId,
+        modelId,
+        messages: body.messages,
+        temperature: body.temperature,
+        maxTokens: body.max_tokens,
+        storeTurn: () =>
+          startTurn(app.db, {
+            userId: user.id,
+            conversationId,
+            model: modelId,
+            firstUserMessage,
+            userMessage: lastMessage,
+            parentId: body.parent_id,
+          }),
+      });
+    },
+  );
+
+  r.post(
+    "/api/cochat/conversations/:id/messages/:messageId/regenerate",
+    {
+      preValidation: requireCochatAccess,
+      schema: {
+        tags,
+        summary:
+          "A new version of an answer, streamed like /api/cochat/chat; the model is sent the branch up to its question",
+        params: ZMessageParams,
+        body: ZCochatRegenerateRequest,
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const { id, messageId } = request.params;
+      const tree = await loadTree(app.db, user.id, id);
+      const answer = tree.byId.get(messageId);
+      if (!answer) throw messageNotFound();
+      if (answer.role !== "assistant" || !answer.parent_id) {
+        throw new AppError(
+          COCHAT_ERROR_CODES.wrongRole,
+          400,
+          "Only an answer can be regenerated; to change a question, edit it.",
+        );
+      }
+      const questionId = answer.parent_id;
+      await streamAnswer(request, reply, {
+        conversationId: id,
+        modelId: request.body.model ?? tree.model,
+        messages: contextOf(pathTo(tree, questionId)),
+        temperature: request.body.temperature,
+        maxTokens: request.body.max_tokens,
+        storeTurn: async () => questionId,
+      });
+    },
+  );
+
+  r.post(
+    "/api/cochat/conversations/:id/messages/:messageId/edit",
+    {
+      preValidation: requireCochatAccess,
+      schema: {
+        tags,
+        summary:
+          "Edit a question in place: a new version of it, answered as /api/cochat/chat streams; the model is sent the branch before it",
+        params: ZMessageParams,
+        body: ZCochatEditRequest,
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      const { id, messageId } = request.params;
+      const tree = await loadTree(app.db, user.id, id);
+      const question = tree.byId.get(messageId);
+      if (!question) throw messageNotFound();
+      if (question.role !== "user") {
+        throw new AppError(
+          COCHAT_ERROR_CODES.wrongRole,
+          400,
+          "Only your own messages can be edited; to get another answer, regenerate it.",
+        );
+      }
+      const before = question.parent_id ? contextOf(pathTo(tree, question.parent_id)) : [];
+      const content = request.body.content;
+      const modelId = request.body.model ?? tree.model;
+      await streamAnswer(request, reply, {
+        conversationId: id,
+        modelId,
+        messages: [...before, { role: "user" as const, content }].slice(-COCHAT_MAX_MESSAGES),
+        temperature: request.body.temperature,
+        maxTokens: request.body.max_tokens,
+        storeTurn: () =>
+          startTurn(app.db, {
+            userId: user.id,
+            conversationId: id,
+            model: modelId,
+            firstUserMessage: content,
+            userMessage: content,
+            parentId: question.parent_id,
+          }),
+      });
+    },
+  );
+
+  r.put(
+    "/api/cochat/conversations/:id/current",
+    {
+      schema: {
+        tags,
+        summary:
+          "Show another version: the branch that holds this message (its newest continuation) goes on screen",
+        params: ZConversationParams,
+        body: ZCochatSelectVersionRequest,
+        response: { 200: ZCochatConversationResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireUser(request);
+      reply.header("cache-control", "no-store");
+      const tree = await loadTree(app.db, user.id, request.params.id);
+      if (!tree.byId.has(request.body.message_id)) throw messageNotFound();
+      await app.db.query(
+        "UPDATE cochat_conversations SET current_leaf = $3 WHERE user_id = $1 AND id = $2",
+        [user.id, request.params.id, leafUnder(tree, request.body.message_id)],
       );
+      return getConversation(app.db, user.id, request.params.id);
+    },
+  );
+
+  r.patch(
+    "/api/cochat/conversations/:id",
+    {
+      schema: {
+        tags,
+        summary: "Rename a CoChat conversation",
+        params: ZConversationParams,
+        body: ZCochatRenameRequest,
+        response: { 200: ZCochatRenameResponse },
+      },
+    },
+    async (request) => {
+      const { user } = await requireUser(request);
+      const { rowCount } = await app.db.query(
+        "UPDATE cochat_conversations SET title = $3 WHERE user_id = $1 AND id = $2",
+        [user.id, request.params.id, request.body.title],
+      );
+      if (rowCount === 0) throw conversationNotFound();
+      const { conversation } = await getConversation(app.db, user.id, request.params.id);
+      return { conversation };
     },
   );
 

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { CodeRunnerConfig } from "../../config";
+import type { DocumentStore } from "../documents/document-store";
+import { codeFileRoutes, keepCodeFiles } from "./code-files";
 import { CodeRunner } from "./code-runner";
 import { codeToolProvider } from "./run-code-tool";
 
@@ -14,11 +16,26 @@ declare module "fastify" {
 }
 
 /** Creates the app's code runner and offers run_code; its waiting sandboxes end with the app. */
-export function registerCodeRunner(app: FastifyInstance, config: CodeRunnerConfig): CodeRunner {
+export function registerCodeRunner(
+  app: FastifyInstance,
+  config: CodeRunnerConfig,
+  fileStore?: DocumentStore,
+): CodeRunner {
   const runner = new CodeRunner(config);
   app.decorate("codeRunner", runner);
-  // run_code for the runs' lanes (the registry: modules/tools, decision 058).
-  app.tools.addProvider(codeToolProvider(runner, config));
+  // run_code for the runs' lanes (the registry: modules/tools, decision 058); the files it
+  // writes are kept for download from the lane (decision 068).
+  const store = fileStore;
+  app.tools.addProvider(
+    codeToolProvider(
+      runner,
+      config,
+      store
+        ? (owner, files) => keepCodeFiles({ db: app.db, store, log: app.log }, owner, files)
+        : undefined,
+    ),
+  );
+  if (store) void app.register(codeFileRoutes, { store });
   app.addHook("onClose", async () => runner.close());
   return runner;
 }

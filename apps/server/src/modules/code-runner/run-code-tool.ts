@@ -6,6 +6,7 @@ import {
 } from "@cohort/contracts";
 import type { CodeRunnerConfig } from "../../config";
 import type { ToolDefinition, ToolOutput, ToolProvider } from "../tools/tool-definition";
+import type { KeptCodeFile } from "./code-files";
 import type { CodeRunner } from "./code-runner";
 import type { SandboxResult } from "./sandbox";
 
@@ -57,7 +58,17 @@ export function runCodeData(
   };
 }
 
-export function runCodeTool(runner: CodeRunner, timeoutMs: number): ToolDefinition<TRunCodeInput> {
+/** Keeps the files a run wrote for download (decision 068); absent: listed only. */
+export type KeepFiles = (
+  owner: { sessionId: string; runId: string; callId: string },
+  files: SandboxResult["files"],
+) => Promise<KeptCodeFile[]>;
+
+export function runCodeTool(
+  runner: CodeRunner,
+  timeoutMs: number,
+  keepFiles?: KeepFiles,
+): ToolDefinition<TRunCodeInput> {
   return {
     name: "run_code",
     title: "Run code",
@@ -81,9 +92,17 @@ export function runCodeTool(runner: CodeRunner, timeoutMs: number): ToolDefiniti
         { dir, folder: ctx.runId },
         ctx.signal,
       );
+      const kept =
+        keepFiles && result.files.length > 0
+          ? await keepFiles(
+              { sessionId: ctx.sessionId, runId: ctx.runId, callId: ctx.callId },
+              result.files,
+            )
+          : [];
       return {
         text: runCodeText(input.language, result),
         data: runCodeData(runner.runner, input, result),
+        ...(kept.length > 0 ? { files: kept } : {}),
         creditsUsed: runner.price(result.durationMs),
         isError: result.outcome !== "completed" && result.outcome !== "failed",
       };
@@ -92,8 +111,12 @@ export function runCodeTool(runner: CodeRunner, timeoutMs: number): ToolDefiniti
 }
 
 /** The "code" provider: run_code for every run. */
-export function codeToolProvider(runner: CodeRunner, config: CodeRunnerConfig): ToolProvider {
-  const tool = runCodeTool(runner, config.timeoutMs) as unknown as ToolDefinition;
+export function codeToolProvider(
+  runner: CodeRunner,
+  config: CodeRunnerConfig,
+  keepFiles?: KeepFiles,
+): ToolProvider {
+  const tool = runCodeTool(runner, config.timeoutMs, keepFiles) as unknown as ToolDefinition;
   return {
     id: "code",
     async tools() {

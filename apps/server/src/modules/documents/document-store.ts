@@ -48,7 +48,7 @@ function checkKey(key: string): string {
 export function createDocumentStore(
   config: DocumentsConfig,
   dataDir: string,
-  folder: "documents" | "images" = "documents",
+  folder: "documents" | "images" | "code-files" = "documents",
 ): DocumentStore {
   return config.s3 ? s3Store(config.s3, folder) : localStore(path.join(dataDir, folder));
 }

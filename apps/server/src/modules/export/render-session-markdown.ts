@@ -1,5 +1,6 @@
 import {
   AGENT_ROLE_NAMES,
+  describeChecks,
   isRunActive,
   NATIVE_MODELS,
   RUN_STATUS_LABELS,
@@ -185,6 +186,12 @@ function renderCalls(run: TExportedRun, cite: Citer): string[] {
         `**Critic verdict:** ${score}, ${verdict.verdict}${drafts.length > 0 ? ` (drafts ${drafts.join(", ")})` : ""}`,
         "",
       );
+      // What the score rests on (decision 068): the checks that ran, or the Critic's reading.
+      if (verdict.evidence === "ran" && verdict.checks) {
+        out.push(`**Checks:** ${describeChecks(verdict.checks)}. Score based on evidence.`, "");
+      } else if (verdict.evidence === "opinion") {
+        out.push("**Checks:** none ran. Score based on the Critic's reading (opinion).", "");
+      }
     }
     const tools = run.tool_calls.filter((c) => c.call_id === step.id);
     if (tools.length > 0) out.push(...renderToolCalls(tools), "");

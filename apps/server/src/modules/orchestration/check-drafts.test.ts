@@ -19,6 +19,16 @@ describe("codeOfDraft", () => {
     expect(codeOfDraft("```ts\nfunction testSum(): void {}\n```")?.language).toBe("typescript");
   });
 
+  it("drops `export` from JavaScript and TypeScript, which run as one script", () => {
+    expect(
+      codeOfDraft(
+        "```ts\nexport function sum(a: number, b: number) { return a + b; }\nexport default class A {}\n```\n```ts\nfunction testSum() {}\n```",
+      )?.code,
+    ).toBe(
+      "function sum(a: number, b: number) { return a + b; }\nclass A {}\n\n\nfunction testSum() {}\n",
+    );
+  });
+
   it("leaves drafts without code, or code without tests, alone", () => {
     expect(codeOfDraft("Just prose.")).toBeNull();
     expect(codeOfDraft("```python\nprint('hi')\n```")).toBeNull();

@@ -41,6 +41,9 @@ const HAS_TESTS: Record<TCodeLanguage, RegExp> = {
   typescript: /\bfunction\s+test\w*\s*\(/,
 };
 
+const EXPORT =
+  /^export\s+(?:default\s+)?(?=(?:async\s+)?function\b|class\b|const\b|let\b|var\b|interface\b|type\b|enum\b)/gm;
+
 /**
  * The program in a draft: its code blocks of the language it uses most, in order (the code,
  * then its tests), when they contain tests; null otherwise.
@@ -55,7 +58,10 @@ export function codeOfDraft(text: string): { language: TCodeLanguage; code: stri
   const [language, parts] =
     [...blocks.entries()].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
   if (!language || !parts) return null;
-  const code = parts.join("\n\n");
+  const joined = parts.join("\n\n");
+  // The blocks run as one script: `export` (written for a module file) would be a syntax
+  // error there, so it is dropped; what it exports stays defined (decision 068).
+  const code = language === "python" ? joined : joined.replace(EXPORT, "");
   return HAS_TESTS[language].test(code) ? { language, code } : null;
 }
 

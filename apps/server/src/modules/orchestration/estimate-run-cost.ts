@@ -4,11 +4,14 @@ import {
   type Hundredths,
   hundredths,
   hundredthsOf,
+  makesImages,
+  roleTools,
   type TAgentPreferences,
   type TAgentRole,
   type TCostEstimate,
   type TCostEstimateCall,
   type TCostEstimateQuery,
+  type TSessionToolSettings,
 } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
 import { type Room, spendingRooms, tightest } from "../credits/spending-room";
@@ -45,7 +48,7 @@ type Kind = keyof typeof PROMPT_TOKENS;
 const MIN_PROMPT_TOKENS = 150;
 
 interface CallCost {
-  kind: Kind;
+  kind: Kind | "image";
   role: TAgentRole | null;
   model: string;
   modelName: string;
@@ -114,6 +117,44 @@ export interface RunCosts {
   agents: CallCost[];
   critic: CallCost | null;
   synthesis: CallCost | null;
+  /**
+   * A picture the Designer may draw through generate_image (decision 068): when the Designer
+   * takes part on a text model and the session gives it the tool. It counts in the high end
+   * only (whether it draws depends on the request); a Designer on an image model already
+   * carries its picture in its own call's price (decision 064).
+   */
+  image: CallCost | null;
+}
+
+/** The image model generate_image draws with (decision 064). */
+const IMAGE_TOOL_MODEL = "covision";
+
+function imageCost(
+  deps: EstimateDeps,
+  userKeys: UserProviderKeys,
+  roles: readonly TAgentRole[],
+  designerModel: string,
+  tools: TSessionToolSettings | null | undefined,
+): CallCost | null {
+  if (!roles.includes("designer")) return null;
+  if (!roleTools(tools, "designer").builtins.includes("generate_image")) return null;
+  const designer = deps.engine.models.catalogue.getModel(designerModel);
+  if (!designer || makesImages(designer)) return null;
+  const resolved = deps.engine.models.resolve(IMAGE_TOOL_MODEL, userKeys);
+  if (!resolved || !makesImages(resolved.model)) return null;
+  const price = priceOf(resolved.model, 0, 0);
+  return {
+    kind: "image",
+    role: "designer",
+    model: IMAGE_TOOL_MODEL,
+    modelName: resolved.model.name,
+    simulated: resolved.simulated,
+    billable: resolved.billable,
+    low: hundredths(0),
+    high: price,
+    minimum: hundredths(0),
+    basis: "catalogue",
+  };
 }
 
 /** Every call a run of the session may make, priced for a message of `messageChars`. */
@@ -123,6 +164,7 @@ export function runCosts(
     coordinator_model: string;
     manual_agent_selection: boolean;
     agent_preferences: TAgentPreferences | null;
+    tools?: TSessionToolSettings | null;
   },
   userKeys: UserProviderKeys,
   messageChars: number,
@@ -151,6 +193,13 @@ export function runCosts(
         )
       : null,
     synthesis: costOf(deps, userKeys, "synthesis", null, coordinator, tokens),
+    image: imageCost(
+      deps,
+      userKeys,
+      roles,
+      modelOf(deps.engine, preferences, "designer"),
+      session.tools,
+    ),
   };
 }
 
@@ -195,7 +244,7 @@ export async function estimateRunCost(
     }
   }
   const costs = runCosts(deps, session, userKeys, messageChars);
-  const all = [costs.plan, ...costs.agents, costs.critic, costs.synthesis].filter(
+  const all = [costs.plan, ...costs.agents, costs.critic, costs.synthesis, costs.image].filter(
     (c): c is CallCost => c !== null,
   );
   const sum = (
@@ -238,7 +287,8 @@ export async function estimateRunCost(
   for (const agent of costs.agents) push(agent, 1);
   push(costs.critic, 1);
   push(costs.synthesis, 1);
-  const highCalls = [costs.plan, ...costs.agents, costs.critic, costs.synthesis];
+  push(costs.image, 1);
+  const highCalls = [costs.plan, ...costs.agents, costs.critic, costs.synthesis, costs.image];
   return {
     low: creditsOf(hundredths(sum(lowCalls, low, true))),
     high: creditsOf(hundredths(sum(highCalls, high, true))),

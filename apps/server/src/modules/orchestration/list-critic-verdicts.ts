@@ -45,5 +45,8 @@ function verdictOf(event: TRunEventOf<"critic.verdict">): TExportedCriticVerdict
     draft_scores: event.draft_scores,
     revise_step_ids: event.revise_step_ids,
     ...(event.rerun_call_id === undefined ? {} : { rerun_call_id: event.rerun_call_id }),
+    // What the score rests on travels with it into exports (decision 068).
+    ...(event.evidence === undefined ? {} : { evidence: event.evidence }),
+    ...(event.checks === undefined ? {} : { checks: event.checks }),
   };
 }

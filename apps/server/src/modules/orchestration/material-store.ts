@@ -1,4 +1,4 @@
-import type { TRunPassage, TUsedMemory } from "@cohort/contracts";
+import type { TCodeChecks, TRunPassage, TUsedMemory } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 
 /**
@@ -61,6 +61,9 @@ export interface StoredRunMaterial {
   steps: Map<string, { passages: number[]; cited: number[] }>;
   /** The Critic's score of each of the run's own drafts, by plan step id. */
   draftScores?: Record<string, number>;
+  /** What that review rested on, and the checks that ran (decision 068). */
+  criticEvidence?: "ran" | "opinion";
+  criticChecks?: TCodeChecks;
 }
 
 /** The material of the runs `runIds`, by run id (runs without any are absent). */
@@ -123,8 +126,15 @@ export async function loadRunMaterial(
     of(row.run_id).memories.push({ id: row.memory_id, text: row.text });
   for (const row of verdicts.rows) {
     const data = typeof row.data === "string" ? JSON.parse(row.data) : row.data;
-    const scores = (data as { draft_scores?: Record<string, number> }).draft_scores;
+    const verdict = data as {
+      draft_scores?: Record<string, number>;
+      evidence?: "ran" | "opinion";
+      checks?: TCodeChecks;
+    };
+    const scores = verdict.draft_scores;
     if (scores && Object.keys(scores).length > 0) of(row.run_id).draftScores = scores;
+    if (verdict.evidence) of(row.run_id).criticEvidence = verdict.evidence;
+    if (verdict.checks) of(row.run_id).criticChecks = verdict.checks;
   }
   return byRun;
 }

@@ -210,6 +210,8 @@ function withMaterial(run: TRun, material: StoredRunMaterial | undefined): TRun 
     cited: answer?.cited ?? [],
     memories: material?.memories ?? [],
     ...(material?.draftScores ? { draft_scores: material.draftScores } : {}),
+    ...(material?.criticEvidence ? { critic_evidence: material.criticEvidence } : {}),
+    ...(material?.criticChecks ? { critic_checks: material.criticChecks } : {}),
   };
 }
 

@@ -54,7 +54,7 @@ function InlineArtifact({ kind, code, lang }: { kind: TArtifactKind; code: strin
           {
             id: "preview",
             label: "Preview",
-            panel: () => <ArtifactPreview kind={kind} code={code} title={title} className="h-80" />,
+            panel: () => <ArtifactPreview kind={kind} code={code} title={title} fit />,
           },
         ]}
         actions={

@@ -1,7 +1,11 @@
 import { ARTIFACT_FRAME_PATH, type TArtifactKind } from "@cohort/contracts";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { cn } from "../../components/cn";
-import { previewDocument } from "./preview-document";
+import { ARTIFACT_HEIGHT_MESSAGE, previewDocument } from "./preview-document";
+
+/** A fitted preview's bounds (decision 068): never a sliver, never taller than a screenful. */
+export const PREVIEW_MIN_HEIGHT = 120;
+export const PREVIEW_MAX_HEIGHT = 640;
 
 /**
  * An artifact drawn in a sandboxed frame (decision 063): `sandbox="allow-scripts"` without
@@ -15,12 +19,16 @@ export function ArtifactPreview({
   code,
   title,
   className,
+  fit = false,
 }: {
   kind: TArtifactKind;
   code: string;
   title: string;
   className?: string;
+  /** Height follows the content, within PREVIEW_MIN_HEIGHT–PREVIEW_MAX_HEIGHT. */
+  fit?: boolean;
 }) {
+  const [height, setHeight] = useState<number | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   const html = useMemo(() => previewDocument(kind, code, window.location.origin), [kind, code]);
 
@@ -30,7 +38,17 @@ export function ArtifactPreview({
       if (!target || event.source !== target) return;
       const data: unknown = event.data;
       if (typeof data !== "object" || data === null) return;
-      if ((data as { type?: unknown }).type !== "cohort-artifact-ready") return;
+      const type = (data as { type?: unknown }).type;
+      if (type === ARTIFACT_HEIGHT_MESSAGE) {
+        const reported = (data as { height?: unknown }).height;
+        if (typeof reported === "number" && Number.isFinite(reported)) {
+          setHeight(
+            Math.min(PREVIEW_MAX_HEIGHT, Math.max(PREVIEW_MIN_HEIGHT, Math.ceil(reported))),
+          );
+        }
+        return;
+      }
+      if (type !== "cohort-artifact-ready") return;
       // The frame's origin is opaque ("null"): no other target origin reaches it.
       target.postMessage({ type: "cohort-artifact", html }, "*");
     };
@@ -48,6 +66,8 @@ export function ArtifactPreview({
       title={`Preview of ${title}`}
       referrerPolicy="no-referrer"
       className={cn("block w-full border-0 bg-white", className)}
+      style={fit ? { height: height ?? PREVIEW_MIN_HEIGHT * 2 } : undefined}
+      data-fitted-height={fit && height !== null ? height : undefined}
       data-testid="artifact-frame"
     />
   );

@@ -32,6 +32,22 @@ describe("previewDocument", () => {
     expect(previewDocument("svg", "<svg></svg>", ORIGIN)).not.toContain("<script src");
   });
 
+  it("reports its content's height to the app's origin, for every kind (decision 068)", () => {
+    for (const [kind, code] of [
+      ["html", "<p>x</p>"],
+      ["svg", "<svg></svg>"],
+      ["markdown", "# x"],
+      ["csv", "a,b"],
+      ["mermaid", "graph TD; A-->B"],
+      ["react", "export default function App() { return <p/>; }"],
+    ] as const) {
+      const doc = previewDocument(kind, code, ORIGIN);
+      expect(doc).toContain(
+        '{ type: "cohort-artifact-height", height: height }, "http://cohort.test"',
+      );
+    }
+  });
+
   it("cannot be broken out of by a source that closes its script", () => {
     const doc = previewDocument("mermaid", "graph TD; A[</script><img src=x>]-->B", ORIGIN);
     expect(doc).not.toContain("</script><img");

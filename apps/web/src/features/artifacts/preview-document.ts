@@ -17,7 +17,9 @@ import {
  * library path, and only those the kind needs.
  */
 export function previewDocument(kind: TArtifactKind, code: string, origin: string): string {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(artifactMetaCsp(origin))}">`;
+  // The policy, then the height report (decision 068): the page says how tall it is, so the
+  // frame fits it (the app bounds what it accepts; a script faking it gains a taller box).
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(artifactMetaCsp(origin))}">${heightReport(origin)}`;
   const lib = (name: string) => `<script src="${origin}${ARTIFACT_LIB_PREFIX}${name}"></script>`;
   switch (kind) {
     case "html":
@@ -85,6 +87,27 @@ const PROSE_STYLE =
   "body{margin:16px;font:15px/1.6 system-ui,sans-serif;color:#1f2937}pre{background:#f3f4f6;padding:8px;border-radius:6px;overflow:auto}code{font-family:ui-monospace,monospace}table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:4px 8px}blockquote{border-left:4px solid #d1d5db;margin-left:0;padding-left:12px;color:#4b5563}img{max-width:100%}";
 const TABLE_STYLE =
   "body{margin:12px;font:14px/1.5 system-ui,sans-serif;color:#1f2937}table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:4px 8px;text-align:left}th{background:#f3f4f6}";
+
+/** The message a preview sends its parent with its content's height, in CSS pixels. */
+export const ARTIFACT_HEIGHT_MESSAGE = "cohort-artifact-height";
+
+function heightReport(origin: string): string {
+  return `<script>(function () {
+  var last = -1;
+  function send() {
+    var root = document.documentElement;
+    var height = Math.ceil(Math.max(root.scrollHeight, document.body ? document.body.scrollHeight : 0));
+    if (height === last) return;
+    last = height;
+    parent.postMessage({ type: ${jsString(ARTIFACT_HEIGHT_MESSAGE)}, height: height }, ${jsString(origin)});
+  }
+  addEventListener("load", send);
+  addEventListener("DOMContentLoaded", function () {
+    send();
+    if (typeof ResizeObserver === "function") new ResizeObserver(send).observe(document.body);
+  });
+})();</script>`;
+}
 
 function page(meta: string, style: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">${meta}<style>${style}</style></head><body>${body}</body></html>`;

@@ -289,6 +289,9 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
                   : "revise",
             draftScores: run.draft_scores ?? {},
             reviseStepIds: revised,
+            // The checks behind the score survive a reload (decision 068).
+            evidence: run.critic_evidence ?? null,
+            ...(run.critic_checks ? { checks: run.critic_checks } : {}),
           }
         : null,
     final:
@@ -770,6 +773,7 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
           credits: event.credits,
           preview: event.text_preview || null,
           error: event.error?.message ?? null,
+          files: event.files,
         })),
       };
   }

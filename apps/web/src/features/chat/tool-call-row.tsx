@@ -3,6 +3,7 @@ import { useId, useState } from "react";
 import { cn } from "../../components/cn";
 import { formatCount } from "../../lib/format/numbers";
 import { formatDuration, formatRunCredits } from "../../lib/format/runs";
+import { formatBytes } from "../documents/documents-format";
 import type { ToolCallStatus, ToolCallView } from "./tool-views";
 
 const STATUS_CLASS: Record<ToolCallStatus, string> = {
@@ -74,6 +75,27 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
         <p className="mt-1 text-red-800" data-testid="tool-call-error">
           {call.error}
         </p>
+      ) : null}
+      {call.files && call.files.length > 0 ? (
+        <ul
+          aria-label="Files it wrote"
+          className="mt-1 flex flex-wrap gap-1.5"
+          data-testid="tool-call-files"
+        >
+          {call.files.map((file) => (
+            <li key={file.url}>
+              <a
+                href={file.url}
+                download
+                className="inline-flex items-center gap-1 rounded-md border border-ink-200 bg-white px-1.5 py-0.5 font-mono text-ink-800 hover:border-brand-300 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                {file.name}
+                <span className="font-sans text-ink-500">({formatBytes(file.bytes)})</span>
+                <span className="sr-only">, download</span>
+              </a>
+            </li>
+          ))}
+        </ul>
       ) : null}
       <div id={detailsId} hidden={!open} className="mt-1.5 space-y-1.5">
         <div>

@@ -3,6 +3,7 @@ import type {
   TToolApproval,
   TToolApprovalReason,
   TToolCallStatus,
+  TToolFile,
 } from "@cohort/contracts";
 
 /**
@@ -34,6 +35,8 @@ export interface ToolCallView {
   approvalId: string | null;
   /** Who approved it, when a person did (shown on the row once the card is gone). */
   approvedBy: string | null;
+  /** Files it wrote, each a download (run_code, decision 068). */
+  files?: TToolFile[];
 }
 
 /** A request for approval as its card shows it. */

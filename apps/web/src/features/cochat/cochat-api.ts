@@ -5,8 +5,11 @@ import {
   type TCochatConversationResponse,
   type TCochatConversationsResponse,
   type TCochatDoneEvent,
+  type TCochatEditRequest,
   type TCochatErrorEvent,
   type TCochatModelsResponse,
+  type TCochatRegenerateRequest,
+  type TCochatRenameResponse,
   type TCochatStartEvent,
   type TSuccessResponse,
 } from "@cohort/contracts";
@@ -64,12 +67,70 @@ export interface ChatStreamHandlers {
  * CoChat 180 s, not the usual 30 s. Rejects with an ApiError when the call is refused
  * (locked, fair-use limit), cancelled (Stop) or cut off.
  */
-export async function streamCochat(
+export function streamCochat(
   body: TCochatChatRequest,
   handlers: ChatStreamHandlers,
   signal: AbortSignal,
 ): Promise<void> {
-  const stream = await api.stream("POST", "/cochat/chat", {
+  return streamAnswer("/cochat/chat", body, handlers, signal);
+}
+
+/** A new version of an answer, streamed like a chat answer (decision 068). */
+export function streamRegenerate(
+  conversationId: string,
+  messageId: string,
+  body: TCochatRegenerateRequest,
+  handlers: ChatStreamHandlers,
+  signal: AbortSignal,
+): Promise<void> {
+  return streamAnswer(
+    `/cochat/conversations/${encodeURIComponent(conversationId)}/messages/${messageId}/regenerate`,
+    body,
+    handlers,
+    signal,
+  );
+}
+
+/** An edited question (a new version of it) and its answer, streamed (decision 068). */
+export function streamEdit(
+  conversationId: string,
+  messageId: string,
+  body: TCochatEditRequest,
+  handlers: ChatStreamHandlers,
+  signal: AbortSignal,
+): Promise<void> {
+  return streamAnswer(
+    `/cochat/conversations/${encodeURIComponent(conversationId)}/messages/${messageId}/edit`,
+    body,
+    handlers,
+    signal,
+  );
+}
+
+/** Shows the branch that holds this version; answers the conversation as now shown. */
+export function selectVersion(
+  conversationId: string,
+  messageId: string,
+): Promise<TCochatConversationResponse> {
+  return api.put<TCochatConversationResponse>(
+    `/cochat/conversations/${encodeURIComponent(conversationId)}/current`,
+    { message_id: messageId },
+  );
+}
+
+export function renameConversation(id: string, title: string): Promise<TCochatRenameResponse> {
+  return api.patch<TCochatRenameResponse>(`/cochat/conversations/${encodeURIComponent(id)}`, {
+    title,
+  });
+}
+
+async function streamAnswer(
+  path: string,
+  body: object,
+  handlers: ChatStreamHandlers,
+  signal: AbortSignal,
+): Promise<void> {
+  const stream = await api.stream("POST", path, {
     body,
     signal,
     timeoutMs: COCHAT_TIMEOUT_MS,

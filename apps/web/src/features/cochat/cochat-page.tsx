@@ -10,6 +10,7 @@ import { useAuth } from "../../auth/use-auth";
 import { Badge } from "../../components/badge";
 import { ListDrawer } from "../../components/list-drawer";
 import { Spinner } from "../../components/spinner";
+import { toast } from "../../components/toast/toast-store";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { useCochatModels } from "./cochat-api";
 import { CochatComposer } from "./cochat-composer";
@@ -214,7 +215,31 @@ function CochatWorkspace() {
                 </ul>
               </div>
             ) : (
-              <MessageList turns={turns} busy={streaming} />
+              <MessageList
+                turns={turns}
+                busy={streaming}
+                actions={
+                  chosen
+                    ? {
+                        onRegenerate: (index) => {
+                          pinned.current = true;
+                          chat.regenerate(index, { model: chosen.id, ...settings });
+                        },
+                        onEdit: (index, text) => {
+                          pinned.current = true;
+                          chat.edit(index, text, { model: chosen.id, ...settings });
+                        },
+                        onShowVersion: (id) => {
+                          chat
+                            .showVersion(id)
+                            .catch(() =>
+                              toast({ title: "Could not show that version.", variant: "error" }),
+                            );
+                        },
+                      }
+                    : undefined
+                }
+              />
             )}
           </div>
         </div>

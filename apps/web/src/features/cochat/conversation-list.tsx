@@ -1,6 +1,6 @@
-import type { TCochatConversation } from "@cohort/contracts";
+import { COCHAT_TITLE_MAX, type TCochatConversation } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { Spinner } from "../../components/spinner";
@@ -8,7 +8,12 @@ import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatWhen } from "../../lib/format/dates";
 import { formatCount } from "../../lib/format/numbers";
-import { cochatKeys, deleteConversation, useCochatConversations } from "./cochat-api";
+import {
+  cochatKeys,
+  deleteConversation,
+  renameConversation,
+  useCochatConversations,
+} from "./cochat-api";
 
 function ConversationRow({
   conversation,
@@ -43,6 +48,15 @@ function ConversationRow({
     }
   };
 
+  const [renaming, setRenaming] = useState(false);
+  if (renaming) {
+    return (
+      <li className="rounded-xl bg-brand-50 ring-1 ring-brand-200 ring-inset">
+        <RenameForm conversation={conversation} onDone={() => setRenaming(false)} />
+      </li>
+    );
+  }
+
   return (
     <li
       className={cn(
@@ -54,7 +68,7 @@ function ConversationRow({
         type="button"
         onClick={() => onSelect(conversation.id)}
         aria-current={current ? "page" : undefined}
-        className="block w-full rounded-xl py-2.5 pr-10 pl-3 text-left focus-visible:outline-2 focus-visible:outline-brand-600"
+        className="block w-full rounded-xl py-2.5 pr-18 pl-3 text-left focus-visible:outline-2 focus-visible:outline-brand-600"
       >
         <span
           className={cn(
@@ -64,7 +78,7 @@ function ConversationRow({
         >
           {conversation.title}
         </span>
-        <span className="mt-0.5 block text-xs text-ink-500">
+        <span className="mt-0.5 block text-xs text-ink-600">
           {formatWhen(conversation.updated_at)} ·{" "}
           {formatCount(conversation.message_count, "message")}
         </span>
@@ -91,24 +105,110 @@ function ConversationRow({
           </Button>
         </div>
       ) : (
-        <button
-          type="button"
-          onClick={() => setConfirming(true)}
-          aria-label={`Delete conversation: ${conversation.title}`}
-          className="absolute top-2 right-2 rounded-md p-1.5 text-ink-400 opacity-100 transition hover:bg-white hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600 lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100"
-        >
-          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-            <path
-              d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.1a1 1 0 001 .9h3.8a1 1 0 001-.9l.6-8.1"
-              stroke="currentColor"
-              strokeWidth="1.4"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
-        </button>
+        <>
+          <button
+            type="button"
+            onClick={() => setRenaming(true)}
+            aria-label={`Rename conversation: ${conversation.title}`}
+            className="absolute top-2 right-9 rounded-md p-1.5 text-ink-400 opacity-100 transition hover:bg-white hover:text-ink-900 focus-visible:outline-2 focus-visible:outline-brand-600 lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100"
+          >
+            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+              <path
+                d="M10.5 3.5l2 2L6 12H4v-2l6.5-6.5z"
+                stroke="currentColor"
+                strokeWidth="1.4"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </button>
+          <button
+            type="button"
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete conversation: ${conversation.title}`}
+            className="absolute top-2 right-2 rounded-md p-1.5 text-ink-400 opacity-100 transition hover:bg-white hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600 lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100"
+          >
+            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+              <path
+                d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.1a1 1 0 001 .9h3.8a1 1 0 001-.9l.6-8.1"
+                stroke="currentColor"
+                strokeWidth="1.4"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </button>
+        </>
       )}
     </li>
+  );
+}
+
+/** Renames a conversation in place (decision 068): Enter saves, Escape cancels. */
+function RenameForm({
+  conversation,
+  onDone,
+}: {
+  conversation: TCochatConversation;
+  onDone(): void;
+}) {
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState(conversation.title);
+  const [saving, setSaving] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  useEffect(() => input.current?.select(), []);
+  const save = async () => {
+    const next = title.trim();
+    if (!next || next === conversation.title) return onDone();
+    setSaving(true);
+    try {
+      await renameConversation(conversation.id, next);
+      await queryClient.invalidateQueries({ queryKey: cochatKeys.conversations });
+      toast({ title: "Conversation renamed", variant: "success" });
+      onDone();
+    } catch (error) {
+      toast({
+        title: isApiError(error) ? error.message : "Could not rename the conversation.",
+        variant: "error",
+      });
+      setSaving(false);
+    }
+  };
+  return (
+    <form
+      className="flex flex-col gap-2 p-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <label htmlFor={id} className="text-xs font-semibold text-ink-700">
+        New name
+      </label>
+      <input
+        id={id}
+        ref={input}
+        value={title}
+        maxLength={COCHAT_TITLE_MAX}
+        onChange={(event) => setTitle(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") {
+            event.preventDefault();
+            onDone();
+          }
+        }}
+        className="w-full rounded-lg border border-ink-300 px-2 py-1 text-sm text-ink-950 focus:outline-2 focus:outline-brand-600"
+      />
+      <div className="flex justify-end gap-2">
+        <Button size="sm" variant="ghost" className="h-7 px-2 text-xs" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button size="sm" type="submit" className="h-7 px-2 text-xs" disabled={saving}>
+          {saving ? "Saving…" : "Save"}
+        </Button>
+      </div>
+    </form>
   );
 }
 

@@ -6,13 +6,25 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api/api-error";
-import { cochatKeys, getConversation, streamCochat } from "./cochat-api";
+import {
+  type ChatStreamHandlers,
+  cochatKeys,
+  getConversation,
+  selectVersion,
+  streamCochat,
+  streamEdit,
+  streamRegenerate,
+} from "./cochat-api";
 
 export type TurnStatus = "streaming" | "complete" | "stopped" | "failed";
 
 /** One message on screen: stored, or being streamed right now. */
 export interface Turn {
   key: string;
+  /** The stored message's id; null until the conversation is read back after an answer. */
+  id: string | null;
+  /** Its versions (decision 068), oldest first; empty until stored. */
+  versionIds: string[];
   role: "user" | "assistant";
   content: string;
   status: TurnStatus;
@@ -35,6 +47,8 @@ const nextKey = () => `turn-${++turnCounter}`;
 function fromStored(message: TCochatStoredMessage): Turn {
   return {
     key: message.id,
+    id: message.id,
+    versionIds: message.version_ids,
     role: message.role,
     content: message.content,
     status: message.status,
@@ -60,13 +74,32 @@ export interface CochatState {
   /** The model of the conversation as stored, once loaded. */
   storedModel: string | null;
   send(text: string, settings: ChatSettings): void;
+  /** A new version of the answer at `index` (decision 068). */
+  regenerate(index: number, settings: ChatSettings): void;
+  /** Replaces the question at `index` with `text`: a new version, answered again. */
+  edit(index: number, text: string, settings: ChatSettings): void;
+  /** Shows the branch holding that version of a message. */
+  showVersion(messageId: string): Promise<void>;
   stop(): void;
 }
 
+const newTurn = (role: "user" | "assistant", content: string): Turn => ({
+  key: nextKey(),
+  id: null,
+  versionIds: [],
+  role,
+  content,
+  status: role === "user" ? "complete" : "streaming",
+  error: null,
+  modelName: null,
+  simulated: null,
+});
+
 /**
- * One CoChat conversation: its stored messages, and the answer streaming in. A conversation
- * started here gets its id (`cochat-{timestamp}`) at once, so `onStarted` can put it in the
- * address before the server has answered.
+ * One CoChat conversation: its messages on screen (the branch shown, decision 068), and the
+ * answer streaming in. A conversation started here gets its id (`cochat-{timestamp}`) at
+ * once, so `onStarted` can put it in the address before the server has answered. After each
+ * answer the conversation is read back, so every message has its id and its versions.
  */
 export function useCochat(
   conversationId: string | null,
@@ -119,61 +152,35 @@ export function useCochat(
     setTurns((current) => current.map((turn) => (turn.key === key ? change(turn) : turn)));
   }, []);
 
-  const send = useCallback(
-    (text: string, settings: ChatSettings) => {
-      if (streaming) return;
-      const id = conversationId ?? defaultCochatSessionId();
-      ownId.current = id;
-      const userTurn: Turn = {
-        key: nextKey(),
-        role: "user",
-        content: text,
-        status: "complete",
-        error: null,
-        modelName: null,
-        simulated: null,
-      };
-      const answer: Turn = {
-        key: nextKey(),
-        role: "assistant",
-        content: "",
-        status: "streaming",
-        error: null,
-        modelName: null,
-        simulated: null,
-      };
-      const messages = [...historyOf(turns), { role: "user" as const, content: text }];
-      setTurns((current) => [...current, userTurn, answer]);
+  /** Streams one answer into the turn `answerKey`, then reads the conversation back. */
+  const stream = useCallback(
+    (
+      id: string,
+      answerKey: string,
+      start: (handlers: ChatStreamHandlers, signal: AbortSignal) => Promise<void>,
+    ) => {
       setStreaming(true);
-      if (conversationId === null) onStarted(id);
       const abort = new AbortController();
       controller.current = abort;
-      streamCochat(
-        {
-          messages,
-          model: settings.model,
-          session_id: id,
-          temperature: settings.temperature,
-          max_tokens: settings.maxTokens,
-        },
+      start(
         {
           onStart: (event) =>
-            updateTurn(answer.key, (turn) => ({
+            updateTurn(answerKey, (turn) => ({
               ...turn,
               modelName: event.model_name,
               simulated: event.simulated,
             })),
           onDelta: (delta) =>
-            updateTurn(answer.key, (turn) => ({ ...turn, content: turn.content + delta })),
+            updateTurn(answerKey, (turn) => ({ ...turn, content: turn.content + delta })),
           onDone: (event) =>
-            updateTurn(answer.key, (turn) => ({
+            updateTurn(answerKey, (turn) => ({
               ...turn,
               status: "complete",
               modelName: event.model_name,
               simulated: event.simulated,
             })),
           onError: (event) =>
-            updateTurn(answer.key, (turn) => ({
+            updateTurn(answerKey, (turn) => ({
               ...turn,
               status: "failed",
               error: event.message,
@@ -182,15 +189,24 @@ export function useCochat(
         },
         abort.signal,
       )
+        .then(async () => {
+          // Stored before `done` (or `error`) was sent: read back, every message has its id
+          // and its versions. A Stop is stored as the server notices it, so not read here.
+          if (abort.signal.aborted || ownId.current !== id) return;
+          const data = await getConversation(id).catch(() => null);
+          if (data && ownId.current === id && controller.current === abort) {
+            setTurns(data.messages.map(fromStored));
+          }
+        })
         .catch((error: unknown) => {
           if (abort.signal.aborted) {
-            updateTurn(answer.key, (turn) => ({ ...turn, status: "stopped" }));
+            updateTurn(answerKey, (turn) => ({ ...turn, status: "stopped" }));
             return;
           }
           const message = isApiError(error)
             ? error.message
             : "Something went wrong. Please try again.";
-          updateTurn(answer.key, (turn) => ({ ...turn, status: "failed", error: message }));
+          updateTurn(answerKey, (turn) => ({ ...turn, status: "failed", error: message }));
         })
         .finally(() => {
           if (controller.current === abort) controller.current = null;
@@ -198,10 +214,112 @@ export function useCochat(
           void queryClient.invalidateQueries({ queryKey: cochatKeys.conversations });
         });
     },
-    [conversationId, onStarted, queryClient, streaming, turns, updateTurn],
+    [queryClient, updateTurn],
+  );
+
+  const send = useCallback(
+    (text: string, settings: ChatSettings) => {
+      if (streaming) return;
+      const id = conversationId ?? defaultCochatSessionId();
+      ownId.current = id;
+      const userTurn = newTurn("user", text);
+      const answer = newTurn("assistant", "");
+      const messages = [...historyOf(turns), { role: "user" as const, content: text }];
+      // The new message follows the last one on screen (decision 068).
+      const last = turns.at(-1);
+      const parent =
+        last === undefined ? { parent_id: null } : last.id ? { parent_id: last.id } : {};
+      setTurns((current) => [...current, userTurn, answer]);
+      if (conversationId === null) onStarted(id);
+      stream(id, answer.key, (handlers, signal) =>
+        streamCochat(
+          {
+            messages,
+            model: settings.model,
+            session_id: id,
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+            ...(conversationId === null ? {} : parent),
+          },
+          handlers,
+          signal,
+        ),
+      );
+    },
+    [conversationId, onStarted, stream, streaming, turns],
+  );
+
+  const regenerate = useCallback(
+    (index: number, settings: ChatSettings) => {
+      const target = turns[index];
+      if (streaming || !conversationId || !target?.id || target.role !== "assistant") return;
+      const messageId = target.id;
+      const answer = newTurn("assistant", "");
+      setTurns((current) => [...current.slice(0, index), answer]);
+      stream(conversationId, answer.key, (handlers, signal) =>
+        streamRegenerate(
+          conversationId,
+          messageId,
+          {
+            model: settings.model,
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+          },
+          handlers,
+          signal,
+        ),
+      );
+    },
+    [conversationId, stream, streaming, turns],
+  );
+
+  const edit = useCallback(
+    (index: number, text: string, settings: ChatSettings) => {
+      const target = turns[index];
+      if (streaming || !conversationId || !target?.id || target.role !== "user") return;
+      const messageId = target.id;
+      const question = newTurn("user", text);
+      const answer = newTurn("assistant", "");
+      setTurns((current) => [...current.slice(0, index), question, answer]);
+      stream(conversationId, answer.key, (handlers, signal) =>
+        streamEdit(
+          conversationId,
+          messageId,
+          {
+            content: text,
+            model: settings.model,
+            temperature: settings.temperature,
+            max_tokens: settings.maxTokens,
+          },
+          handlers,
+          signal,
+        ),
+      );
+    },
+    [conversationId, stream, streaming, turns],
+  );
+
+  const showVersion = useCallback(
+    async (messageId: string) => {
+      if (streaming || !conversationId) return;
+      const data = await selectVersion(conversationId, messageId);
+      if (ownId.current === conversationId) setTurns(data.messages.map(fromStored));
+    },
+    [conversationId, streaming],
   );
 
   const stop = useCallback(() => controller.current?.abort(), []);
 
-  return { turns, loading, loadError, streaming, storedModel, send, stop };
+  return {
+    turns,
+    loading,
+    loadError,
+    streaming,
+    storedModel,
+    send,
+    regenerate,
+    edit,
+    showVersion,
+    stop,
+  };
 }

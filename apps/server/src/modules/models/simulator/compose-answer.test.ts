@@ -310,6 +310,8 @@ describe("CoChat answers the message it replies to", () => {
       "Write a TypeScript function that checks a palindrome",
     ]);
     expect(python).toContain("```python\ndef is_palindrome(text: str) -> bool:");
+    // Its tests come as a second block, for the evidence-based Critic (decision 068).
+    expect(python).toContain("**Tests**\n\n```python\ndef test_mixed_case():");
     expect(
       answer("chat", "thanks!", ["What's the difference between a process and a thread?"]),
     ).toBe(

@@ -362,7 +362,9 @@ function coder({ req, topic }: Answering): string {
     style === "terse"
       ? `Approach: ${draft.approach.replace(/:.*$/s, ".")}`
       : `Approach: ${draft.approach}`;
-  const out = [approach, "", `\`\`\`${draft.fence}`, draft.code, "```", "", draft.run];
+  const out = [approach, "", `\`\`\`${draft.fence}`, draft.code, "```", ""];
+  if (draft.tests) out.push("**Tests**", "", `\`\`\`${draft.fence}`, draft.tests, "```", "");
+  out.push(draft.run);
   if (style === "edge-cases") {
     out.push(
       "",

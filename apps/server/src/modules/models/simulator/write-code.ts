@@ -26,6 +26,11 @@ export interface CodeDraft {
   code: string;
   /** How to run or test it. */
   run: string;
+  /**
+   * Its tests, a second block in the same language (test_* / test… functions), so the
+   * evidence-based Critic has checks to run (decisions 062, 068).
+   */
+  tests?: string;
 }
 
 const VERB_FORMS: readonly [RegExp, string][] = [
@@ -459,13 +464,24 @@ function pythonScript(subject: string): CodeDraft {
         '    """True when the text reads the same backwards, ignoring case, spaces and punctuation."""',
         "    letters = [c for c in text.casefold() if c.isalnum()]",
         "    return letters == letters[::-1]",
-        "",
-        "",
-        'assert is_palindrome("Racecar")',
-        'assert is_palindrome("A man, a plan, a canal: Panama")',
-        'assert not is_palindrome("palindrome")',
       ].join("\n"),
-      run: "Run `python palindrome.py`; the assertions stay silent when it works.",
+      run: "Run the tests with `python -m pytest test_palindrome.py` (or call each test_ function).",
+      tests: [
+        "def test_mixed_case():",
+        '    assert is_palindrome("Racecar")',
+        "",
+        "",
+        "def test_ignores_spaces_and_punctuation():",
+        '    assert is_palindrome("A man, a plan, a canal: Panama")',
+        "",
+        "",
+        "def test_rejects_other_words():",
+        '    assert not is_palindrome("palindrome")',
+        "",
+        "",
+        "def test_empty_string():",
+        '    assert is_palindrome("")',
+      ].join("\n"),
     };
   }
   if (/\bcsv\b/i.test(subject) && /\bdedup|\bduplicate/i.test(subject)) {
@@ -744,12 +760,25 @@ function tsFunction(subject: string, language: "ts" | "js"): CodeDraft {
         "  }",
         "  return true;",
         "}",
-        "",
-        'console.assert(isPalindrome("Racecar"));',
-        'console.assert(isPalindrome("A man, a plan, a canal: Panama"));',
-        'console.assert(!isPalindrome("palindrome"));',
       ].join("\n"),
-      run: `Run it with \`npx tsx palindrome.${language}\`; the assertions stay silent when it works.`,
+      run: `Run the tests with \`npx tsx palindrome.test.${language}\`; each test throws when it fails.`,
+      tests: [
+        `function check(condition${typed ? ": boolean" : ""}, what${typed ? ": string" : ""}) {`,
+        "  if (!condition) throw new Error(what);",
+        "}",
+        "",
+        "function testMixedCase() {",
+        '  check(isPalindrome("Racecar"), "Racecar reads the same backwards");',
+        "}",
+        "",
+        "function testIgnoresPunctuation() {",
+        '  check(isPalindrome("A man, a plan, a canal: Panama"), "punctuation is ignored");',
+        "}",
+        "",
+        "function testRejectsOtherWords() {",
+        '  check(!isPalindrome("palindrome"), "palindrome is not one");',
+        "}",
+      ].join("\n"),
     };
   }
   if (/\b(?:fetch|retry|http client|request)/i.test(subject)) {
