@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZCodeChecks } from "./code-runs";
 import { ZAgentRoleId } from "./models";
+import { ZRunFork } from "./run-fork";
 import { ZChatMessage, ZSession } from "./sessions";
 import { ZCreditLimitKind } from "./spending";
 import {
@@ -247,6 +248,8 @@ export const ZRunStep = z.object({
   limit: ZCreditLimitKind.optional(),
   /** A simulated call that was not charged: what it would have cost (decision 053). */
   would_be_credits: z.number().optional(),
+  /** A fork's step kept from the run it forked (decision 070): not called, not charged. */
+  copied: z.boolean().optional(),
 });
 export type TRunStep = z.infer<typeof ZRunStep>;
 
@@ -286,6 +289,10 @@ export const ZRun = z.object({
   draft_scores: z.record(z.string(), z.number()).optional(),
   /** How often the run was taken over after its instance stopped (absent: never; decision 047). */
   resumes: z.number().int().min(1).optional(),
+  /** The latest time it was put on screen among its message's runs (decision 070). */
+  shown_at: z.string().optional(),
+  /** A fork of another run of the same message (decision 070). */
+  fork: ZRunFork.optional(),
 });
 export type TRun = z.infer<typeof ZRun>;
 

@@ -36,6 +36,8 @@ import { sessionToolsMigration } from "./0035_session_tools";
 import { toolApprovalsMigration } from "./0036_tool_approvals";
 import { mcpServersMigration } from "./0037_mcp_servers";
 import { generatedImagesMigration } from "./0040_generated_images";
+import { messageBranchesMigration } from "./0046_message_branches";
+import { runForksMigration } from "./0047_run_forks";
 
 /**
  * Every schema change, one file each, applied in the order of their ids. Each module owns
@@ -81,4 +83,6 @@ export const migrations: readonly Migration[] = [
   toolApprovalsMigration,
   mcpServersMigration,
   generatedImagesMigration,
+  messageBranchesMigration,
+  runForksMigration,
 ];

@@ -1,5 +1,5 @@
 import { getSession } from "../sessions/find-session";
-import { listMessages } from "../sessions/list-messages";
+import { ancestorsOf, loadBranchTree } from "./branch-history";
 import { endOrphanedRun } from "./end-orphaned-runs";
 import { HISTORY_MESSAGES } from "./prompts";
 import { type ResumePoint, resumePointOf } from "./resume-point";
@@ -46,15 +46,14 @@ export async function takeOverRun(
   }
   // A hold whose call never wrote its row (the planning hold of a run not started yet).
   await deps.credits.releaseAllOf(`run:${runId}:`);
-  const [run, session, messages, totals, userKeys] = await Promise.all([
+  const [run, session, tree, totals, userKeys] = await Promise.all([
     getRun(db, runId),
     getSession(db, claimed.sessionId),
-    listMessages(db, claimed.sessionId),
+    loadBranchTree(db, claimed.sessionId),
     sumRunSteps(db, runId),
     deps.loadUserKeysOf(claimed.userId),
   ]);
-  const index = messages.findIndex((m) => m.id === run?.message_id);
-  const message = messages[index];
+  const message = tree.messages.find((m) => m.id === run?.message_id);
   if (!run || !session || !message) return null;
   const ctx = createRunContext(deps, session, {
     runId,
@@ -63,8 +62,9 @@ export async function takeOverRun(
     coordinatorModel: run.coordinator_model,
     userKeys,
     message,
-    history: messages
-      .slice(Math.max(0, index - HISTORY_MESSAGES), index)
+    // The history its message had, on its branch (decision 070).
+    history: ancestorsOf(tree, message.parent_run_id ?? null)
+      .slice(-HISTORY_MESSAGES)
       .map((m) => ({ role: m.role, content: m.content })),
     // A run stored without its plan plans again (its phase is where planning ends).
     status: run.plan === null && run.status !== "queued" ? "planning" : run.status,
