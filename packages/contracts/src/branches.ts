@@ -148,3 +148,17 @@ export function forkedSteps(
   }
   return out;
 }
+
+/** POST …/messages/{messageId}/show and …/runs/{runId}/show: the version put on screen. */
+export const ZShowBranchResponse = z.object({ shown_at: z.string() });
+export type TShowBranchResponse = z.infer<typeof ZShowBranchResponse>;
+
+export const BRANCH_ROUTES = {
+  edit: (sessionId: string, messageId: string) =>
+    `/api/sessions/${sessionId}/messages/${messageId}/edit`,
+  showMessage: (sessionId: string, messageId: string) =>
+    `/api/sessions/${sessionId}/messages/${messageId}/show`,
+  showRun: (sessionId: string, runId: string) => `/api/sessions/${sessionId}/runs/${runId}/show`,
+  fork: (sessionId: string, runId: string, stepId: string) =>
+    `/api/sessions/${sessionId}/runs/${runId}/steps/${stepId}/fork`,
+} as const;

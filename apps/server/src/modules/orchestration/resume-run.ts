@@ -1,6 +1,7 @@
 import { getSession } from "../sessions/find-session";
 import { ancestorsOf, loadBranchTree } from "./branch-history";
 import { endOrphanedRun } from "./end-orphaned-runs";
+import { forkPreferences } from "./fork-run";
 import { HISTORY_MESSAGES } from "./prompts";
 import { type ResumePoint, resumePointOf } from "./resume-point";
 import { createRunContext, type EngineDeps, type RunContext } from "./run-context";
@@ -55,7 +56,14 @@ export async function takeOverRun(
   ]);
   const message = tree.messages.find((m) => m.id === run?.message_id);
   if (!run || !session || !message) return null;
-  const ctx = createRunContext(deps, session, {
+  // A fork's note for its step's role holds when it goes on elsewhere (decision 070).
+  const forked = run.fork
+    ? {
+        ...session,
+        agent_preferences: forkPreferences(session.agent_preferences ?? {}, run.plan, run.fork),
+      }
+    : session;
+  const ctx = createRunContext(deps, forked, {
     runId,
     userId: claimed.userId,
     mode: run.mode,

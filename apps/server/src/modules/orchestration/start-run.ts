@@ -17,6 +17,7 @@ import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
 import { findSessionFor } from "../sessions/find-session";
 import type { OwnedSession } from "../sessions/session-row";
+import { ancestorsOf, loadBranchTree, shownEnd } from "./branch-history";
 import {
   type RunStart,
   reserveAndStartRun,
@@ -24,7 +25,6 @@ import {
   type StartedRun,
   startRunAlone,
 } from "./call-statements";
-import { ancestorsOf, loadBranchTree, shownEnd } from "./branch-history";
 import { minimalRunCost, runCosts } from "./estimate-run-cost";
 import { type Reserved, reserveCall } from "./hold-credits";
 import { firstHold, PLAN_SLICE_TOKENS, priceOf } from "./hold-slices";

@@ -35,9 +35,7 @@ export function addMessagePart(
   input: NewMessage & { id: string },
   from?: string,
 ): { ctes: string; params: unknown[] } {
-  const [id, session, role, content, run, parent] = [0, 1, 2, 3, 4, 5].map(
-    (i) => `$${first + i}`,
-  );
+  const [id, session, role, content, run, parent] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
   return {
     ctes: `message_touch AS (
         UPDATE sessions SET updated_at = clock_timestamp()
