@@ -3,7 +3,7 @@ import {
   type TChatMessage,
   type TRun,
   type TRunEvent,
-  type TSessionDetail,
+  type TSessionDetailResponse as TSessionDetail,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelGateway } from "../src/modules/models/gateway";
