@@ -31,7 +31,7 @@ beforeAll(async () => {
       return stream(input);
     },
     generatePlan: (input: Parameters<ModelGateway["generatePlan"]>[0]) => {
-      sent.push(JSON.stringify(input.messages));
+      sent.push(JSON.stringify(input.history ?? []));
       return plan(input);
     },
   });
