@@ -29,7 +29,7 @@ export function ForkComparison({ original, fork }: { original: RunView; fork: Ru
       className="grid gap-3 rounded-2xl border border-brand-200 bg-white p-3 sm:p-4"
     >
       <h3 className="text-sm font-bold text-ink-950">Fork compared with the original</h3>
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" data-testid="comparison-table">
         <table className="w-full min-w-[36rem] border-collapse text-left text-xs tabular-nums">
           <caption className="sr-only">
             Per step: the model, cost and Critic score of the original and of the fork
