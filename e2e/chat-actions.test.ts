@@ -232,26 +232,36 @@ describe("chat actions", () => {
     expect(plain).toContain("Summary");
     expect(plain).not.toContain("##");
 
-    // Regenerate: a new run of the same message; the first stays above.
+    // Regenerate: a new version of the answer to the same message, behind a ‹ 1/2 › pager
+    // (decision 070); the first stays one page back.
     await answer.getByRole("button", { name: "Regenerate" }).click();
     const confirm = page.getByRole("dialog", { name: "Run this message again?" });
     await confirm.getByTestId("cost-estimate").waitFor();
     await confirm.getByRole("button", { name: "Run again" }).click();
-    await expect.poll(() => page.getByTestId("run").count(), { timeout: 10_000 }).toBe(2);
+    const answerPager = page.getByTestId("answer-pager");
+    await expect.poll(() => answerPager.textContent(), { timeout: 10_000 }).toContain("2/2");
     const again = page.getByTestId("run").last();
     await again.getByTestId("regenerated").waitFor();
     await completed(again);
     expect(await page.getByTestId("user-message").count()).toBe(1);
 
-    // Edit and resend: the text goes back to the box; the old message and run stay.
-    await page.getByTestId("user-message").getByRole("button", { name: /^Edit/ }).click();
-    expect(await composer(page).inputValue()).toBe(task);
-    expect(await composer(page).evaluate((el) => el === document.activeElement)).toBe(true);
-    await composer(page).fill(`${task}, with a header row`);
-    await composer(page).press("Enter");
-    await expect.poll(() => page.getByTestId("run").count(), { timeout: 10_000 }).toBe(3);
+    // Edit in place: a new version of the message (a branch) with its own run; the original
+    // and its runs stay one page back.
+    await page
+      .getByTestId("user-message")
+      .getByRole("button", { name: "Edit this message" })
+      .click();
+    const editor = page.getByTestId("message-editor");
+    const edited = editor.getByRole("textbox");
+    expect(await edited.inputValue()).toBe(task);
+    expect(await edited.evaluate((el) => el === document.activeElement)).toBe(true);
+    await edited.fill(`${task}, with a header row`);
+    await editor.getByRole("button", { name: "Save and send" }).click();
+    await expect
+      .poll(() => page.getByTestId("message-pager").textContent(), { timeout: 10_000 })
+      .toContain("2/2");
     await completed(page.getByTestId("run").last());
-    expect(await page.getByTestId("user-message").count()).toBe(2);
+    expect(await page.getByTestId("user-message").count()).toBe(1);
 
     // A CSRF token that went stale at sign-in is refused once and retried by the API client
     // (decision 003): the browser logs that 403, which is no error of these actions.

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZCodeChecks } from "./code-runs";
 import { ZAgentRoleId } from "./models";
+import { ZRunFork } from "./run-fork";
 import { ZChatMessage, ZSession } from "./sessions";
 import { ZCreditLimitKind } from "./spending";
 import {
@@ -247,6 +248,8 @@ export const ZRunStep = z.object({
   limit: ZCreditLimitKind.optional(),
   /** A simulated call that was not charged: what it would have cost (decision 053). */
   would_be_credits: z.number().optional(),
+  /** A fork's step kept from the run it forked (decision 070): not called, not charged. */
+  copied: z.boolean().optional(),
 });
 export type TRunStep = z.infer<typeof ZRunStep>;
 
@@ -330,6 +333,10 @@ export const ZRun = z.object({
    * run's come from its replayed events). Only the owner's session view carries them.
    */
   tool_calls: z.array(ZRunToolCall).optional(),
+  /** The latest time it was put on screen among its message's runs (decision 070). */
+  shown_at: z.string().optional(),
+  /** A fork of another run of the same message (decision 070). */
+  fork: ZRunFork.optional(),
 });
 export type TRun = z.infer<typeof ZRun>;
 

@@ -196,6 +196,10 @@ export const ZChatMessage = z.object({
   /** The run the message started (user) or ended (assistant). */
   run_id: z.string().nullable(),
   created_at: z.string(),
+  /** A user message: the run it was sent after (null: the first turn; decision 070). */
+  parent_run_id: z.string().nullable().optional(),
+  /** The latest time it was put on screen among its versions (decision 070). */
+  shown_at: z.string().optional(),
 });
 export type TChatMessage = z.infer<typeof ZChatMessage>;
 

@@ -3,6 +3,7 @@ import { isoTimestamp, type Queryable } from "../../db/client";
 import { listRuns } from "../orchestration/run-store";
 import { getSession } from "../sessions/find-session";
 import { listMessages } from "../sessions/list-messages";
+import { branchOnScreen } from "./branch-on-screen";
 import { shareNotFound } from "./find-working-share";
 import { findDisplayNames } from "./share-names";
 import { shareMessages, shareRun } from "./share-projection";
@@ -36,11 +37,18 @@ export async function buildSharedView(
 ): Promise<TSharedView> {
   const session = await getSession(db, share.session_id);
   if (!session) throw shareNotFound();
-  const [allMessages, allRuns, starters] = await Promise.all([
+  const [storedMessages, storedRuns, starters] = await Promise.all([
     listMessages(db, session.id),
     listRuns(db, session.id),
     share.show_names ? runStarters(db, session.id) : Promise.resolve(new Map<string, string>()),
   ]);
+  // A session's link shows the branch on screen; a run's link its run (decision 070).
+  const onScreen =
+    share.run_id === null
+      ? branchOnScreen(storedMessages, storedRuns)
+      : { messages: storedMessages, runs: storedRuns };
+  const allMessages = onScreen.messages;
+  const allRuns = onScreen.runs;
   const runs = share.run_id === null ? allRuns : allRuns.filter((r) => r.id === share.run_id);
   if (share.run_id !== null && runs.length === 0) throw shareNotFound();
   const names = share.show_names

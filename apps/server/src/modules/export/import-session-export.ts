@@ -11,6 +11,7 @@ import { AppError } from "../../platform/errors";
 import { formatMb } from "../documents/check-upload";
 import { fitsStorage } from "../documents/document-quota";
 import type { Catalogue } from "../models/catalogue";
+import { linkStraightBranch } from "../orchestration/branch-history";
 import { importRuns } from "../orchestration/import-runs";
 import { checkModelChoices } from "../sessions/check-model-choices";
 import { importSession } from "../sessions/import-session";
@@ -70,6 +71,8 @@ export async function importSessionExport(
       bytes,
     });
     await importRuns(tx, sessionId, importer.id, data.runs);
+    // An export from before branches: its conversation is one branch (decision 070).
+    await linkStraightBranch(tx, sessionId);
   });
   return {
     session_id: sessionId,

@@ -27,6 +27,8 @@ export function remapExportIds(input: TSessionExport, sessionId: string): TSessi
       id: fresh(m.id),
       session_id: sessionId,
       run_id: freshOrNull(m.run_id),
+      // The run it follows (decision 070): absent in exports from before branches.
+      ...(m.parent_run_id === undefined ? {} : { parent_run_id: freshOrNull(m.parent_run_id) }),
     })),
     runs: input.runs.map((run) => remapRun(run, sessionId, fresh, freshOrNull)),
     documents: input.documents.map((d) => ({ ...d, id: fresh(d.id) })),
@@ -57,6 +59,7 @@ function remapRun(
     session_id: sessionId,
     message_id: fresh(run.message_id),
     result_message_id: freshOrNull(run.result_message_id),
+    ...(run.fork ? { fork: { ...run.fork, from_run_id: fresh(run.fork.from_run_id) } } : {}),
     plan,
     steps: run.steps.map((s) => ({ ...s, id: fresh(s.id), rerun_of: freshOrNull(s.rerun_of) })),
     passages: run.passages.map((p) => ({

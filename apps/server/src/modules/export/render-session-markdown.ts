@@ -14,13 +14,17 @@ import {
   type TSessionExport,
 } from "@cohort/contracts";
 
+import { branchOnScreen } from "./branch-on-screen";
+
 /**
  * A session export as a Markdown document to read: the session's settings, then the
  * conversation, each run with its plan, every call (role, model, provider, tokens, credits),
  * the Critic's score, the final answer, and the passages it cites as footnotes. The PDF is
  * drawn from this same text.
  */
-export function renderSessionMarkdown(data: TSessionExport): string {
+export function renderSessionMarkdown(all: TSessionExport): string {
+  // The branch on screen; the JSON export has them all (decision 070).
+  const data = { ...all, ...branchOnScreen(all.messages, all.runs) };
   const out: string[] = [`# ${oneLine(data.session.title)}`, ""];
   if (data.session.description) out.push(data.session.description, "");
   out.push(...sessionFacts(data), "");

@@ -14,8 +14,8 @@ import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import type { UserProviderKeys } from "../models/providers";
 import { findSessionFor } from "../sessions/find-session";
-import { listMessages } from "../sessions/list-messages";
 import type { OwnedSession } from "../sessions/session-row";
+import { ancestorsOf, type BranchTree, loadBranchTree } from "./branch-history";
 import { type CallSpec, routeCall } from "./call-model";
 import { reserveAndOpenStep } from "./call-statements";
 import { endOpenReruns } from "./end-orphaned-runs";
@@ -94,6 +94,8 @@ export interface EndedRun {
   session: OwnedSession;
   run: TRun;
   messages: TChatMessage[];
+  /** The session's branches (decision 070): the history a message had is its branch's. */
+  tree: BranchTree;
   userKeys: UserProviderKeys;
 }
 
@@ -115,14 +117,14 @@ export async function loadEndedRun(
   const run = isUuid(target.runId) ? await getRun(deps.db, target.runId) : null;
   if (!run || run.session_id !== session.id) throw runNotFound();
   if (isRunActive(run.status)) throw new AppError(RUN_ERROR_CODES.runInProgress, 409, stillGoing);
-  const [active, messages, userKeys] = await Promise.all([
+  const [active, tree, userKeys] = await Promise.all([
     findActiveRun(deps.db, session.id),
-    listMessages(deps.db, session.id),
+    loadBranchTree(deps.db, session.id),
     deps.loadUserKeys(principal),
   ]);
   checkSessionFree(session, active);
   if (control.busy(run.id)) throw rerunInProgress();
-  return { userId: principal.user.id, session, run, messages, userKeys };
+  return { userId: principal.user.id, session, run, messages: tree.messages, tree, userKeys };
 }
 
 /** The run's message and where it stands among the session's messages (null: not stored). */
@@ -136,7 +138,7 @@ export function messageOf(ended: EndedRun): { message: TChatMessage; index: numb
 export function endedRunContext(
   deps: EngineDeps & RunEventLogDeps,
   ended: EndedRun,
-  { message, index }: { message: TChatMessage; index: number },
+  { message }: { message: TChatMessage; index: number },
 ): RunContext {
   const { run } = ended;
   const ctx = createRunContext(deps, ended.session, {
@@ -146,8 +148,8 @@ export function endedRunContext(
     coordinatorModel: run.coordinator_model,
     userKeys: ended.userKeys,
     message,
-    history: ended.messages
-      .slice(Math.max(0, index - HISTORY_MESSAGES), index)
+    history: ancestorsOf(ended.tree, message.parent_run_id ?? null)
+      .slice(-HISTORY_MESSAGES)
       .map((m) => ({ role: m.role, content: m.content })),
     status: run.status,
   });

@@ -22,15 +22,16 @@ export async function importRuns(
     `INSERT INTO runs (id, session_id, user_id, message_id, result_message_id, status, mode,
        coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens,
        error_code, error_message, first_seq, instance_id, created_at, finished_at, imported,
-       imported_verdicts)
+       imported_verdicts, shown_at, fork)
      SELECT r.id, $1, $2, r.message_id, r.result_message_id, r.status, r.mode,
        r.coordinator_model, r.plan, r.critic_score, r.total_credits, r.input_tokens,
        r.output_tokens, r.error_code, r.error_message, NULL, $3, r.created_at,
-       r.finished_at, true, r.verdicts
+       r.finished_at, true, r.verdicts, COALESCE(r.shown_at, r.created_at), r.fork
      FROM jsonb_to_recordset($4::jsonb) AS r(id uuid, message_id uuid, result_message_id uuid,
        status text, mode text, coordinator_model text, plan jsonb, critic_score numeric,
        total_credits bigint, input_tokens integer, output_tokens integer, error_code text,
-       error_message text, created_at timestamptz, finished_at timestamptz, verdicts jsonb)`,
+       error_message text, created_at timestamptz, finished_at timestamptz, verdicts jsonb,
+       shown_at timestamptz, fork jsonb)`,
     [sessionId, userId, IMPORT_INSTANCE, JSON.stringify(runs.map(runRecord))],
   );
   const steps = runs.flatMap((run) => run.steps.map((step) => stepRecord(run.id, step)));
@@ -83,6 +84,8 @@ function runRecord(run: TExportedRun) {
     created_at: run.created_at,
     finished_at: run.finished_at ?? (going ? run.created_at : null),
     verdicts: run.critic_verdicts,
+    shown_at: run.shown_at ?? null,
+    fork: run.fork ?? null,
   };
 }
 

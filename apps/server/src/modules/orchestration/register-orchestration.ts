@@ -9,6 +9,7 @@ import { proposeMemories } from "../memory/propose-memories";
 import { findRelevantMemories } from "../memory/relevant-memories";
 import { apiKeyDeps } from "../users/api-key-deps";
 import { loadSignedInUserKeys, loadUserKeys } from "../users/load-user-keys";
+import { branchRoutes } from "./branch-routes";
 import { createCreditsPort } from "./credits-port";
 import { orchestrationRoutes } from "./routes";
 import type { EngineDeps } from "./run-context";
@@ -84,6 +85,7 @@ export async function registerOrchestration(
   await control.recover();
   registerSessionSockets(app);
   await app.register(orchestrationRoutes);
+  await app.register(branchRoutes);
   // preClose: before the database and Redis close, so stopped runs are stored and released.
   app.addHook("preClose", async () => {
     await control.close();

@@ -30,7 +30,7 @@ import { storeRerunScore } from "./run-store";
 type RerunRequest = z.output<typeof ZRerunStepRequest>;
 
 /** A model for the step's role: in the catalogue, suitable for the role, usable by the user. */
-function checkModel(
+export function checkModel(
   deps: EngineDeps,
   step: TPlannedStep,
   modelId: string,

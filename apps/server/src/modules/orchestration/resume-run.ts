@@ -1,6 +1,7 @@
 import { getSession } from "../sessions/find-session";
-import { listMessages } from "../sessions/list-messages";
+import { ancestorsOf, loadBranchTree } from "./branch-history";
 import { endOrphanedRun } from "./end-orphaned-runs";
+import { forkPreferences } from "./fork-run";
 import { HISTORY_MESSAGES } from "./prompts";
 import { type ResumePoint, resumePointOf } from "./resume-point";
 import { createRunContext, type EngineDeps, type RunContext } from "./run-context";
@@ -46,25 +47,32 @@ export async function takeOverRun(
   }
   // A hold whose call never wrote its row (the planning hold of a run not started yet).
   await deps.credits.releaseAllOf(`run:${runId}:`);
-  const [run, session, messages, totals, userKeys] = await Promise.all([
+  const [run, session, tree, totals, userKeys] = await Promise.all([
     getRun(db, runId),
     getSession(db, claimed.sessionId),
-    listMessages(db, claimed.sessionId),
+    loadBranchTree(db, claimed.sessionId),
     sumRunSteps(db, runId),
     deps.loadUserKeysOf(claimed.userId),
   ]);
-  const index = messages.findIndex((m) => m.id === run?.message_id);
-  const message = messages[index];
+  const message = tree.messages.find((m) => m.id === run?.message_id);
   if (!run || !session || !message) return null;
-  const ctx = createRunContext(deps, session, {
+  // A fork's note for its step's role holds when it goes on elsewhere (decision 070).
+  const forked = run.fork
+    ? {
+        ...session,
+        agent_preferences: forkPreferences(session.agent_preferences ?? {}, run.plan, run.fork),
+      }
+    : session;
+  const ctx = createRunContext(deps, forked, {
     runId,
     userId: claimed.userId,
     mode: run.mode,
     coordinatorModel: run.coordinator_model,
     userKeys,
     message,
-    history: messages
-      .slice(Math.max(0, index - HISTORY_MESSAGES), index)
+    // The history its message had, on its branch (decision 070).
+    history: ancestorsOf(tree, message.parent_run_id ?? null)
+      .slice(-HISTORY_MESSAGES)
       .map((m) => ({ role: m.role, content: m.content })),
     // A run stored without its plan plans again (its phase is where planning ends).
     status: run.plan === null && run.status !== "queued" ? "planning" : run.status,

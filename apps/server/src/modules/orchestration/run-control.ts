@@ -61,7 +61,8 @@ async function proposeMemories(ctx: RunContext, answer: string): Promise<void> {
 
 export interface RunControl {
   readonly instanceId: string;
-  launch(ctx: RunContext): void;
+  /** Starts a run; with `resume`, from stored calls (a fork's kept steps, decision 070). */
+  launch(ctx: RunContext, resume?: ResumePoint): void;
   /**
    * Work on an ended run (a step's re-run, decision 031): stopped like a run by its stop
    * request and on shutdown; one at a time per run in this process.
@@ -123,6 +124,8 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
   const local = new Map<string, LocalRun>();
   /** Runs this instance queued, kept until a worker picks them up (here, usually). */
   const pending = new Map<string, RunContext>();
+  /** A queued run's resume point, when it starts from stored calls (a fork, decision 070). */
+  const pendingResume = new Map<string, ResumePoint>();
   let closing = false;
 
   /** Re-runs of steps of ended runs (decision 031), by run id: at most one per run. */
@@ -175,14 +178,16 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
   /** The queue's worker: the run starts (or goes on) here, and the job lasts as long. */
   async function handleJob(job: RunJob): Promise<void> {
     const mine = pending.get(job.runId);
+    const resume = pendingResume.get(job.runId);
     pending.delete(job.runId);
+    pendingResume.delete(job.runId);
     let ran: RunContext | null = null;
     if (!mine) {
       ran = await resumeHere(job.runId);
     } else if (await claimRun(deps.db, job.runId, instanceId)) {
       // Still active (a stop may have ended it in the queue) and this instance's.
       ran = mine;
-      await execute(mine);
+      await execute(mine, resume);
     }
     if (ran?.handedOff) throw new HandedOn(job.runId);
   }
@@ -302,17 +307,22 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
 
   const control: RunControl = {
     instanceId,
-    launch(ctx) {
+    launch(ctx, resume) {
       if (!queue || closing) {
-        void execute(ctx);
+        void execute(ctx, resume);
         return;
       }
       pending.set(ctx.runId, ctx);
-      setTimeout(() => pending.delete(ctx.runId), PENDING_FORGET_MS).unref();
+      if (resume) pendingResume.set(ctx.runId, resume);
+      setTimeout(() => {
+        pending.delete(ctx.runId);
+        pendingResume.delete(ctx.runId);
+      }, PENDING_FORGET_MS).unref();
       queue.add(ctx.runId, instanceId).catch((error: unknown) => {
         // The queue is out of reach: the run goes on here rather than waiting for it.
         deps.log.warn({ err: error, runId: ctx.runId }, "run not queued: it runs here");
-        if (pending.delete(ctx.runId)) void execute(ctx);
+        if (pending.delete(ctx.runId)) void execute(ctx, pendingResume.get(ctx.runId));
+        pendingResume.delete(ctx.runId);
       });
     },
     launchRerun(ctx, work) {

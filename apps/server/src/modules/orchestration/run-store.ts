@@ -7,6 +7,7 @@ import {
   type TAgentRole,
   type TCreditLimitKind,
   type TRun,
+  type TRunFork,
   type TRunMode,
   type TRunOutcome,
   type TRunPlanView,
@@ -44,10 +45,13 @@ interface RunRow {
   /** Came in with a session import (migration 0027): never ran here, cost nothing here. */
   imported: boolean;
   resume_count: number;
+  /** Migrations 0046/0047 (decision 070): when it was last put on screen; a fork's origin. */
+  shown_at: Date | string;
+  fork: TRunFork | null;
 }
 
 const RUN_COLUMNS =
-  "id, session_id, user_id, message_id, result_message_id, status, mode, coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens, error_code, error_message, first_seq, created_at, finished_at, imported, resume_count";
+  "id, session_id, user_id, message_id, result_message_id, status, mode, coordinator_model, plan, critic_score, total_credits, input_tokens, output_tokens, error_code, error_message, first_seq, created_at, finished_at, imported, resume_count, shown_at, fork";
 
 interface StepRow {
   id: string;
@@ -77,10 +81,12 @@ interface StepRow {
   critic_score: number | string | null;
   limit_kind: TCreditLimitKind | null;
   would_be_credits: number | string | null;
+  /** A fork's kept step (decision 070): the call it copied. */
+  copied_from: string | null;
 }
 
 const STEP_COLUMNS =
-  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, status, stopped, credits, input_tokens, output_tokens, latency_ms, ttft_ms, output, error_code, error_message, started_at, finished_at, version, rerun_of, temperature, critic_score, limit_kind, would_be_credits";
+  "id, run_id, kind, step_id, role, model, model_name, provider, simulated, status, stopped, credits, input_tokens, output_tokens, latency_ms, ttft_ms, output, error_code, error_message, started_at, finished_at, version, rerun_of, temperature, critic_score, limit_kind, would_be_credits, copied_from";
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
@@ -115,6 +121,7 @@ function toStep(row: StepRow): TRunStep {
     ...(row.would_be_credits === null
       ? {}
       : { would_be_credits: creditsOf(hundredths(Number(row.would_be_credits))) }),
+    ...(row.copied_from === null ? {} : { copied: true }),
   };
 }
 
@@ -140,6 +147,8 @@ function toRun(row: RunRow, steps: TRunStep[]): TRun {
     steps,
     ...(row.imported ? { imported: true } : {}),
     ...(row.resume_count > 0 ? { resumes: row.resume_count } : {}),
+    shown_at: iso(row.shown_at),
+    ...(row.fork ? { fork: row.fork } : {}),
   };
 }
 

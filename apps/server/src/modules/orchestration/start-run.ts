@@ -16,8 +16,8 @@ import { AppError } from "../../platform/errors";
 import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
 import { findSessionFor } from "../sessions/find-session";
-import { listMessages, listRecentMessages } from "../sessions/list-messages";
 import type { OwnedSession } from "../sessions/session-row";
+import { ancestorsOf, loadBranchTree, shownEnd } from "./branch-history";
 import {
   type RunStart,
   reserveAndStartRun,
@@ -60,21 +60,24 @@ export async function startRun(
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
   const sessionId = isUuid(request.session_id) ? request.session_id : null;
-  const [session, active, rerunning, recent, userKeys] = await Promise.all([
+  const [session, active, rerunning, tree, userKeys] = await Promise.all([
     findSessionFor(deps.db, userId, request.session_id, { least: "member" }),
     sessionId ? findActiveRun(deps.db, sessionId) : null,
     sessionId ? hasRunningRerun(deps.db, sessionId) : false,
-    sessionId ? listRecentMessages(deps.db, sessionId, HISTORY_MESSAGES) : [],
+    sessionId ? loadBranchTree(deps.db, sessionId) : { messages: [], runs: [] },
     deps.loadUserKeys(principal),
   ]);
   checkCanStart(session, active, rerunning, "send a message");
+  // The message follows the branch on screen, and sees only it (decision 070).
+  const parentRunId = shownEnd(tree);
   return launchRun(deps, control, {
     session,
     userId,
     userKeys,
-    history: recent,
+    history: ancestorsOf(tree, parentRunId).slice(-HISTORY_MESSAGES),
     content: request.message,
     stored: null,
+    parentRunId,
   });
 }
 
@@ -92,28 +95,30 @@ export async function regenerateRun(
   const userId = principal.user.id;
   const run = isUuid(runId) ? await getRun(deps.db, runId) : null;
   if (!run) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
-  const [session, active, rerunning, messages, userKeys] = await Promise.all([
+  const [session, active, rerunning, tree, userKeys] = await Promise.all([
     findSessionFor(deps.db, userId, run.session_id, { least: "member" }),
     findActiveRun(deps.db, run.session_id),
     hasRunningRerun(deps.db, run.session_id),
-    listMessages(deps.db, run.session_id),
+    loadBranchTree(deps.db, run.session_id),
     deps.loadUserKeys(principal),
   ]);
   checkCanStart(session, active, rerunning, "regenerate an answer");
-  const index = messages.findIndex((m) => m.id === run.message_id);
-  const message = messages[index];
+  const message = tree.messages.find((m) => m.id === run.message_id);
   if (!message) throw new AppError(ERROR_CODES.notFound, 404, "This run's message is gone.");
+  // A new version of the message's answer, with the history the message had (decision 070).
+  const parentRunId = message.parent_run_id ?? null;
   return launchRun(deps, control, {
     session,
     userId,
     userKeys,
-    history: messages.slice(Math.max(0, index - HISTORY_MESSAGES), index),
+    history: ancestorsOf(tree, parentRunId).slice(-HISTORY_MESSAGES),
     content: message.content,
     stored: message,
+    parentRunId,
   });
 }
 
-function checkCanStart(
+export function checkCanStart(
   session: Pick<TSession, "status">,
   active: unknown,
   rerunning: boolean,
@@ -138,7 +143,7 @@ function checkCanStart(
   }
 }
 
-interface RunLaunch {
+export interface RunLaunch {
   session: OwnedSession;
   userId: string;
   userKeys: UserProviderKeys;
@@ -147,13 +152,15 @@ interface RunLaunch {
   content: string;
   /** The user's message when it is stored already (regenerate); null: store `content`. */
   stored: TChatMessage | null;
+  /** The run the message follows (decision 070; null: the first turn). */
+  parentRunId: string | null;
 }
 
 /**
  * Holds the planning call's worst case in the statement that stores the run (and the
  * message, when it is new), then starts the run in the background.
  */
-async function launchRun(
+export async function launchRun(
   deps: EngineDeps & RunEventLogDeps,
   control: RunControl,
   launch: RunLaunch,
@@ -177,6 +184,7 @@ async function launchRun(
       content: launch.content,
       run_id: runId,
       created_at: new Date().toISOString(),
+      parent_run_id: launch.parentRunId,
     },
     history,
     status: "queued",
@@ -202,6 +210,7 @@ async function launchRun(
       role: "user",
       content: launch.content,
       runId,
+      parentRunId: launch.parentRunId,
     },
     run: {
       id: runId,

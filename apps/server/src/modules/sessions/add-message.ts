@@ -8,6 +8,8 @@ export interface NewMessage {
   content: string;
   runId: string | null;
   id?: string;
+  /** A user message: the run it was sent after (decision 070); absent: none. */
+  parentRunId?: string | null;
 }
 
 /** Appends a message to the session's conversation and marks the session as changed. */
@@ -33,17 +35,24 @@ export function addMessagePart(
   input: NewMessage & { id: string },
   from?: string,
 ): { ctes: string; params: unknown[] } {
-  const [id, session, role, content, run] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+  const [id, session, role, content, run, parent] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
   return {
     ctes: `message_touch AS (
         UPDATE sessions SET updated_at = clock_timestamp()
         WHERE id = ${session}${from ? ` AND EXISTS (SELECT 1 FROM ${from})` : ""}
       ), message AS (
-        INSERT INTO session_messages (id, session_id, role, content, run_id)
-        SELECT ${id}, ${session}, ${role}, ${content}, ${run}${from ? ` FROM ${from}` : ""}
+        INSERT INTO session_messages (id, session_id, role, content, run_id, parent_run_id)
+        SELECT ${id}, ${session}, ${role}, ${content}, ${run}, ${parent}::uuid${from ? ` FROM ${from}` : ""}
         RETURNING ${MESSAGE_COLUMNS}
       )`,
-    params: [input.id, input.sessionId, input.role, input.content, input.runId],
+    params: [
+      input.id,
+      input.sessionId,
+      input.role,
+      input.content,
+      input.runId,
+      input.parentRunId ?? null,
+    ],
   };
 }
 
@@ -59,5 +68,7 @@ export function storedMessage(
     content: input.content,
     run_id: input.runId,
     created_at: createdAt,
+    parent_run_id: input.parentRunId ?? null,
+    shown_at: createdAt,
   });
 }

@@ -49,10 +49,13 @@ export async function importSession(db: Queryable, input: ImportedSession): Prom
   );
   if (input.messages.length === 0) return;
   await db.query(
-    `INSERT INTO session_messages (id, session_id, role, content, run_id, created_at)
-     SELECT m.id, $1, m.role, m.content, m.run_id, m.created_at
+    `INSERT INTO session_messages (id, session_id, role, content, run_id, created_at,
+       parent_run_id, shown_at)
+     SELECT m.id, $1, m.role, m.content, m.run_id, m.created_at, m.parent_run_id,
+       COALESCE(m.shown_at, m.created_at)
      FROM jsonb_to_recordset($2::jsonb)
-       AS m(id uuid, role text, content text, run_id uuid, created_at timestamptz)`,
+       AS m(id uuid, role text, content text, run_id uuid, created_at timestamptz,
+         parent_run_id uuid, shown_at timestamptz)`,
     [input.id, JSON.stringify(input.messages)],
   );
 }

@@ -87,9 +87,13 @@ export interface MessageRow {
   content: string;
   run_id: string | null;
   created_at: Date | string;
+  /** Migration 0046 (decision 070): the run a user message follows; when it was last shown. */
+  parent_run_id?: string | null;
+  shown_at?: Date | string;
 }
 
-export const MESSAGE_COLUMNS = "id, session_id, role, content, run_id, created_at";
+export const MESSAGE_COLUMNS =
+  "id, session_id, role, content, run_id, created_at, parent_run_id, shown_at";
 
 export function toChatMessage(row: MessageRow): TChatMessage {
   return {
@@ -99,5 +103,7 @@ export function toChatMessage(row: MessageRow): TChatMessage {
     content: row.content,
     run_id: row.run_id,
     created_at: new Date(row.created_at).toISOString(),
+    ...(row.role === "user" ? { parent_run_id: row.parent_run_id ?? null } : {}),
+    ...(row.shown_at ? { shown_at: new Date(row.shown_at).toISOString() } : {}),
   };
 }

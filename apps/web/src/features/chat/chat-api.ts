@@ -1,4 +1,5 @@
 import {
+  BRANCH_ROUTES,
   SPENDING_ROUTES,
   type TAgentRolesResponse,
   type TCancelRunResponse,
@@ -6,6 +7,8 @@ import {
   type TCostEstimate,
   type TCostEstimateQuery,
   type TCreateSessionRequest,
+  type TEditMessageRequest,
+  type TForkStepRequest,
   type TModel,
   type TModelsResponse,
   type TPutSessionDocumentsRequest,
@@ -17,6 +20,7 @@ import {
   type TSessionResponse,
   type TSessionStatus,
   type TSessionsResponse,
+  type TShowBranchResponse,
   type TSynthesizeVersionResponse,
   type TUpdateSessionRequest,
 } from "@cohort/contracts";
@@ -237,4 +241,49 @@ export function useAgentRoles() {
 
 export function modelsById(models: readonly TModel[] | undefined): Map<string, TModel> {
   return new Map((models ?? []).map((model) => [model.id, model]));
+}
+
+/** A new version of a sent message, with its own run (decision 070). */
+export function editMessage(
+  sessionId: string,
+  messageId: string,
+  message: string,
+): Promise<TChatResponse> {
+  return api.post<TChatResponse>(
+    BRANCH_ROUTES.edit(encodeURIComponent(sessionId), encodeURIComponent(messageId)).replace(
+      /^\/api/,
+      "",
+    ),
+    { message } satisfies TEditMessageRequest,
+  );
+}
+
+/** Puts a message's version, or an answer's, on screen (decision 070). */
+export function showBranch(
+  sessionId: string,
+  kind: "message" | "run",
+  id: string,
+): Promise<TShowBranchResponse> {
+  const path =
+    kind === "message"
+      ? BRANCH_ROUTES.showMessage(encodeURIComponent(sessionId), encodeURIComponent(id))
+      : BRANCH_ROUTES.showRun(encodeURIComponent(sessionId), encodeURIComponent(id));
+  return api.post<TShowBranchResponse>(path.replace(/^\/api/, ""));
+}
+
+/** A fork of an ended run from one of its completed steps (decision 070). */
+export function forkStep(
+  sessionId: string,
+  runId: string,
+  stepId: string,
+  body: TForkStepRequest,
+): Promise<TChatResponse> {
+  return api.post<TChatResponse>(
+    BRANCH_ROUTES.fork(
+      encodeURIComponent(sessionId),
+      encodeURIComponent(runId),
+      encodeURIComponent(stepId),
+    ).replace(/^\/api/, ""),
+    body,
+  );
 }

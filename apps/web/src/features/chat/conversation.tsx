@@ -4,6 +4,7 @@ import {
   SCROLL_TO_BOTTOM_THRESHOLD_PX,
   SESSION_ERROR_CODES,
   type TModel,
+  type TRunFork,
   type TSession,
 } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
@@ -18,7 +19,9 @@ import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
 import { ArtifactsPanelButton, ArtifactsProvider } from "../artifacts/artifacts-provider";
 import { useShowSessionWorkspace } from "../workspaces/charged-workspace";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
-import { cancelRun, regenerateRun, sendChatMessage } from "./chat-api";
+import { branchTimeline } from "./branch-timeline";
+import { BranchTurns } from "./branch-turns";
+import { cancelRun, regenerateRun, sendChatMessage, showBranch } from "./chat-api";
 import { Composer } from "./composer";
 import { ComposerEstimate, RunAgainDialog } from "./cost-estimate";
 import {
@@ -27,9 +30,10 @@ import {
   REFUSAL_TITLES,
   RefusalAction,
 } from "./credit-refusal";
+import { ForkDialog, type ForkTarget } from "./fork-dialog";
 import { ApprovalActionsContext } from "./lane-tools";
-import { CollapsedRun, RunCard, UserMessage } from "./run-card";
-import { activeRunOf, rerunGoing, timelineOf } from "./run-state";
+import { UserMessage } from "./run-card";
+import { activeRunOf, rerunGoing } from "./run-state";
 import { SessionHeader } from "./session-header";
 import { firstMessageOf } from "./start-from-message";
 import { type ChatActions, ChatActionsContext } from "./step-versions";
@@ -105,7 +109,20 @@ export function Conversation({
   const [runAgain, setRunAgain] = useState<string | null>(null);
   const [prefill, setPrefill] = useState<{ text: string; key: number } | null>(null);
   const announcement = useRunAnnouncements(state);
-  const timeline = useMemo(() => timelineOf(state), [state]);
+  // The branch on screen (decision 070): versions picked on this page win over stored times.
+  const [picks, setPicks] = useState<Record<string, number>>({});
+  const [localForks, setLocalForks] = useState<Record<string, TRunFork>>({});
+  const [forkTarget, setForkTarget] = useState<ForkTarget | null>(null);
+  const pick = (...ids: string[]) =>
+    setPicks((current) => {
+      const top = Math.max(0, ...Object.values(current));
+      const next = { ...current };
+      ids.forEach((id, i) => {
+        next[id] = top + 1 + i;
+      });
+      return next;
+    });
+  const turns = useMemo(() => branchTimeline(state, picks, localForks), [state, picks, localForks]);
   // A step's re-run counts as work going on: the box waits, and Stop stops it.
   const active =
     activeRunOf(state) ?? Object.values(state.runs).find((run) => rerunGoing(run)) ?? null;
@@ -181,7 +198,12 @@ export function Conversation({
     pinToBottom();
     try {
       const { run_id, message_id } = await sendChatMessage(session.id, text);
-      addSent({ runId: run_id, messageId: message_id, content: text });
+      addSent({
+        runId: run_id,
+        messageId: message_id,
+        content: text,
+        parentRunId: turns.at(-1)?.run?.id ?? null,
+      });
       setPending(null);
       return true;
     } catch (error) {
@@ -204,6 +226,7 @@ export function Conversation({
       const { run_id, message_id } = await regenerateRun(runId);
       const message = state.messages.find((m) => m.id === message_id);
       addSent({ runId: run_id, messageId: message_id, content: message?.content ?? "" });
+      pick(run_id);
     } catch (error) {
       setFailure(describeSendFailure(error, session, user?.id));
     }
@@ -217,6 +240,18 @@ export function Conversation({
     edit: (text) => setPrefill((p) => ({ text, key: (p?.key ?? 0) + 1 })),
     session,
     onSessionChange: setSession,
+    fork: (run, lane) => setForkTarget({ run, lane }),
+  };
+
+  const showVersion = (kind: "message" | "run", id: string) => {
+    pick(id);
+    showBranch(session.id, kind, id).catch((error: unknown) => {
+      setFailure({
+        message: isApiError(error)
+          ? error.message
+          : "That version could not be shown. Please try again.",
+      });
+    });
   };
 
   const stop = async () => {
@@ -234,7 +269,6 @@ export function Conversation({
     }
   };
 
-  const latestRunId = [...timeline].reverse().find((entry) => entry.run)?.run?.id;
   const coordinator = models.get(session.coordinator_model);
 
   return (
@@ -259,7 +293,7 @@ export function Conversation({
           <div className="mb-3 flex justify-end empty:hidden">
             <ArtifactsPanelButton />
           </div>
-          {timeline.length === 0 && !pending ? (
+          {turns.length === 0 && !pending ? (
             <div className="mx-auto mt-6 max-w-xl rounded-3xl border border-dashed border-ink-300 bg-white/60 px-6 py-10 text-center">
               <h2 className="text-lg font-bold text-ink-950">What should the team work on?</h2>
               <p className="mt-2 text-sm leading-6 text-ink-600">
@@ -277,25 +311,23 @@ export function Conversation({
               }}
             >
               <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
-                {timeline.map((entry) => (
-                  <li key={entry.run?.id ?? entry.message?.id} className="grid grid-cols-1 gap-3">
-                    {entry.message?.role === "user" ? (
-                      <UserMessage message={entry.message} />
-                    ) : null}
-                    {entry.message?.role === "assistant" && !entry.run ? (
-                      <div className="rounded-2xl border border-ink-200 bg-white p-4 text-sm whitespace-pre-wrap">
-                        {entry.message.content}
-                      </div>
-                    ) : null}
-                    {entry.run ? (
-                      entry.run.id === latestRunId ? (
-                        <RunCard run={entry.run} models={models} again={entry.again} />
-                      ) : (
-                        <CollapsedRun run={entry.run} models={models} again={entry.again} />
-                      )
-                    ) : null}
-                  </li>
-                ))}
+                <BranchTurns
+                  turns={turns}
+                  models={models}
+                  sessionId={session.id}
+                  canStart={actions.canStart}
+                  onShow={showVersion}
+                  onEdited={(sent) => {
+                    addSent(sent);
+                    pick(sent.messageId, sent.runId);
+                    pinToBottom();
+                  }}
+                  onEditFailed={(error) => {
+                    if (isApiError(error) && error.code === SESSION_ERROR_CODES.sessionNotActive) {
+                      retry();
+                    }
+                  }}
+                />
                 {pending ? (
                   <li>
                     <UserMessage
@@ -314,6 +346,31 @@ export function Conversation({
               if (!open) setRunAgain(null);
             }}
             onConfirm={(runId) => void regenerate(runId)}
+          />
+          <ForkDialog
+            sessionId={session.id}
+            target={forkTarget}
+            models={models}
+            onOpenChange={(open) => {
+              if (!open) setForkTarget(null);
+            }}
+            onForked={({ runId, messageId, target, model }) => {
+              setForkTarget(null);
+              const message = state.messages.find((m) => m.id === messageId);
+              addSent({ runId, messageId, content: message?.content ?? "" });
+              setLocalForks((forks) => ({
+                ...forks,
+                [runId]: {
+                  from_run_id: target.run.id,
+                  step_id: target.lane.stepId,
+                  model,
+                  instructions: null,
+                  rest: false,
+                  rerun_steps: [],
+                },
+              }));
+              pick(runId);
+            }}
           />
         </ArtifactsProvider>
       </div>

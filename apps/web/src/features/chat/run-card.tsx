@@ -1,5 +1,5 @@
 import { isRunActive, type TChatMessage, type TModel } from "@cohort/contracts";
-import { useContext } from "react";
+import { type ReactNode, useContext } from "react";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
 import { cn } from "../../components/cn";
@@ -28,9 +28,15 @@ import { AgentLaneGrid, ChatActionsContext } from "./step-versions";
 export function UserMessage({
   message,
   pending = false,
+  onEdit,
+  pager,
 }: {
   message: Pick<TChatMessage, "content" | "created_at">;
   pending?: boolean;
+  /** Edit in place (decision 070); absent: the text goes back into the message box. */
+  onEdit?: () => void;
+  /** ‹ 1/2 › between the message's versions (decision 070). */
+  pager?: ReactNode;
 }) {
   const actions = useContext(ChatActionsContext);
   return (
@@ -51,13 +57,14 @@ export function UserMessage({
           <CopyActions text={message.content} what="your message" />
           <button
             type="button"
-            onClick={() => actions.edit(message.content)}
+            onClick={() => (onEdit ? onEdit() : actions.edit(message.content))}
             disabled={!actions.canStart}
             className="rounded-md px-1.5 py-0.5 text-xs font-semibold text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-50"
-            aria-label="Edit this message and send it again"
+            aria-label={onEdit ? "Edit this message" : "Edit this message and send it again"}
           >
             Edit
           </button>
+          {pager}
         </div>
       ) : null}
     </div>

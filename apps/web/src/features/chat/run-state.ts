@@ -8,6 +8,7 @@ import {
   type TRun,
   type TRunError,
   type TRunEvent,
+  type TRunFork,
   type TRunMode,
   type TRunPassage,
   type TRunPlanView,
@@ -66,6 +67,8 @@ export interface LaneView extends ModelRef {
   limit: TCreditLimitKind | null;
   /** Answered by the simulator and not charged: what it would have cost. */
   wouldBeCredits: number | null;
+  /** A fork's step kept from the run it forked: not called, not charged (decision 070). */
+  copied?: boolean;
 }
 
 export interface CriticView {
@@ -143,6 +146,10 @@ export interface RunView {
   toolCalls: ToolCallView[];
   /** Tool calls' requests for approval, by when they were asked (decision 059). */
   approvals: ApprovalView[];
+  /** When it was last put on screen among its message's runs (decision 070). */
+  shownAt?: string;
+  /** A fork of another run of the same message (decision 070). */
+  fork?: TRunFork;
 }
 
 export interface ConversationState {
@@ -240,6 +247,7 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
       cited: s.cited ?? [],
       limit: s.limit ?? null,
       wouldBeCredits: s.would_be_credits ?? null,
+      ...(s.copied ? { copied: true } : {}),
     }));
   const plan = run.steps.find((s) => s.kind === "plan");
   const synthesis = run.steps.find((s) => s.kind === "synthesis" && s.rerun_of === null);
@@ -329,6 +337,8 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
     ...(run.imported ? { imported: true } : {}),
     ...(run.resumes ? { resumes: run.resumes } : {}),
     toolCalls: (run.tool_calls ?? []).map((call) => toolCallFromSnapshot(call, lanes, run.status)),
+    ...(run.shown_at ? { shownAt: run.shown_at } : {}),
+    ...(run.fork ? { fork: run.fork } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import {
   AGENT_ROLE_NAMES,
   CRITIC_SCORE_BAR,
+  isRunActive,
   RERUN_TEMPERATURE_MAX,
   type TModel,
   type TRerunStepRequest,
@@ -36,6 +37,8 @@ export interface ChatActions {
   /** For raising the budget where a refusal shows. */
   session: TSession;
   onSessionChange(session: TSession): void;
+  /** "Fork from here" on a completed step of an ended run (decision 070). */
+  fork?(run: RunView, lane: LaneView): void;
 }
 
 export const ChatActionsContext = createContext<ChatActions | null>(null);
@@ -233,6 +236,17 @@ function LaneActions({
             className="rounded-md px-2 py-0.5 text-xs font-semibold text-brand-700 hover:bg-brand-50 disabled:text-ink-400"
           >
             Re-run with another model…
+          </button>
+        ) : null}
+        {canRerun && actions.fork && lane.status === "completed" && !isRunActive(run.status) ? (
+          <button
+            type="button"
+            onClick={() => actions.fork?.(run, lane)}
+            disabled={!actions.canStart}
+            title={actions.canStart ? undefined : "Wait until nothing is running in the session."}
+            className="rounded-md px-2 py-0.5 text-xs font-semibold text-brand-700 hover:bg-brand-50 disabled:text-ink-400"
+          >
+            Fork from here…
           </button>
         ) : null}
       </div>

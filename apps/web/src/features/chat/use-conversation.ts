@@ -138,10 +138,26 @@ export function useConversation(sessionId: string) {
   }, [sessionId, attempt, queryClient]);
 
   const addSent = useCallback(
-    (sent: { runId: string; messageId: string; content: string }) => {
-      setState((current) =>
-        addSentMessage(current, { ...sent, sessionId, at: new Date().toISOString() }),
-      );
+    (sent: {
+      runId: string;
+      messageId: string;
+      content: string;
+      /** The run the message follows (decision 070); absent: a message already known. */
+      parentRunId?: string | null;
+    }) => {
+      setState((current) => {
+        const next = addSentMessage(current, { ...sent, sessionId, at: new Date().toISOString() });
+        const { parentRunId } = sent;
+        if (parentRunId === undefined) return next;
+        return {
+          ...next,
+          messages: next.messages.map((m) =>
+            m.id === sent.messageId && m.parent_run_id === undefined
+              ? { ...m, parent_run_id: parentRunId }
+              : m,
+          ),
+        };
+      });
     },
     [sessionId],
   );

@@ -1,0 +1,99 @@
+import { conversationPath, type TChatMessage } from "@cohort/contracts";
+import type { Queryable } from "../../db/client";
+import { listMessages } from "../sessions/list-messages";
+
+/**
+ * A conversation's branches (decision 070): which messages a call sees. A user message
+ * follows the run it was sent after, so a message's history is its ancestors — each earlier
+ * turn's message and the answer of the run it followed — and a new message follows the end
+ * of the branch on screen. Sessions are small; the tree is read whole.
+ */
+
+export interface RunLink {
+  id: string;
+  message_id: string;
+  result_message_id: string | null;
+  created_at: string;
+  shown_at: string;
+}
+
+export interface BranchTree {
+  messages: TChatMessage[];
+  runs: RunLink[];
+}
+
+export async function loadBranchTree(db: Queryable, sessionId: string): Promise<BranchTree> {
+  const [messages, runs] = await Promise.all([
+    listMessages(db, sessionId),
+    db.query<{
+      id: string;
+      message_id: string;
+      result_message_id: string | null;
+      created_at: Date | string;
+      shown_at: Date | string;
+    }>(
+      `SELECT id, message_id, result_message_id, created_at, shown_at FROM runs
+       WHERE session_id = $1 ORDER BY created_at, id`,
+      [sessionId],
+    ),
+  ]);
+  return {
+    messages,
+    runs: runs.rows.map((r) => ({
+      id: r.id,
+      message_id: r.message_id,
+      result_message_id: r.result_message_id,
+      created_at: new Date(r.created_at).toISOString(),
+      shown_at: new Date(r.shown_at).toISOString(),
+    })),
+  };
+}
+
+/**
+ * The turns a message sent after `parentRunId` follows, oldest first: for each run up the
+ * chain, its user message and (when it has one) its answer.
+ */
+export function ancestorsOf(tree: BranchTree, parentRunId: string | null): TChatMessage[] {
+  const messages = new Map(tree.messages.map((m) => [m.id, m]));
+  const runs = new Map(tree.runs.map((r) => [r.id, r]));
+  const chain: TChatMessage[] = [];
+  const seen = new Set<string>();
+  let current = parentRunId;
+  while (current && !seen.has(current)) {
+    seen.add(current);
+    const run = runs.get(current);
+    const asked = run ? messages.get(run.message_id) : undefined;
+    if (!run || !asked) break;
+    const answer = run.result_message_id ? messages.get(run.result_message_id) : undefined;
+    chain.unshift(...(answer ? [asked, answer] : [asked]));
+    current = asked.parent_run_id ?? null;
+  }
+  return chain;
+}
+
+/** The run a new message follows: the end of the branch on screen (null: none yet). */
+export function shownEnd(tree: BranchTree): string | null {
+  return conversationPath(tree.messages, tree.runs).at(-1)?.run?.id ?? null;
+}
+
+/**
+ * A session imported from an export made before branches (no user message names the run it
+ * follows): one straight branch, as migration 0046 made of every existing conversation.
+ */
+export async function linkStraightBranch(db: Queryable, sessionId: string): Promise<void> {
+  await db.query(
+    `UPDATE session_messages m SET parent_run_id = (
+       SELECT r.id FROM session_messages p JOIN runs r ON r.message_id = p.id
+       WHERE p.session_id = m.session_id AND p.role = 'user'
+         AND (p.created_at < m.created_at OR (p.created_at = m.created_at AND p.id < m.id))
+       ORDER BY p.created_at DESC, p.id DESC, r.created_at DESC, r.id DESC
+       LIMIT 1
+     )
+     WHERE m.session_id = $1 AND m.role = 'user'
+       AND NOT EXISTS (
+         SELECT 1 FROM session_messages o
+         WHERE o.session_id = $1 AND o.parent_run_id IS NOT NULL
+       )`,
+    [sessionId],
+  );
+}

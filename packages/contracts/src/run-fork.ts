@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+/** A fork's origin, on the run it made. */
+export const ZRunFork = z.object({
+  from_run_id: z.string(),
+  step_id: z.string(),
+  model: z.string(),
+  instructions: z.string().nullable(),
+  rest: z.boolean(),
+  /** The plan steps it ran again (the others were copied, not charged). */
+  rerun_steps: z.array(z.string()),
+});
+export type TRunFork = z.infer<typeof ZRunFork>;
