@@ -4,7 +4,7 @@ const requireModule = createRequire(import.meta.url);
 
 /**
  * A package loaded on its first use instead of at start-up (decision 072), for the heavy ones
- * only some requests need (a web page's reader, run_code's transpiler, the S3 client): a
+ * only some requests need (a web page's reader, run_code's transpiler, the zip writer): a
  * server that never uses them starts sooner and holds less memory, and the first use pays
  * the load once. CommonJS (or dual) packages only, since the load is synchronous.
  */

@@ -2,12 +2,15 @@ import { createReadStream } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import type { TDocumentStore } from "@cohort/contracts";
 import type { DocumentsConfig } from "../../config";
-import { lazyModule } from "../../platform/lazy-module";
-
-// Loaded only when the store is S3, not at every start (decision 072).
-const awsS3 = lazyModule<typeof import("@aws-sdk/client-s3")>("@aws-sdk/client-s3");
 
 /**
  * Where document bytes live (decision 036): files under DATA_DIR/documents, or an
@@ -84,7 +87,6 @@ function localStore(dir: string): DocumentStore {
 }
 
 function s3Store(s3: NonNullable<DocumentsConfig["s3"]>, folder: string): DocumentStore {
-  const { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } = awsS3();
   const client = new S3Client({
     region: s3.region,
     forcePathStyle: s3.forcePathStyle,
