@@ -556,6 +556,11 @@ const describeFloor = (r) =>
 const describe = (r) =>
   `p99 ${fmt(r.p99, 0)} ms, p50 ${fmt(r.p50, 0)} ms, ${fmt(r.runsPerS)} runs/s, ${fmt(r.chunksPerS, 0)} delta events/s, run ${fmt(r.runMs, 0)} ms, server CPU ${fmt(r.cpuPerRunMs, 0)} ms/run, ${fmt(r.cpuPerChunkMs, 2)} ms/chunk (${fmt(r.cpuShare * 100, 0)}% of a core), failed ${r.failed}`;
 
+// Stopped by a signal, exit through the "exit" handlers so the fake provider and the anchor
+// never outlive the benchmark.
+process.once("SIGINT", () => process.exit(130));
+process.once("SIGTERM", () => process.exit(143));
+
 const ANCHOR_DIR = path.join(root, "bench/anchor");
 
 /** The anchor's server (the Agents SDK), installed on first use apart from the app. */
