@@ -6,6 +6,8 @@
 // milliseconds with fractions, so a client can measure provider send → its own receipt.
 // Structured-output requests (the plan) get PLAN_JSON cut into the same number of chunks
 // (not stamped: the plan is not streamed to clients). Prints its base URL on stdout.
+// GET /log answers (and forgets) when each call arrived and ended, in the same wall-clock
+// milliseconds as the stamps, so a client can split a run's time into stages.
 //   node bench/fake-provider.mjs '{"ttftMs":20,"chunkMs":10,"chunks":20,"tail":"…","planJson":"…"}'
 import { createServer } from "node:http";
 
@@ -17,6 +19,9 @@ const TAIL = options.tail ?? "";
 const PLAN_JSON = options.planJson ?? "{}";
 
 const now = () => performance.timeOrigin + performance.now();
+/** Each call's arrival and end (wall clock, ms), oldest first, until GET /log reads them. */
+let log = [];
+const LOG_CAP = 10_000;
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** The plan's JSON in CHUNKS nearly equal pieces. */
@@ -50,11 +55,14 @@ const response = (model, status, extra = {}) => ({
 });
 
 async function answer(req, res) {
+  const record = { arrived: now(), ended: 0, json: false };
+  if (log.length < LOG_CAP) log.push(record);
   let raw = "";
   for await (const chunk of req) raw += chunk;
   const body = JSON.parse(raw || "{}");
   const model = body.model ?? "model";
   const json = /json_schema|json_object/.test(JSON.stringify(body.text ?? {}));
+  record.json = json;
   let open = true;
   res.on("close", () => {
     open = false;
@@ -109,12 +117,24 @@ async function answer(req, res) {
   res.end(
     sse("response.completed", {
       sequence_number: seq++,
-      response: response(model, "completed", { usage: usage(CHUNKS) }),
+      // The whole output, as OpenAI sends it (the Agents SDK reads its answer from here).
+      response: response(model, "completed", {
+        usage: usage(CHUNKS),
+        output: [item("completed", text)],
+      }),
     }),
   );
+  record.ended = now();
 }
 
 const server = createServer((req, res) => {
+  if (req.method === "GET" && req.url.endsWith("/log")) {
+    const body = JSON.stringify(log);
+    log = [];
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(body);
+    return;
+  }
   if (req.method === "POST" && req.url.endsWith("/responses")) {
     answer(req, res).catch(() => res.destroy());
     return;

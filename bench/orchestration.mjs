@@ -2,20 +2,28 @@
 // `npm run bench:orchestration`: the run engine against a fake model provider with fixed
 // timing, through the real server (built, one process, embedded PGlite unless
 // BENCH_DATABASE_URL is set: then a fresh database is made on that server and dropped after),
-// over HTTP and socket.io (polling) as the web app uses it. Measured from outside, as an
-// outside engine would be:
-//  1. Overhead per run: POST /api/ai/chat → run.completed at the client, minus the model time
-//     on the run's critical path (5 calls deep: plan → strategist → coder ∥ designer → critic
-//     → synthesis), each call TTFT + (chunks − 1) × chunk interval at the fake provider.
-//  2. Concurrent runs one process sustains with p99 latency under 50 ms, where latency is a
-//     chunk's send time at the fake provider (stamped in its text) → its receipt by the
-//     client. C doubles until the p99 passes 50 ms, then bisects.
+// over HTTP and socket.io (polling, kept-alive connections, as a browser holds them), and the
+// anchor in the same run (decision 072): the same team run by the OpenAI Agents SDK behind the
+// same HTTP + socket.io surface (bench/anchor/server.mjs, installed on first use with
+// `npm ci --prefix bench/anchor`), so every figure is printed with its ratio to the anchor.
+// Measured from outside, as a person at a browser sees it:
+//  1. Overhead per run: the client's POST /api/ai/chat → the client seeing run.completed,
+//     minus the model time on the run's critical path (5 calls deep: plan → strategist →
+//     coder ∥ designer → critic → synthesis), each call TTFT + (chunks − 1) × chunk interval
+//     at the fake provider; split into stages with the provider's log of when each call
+//     arrived and ended (head: POST → the plan request; the gaps between calls; tail: the
+//     last token → the client seeing the end).
+//  2. Concurrent runs one process sustains with p99 latency under 50 ms, where latency is the
+//     age of the freshest token in each streamed event when the client receives it (the
+//     provider's send stamp in its text → receipt). C doubles until the p99 passes 50 ms,
+//     then bisects.
 //  3. CPU per run and per streamed chunk (the server process, from /proc), and database
 //     commits and row writes per run (PostgreSQL's pg_stat_database on the fresh database:
 //     each statement outside a transaction is one commit, each transaction one).
 // The fake provider (bench/fake-provider.mjs) runs in its own process. BENCH_ONLY=overhead
-// measures (1) only.
-import { spawn } from "node:child_process";
+// measures (1) only; BENCH_ANCHOR=0 leaves the anchor out.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import http, { Agent } from "node:http";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
@@ -175,8 +183,12 @@ function openSocket(base, token, latencies) {
   const waiting = new Map();
   socket.on("run-event", (event) => {
     if (latencies && (event.type === "agent.delta" || event.type === "final.delta")) {
+      // The age of the freshest token in the event when it arrives: what a person sees.
       const received = performance.timeOrigin + performance.now();
-      for (const match of event.text.matchAll(STAMP)) latencies.push(received - Number(match[1]));
+      let freshest = 0;
+      for (const match of event.text.matchAll(STAMP))
+        freshest = Math.max(freshest, Number(match[1]));
+      if (freshest > 0) latencies.push(received - freshest);
     }
     if (
       event.type === "run.completed" ||
@@ -186,7 +198,7 @@ function openSocket(base, token, latencies) {
       const waiter = waiting.get(event.run_id);
       if (waiter) {
         waiting.delete(event.run_id);
-        waiter({ event, at: performance.now() });
+        waiter({ event, at: performance.now(), wall: performance.timeOrigin + performance.now() });
       }
     }
   });
@@ -215,30 +227,70 @@ const mean = (values) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.
 
 const MESSAGE = "Build a small task tracker with a REST API and a clean UI";
 
+/** The provider's log of calls since the last reading (GET /log on the fake). */
+async function providerLog(providerUrl) {
+  return (await fetch(`${providerUrl}/log`)).json();
+}
+
+/**
+ * A run's time in stages, from the client's POST (wall ms) and end receipt and the provider's
+ * log of its 6 calls: head (POST → plan request), the gaps between the calls on the critical
+ * path, the skew of the parallel pair's starts, the calls' time over the model time (the
+ * fake's timer lateness plus reading), and tail (last token sent → the client seeing the end).
+ */
+function stagesOf(postWall, endWall, calls) {
+  if (calls.length !== CALLS) return null;
+  const [plan, strategist, a, b, critic, synthesis] = [...calls].sort(
+    (x, y) => x.arrived - y.arrived,
+  );
+  const pairEnded = Math.max(a.ended, b.ended);
+  return {
+    head: plan.arrived - postWall,
+    "plan → strategist": strategist.arrived - plan.ended,
+    "strategist → coder ∥ designer": a.arrived - strategist.ended,
+    "coder ∥ designer skew": b.arrived - a.arrived,
+    "→ critic": critic.arrived - pairEnded,
+    "critic → synthesis": synthesis.arrived - critic.ended,
+    tail: endWall - synthesis.ended,
+    "calls over model time": [plan, strategist, critic, synthesis].reduce(
+      (sum, call) => sum + call.ended - call.arrived - MODEL_MS_PER_CALL,
+      pairEnded - a.arrived - MODEL_MS_PER_CALL - (b.arrived - a.arrived),
+    ),
+  };
+}
+
 /** Runs one after another in one session; overhead = wall time − critical-path model time. */
-async function measureOverhead(base, token, pid) {
+async function measureOverhead(base, token, pid, providerUrl) {
   const latencies = [];
   const client = openSocket(base, token, latencies);
   await client.ready;
   const sessionId = await newSession(base, token, "overhead");
   await client.join(sessionId);
   const rows = [];
+  const stages = [];
   let cpuBefore = 0;
   // The first runs warm up the JIT and connections; the rest are reported.
   const warmup = Math.min(3, OVERHEAD_RUNS - 1);
+  await providerLog(providerUrl);
   for (let i = 0; i < OVERHEAD_RUNS; i++) {
     if (i === warmup) {
       cpuBefore = serverCpuMs(pid);
       latencies.length = 0;
     }
     const started = performance.now();
+    const postWall = performance.timeOrigin + started;
     const { run_id } = await api(base, token, "POST", "/api/ai/chat", {
       session_id: sessionId,
       message: MESSAGE,
     });
-    const { event, at } = await client.end(run_id);
+    const { event, at, wall } = await client.end(run_id);
     if (event.type !== "run.completed") throw new Error(`run ended with ${event.type}`);
-    if (i >= warmup) rows.push({ wall: at - started, server: event.duration_ms });
+    if (i >= warmup) {
+      rows.push({ wall: at - started, server: event.duration_ms });
+      // Read between runs, outside the timed span (the server CPU it costs is the fake's).
+      const split = stagesOf(postWall, wall, await providerLog(providerUrl));
+      if (split) stages.push(split);
+    } else await providerLog(providerUrl);
   }
   const cpuMs = serverCpuMs(pid) - cpuBefore;
   client.close();
@@ -249,11 +301,20 @@ async function measureOverhead(base, token, pid) {
     wall: mean(rows.map((r) => r.wall)),
     overhead: rows.map((r) => r.wall - critical),
     serverOverhead: rows.map((r) => r.server - critical),
+    stages,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     cpuPerRunMs: cpuMs / rows.length,
   };
 }
+
+/** The stages' means, "name m.m" joined. */
+const describeStages = (stages) =>
+  stages.length === 0
+    ? "no run had exactly the 6 calls"
+    : Object.keys(stages[0])
+        .map((key) => `${key} ${fmt(mean(stages.map((s) => s[key])), 1)}`)
+        .join(", ");
 
 /**
  * A bare client of the fake provider: node:http over kept-alive connections, nothing stored
@@ -493,11 +554,63 @@ const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 const describeFloor = (r) =>
   `p99 ${fmt(r.p99, 0)} ms, p50 ${fmt(r.p50, 0)} ms, ${fmt(r.runsPerS)} runs/s, ${fmt(r.chunksPerS, 0)} chunks/s, run ${fmt(r.runMs, 0)} ms; CPU: fake provider ${fmt(r.providerShare * 100, 0)}% of a core, bare client ${fmt(r.clientShare * 100, 0)}%`;
 const describe = (r) =>
-  `p99 ${fmt(r.p99, 0)} ms, p50 ${fmt(r.p50, 0)} ms, ${fmt(r.runsPerS)} runs/s, ${fmt(r.chunksPerS, 0)} chunks/s, run ${fmt(r.runMs, 0)} ms, server CPU ${fmt(r.cpuPerRunMs, 0)} ms/run, ${fmt(r.cpuPerChunkMs, 2)} ms/chunk (${fmt(r.cpuShare * 100, 0)}% of a core), failed ${r.failed}`;
+  `p99 ${fmt(r.p99, 0)} ms, p50 ${fmt(r.p50, 0)} ms, ${fmt(r.runsPerS)} runs/s, ${fmt(r.chunksPerS, 0)} delta events/s, run ${fmt(r.runMs, 0)} ms, server CPU ${fmt(r.cpuPerRunMs, 0)} ms/run, ${fmt(r.cpuPerChunkMs, 2)} ms/chunk (${fmt(r.cpuShare * 100, 0)}% of a core), failed ${r.failed}`;
+
+// Stopped by a signal, exit through the "exit" handlers so the fake provider and the anchor
+// never outlive the benchmark.
+process.once("SIGINT", () => process.exit(130));
+process.once("SIGTERM", () => process.exit(143));
+
+const ANCHOR_DIR = path.join(root, "bench/anchor");
+
+/** The anchor's server (the Agents SDK), installed on first use apart from the app. */
+async function startAnchor(providerUrl) {
+  if (!existsSync(path.join(ANCHOR_DIR, "node_modules/@openai/agents/package.json"))) {
+    console.log("installing the anchor (npm ci --prefix bench/anchor)…");
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const installed = spawnSync(
+      npm,
+      ["ci", "--prefix", ANCHOR_DIR, "--no-audit", "--no-fund", "--loglevel=error"],
+      {
+        stdio: "inherit",
+      },
+    );
+    if (installed.status !== 0) throw new Error("could not install bench/anchor");
+  }
+  const child = spawn(process.execPath, [path.join(ANCHOR_DIR, "server.mjs")], {
+    cwd: root,
+    env: { PATH: process.env.PATH, OPENAI_BASE_URL: providerUrl, PORT: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once("line", resolve);
+    child.once("exit", () => reject(new Error("the anchor exited")));
+  });
+  process.once("exit", () => child.kill("SIGTERM"));
+  return {
+    url,
+    child,
+    rssMb: () => rssMb(child.pid),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
 
 // BENCH_SERVER_ENTRY runs another server bundle (before/after comparisons on one machine).
 const ENTRY = process.env.BENCH_SERVER_ENTRY ?? "apps/server/dist/main.js";
 if (ENTRY === "apps/server/dist/main.js") await buildIfStale({ only: ["server"] });
+const WITH_ANCHOR = process.env.BENCH_ANCHOR !== "0";
+const SCAN_FROM = Number(process.env.BENCH_SCAN_FROM ?? 4);
 const fake = await startFakeProvider();
 const database = process.env.BENCH_DATABASE_URL
   ? await freshDatabase(process.env.BENCH_DATABASE_URL)
@@ -522,30 +635,63 @@ const server = await startServer({
       : {}),
   },
 });
+const anchor =
+  WITH_ANCHOR && process.env.BENCH_ONLY !== "overhead" ? await startAnchor(fake.url) : null;
 const config = () =>
-  `server ${ENTRY}, database ${database ? "PostgreSQL (fresh database)" : "PGlite (embedded)"}, LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, load ${loadavg()[0].toFixed(1)}, ${cpus().length} CPUs`;
+  `server ${ENTRY}, database ${database ? "PostgreSQL (fresh database)" : "PGlite (embedded)"}, LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}, ${cpus().length} CPUs`;
 const ONLY_OVERHEAD = Symbol("only the overhead");
+
+/** Overhead and the concurrency scan of one engine (Cohort or the anchor). */
+async function measureEngine(name, base, token, pid) {
+  const overhead = await measureOverhead(base, token, pid, fake.url);
+  console.log(
+    `${name} overhead: mean ${fmt(mean(overhead.overhead), 1)} ms, p50 ${fmt(percentile(overhead.overhead, 0.5), 1)} ms; server CPU ${fmt(overhead.cpuPerRunMs, 1)} ms/run; freshest-token p99 ${fmt(overhead.p99, 0)} ms (${config()})`,
+  );
+  console.log(`${name} stages (mean ms): ${describeStages(overhead.stages)}`);
+  if (process.env.BENCH_ONLY === "overhead") return { overhead };
+  const scan = await scanConcurrency(async (c) => {
+    const result = await measureConcurrency(base, token, c, pid);
+    console.log(`  ${name} C=${c}: ${describe(result)} (load ${loadavg()[0].toFixed(1)})`);
+    return result;
+  }, SCAN_FROM);
+  return { overhead, ...scan };
+}
+
+const ratio = (a, b) =>
+  Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${fmt(a / b, 2)}×` : "-";
+
 try {
   console.log(`configuration: ${config()}`);
   const token = await signUp(server.url);
   const floor = await measureFloor(fake.url);
-  const overhead = await measureOverhead(server.url, token, server.child.pid);
-  console.log(
-    `  overhead: mean ${fmt(mean(overhead.overhead), 1)} ms, p50 ${fmt(percentile(overhead.overhead, 0.5), 1)} ms; server CPU ${fmt(overhead.cpuPerRunMs, 1)} ms/run; chunk p99 ${fmt(overhead.p99, 0)} ms (${config()})`,
-  );
+  // The anchor's overhead first, then Cohort's, then each scan: the same minutes of the machine.
+  const anchorOverhead = anchor
+    ? await measureOverhead(anchor.url, "anchor", anchor.child.pid, fake.url)
+    : null;
+  if (anchorOverhead) {
+    console.log(
+      `Agents SDK overhead: mean ${fmt(mean(anchorOverhead.overhead), 1)} ms, p50 ${fmt(percentile(anchorOverhead.overhead, 0.5), 1)} ms; CPU ${fmt(anchorOverhead.cpuPerRunMs, 1)} ms/run; stages (mean ms): ${describeStages(anchorOverhead.stages)}`,
+    );
+  }
+  const cohort = await measureEngine("Cohort", server.url, token, server.child.pid);
   // BENCH_ONLY=overhead stops here: the overhead alone, for before/after pairs of server
   // bundles (BENCH_SERVER_ENTRY) run one after another on the same machine.
   if (process.env.BENCH_ONLY === "overhead") throw ONLY_OVERHEAD;
+  const overhead = cohort.overhead;
+  const { levels, pass, fail, saturation } = cohort;
+  const anchorScan = anchor
+    ? await scanConcurrency(async (c) => {
+        const result = await measureConcurrency(anchor.url, "anchor", c, anchor.child.pid);
+        console.log(`  Agents SDK C=${c}: ${describe(result)} (load ${loadavg()[0].toFixed(1)})`);
+        return result;
+      }, SCAN_FROM)
+    : null;
   const statements = database ? await measureStatements(server.url, token, database) : null;
-
-  const { levels, pass, fail, saturation } = await scanConcurrency(async (c) => {
-    const result = await measureConcurrency(server.url, token, c, server.child.pid);
-    console.log(`  C=${c}: ${describe(result)} (load ${loadavg()[0].toFixed(1)})`);
-    return result;
-  });
-  // BENCH_FLOOR_SCAN=0 skips the floor's scan (7 or more windows of BENCH_WINDOW_S).
+  // BENCH_FLOOR_SCAN=1 adds the bare client's scan (7 or more windows of BENCH_WINDOW_S).
   const floorScan =
-    process.env.BENCH_FLOOR_SCAN === "0"
+    process.env.BENCH_FLOOR_SCAN !== "1"
       ? null
       : await scanConcurrency(async (c) => {
           const result = await measureFloorConcurrency(fake, c);
@@ -553,6 +699,11 @@ try {
           return result;
         }, 4);
 
+  const cohortP50 = percentile(overhead.overhead, 0.5);
+  const anchorP50 = anchorOverhead ? percentile(anchorOverhead.overhead, 0.5) : Number.NaN;
+  const capacity = (scan) => (scan?.pass ? scan.pass.concurrency : 0);
+  const cpuAt = (scan) =>
+    scan?.pass ? scan.pass.cpuPerRunMs : scan ? scan.levels[0].cpuPerRunMs : Number.NaN;
   const rows = [
     ["machine", `${machine()}, ${cpus().length} cores`],
     ["date", new Date().toISOString()],
@@ -562,40 +713,68 @@ try {
       `own process, TTFT ${TTFT_MS} ms, ${CHUNKS} chunks ${CHUNK_MS} ms apart, each stamped with its send time; plan → strategist → coder ∥ designer → critic → synthesis (${CALLS} calls, ${CRITICAL_CALLS} deep: ${CRITICAL_CALLS * MODEL_MS_PER_CALL} ms of model time)`,
     ],
     [
-      `overhead per run over model time (${overhead.runs} runs in a row)`,
-      `p50 ${fmt(percentile(overhead.overhead, 0.5), 1)} ms, mean ${fmt(mean(overhead.overhead), 1)} ms, p95 ${fmt(percentile(overhead.overhead, 0.95), 1)} ms (POST → run.completed at the client; run ${fmt(overhead.wall, 0)} ms); server side mean ${fmt(mean(overhead.serverOverhead), 1)} ms`,
+      "anchor",
+      anchor
+        ? "OpenAI Agents SDK (@openai/agents, bench/anchor/server.mjs): the same team, the same HTTP + socket.io polling surface, nothing stored"
+        : "left out (BENCH_ANCHOR=0)",
     ],
+    [
+      `concurrent runs at freshest-token p99 < ${P99_TARGET_MS} ms`,
+      `Cohort ${capacity(cohort)}, Agents SDK ${anchorScan ? capacity(anchorScan) : "-"}: ratio ${ratio(capacity(cohort), capacity(anchorScan))} (goal ≥ 1.5× on PostgreSQL, ≥ 1× on PGlite)`,
+    ],
+    [
+      "overhead per run over model time, p50",
+      `Cohort ${fmt(cohortP50, 1)} ms, Agents SDK ${fmt(anchorP50, 1)} ms: ratio ${ratio(cohortP50, anchorP50)} (goal ≤ 1×)`,
+    ],
+    [
+      "CPU per run at that concurrency",
+      `Cohort ${fmt(cpuAt(cohort), 1)} ms, Agents SDK ${fmt(cpuAt(anchorScan), 1)} ms: ratio ${ratio(cpuAt(cohort), cpuAt(anchorScan))} (goal ≤ 1×)`,
+    ],
+    [
+      `Cohort overhead (${overhead.runs} runs in a row)`,
+      `p50 ${fmt(cohortP50, 1)} ms, mean ${fmt(mean(overhead.overhead), 1)} ms, p95 ${fmt(percentile(overhead.overhead, 0.95), 1)} ms (POST → run.completed at the client; run ${fmt(overhead.wall, 0)} ms); server side mean ${fmt(mean(overhead.serverOverhead), 1)} ms`,
+    ],
+    ["Cohort stages (mean ms)", describeStages(overhead.stages)],
+    [
+      "Agents SDK overhead",
+      anchorOverhead
+        ? `p50 ${fmt(anchorP50, 1)} ms, mean ${fmt(mean(anchorOverhead.overhead), 1)} ms, p95 ${fmt(percentile(anchorOverhead.overhead, 0.95), 1)} ms`
+        : "-",
+    ],
+    ["Agents SDK stages (mean ms)", anchorOverhead ? describeStages(anchorOverhead.stages) : "-"],
     [
       `floor: a bare client, the same ${CRITICAL_CALLS} calls in a row`,
       `p50 ${fmt(percentile(floor, 0.5), 1)} ms, mean ${fmt(mean(floor), 1)} ms over the model time (node:http kept alive, nothing stored or sent: what HTTP to the provider costs here)`,
     ],
     [
-      "chunk latency at C=1 (provider send → client)",
-      `p50 ${fmt(overhead.p50, 1)} ms, p99 ${fmt(overhead.p99, 1)} ms; server CPU ${fmt(overhead.cpuPerRunMs, 1)} ms/run`,
+      "freshest-token latency at C=1 (provider send → client)",
+      `Cohort p50 ${fmt(overhead.p50, 1)} ms, p99 ${fmt(overhead.p99, 1)} ms; Agents SDK p50 ${fmt(anchorOverhead?.p50, 1)} ms, p99 ${fmt(anchorOverhead?.p99, 1)} ms`,
     ],
     [
-      `concurrent runs with p99 chunk latency < ${P99_TARGET_MS} ms`,
-      pass ? `${pass.concurrency}: ${describe(pass)}` : "none: even one run missed the target",
+      "Cohort: the level that passed / the first over",
+      `${pass ? `${pass.concurrency}: ${describe(pass)}` : "none"} / ${fail ? `${fail.concurrency}: ${describe(fail)}` : `none up to ${MAX_CONCURRENCY}`}`,
     ],
     [
-      "first level over the target",
-      fail ? `${fail.concurrency}: ${describe(fail)}` : `none up to ${MAX_CONCURRENCY}`,
+      "Agents SDK: the level that passed / the first over",
+      anchorScan
+        ? `${anchorScan.pass ? `${anchorScan.pass.concurrency}: ${describe(anchorScan.pass)}` : "none"} / ${anchorScan.fail ? `${anchorScan.fail.concurrency}: ${describe(anchorScan.fail)}` : `none up to ${MAX_CONCURRENCY}`}`
+        : "-",
     ],
     [
       `floor: bare clients, runs of the same shape at p99 < ${P99_TARGET_MS} ms`,
       floorScan
         ? `${floorScan.pass ? `${floorScan.pass.concurrency}: ${describeFloor(floorScan.pass)}` : "none"}; first over: ${floorScan.fail ? `${floorScan.fail.concurrency}: ${describeFloor(floorScan.fail)}` : `none up to ${MAX_CONCURRENCY}`}; saturation ${fmt(floorScan.saturation.runsPerS)} runs/s (C=${floorScan.saturation.concurrency})`
-        : "not measured (BENCH_FLOOR_SCAN=0)",
+        : "not measured (BENCH_FLOOR_SCAN=1 adds it)",
     ],
     [
       "runs/s at saturation",
-      `${fmt(saturation.runsPerS)} (C=${saturation.concurrency}, ${fmt(saturation.cpuShare * 100, 0)}% of a core)`,
+      `Cohort ${fmt(saturation.runsPerS)} (C=${saturation.concurrency}, ${fmt(saturation.cpuShare * 100, 0)}% of a core)${anchorScan ? `, Agents SDK ${fmt(anchorScan.saturation.runsPerS)} (C=${anchorScan.saturation.concurrency}, ${fmt(anchorScan.saturation.cpuShare * 100, 0)}% of a core)` : ""}`,
     ],
     [
-      "server CPU per run / per streamed chunk",
+      "Cohort CPU per streamed chunk",
       pass
-        ? `${fmt(pass.cpuPerRunMs, 1)} ms / ${fmt(pass.cpuPerChunkMs, 3)} ms at C=${pass.concurrency} (${CALLS * CHUNKS} provider chunks per run)`
-        : `${fmt(levels[0].cpuPerRunMs, 1)} ms / ${fmt(levels[0].cpuPerChunkMs, 3)} ms at C=1`,
+        ? `${fmt(pass.cpuPerChunkMs, 3)} ms at C=${pass.concurrency} (${CALLS * CHUNKS} provider chunks per run)`
+        : `${fmt(levels[0].cpuPerChunkMs, 3)} ms at C=${levels[0].concurrency}`,
     ],
     [
       "database per run (POST included)",
@@ -603,7 +782,10 @@ try {
         ? `${fmt(statements.commits, 1)} commits, ${fmt(statements.inserts, 1)} rows inserted, ${fmt(statements.updates, 1)} updated, ${fmt(statements.deletes, 1)} deleted (pg_stat_database)`
         : "counted on PostgreSQL only (BENCH_DATABASE_URL): the engine issues the same statements on PGlite",
     ],
-    ["server RSS at the end", `${server.rssMb().toFixed(0)} MB`],
+    [
+      "RSS at the end",
+      `Cohort ${server.rssMb().toFixed(0)} MB${anchor ? `, Agents SDK ${anchor.rssMb().toFixed(0)} MB` : ""}`,
+    ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [key, value] of rows) console.log(`${key.padEnd(width)}  ${value}`);
@@ -611,6 +793,7 @@ try {
   if (error !== ONLY_OVERHEAD) throw error;
 } finally {
   await server.stop();
+  await anchor?.stop();
   fake.stop();
   await database?.drop();
 }

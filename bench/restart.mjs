@@ -17,8 +17,11 @@ await buildIfStale({ only: ["server"] });
 const dataDir = mkdtempSync(path.join(tmpdir(), "cohort-restart-"));
 const entries = BEFORE ? { before: BEFORE, current: CURRENT } : { current: CURRENT };
 
+const rss = {};
 async function restart(entry) {
   const server = await startServer({ dataDir, entry });
+  // RSS right after start (the first 200 from /api/health), as bench:api reads it.
+  rss[entry] = [...(rss[entry] ?? []), server.rssMb()];
   await server.stop();
   return server.startMs;
 }
@@ -38,11 +41,13 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 console.log(`machine        ${machine()}`);
 console.log(`date           ${new Date().toISOString()}`);
 console.log(
-  `configuration  embedded PGlite, LOG_LEVEL=info, ${ROUNDS} restarts each, load ${loadavg()[0].toFixed(2)}`,
+  `configuration  embedded PGlite, LOG_LEVEL=info, ${ROUNDS} restarts each, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
 );
 for (const name of names) {
   const all = times[name].map((ms) => ms.toFixed(0)).join(", ");
   console.log(
-    `${name.padEnd(14)} median ${median(times[name]).toFixed(0)} ms (${all}) — ${entries[name]}`,
+    `${name.padEnd(14)} median ${median(times[name]).toFixed(0)} ms (${all}), RSS after start median ${median(rss[entries[name]]).toFixed(0)} MB — ${entries[name]}`,
   );
 }

@@ -1,4 +1,7 @@
-import { transform } from "sucrase";
+import { lazyModule } from "../../platform/lazy-module";
+
+// Loaded on the first run_code call, not at start-up (decision 072).
+const sucrase = lazyModule<typeof import("sucrase")>("sucrase");
 
 /**
  * TypeScript to JavaScript for QuickJS, types removed and nothing else changed (decision 062:
@@ -8,7 +11,7 @@ export function stripTypes(
   code: string,
 ): { ok: true; code: string } | { ok: false; error: string } {
   try {
-    const out = transform(code, {
+    const out = sucrase().transform(code, {
       transforms: ["typescript"],
       disableESTransforms: true,
       filePath: "main.ts",

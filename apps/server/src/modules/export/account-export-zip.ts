@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { exportFilename, type TUserProfile } from "@cohort/contracts";
 import type { FastifyBaseLogger } from "fastify";
-import { ZipFile } from "yazl";
+import type { ZipFile } from "yazl";
 import type { Queryable } from "../../db/client";
+import { lazyModule } from "../../platform/lazy-module";
 import { listAllConversations } from "../cochat/list-all-conversations";
 import type { DocumentStore } from "../documents/document-store";
 import { listUploadedDocuments, type StoredDocument } from "../documents/list-account-documents";
@@ -15,6 +16,9 @@ import {
 } from "./account-export-parts";
 import { ACCOUNT_ZIP_README } from "./account-export-readme";
 import { buildSessionExport } from "./build-session-export";
+
+// Loaded on the first account export, not at start-up (decision 072).
+const yazl = lazyModule<typeof import("yazl")>("yazl");
 
 export interface AccountZipDeps {
   db: Queryable;
@@ -29,7 +33,7 @@ export interface AccountZipDeps {
  * then incomplete and the browser says so) and is logged.
  */
 export function streamAccountZip(deps: AccountZipDeps, user: TUserProfile): Readable {
-  const zip = new ZipFile();
+  const zip = new (yazl().ZipFile)();
   const output = zip.outputStream as Readable;
   fillAccountZip(zip, deps, user).then(
     () => zip.end(),

@@ -1,6 +1,10 @@
-import { Logger, makeWorkerUtils, type Runner, run, runMigrations } from "graphile-worker";
+import type { Runner } from "graphile-worker";
 import pg from "pg";
+import { lazyModule } from "../../platform/lazy-module";
 import type { EngineLogger } from "./run-context";
+
+// Loaded when the durable queue starts (PostgreSQL only), not at every start (decision 072).
+const graphileWorker = lazyModule<typeof import("graphile-worker")>("graphile-worker");
 
 /**
  * The PostgreSQL job queue runs are dispatched through when several instances share one
@@ -60,6 +64,7 @@ export async function startRunQueue(options: {
   handle(job: RunJob, workerId: string): Promise<void>;
 }): Promise<RunQueue> {
   const { task, log } = options;
+  const { Logger, makeWorkerUtils, run, runMigrations } = graphileWorker();
   const pool = new pg.Pool({ connectionString: options.connectionString, max: QUEUE_CONNECTIONS });
   // A client's error (the server restarting), idle or checked out, must not end the process.
   pool.on("error", () => {});

@@ -35,11 +35,12 @@ export function withActivity(
     lastRunEnded: newest?.ended ?? null,
     lastActivityAt,
   };
-  return {
-    ...session,
+  // Object.assign, not a spread: on Node 20 spreading a session (13+ fields) measured ~15×
+  // slower, and a page of 20 paid it 20 times (decision 072). Same keys, same order.
+  return Object.assign({}, session, {
     activity: sessionActivity(facts, now),
     last_activity_at: new Date(lastActivityAt).toISOString(),
-  };
+  });
 }
 
 /** The newest of a session's runs (the detail's list, oldest first) in the same terms. */

@@ -1,7 +1,10 @@
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
+import { lazyModule } from "../../platform/lazy-module";
 import { withoutNul } from "../../platform/nul";
+
+// Loaded on the first page read, not at start-up (decision 072).
+const readability = lazyModule<typeof import("@mozilla/readability")>("@mozilla/readability");
+const linkedom = lazyModule<typeof import("linkedom")>("linkedom");
+const turndownModule = lazyModule<typeof import("turndown")>("turndown");
 
 /**
  * A fetched page as text a model can read (decision 061): HTML through Readability (the main
@@ -59,11 +62,11 @@ interface DomDocument {
  * a page without an <html> element is parsed again inside one.
  */
 export function parseDocument(html: string): DomDocument {
-  const document = parseHTML(html).document as unknown as DomDocument & {
+  const document = linkedom().parseHTML(html).document as unknown as DomDocument & {
     documentElement: { tagName: string } | null;
   };
   if (document.documentElement?.tagName === "HTML") return document;
-  return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`)
+  return linkedom().parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`)
     .document as unknown as DomDocument;
 }
 
@@ -136,6 +139,7 @@ function htmlToMarkdown(
   // the content is pruned to a little more text than maxChars, whole blocks where possible.
   const chars = (article.content.textContent ?? "").length;
   prune(article.content, maxChars + 1_000);
+  const TurndownService = turndownModule();
   const turndown = new TurndownService({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
@@ -211,7 +215,7 @@ function readArticle(html: string, url: URL): { title: string | null; content: D
     textContent?: string | null;
   } | null;
   try {
-    article = new Readability<DomElement>(document as never, {
+    article = new (readability().Readability)<DomElement>(document as never, {
       charThreshold: 200,
       serializer: (node) => node as unknown as DomElement,
     }).parse();
