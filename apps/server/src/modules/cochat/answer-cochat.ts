@@ -8,11 +8,11 @@ import {
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import { AppError, INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
+import type { SseStream } from "../../platform/sse";
 import { recordUsage } from "../credits/record-usage";
 import type { ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
 import { finishTurn } from "./finish-turn";
-import type { SseStream } from "./sse-stream";
 
 export interface AnswerInput {
   userId: string;
