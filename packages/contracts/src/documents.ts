@@ -70,6 +70,8 @@ export const DOCUMENT_ERROR_CODES = {
   empty: "document_empty",
   missingFile: "document_missing_file",
   notReady: "document_not_ready",
+  /** Attaching ids that are not documents of the session's workspace. */
+  notFound: "document_not_found",
 } as const;
 
 /** A session the document is attached to (`session_documents`). */

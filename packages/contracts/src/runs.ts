@@ -774,5 +774,3 @@ export const ZPutSessionDocumentsRequest = z.object({
     .max(SESSION_DOCUMENTS_MAX, `at most ${SESSION_DOCUMENTS_MAX} documents per session`),
 });
 export type TPutSessionDocumentsRequest = z.infer<typeof ZPutSessionDocumentsRequest>;
-
-export const SESSION_DOCUMENT_ERROR_CODES = { documentNotFound: "document_not_found" } as const;

@@ -4,6 +4,7 @@ import {
   CSRF_HEADER,
   DEFAULT_RETRY_AFTER_SECONDS,
   ERROR_CODES,
+  errorCodeForStatus,
   REQUEST_ID_HEADER,
   SLOW_REQUEST_WARNING_MS,
   type TApiError,
@@ -17,12 +18,7 @@ import {
   writeStorage,
 } from "../storage/browser-storage";
 import type { Logger } from "../telemetry/logger";
-import {
-  ApiError,
-  CLIENT_ERROR_CODES,
-  FRIENDLY_MESSAGES,
-  fallbackCodeForStatus,
-} from "./api-error";
+import { ApiError, CLIENT_ERROR_CODES, FRIENDLY_MESSAGES } from "./api-error";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -341,7 +337,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   ): ApiError {
     const body = errorBodyOf(raw);
     const status = raw.status;
-    const code = body?.error.code ?? fallbackCodeForStatus(status);
+    const code = body?.error.code ?? errorCodeForStatus(status);
     const details = body?.error.details;
     const requestId = raw.requestId;
 
