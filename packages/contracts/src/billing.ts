@@ -37,7 +37,7 @@ export function findPlan(tier: TSubscriptionTier): TPlan | undefined {
 
 /** The plan's price in US cents for one billing period. */
 export function planPriceCents(plan: TPlan, period: TBillingPeriod): number {
-  const monthly = Math.round(plan.priceUsdMonthly * 100);
+  const monthly = plan.priceCentsMonthly;
   return period === "yearly" ? monthly * YEARLY_PRICE_MONTHS : monthly;
 }
 
@@ -50,15 +50,16 @@ export interface TCreditPack {
   id: string;
   name: string;
   credits: number;
-  priceUsd: number;
+  /** US cents: 499 is $4.99. */
+  priceCents: number;
 }
 
 /** Packs cost more per credit than any plan, so a subscription stays the better deal. */
 export const CREDIT_PACKS = [
-  { id: "pack_100", name: "100 credits", credits: 100, priceUsd: 4.99 },
-  { id: "pack_500", name: "500 credits", credits: 500, priceUsd: 19.99 },
-  { id: "pack_1000", name: "1,000 credits", credits: 1000, priceUsd: 34.99 },
-  { id: "pack_5000", name: "5,000 credits", credits: 5000, priceUsd: 149.99 },
+  { id: "pack_100", name: "100 credits", credits: 100, priceCents: 499 },
+  { id: "pack_500", name: "500 credits", credits: 500, priceCents: 1999 },
+  { id: "pack_1000", name: "1,000 credits", credits: 1000, priceCents: 3499 },
+  { id: "pack_5000", name: "5,000 credits", credits: 5000, priceCents: 14999 },
 ] as const satisfies readonly TCreditPack[];
 export const CREDIT_PACK_IDS = CREDIT_PACKS.map((pack) => pack.id) as [
   (typeof CREDIT_PACKS)[number]["id"],

@@ -19,7 +19,8 @@ export function hasCoChatAccess(tier: TSubscriptionTier): boolean {
 export interface TPlan {
   tier: Exclude<TSubscriptionTier, "free">;
   name: string;
-  priceUsdMonthly: number;
+  /** US cents a month: 999 is $9.99 (money is integers; decision 073). */
+  priceCentsMonthly: number;
   monthlyCredits: number;
   features: readonly string[];
   /** A badge on the plan card, e.g. "IN BETA". */
@@ -34,7 +35,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "starter",
     name: "Starter",
-    priceUsdMonthly: 9.99,
+    priceCentsMonthly: 999,
     monthlyCredits: 200,
     features: ["200 credits per month", "Basic models", "Standard support"],
     badge: "IN BETA",
@@ -44,7 +45,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "pro",
     name: "Pro",
-    priceUsdMonthly: 19.99,
+    priceCentsMonthly: 1999,
     monthlyCredits: 1000,
     features: ["1,000 credits per month", "CoChat Unlimited", "All models", "Fast queue"],
     cta: "Coming Soon",
@@ -54,7 +55,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "pro+",
     name: "Pro+",
-    priceUsdMonthly: 49.99,
+    priceCentsMonthly: 4999,
     monthlyCredits: 3000,
     features: [
       "3,000 credits per month",
@@ -68,7 +69,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "enterprise",
     name: "Enterprise",
-    priceUsdMonthly: 199.99,
+    priceCentsMonthly: 19999,
     monthlyCredits: 20000,
     features: [
       "20,000 credits per month",

@@ -24,7 +24,7 @@ function structuredData(): string {
     offers: PLANS.map((plan) => ({
       "@type": "Offer",
       name: plan.name,
-      price: plan.priceUsdMonthly.toFixed(2),
+      price: (plan.priceCentsMonthly / 100).toFixed(2),
       priceCurrency: "USD",
       description: `${formatCredits(plan.monthlyCredits)} credits per month`,
       availability: plan.available ? "https://schema.org/InStock" : "https://schema.org/PreOrder",
@@ -57,7 +57,7 @@ function contentOf(plan: TPlan): PlanCardContent {
   return {
     key: plan.tier.replace("+", "-plus"),
     name: plan.name,
-    priceUsdMonthly: plan.priceUsdMonthly,
+    priceCentsMonthly: plan.priceCentsMonthly,
     creditsLine: `${formatCredits(plan.monthlyCredits)} credits`,
     features: plan.features,
     badge: plan.badge,
