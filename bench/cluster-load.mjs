@@ -28,7 +28,8 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { BENCH_PLAN, csrfHeaders, freePort, machine, root, serverCpuMs } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { BENCH_PLAN, freePort, machine, root, serverCpuMs } from "./server.mjs";
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100);

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import PDFDocument from "pdfkit";
-import { csrfHeaders, machine, startServer } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { machine, startServer } from "./server.mjs";
 
 const PAGES = Number(process.env.BENCH_PDF_PAGES ?? 300);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
