@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:cluster`: the load of issue 15 on several instances. `npm run cluster`'s
+// `npm run bench:cluster`: the load of decision 046 on several instances. `npm run cluster`'s
 // script (scripts/cluster.mjs, run as a child) starts 2 instances of the built server on one
 // PostgreSQL database made for the bench and one Redis (a database index of its own) behind
 // HAProxy with its sticky cookie; then:

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Documents (issue 13, decision 036): ingest of a generated 300-page PDF (time to `ready`,
+// Documents (decision 036): ingest of a generated 300-page PDF (time to `ready`,
 // the server's peak RSS, extraction thread included) and search latency (p50/p95) over
 // 10,000 chunks, against the built server. PGlite by default; PostgreSQL with
 // BENCH_DATABASE_URL (an empty database). Run `node scripts/build.mjs` first.

@@ -3,7 +3,7 @@ import { ZCreditAmount } from "./money";
 import { PLANS, SUBSCRIPTION_TIERS, type TPlan, type TSubscriptionTier } from "./plans";
 
 /**
- * Credits, tiers, packs and payments (spec §3, §4, §7, §9). Credits are kept to hundredths
+ * Credits, tiers, packs and payments (the data model, the UI states, the API and the product limits). Credits are kept to hundredths
  * (model prices produce fractions); every amount on the wire is a number of credits.
  */
 
@@ -140,7 +140,7 @@ export const ZWebhookResponse = z.object({
 });
 export type TWebhookResponse = z.infer<typeof ZWebhookResponse>;
 
-/** Spec §3: all default 0; total_cost is the providers' list price in US dollars. */
+/** The data model: all default 0; total_cost is the providers' list price in US dollars. */
 export const ZUsageStats = z.object({
   total_requests: z.number(),
   total_tokens: z.number(),

@@ -3,7 +3,7 @@ import type { SUBSCRIPTION_TIERS } from "./plans";
 import { ZWorkspaceScope } from "./workspaces";
 
 // ---------------------------------------------------------------------------------------
-// Documents (issue 13): files a user uploads, extracted into chunks, searched by runs.
+// Documents (decision 036): files a user uploads, extracted into chunks, searched by runs.
 // Decision 036 explains storage, extraction and the index.
 // ---------------------------------------------------------------------------------------
 

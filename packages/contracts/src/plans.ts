@@ -1,4 +1,4 @@
-/** Subscription tiers of spec §3 and the landing-page plans of spec §9. */
+/** Subscription tiers of the data model and the landing-page plans of the product limits. */
 export const SUBSCRIPTION_TIERS = ["free", "starter", "pro", "pro+", "enterprise"] as const;
 export type TSubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];
 
@@ -10,7 +10,7 @@ export const TIER_LABELS: Record<TSubscriptionTier, string> = {
   enterprise: "Enterprise",
 };
 
-/** Spec §4: CoChat is unlocked for pro, pro+ and enterprise. */
+/** CoChat is unlocked for pro, pro+ and enterprise. */
 export const COCHAT_TIERS: readonly TSubscriptionTier[] = ["pro", "pro+", "enterprise"];
 export function hasCoChatAccess(tier: TSubscriptionTier): boolean {
   return COCHAT_TIERS.includes(tier);
@@ -92,7 +92,7 @@ const creditsFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 
 
 /** A price in US dollars: "$1,999.90" (server pages and the public pages alike). */
 /**
- * Plan features of spec §9 that the product does not have yet. The plans keep the spec's
+ * Plan features of the product limits that the product does not have yet. The plans keep the spec's
  * words; every place that lists them marks these as coming, so nobody pays for them thinking
  * they exist (decision 030).
  */

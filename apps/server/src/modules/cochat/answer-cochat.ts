@@ -29,7 +29,7 @@ export interface AnswerInput {
 export interface AnswerDeps {
   db: Db;
   models: ModelGateway;
-  /** The whole answer's bound (spec §9: 180 s), retries included. */
+  /** The whole answer's bound (the product limits: 180 s), retries included. */
   timeoutMs: number;
   log: {
     warn(details: object, message: string): void;

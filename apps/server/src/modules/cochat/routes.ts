@@ -34,7 +34,7 @@ const tags = ["cochat"];
 const ZConversationParams = z.object({ id: ZCochatSessionId });
 
 /**
- * Spec §6: CoChat is for pro, pro+ and enterprise. Checked before the body, so a locked user
+ * The roles: CoChat is for pro, pro+ and enterprise. Checked before the body, so a locked user
  * hears "locked" whatever they sent; the agreement comes first, as for every product call.
  */
 async function requireCochatAccess(request: FastifyRequest): Promise<void> {

@@ -9,7 +9,7 @@ interface TotalsRow {
   cost: number;
 }
 
-/** Spec §3 usage stats of the user's whole history; zeros when there is none. */
+/** The data model usage stats of the user's whole history; zeros when there is none. */
 export async function getUsageStats(db: Queryable, userId: string): Promise<TUsageStats> {
   const { rows } = await db.query<TotalsRow>(
     `SELECT count(*)::bigint AS requests,

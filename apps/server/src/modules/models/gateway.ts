@@ -38,7 +38,7 @@ export interface GatewayMessage {
   role: "user" | "assistant";
   content: string;
   /**
-   * An assistant turn that asked for tools (issue 30, decision 058): its calls, each with the
+   * An assistant turn that asked for tools (decision 058): its calls, each with the
    * result the engine sent back (the model sees the calls, then a tool message with them).
    */
   tools?: readonly GatewayToolExchange[];

@@ -13,7 +13,7 @@ import { Card } from "../../components/card";
 
 const UNLOCKING_PLANS = PLANS.filter((plan) => hasCoChatAccess(plan.tier));
 
-/** Spec §6: free and starter users see 'CoChat Locked' and the way to unlock it. */
+/** The roles: free and starter users see 'CoChat Locked' and the way to unlock it. */
 export function CochatLocked({ tier }: { tier: TSubscriptionTier }) {
   return (
     <div className="mx-auto flex max-w-2xl flex-col px-4 py-12 sm:px-6 lg:py-20">

@@ -38,7 +38,7 @@ function CheckIcon() {
   );
 }
 
-/** What a plan card shows: a plan of spec §9, or the Free plan of the pricing page. */
+/** What a plan card shows: a plan of the product limits, or the Free plan of the pricing page. */
 export interface PlanCardContent {
   /** For ids: "free", "starter", "pro-plus"… */
   key: string;
