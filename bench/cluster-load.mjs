@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:cluster`: the load of issue 15 on several instances. `npm run cluster`'s
+// `npm run bench:cluster`: the load of decision 046 on several instances. `npm run cluster`'s
 // script (scripts/cluster.mjs, run as a child) starts 2 instances of the built server on one
 // PostgreSQL database made for the bench and one Redis (a database index of its own) behind
 // HAProxy with its sticky cookie; then:
@@ -28,7 +28,8 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { BENCH_PLAN, csrfHeaders, freePort, machine, root, serverCpuMs } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { BENCH_PLAN, freePort, machine, root, serverCpuMs } from "./server.mjs";
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100);

@@ -5,7 +5,7 @@
 // measures the ledger's transactions and locks, which is what every model call pays for; the
 // HTTP platform has its own benchmark (bench:api). Runs under tsx (the services are TypeScript).
 // BENCH_DATABASES=postgres (or pglite) runs one of the two; BENCH_POOL sets PostgreSQL's pool
-// (default 10, the server's own default). Target (issue 10): ≥ 2,000 pairs/s on PostgreSQL
+// (default 10, the server's own default). Target (decision 020): ≥ 2,000 pairs/s on PostgreSQL
 // with 50 users on a 2-core machine.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Documents (issue 13, decision 036): ingest of a generated 300-page PDF (time to `ready`,
+// Documents (decision 036): ingest of a generated 300-page PDF (time to `ready`,
 // the server's peak RSS, extraction thread included) and search latency (p50/p95) over
 // 10,000 chunks, against the built server. PGlite by default; PostgreSQL with
 // BENCH_DATABASE_URL (an empty database). Run `node scripts/build.mjs` first.
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import PDFDocument from "pdfkit";
-import { csrfHeaders, machine, startServer } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { machine, startServer } from "./server.mjs";
 
 const PAGES = Number(process.env.BENCH_PDF_PAGES ?? 300);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);

@@ -4,7 +4,8 @@
 import { cpus } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
 import autocannon from "autocannon";
-import { csrfHeaders, machine, startServer } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { machine, startServer } from "./server.mjs";
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 20;

@@ -32,7 +32,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { BENCH_PLAN, csrfHeaders, machine, root, serverCpuMs, startServer } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { BENCH_PLAN, machine, root, serverCpuMs, startServer } from "./server.mjs";
 
 const OVERHEAD_RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 8);

@@ -15,7 +15,8 @@ import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { buildIfStale } from "../scripts/build.mjs";
-import { csrfHeaders, machine, root, startServer } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { machine, root, startServer } from "./server.mjs";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARMUP = Math.min(20, CALLS);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:requests`: the HTTP request path through real HTTP (autocannon), beside a bare
-// Fastify hello-world on the same machine. Targets (issue 10) on a 2-core machine:
+// Fastify hello-world on the same machine. Targets (decision 019) on a 2-core machine:
 //  - GET /api/health ≥ 50% of bare Fastify;
 //  - authenticated GET /api/sessions (a user with 50 sessions, 50 connections) ≥ 3,000 req/s
 //    with p99 < 20 ms on PostgreSQL, ≥ 1,500 req/s on PGlite;

@@ -90,14 +90,3 @@ export const BENCH_PLAN = {
     { id: "s4", role: "critic", task: "Review it", dependsOn: ["s2", "s3"] },
   ],
 };
-
-/** Sign-up and log-in are browser calls: the CSRF cookie and token they need, as headers. */
-export async function csrfHeaders(base) {
-  const csrf = await fetch(`${base}/api/csrf-token`);
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const { csrfToken } = await csrf.json();
-  return { cookie, "x-csrf-token": csrfToken };
-}

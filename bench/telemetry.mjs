@@ -12,7 +12,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
-import { csrfHeaders, freePort, machine, root, serverCpuMs } from "./server.mjs";
+import { csrfHeaders } from "../test-support/api-client.mjs";
+import { freePort, machine, root, serverCpuMs } from "./server.mjs";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);

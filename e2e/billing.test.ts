@@ -85,7 +85,7 @@ describe("billing", () => {
     await page.getByRole("heading", { level: 1, name: "Billing" }).waitFor();
     await expect.poll(() => textOf(page, "billing-balance")).toBe(`${before.balance} credits`);
     expect(await textOf(page, "billing-tier")).toBe("Free");
-    // Spec §9 labels: Starter is in beta; every plan is monthly until the toggle says otherwise.
+    // The product limits labels: Starter is in beta; every plan is monthly until the toggle says otherwise.
     const starter = page.getByTestId("billing-plan-starter");
     expect(await starter.getByText("IN BETA").count()).toBe(1);
     expect(await starter.textContent()).toContain("$9.99/month");
@@ -341,7 +341,7 @@ describe("billing", () => {
     const { page, expectNoErrors, close } = await openBillingPage(desktop);
     await signInContext(page.context(), user.token);
     // A usage history the account cannot have yet (runs come with the orchestration issue),
-    // shaped as the server answers; the totals call fails, as spec §7 allows for.
+    // shaped as the server answers; the totals call fails, as the API allows for.
     const days: TUserUsage["days"] = Array.from({ length: 7 }, (_, i) => ({
       date: `2026-03-0${i + 1}`,
       requests: i,
@@ -404,7 +404,7 @@ describe("billing", () => {
     expect(await byModel.locator("li").count()).toBe(2);
     expect(await byModel.locator("li").first().textContent()).toContain("CoReason");
     expect(await byModel.locator("li").first().textContent()).toContain("20 credits · 12 requests");
-    // Spec §7: usage stats are zeros on failure.
+    // The API: usage stats are zeros on failure.
     await expect
       .poll(() => textOf(page, "usage-stats"))
       .toBe("Requests0Tokens0Credits used0Provider cost$0.00");

@@ -6,7 +6,7 @@ import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { expectToast, horizontalOverflow, signUpThroughTheUi } from "./support/ui";
 
 /**
- * The Documents screen of issue 13 in a real browser against the built server: a new user
+ * The Documents screen (decision 036) in a real browser against the built server: a new user
  * uploads a PDF (file picker) and a DOCX (drag and drop), sees them read with their page
  * counts, sees a refused file's reason, searches, opens a highlighted passage in the viewer
  * (also after a reload), renames, downloads and deletes.

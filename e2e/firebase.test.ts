@@ -14,7 +14,7 @@ import { freePort, startServer, stopServer } from "./support/server";
 import { acceptAgreementFromOverlay, EXPECTED_401, expectToast } from "./support/ui";
 
 /**
- * Spec §7 popup sign-in through the real Firebase Auth emulator: the web app loads the SDK,
+ * The popup sign-in through the real Firebase Auth emulator: the web app loads the SDK,
  * the emulator's provider page plays Google or GitHub, and the server verifies the emulator's
  * token (FIREBASE_AUTH_EMULATOR_HOST). This file runs its own server, configured for Firebase
  * only, on "localhost": the emulator authorizes popups from that host name alone.

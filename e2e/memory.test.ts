@@ -12,7 +12,7 @@ import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser"
 import { expectToast } from "./support/ui";
 
 /**
- * Memory in a real browser against the built server and its simulator (issue 13): the gate
+ * Memory in a real browser against the built server and its simulator (decision 038): the gate
  * a free user sees in Settings, then a Pro+ user who approves, edits and rejects what the
  * coordinator proposes after a run, and searches, edits and deletes in Settings → Memory.
  */

@@ -127,7 +127,7 @@ describe("the documentation page", () => {
 });
 
 describe("the 404 page", () => {
-  it("answers 404, is not indexed and offers the ways back of spec §2", async () => {
+  it("answers 404, is not indexed and offers the ways back of the route table", async () => {
     const { page, expectNoErrors, close } = await openPage(browser, {
       viewport: { width: 1280, height: 800 },
     });

@@ -18,7 +18,7 @@ const postFiles = readdirSync(path.resolve(import.meta.dirname, "../apps/web/src
   .filter((name) => name.endsWith(".md"))
   .map((name) => name.replace(/\.md$/, ""));
 
-describe("the connection indicator (spec §4)", () => {
+describe("the connection indicator (the UI states)", () => {
   it("says Disconnected before the first connection, then hides once connected", async () => {
     const user = await createUser();
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
@@ -49,7 +49,7 @@ describe("the connection indicator (spec §4)", () => {
   });
 });
 
-describe("a rate-limited catalogue (spec §8)", () => {
+describe("a rate-limited catalogue (the error texts)", () => {
   it("leaves the new-session dialog working on the defaults, with no error shown", async () => {
     const user = await createUser();
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
@@ -164,7 +164,7 @@ describe("claims on the landing page", () => {
   });
 });
 
-describe("performance data (spec §3, §7)", () => {
+describe("performance data (the data model and the API)", () => {
   it("takes the spec's payload as it is, sent from a page: no page path, no session id", async () => {
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
     await page.goto("/");

@@ -6,7 +6,7 @@ import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser"
 import { expectToast } from "./support/ui";
 
 /**
- * Saved setups in a real browser (issue 14): a Pro+ user saves a session's setup (manual
+ * Saved setups in a real browser (decision 042): a Pro+ user saves a session's setup (manual
  * team, a role's instructions, budget) from the session's menu, starts a new session from it
  * in the New session dialog, and finds it in Settings → Templates; a Pro user sees where to
  * upgrade instead of a button the server would refuse.

@@ -7,7 +7,7 @@ import { axeViolations } from "./support/axe";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 
 /**
- * Approvals in the browser (issue 30 §5, decision 059): a session that asks before every
+ * Approvals in the browser (decision 059): a session that asks before every
  * tool call, with a document attached, so the simulator's lane calls the built-in
  * search_documents and waits. The card is approved with the keyboard after a reload in the
  * middle of the pause; a second run's call is denied; the lane's tool rows say what happened.

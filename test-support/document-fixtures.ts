@@ -3,7 +3,7 @@ import { AlignmentType, Document, HeadingLevel, Packer, Paragraph } from "docx";
 import PDFDocument from "pdfkit";
 
 /**
- * Documents the tests make themselves (issue 13: no binary fixtures in the repository), for
+ * Documents the tests make themselves (no binary fixtures in the repository), for
  * the server's integration tests and the browser tests alike.
  */
 

@@ -1,7 +1,7 @@
 import type { TSessionExport } from "@cohort/contracts";
 
 /**
- * A small valid session export (issue 14's JSON format, version 1), written by hand as
+ * A small valid session export (decision 043's JSON format, version 1), written by hand as
  * another server might have: one question, one completed run with one synthesis step, and
  * the answer. For the server's import tests and the browser's import test alike.
  */

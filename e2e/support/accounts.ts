@@ -7,6 +7,7 @@ import {
 } from "@cohort/contracts";
 import type { BrowserContext } from "playwright-core";
 import { inject } from "vitest";
+import { type ApiCallOptions, apiCall, type HttpMethod } from "../../test-support/api-client.mjs";
 import { baseURL } from "./browser";
 
 /**
@@ -23,36 +24,9 @@ export function uniqueEmail(prefix = "user"): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}@example.test`;
 }
 
-async function csrf(): Promise<{ token: string; cookie: string }> {
-  const response = await fetch(`${baseURL()}/api/csrf-token`);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  const { csrfToken } = (await response.json()) as { csrfToken: string };
-  return { token: csrfToken, cookie };
-}
-
-async function call<T>(
-  method: string,
-  path: string,
-  options: { body?: unknown; bearer?: string; anonymousMutation?: boolean } = {},
-): Promise<T> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-  if (options.anonymousMutation) {
-    const { token, cookie } = await csrf();
-    headers["x-csrf-token"] = token;
-    headers.cookie = cookie;
-  }
-  const response = await fetch(`${baseURL()}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+/** The shared API client bound to the e2e server (a minute's patience: one machine, many tests). */
+function call<T>(method: HttpMethod, path: string, options: ApiCallOptions = {}): Promise<T> {
+  return apiCall<T>(baseURL(), method, path, { timeoutMs: 60_000, ...options });
 }
 
 export async function currentAgreement(): Promise<TAgreement> {

@@ -1,23 +1,17 @@
 import type { TDocumentResponse, TDocumentsResponse } from "@cohort/contracts";
 import { expect } from "vitest";
+import { apiCall, type HttpMethod } from "../../test-support/api-client.mjs";
 import type { TestUser } from "./accounts";
 import { baseURL } from "./browser";
 
-/** A JSON call of the API with the user's bearer token; a non-2xx answer throws with its text. */
-export async function api<T>(
-  method: string,
+/** A JSON call of the API with the user's bearer token; a non-2xx answer throws ApiError. */
+export function api<T>(
+  method: HttpMethod,
   path: string,
   bearer: string,
   body?: unknown,
 ): Promise<T> {
-  const response = await fetch(`${baseURL()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
+  return apiCall<T>(baseURL(), method, path, { bearer, body, timeoutMs: 60_000 });
 }
 
 /** A text document uploaded through the API, read and ready; its id. */

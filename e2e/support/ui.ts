@@ -27,7 +27,7 @@ export async function acceptAgreementFromOverlay(page: Page): Promise<void> {
   await expectToast(page, "Agreement accepted successfully");
 }
 
-/** The agreement modal of spec §2: scroll to the end, tick, 'I Agree'. */
+/** The agreement modal of the route table: scroll to the end, tick, 'I Agree'. */
 export async function acceptAgreementInModal(page: Page): Promise<void> {
   const dialog = page.getByRole("dialog", { name: "Cohort User Agreement" });
   await dialog.waitFor();

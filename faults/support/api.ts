@@ -8,63 +8,18 @@ import type {
   TSession,
   TSessionDetailResponse,
 } from "@cohort/contracts";
+import { apiCall } from "../../test-support/api-client.mjs";
 
 /**
- * The public HTTP API of one instance, as any API client calls it: anonymous mutations fetch a
- * CSRF token with its cookie first (like a browser), signed-in calls use the Bearer token. A
- * sign-in made on one instance works on every other (same COOKIE_SECRET, one database).
+ * The public HTTP API of one instance, as any API client calls it (the shared client in
+ * test-support): anonymous mutations fetch a CSRF token with its cookie first (like a
+ * browser), signed-in calls use the Bearer token. A sign-in made on one instance works on
+ * every other (same COOKIE_SECRET, one database).
  */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-    what: string,
-  ) {
-    super(`${what} answered ${status}: ${body}`);
-  }
-}
-
 export const TEST_PASSWORD = "correct-horse-battery-staple";
 
 export function uniqueEmail(prefix = "fault"): string {
   return `${prefix}-${randomBytes(5).toString("hex")}@example.test`;
-}
-
-export async function call<T>(
-  baseUrl: string,
-  method: string,
-  path: string,
-  options: {
-    body?: unknown;
-    bearer?: string;
-    anonymousMutation?: boolean;
-    signal?: AbortSignal;
-  } = {},
-): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-  if (options.anonymousMutation) {
-    const response = await fetch(`${baseUrl}/api/csrf-token`, {
-      signal: AbortSignal.timeout(10_000),
-    });
-    headers.cookie = response.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
-    headers["x-csrf-token"] = ((await response.json()) as { csrfToken: string }).csrfToken;
-  }
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: options.signal
-      ? AbortSignal.any([options.signal, AbortSignal.timeout(15_000)])
-      : AbortSignal.timeout(15_000),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, text, `${method} ${path}`);
-  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 export interface FaultUser {
@@ -75,13 +30,13 @@ export interface FaultUser {
 
 /** A new account that accepted the current agreement, as the sign-up modal records it. */
 export async function signUp(baseUrl: string): Promise<FaultUser> {
-  const { agreement } = await call<{ agreement: TAgreement }>(
+  const { agreement } = await apiCall<{ agreement: TAgreement }>(
     baseUrl,
     "GET",
     "/api/agreements/current",
   );
   const email = uniqueEmail();
-  const response = await call<TAuthResponse>(baseUrl, "POST", "/api/user-auth/signup", {
+  const response = await apiCall<TAuthResponse>(baseUrl, "POST", "/api/user-auth/signup", {
     body: {
       email,
       password: TEST_PASSWORD,
@@ -95,7 +50,7 @@ export async function signUp(baseUrl: string): Promise<FaultUser> {
 }
 
 export async function adminToken(baseUrl: string, email: string, password: string) {
-  const response = await call<TAuthResponse>(baseUrl, "POST", "/api/admin/login", {
+  const response = await apiCall<TAuthResponse>(baseUrl, "POST", "/api/admin/login", {
     body: { email, password },
     anonymousMutation: true,
   });
@@ -109,14 +64,14 @@ export async function grantCredits(
   userId: string,
   credits: number,
 ): Promise<void> {
-  await call(baseUrl, "POST", `/api/admin/users/${userId}/credits`, {
+  await apiCall(baseUrl, "POST", `/api/admin/users/${userId}/credits`, {
     bearer: admin,
     body: { delta: credits, reason: "Fault tests", idempotencyKey: randomBytes(8).toString("hex") },
   });
 }
 
 export async function createSession(baseUrl: string, token: string): Promise<TSession> {
-  const { session } = await call<{ session: TSession }>(baseUrl, "POST", "/api/sessions", {
+  const { session } = await apiCall<{ session: TSession }>(baseUrl, "POST", "/api/sessions", {
     bearer: token,
     body: { title: "Fault session" },
   });
@@ -129,7 +84,7 @@ export function sendMessage(
   sessionId: string,
   message: string,
 ): Promise<TChatResponse> {
-  return call<TChatResponse>(baseUrl, "POST", "/api/ai/chat", {
+  return apiCall<TChatResponse>(baseUrl, "POST", "/api/ai/chat", {
     bearer: token,
     body: { session_id: sessionId, message },
   });
@@ -145,7 +100,7 @@ export async function sessionEvents(
   const events: TRunEvent[] = [];
   let cursor = after;
   for (;;) {
-    const page = await call<TRunEventsResponse>(
+    const page = await apiCall<TRunEventsResponse>(
       baseUrl,
       "GET",
       `/api/sessions/${sessionId}/events?after=${cursor}&limit=5000`,
@@ -162,7 +117,7 @@ export function sessionDetail(
   token: string,
   sessionId: string,
 ): Promise<TSessionDetailResponse> {
-  return call<TSessionDetailResponse>(baseUrl, "GET", `/api/sessions/${sessionId}`, {
+  return apiCall<TSessionDetailResponse>(baseUrl, "GET", `/api/sessions/${sessionId}`, {
     bearer: token,
   });
 }

@@ -1,6 +1,7 @@
 import type { TBillingSummary, TLedgerPage } from "@cohort/contracts";
 import { expect } from "vitest";
-import { call, sessionDetail } from "./api";
+import { apiCall } from "../../test-support/api-client.mjs";
+import { sessionDetail } from "./api";
 import type { FaultCluster } from "./cluster";
 import { waitFor } from "./wait";
 
@@ -127,7 +128,7 @@ export async function checkInvariants(
   }
   for (const userId of new Set(sent.map((m) => m.userId))) {
     const token = sent.find((m) => m.userId === userId)?.token ?? "";
-    const summary = await call<TBillingSummary>(api.url, "GET", "/api/billing/summary", {
+    const summary = await apiCall<TBillingSummary>(api.url, "GET", "/api/billing/summary", {
       bearer: token,
     });
     expect(summary.held).toBe(0);
@@ -140,7 +141,7 @@ export async function checkInvariants(
 async function ledgerSum(baseUrl: string, token: string): Promise<number> {
   let sum = 0;
   for (let page = 1; ; page++) {
-    const ledger = await call<TLedgerPage>(
+    const ledger = await apiCall<TLedgerPage>(
       baseUrl,
       "GET",
       `/api/billing/ledger?page=${page}&pageSize=100`,

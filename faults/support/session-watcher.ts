@@ -7,7 +7,7 @@ import {
 } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { type SessionFeed, startSessionFeed } from "../../apps/web/src/lib/realtime/session-feed";
-import { call } from "./api";
+import { apiCall } from "../../test-support/api-client.mjs";
 import { within } from "./wait";
 
 /**
@@ -58,7 +58,7 @@ export class SessionWatcher {
       sessionId,
       afterSeq: 0,
       fetchEvents: (after, signal) =>
-        call<TRunEventsResponse>(
+        apiCall<TRunEventsResponse>(
           instance.url,
           "GET",
           `/api/sessions/${sessionId}/events?after=${after}&limit=5000`,

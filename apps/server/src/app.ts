@@ -323,7 +323,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       newestRunJoin: NEWEST_RUN_JOIN,
     },
   });
-  await app.register(cochatRoutes, { redisPrefix: prefix });
+  await app.register(cochatRoutes);
   await app.register(documentRoutes);
   await app.register(sessionDocumentRoutes);
   await registerImages(app, imageStore);

@@ -112,7 +112,7 @@ const EnvSchema = z.object({
   SOCKET_SIGN_IN_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   TRUST_PROXY: booleanish.default(false),
   WEB_DIST_DIR: z.string().optional(),
-  // Spec §2's debug and test pages; off in production unless asked for (decision 030).
+  // The route table's debug and test pages; off in production unless asked for (decision 030).
   DEBUG_ROUTES: booleanish.optional(),
   SMTP_URL: z
     .string()
@@ -209,7 +209,7 @@ const EnvSchema = z.object({
   MCP_SERVERS_FILE: z.string().min(1).optional(),
   MCP_CALL_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   MCP_CONNECT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(15),
-  // CoChat Unlimited: no credits, but a fair-use limit per user, and spec §9's 180 s time-out.
+  // CoChat Unlimited: no credits, but a fair-use limit per user, and the product limits' 180 s time-out.
   COCHAT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
   COCHAT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(180),
   // Web tools (modules/web-tools, decision 061): read_url through the SSRF guard, and
@@ -337,7 +337,7 @@ export interface AppConfig {
   readonly socketSignInCheckMs: number;
   readonly trustProxy: boolean;
   readonly webDistDir: string;
-  /** Whether the debug and test pages of spec §2 are served (else they are 404s). */
+  /** Whether the debug and test pages of the route table are served (else they are 404s). */
   readonly debugRoutes: boolean;
   readonly secureCookies: boolean;
   /** SMTP server URL; absent means the dev outbox (database + log). */
@@ -380,7 +380,7 @@ export interface AppConfig {
   readonly cochat: {
     /** Fair use of CoChat Unlimited, per user. */
     readonly messagesPerHour: number;
-    /** Bound on one CoChat answer, server side (spec §9: 180 s). */
+    /** Bound on one CoChat answer, server side (the product limits: 180 s). */
     readonly timeoutMs: number;
   };
   /** How long a tool call waits for a person's approval before it is denied (decision 059). */
@@ -795,7 +795,7 @@ function billingConfig(e: z.infer<typeof EnvSchema>, cookieSecret: string): Bill
     stripe,
     testCheckout: !stripe && (e.TEST_CHECKOUT ?? e.NODE_ENV !== "production"),
     webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? devSecret,
-    // Spec §3 says accounts start at 0; with only the dev checkout, 50 lets someone trying
+    // The data model says accounts start at 0; with only the dev checkout, 50 lets someone trying
     // Cohort run a task at once and still see the whole credit flow.
     signupCredits: e.SIGNUP_CREDITS ?? (stripe ? 0 : 50),
     holdTtlMs: Math.round(e.HOLD_TTL_MINUTES * 60_000),

@@ -19,7 +19,7 @@ import { setCredits } from "./support/runs-credits";
 import { addTeamMember, createTeam } from "./support/workspaces";
 
 /**
- * "Download my data" and "Delete my account" (issue 14) over HTTP: the zip holds every part
+ * "Download my data" and "Delete my account" (decision 044) over HTTP: the zip holds every part
  * of the user's data and nothing of anyone else's; the deletion asks for proof, refuses to
  * orphan a team, and then erases everything but the anonymised ledger.
  */

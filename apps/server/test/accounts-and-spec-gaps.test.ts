@@ -127,7 +127,7 @@ describe("POST /api/user-auth/email-status", () => {
   });
 });
 
-describe("the debug and test routes of spec §2", () => {
+describe("the debug and test routes of the route table", () => {
   it.each(DEBUG_PATHS)("serves %s outside production", async (url) => {
     const response = await t.app.inject({ method: "GET", url });
     expect(response.statusCode).toBe(200);
@@ -197,7 +197,7 @@ describe("the blog", () => {
   });
 });
 
-describe("join-session and leave-session with a bare session id (spec §7)", () => {
+describe("join-session and leave-session with a bare session id (the API)", () => {
   it("joins and leaves with the id alone, as with { sessionId }", async () => {
     // SIGNUP_LIMIT_PER_HOUR=2 in this file: each account comes from a network of its own.
     const owner = await signUp(new TestClient(t.app, "203.0.113.1"));

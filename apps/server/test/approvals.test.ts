@@ -27,7 +27,7 @@ import { addTestNotesProvider, coderWithNotes, type TestNotes } from "./support/
 import { createTeam, type Team } from "./support/workspaces";
 
 /**
- * Approvals (issue 30 §5, decision 059) through the API and real runs of the simulator: a
+ * Approvals (decision 059) through the API and real runs of the simulator: a
  * write call waits for a person, who may edit its arguments, deny it, or always allow the
  * tool in the session; viewers read, strangers get 404; an unanswered request expires as
  * denied; the pause survives a restart and the run completes once.

@@ -96,7 +96,7 @@ afterAll(async () => {
 });
 
 describe("with STRIPE_SECRET_KEY", () => {
-  it("starts new accounts at 0 credits (spec §3)", async () => {
+  it("starts new accounts at 0 credits (the data model)", async () => {
     const { user } = await signUp(t.app);
     expect(user.credits_remaining).toBe(0);
   });

@@ -16,7 +16,7 @@ import { balanceOf, setCredits } from "./support/runs-credits";
 import { createTeam } from "./support/workspaces";
 
 /**
- * Session export and import (issue 14): Markdown to read, lossless JSON, PDF with code and
+ * Session export and import (decision 043): Markdown to read, lossless JSON, PDF with code and
  * tables kept; viewers may export, outsiders get 404; an import is validated and size-capped,
  * round-trips, and its runs cost nothing.
  */

@@ -52,7 +52,7 @@ function google(email: string, extra: Partial<IdpAccount> = {}): IdpAccount {
   return { providerId: "google.com", rawId: rawId(), email, displayName: "Grace Hopper", ...extra };
 }
 
-/** The web app's sync call (spec §3 payload) after a popup sign-in as `account`. */
+/** The web app's sync call (the data model payload) after a popup sign-in as `account`. */
 async function register(account: IdpAccount, client = new TestClient(t.app)) {
   const { idToken, localId } = await emulator.signInWithIdp(account);
   const response = await client.post("/api/auth/register", {

@@ -14,7 +14,7 @@ import { setCredits } from "./support/runs-credits";
 import { parseSse, type SseEvent } from "./support/sse";
 import { createTeam } from "./support/workspaces";
 
-/** Read-only share links to a session or one run (issue 14): access, filtering, revocation. */
+/** Read-only share links to a session or one run (decision 045): access, filtering, revocation. */
 let t: TestApp;
 let url = "";
 

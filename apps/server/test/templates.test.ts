@@ -20,7 +20,7 @@ import { setCredits } from "./support/runs-credits";
 import { createTeam, type Team } from "./support/workspaces";
 
 /**
- * Saved setups (issue 14) over HTTP: the Pro+ gate, roles in a team workspace, shared and
+ * Saved setups (decision 042) over HTTP: the Pro+ gate, roles in a team workspace, shared and
  * private templates, saving a session's setup with its documents, starting a session from a
  * template, and a role's instructions reaching that agent's prompt at the provider.
  */

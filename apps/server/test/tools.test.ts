@@ -19,7 +19,7 @@ import { balanceOf, setCredits } from "./support/runs-credits";
 import { socketOpener } from "./support/sockets";
 
 /**
- * The tool layer in runs (issue 30, decision 058), on the built-in simulator, which calls the
+ * The tool layer in runs (decision 058), on the built-in simulator, which calls the
  * tools whose names its task mentions through the same AI SDK tool calls a real model makes:
  * tool.call / tool.result events, stored and replayed exactly as sent live; a 5 MB answer
  * capped; a slow tool timed out and a throwing one failed while the run goes on; a priced tool

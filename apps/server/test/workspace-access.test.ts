@@ -23,7 +23,7 @@ import { socketOpener } from "./support/sockets";
 import { createTeam, type Team } from "./support/workspaces";
 
 /**
- * Roles on every workspace resource (issue 14, decision 040): in a team with an owner, a
+ * Roles on every workspace resource (decision 040): in a team with an owner, a
  * member and a viewer, the viewer reads everything and gets 403 on every change (it cannot
  * start a run); someone outside the team gets 404 for the team's ids, even when naming the
  * team as `workspace_id`; personal workspaces are untouched.

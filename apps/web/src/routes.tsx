@@ -161,7 +161,7 @@ export const appScreens: Partial<Record<TAppRoutePath, ScreenEntry>> = {
     load: () => import("./features/admin/admin-section-page").then((m) => m.AdminSectionPage),
   },
 
-  // Spec §2 debug and test routes (not indexed).
+  // The route table debug and test routes (not indexed).
   "/debug-auth": {
     load: () => import("./features/debug/auth-diagnostics-page").then((m) => m.DebugAuthPage),
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // ---------------------------------------------------------------------------------------
-// Personal access tokens (issue 16): let a user's own code call Cohort's public API
+// Personal access tokens (decision 033): let a user's own code call Cohort's public API
 // (`/api/v1`, `/api/mcp`) with `Authorization: Bearer cohort_pat_…`. Not the provider keys
 // of api-keys.ts (those are the user's keys for OpenAI & co.). Decision 033.
 // ---------------------------------------------------------------------------------------

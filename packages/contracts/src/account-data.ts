@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // ---------------------------------------------------------------------------------------
-// All my data and deleting my account (issue 14, "Export and import"): the "download my
+// All my data and deleting my account (decision 044, "Export and import"): the "download my
 // data" and the erasure the privacy page promises.
 // ---------------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ import { ZSignInInfo, ZUserProfile } from "./auth";
 import { ZLedgerEntry } from "./billing";
 import { ZModelHealth, ZModelPrice } from "./models";
 
-/** Admin-area calls (spec §6: a separate admin audience with its own login). */
+/** Admin-area calls (the roles: a separate admin audience with its own login). */
 
 export const ZOutboxMessage = z.object({
   id: z.string(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The user agreement (spec §2 modal, §3 entities, §5 rules, §7 calls). */
+/** The user agreement: its modal, its record, its rules and its calls. */
 
 export const AGREEMENT_ERROR_CODES = {
   declineNotAllowed: "agreement_decline_not_allowed",
@@ -8,7 +8,7 @@ export const AGREEMENT_ERROR_CODES = {
 } as const;
 
 export const AGREEMENT_MESSAGES = {
-  /** Spec §5, with {site} = Cohort. */
+  /** The validation rules, with {site} = Cohort. */
   declineNotAllowed: "You must accept the agreement to continue using Cohort",
   required: "Please accept the current Cohort User Agreement to continue.",
 } as const;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PROVIDER_NAMES, type TProviderId, ZProviderId } from "./models";
 
 // ---------------------------------------------------------------------------------------
-// Bring your own key (spec §1, §7 POST /users/test-api-key): provider keys a user stores,
+// Bring your own key (the product overview and the API POST /users/test-api-key): provider keys a user stores,
 // encrypted at rest and never sent back; only the last four characters are shown.
 // Which models a key serves and what a refused key does: docs/decisions/029.
 // ---------------------------------------------------------------------------------------

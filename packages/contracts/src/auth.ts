@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZFirebaseClientConfig } from "./identity";
 import { SUBSCRIPTION_TIERS } from "./plans";
 
-/** Accounts, sign-in, email flows and Google sign-in (spec §3, §5, §7). */
+/** Accounts, sign-in, email flows and Google sign-in (the data model, the validation rules and the API). */
 
 /**
  * The HttpOnly cookie that carries the sign-in token. Its name predates the rename of
@@ -33,7 +33,7 @@ export const AUTH_MESSAGES = {
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 128;
-/** Spec §5 hint, used word for word as the too-short message. */
+/** The validation rules hint, used word for word as the too-short message. */
 export const PASSWORD_TOO_SHORT_MESSAGE = "Password must be at least 6 characters long.";
 export const PASSWORD_TOO_LONG_MESSAGE = "Password must be at most 128 characters long.";
 
@@ -55,7 +55,7 @@ const ZName = z.string().trim().min(1).max(100);
 export const USER_ROLES = ["user", "admin"] as const;
 export type TUserRole = (typeof USER_ROLES)[number];
 
-/** Spec §2: the display name shown when no name is known. */
+/** The route table: the display name shown when no name is known. */
 export const DEFAULT_DISPLAY_NAME = "Demo User";
 
 export const ZUserProfile = z.object({
@@ -103,7 +103,7 @@ export const ZLoginRequest = z.object({
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 
-/** Spec §3 login response; sign-up and the Google calls answer the same. */
+/** The data model login response; sign-up and the Google calls answer the same. */
 export const ZAuthResponse = z.object({
   success: z.literal(true),
   token: z.string().describe("Sign-in token for `Authorization: Bearer`; browsers use the cookie"),
@@ -172,7 +172,7 @@ export type TSignInListResponse = z.infer<typeof ZSignInListResponse>;
 export const ZAuthProviders = z.object({
   google: z.boolean(),
   googleMode: z.enum(["oidc", "firebase"]).nullable(),
-  /** Public web configuration of the identity provider (spec §3), when Firebase is set up. */
+  /** Public web configuration of the identity provider (the data model), when Firebase is set up. */
   firebase: ZFirebaseClientConfig.nullable(),
   welcomeCredits: z
     .number()
@@ -180,7 +180,7 @@ export const ZAuthProviders = z.object({
 });
 export type TAuthProviders = z.infer<typeof ZAuthProviders>;
 
-/** Spec §3 Google sync payload, plus the identity provider's ID token that proves it. */
+/** The data model Google sync payload, plus the identity provider's ID token that proves it. */
 export const ZGoogleRegisterRequest = z.object({
   uid: z.string().min(1).max(128),
   email: ZEmail.nullable().describe("null when the provider shares no address (some GitHub, X)"),

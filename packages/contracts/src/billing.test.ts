@@ -22,11 +22,11 @@ describe("plans and packs", () => {
   });
 
   it("makes every pack dearer per credit than any plan", () => {
-    const cheapestPlan = Math.min(...PLANS.map((p) => p.priceUsdMonthly / p.monthlyCredits));
+    const cheapestPlan = Math.min(...PLANS.map((p) => p.priceCentsMonthly / p.monthlyCredits));
     for (const pack of CREDIT_PACKS) {
-      expect(pack.priceUsd / pack.credits).toBeGreaterThan(cheapestPlan);
+      expect(pack.priceCents / pack.credits).toBeGreaterThan(cheapestPlan);
     }
-    expect(findCreditPack("pack_100")).toMatchObject({ credits: 100, priceUsd: 4.99 });
+    expect(findCreditPack("pack_100")).toMatchObject({ credits: 100, priceCents: 499 });
     expect(findCreditPack("pack_7")).toBeUndefined();
   });
 

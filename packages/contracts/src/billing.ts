@@ -3,7 +3,7 @@ import { ZCreditAmount } from "./money";
 import { PLANS, SUBSCRIPTION_TIERS, type TPlan, type TSubscriptionTier } from "./plans";
 
 /**
- * Credits, tiers, packs and payments (spec §3, §4, §7, §9). Credits are kept to hundredths
+ * Credits, tiers, packs and payments (the data model, the UI states, the API and the product limits). Credits are kept to hundredths
  * (model prices produce fractions); every amount on the wire is a number of credits.
  */
 
@@ -37,7 +37,7 @@ export function findPlan(tier: TSubscriptionTier): TPlan | undefined {
 
 /** The plan's price in US cents for one billing period. */
 export function planPriceCents(plan: TPlan, period: TBillingPeriod): number {
-  const monthly = Math.round(plan.priceUsdMonthly * 100);
+  const monthly = plan.priceCentsMonthly;
   return period === "yearly" ? monthly * YEARLY_PRICE_MONTHS : monthly;
 }
 
@@ -50,15 +50,16 @@ export interface TCreditPack {
   id: string;
   name: string;
   credits: number;
-  priceUsd: number;
+  /** US cents: 499 is $4.99. */
+  priceCents: number;
 }
 
 /** Packs cost more per credit than any plan, so a subscription stays the better deal. */
 export const CREDIT_PACKS = [
-  { id: "pack_100", name: "100 credits", credits: 100, priceUsd: 4.99 },
-  { id: "pack_500", name: "500 credits", credits: 500, priceUsd: 19.99 },
-  { id: "pack_1000", name: "1,000 credits", credits: 1000, priceUsd: 34.99 },
-  { id: "pack_5000", name: "5,000 credits", credits: 5000, priceUsd: 149.99 },
+  { id: "pack_100", name: "100 credits", credits: 100, priceCents: 499 },
+  { id: "pack_500", name: "500 credits", credits: 500, priceCents: 1999 },
+  { id: "pack_1000", name: "1,000 credits", credits: 1000, priceCents: 3499 },
+  { id: "pack_5000", name: "5,000 credits", credits: 5000, priceCents: 14999 },
 ] as const satisfies readonly TCreditPack[];
 export const CREDIT_PACK_IDS = CREDIT_PACKS.map((pack) => pack.id) as [
   (typeof CREDIT_PACKS)[number]["id"],
@@ -139,7 +140,7 @@ export const ZWebhookResponse = z.object({
 });
 export type TWebhookResponse = z.infer<typeof ZWebhookResponse>;
 
-/** Spec §3: all default 0; total_cost is the providers' list price in US dollars. */
+/** The data model: all default 0; total_cost is the providers' list price in US dollars. */
 export const ZUsageStats = z.object({
   total_requests: z.number(),
   total_tokens: z.number(),

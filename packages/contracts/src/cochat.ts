@@ -3,7 +3,7 @@ import { COCHAT_DEFAULT_MAX_TOKENS, COCHAT_DEFAULT_TEMPERATURE } from "./constan
 import { ZModelHealth } from "./models";
 
 // ---------------------------------------------------------------------------------------
-// CoChat (spec §1, §3 "Co-chat request", §6, §7): single-model chat for pro, pro+ and
+// CoChat (its request, roles and calls): single-model chat for pro, pro+ and
 // enterprise, streamed as Server-Sent Events, its conversations stored.
 // ---------------------------------------------------------------------------------------
 
@@ -12,7 +12,7 @@ export const COCHAT_MAX_MESSAGES = 200;
 export const COCHAT_MAX_TOKENS_LIMIT = 32_768;
 export const COCHAT_TITLE_MAX = 80;
 
-/** Spec §7: session_id defaults to `cochat-{timestamp}`. */
+/** The API: session_id defaults to `cochat-{timestamp}`. */
 export function defaultCochatSessionId(now: number = Date.now()): string {
   return `cochat-${now}`;
 }

@@ -1,4 +1,4 @@
-/** Business constants and limits of spec §9, shared by server and web. */
+/** Business constants and limits of the product limits, shared by server and web. */
 export const API_BASE = "/api";
 export const API_TIMEOUT_MS = 30_000;
 export const COCHAT_TIMEOUT_MS = 180_000;
@@ -38,7 +38,7 @@ export const COCHAT_DEFAULT_MAX_TOKENS = 2048;
 export const DEFAULT_BILLING_PERIOD = "monthly";
 export const DEFAULT_RETRY_AFTER_SECONDS = 60;
 
-/** Spec §5: keys whose values never reach a log, at any depth. */
+/** The validation rules: keys whose values never reach a log, at any depth. */
 export const REDACTED_LOG_KEYS = [
   "password",
   "token",
@@ -46,7 +46,7 @@ export const REDACTED_LOG_KEYS = [
   "api_key",
   "apiKey",
   "authorization",
-  // Beyond spec §5 (decision 051): cookies and the OAuth/sign-in token names clients use.
+  // Beyond the validation rules (decision 051): cookies and the OAuth/sign-in token names clients use.
   "cookie",
   "set-cookie",
   "access_token",

@@ -3,7 +3,7 @@ import type { SUBSCRIPTION_TIERS } from "./plans";
 import { ZWorkspaceScope } from "./workspaces";
 
 // ---------------------------------------------------------------------------------------
-// Documents (issue 13): files a user uploads, extracted into chunks, searched by runs.
+// Documents (decision 036): files a user uploads, extracted into chunks, searched by runs.
 // Decision 036 explains storage, extraction and the index.
 // ---------------------------------------------------------------------------------------
 
@@ -70,6 +70,8 @@ export const DOCUMENT_ERROR_CODES = {
   empty: "document_empty",
   missingFile: "document_missing_file",
   notReady: "document_not_ready",
+  /** Attaching ids that are not documents of the session's workspace. */
+  notFound: "document_not_found",
 } as const;
 
 /** A session the document is attached to (`session_documents`). */

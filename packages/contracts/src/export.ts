@@ -14,7 +14,7 @@ import {
 import { ZToolApprovalDecision, ZToolRisk, ZToolSource, ZToolSourceView } from "./tools";
 
 // ---------------------------------------------------------------------------------------
-// Session export and import (issue 14): one lossless, versioned JSON document per session.
+// Session export and import (decision 043): one lossless, versioned JSON document per session.
 // Markdown and PDF are read from it; an import turns it back into a session.
 // ---------------------------------------------------------------------------------------
 
@@ -86,7 +86,7 @@ export const ZExportedCriticVerdict = z.object({
 export type TExportedCriticVerdict = z.infer<typeof ZExportedCriticVerdict>;
 
 /**
- * A tool call of a run (issue 30, decision 058), from its `tool.call`, `tool.result` and
+ * A tool call of a run (decision 058), from its `tool.call`, `tool.result` and
  * approval events: what ran, with which arguments, how it ended, who approved it.
  */
 export const ZExportedToolCall = ZRunToolCall;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Sign-in through the identity provider (spec §1, §3, §7): Firebase Authentication's popup
+ * Sign-in through the identity provider (the product overview, the data model and the API): Firebase Authentication's popup
  * with Google, GitHub, Facebook and X (Twitter), and the accounts a user links in Settings.
  */
 
@@ -25,7 +25,7 @@ export const FIREBASE_PROVIDER_IDS: Record<TSignInProvider, string> = {
   twitter: "twitter.com",
 };
 
-/** Spec §3 identity provider client configuration, plus what this deployment enables. */
+/** The data model identity provider client configuration, plus what this deployment enables. */
 export const ZFirebaseClientConfig = z.object({
   apiKey: z.string(),
   authDomain: z.string(),

@@ -5,7 +5,7 @@ import { CHAT_MESSAGE_MAX, SESSION_DOCUMENTS_MAX, ZRunStatus } from "./runs";
 import { ZChatMessage, ZSessionStatus } from "./sessions";
 
 // ---------------------------------------------------------------------------------------
-// The MCP server (issue 16, decision 035): Cohort's team as tools for any Model Context
+// The MCP server (decision 035): Cohort's team as tools for any Model Context
 // Protocol client, over streamable HTTP, authenticated by a personal access token.
 // ---------------------------------------------------------------------------------------
 

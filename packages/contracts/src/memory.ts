@@ -3,7 +3,7 @@ import type { TSubscriptionTier } from "./plans";
 import { ZWorkspaceScope } from "./workspaces";
 
 /**
- * Memory (issue 13): facts and preferences the coordinator proposes after a run, kept only
+ * Memory (decision 038): facts and preferences the coordinator proposes after a run, kept only
  * once the user approves them (or with auto-save on), and given to later runs' plans.
  */
 

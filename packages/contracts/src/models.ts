@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ceilToHundredths, type Hundredths } from "./money";
 
-/** Spec §1: the native Co* models, each with its purpose. The Models issue extends this. */
+/** The product overview: the native Co* models, each with its purpose. The model catalogue extends this. */
 export const NATIVE_MODELS = [
   { id: "coreason", name: "CoReason", purpose: "Logical reasoning" },
   { id: "codepth", name: "CoDepth", purpose: "Deep analysis" },
@@ -11,7 +11,7 @@ export const NATIVE_MODELS = [
   { id: "covision", name: "CoVision", purpose: "Image generation" },
 ] as const;
 
-/** Spec §1: the agent roles a coordinator hands work to. */
+/** The product overview: the agent roles a coordinator hands work to. */
 export const AGENT_ROLES = ["strategist", "coder", "designer", "critic"] as const;
 export type TAgentRole = (typeof AGENT_ROLES)[number];
 export const AGENT_ROLE_NAMES: Record<TAgentRole, string> = {
@@ -123,7 +123,7 @@ export type TModelsResponse = z.infer<typeof ZModelsResponse>;
 export const ZModelResponse = z.object({ model: ZModel });
 export type TModelResponse = z.infer<typeof ZModelResponse>;
 
-/** Spec §1: "CoChat is a separate chat feature with its own model list"; the first is the default. */
+/** The product overview: "CoChat is a separate chat feature with its own model list"; the first is the default. */
 export const ZCochatModelsResponse = z.object({ data: z.array(ZModel) });
 export type TCochatModelsResponse = z.infer<typeof ZCochatModelsResponse>;
 

@@ -3,7 +3,7 @@ import { ZDeniedToolCall } from "./approvals";
 import { ZAgentRoleId } from "./models";
 
 // ---------------------------------------------------------------------------------------
-// The OpenAI-compatible API under /api/v1 (issue 16, decision 034): the official `openai`
+// The OpenAI-compatible API under /api/v1 (decision 034): the official `openai`
 // SDKs talk to Cohort as they would to OpenAI. Field names follow OpenAI's wire format, not
 // Cohort's; the one addition is the `cohort` field of a team run's completion.
 // ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-/** Subscription tiers of spec §3 and the landing-page plans of spec §9. */
+/** Subscription tiers of the data model and the landing-page plans of the product limits. */
 export const SUBSCRIPTION_TIERS = ["free", "starter", "pro", "pro+", "enterprise"] as const;
 export type TSubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];
 
@@ -10,7 +10,7 @@ export const TIER_LABELS: Record<TSubscriptionTier, string> = {
   enterprise: "Enterprise",
 };
 
-/** Spec §4: CoChat is unlocked for pro, pro+ and enterprise. */
+/** CoChat is unlocked for pro, pro+ and enterprise. */
 export const COCHAT_TIERS: readonly TSubscriptionTier[] = ["pro", "pro+", "enterprise"];
 export function hasCoChatAccess(tier: TSubscriptionTier): boolean {
   return COCHAT_TIERS.includes(tier);
@@ -19,7 +19,8 @@ export function hasCoChatAccess(tier: TSubscriptionTier): boolean {
 export interface TPlan {
   tier: Exclude<TSubscriptionTier, "free">;
   name: string;
-  priceUsdMonthly: number;
+  /** US cents a month: 999 is $9.99 (money is integers; decision 073). */
+  priceCentsMonthly: number;
   monthlyCredits: number;
   features: readonly string[];
   /** A badge on the plan card, e.g. "IN BETA". */
@@ -34,7 +35,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "starter",
     name: "Starter",
-    priceUsdMonthly: 9.99,
+    priceCentsMonthly: 999,
     monthlyCredits: 200,
     features: ["200 credits per month", "Basic models", "Standard support"],
     badge: "IN BETA",
@@ -44,7 +45,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "pro",
     name: "Pro",
-    priceUsdMonthly: 19.99,
+    priceCentsMonthly: 1999,
     monthlyCredits: 1000,
     features: ["1,000 credits per month", "CoChat Unlimited", "All models", "Fast queue"],
     cta: "Coming Soon",
@@ -54,7 +55,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "pro+",
     name: "Pro+",
-    priceUsdMonthly: 49.99,
+    priceCentsMonthly: 4999,
     monthlyCredits: 3000,
     features: [
       "3,000 credits per month",
@@ -68,7 +69,7 @@ export const PLANS: readonly TPlan[] = [
   {
     tier: "enterprise",
     name: "Enterprise",
-    priceUsdMonthly: 199.99,
+    priceCentsMonthly: 19999,
     monthlyCredits: 20000,
     features: [
       "20,000 credits per month",
@@ -91,7 +92,7 @@ const creditsFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 
 
 /** A price in US dollars: "$1,999.90" (server pages and the public pages alike). */
 /**
- * Plan features of spec §9 that the product does not have yet. The plans keep the spec's
+ * Plan features of the product limits that the product does not have yet. The plans keep the spec's
  * words; every place that lists them marks these as coming, so nobody pays for them thinking
  * they exist (decision 030).
  */

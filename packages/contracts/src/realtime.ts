@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZWorkspaceRole } from "./workspaces";
 
-/** socket.io event names (spec §7). Run events are added by the orchestration issue. */
+/** socket.io event names (the API). Run events are added by orchestration. */
 export const SOCKET_PATH = "/socket.io";
 export const CLIENT_EVENTS = {
   joinSession: "join-session",

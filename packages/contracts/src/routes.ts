@@ -1,7 +1,7 @@
 import { ADMIN_SECTIONS } from "./admin";
 
 /**
- * The web app's route table (spec §2). The server answers 200 for these paths and 404 for
+ * The web app's route table (the route table). The server answers 200 for these paths and 404 for
  * any other, and the web router is built from the same list, so the two never disagree.
  */
 export type TRouteAccess = "public" | "protected" | "admin" | "debug";
@@ -86,7 +86,7 @@ export const APP_ROUTES = [
 
 export type TAppRoutePath = (typeof APP_ROUTES)[number]["path"];
 
-/** Spec §2: the landing page footer links, in order. */
+/** The route table: the landing page footer links, in order. */
 export const FOOTER_LINKS = [
   { to: "/features", label: "Features" },
   { to: "/pricing", label: "Pricing" },
@@ -150,7 +150,7 @@ export function matchAppRoute(urlPath: string): TRouteMatch | null {
   return null;
 }
 
-/** Spec §2: a sidebar link is highlighted when the path equals it or starts with it and a slash. */
+/** The route table: a sidebar link is highlighted when the path equals it or starts with it and a slash. */
 export function isNavLinkActive(linkPath: string, currentPath: string): boolean {
   return currentPath === linkPath || currentPath.startsWith(`${linkPath}/`);
 }

@@ -340,7 +340,7 @@ export const ZRun = z.object({
 });
 export type TRun = z.infer<typeof ZRun>;
 
-/** POST /api/ai/chat (spec §3 "Chat message"). */
+/** POST /api/ai/chat (the data model "Chat message"). */
 export const ZChatRequest = z.object({
   session_id: z.string().trim().min(1),
   message: z
@@ -631,7 +631,7 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     available: z.number(),
   }),
   /**
-   * A lane's model asked for a tool (issue 30, decision 058): the row appears in the lane,
+   * A lane's model asked for a tool (decision 058): the row appears in the lane,
    * "running" (or waiting for approval when a `tool.approval` follows).
    */
   z.object({
@@ -716,7 +716,7 @@ export const ZRunEventsResponse = z.object({
 export type TRunEventsResponse = z.infer<typeof ZRunEventsResponse>;
 
 /**
- * socket `join-session` (spec §7): the session id, bare (as the spec has it) or as
+ * socket `join-session` (the API): the session id, bare (as the spec has it) or as
  * `{ sessionId, lastSeq }`. lastSeq: the newest seq the client has; 0 or absent for all.
  */
 export const ZJoinSessionRequest = z
@@ -756,7 +756,7 @@ export type TJoinSessionAck =
     }
   | { ok: false; error: "not_found" | "invalid_request" | "unavailable" };
 
-/** socket `leave-session`: the session id, bare or as `{ sessionId }` (spec §7). */
+/** socket `leave-session`: the session id, bare or as `{ sessionId }` (the API). */
 export const ZLeaveSessionRequest = z
   .union([z.string(), z.object({ sessionId: z.string() })])
   .transform((payload) => (typeof payload === "string" ? { sessionId: payload } : payload));
@@ -825,5 +825,3 @@ export const ZPutSessionDocumentsRequest = z.object({
     .max(SESSION_DOCUMENTS_MAX, `at most ${SESSION_DOCUMENTS_MAX} documents per session`),
 });
 export type TPutSessionDocumentsRequest = z.infer<typeof ZPutSessionDocumentsRequest>;
-
-export const SESSION_DOCUMENT_ERROR_CODES = { documentNotFound: "document_not_found" } as const;

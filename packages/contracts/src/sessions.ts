@@ -5,10 +5,10 @@ import { defaultSessionTools, ZSessionToolSettings } from "./tools";
 import { ZWorkspaceScope } from "./workspaces";
 
 // ---------------------------------------------------------------------------------------
-// Sessions (spec §3, §7): a conversation in which the coordinator and the agents work.
+// Sessions (the data model and the API): a conversation in which the coordinator and the agents work.
 // ---------------------------------------------------------------------------------------
 
-/** Spec §4 leaves the statuses to us: docs/decisions/009-sessions-and-runs.md. */
+/** The session statuses are ours: docs/decisions/009-sessions-and-runs.md. */
 export const SESSION_STATUSES = ["active", "paused", "completed", "archived"] as const;
 export const ZSessionStatus = z.enum(SESSION_STATUSES, {
   error: `must be one of: ${SESSION_STATUSES.join(", ")}`,
@@ -39,7 +39,7 @@ export function canChangeSessionStatus(from: TSessionStatus, to: TSessionStatus)
  * it, and also for a while after anything else happened in it (created, a run that failed or
  * was stopped); `completed` once its last run completed and nothing runs; `idle` when its
  * last run did not complete (or it never had one) and nothing happened for
- * SESSION_IDLE_AFTER_MS — the spec's 30 minutes of an analytics session (§4).
+ * SESSION_IDLE_AFTER_MS — the spec's 30 minutes of an analytics session.
  */
 export const SESSION_ACTIVITIES = ["active", "completed", "idle"] as const;
 export const ZSessionActivity = z.enum(SESSION_ACTIVITIES);
@@ -91,7 +91,7 @@ export const AGENT_INSTRUCTIONS_MAX = 2000;
 
 /**
  * One role's choice: whether it works (manual selection), on which model (null: default),
- * and the user's standing instructions for it (issue 14's saved setups), which go into every
+ * and the user's standing instructions for it (saved setups, decision 042), which go into every
  * call of that role as the user's own words ("" for none).
  */
 export const ZAgentPreference = z.object({
@@ -129,7 +129,7 @@ export const ZSession = z.object({
     "Derived: active (a run works, or something happened lately), completed (its last run completed), idle (30 minutes without anything and no completed run)",
   ),
   last_activity_at: z.string().describe("The newest of its creation, change, run start or end"),
-  /** Which tools each role may use and when calls wait for approval (issue 30, decision 058). */
+  /** Which tools each role may use and when calls wait for approval (decision 058). */
   tools: ZSessionToolSettings.default(defaultSessionTools),
   imported_from_export_at: z
     .string()
@@ -187,7 +187,7 @@ export const ZSessionsResponse = z.object({
 });
 export type TSessionsResponse = z.infer<typeof ZSessionsResponse>;
 
-/** Spec §3 "Chat message": the user's messages and the coordinator's final answers. */
+/** The data model "Chat message": the user's messages and the coordinator's final answers. */
 export const ZChatMessage = z.object({
   id: z.string(),
   session_id: z.string(),

@@ -3,7 +3,7 @@ import { ZRun, type ZRunEvent, ZRunPlanView, ZRunStep } from "./runs";
 import { ZChatMessage } from "./sessions";
 
 /**
- * Share links (issue 14): a read-only link to a session or to one of its runs. Unguessable,
+ * Share links (decision 045): a read-only link to a session or to one of its runs. Unguessable,
  * revocable, with an optional expiry; the public view never shows costs or who asked unless
  * the owner chose to (and then display names only, never email addresses).
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Client telemetry (spec §3, §7, §9): log entries, page views, events, web vitals and
+ * Client telemetry (the data model, the API and the product limits): log entries, page views, events, web vitals and
  * session ends sent by the web app, and the admin's read views over what was stored
  * (docs/decisions/021-telemetry.md).
  */
@@ -99,7 +99,7 @@ function capBytes<T extends z.ZodType>(schema: T) {
   });
 }
 
-/** Spec §3 "Log entry", plus the request id of the API call it is about, when there is one. */
+/** The data model "Log entry", plus the request id of the API call it is about, when there is one. */
 export const ZClientLogEntry = capBytes(
   z.object({
     timestamp: z.iso.datetime({ offset: true }),
@@ -152,10 +152,10 @@ export const ZScreenInfo = z.object({
 });
 export type TScreenInfo = z.infer<typeof ZScreenInfo>;
 
-/** Spec §3 "Page view", with the analytics session it belongs to. */
+/** The data model "Page view", with the analytics session it belongs to. */
 export const ZPageView = capBytes(
   z.object({
-    /** Not in spec §3's entity: optional, so the spec's payload is taken as it is. */
+    /** Not in the data model's entity: optional, so the spec's payload is taken as it is. */
     sessionId: id.optional(),
     userId: id.optional(),
     pagePath: shortText(2_048),
@@ -189,7 +189,7 @@ export const ZAnalyticsProperties = z
     message: `At most ${ANALYTICS_PROPERTIES_MAX} properties`,
   });
 
-/** Spec §3 "Analytics event". */
+/** The data model "Analytics event". */
 export const ZAnalyticsEvent = capBytes(
   z.object({
     sessionId: id,
@@ -206,12 +206,12 @@ export type TAnalyticsEvent = z.infer<typeof ZAnalyticsEvent>;
 const metric = z.number().finite().min(0).max(3_600_000).optional();
 
 /**
- * Spec §3 "Performance data" (milliseconds; cls unitless), for one page. Browsers that no
+ * The data model "Performance data" (milliseconds; cls unitless), for one page. Browsers that no
  * longer report FID send `inp` instead, recorded under its own name (decision 021).
  */
 export const ZPerformanceData = capBytes(
   z.object({
-    /** Not in spec §3's entity: optional, so the spec's payload is taken as it is. */
+    /** Not in the data model's entity: optional, so the spec's payload is taken as it is. */
     sessionId: id.optional(),
     userId: id.optional(),
     pagePath: shortText(2_048).optional(),
@@ -227,9 +227,9 @@ export const ZPerformanceData = capBytes(
 );
 export type TPerformanceData = z.infer<typeof ZPerformanceData>;
 
-/** Spec §3 "Session end: duration in seconds". */
+/** The data model "Session end: duration in seconds". */
 export const ZSessionEnd = z.object({
-  /** Not in spec §3's entity ("duration in seconds"): optional. */
+  /** Not in the data model's entity ("duration in seconds"): optional. */
   sessionId: id.optional(),
   userId: id.optional(),
   duration: z
@@ -240,7 +240,7 @@ export const ZSessionEnd = z.object({
 });
 export type TSessionEnd = z.infer<typeof ZSessionEnd>;
 
-/** Each analytics endpoint takes one item (spec §7) or a batch of them (the client's queue). */
+/** Each analytics endpoint takes one item (the API) or a batch of them (the client's queue). */
 function oneOrMany<T extends z.ZodType>(item: T) {
   return z.union([item, z.array(item).min(1).max(ANALYTICS_BATCH_MAX_ITEMS)]);
 }

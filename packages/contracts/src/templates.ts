@@ -4,7 +4,7 @@ import { SESSION_TITLE_MAX, ZSession, ZUpdateSessionRequest } from "./sessions";
 import { ZWorkspaceScope } from "./workspaces";
 
 /**
- * Saved setups (issue 14, "workspace saving"): a session's setup kept under a name, to start
+ * Saved setups (decision 042, "workspace saving"): a session's setup kept under a name, to start
  * new sessions from. A template belongs to a workspace; its creator sees it, and the whole
  * workspace sees it once it is shared.
  */
@@ -42,7 +42,7 @@ export const ZTemplateSetup = z.object({
   manual_agent_selection: session.manual_agent_selection.unwrap().default(false),
   agent_preferences: session.agent_preferences.unwrap().default(null),
   budget_credits: session.budget_credits.unwrap().default(null),
-  /** The tool settings (issue 30); null: the defaults. */
+  /** The tool settings (decision 058); null: the defaults. */
   tools: session.tools.unwrap().nullable().default(null),
   /** Documents to attach to each new session; those deleted since are left out. */
   document_ids: z.array(z.uuid()).max(TEMPLATE_DOCUMENTS_MAX).default([]),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZAgentRoleId } from "./models";
 
 // ---------------------------------------------------------------------------------------
-// Tools (issue 30, docs/decisions/058-tool-layer.md): what a lane's call may use, how risky
+// Tools (decision 058, docs/decisions/058-tool-layer.md): what a lane's call may use, how risky
 // each tool is, who may use it, and the wire shapes of tool calls in a run.
 // ---------------------------------------------------------------------------------------
 
@@ -82,7 +82,7 @@ export type TToolFile = z.infer<typeof ZToolFile>;
 /**
  * ask_all: every call waits for a person's approval; ask_risky (default): write, external
  * and costly calls wait; never_ask: nothing waits (owner/admin only). Whatever the policy, a
- * lane that has read untrusted text asks before its write/external calls (issue 30 §6).
+ * lane that has read untrusted text asks before its write/external calls (decision 058).
  */
 export const TOOL_POLICIES = ["ask_all", "ask_risky", "never_ask"] as const;
 export const ZToolPolicy = z.enum(TOOL_POLICIES);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZEmail } from "./auth";
 
 /**
- * Workspaces (issue 14, decision 040): every session, document, template and memory belongs
+ * Workspaces (decision 040): every session, document, template and memory belongs
  * to one. Each user has a personal workspace whose id is the user's id; team workspaces have
  * members with roles. Access is decided by membership and role in one place on the server;
  * anything in a workspace the caller is not a member of answers 404.

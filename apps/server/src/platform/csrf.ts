@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "./errors";
 
 /**
- * CSRF protection for browsers (spec §5, §7, §8): a random secret lives in an HttpOnly
+ * CSRF protection for browsers (the validation rules, the API and the error texts): a random secret lives in an HttpOnly
  * cookie, and the token handed out by GET /api/csrf-token is an HMAC of that secret and an
  * issue time. A mutating request must echo a token made for ITS cookie and not older than
  * the token lifetime; a token from another browser, a rotated secret or a forged one fails.

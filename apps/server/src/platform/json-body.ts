@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { noteParsedJson } from "./nul";
 
 /**
- * The web client sends `Content-Type: application/json` on every call (spec §7), also on
+ * The web client sends `Content-Type: application/json` on every call (the API), also on
  * body-less POSTs such as logout. Fastify's JSON parser refuses an empty body; this one
  * treats it as no body and otherwise is Fastify's own (prototype-poisoning checks kept).
  */

@@ -14,7 +14,7 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
       level,
       base: { service: "cohort" },
       timestamp: stdTimeFunctions.isoTime,
-      // Spec §5: redact password, token, secret, api_key, apiKey, authorization at any depth
+      // The validation rules: redact password, token, secret, api_key, apiKey, authorization at any depth
       // (and the keys decision 051 adds, and secrets inside strings).
       formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
       serializers: {

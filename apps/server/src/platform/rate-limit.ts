@@ -1,6 +1,6 @@
 import { ERROR_CODES } from "@cohort/contracts";
 import rateLimit from "@fastify/rate-limit";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { AppError } from "./errors";
 
@@ -38,7 +38,7 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     max: options.perMinute,
     timeWindow: 60_000,
     // With Redis down a request is let through rather than answered 500: the limit is
-    // shared protection, and an outage must not take the API with it (issue 15).
+    // shared protection, and an outage must not take the API with it (decision 004).
     ...(options.redis
       ? { redis: options.redis, nameSpace: options.nameSpace ?? "cohort-rl:", skipOnError: true }
       : {}),
@@ -60,4 +60,47 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
         `Too many requests. Please wait ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds and try again.`,
       ),
   });
+}
+
+/** A refused event: how long until the window that refused it ends. */
+export interface RateRefusal {
+  retryAfterSeconds: number;
+}
+
+/**
+ * A named budget counted in code rather than per route: N events per window per key (a user,
+ * an access token). It is the same mechanism as the per-route limits (@fastify/rate-limit's
+ * store: Redis with REDIS_URL, one count across instances, in memory otherwise), so there is
+ * one way to rate-limit a request. Counts that must survive a restart or be counted together
+ * in one statement (sign-in and sign-up throttles) use the database counter of the auth module
+ * instead (decision 073).
+ */
+export interface RateBudget {
+  /** Counts one event against `key`; the refusal when it went over the budget, else null. */
+  take(request: FastifyRequest, key: string): Promise<RateRefusal | null>;
+}
+
+export interface RateBudgetOptions {
+  /** Keeps this budget's keys apart from every other budget's. */
+  name: string;
+  max: number;
+  windowMs: number;
+}
+
+/** Create once per app (at route registration); `registerRateLimit` must have run. */
+export function createRateBudget(app: FastifyInstance, options: RateBudgetOptions): RateBudget {
+  const keyOfRequest = new WeakMap<FastifyRequest, string>();
+  const limiter = app.createRateLimit({
+    max: options.max,
+    timeWindow: options.windowMs,
+    keyGenerator: (request) => `${options.name}:${keyOfRequest.get(request) ?? ""}`,
+  });
+  return {
+    async take(request, key) {
+      keyOfRequest.set(request, key);
+      const verdict = await limiter(request);
+      if (verdict.isAllowed || !verdict.isExceeded) return null;
+      return { retryAfterSeconds: Math.max(1, verdict.ttlInSeconds) };
+    },
+  };
 }

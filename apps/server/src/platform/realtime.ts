@@ -7,7 +7,7 @@ export type HandshakeStep = (socket: Socket) => Promise<void>;
 
 /**
  * The realtime hub: socket.io on the API's own HTTP server, polling transport by default
- * (spec §7). Modules extend the handshake (authentication) with `useHandshake` and add
+ * (the API). Modules extend the handshake (authentication) with `useHandshake` and add
  * their own events with `onConnection`; with Redis, rooms span every instance.
  */
 export interface Realtime {

@@ -15,7 +15,7 @@ function isApiPath(url: string): boolean {
 }
 
 /**
- * Whether a matched app route is really there. The debug and test pages of spec §2 exist
+ * Whether a matched app route is really there. The debug and test pages of the route table exist
  * only outside production unless DEBUG_ROUTES=1; a blog post only when the build has it.
  */
 function routeExists(

@@ -6,10 +6,10 @@ import { TestClient } from "../support/client";
 /**
  * Advisory class: anonymous writes that fill the database. Fifty analytics events with 8 KB of
  * properties each, per request, no sign-in: about 250 MB a minute from one address, kept 30
- * days (issue 28, finding 7). Properties are capped (count, key and value size), anonymous
+ * days (decision 052, finding 7). Properties are capped (count, key and value size), anonymous
  * senders share a byte budget per address per UTC day, and what goes over it is dropped and
- * counted where the admin sees it (decision 052). Spec §3's own analytics payloads (no
- * session id, no page path on performance data) are taken as they are (issue 33).
+ * counted where the admin sees it (decision 052). The data model's own analytics payloads (no
+ * session id, no page path on performance data) are taken as they are (decision 056).
  */
 
 const ADMIN = {
@@ -123,7 +123,7 @@ describe("anonymous ingestion per address per day", () => {
   });
 });
 
-describe("spec §3's payloads as they are", () => {
+describe("the data model's payloads as they are", () => {
   const client = () => new TestClient(t.app, "203.0.113.20");
 
   it("performance data: lcp, fid, cls, ttfb, domLoadTime, pageLoadTime and nothing else", async () => {

@@ -1,5 +1,5 @@
 /**
- * Advisory class: brute force and lockout (issue 9, findings 2, 3 and 6). The sign-in budget
+ * Advisory class: brute force and lockout (decision 018, findings 2, 3 and 6). The sign-in budget
  * must hold under parallel attempts (it was read before the check and counted after, so 100
  * parallel guesses all went through), must not let strangers lock the owner out (five
  * anonymous failures used to block the right password for everyone for 10 minutes), and

@@ -5,7 +5,7 @@ import { createTeam } from "../support/workspaces";
 
 /**
  * Advisory class: privilege escalation through spending caps. A workspace admin could lift
- * their own monthly cap and set the owner's (issue 28, finding 10). Caps follow roles: admins
+ * their own monthly cap and set the owner's (decision 052, finding 10). Caps follow roles: admins
  * cap members and viewers; only owners cap admins and owners (decision 052).
  */
 

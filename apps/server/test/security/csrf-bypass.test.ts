@@ -1,5 +1,5 @@
 /**
- * Advisory class: CSRF bypass (issue 9, finding 1). The router decodes and normalises paths,
+ * Advisory class: CSRF bypass (decision 018, finding 1). The router decodes and normalises paths,
  * so a check on the raw URL (`startsWith("/api/")`) let `POST /%61pi/sessions` through with a
  * cookie and no token. Every spelling of a path that reaches a route must meet the same CSRF
  * check and the same rate limit; method override and content type change nothing either.

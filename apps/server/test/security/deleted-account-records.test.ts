@@ -9,7 +9,7 @@ import { addTeamMember, createTeam } from "../support/workspaces";
 /**
  * Advisory class: records a deleted account leaves wrong. A deleted admin's departure was not
  * in the team's audit log, their pool spend vanished from usage, and their email stayed in
- * audit entries (issue 28, finding 13). The team keeps "member left (account deleted)", the
+ * audit entries (decision 052, finding 13). The team keeps "member left (account deleted)", the
  * spend under "Deleted member", and no trace of the address (decision 052).
  */
 

@@ -7,7 +7,7 @@ import type { JsonSchema } from "../support/json-schema-arbitrary";
 import { bodySchemaOf, listOperations, type Operation } from "../support/openapi";
 
 /**
- * Advisory class: any input that makes the server fail (issue 28's fuzzer found one 5xx over
+ * Advisory class: any input that makes the server fail (decision 052's fuzzer found one 5xx over
  * 150 operations). Every operation of the OpenAPI document — a route added tomorrow is in it —
  * gets a fixed table of malformed inputs as a signed-in, verified user would send them from
  * the browser (cookie and CSRF token): wrong types, missing fields, huge strings, NUL, bad

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../support/app";
 /**
  * Advisory class: an import as a way around validation. POST /api/sessions/import stored a
  * 1 MB title, a 2 MB description, a 1 MB message, an unknown coordinator and an embedding
- * model as a role, and counted against no quota (issue 28, finding 5). Every field is held to
+ * model as a role, and counted against no quota (decision 052, finding 5). Every field is held to
  * the contract that creates it (the import contract composes them), models must be this
  * server's with the field named, and the export counts against the importer's storage; the
  * copy has a title of its own and says which export it came from (decision 052).

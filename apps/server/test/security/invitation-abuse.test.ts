@@ -8,7 +8,7 @@ import { createTeam } from "../support/workspaces";
 /**
  * Advisory class: invitations as a mail relay. Forty invitations carrying an attacker's
  * phishing text in the workspace name went out, one address got twenty, and the text stood in
- * the subject (issue 28, finding 8). Only a proven address invites; invitations are counted
+ * the subject (decision 052, finding 8). Only a proven address invites; invitations are counted
  * per inviter (20 an hour) and per address (3 an hour) like password resets; the subject is
  * ours alone and the names appear in the body only, quoted (decision 052).
  */

@@ -1,5 +1,5 @@
 /**
- * Advisory class: malformed and oversized input (issue 9). Every route in the OpenAPI
+ * Advisory class: malformed and oversized input (decision 018). Every route in the OpenAPI
  * document — so a route added tomorrow is covered without new test code — gets inputs drawn
  * from its own contract (path, query and body), edge cases and junk. No answer may be a 5xx,
  * and an answer of 4xx must have changed nothing in the database.

@@ -1,5 +1,5 @@
 /**
- * Advisory class: NUL characters (issue 9, finding 5). PostgreSQL text cannot hold U+0000: a
+ * Advisory class: NUL characters (decision 018, finding 5). PostgreSQL text cannot hold U+0000: a
  * title, message, name or search with one used to reach the database and answer 500 — and a
  * model that emitted one failed a paid run. Input with NUL is refused with 400 naming the
  * field, on every route (path, query and body, generated from the OpenAPI document); model

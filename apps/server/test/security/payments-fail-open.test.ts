@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../support/app";
 /**
  * Advisory class: a payment component that fails open. With NODE_ENV=production and no Stripe
  * keys, the built-in test checkout sold 245,000 credits and the Enterprise tier for nothing
- * (issue 28, finding 9). In production, no payment provider means purchases are off: 503, a
+ * (decision 052, finding 9). In production, no payment provider means purchases are off: 503, a
  * startup warning like SMTP's, and no test checkout page — unless the operator sets
  * TEST_CHECKOUT=1 by name (decision 052).
  */

@@ -10,7 +10,7 @@ import { TestClient } from "../support/client";
  * Advisory class: secrets in logs. Tokens that grant access by themselves (share links,
  * invitations) sit in URL paths; clients send free text, URLs and nested data to
  * `POST /api/logs`. None of it may reach a request log, a stored log entry or analytics
- * (spec §5's keys plus those of decision 051, at any depth and in query strings).
+ * (the validation rules' keys plus those of decision 051, at any depth and in query strings).
  */
 
 const lines: string[] = [];

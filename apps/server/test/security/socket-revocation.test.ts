@@ -1,5 +1,5 @@
 /**
- * Advisory class: sockets outliving their sign-in (issue 9, finding 7). Revocation (sign-out,
+ * Advisory class: sockets outliving their sign-in (decision 018, finding 7). Revocation (sign-out,
  * revoke from the sign-ins list, password reset) has always dropped a sign-in's sockets at
  * once; a sign-in that simply ran out of time kept its open socket — and its live stream of
  * the user's runs and credits — until the socket closed by itself. Both must end.

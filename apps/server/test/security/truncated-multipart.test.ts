@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../support/app";
 /**
  * Advisory class: an upload the multipart parser cannot finish. A body cut short (in the
  * file, in a part's header, before any part), one without a boundary or with garbage where
- * the parts should be, answered 500 (issue 28, finding 14). It is the client's mistake: 400
+ * the parts should be, answered 500 (decision 052, finding 14). It is the client's mistake: 400
  * with a message saying what to do, no document, no spool file left behind.
  */
 

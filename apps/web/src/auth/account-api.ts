@@ -10,7 +10,7 @@ import type {
 import { api } from "../lib/api/api";
 import { isApiError } from "../lib/api/api-error";
 
-/** The account calls of spec §7 (payload types from contracts). */
+/** The account calls of the API (payload types from contracts). */
 
 export function logIn(body: TLoginRequest): Promise<TAuthResponse> {
   return api.post<TAuthResponse>("/user-auth/login", body);

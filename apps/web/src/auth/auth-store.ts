@@ -15,7 +15,7 @@ import {
 import { logger } from "../lib/telemetry/logger";
 
 /**
- * The browser's sign-in state (spec §4): `loading` until the sign-in check answers or 2 s
+ * The browser's sign-in state (the UI states): `loading` until the sign-in check answers or 2 s
  * pass, then `authenticated` or `unauthenticated`. One store for the whole page load, outside
  * React, so every layout and guard sees the same answer and the check runs once.
  *

@@ -7,7 +7,7 @@ function firebaseError(code: string) {
 }
 
 describe("the identity provider's popup errors", () => {
-  it("treats a closed or replaced popup as no failure at all (spec §8)", () => {
+  it("treats a closed or replaced popup as no failure at all (the error texts)", () => {
     expect(isPopupDismissed(firebaseError("auth/popup-closed-by-user"))).toBe(true);
     expect(isPopupDismissed(firebaseError("auth/cancelled-popup-request"))).toBe(true);
     expect(isPopupDismissed(firebaseError("auth/popup-blocked"))).toBe(false);

@@ -5,7 +5,7 @@ import {
 } from "@cohort/contracts";
 
 /**
- * The identity provider's popup (spec §7: Firebase Authentication, with Google, GitHub,
+ * The identity provider's popup (the API: Firebase Authentication, with Google, GitHub,
  * Facebook and X). The SDK is imported here only, and this module only from the login screen
  * and Settings, so the landing page never loads it. Firebase keeps no sign-in of its own
  * (in-memory persistence): once the server has verified the ID token, Cohort's sign-in cookie
@@ -111,7 +111,7 @@ export function firebaseErrorCode(error: unknown): string | null {
 /** The user closed or replaced the popup: not a failure, nothing to say. */
 const IGNORED_CODES = new Set(["auth/popup-closed-by-user", "auth/cancelled-popup-request"]);
 
-/** True when the user closed the popup (or opened another): spec §8 ignores it. */
+/** True when the user closed the popup (or opened another): the error texts ignores it. */
 export function isPopupDismissed(error: unknown): boolean {
   const code = firebaseErrorCode(error);
   return code !== null && IGNORED_CODES.has(code);

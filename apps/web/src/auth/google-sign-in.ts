@@ -19,7 +19,7 @@ import { logger } from "../lib/telemetry/logger";
 import { failureMessage } from "./account-api";
 import { applyAuthResponse } from "./auth-store";
 
-/** Spec §8 texts of the Google sign-in. */
+/** The exact error texts of the Google sign-in. */
 export const GOOGLE_MESSAGES = {
   success: "Logged in with Google successfully!",
   failed: "Google login failed",
@@ -80,7 +80,7 @@ function successTitle(provider: TSignInProvider): string {
 }
 
 /**
- * Spec §7 flow: the provider's popup, then POST /auth/register with the sync payload and the
+ * The flow: the provider's popup, then POST /auth/register with the sync payload and the
  * ID token that proves it; the server's reply signs the browser in like any sign-in.
  */
 async function signInThroughFirebase(

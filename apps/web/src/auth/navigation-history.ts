@@ -6,7 +6,7 @@ import {
   writeStorage,
 } from "../lib/storage/browser-storage";
 
-/** Spec §3: the navigation history in sessionStorage, the last 20 entries. */
+/** The data model: the navigation history in sessionStorage, the last 20 entries. */
 export interface NavigationEntry {
   path: string;
   /** Epoch ms. */

@@ -30,8 +30,8 @@ export function resetRouteLoop(): void {
 }
 
 /**
- * Feeds every navigation into the navigation history (sessionStorage, spec §3) and every
- * in-app move to another path into the route-loop detector (spec §4). Back and forward are
+ * Feeds every navigation into the navigation history (sessionStorage, the data model) and every
+ * in-app move to another path into the route-loop detector (the UI states). Back and forward are
  * left out of the detector: a person paging through history is not a redirect loop.
  */
 export function NavigationTracker() {

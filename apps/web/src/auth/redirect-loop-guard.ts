@@ -8,7 +8,7 @@ import {
 } from "../lib/storage/browser-storage";
 
 /**
- * Spec §4/§9 login redirect-loop guard: the login page sends a signed-in user to /dashboard,
+ * The login redirect-loop guard: the login page sends a signed-in user to /dashboard,
  * and if that happens more than 3 times with each redirect within 2 s of the previous one,
  * something bounces the user back (a stale sign-in, a broken guard) and redirecting stops.
  */
@@ -42,7 +42,7 @@ function readNumber(storage: StorageLike | null, key: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** The guard's state as kept in sessionStorage (spec §3). */
+/** The guard's state as kept in sessionStorage (the data model). */
 export function readLoginRedirectState(session: StorageLike | null): LoginRedirectState {
   return {
     count: readNumber(session, STORAGE_KEYS.loginRedirectCount) ?? 0,
@@ -72,7 +72,7 @@ export interface GuardStorages {
 
 /**
  * Records a login → dashboard redirect and says whether it may happen. When it may not, the
- * stored sign-in state (`authToken`, `userProfile`) is cleared, as spec §4 asks.
+ * stored sign-in state (`authToken`, `userProfile`) is cleared, as the sign-in rules ask.
  */
 export function guardLoginRedirect(storages: GuardStorages, now: number): LoginRedirectVerdict {
   const verdict = registerLoginRedirect(readLoginRedirectState(storages.session), now);

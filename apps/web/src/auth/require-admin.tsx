@@ -4,7 +4,7 @@ import { FullScreenSpinner } from "./full-screen-spinner";
 import { useInitialCheckDelay } from "./require-auth";
 import { useAuth } from "./use-auth";
 
-/** Spec §2/§6: /admin/dashboard needs an admin sign-in; everyone else goes to /admin/login. */
+/** The route table and the roles: /admin/dashboard needs an admin sign-in; everyone else goes to /admin/login. */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { status, user } = useAuth();
   const delayPassed = useInitialCheckDelay();

@@ -4,7 +4,7 @@ import { Navigate, useLocation } from "react-router";
 import { FullScreenSpinner } from "./full-screen-spinner";
 import { useAuth } from "./use-auth";
 
-/** Waits out spec §9's 100 ms initial check delay before a guard may decide. */
+/** Waits out the product limits' 100 ms initial check delay before a guard may decide. */
 export function useInitialCheckDelay(): boolean {
   const [passed, setPassed] = useState(false);
   useEffect(() => {
@@ -14,7 +14,7 @@ export function useInitialCheckDelay(): boolean {
   return passed;
 }
 
-/** Protected routes (spec §2): signed-out visitors go to /login. */
+/** Protected routes (the route table): signed-out visitors go to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useAuth();
   const delayPassed = useInitialCheckDelay();

@@ -6,7 +6,7 @@ import {
 } from "@cohort/contracts";
 
 /**
- * Spec §4/§9 route-loop detector: keeps the last 10 visits, flags a path visited more than 3
+ * The route-loop detector: keeps the last 10 visits, flags a path visited more than 3
  * times within 5 s, and starts over 10 s after it started recording.
  */
 export interface RouteVisit {

@@ -87,7 +87,7 @@ export function TextAreaField({ label, hint, id, className, ...props }: TextArea
 
 export type PasswordFieldProps = Omit<FieldProps, "type" | "trailing">;
 
-/** A password input with the show/hide toggle of spec §2. */
+/** A password input with the show/hide toggle of the route table. */
 export function PasswordField(props: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
   return (

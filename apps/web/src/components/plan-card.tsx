@@ -8,7 +8,7 @@ export function Price({
   plan,
   large = true,
 }: {
-  plan: Pick<PlanCardContent, "priceUsdMonthly">;
+  plan: Pick<PlanCardContent, "priceCentsMonthly">;
   large?: boolean;
 }) {
   return (
@@ -16,7 +16,7 @@ export function Price({
       <span
         className={cn("font-bold tracking-tight text-ink-950", large ? "text-4xl" : "text-2xl")}
       >
-        {formatUsd(plan.priceUsdMonthly)}
+        {formatUsd(plan.priceCentsMonthly / 100)}
       </span>
       <span className="text-sm font-medium text-ink-600">/month</span>
     </p>
@@ -38,12 +38,12 @@ function CheckIcon() {
   );
 }
 
-/** What a plan card shows: a plan of spec §9, or the Free plan of the pricing page. */
+/** What a plan card shows: a plan of the product limits, or the Free plan of the pricing page. */
 export interface PlanCardContent {
   /** For ids: "free", "starter", "pro-plus"… */
   key: string;
   name: string;
-  priceUsdMonthly: number;
+  priceCentsMonthly: number;
   /** "1,000 credits", or the Free plan's welcome credits. */
   creditsLine: string;
   features: readonly string[];

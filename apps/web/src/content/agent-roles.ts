@@ -31,7 +31,7 @@ const copy: Record<TAgentRole, Omit<RoleCopy, "role" | "name">> = {
   },
 };
 
-/** The four roles of spec §1, in contract order, with the copy the marketing pages use. */
+/** The four roles of the product overview, in contract order, with the copy the marketing pages use. */
 export const ROLE_COPY: readonly RoleCopy[] = AGENT_ROLES.map((role) => ({
   role,
   name: AGENT_ROLE_NAMES[role],

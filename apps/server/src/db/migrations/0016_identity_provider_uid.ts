@@ -5,7 +5,7 @@ import type { Migration } from "../migrate";
 export const identityProviderUidMigration: Migration = {
   id: "0016_identity_provider_uid",
   sql: `
-      -- users: the identity provider's user id (Firebase uid, spec §3) of the latest popup
+      -- users: the identity provider's user id (Firebase uid, the data model) of the latest popup
       -- sign-in (docs/decisions/024-firebase-sign-in.md).
       ALTER TABLE users ADD COLUMN identity_uid text;
     `,

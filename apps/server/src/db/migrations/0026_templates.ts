@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 
 /**
- * templates: saved session setups (issue 14, "workspace saving"). A template belongs to a
+ * templates: saved session setups (decision 042, "workspace saving"). A template belongs to a
  * workspace and goes with it; it outlives its creator's account (created_by becomes null)
  * when it lives in a team workspace. `setup` is the contracts' ZTemplateSetup (coordinator,
  * team with models and instructions, budget, document ids), validated on the way in and out.

@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 
 /**
- * export: sessions and runs that came in with an import of a JSON export (issue 14). An
+ * export: sessions and runs that came in with an import of a JSON export (decision 043). An
  * imported run never ran here: it holds and charges nothing, and the Critic's verdicts it
  * brought (live runs keep theirs as run events) are kept with it.
  */

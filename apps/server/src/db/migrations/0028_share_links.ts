@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 
 /**
- * export: read-only share links to a session or one of its runs (issue 14, decision 040).
+ * export: read-only share links to a session or one of its runs (decision 040).
  *
  * - The token itself is stored, not a hash: owners copy a link again from the list days
  *   later, and a link only grants reading what the database holder can read anyway. Its

@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 
 /**
- * telemetry (decision 052): spec §3's analytics payloads carry no session id (and performance
+ * telemetry (decision 052): the data model's analytics payloads carry no session id (and performance
  * data no page path), so those columns take none; and what anonymous visitors may send is
  * counted per (truncated) address per UTC day, with what was dropped over the cap kept for
  * the admin overview.

@@ -1,7 +1,7 @@
 import type { Migration } from "../migrate";
 
 /**
- * sessions (issue 30, decision 058): which tools each role of a session may use and when a
+ * sessions (decision 058): which tools each role of a session may use and when a
  * tool call waits for a person's approval. NULL: the defaults (ask before risky calls; the
  * read-only built-ins for every role; no MCP servers).
  */

@@ -4,7 +4,7 @@ import { AppError } from "../../platform/errors";
 import { getCurrentAgreement } from "./get-current-agreement";
 
 /**
- * Declines the current version. Spec §5: refused unless that version allows declining; where
+ * Declines the current version. The validation rules: refused unless that version allows declining; where
  * it does, the decline is recorded and the version stops blocking the user.
  */
 export async function declineAgreement(

@@ -20,7 +20,7 @@ export interface PausedRow {
  * `expires_at` (then `expire` closes it) — and returns it as stored; null when it is gone.
  * Rejects with the signal's reason when the work stops (a stop, a shutdown's hand-over): the
  * request stays pending for the next life of the work to find. Nothing here is about tools:
- * a plan review (issue 32) pauses the same way with its own rows.
+ * a plan review  pauses the same way with its own rows.
  */
 export async function waitUntilDecided<R extends PausedRow>(options: {
   id: string;

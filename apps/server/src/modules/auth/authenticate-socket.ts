@@ -12,7 +12,7 @@ export interface SocketAuthData {
 }
 
 /**
- * Socket handshake authentication (spec §7: "authenticated with a token"): `auth.token` from
+ * Socket handshake authentication (the API: "authenticated with a token"): `auth.token` from
  * the client, else the sign-in cookie the browser sends with the polling request. A refused
  * socket gets a connect_error whose data.code is 'unauthorized'.
  */

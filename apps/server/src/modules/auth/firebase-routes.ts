@@ -29,7 +29,7 @@ import {
 const tags = ["auth"];
 
 /**
- * Sign-in through the identity provider (spec §7: Firebase popup, then POST /auth/register)
+ * Sign-in through the identity provider (the API: Firebase popup, then POST /auth/register)
  * and the provider accounts a signed-in user links and unlinks in Settings.
  */
 export async function firebaseRoutes(app: FastifyInstance) {
@@ -72,7 +72,7 @@ export async function firebaseRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          "Sign in with the identity provider (spec §3 Google sync payload); `idToken` is the Firebase ID token and must match uid and email",
+          "Sign in with the identity provider (the data model Google sync payload); `idToken` is the Firebase ID token and must match uid and email",
         body: ZGoogleRegisterRequest,
         response: { 200: ZAuthResponse },
       },

@@ -85,7 +85,7 @@ export async function authRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: "Sign in with email and password (spec §3 login response)",
+        summary: "Sign in with email and password (the data model login response)",
         body: ZLoginRequest,
         response: { 200: ZAuthResponse },
       },
@@ -253,7 +253,7 @@ export async function authRoutes(app: FastifyInstance) {
             emulatorUrl: firebase.emulatorHost ? `http://${firebase.emulatorHost}` : null,
           }
         : null;
-      // With both configured, Google goes through the popup (spec §7, decision 024).
+      // With both configured, Google goes through the popup (the API, decision 024).
       const googleMode: TAuthProviders["googleMode"] = firebaseWeb?.providers.includes("google")
         ? "firebase"
         : google

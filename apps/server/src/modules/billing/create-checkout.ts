@@ -53,7 +53,7 @@ function describe(userId: string, request: CheckoutRequest): LineItem {
     throw new AppError(ERROR_CODES.validationFailed, 400, "This credit pack does not exist.");
   return {
     name: `Cohort credits: ${pack.name}`,
-    amountCents: Math.round(pack.priceUsd * 100),
+    amountCents: pack.priceCents,
     credits: pack.credits,
     renews: null,
     metadata: {

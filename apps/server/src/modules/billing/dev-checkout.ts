@@ -17,6 +17,7 @@ import {
   devInvoicePaid,
   sendDevEvents,
 } from "./dev-events";
+import { renderDevPage } from "./dev-page";
 
 /** The user's open-or-closed dev checkout; 404 for anyone else's, so ids cannot be probed. */
 export async function findDevCheckout(
@@ -146,38 +147,21 @@ export function renderDevCheckoutPage(row: CheckoutRow): string {
         <button type="submit" class="cancel">Cancel</button>
       </form>`
     : `<p><a href="/billing">Back to billing</a></p>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Test checkout — Cohort</title>
-<link rel="icon" type="image/svg+xml" href="/favicon.svg">
-<style>
-  body { font-family: system-ui, sans-serif; background: #f5f5f7; color: #111; margin: 0; }
-  main { max-width: 28rem; margin: 3rem auto; background: #fff; border-radius: 12px;
-    padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.1); }
-  .banner { background: #fff4d6; border: 1px solid #e8b400; border-radius: 8px;
-    padding: .75rem 1rem; font-weight: 600; }
-  .amount { font-size: 2rem; font-weight: 700; margin: .5rem 0 1.5rem; }
+  return renderDevPage({
+    title: "Test checkout",
+    banner: "Test payment page",
+    widthRem: 28,
+    css: `  .amount { font-size: 2rem; font-weight: 700; margin: .5rem 0 1.5rem; }
   form { display: inline; }
   button { font: inherit; border-radius: 8px; padding: .6rem 1.2rem; cursor: pointer; }
   .pay { background: #4f46e5; color: #fff; border: 0; }
   .cancel { background: #fff; color: #111; border: 1px solid #bbb; margin-left: .5rem; }
-  .note { color: #555; }
-</style>
-</head>
-<body>
-<main>
-  <p class="banner" role="note">Test payment page — no real card is charged</p>
-  <h1>Cohort checkout</h1>
+  .note { color: #555; }`,
+    main: `  <h1>Cohort checkout</h1>
   <p>${escapeHtml(purchaseLine(row))}</p>
   <p class="amount">${amount}</p>
   ${state}
   ${buttons}
-  <p class="note">Payments run on Cohort's built-in dev checkout because no Stripe key is configured.</p>
-</main>
-</body>
-</html>`;
+  <p class="note">Payments run on Cohort's built-in dev checkout because no Stripe key is configured.</p>`,
+  });
 }

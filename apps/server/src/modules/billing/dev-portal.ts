@@ -10,6 +10,7 @@ import {
   randomDevId,
   sendDevEvents,
 } from "./dev-events";
+import { renderDevPage } from "./dev-page";
 
 export const DEV_PORTAL_ACTIONS = ["cancel", "resume", "end", "renew"] as const;
 export type DevPortalAction = (typeof DEV_PORTAL_ACTIONS)[number];
@@ -98,32 +99,15 @@ export async function renderDevPortalPage(deps: BillingDeps, userId: string): Pr
       ${button("renew", "Start next period now (test renewal)")}
       ${button("end", "End subscription now (as at period end)")}`
     : "<p>You have no active subscription.</p>";
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Test billing portal — Cohort</title>
-<link rel="icon" type="image/svg+xml" href="/favicon.svg">
-<style>
-  body { font-family: system-ui, sans-serif; background: #f5f5f7; color: #111; margin: 0; }
-  main { max-width: 32rem; margin: 3rem auto; background: #fff; border-radius: 12px;
-    padding: 2rem; box-shadow: 0 1px 4px rgba(0,0,0,.1); }
-  .banner { background: #fff4d6; border: 1px solid #e8b400; border-radius: 8px;
-    padding: .75rem 1rem; font-weight: 600; }
-  form { margin: .5rem 0; }
+  return renderDevPage({
+    title: "Test billing portal",
+    banner: "Test billing portal",
+    widthRem: 32,
+    css: `  form { margin: .5rem 0; }
   button { font: inherit; border-radius: 8px; padding: .5rem 1rem; cursor: pointer;
-    background: #fff; border: 1px solid #bbb; }
-</style>
-</head>
-<body>
-<main>
-  <p class="banner" role="note">Test billing portal — no real card is charged</p>
-  <h1>Manage subscription</h1>
+    background: #fff; border: 1px solid #bbb; }`,
+    main: `  <h1>Manage subscription</h1>
   ${body}
-  <p><a href="/billing">Back to billing</a></p>
-</main>
-</body>
-</html>`;
+  <p><a href="/billing">Back to billing</a></p>`,
+  });
 }

@@ -66,7 +66,7 @@ export async function getBillingSummary(
       id: pack.id,
       name: pack.name,
       credits: pack.credits,
-      price_usd: pack.priceUsd,
+      price_usd: pack.priceCents / 100,
     })),
   };
 }

@@ -130,7 +130,7 @@ export async function billingRoutes(
     {
       schema: {
         tags,
-        summary: "Spec §3 usage totals of the signed-in user (zeros when there is none)",
+        summary: "The data model usage totals of the signed-in user (zeros when there is none)",
         response: { 200: ZUsageStats },
       },
     },

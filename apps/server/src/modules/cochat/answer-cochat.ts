@@ -8,11 +8,11 @@ import {
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import { AppError, INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
+import type { SseStream } from "../../platform/sse";
 import { recordUsage } from "../credits/record-usage";
 import type { ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
 import { finishTurn } from "./finish-turn";
-import type { SseStream } from "./sse-stream";
 
 export interface AnswerInput {
   userId: string;
@@ -32,7 +32,7 @@ export interface AnswerInput {
 export interface AnswerDeps {
   db: Db;
   models: ModelGateway;
-  /** The whole answer's bound (spec §9: 180 s), retries included. */
+  /** The whole answer's bound (the product limits: 180 s), retries included. */
   timeoutMs: number;
   log: {
     warn(details: object, message: string): void;

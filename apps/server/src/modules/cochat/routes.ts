@@ -24,6 +24,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
+import { createRateBudget } from "../../platform/rate-limit";
+import { openSse } from "../../platform/sse";
 import { requireAgreement } from "../agreements/require-agreement";
 import { apiKeyDeps } from "../users/api-key-deps";
 import { loadSignedInUserKeys } from "../users/load-user-keys";
@@ -31,10 +33,8 @@ import { answerCochat } from "./answer-cochat";
 import { checkCochatHealth } from "./check-cochat-health";
 import { contextOf, leafUnder, loadTree, messageNotFound, pathTo } from "./conversation-tree";
 import { deleteConversation } from "./delete-conversation";
-import { createFairUseLimiter } from "./fair-use-limiter";
 import { conversationNotFound, getConversation } from "./get-conversation";
 import { listConversations } from "./list-conversations";
-import { openSse } from "./sse-stream";
 import { startTurn } from "./start-turn";
 
 const tags = ["cochat"];
@@ -43,7 +43,7 @@ const ZConversationParams = z.object({ id: ZCochatSessionId });
 const ZMessageParams = z.object({ id: ZCochatSessionId, messageId: z.uuid() });
 
 /**
- * Spec §6: CoChat is for pro, pro+ and enterprise. Checked before the body, so a locked user
+ * The roles: CoChat is for pro, pro+ and enterprise. Checked before the body, so a locked user
  * hears "locked" whatever they sent; the agreement comes first, as for every product call.
  */
 async function requireCochatAccess(request: FastifyRequest): Promise<void> {
@@ -56,19 +56,18 @@ async function requireCochatAccess(request: FastifyRequest): Promise<void> {
   }
 }
 
-export interface CochatRoutesOptions {
-  /** Prefix of the fair-use counters in Redis (tests give each app its own). */
-  redisPrefix?: string;
-}
+const HOUR_MS = 60 * 60_000;
 
-export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOptions) {
+export async function cochatRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const gateway = app.models;
   const keyDeps = apiKeyDeps(app);
-  const limiter = createFairUseLimiter({
-    perHour: app.config.cochat.messagesPerHour,
-    redis: app.redis,
-    prefix: options.redisPrefix,
+  // CoChat Unlimited costs no credits, so a fair-use budget per user keeps one account from
+  // using a provider's whole quota: N messages an hour, counted from the window's first.
+  const fairUse = createRateBudget(app, {
+    name: "cochat-fair-use",
+    max: app.config.cochat.messagesPerHour,
+    windowMs: HOUR_MS,
   });
 
   /**
@@ -104,15 +103,15 @@ export async function cochatRoutes(app: FastifyInstance, options: CochatRoutesOp
         `CoChat does not offer "${modelId}". See GET /api/cochat/models for its models.`,
       );
     }
-    const fairUse = await limiter.take(user.id);
-    if (!fairUse.allowed) {
-      const minutes = Math.ceil(fairUse.retryAfterSeconds / 60);
+    const refused = await fairUse.take(request, user.id);
+    if (refused) {
+      const minutes = Math.ceil(refused.retryAfterSeconds / 60);
       throw new AppError(
         COCHAT_ERROR_CODES.fairUseLimit,
         429,
         `You've sent ${app.config.cochat.messagesPerHour} CoChat messages this hour, the fair-use limit of CoChat Unlimited. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
         { limit_per_hour: app.config.cochat.messagesPerHour },
-        { "retry-after": String(fairUse.retryAfterSeconds) },
+        { "retry-after": String(refused.retryAfterSeconds) },
       );
     }
     const userKeys = await loadSignedInUserKeys(keyDeps, principal);

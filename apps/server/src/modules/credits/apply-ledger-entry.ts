@@ -1,6 +1,6 @@
 import type { TLedgerReason } from "@cohort/contracts";
+import { creditsOf, hundredths, hundredthsOf } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths, toHundredths } from "./amounts";
 import type { CreditChange } from "./credits-deps";
 import { insufficientCredits } from "./insufficient-credits";
 
@@ -23,7 +23,7 @@ export async function applyLedgerEntry(
   tx: Queryable,
   entry: LedgerEntryInput,
 ): Promise<CreditChange | null> {
-  const delta = toHundredths(entry.credits);
+  const delta = hundredthsOf(entry.credits);
   if (delta === 0) throw new RangeError("a ledger entry moves at least 0.01 credits");
   // The upsert creates the account on first use and, either way, locks its row until commit,
   // so every change to one user's balance happens one after another.
@@ -39,8 +39,8 @@ export async function applyLedgerEntry(
   if (next < account.held) {
     if (await wasApplied(tx, entry.reason, entry.reference)) return null;
     throw insufficientCredits(
-      fromHundredths(-delta),
-      fromHundredths(account.balance - account.held),
+      creditsOf(hundredths(-delta)),
+      creditsOf(hundredths(account.balance - account.held)),
     );
   }
   const inserted = await tx.query(
@@ -57,9 +57,9 @@ export async function applyLedgerEntry(
   ]);
   return {
     userId: entry.userId,
-    balance: fromHundredths(next),
-    available: fromHundredths(next - account.held),
-    delta: fromHundredths(delta),
+    balance: creditsOf(hundredths(next)),
+    available: creditsOf(hundredths(next - account.held)),
+    delta: creditsOf(hundredths(delta)),
     reason: entry.reason,
     ...(account.pooled ? { workspace_id: entry.userId } : {}),
   };

@@ -1,5 +1,5 @@
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 
 export interface CreditBalance {
   balance: number;
@@ -21,9 +21,9 @@ export async function getBalance(db: Queryable, userId: string): Promise<CreditB
   );
   const row = rows[0] ?? { user_id: userId, balance: 0, held: 0 };
   return {
-    balance: fromHundredths(row.balance),
-    held: fromHundredths(row.held),
-    available: fromHundredths(row.balance - row.held),
+    balance: creditsOf(hundredths(row.balance)),
+    held: creditsOf(hundredths(row.held)),
+    available: creditsOf(hundredths(row.balance - row.held)),
   };
 }
 
@@ -37,8 +37,8 @@ export function balanceSubquery(userIdSql: string): string {
 }
 
 /** A `balanceSubquery` column as credits: a user with no account yet has 0. */
-export function creditsFromBalanceColumn(hundredths: number | null): number {
-  return fromHundredths(hundredths ?? 0);
+export function creditsFromBalanceColumn(balance: number | null): number {
+  return creditsOf(hundredths(balance ?? 0));
 }
 
 /** Balances of several users at once (profiles); a user with no account yet has 0. */
@@ -50,5 +50,5 @@ export async function getCreditBalances(
     "SELECT user_id, balance, held FROM credit_accounts WHERE user_id = ANY($1::uuid[])",
     [userIds],
   );
-  return new Map(rows.map((row) => [row.user_id, fromHundredths(row.balance)]));
+  return new Map(rows.map((row) => [row.user_id, creditsOf(hundredths(row.balance))]));
 }

@@ -1,6 +1,6 @@
 import type { TWorkspaceCredits } from "@cohort/contracts";
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 import { getBalance } from "./get-balance";
 import { memberUseThisMonth, THIS_MONTH_SQL } from "./member-cap";
 import type { Payer } from "./payer";
@@ -22,7 +22,7 @@ export async function getMemberCredits(db: Queryable, payer: Payer): Promise<TWo
     return {
       ...pool,
       my_monthly_cap: null,
-      my_spent_this_month: fromHundredths(rows[0]?.spent ?? 0),
+      my_spent_this_month: creditsOf(hundredths(rows[0]?.spent ?? 0)),
       my_held: account.held,
     };
   }
@@ -33,8 +33,8 @@ export async function getMemberCredits(db: Queryable, payer: Payer): Promise<TWo
   return {
     ...pool,
     my_monthly_cap: cap,
-    my_spent_this_month: fromHundredths(use.spent),
-    my_held: fromHundredths(use.held),
+    my_spent_this_month: creditsOf(hundredths(use.spent)),
+    my_held: creditsOf(hundredths(use.held)),
   };
 }
 
@@ -49,5 +49,5 @@ export async function getMemberCap(
     [accountId, memberId],
   );
   const cap = rows[0]?.monthly_cap ?? null;
-  return cap === null ? null : fromHundredths(cap);
+  return cap === null ? null : creditsOf(hundredths(cap));
 }

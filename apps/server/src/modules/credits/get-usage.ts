@@ -1,6 +1,6 @@
 import type { TUsageStats, TUserUsage } from "@cohort/contracts";
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 
 interface TotalsRow {
   requests: number;
@@ -9,7 +9,7 @@ interface TotalsRow {
   cost: number;
 }
 
-/** Spec §3 usage stats of the user's whole history; zeros when there is none. */
+/** The data model usage stats of the user's whole history; zeros when there is none. */
 export async function getUsageStats(db: Queryable, userId: string): Promise<TUsageStats> {
   const { rows } = await db.query<TotalsRow>(
     `SELECT count(*)::bigint AS requests,
@@ -27,7 +27,7 @@ function toStats(row: TotalsRow | undefined): TUsageStats {
     total_requests: row?.requests ?? 0,
     total_tokens: row?.tokens ?? 0,
     total_cost: roundCost(row?.cost ?? 0),
-    total_credits_used: fromHundredths(row?.credits ?? 0),
+    total_credits_used: creditsOf(hundredths(row?.credits ?? 0)),
   };
 }
 
@@ -94,7 +94,7 @@ export async function getUsageBreakdown(
       requests: row?.requests ?? 0,
       input_tokens: row?.input_tokens ?? 0,
       output_tokens: row?.output_tokens ?? 0,
-      credits: fromHundredths(row?.credits ?? 0),
+      credits: creditsOf(hundredths(row?.credits ?? 0)),
       cost: roundCost(row?.cost ?? 0),
     };
   });
@@ -109,7 +109,7 @@ export async function getUsageBreakdown(
       requests: row.requests,
       input_tokens: row.input_tokens,
       output_tokens: row.output_tokens,
-      credits: fromHundredths(row.credits),
+      credits: creditsOf(hundredths(row.credits)),
       cost: roundCost(row.cost),
     })),
   };

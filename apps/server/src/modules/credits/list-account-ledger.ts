@@ -1,6 +1,6 @@
 import type { TLedgerEntry } from "@cohort/contracts";
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 import { type LedgerRow, toLedgerEntry } from "./list-ledger";
 
 export type AccountLedgerEntry = TLedgerEntry;
@@ -52,7 +52,7 @@ export async function listAccountLedger(db: Queryable, accountId: string): Promi
       provider: row.provider,
       input_tokens: row.input_tokens,
       output_tokens: row.output_tokens,
-      credits: fromHundredths(row.credits),
+      credits: creditsOf(hundredths(row.credits)),
       cost_usd: Number(row.cost_usd),
       created_at: new Date(row.created_at).toISOString(),
     })),

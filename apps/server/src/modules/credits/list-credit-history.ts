@@ -4,8 +4,8 @@ import type {
   TLedgerQuery,
   TLedgerReason,
 } from "@cohort/contracts";
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 
 /** The run a charged model call belongs to: its hold's reference is `run:<run id>:<call id>`. */
 const RUN_OF = `CASE WHEN reason = 'usage' AND reference LIKE 'run:%:%'
@@ -96,13 +96,13 @@ export async function listCreditHistory(
           run_id: row.run_id,
           session_id: session?.id ?? null,
           session_title: session?.title ?? null,
-          delta: fromHundredths(calls.reduce((sum, call) => sum + Number(call.delta), 0)),
-          balance_after: fromHundredths(Number(last.balance_after)),
+          delta: creditsOf(hundredths(calls.reduce((sum, call) => sum + Number(call.delta), 0))),
+          balance_after: creditsOf(hundredths(Number(last.balance_after))),
           created_at: new Date(last.created_at).toISOString(),
           calls: calls.map((call) => ({
             id: String(call.id),
-            delta: fromHundredths(Number(call.delta)),
-            balance_after: fromHundredths(Number(call.balance_after)),
+            delta: creditsOf(hundredths(Number(call.delta))),
+            balance_after: creditsOf(hundredths(Number(call.balance_after))),
             model: call.description,
             created_at: new Date(call.created_at).toISOString(),
           })),
@@ -115,8 +115,8 @@ export async function listCreditHistory(
       {
         kind: "entry",
         id: String(entry.id),
-        delta: fromHundredths(Number(entry.delta)),
-        balance_after: fromHundredths(Number(entry.balance_after)),
+        delta: creditsOf(hundredths(Number(entry.delta))),
+        balance_after: creditsOf(hundredths(Number(entry.balance_after))),
         reason: entry.reason,
         description: entry.description,
         created_at: new Date(entry.created_at).toISOString(),

@@ -1,6 +1,6 @@
 import type { TLedgerEntry, TLedgerPage, TLedgerQuery, TLedgerReason } from "@cohort/contracts";
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 
 export interface LedgerRow {
   id: number | string;
@@ -15,8 +15,8 @@ export interface LedgerRow {
 export function toLedgerEntry(row: LedgerRow): TLedgerEntry {
   return {
     id: String(row.id),
-    delta: fromHundredths(row.delta),
-    balance_after: fromHundredths(row.balance_after),
+    delta: creditsOf(hundredths(row.delta)),
+    balance_after: creditsOf(hundredths(row.balance_after)),
     reason: row.reason,
     description: row.description,
     created_at: new Date(row.created_at).toISOString(),
@@ -54,5 +54,5 @@ export async function sumLedger(db: Queryable, userId: string): Promise<number> 
     "SELECT COALESCE(sum(delta), 0)::bigint AS total FROM credit_ledger WHERE user_id = $1",
     [userId],
   );
-  return fromHundredths(rows[0]?.total ?? 0);
+  return creditsOf(hundredths(rows[0]?.total ?? 0));
 }

@@ -1,5 +1,5 @@
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 import { monthStartSql } from "./member-cap";
 
 /** One member's use of a team pool in one month, in credits. */
@@ -61,10 +61,10 @@ export async function listMemberUsage(
     rows.map((row) => [
       row.member_id,
       {
-        spent: fromHundredths(row.spent),
-        held: fromHundredths(row.held),
+        spent: creditsOf(hundredths(row.spent)),
+        held: creditsOf(hundredths(row.held)),
         calls: Number(row.calls),
-        monthlyCap: row.monthly_cap === null ? null : fromHundredths(row.monthly_cap),
+        monthlyCap: row.monthly_cap === null ? null : creditsOf(hundredths(row.monthly_cap)),
       },
     ]),
   );

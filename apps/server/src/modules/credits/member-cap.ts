@@ -1,11 +1,12 @@
 import {
+  creditsOf,
   type Hundredths,
+  hundredths,
   WORKSPACE_CREDIT_ERROR_CODES,
   WORKSPACE_CREDIT_MESSAGES,
 } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { fromHundredths } from "./amounts";
 
 /**
  * A team member's monthly cap and use of the pool (migration 0025). What a member used in a
@@ -68,15 +69,15 @@ export function memberCapReached(
   used: Hundredths,
   required: Hundredths,
 ): AppError {
-  const credits = fromHundredths(cap);
+  const credits = creditsOf(hundredths(cap));
   return new AppError(
     WORKSPACE_CREDIT_ERROR_CODES.memberCapReached,
     402,
     WORKSPACE_CREDIT_MESSAGES.memberCapReached(credits),
     {
       monthly_cap: credits,
-      used: fromHundredths(used),
-      required: fromHundredths(required),
+      used: creditsOf(hundredths(used)),
+      required: creditsOf(hundredths(required)),
     },
   );
 }

@@ -1,5 +1,5 @@
+import { hundredthsOf } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { toHundredths } from "./amounts";
 
 export interface UsageInput {
   userId: string;
@@ -39,7 +39,7 @@ export async function insertUsage(db: Queryable, usage: UsageInput): Promise<boo
       usage.provider,
       Math.max(0, Math.round(usage.inputTokens)),
       Math.max(0, Math.round(usage.outputTokens)),
-      toHundredths(usage.credits),
+      hundredthsOf(usage.credits),
       Math.max(0, usage.costUsd ?? usage.credits / 100).toFixed(6),
       usage.memberId ?? null,
     ],

@@ -1,7 +1,6 @@
-import { ERROR_CODES } from "@cohort/contracts";
+import { creditsOf, ERROR_CODES, hundredths } from "@cohort/contracts";
 import { prepared } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { fromHundredths } from "./amounts";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 
 /**
@@ -47,8 +46,8 @@ export async function releaseHold(
   }
   const released: CreditChange = {
     userId: account.user_id,
-    balance: fromHundredths(account.balance),
-    available: fromHundredths(account.balance - account.held),
+    balance: creditsOf(hundredths(account.balance)),
+    available: creditsOf(hundredths(account.balance - account.held)),
     delta: 0,
     reason: status === "expired" ? "hold_expired" : "hold_released",
     ...(account.member_id === null ? {} : { workspace_id: account.user_id }),

@@ -9,7 +9,6 @@ import {
 } from "@cohort/contracts";
 import { isUniqueViolation, prepared, type Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { fromHundredths } from "./amounts";
 import type { ComposedStatement } from "./composed-statement";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
@@ -167,8 +166,8 @@ async function reserveOnce<R extends object>(
 function publishHeld(deps: CreditsDeps, payer: Payer, account: { balance: number; held: number }) {
   const change: CreditChange = {
     userId: payer.accountId,
-    balance: fromHundredths(account.balance),
-    available: fromHundredths(account.balance - account.held),
+    balance: creditsOf(hundredths(account.balance)),
+    available: creditsOf(hundredths(account.balance - account.held)),
     delta: 0,
     reason: "hold",
     ...(payer.memberId === null ? {} : { workspace_id: payer.accountId }),

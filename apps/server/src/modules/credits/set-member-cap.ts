@@ -1,5 +1,5 @@
+import { creditsOf, hundredths, hundredthsOf } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths, toHundredths } from "./amounts";
 
 export interface CapChange {
   /** Both in credits; null: no cap. */
@@ -23,7 +23,7 @@ export async function setMemberCap(
     "SELECT monthly_cap AS previous FROM credit_member_caps WHERE account_id = $1 AND member_id = $2 FOR UPDATE",
     [accountId, memberId],
   );
-  const cap = credits === null ? null : toHundredths(credits);
+  const cap = credits === null ? null : hundredthsOf(credits);
   await tx.query(
     `INSERT INTO credit_member_caps (account_id, member_id, monthly_cap) VALUES ($1, $2, $3)
      ON CONFLICT (account_id, member_id)
@@ -32,7 +32,7 @@ export async function setMemberCap(
   );
   const previous = rows[0]?.previous ?? null;
   return {
-    previous: previous === null ? null : fromHundredths(previous),
-    current: cap === null ? null : fromHundredths(cap),
+    previous: previous === null ? null : creditsOf(hundredths(previous)),
+    current: cap === null ? null : creditsOf(hundredths(cap)),
   };
 }

@@ -1,7 +1,6 @@
-import { ERROR_CODES, type Hundredths, hundredths } from "@cohort/contracts";
+import { creditsOf, ERROR_CODES, type Hundredths, hundredths } from "@cohort/contracts";
 import { prepared, type Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
-import { fromHundredths } from "./amounts";
 import type { ComposedStatement } from "./composed-statement";
 import type { CreditChange, CreditsDeps } from "./credits-deps";
 import { HOLD_COLUMNS, type Hold, type HoldRow, toHold } from "./hold-row";
@@ -137,9 +136,9 @@ async function settle<R extends object>(
     deps.publish([
       {
         userId: hold.user_id,
-        balance: fromHundredths(account.balance),
-        available: fromHundredths(account.balance - account.held),
-        delta: fromHundredths(-charged),
+        balance: creditsOf(hundredths(account.balance)),
+        available: creditsOf(hundredths(account.balance - account.held)),
+        delta: creditsOf(hundredths(-charged)),
         reason: "usage",
         ...(hold.member_id === null ? {} : { workspace_id: hold.user_id }),
       } satisfies CreditChange,
@@ -206,7 +205,7 @@ async function settleClosed(
         ...usage,
         userId: hold.user_id,
         reference: hold.reference,
-        credits: fromHundredths(charge),
+        credits: creditsOf(hundredths(charge)),
       });
     }
     return { hold, account, applied: true };

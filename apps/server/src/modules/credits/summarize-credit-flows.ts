@@ -1,5 +1,5 @@
+import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { fromHundredths } from "./amounts";
 
 export interface CreditFlowDay {
   /** Every positive ledger row: sign-up, subscription, purchase, admin grants. */
@@ -32,8 +32,8 @@ export async function summarizeCreditFlows(
     rows.map((row) => [
       row.day,
       {
-        granted: fromHundredths(Number(row.granted)),
-        spent: fromHundredths(Number(row.spent)),
+        granted: creditsOf(hundredths(Number(row.granted))),
+        spent: creditsOf(hundredths(Number(row.spent))),
         activeUsers: row.active_users,
       },
     ]),

@@ -103,7 +103,7 @@ function attachmentHeader(name: string): string {
 }
 
 /**
- * Documents (issue 13, decision 036): upload, list, view, search, download, rename, delete.
+ * Documents (decision 036): upload, list, view, search, download, rename, delete.
  * Each belongs to a workspace (decision 040): its members read it, members upload, the
  * uploader or an admin renames and deletes; anyone else's ids answer 404. Storage counts
  * against the uploader's own quota, whichever workspace the file is in.

@@ -1,4 +1,4 @@
-import { SESSION_DOCUMENT_ERROR_CODES, type TSessionDocument } from "@cohort/contracts";
+import { DOCUMENT_ERROR_CODES, type TSessionDocument } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
 import type { DocumentSearch } from "./document-search";
@@ -51,9 +51,9 @@ export async function listSessionDocuments(
 }
 
 /** `missing`: the ids that are not documents of the session's workspace. */
-export function documentNotFound(missing: readonly string[]): AppError {
+export function unknownDocuments(missing: readonly string[]): AppError {
   return new AppError(
-    SESSION_DOCUMENT_ERROR_CODES.documentNotFound,
+    DOCUMENT_ERROR_CODES.notFound,
     404,
     "One of these documents does not exist.",
     { document_ids: missing },
@@ -76,7 +76,7 @@ export async function replaceSessionDocuments(
   const wanted = [...new Set(documentIds)];
   const found = new Set((await search.describe(workspaceId, wanted)).map((d) => d.id));
   const missing = wanted.filter((id) => !found.has(id));
-  if (missing.length > 0) throw documentNotFound(missing);
+  if (missing.length > 0) throw unknownDocuments(missing);
   // In the order given, so attachment times follow it.
   await db.query(
     `WITH kept AS (

@@ -26,7 +26,7 @@ async function perUser(request: FastifyRequest): Promise<string> {
 }
 
 /**
- * All my data as one zip, and deleting my account (issue 14): what the privacy page promises.
+ * All my data as one zip, and deleting my account (decision 044): what the privacy page promises.
  * Neither asks for the user agreement: a user who declined it can still take their data and go.
  */
 export async function accountDataRoutes(app: FastifyInstance): Promise<void> {

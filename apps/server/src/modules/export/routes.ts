@@ -34,7 +34,7 @@ const EXTENSIONS: Record<TExportFormat, string> = { json: "json", markdown: "md"
 
 /**
  * A session as Markdown, JSON or PDF (anyone who can read it: viewer and above in its
- * workspace), and a JSON export imported as a new session (issue 14).
+ * workspace), and a JSON export imported as a new session (decision 043).
  */
 export async function exportRoutes(
   app: FastifyInstance,

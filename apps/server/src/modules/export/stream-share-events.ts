@@ -1,7 +1,7 @@
 import { SERVER_EVENTS, SHARE_STREAM_EVENTS, type TRunEvent } from "@cohort/contracts";
 import type { Realtime } from "../../platform/realtime";
 import { chatRoom, shareRoom, userRoom } from "../../platform/realtime-rooms";
-import type { SseStream } from "../cochat/sse-stream";
+import type { SseStream } from "../../platform/sse";
 import { type RunEventLogDeps, readRunEvents } from "../orchestration/run-events";
 import { shareStillWorks } from "./find-working-share";
 import { shareEvent } from "./share-projection";

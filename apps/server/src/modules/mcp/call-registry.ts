@@ -7,7 +7,7 @@ import type { Redis } from "ioredis";
  * is found here. The token in the key keeps one token's cancels from reaching another's
  * calls; two clients sharing a token and a request id are the same owner either way. With
  * several instances the cancel may reach one that does not run the call: it goes to the
- * others through Redis pub/sub (issue 15), and the one running it aborts it.
+ * others through Redis pub/sub (decision 046), and the one running it aborts it.
  */
 export interface CallRegistry {
   /** Registers a running call; the returned function removes it. */

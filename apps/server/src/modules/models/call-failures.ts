@@ -223,7 +223,7 @@ const TRY_AGAIN = /please try again[^.]*\.$/i;
 
 /**
  * `message` ending in "Please try again." once: messages are nested (a call's inside a run's),
- * and each layer adding its own advice made "…in a moment. Please try again." (issue 11).
+ * and each layer adding its own advice made "…in a moment. Please try again." .
  * A refused user key gets none: trying again with the same key cannot help.
  */
 export function withTryAgain(message: string, code?: string): string {

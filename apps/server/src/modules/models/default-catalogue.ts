@@ -323,7 +323,7 @@ export const DEFAULT_ROLES: readonly CatalogueRole[] = [
   },
 ];
 
-/** CoChat's own list (spec §1); the first entry is its default. */
+/** CoChat's own list (the product overview); the first entry is its default. */
 export const DEFAULT_COCHAT_MODELS: readonly string[] = [
   "cochat",
   "coquick",

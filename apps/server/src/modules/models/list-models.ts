@@ -71,7 +71,7 @@ export function listAgentRoles(gateway: ModelGateway): TAgentRoleInfo[] {
   return gateway.catalogue.roles.map(describeRole);
 }
 
-/** CoChat's own list, its default first (spec §1). */
+/** CoChat's own list, its default first (the product overview). */
 export function listCochatModels(gateway: ModelGateway, userKeys?: UserProviderKeys): TModel[] {
   return gateway.catalogue.cochatModels.flatMap((id) => {
     const model = gateway.catalogue.getModel(id);

@@ -6,7 +6,7 @@ import { insertRunMemories, insertRunPassages, insertStepPassages } from "./mate
 const IMPORT_INSTANCE = "import";
 
 /**
- * Writes the runs of an imported session (issue 14), ids already replaced by the caller,
+ * Writes the runs of an imported session (decision 043), ids already replaced by the caller,
  * marked `imported`: no holds, no usage, no ledger rows, no events — they never ran here.
  * Their costs are the export's, shown as history. A run the export caught while it was
  * going is stored as cancelled (nothing here will ever finish it), its open calls stopped.

@@ -184,7 +184,7 @@ export function planContent(
 }
 
 /**
- * The user's standing instructions for a role, saved with the session's team (issue 14): the
+ * The user's standing instructions for a role, saved with the session's team (decision 042): the
  * user's own words, so they come as such, right after the task they shape (null for none).
  */
 export function roleInstructions(preferences: TAgentPreferences, role: TAgentRole): string | null {

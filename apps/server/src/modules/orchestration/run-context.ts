@@ -107,7 +107,7 @@ export interface EngineTools {
 /** A run's tools: loaded once (at the first lane that may use one), and lanes' taint. */
 export interface RunToolState {
   list: Promise<ToolDefinition[]> | null;
-  /** Lanes (model call ids) that have read untrusted tool output (issue 30 §6). */
+  /** Lanes (model call ids) that have read untrusted tool output (decision 058). */
   tainted: Set<string>;
 }
 

@@ -10,7 +10,7 @@ const ZSearchDocumentsInput = z.object({
 });
 
 /**
- * The built-in `search_documents` (issue 30 §2, decision 058): the run's own retrieval
+ * The built-in `search_documents` (decision 058): the run's own retrieval
  * (decision 037) as a tool a lane calls when it needs more than the passages it was given.
  * Passages keep the run's numbering, so `[n]` cites them as today. Documents are text from
  * outside the prompt: its output is untrusted.

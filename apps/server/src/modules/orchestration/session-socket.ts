@@ -17,7 +17,7 @@ import { lastEventSeq, readRunEvents, runEventAt } from "./run-events";
 type Ack<T> = (reply: T) => void;
 
 /**
- * `join-session` / `leave-session` (spec §7). Joining puts the socket in the session's room
+ * `join-session` / `leave-session` (the API). Joining puts the socket in the session's room
  * FIRST and reads the backlog after (in-flight events, then stored ones: run-events.ts), so
  * every event is in the backlog, live, or both — never neither; the client drops repeats by
  * seq (`takeNewEvents`). Any member of the session's workspace may join (viewers too: they

@@ -27,7 +27,7 @@ import { isInsufficient, releaseReserved, reserveCall, withHold } from "./hold-c
 import type { RunContext } from "./run-context";
 import { searchDocumentsTool } from "./search-documents-tool";
 
-// The multi-step loop of a lane's call (issue 30, decision 058): model turn → the tools it
+// The multi-step loop of a lane's call (decision 058): model turn → the tools it
 // asks for → their results → the next turn, up to TOOL_STEPS_MAX turns. It runs inside the
 // lane's one model call (callModel): one step row, one lane, one hold that grows for each
 // next turn's prompt, settled on the sum of the turns' usage. Every tool call and result is
@@ -302,7 +302,7 @@ async function runToolCall(
     return answer(`Error: ${error.message}`, true);
   }
 
-  // A priced tool is held before the call, like a model call (issue 30 §7).
+  // A priced tool is held before the call, like a model call (decision 058).
   let reserved: Awaited<ReturnType<typeof reserveCall>> | null = null;
   if (tool.price > 0) {
     try {

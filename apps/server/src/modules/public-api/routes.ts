@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../platform/errors";
-import { openSse, type SseStream } from "../cochat/sse-stream";
+import { openSse, type SseStream } from "../../platform/sse";
 import type { ModelGateway } from "../models/gateway";
 import {
   type CompletionEnd,

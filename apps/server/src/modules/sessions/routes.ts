@@ -52,7 +52,7 @@ export interface SessionRuns {
 }
 
 /**
- * Sessions (spec §3, §7). Each belongs to a workspace (decision 040): its members read it
+ * Sessions (the data model and the API). Each belongs to a workspace (decision 040): its members read it
  * (viewer+) and change it (member+); anyone else gets 404.
  */
 export async function sessionRoutes(app: FastifyInstance, options: { runs: SessionRuns }) {

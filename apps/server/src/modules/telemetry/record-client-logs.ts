@@ -11,7 +11,7 @@ export interface Sender {
 
 /**
  * Queues a batch of client log entries. The browser redacts before sending; this redacts
- * again (spec §5: secrets never reach a log, whatever a client does). False: queue full.
+ * again (the validation rules: secrets never reach a log, whatever a client does). False: queue full.
  */
 export function recordClientLogs(
   queue: TelemetryQueue,

@@ -116,7 +116,7 @@ export function registerTelemetry(
       },
       schema: {
         tags,
-        summary: "Store a batch of the signed-in user's client log entries (spec §7)",
+        summary: "Store a batch of the signed-in user's client log entries (the API)",
         body: ZLogBatch,
         response: { 202: ZTelemetryAccepted },
       },

@@ -32,7 +32,7 @@ import { storedSetup, toTemplate } from "./template-row";
 const tags = ["templates"];
 
 /**
- * Saved setups (issue 14): a workspace's templates. Reading is for every member who can see
+ * Saved setups (decision 042): a workspace's templates. Reading is for every member who can see
  * a template (shared, or their own); saving, changing and starting need the member role and
  * the Pro+ or Enterprise plan; changing and deleting need the creator or an admin.
  */

@@ -2,7 +2,7 @@ import type { JSONSchema7 } from "@ai-sdk/provider";
 import type { TToolRisk } from "@cohort/contracts";
 import type { z } from "zod";
 
-// The tool layer's shared interface (issue 30, /work/coord/tools-interface.md, decision 058):
+// The tool layer's shared interface (decision 058):
 // every tool — built-in, MCP, run_code, images — is one ToolDefinition, offered by a
 // ToolProvider that its module registers with `app.tools.addProvider(provider)`.
 
@@ -78,7 +78,7 @@ export interface ToolDefinition<I = unknown> {
   price: number;
   /**
    * Output comes from outside the user's prompt (web, MCP, documents): after a lane reads it,
-   * that lane's write/external calls always need approval (issue 30 §6).
+   * that lane's write/external calls always need approval (decision 058).
    */
   untrustedOutput: boolean;
   timeoutMs: number;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { asToolData, capOutput } from "./run-tool";
 import { approvalReason, defaultToolGate, type ToolGateRequest } from "./tool-gate";
 
-describe("approvalReason (issue 30 §5–6)", () => {
+describe("approvalReason (decision 058)", () => {
   it("asks by the policy: ask_all everything, ask_risky all but reads, never_ask nothing", () => {
     const risks = ["read", "write", "external", "costly"] as const;
     expect(risks.map((risk) => approvalReason({ risk }, "ask_all", false))).toEqual([

@@ -1,7 +1,7 @@
 import type { TRunEventOf, TToolApprovalReason, TToolPolicy } from "@cohort/contracts";
 import type { ToolContext, ToolDefinition } from "./tool-definition";
 
-// The approval hook (issue 30 §5–6, decision 058): before the loop executes a tool call it
+// The approval hook (decision 058): before the loop executes a tool call it
 // asks the gate (looked up per call: `app.tools.gate`). The approvals module implements the
 // asking and sets its gate with `app.tools.setGate(gate)`; the default gate here decides
 // what needs no person and denies the rest with "approval needed".

@@ -4,7 +4,7 @@ import { AppError } from "../../platform/errors";
 import { toUserProfileOf, USER_COLUMNS, type UserRow } from "./user-row";
 
 /**
- * Keeps the identity provider's user id (Firebase `uid`, spec §3) of the user's latest popup
+ * Keeps the identity provider's user id (Firebase `uid`, the data model) of the user's latest popup
  * sign-in or link, which the profile shows beside displayName and photoURL.
  */
 export async function recordIdentityProviderUid(

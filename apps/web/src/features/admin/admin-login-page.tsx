@@ -13,7 +13,7 @@ import { adminLogIn } from "./admin-api";
 
 export const ADMIN_LOGIN_FAILED = "Admin sign-in failed. Please try again.";
 
-/** The admin area's own sign-in (spec §2, §6). */
+/** The admin area's own sign-in (the route table and the roles). */
 export function AdminLoginPage() {
   useDocumentMeta({ title: "Admin sign-in", noindex: true });
   const { status, user } = useAuth();

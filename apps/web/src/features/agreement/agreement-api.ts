@@ -10,7 +10,7 @@ import { isApiError } from "../../lib/api/api-error";
 import { logger } from "../../lib/telemetry/logger";
 
 /**
- * The agreement shown at sign-up, or null when none is published (404). Spec §8: fetch
+ * The agreement shown at sign-up, or null when none is published (404). The error texts: fetch
  * errors are only logged, and sign-up then goes ahead without the modal.
  */
 export async function fetchCurrentAgreement(): Promise<TAgreement | null> {
@@ -33,7 +33,7 @@ const NOT_REQUIRED: TAgreementStatus = {
   lastAcceptedAt: null,
 };
 
-/** Spec §8: a 401 or 403 answer means "not required"; other failures are logged only. */
+/** The error texts: a 401 or 403 answer means "not required"; other failures are logged only. */
 export async function checkAgreementRequired(signal?: AbortSignal): Promise<TAgreementStatus> {
   try {
     return await api.get<TAgreementStatus>("/agreements/check-required", { signal });

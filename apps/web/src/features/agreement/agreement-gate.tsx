@@ -47,7 +47,7 @@ export function useAgreementState(): TAgreementState {
 }
 
 /**
- * Spec §2/§4: after sign-in, while the current agreement version is not accepted, the app
+ * The route table and the UI states: after sign-in, while the current agreement version is not accepted, the app
  * behind is blurred and inert, and an overlay asks the user to review it. Accepting clears
  * the status and reloads the page.
  */
@@ -66,7 +66,7 @@ export function AgreementGate({ children }: { children: ReactNode }) {
 
   const agreement = data?.requiresAcceptance ? data.agreement : null;
   const blocked = agreement !== null;
-  // A failed check is logged and treated as "not required" (spec §8); the pages then
+  // A failed check is logged and treated as "not required" (the error texts); the pages then
   // surface any 403 they meet themselves.
   const state: TAgreementState = blocked ? "required" : data || isError ? "ok" : "pending";
 
@@ -112,7 +112,7 @@ export function AgreementGate({ children }: { children: ReactNode }) {
 
   const closeModal = () => {
     setModalOpen(false);
-    // Leaving without a decision is declining; where that is not allowed, say so (spec §5).
+    // Leaving without a decision is declining; where that is not allowed, say so (the validation rules).
     if (agreement && !agreement.allowDecline) setNotice(AGREEMENT_MESSAGES.declineNotAllowed);
     requestAnimationFrame(() => reviewButton.current?.focus());
   };

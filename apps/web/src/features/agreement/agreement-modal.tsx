@@ -12,7 +12,7 @@ export interface AgreementModalProps {
   /** Called when the user closes the dialog without deciding (×, Escape, outside click). */
   onClose: () => void;
   onAccept: () => void;
-  /** Shown only where the agreement allows declining (spec §2). */
+  /** Shown only where the agreement allows declining (the route table). */
   onDecline?: () => void;
   /** True while an accept or decline call runs. */
   busy?: boolean;
@@ -33,7 +33,7 @@ export const DISCARD_TEXTS = {
   discard: "Discard",
 } as const;
 
-/** True when the element is scrolled to within 50 px of its bottom (spec §4/§9). */
+/** True when the element is scrolled to within 50 px of its bottom (the UI states and the product limits). */
 export function isScrolledToBottom(element: {
   scrollTop: number;
   scrollHeight: number;
@@ -45,7 +45,7 @@ export function isScrolledToBottom(element: {
 }
 
 /**
- * The User Agreement modal (spec §2, §4, §5): version, effective date and the scrollable text;
+ * The User Agreement modal (the route table, the UI states and the validation rules): version, effective date and the scrollable text;
  * the checkbox unlocks once the text was scrolled to its end, and 'I Agree' once it is ticked.
  */
 export function AgreementModal({

@@ -15,7 +15,7 @@ import { api } from "../../lib/api/api";
 import { isApiError } from "../../lib/api/api-error";
 import { logger } from "../../lib/telemetry/logger";
 
-/** The billing calls of spec §7 and the issue (types from contracts). */
+/** The billing calls (types from contracts). */
 
 export const BILLING_QUERY_KEY = ["billing"] as const;
 export const billingKeys = {
@@ -37,7 +37,7 @@ export const ZERO_USAGE_STATS: TUsageStats = {
   total_credits_used: 0,
 };
 
-/** Spec §7: usage stats are zeros on failure (logged, never an error on screen). */
+/** The API: usage stats are zeros on failure (logged, never an error on screen). */
 export async function fetchUsageStats(signal?: AbortSignal): Promise<TUsageStats> {
   try {
     const stats = await api.get<Partial<TUsageStats>>("/billing/usage-stats", { signal });

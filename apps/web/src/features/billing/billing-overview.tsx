@@ -125,7 +125,7 @@ export function BillingOverview({ summary }: { summary: TBillingSummary }) {
   );
 }
 
-/** Spec §3 usage stats, all zeros when there is nothing (or the call failed). */
+/** The data model usage stats, all zeros when there is nothing (or the call failed). */
 export function UsageAtAGlance({ stats }: { stats: TUsageStats }) {
   return (
     <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="usage-stats">

@@ -154,7 +154,7 @@ function PlanCard({
 }
 
 /**
- * The paid plans with the monthly/yearly toggle (monthly by default, spec §9). Each button
+ * The paid plans with the monthly/yearly toggle (monthly by default, the product limits). Each button
  * starts a checkout and leaves for its page.
  */
 export function PlanPicker({ summary }: { summary: TBillingSummary }) {

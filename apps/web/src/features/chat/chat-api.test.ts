@@ -6,7 +6,7 @@ import { fetchAgentRoles, fetchModels } from "./chat-api";
 
 /**
  * The real API client and the real calls, given an HTTP layer that answers `status` with
- * `body`; what the client logs (spec §8: a warning per 4xx, an error per 5xx) is kept.
+ * `body`; what the client logs (the error texts: a warning per 4xx, an error per 5xx) is kept.
  */
 function clientAnswering(status: number, body: unknown, headers: Record<string, string> = {}) {
   const logged: string[] = [];
@@ -28,7 +28,7 @@ function clientAnswering(status: number, body: unknown, headers: Record<string, 
 
 const signal = () => new AbortController().signal;
 
-describe("the model and role catalogue calls (spec §8)", () => {
+describe("the model and role catalogue calls (the error texts)", () => {
   it("resolve with empty models and roles when rate limited (429)", async () => {
     const limited = { error: { code: "rate_limited", message: "Too many requests." } };
     const { client } = clientAnswering(429, limited, { "retry-after": "30" });

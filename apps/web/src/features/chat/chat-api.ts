@@ -32,7 +32,7 @@ import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { workspaceScope } from "../workspaces/workspace-store";
 
 /**
- * The calls of Cohort Chat (spec §7 sessions and /ai/*), with their query keys. Lists and
+ * The calls of Cohort Chat (sessions and /ai/*), with their query keys. Lists and
  * creates are in the workspace in view (workspace-store.ts); switching resets ["sessions"].
  */
 export const chatKeys = {
@@ -195,7 +195,7 @@ const NO_MODELS: TModelsResponse = { models: [] };
 const NO_ROLES: TAgentRolesResponse = { roles: [] };
 
 /**
- * Spec §8: a rate-limited (429) GET of the models or roles resolves empty; the client has
+ * The error texts: a rate-limited (429) GET of the models or roles resolves empty; the client has
  * already logged the warning with its Retry-After. An empty answer is never fresh, so the
  * next mount or focus asks again instead of keeping an empty catalogue for ten minutes.
  */

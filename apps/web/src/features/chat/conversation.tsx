@@ -67,7 +67,7 @@ function describeSendFailure(
   }
 }
 
-/** Keeps the newest output in view while the reader is at the bottom (spec §9: 50 px). */
+/** Keeps the newest output in view while the reader is at the bottom (the product limits: 50 px). */
 function useStickToBottom(dependency: unknown) {
   const atBottom = useRef(true);
   useEffect(() => {

@@ -7,7 +7,7 @@ import type {
 } from "@cohort/contracts";
 
 /**
- * A tool call as its lane shows it (issue 30's tool rows): from `tool.call` while it runs,
+ * A tool call as its lane shows it (the tool rows of decision 058): from `tool.call` while it runs,
  * `tool.approval` while it waits for a person, `tool.result` once done.
  */
 export type ToolCallStatus = TToolCallStatus;

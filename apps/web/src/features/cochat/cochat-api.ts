@@ -17,7 +17,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api/api";
 import { readEvents } from "../../lib/api/read-events";
 
-/** CoChat's calls (spec §7 /cochat/*), with their query keys. */
+/** CoChat's calls (/cochat/*), with their query keys. */
 export const cochatKeys = {
   all: ["cochat"] as const,
   models: ["cochat", "models"] as const,
@@ -63,7 +63,7 @@ export interface ChatStreamHandlers {
 }
 
 /**
- * POST /api/cochat/chat and read its Server-Sent Events until done or error. Spec §9 gives
+ * POST /api/cochat/chat and read its Server-Sent Events until done or error. The product limits gives
  * CoChat 180 s, not the usual 30 s. Rejects with an ApiError when the call is refused
  * (locked, fair-use limit), cancelled (Stop) or cut off.
  */

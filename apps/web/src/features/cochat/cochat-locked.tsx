@@ -13,7 +13,7 @@ import { Card } from "../../components/card";
 
 const UNLOCKING_PLANS = PLANS.filter((plan) => hasCoChatAccess(plan.tier));
 
-/** Spec §6: free and starter users see 'CoChat Locked' and the way to unlock it. */
+/** The roles: free and starter users see 'CoChat Locked' and the way to unlock it. */
 export function CochatLocked({ tier }: { tier: TSubscriptionTier }) {
   return (
     <div className="mx-auto flex max-w-2xl flex-col px-4 py-12 sm:px-6 lg:py-20">
@@ -59,7 +59,9 @@ export function CochatLocked({ tier }: { tier: TSubscriptionTier }) {
             {UNLOCKING_PLANS.map((plan) => (
               <li key={plan.tier} className="rounded-xl border border-ink-200 bg-ink-50 px-4 py-3">
                 <p className="text-sm font-semibold text-ink-950">{plan.name}</p>
-                <p className="text-xs text-ink-600">{formatUsd(plan.priceUsdMonthly)} / month</p>
+                <p className="text-xs text-ink-600">
+                  {formatUsd(plan.priceCentsMonthly / 100)} / month
+                </p>
                 <Badge tone="success" className="mt-2">
                   {COCHAT_MESSAGES.unlimited}
                 </Badge>

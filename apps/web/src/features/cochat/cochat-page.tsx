@@ -28,7 +28,7 @@ const STARTERS = [
   "Help me plan a relaxed three-day trip to Lisbon.",
 ] as const;
 
-/** /cochat — single-model chat for pro, pro+ and enterprise (spec §1, §6). */
+/** /cochat — single-model chat for pro, pro+ and enterprise (the product overview and the roles). */
 export function CochatPage() {
   useDocumentMeta({ title: "CoChat" });
   const { user } = useAuth();

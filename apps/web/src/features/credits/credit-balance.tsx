@@ -56,7 +56,7 @@ function RefreshCreditsButton({ reload }: { reload: () => Promise<unknown> }) {
 }
 
 /**
- * The shell's credit balance widget (spec §4, §8): the balance, coloured by level, the
+ * The shell's credit balance widget (the UI states and the error texts): the balance, coloured by level, the
  * level's inline message, the way to more credits and, at 0, a refresh button. Drops are
  * announced and toasted once for the shell by `useCreditWatch`, not here.
  */

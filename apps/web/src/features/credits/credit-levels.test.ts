@@ -12,7 +12,7 @@ import {
 } from "./credit-levels";
 
 describe("creditLevel", () => {
-  it("is normal above 20, low at 20 or fewer, critical at 5 or fewer (spec §4, §9)", () => {
+  it("is normal above 20, low at 20 or fewer, critical at 5 or fewer (the UI states and the product limits)", () => {
     expect(CREDITS_LOW_THRESHOLD).toBe(20);
     expect(CREDITS_CRITICAL_THRESHOLD).toBe(5);
     expect(creditLevel(1000)).toBe("normal");

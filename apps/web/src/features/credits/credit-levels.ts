@@ -2,7 +2,7 @@ import { CREDITS_CRITICAL_THRESHOLD, CREDITS_LOW_THRESHOLD } from "@cohort/contr
 import { formatCreditAmount, formatCredits } from "../../lib/format/numbers";
 
 /**
- * The credit balance widget's state machine (spec §4 Credit levels, §8 texts, §9 thresholds),
+ * The credit balance widget's state machine (credit levels, their texts and thresholds),
  * free of React so every rule is unit-tested: the level of a balance, and what a change from
  * one observed balance to the next must tell the user.
  */
@@ -14,7 +14,7 @@ export function creditLevel(credits: number): CreditLevel {
   return "normal";
 }
 
-/** The inline message under the balance (spec §8); none while the balance is normal. */
+/** The inline message under the balance (the error texts); none while the balance is normal. */
 export const CREDIT_LEVEL_MESSAGES: Record<CreditLevel, string | null> = {
   normal: null,
   low: "Running low. Consider adding credits.",

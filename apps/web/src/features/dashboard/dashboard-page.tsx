@@ -37,7 +37,7 @@ export const ZERO_USAGE: TUsageStats = {
   total_credits_used: 0,
 };
 
-/** Spec §7: GET /billing/usage-stats, "zeros on failure". */
+/** The API: GET /billing/usage-stats, "zeros on failure". */
 export async function fetchUsageStats(signal?: AbortSignal): Promise<TUsageStats> {
   try {
     const body = await api.get<TUsageStats | { stats: TUsageStats }>("/billing/usage-stats", {

@@ -14,7 +14,7 @@ const DEBUG_LINKS = [
   "/isolated-dashboard",
 ] as const;
 
-/** The frame of spec §2's debug and test routes: never indexed, linked to each other. */
+/** The frame of the route table's debug and test routes: never indexed, linked to each other. */
 export function DebugFrame({
   title,
   description,

@@ -12,7 +12,7 @@ import {
 import { DebugFrame, DebugSection } from "./debug-frame";
 
 /**
- * Spec §2's isolated pair: a fake auth test that uses none of the real sign-in. The "token" is
+ * The route table's isolated pair: a fake auth test that uses none of the real sign-in. The "token" is
  * whatever localStorage `authToken` holds; the dashboard's check takes 500 ms and sends a
  * browser without one to /isolated-auth.
  */

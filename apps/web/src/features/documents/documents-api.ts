@@ -12,7 +12,7 @@ import { buildApiUrl } from "../../lib/api/client";
 import { workspaceScope } from "../workspaces/workspace-store";
 
 /**
- * The calls of the Documents screen (issue 13; payloads from contracts/documents.ts), with
+ * The calls of the Documents screen (decision 036; payloads from contracts/documents.ts), with
  * their query keys. The upload, which needs progress events, is in upload-document.ts.
  */
 export const DOCUMENTS_QUERY_KEY = ["documents"] as const;

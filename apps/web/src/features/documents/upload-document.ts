@@ -3,6 +3,7 @@ import {
   DOCUMENT_UPLOAD_FIELD,
   DOCUMENT_WORKSPACE_FIELD,
   ERROR_CODES,
+  errorCodeForStatus,
   REQUEST_ID_HEADER,
   type TApiError,
   type TCsrfTokenResponse,
@@ -10,12 +11,7 @@ import {
   type TDocumentResponse,
 } from "@cohort/contracts";
 import { api } from "../../lib/api/api";
-import {
-  ApiError,
-  CLIENT_ERROR_CODES,
-  FRIENDLY_MESSAGES,
-  fallbackCodeForStatus,
-} from "../../lib/api/api-error";
+import { ApiError, CLIENT_ERROR_CODES, FRIENDLY_MESSAGES } from "../../lib/api/api-error";
 import { buildApiUrl, randomRequestId } from "../../lib/api/client";
 import { getBrowserStorage, readStorage, STORAGE_KEYS } from "../../lib/storage/browser-storage";
 import { logger } from "../../lib/telemetry/logger";
@@ -130,7 +126,7 @@ function send(url: string, file: File, token: string, options: UploadOptions): P
 /** A refused upload as the API client reports any refused call: the server's own message. */
 function refusal(raw: RawAnswer): ApiError {
   const body = errorBody(raw.text);
-  const code = body?.error.code ?? fallbackCodeForStatus(raw.status);
+  const code = body?.error.code ?? errorCodeForStatus(raw.status);
   const message =
     raw.status >= 500
       ? FRIENDLY_MESSAGES.server

@@ -15,7 +15,7 @@ export function clearDataAndLogin(): void {
   window.location.assign("/login");
 }
 
-/** Spec §2: the full-screen page the route-loop detector shows. */
+/** The route table: the full-screen page the route-loop detector shows. */
 export function AuthErrorPage() {
   useDocumentMeta({ title: "Authentication Error", noindex: true });
   const heading = useRef<HTMLHeadingElement>(null);

@@ -11,7 +11,7 @@ const HELPFUL_LINKS = [
   { to: "/contact", label: "Contact", text: "Tell us what you were looking for." },
 ] as const;
 
-/** Spec §2: any unknown path. Not indexed; offers a way home, a way back and the main doors. */
+/** The route table: any unknown path. Not indexed; offers a way home, a way back and the main doors. */
 export function NotFoundPage() {
   useDocumentMeta({ title: "Page not found", noindex: true });
   const navigate = useNavigate();

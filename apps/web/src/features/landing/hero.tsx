@@ -160,7 +160,7 @@ export function Hero() {
           </div>
           {starter ? (
             <p className="mt-6 text-sm text-ink-400">
-              Starter is {formatUsd(starter.priceUsdMonthly)} a month with{" "}
+              Starter is {formatUsd(starter.priceCentsMonthly / 100)} a month with{" "}
               {formatCredits(starter.monthlyCredits)} credits. Calls on your own keys cost no
               credits.
             </p>

@@ -2,7 +2,7 @@ import { Container } from "../../components/container";
 import { SectionHeading } from "../../components/marketing/section-heading";
 
 /**
- * Spec §2 asks for three testimonials. Cohort has no published customer quotes yet, so these
+ * The route table asks for three testimonials. Cohort has no published customer quotes yet, so these
  * are illustrative: written by the team, each about something the product really does, and
  * said to be so on the page — never a made-up person or company (decision 030).
  */

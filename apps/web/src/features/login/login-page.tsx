@@ -43,7 +43,7 @@ const RedirectLoopAlert = lazy(() =>
   import("./redirect-loop-alert").then((m) => ({ default: m.RedirectLoopAlert })),
 );
 
-/** Spec §8 texts of this screen, word for word. */
+/** The exact error texts of this screen, word for word. */
 export const LOGIN_TEXTS = {
   welcomeBack: "Welcome back!",
   loginFailed: "Login failed. Please try again.",
@@ -72,7 +72,7 @@ interface HeldSignup {
   agreement: TAgreement;
 }
 
-/** Spec §2 Login screen: sign in or create an account, by password or with Google. */
+/** The route table Login screen: sign in or create an account, by password or with Google. */
 export function LoginPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const [mode, setMode] = useState<Mode>(
@@ -98,11 +98,11 @@ export function LoginPage() {
     queryFn: fetchAuthProviders,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  // Spec §2 always has Continue with Google; Firebase may add GitHub, Facebook and X.
+  // The route table always has Continue with Google; Firebase may add GitHub, Facebook and X.
   const extraProviders = (providers.data?.firebase?.providers ?? []).filter(
     (provider) => provider !== "google",
   );
-  /** A notice in the form (a declined agreement); failures of a call are toasts (spec §8). */
+  /** A notice in the form (a declined agreement); failures of a call are toasts (the error texts). */
   const [formNotice, setFormNotice] = useState<string | null>(null);
   /** The address sign-up found taken: the form offers to sign in with it instead. */
   const [takenEmail, setTakenEmail] = useState<string | null>(null);
@@ -139,7 +139,7 @@ export function LoginPage() {
     );
   }, [searchParams, setSearchParams]);
 
-  // A signed-in user goes to the dashboard, through the redirect-loop guard (spec §4).
+  // A signed-in user goes to the dashboard, through the redirect-loop guard (the UI states).
   useEffect(() => {
     if (auth.status !== "authenticated" || handledAuth.current === auth) return;
     handledAuth.current = auth;
@@ -194,7 +194,7 @@ export function LoginPage() {
       toast({ title: LOGIN_TEXTS.welcomeBack, variant: "success" });
       applyAuthResponse(response);
     } catch (error) {
-      // Spec §8: login errors are only logged (not reported as application errors).
+      // The error texts: login errors are only logged (not reported as application errors).
       logger.info("Login failed", { code: isApiError(error) ? error.code : undefined });
       showFailure({ title: failureMessage(error, LOGIN_TEXTS.loginFailed) });
     } finally {
@@ -225,7 +225,7 @@ export function LoginPage() {
       }
       const agreement = await fetchCurrentAgreement();
       if (agreement) {
-        // Spec §4: hold the form back while the agreement is read and accepted.
+        // The UI states: hold the form back while the agreement is read and accepted.
         clearFailure();
         setHeld({ values: { ...values }, agreement });
         return;

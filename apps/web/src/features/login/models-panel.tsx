@@ -2,7 +2,7 @@ import { NATIVE_MODELS } from "@cohort/contracts";
 import { Link } from "react-router";
 import { Logo } from "../../components/logo";
 
-/** Spec §2: the login screen's panel listing the built-in models. */
+/** The route table: the login screen's panel listing the built-in models. */
 export function ModelsPanel() {
   return (
     <aside

@@ -6,7 +6,7 @@ export const REDIRECT_LOOP_ALERT = {
   text: "Cohort sent you to the dashboard too many times in a row, so it stopped. Your saved sign-in state was cleared. Please sign in again.",
 } as const;
 
-/** The alert of spec §4's login redirect-loop guard, as an accessible alert dialog. */
+/** The alert of the UI states' login redirect-loop guard, as an accessible alert dialog. */
 export function RedirectLoopAlert({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <AlertDialog.Root

@@ -38,7 +38,13 @@ export function FreePlanCard({ signedInTier }: { signedInTier: TSubscriptionTier
   ];
   return (
     <PlanCard
-      plan={{ key: "free", name: FREE_PLAN_TEXTS.name, priceUsdMonthly: 0, creditsLine, features }}
+      plan={{
+        key: "free",
+        name: FREE_PLAN_TEXTS.name,
+        priceCentsMonthly: 0,
+        creditsLine,
+        features,
+      }}
       cta={<FreePlanCta signedInTier={signedInTier} />}
     />
   );

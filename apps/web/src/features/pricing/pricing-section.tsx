@@ -14,7 +14,7 @@ const CTA_TARGETS: Partial<Record<TPlan["tier"], string>> = {
   enterprise: "/contact",
 };
 
-/** schema.org offers for every plan, the Enterprise plan included (spec §9). */
+/** schema.org offers for every plan, the Enterprise plan included (the product limits). */
 function structuredData(): string {
   return JSON.stringify({
     "@context": "https://schema.org",
@@ -24,7 +24,7 @@ function structuredData(): string {
     offers: PLANS.map((plan) => ({
       "@type": "Offer",
       name: plan.name,
-      price: plan.priceUsdMonthly.toFixed(2),
+      price: (plan.priceCentsMonthly / 100).toFixed(2),
       priceCurrency: "USD",
       description: `${formatCredits(plan.monthlyCredits)} credits per month`,
       availability: plan.available ? "https://schema.org/InStock" : "https://schema.org/PreOrder",
@@ -57,7 +57,7 @@ function contentOf(plan: TPlan): PlanCardContent {
   return {
     key: plan.tier.replace("+", "-plus"),
     name: plan.name,
-    priceUsdMonthly: plan.priceUsdMonthly,
+    priceCentsMonthly: plan.priceCentsMonthly,
     creditsLine: `${formatCredits(plan.monthlyCredits)} credits`,
     features: plan.features,
     badge: plan.badge,
@@ -70,14 +70,14 @@ export interface PricingSectionProps {
   headingLevel?: "section" | "none";
   /**
    * The pricing page: the Free plan a new account starts on comes first. The landing page
-   * shows only spec §9's four plans.
+   * shows only the product limits' four plans.
    */
   withFreePlan?: boolean;
   /** A signed-in visitor's real plan buttons, in place of the public ones (decision 030). */
   offers?: PlanOffers | null;
 }
 
-/** The plans of spec §9, rendered from contracts. The Enterprise plan gets a wide band. */
+/** The plans of the product limits, rendered from contracts. The Enterprise plan gets a wide band. */
 export function PricingSection({
   headingLevel = "section",
   withFreePlan = false,

@@ -9,7 +9,7 @@ import { analytics, browserDeclinesTracking } from "../../lib/telemetry/telemetr
 const PREFERENCES_QUERY_KEY = ["telemetry", "preferences"] as const;
 
 /**
- * The per-user analytics opt-out (spec §3 analytics; decision 021): stored on the server, so it
+ * The per-user analytics opt-out (the data model analytics; decision 021): stored on the server, so it
  * follows the account to every browser, and mirrored in this browser so it applies at once.
  */
 export function AnalyticsPreference() {

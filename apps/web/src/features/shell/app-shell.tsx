@@ -171,7 +171,7 @@ function ShellCreditWatch({ user }: { user: TUserProfile | null }) {
   return <CreditAnnouncer text={useCreditWatch(balance?.walletId, balance?.credits)} />;
 }
 
-/** Spec §2 App shell: sidebar (a drawer on small screens), account facts and the content. */
+/** The route table App shell: sidebar (a drawer on small screens), account facts and the content. */
 export function AppShell() {
   const { user } = useAuth();
   const [drawerOpen, setDrawerOpen] = useState(false);

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Badge } from "../../components/badge";
 
 /**
- * Spec §6: CoChat Unlimited for pro, pro+ and enterprise; otherwise locked, with the way up.
+ * The roles: CoChat Unlimited for pro, pro+ and enterprise; otherwise locked, with the way up.
  * Meant for a wrapping flex row: the upgrade link takes a line of its own.
  */
 export function CoChatBadge({ tier }: { tier: TSubscriptionTier }) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { INITIAL_CONNECTION_SNAPSHOT } from "../../lib/realtime/connection-state";
 import { shownIndicator } from "./connection-status";
 
-describe("the connection indicator's text (spec §4)", () => {
+describe("the connection indicator's text (the UI states)", () => {
   it("says Disconnected before the first connection", () => {
     expect(shownIndicator(INITIAL_CONNECTION_SNAPSHOT)).toBe("disconnected");
   });

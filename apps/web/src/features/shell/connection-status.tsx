@@ -10,7 +10,7 @@ import { realtime } from "../../lib/realtime/realtime-client";
 import { useConnectionSnapshot, useRealtimeConnection } from "../../lib/realtime/use-realtime";
 
 /**
- * The app shell's connection indicator (spec §4). The shell renders this slot in its desktop
+ * The app shell's connection indicator (the UI states). The shell renders this slot in its desktop
  * sidebar and again in the mobile drawer; the first mounted one (the sidebar, mounted for
  * the shell's lifetime) owns the socket, the live region and a floating pill for screens
  * where the sidebar is hidden; a second one renders nothing.
@@ -38,7 +38,7 @@ const tones: Record<Exclude<ConnectionIndicator, "hidden">, { dot: string; box: 
 };
 
 /**
- * What the indicator shows. Spec §4 has it say "Disconnected" at first: until the socket's
+ * What the indicator shows. The product asks it to say "Disconnected" at first: until the socket's
  * first connection the machine is `hidden` and not connected, and that reads as disconnected
  * (without the "Connection lost" announcement: nothing was lost yet).
  */

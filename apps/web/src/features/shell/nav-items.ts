@@ -1,4 +1,4 @@
-/** Spec §2 App shell: the sidebar's links, in order ({product} Chat = Cohort Chat). */
+/** The route table App shell: the sidebar's links, in order ({product} Chat = Cohort Chat). */
 export const APP_NAV_ITEMS = [
   { to: "/dashboard", label: "Dashboard" },
   { to: "/chat", label: "Cohort Chat" },

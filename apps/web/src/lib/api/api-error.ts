@@ -1,5 +1,3 @@
-import { errorCodeForStatus } from "@cohort/contracts";
-
 /** Codes for failures that never got an answer from the server. */
 export const CLIENT_ERROR_CODES = {
   network: "network_error",
@@ -66,9 +64,4 @@ export class ApiError extends Error {
 
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
-}
-
-/** The code to use when a failed response has no error body of the agreed shape. */
-export function fallbackCodeForStatus(status: number): string {
-  return errorCodeForStatus(status);
 }

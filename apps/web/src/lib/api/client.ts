@@ -4,6 +4,7 @@ import {
   CSRF_HEADER,
   DEFAULT_RETRY_AFTER_SECONDS,
   ERROR_CODES,
+  errorCodeForStatus,
   REQUEST_ID_HEADER,
   SLOW_REQUEST_WARNING_MS,
   type TApiError,
@@ -11,12 +12,7 @@ import {
 } from "@cohort/contracts";
 import { removeStorageIfPresent, STORAGE_KEYS, type StorageLike } from "../storage/browser-storage";
 import type { Logger } from "../telemetry/logger";
-import {
-  ApiError,
-  CLIENT_ERROR_CODES,
-  FRIENDLY_MESSAGES,
-  fallbackCodeForStatus,
-} from "./api-error";
+import { ApiError, CLIENT_ERROR_CODES, FRIENDLY_MESSAGES } from "./api-error";
 import { createCsrfToken } from "./csrf-token";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -381,7 +377,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   ): ApiError {
     const body = errorBodyOf(raw);
     const status = raw.status;
-    const code = body?.error.code ?? fallbackCodeForStatus(status);
+    const code = body?.error.code ?? errorCodeForStatus(status);
     const details = body?.error.details;
     const requestId = raw.requestId;
 

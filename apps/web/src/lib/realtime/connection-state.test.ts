@@ -56,7 +56,7 @@ function setup() {
   };
 }
 
-describe("connection indicator (spec §4)", () => {
+describe("connection indicator (the UI states)", () => {
   it("stays hidden while the first connection is made and while connected", () => {
     const { machine, indicator, announcements } = setup();
     expect(indicator()).toBe("hidden");

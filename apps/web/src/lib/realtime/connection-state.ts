@@ -1,7 +1,7 @@
 import { UI_RECONNECT_DELAY_MS, UI_RECONNECTED_DISPLAY_MS } from "@cohort/contracts";
 
 /**
- * The connection indicator of spec §4 as a pure state machine: the socket reports what
+ * The connection indicator of the UI states as a pure state machine: the socket reports what
  * happens (connected, disconnected, gave up), a clock drives the two timed steps.
  *
  *   hidden ──lost──▶ disconnected ──2 s──▶ reconnecting

@@ -19,7 +19,7 @@ import { type ConnectionMachine, createConnectionMachine } from "./connection-st
 import type { SessionFeedTransport } from "./session-feed";
 
 /**
- * The app's one socket (spec §7: polling transport, the session cookie for auth, reconnection
+ * The app's one socket (the API: polling transport, the session cookie for auth, reconnection
  * 10 attempts with 1–5 s delays). socket.io-client is imported on first use, so it never
  * weighs on a page that does not connect (the landing page, the login screen).
  *
@@ -198,7 +198,7 @@ function createRealtimeClient(): RealtimeClient {
     },
     isConnected: () => socket?.connected ?? false,
     async joinSession(sessionId, lastSeq, lastAt) {
-      // Spec §7: the realtime session id also correlates the page's log entries.
+      // The API: the realtime session id also correlates the page's log entries.
       logger.setSessionId(sessionId);
       const live = await ensureOpen();
       return (await live

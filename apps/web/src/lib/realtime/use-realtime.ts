@@ -7,7 +7,7 @@ export function useRealtimeConnection(): void {
   useEffect(() => realtime.acquire(), []);
 }
 
-/** The connection indicator's state (spec §4). */
+/** The connection indicator's state (the UI states). */
 export function useConnectionSnapshot(): ConnectionSnapshot {
   return useSyncExternalStore(
     realtime.connection.subscribe,

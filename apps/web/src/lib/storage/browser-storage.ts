@@ -1,5 +1,5 @@
 /**
- * Browser storage keys of spec §3. Only non-secret state lives here: the session itself is an
+ * Browser storage keys of the data model. Only non-secret state lives here: the session itself is an
  * httpOnly cookie the app never sees (docs/architecture.md, "Trust rules").
  */
 export const STORAGE_KEYS = {

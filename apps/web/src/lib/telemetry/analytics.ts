@@ -70,7 +70,7 @@ function parseSession(text: string | null): StoredSession | null {
 }
 
 /**
- * Spec §3, §8, §9 analytics: page views, events, web vitals and session ends, queued and sent
+ * The data model, the error texts and the product limits analytics: page views, events, web vitals and session ends, queued and sent
  * at most once every 2 s (one request per send); on 429 the queue is emptied and nothing is
  * recorded for 60 s.
  */

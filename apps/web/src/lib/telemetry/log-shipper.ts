@@ -77,7 +77,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Spec §9: the log buffer goes to the server at 50 entries, every 30 s, at once on an error,
+ * The product limits: the log buffer goes to the server at 50 entries, every 30 s, at once on an error,
  * and on page unload. Debug entries stay in the browser (console and buffer) only.
  */
 export function startLogShipper(deps: LogShipperDeps): LogShipper {

@@ -4,7 +4,7 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-/** One buffered entry; the shape of spec §3's "Log entry". */
+/** One buffered entry; the shape of the data model's "Log entry". */
 export interface LogEntry {
   timestamp: string;
   level: LogLevel;
@@ -43,7 +43,7 @@ export interface Logger {
   setContext(context: LogContext): void;
   /**
    * The realtime (chat) session the page has joined, put on every entry for correlation
-   * (spec §7); kept apart from the user context, which sign-in and sign-out replace.
+   * (the API); kept apart from the user context, which sign-in and sign-out replace.
    */
   setSessionId(sessionId: string | undefined): void;
   /** The buffered entries, oldest first. */

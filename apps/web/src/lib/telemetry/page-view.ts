@@ -22,7 +22,7 @@ function deviceType(viewportWidth: number): "mobile" | "tablet" | "desktop" {
 }
 
 /**
- * Spec §3 page view of one route. The path only, never the query (which may carry a reset
+ * The data model page view of one route. The path only, never the query (which may carry a reset
  * token); UTM parameters are read out of it into their own fields.
  */
 export function pageViewOf(page: PageContext): PageViewInput {

@@ -110,7 +110,7 @@ export function createTelemetryTransport(deps: TransportDeps): TelemetryTranspor
       const text = JSON.stringify(body);
       const keepalive = options.keepalive === true;
       let response = await post(path, text, await csrfToken(false), keepalive);
-      // Spec §8: a CSRF refusal drops the cached token and retries once.
+      // The error texts: a CSRF refusal drops the cached token and retries once.
       if (response && (await isCsrfRefusal(response))) {
         response = await post(path, text, await csrfToken(true), keepalive);
       }

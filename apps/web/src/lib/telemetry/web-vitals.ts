@@ -34,7 +34,7 @@ function navigationTimings(): Pick<PerformanceInput, "domLoadTime" | "pageLoadTi
 }
 
 /**
- * Spec §3, §7 web vitals through the `web-vitals` library: FCP and LCP also as events
+ * Web vitals (data model and API) through the `web-vitals` library: FCP and LCP also as events
  * (category Performance, action FCP or LCP, rounded value); the whole set as one performance
  * record when the page is first hidden, when the library has reported its final values.
  * `web-vitals` 4+ no longer measures FID: INP, its successor, is recorded as `inp`.

@@ -5,7 +5,7 @@ import type { PromptParts } from "./read-prompt";
 import type { Random } from "./seeded-random";
 
 /**
- * The simulator's tool use (issue 30 §8, decision 058): offered tools, it calls the ones that
+ * The simulator's tool use (decision 058): offered tools, it calls the ones that
  * help the way a real model would — through AI SDK tool calls the engine's loop runs:
  * `search_documents` when the task is about the attached documents, `read_url` when the task
  * contains a URL, `web_search` when it asks to look something up on the web, and any other
