@@ -36,6 +36,8 @@ import { sessionToolsMigration } from "./0035_session_tools";
 import { toolApprovalsMigration } from "./0036_tool_approvals";
 import { mcpServersMigration } from "./0037_mcp_servers";
 import { generatedImagesMigration } from "./0040_generated_images";
+import { planReviewMigration } from "./0044_plan_review";
+import { runInterventionsMigration } from "./0045_run_interventions";
 
 /**
  * Every schema change, one file each, applied in the order of their ids. Each module owns
@@ -81,4 +83,6 @@ export const migrations: readonly Migration[] = [
   toolApprovalsMigration,
   mcpServersMigration,
   generatedImagesMigration,
+  planReviewMigration,
+  runInterventionsMigration,
 ];

@@ -2,6 +2,7 @@ import { addMessage } from "../sessions/add-message";
 import { advance } from "./advance-run";
 import { gatherMaterial } from "./gather-material";
 import { releaseReserved } from "./hold-credits";
+import { afterPlanning, waitForPlanStart } from "./plan-review";
 import { planRun } from "./plan-run";
 import type { ResumePoint } from "./resume-point";
 import { retrievePassages } from "./retrieve-passages";
@@ -26,9 +27,10 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     await gatherMaterial(ctx);
     let plan = resume?.plan ?? null;
     if (!plan) {
-      const planned = await planRun(ctx);
-      await advance(ctx, { to: "running", ...planned });
-      plan = planned.plan;
+      // With "Review the plan first", the run waits in `planned` here (decision 069).
+      plan = await afterPlanning(ctx, await planRun(ctx));
+    } else if (ctx.status === "planned") {
+      plan = await waitForPlanStart(ctx, plan);
     }
     await retrievePassages(ctx, plan);
     const drafts = await runAgents(ctx, plan, resume?.drafts);
