@@ -111,3 +111,13 @@ export const ZRunMessageResponse = z.discriminatedUnion("mode", [
   z.object({ mode: z.literal("now"), run_id: z.string(), message_id: z.string() }),
 ]);
 export type TRunMessageResponse = z.infer<typeof ZRunMessageResponse>;
+
+export const STEERING_ROUTES = {
+  plan: (sessionId: string, runId: string) => `/api/sessions/${sessionId}/runs/${runId}/plan`,
+  startPlan: (sessionId: string, runId: string) =>
+    `/api/sessions/${sessionId}/runs/${runId}/plan/start`,
+  steerLane: (sessionId: string, runId: string, stepId: string) =>
+    `/api/sessions/${sessionId}/runs/${runId}/lanes/${stepId}/steer`,
+  message: (sessionId: string, runId: string) =>
+    `/api/sessions/${sessionId}/runs/${runId}/messages`,
+} as const;

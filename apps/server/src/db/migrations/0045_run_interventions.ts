@@ -18,6 +18,7 @@ export const runInterventionsMigration: Migration = {
       created_by uuid REFERENCES users (id) ON DELETE SET NULL,
       created_by_name text,
       created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+      announced_at timestamptz,
       taken_at timestamptz,
       taken_step_id text
     );

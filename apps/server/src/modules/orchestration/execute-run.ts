@@ -9,6 +9,7 @@ import { retrievePassages } from "./retrieve-passages";
 import { applyStoredReview, reviewDrafts } from "./review-drafts";
 import { runAgents } from "./run-agents";
 import { drain, haltForError, type RunContext } from "./run-context";
+import { watchInterventions } from "./steer-lane";
 import { synthesizeAnswer } from "./synthesize-answer";
 
 /**
@@ -20,6 +21,8 @@ import { synthesizeAnswer } from "./synthesize-answer";
  */
 export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise<string | null> {
   const { deps } = ctx;
+  // Steer, Skip and queued messages reach the run while it executes here (decision 069).
+  const watching = watchInterventions(ctx);
   try {
     // A resumed run (decision 047) goes on from the phase it had reached: what its stored
     // calls completed is kept, not called or paid again.
@@ -69,6 +72,7 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     });
     return null;
   } finally {
+    watching.stop();
     if (ctx.planHold) await releaseReserved(ctx, ctx.planHold);
     ctx.planHold = null;
     await ctx.events.flush().catch(() => {});

@@ -132,9 +132,10 @@ export async function waitForPlanStart(ctx: RunContext, plan: TRunPlanView): Pro
     signal: ctx.controller.signal,
     read: () => getPlanReviewOfRun(db, ctx.runId),
     expire: async (row) => {
-      await db.query(`UPDATE plan_reviews SET status = 'expired' WHERE id = $1 AND status = 'pending'`, [
-        row.id,
-      ]);
+      await db.query(
+        `UPDATE plan_reviews SET status = 'expired' WHERE id = $1 AND status = 'pending'`,
+        [row.id],
+      );
     },
   });
   if (decided?.status !== "started") {

@@ -18,8 +18,8 @@ import {
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import type { Principal } from "../../platform/auth";
-import type { ApprovalWaiters } from "../approvals/approval-waiters";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
+import type { ApprovalWaiters } from "../approvals/approval-waiters";
 import type { Payer } from "../credits/payer";
 import type { DocumentSearch } from "../documents/document-search";
 import type { GatewayMessage, MadeImage, ModelGateway } from "../models/gateway";

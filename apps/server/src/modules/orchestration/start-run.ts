@@ -54,6 +54,8 @@ export async function startRun(
   control: RunControl,
   principal: Principal,
   request: TChatRequest,
+  /** "Send now" (decision 069): what the run it stopped had written, as context. */
+  partialWork?: string,
 ): Promise<TChatResponse> {
   const userId = principal.user.id;
   // Independent reads, side by side (one round trip, not four). Until the access check
@@ -75,6 +77,7 @@ export async function startRun(
     history: recent,
     content: request.message,
     stored: null,
+    ...(partialWork ? { context: partialWork } : {}),
   });
 }
 
@@ -147,6 +150,8 @@ interface RunLaunch {
   content: string;
   /** The user's message when it is stored already (regenerate); null: store `content`. */
   stored: TChatMessage | null;
+  /** Said by the assistant after the history (decision 069: a stopped run's partial work). */
+  context?: string;
 }
 
 /**
@@ -163,6 +168,7 @@ async function launchRun(
   const messageId = launch.stored?.id ?? randomUUID();
   const planCallId = randomUUID();
   const history = launch.history.map((m) => ({ role: m.role, content: m.content }));
+  if (launch.context) history.push({ role: "assistant", content: launch.context });
   const mode = session.manual_agent_selection ? "manual" : "automatic";
   const ctx = createRunContext(deps, session, {
     runId,
