@@ -78,17 +78,26 @@ export function watchInterventions(ctx: RunContext): { stop(): void } {
   };
   void (async () => {
     while (!signal.aborted) {
-      const wake = steering.waiters.wake(key, signal);
+      // One signal per look, ended with it: listeners never pile up on the run's signal.
+      const round = new AbortController();
+      const end = () => round.abort();
+      signal.addEventListener("abort", end, { once: true });
+      const wake = steering.waiters.wake(key, round.signal);
       try {
         await look();
-        await Promise.race([wake.promise, sleep(LOOK_MS, undefined, { signal }).catch(() => {})]);
+        await Promise.race([
+          wake.promise,
+          sleep(LOOK_MS, undefined, { signal: round.signal }).catch(() => {}),
+        ]);
       } catch (error) {
         if (!signal.aborted) {
           ctx.deps.log.warn({ err: error, runId: ctx.runId }, "run interventions not read");
-          await sleep(LOOK_MS, undefined, { signal }).catch(() => {});
+          await sleep(LOOK_MS, undefined, { signal: round.signal }).catch(() => {});
         }
       } finally {
         wake.cancel();
+        signal.removeEventListener("abort", end);
+        round.abort();
       }
     }
   })();
