@@ -125,7 +125,7 @@ describe("plan review", () => {
     // Remove the last maker step, run the first on another model with instructions.
     const makers = steps.filter((s) => s.role !== "critic");
     const removed = makers.at(-1) as TPlanEditStep;
-    const kept = steps
+    const kept: TPlanEditStep[] = steps
       .filter((s) => s.id !== removed.id)
       .map((s) => ({ ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== removed.id) }));
     const changed = kept[0] as TPlanEditStep;
@@ -299,7 +299,8 @@ describe("steering lanes", () => {
       expect(
         (await user.client.post(`${planUrl(session.id, run_id)}/start`, { steps })).statusCode,
       ).toBe(200);
-      const [steered, skipped] = steps as [TPlanEditStep, TPlanEditStep];
+      const steered = steps[0] as TPlanEditStep;
+      const skipped = steps[1] as TPlanEditStep;
       await waitForEvent(
         user.client,
         session.id,
