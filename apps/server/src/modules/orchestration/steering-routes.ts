@@ -238,13 +238,11 @@ export async function steeringRoutes(app: FastifyInstance) {
         [run.id, message, user.id, user.displayName],
       );
       steering.waiters.notify(runSteeringKey(run.id));
-      return reply
-        .status(200)
-        .send({
-          mode: "queue",
-          queued_id: (rows[0] as { id: string }).id,
-          message: STEERING_MESSAGES.queued,
-        });
+      return reply.status(200).send({
+        mode: "queue",
+        queued_id: (rows[0] as { id: string }).id,
+        message: STEERING_MESSAGES.queued,
+      });
     },
   );
 }

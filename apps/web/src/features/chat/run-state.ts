@@ -494,7 +494,8 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
             lane.callId === event.call_id
               ? event.output_tokens
               : (lane.outputTokens ?? 0) + event.output_tokens,
-          credits: lane.callId === event.call_id ? event.credits : (lane.credits ?? 0) + event.credits,
+          credits:
+            lane.callId === event.call_id ? event.credits : (lane.credits ?? 0) + event.credits,
           latencyMs: event.latency_ms,
           error: event.error,
           usageEstimated: event.usage_estimated === true,
