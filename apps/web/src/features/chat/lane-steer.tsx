@@ -23,8 +23,7 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
   const notes = lane.steerNotes ?? [];
   const live =
     run !== null &&
-    actions !== null &&
-    actions.canDecide &&
+    actions?.canDecide === true &&
     run.status === "running" &&
     lane.kind === "agent" &&
     lane.rerunOf === null &&
