@@ -232,6 +232,7 @@ const EnvSchema = z.object({
 
   // A tool call waiting for a person's approval is denied after this long (decision 059).
   APPROVAL_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
+  PLAN_REVIEW_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(1800),
   // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
   STRIPE_SECRET_KEY: z
     .string()
@@ -385,6 +386,8 @@ export interface AppConfig {
   };
   /** How long a tool call waits for a person's approval before it is denied (decision 059). */
   readonly approvalTimeoutMs: number;
+  /** How long a run waits in `planned` for a person to start it (decision 069). */
+  readonly planReviewTimeoutMs: number;
   readonly documents: DocumentsConfig;
   /** Bounds on share links' open live streams, per address and per link (decision 051). */
   readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
@@ -670,6 +673,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: Math.round(e.COCHAT_TIMEOUT_SECONDS * 1000),
     }),
     approvalTimeoutMs: Math.round(e.APPROVAL_TIMEOUT_SECONDS * 1000),
+    planReviewTimeoutMs: Math.round(e.PLAN_REVIEW_TIMEOUT_SECONDS * 1000),
     documents: documentsConfig(e, models),
     codeRunner: Object.freeze({
       timeoutMs: Math.round(e.CODE_RUN_TIMEOUT_SECONDS * 1000),

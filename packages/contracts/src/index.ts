@@ -35,6 +35,7 @@ export * from "./runs";
 export * from "./sessions";
 export * from "./shares";
 export * from "./spending";
+export * from "./steering";
 export * from "./telemetry";
 export * from "./templates";
 export * from "./tools";

@@ -27,6 +27,8 @@ export const RUN_STATUSES = [
   "completed",
   "failed",
   "cancelled",
+  /** Waiting for a person to review (edit) and start the plan (decision 069). */
+  "planned",
 ] as const;
 export const ZRunStatus = z.enum(RUN_STATUSES);
 export type TRunStatus = z.infer<typeof ZRunStatus>;
@@ -41,6 +43,7 @@ export const RUN_STATUS_LABELS: Record<TRunStatus, string> = {
   completed: "Completed",
   failed: "Failed",
   cancelled: "Stopped",
+  planned: "Plan ready for review",
 };
 
 /** A run in one of these is going: a session has at most one. */
@@ -50,6 +53,7 @@ export const ACTIVE_RUN_STATUSES = [
   "running",
   "reviewing",
   "synthesizing",
+  "planned",
 ] as const satisfies readonly TRunStatus[];
 
 export function isRunActive(status: TRunStatus): boolean {
@@ -63,7 +67,8 @@ export function isRunActive(status: TRunStatus): boolean {
  */
 export const RUN_STATUS_TRANSITIONS: Readonly<Record<TRunStatus, readonly TRunStatus[]>> = {
   queued: ["planning", "failed", "cancelled"],
-  planning: ["running", "failed", "cancelled"],
+  planning: ["running", "planned", "failed", "cancelled"],
+  planned: ["running", "failed", "cancelled"],
   running: ["reviewing", "synthesizing", "failed", "cancelled"],
   reviewing: ["synthesizing", "failed", "cancelled"],
   synthesizing: ["completed", "failed", "cancelled"],
@@ -190,6 +195,10 @@ export const ZPlannedStep = z.object({
   document_ids: z.array(z.string()).optional(),
   /** The tools the coordinator expects this step to use (names; absent: none named). */
   tools: z.array(z.string()).optional(),
+  /** Set in plan review (decision 069): the call's temperature (absent: the model's default). */
+  temperature: z.number().min(0).max(2).optional(),
+  /** Set in plan review (decision 069): instructions for this step, after the role's own. */
+  instructions: z.string().max(2000).optional(),
 });
 export type TPlannedStep = z.infer<typeof ZPlannedStep>;
 
@@ -436,6 +445,11 @@ export const RUN_EVENT_TYPES = [
   "tool.approval",
   "tool.approval.decided",
   "tool.result",
+  "run.planned",
+  "plan.started",
+  "lane.steered",
+  "message.queued",
+  "message.taken",
 ] as const;
 export type TRunEventType = (typeof RUN_EVENT_TYPES)[number];
 
@@ -695,6 +709,48 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     files: z.array(ZToolFile),
     /** Why it failed or was denied (null when completed). */
     error: ZRunError.nullable(),
+  }),
+  /** The run waits for a person to review and start its plan (decision 069). */
+  z.object({
+    ...eventBase,
+    type: z.literal("run.planned"),
+    review_id: z.string(),
+    expires_at: z.string(),
+  }),
+  /** The reviewed plan was started: the plan as it runs (edited or not). */
+  z.object({
+    ...eventBase,
+    type: z.literal("plan.started"),
+    plan: ZRunPlanView,
+    edited: z.boolean(),
+    by_name: z.string().nullable(),
+  }),
+  /** A lane was stopped by a person: steered with a note (it goes on), or skipped. */
+  z.object({
+    ...eventBase,
+    type: z.literal("lane.steered"),
+    /** The lane's plan step id, and the call that was stopped (null: it had not started). */
+    lane: z.string(),
+    lane_call_id: z.string().nullable(),
+    action: z.enum(["steer", "skip"]),
+    note: z.string(),
+    by_name: z.string().nullable(),
+  }),
+  /** A message sent while the team worked: queued for the next step boundary. */
+  z.object({
+    ...eventBase,
+    type: z.literal("message.queued"),
+    queued_id: z.string(),
+    text: z.string(),
+    by_name: z.string().nullable(),
+  }),
+  /** Queued messages the coordinator took into the next step (by its plan step id). */
+  z.object({
+    ...eventBase,
+    type: z.literal("message.taken"),
+    queued_ids: z.array(z.string()),
+    /** The plan step whose prompt first carries them (null: the review or the answer). */
+    before_step: z.string().nullable(),
   }),
 ]);
 export type TRunEvent = z.infer<typeof ZRunEvent>;

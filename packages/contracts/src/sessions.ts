@@ -131,6 +131,8 @@ export const ZSession = z.object({
   last_activity_at: z.string().describe("The newest of its creation, change, run start or end"),
   /** Which tools each role may use and when calls wait for approval (decision 058). */
   tools: ZSessionToolSettings.default(defaultSessionTools),
+  /** "Review the plan first" (decision 069): runs wait in `planned` until a person starts them. */
+  review_plan: z.boolean().default(false),
   imported_from_export_at: z
     .string()
     .optional()
@@ -148,6 +150,8 @@ export const ZCreateSessionRequest = z.object({
   workspace_id: ZWorkspaceScope.shape.workspace_id,
   /** Absent: the defaults (ask for risky calls; read-only built-ins for every role). */
   tools: ZSessionToolSettings.optional(),
+  /** "Review the plan first" (decision 069); off by default. */
+  review_plan: z.boolean().default(false),
 });
 export type TCreateSessionRequest = z.input<typeof ZCreateSessionRequest>;
 
@@ -161,6 +165,7 @@ export const ZUpdateSessionRequest = z
     agent_preferences: ZAgentPreferences.nullable(),
     budget_credits: ZCredits.nullable(),
     tools: ZSessionToolSettings,
+    review_plan: z.boolean(),
   })
   .partial();
 export type TUpdateSessionRequest = z.input<typeof ZUpdateSessionRequest>;

@@ -44,6 +44,8 @@ export const ZTemplateSetup = z.object({
   budget_credits: session.budget_credits.unwrap().default(null),
   /** The tool settings (decision 058); null: the defaults. */
   tools: session.tools.unwrap().nullable().default(null),
+  /** "Review the plan first" for sessions started from it (decision 069). */
+  review_plan: session.review_plan.unwrap().optional(),
   /** Documents to attach to each new session; those deleted since are left out. */
   document_ids: z.array(z.uuid()).max(TEMPLATE_DOCUMENTS_MAX).default([]),
 });

@@ -37,6 +37,8 @@ import { toolApprovalsMigration } from "./0036_tool_approvals";
 import { mcpServersMigration } from "./0037_mcp_servers";
 import { generatedImagesMigration } from "./0040_generated_images";
 import { cochatVersionsMigration } from "./0043_cochat_versions";
+import { planReviewMigration } from "./0044_plan_review";
+import { runInterventionsMigration } from "./0045_run_interventions";
 import { messageBranchesMigration } from "./0046_message_branches";
 import { runForksMigration } from "./0047_run_forks";
 import { codeRunFilesMigration } from "./0048_code_run_files";
@@ -86,6 +88,8 @@ export const migrations: readonly Migration[] = [
   mcpServersMigration,
   generatedImagesMigration,
   cochatVersionsMigration,
+  planReviewMigration,
+  runInterventionsMigration,
   messageBranchesMigration,
   runForksMigration,
   codeRunFilesMigration,

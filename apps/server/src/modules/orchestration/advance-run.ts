@@ -17,6 +17,10 @@ import { finishRun, storeRunPhase } from "./run-store";
 export type RunMove =
   | { to: "planning" }
   | { to: "running"; plan: TRunPlanView; planCredits: Hundredths; repaired: boolean }
+  /** The plan waits for a person (decision 069): stored and shown, not run yet. */
+  | { to: "planned"; plan: TRunPlanView; planCredits: Hundredths; repaired: boolean }
+  /** A reviewed plan starts, as the person left it (decision 069). */
+  | { to: "running"; started: { plan: TRunPlanView; edited: boolean; byName: string | null } }
   | { to: "reviewing" }
   | { to: "synthesizing" }
   | {
@@ -112,6 +116,21 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       break;
     }
     case "running":
+      if ("started" in move) {
+        const { plan, edited, byName } = move.started;
+        writePhase(ctx, () => storeRunPhase(db, ctx.runId, to, { plan }));
+        event = { type: "plan.started", plan, edited, by_name: byName };
+        break;
+      }
+      writePhase(ctx, () => storeRunPhase(db, ctx.runId, to, { plan: move.plan }));
+      event = {
+        type: "run.plan",
+        plan: move.plan,
+        credits: creditsOf(move.planCredits),
+        repaired: move.repaired,
+      };
+      break;
+    case "planned":
       writePhase(ctx, () => storeRunPhase(db, ctx.runId, to, { plan: move.plan }));
       event = {
         type: "run.plan",

@@ -80,6 +80,14 @@ export interface CallSpec<T> {
    * tool calls (tool-loop.ts), in one lane and one step row, on one hold that grows.
    */
   tools?: readonly ToolDefinition[];
+  /**
+   * A lane a person may stop (Steer, Skip; decision 069): aborting it cuts this call only,
+   * like a stop — its shown text is kept and charged — and the call returns instead of
+   * throwing, for the lane to go on.
+   */
+  signal?: AbortSignal;
+  /** Told the call's id as it starts (the lane's events name it). */
+  onCallId?: (callId: string) => void;
 }
 
 /** Keeps the picture an image model made in this call with the run's session (decision 064). */
@@ -137,6 +145,7 @@ export async function callModel<T = undefined>(
   spec: CallSpec<T>,
 ): Promise<CallOutcome<T>> {
   const callId = spec.reserved?.callId ?? randomUUID();
+  spec.onCallId?.(callId);
   let route: Route;
   try {
     throwIfHalted(ctx);
@@ -240,7 +249,7 @@ export async function callModel<T = undefined>(
     ctx,
     spec,
     route.input,
-    AbortSignal.any([ctx.controller.signal, refused.signal]),
+    AbortSignal.any([ctx.controller.signal, refused.signal, ...(spec.signal ? [spec.signal] : [])]),
     (delta) => {
       if (stoppedAt) return;
       pending += delta;
@@ -278,6 +287,12 @@ export async function callModel<T = undefined>(
         } catch (error) {
           if (stoppedAt) return stoppedResult(route, shown, stoppedAt);
           const halt = haltOf(ctx);
+          if (!halt && spec.signal?.aborted) {
+            // A person stopped this lane (decision 069): kept and charged like a stop.
+            while (growing) await growing;
+            if (shown.length === 0) throw error;
+            return stoppedResult(route, shown, null);
+          }
           if (!halt || !chargesCutCall(halt)) throw error;
           // The run was halted mid-answer (a user's Stop, a client that left): the text
           // shown so far is kept and charged, whatever ended the stream (decision 053). A
@@ -302,10 +317,12 @@ export async function callModel<T = undefined>(
     if (!halt && !(error instanceof AppError)) {
       ctx.deps.log.error({ err: error, runId: ctx.runId }, "model call failed");
     }
-    const failure = halt
-      ? STOPPED
-      : failureOf(error, spec.failureNote, "The call failed unexpectedly.");
-    step.failed(failure, shown, halt !== null);
+    const interrupted = !halt && spec.signal?.aborted === true;
+    const failure =
+      halt || interrupted
+        ? STOPPED
+        : failureOf(error, spec.failureNote, "The call failed unexpectedly.");
+    step.failed(failure, shown, halt !== null || interrupted);
     if (halt) throw new RunHalted(halt);
     return { ok: false, callId, failure, partial: shown };
   }

@@ -2,12 +2,14 @@ import { addMessage } from "../sessions/add-message";
 import { advance } from "./advance-run";
 import { gatherMaterial } from "./gather-material";
 import { releaseReserved } from "./hold-credits";
+import { afterPlanning, waitForPlanStart } from "./plan-review";
 import { planRun } from "./plan-run";
 import type { ResumePoint } from "./resume-point";
 import { retrievePassages } from "./retrieve-passages";
 import { applyStoredReview, reviewDrafts } from "./review-drafts";
 import { runAgents } from "./run-agents";
 import { drain, haltForError, type RunContext } from "./run-context";
+import { watchInterventions } from "./steer-lane";
 import { synthesizeAnswer } from "./synthesize-answer";
 
 /**
@@ -19,6 +21,8 @@ import { synthesizeAnswer } from "./synthesize-answer";
  */
 export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise<string | null> {
   const { deps } = ctx;
+  // Steer, Skip and queued messages reach the run while it executes here (decision 069).
+  const watching = watchInterventions(ctx);
   try {
     // A resumed run (decision 047) goes on from the phase it had reached: what its stored
     // calls completed is kept, not called or paid again.
@@ -26,9 +30,10 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     await gatherMaterial(ctx);
     let plan = resume?.plan ?? null;
     if (!plan) {
-      const planned = await planRun(ctx);
-      await advance(ctx, { to: "running", ...planned });
-      plan = planned.plan;
+      // With "Review the plan first", the run waits in `planned` here (decision 069).
+      plan = await afterPlanning(ctx, await planRun(ctx));
+    } else if (ctx.status === "planned") {
+      plan = await waitForPlanStart(ctx, plan);
     }
     await retrievePassages(ctx, plan);
     const drafts = await runAgents(ctx, plan, resume?.drafts);
@@ -67,6 +72,7 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     });
     return null;
   } finally {
+    watching.stop();
     if (ctx.planHold) await releaseReserved(ctx, ctx.planHold);
     ctx.planHold = null;
     await ctx.events.flush().catch(() => {});

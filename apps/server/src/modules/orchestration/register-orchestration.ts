@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { createApprovalWaiters } from "../approvals/approval-waiters";
 import { codeCheckPort } from "../code-runner/register-code-runner";
 import { creditsDeps } from "../credits/credits-deps";
 import { documentSearch } from "../documents/document-search";
@@ -16,6 +17,7 @@ import type { EngineDeps } from "./run-context";
 import { createRunControl, type RunControl } from "./run-control";
 import { createEventHub, type RunEventLogDeps } from "./run-events";
 import { registerSessionSockets } from "./session-socket";
+import { steeringRoutes } from "./steering-routes";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -67,6 +69,16 @@ export async function registerOrchestration(
     tools: { registry: app.tools, config: app.config.tools },
     // The Critic runs the drafts' code and tests (decision 062).
     code: codeCheckPort(app.codeRunner),
+    // Plan review, Steer, Skip and queued messages wake runs on any instance (decision 069).
+    steering: {
+      waiters: createApprovalWaiters({
+        redis: app.redis
+          ? { pub: app.redis, channel: `${options.redisPrefix}steering` }
+          : undefined,
+        log: app.log,
+      }),
+      planReviewTimeoutMs: app.config.planReviewTimeoutMs,
+    },
   };
   const control = await createRunControl({
     deps,
@@ -86,8 +98,10 @@ export async function registerOrchestration(
   registerSessionSockets(app);
   await app.register(orchestrationRoutes);
   await app.register(branchRoutes);
+  await app.register(steeringRoutes);
   // preClose: before the database and Redis close, so stopped runs are stored and released.
   app.addHook("preClose", async () => {
     await control.close();
+    await deps.steering?.waiters.close();
   });
 }

@@ -8,7 +8,7 @@ import {
 } from "@cohort/contracts";
 import { isUserKeyRefusal } from "../models/call-failures";
 import { UNTRUSTED_RULE } from "../tools/run-tool";
-import { type CallSpec, callModel } from "./call-model";
+import type { CallOutcome, CallSpec } from "./call-model";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
   agentContent,
@@ -16,7 +16,9 @@ import {
   messagesFor,
   roleInstructions,
 } from "./prompts";
+import { appendToPrompt, takeQueuedMessages, userNotesBlock } from "./queued-messages";
 import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
+import { callLane, skippedMessage } from "./steer-lane";
 import { laneTools } from "./tool-loop";
 
 export interface Draft extends DraftText {
@@ -103,15 +105,29 @@ async function runStep(
     return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
   });
   const call = agentCall(ctx, step, step.model, inputs, missing);
+  // Messages the user sent while the team worked, taken at this boundary (decision 069).
+  call.messages = appendToPrompt(
+    call.messages,
+    userNotesBlock(await takeQueuedMessages(ctx, step.id)),
+  );
   // The tools the session lets this role use (decision 058); none: a plain call as before.
-  const tools = await laneTools(ctx, step.role);
+  // A plan edited in review may narrow them for this step (decision 069).
+  const tools = (await laneTools(ctx, step.role)).filter(
+    (tool) => !step.tools || step.tools.includes(tool.name),
+  );
   if (tools.length > 0) {
     call.tools = tools;
     call.system = [call.system, UNTRUSTED_RULE].filter(Boolean).join("\n\n");
   }
-  const outcome = await callModel(ctx, call);
+  // A person may steer or skip the lane while it works (decision 069).
+  const lane = await callLane(ctx, step, call);
+  if (lane.skipped) {
+    const error = { code: "skipped", message: skippedMessage(step) };
+    return { stepId: step.id, role: step.role, text: lane.text, ok: false, error };
+  }
+  const outcome = lane.outcome as CallOutcome<undefined>;
   if (outcome.ok) {
-    return { stepId: step.id, role: step.role, text: outcome.result.text, ok: true };
+    return { stepId: step.id, role: step.role, text: lane.text, ok: true };
   }
   ctx.deps.log.warn(
     { runId: ctx.runId, stepId: step.id, code: outcome.failure.code },
@@ -138,13 +154,20 @@ export function agentCall(
   missing: readonly { stepId: string; role: TAgentRole }[],
 ): CallSpec<undefined> {
   const passages = ctx.material.stepPassages.get(step.id) ?? [];
+  // Instructions given to this step in plan review follow the role's own (decision 069).
+  const instructions = [
+    roleInstructions(ctx.preferences, step.role),
+    step.instructions ? `The user's instructions for this step:\n${step.instructions}` : null,
+  ]
+    .filter(Boolean)
+    .join("\n\n");
   const content = agentContent(
     ctx.message.content,
     step.task,
     inputs,
     missing,
     passages,
-    roleInstructions(ctx.preferences, step.role),
+    instructions || null,
   );
   return {
     kind: "agent",
@@ -158,6 +181,7 @@ export function agentCall(
       history: true,
     }),
     maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
+    ...(step.temperature !== undefined ? { temperature: step.temperature } : {}),
     failureNote: `The run continues without the ${AGENT_ROLE_NAMES[step.role]}.`,
     passages,
     // On an image model the step's task is the picture, the request its context (decision 064).

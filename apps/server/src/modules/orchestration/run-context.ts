@@ -19,6 +19,7 @@ import {
 import type { Db } from "../../db/client";
 import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
+import type { ApprovalWaiters } from "../approvals/approval-waiters";
 import type { Payer } from "../credits/payer";
 import type { DocumentSearch } from "../documents/document-search";
 import type { GatewayMessage, MadeImage, ModelGateway } from "../models/gateway";
@@ -96,6 +97,17 @@ export interface EngineDeps {
   tools?: EngineTools;
   /** Absent: the Critic scores code by reading it (decision 062: it runs the tests). */
   code?: CodeCheckPort;
+  /** Absent: plans are never reviewed and lanes cannot be steered (decision 069). */
+  steering?: RunSteering;
+}
+
+/**
+ * Steering (decision 069): wakes a run when a person starts its plan, steers or skips a lane
+ * or queues a message, on any instance (the approvals' waiters, decision 059).
+ */
+export interface RunSteering {
+  waiters: ApprovalWaiters;
+  planReviewTimeoutMs: number;
 }
 
 /** The tool layer as the engine uses it (decision 058). */
@@ -194,6 +206,8 @@ export interface RunContext {
    * it (a drain's end, a takeover; decision 047) [run control].
    */
   handedOff: boolean;
+  /** "Review the plan first" was on when the run started (decision 069). */
+  readonly reviewPlan?: boolean;
 }
 
 /** What a new context needs beyond the session: the run and the user's message. */
@@ -220,7 +234,7 @@ export function createRunContext(
     TSession,
     "id" | "workspace_id" | "agent_preferences" | "budget_credits" | "spent_credits"
   > &
-    Partial<Pick<TSession, "tools">>,
+    Partial<Pick<TSession, "tools" | "review_plan">>,
   init: RunContextInit,
 ): RunContext {
   return {
@@ -246,6 +260,7 @@ export function createRunContext(
     startedAt: performance.now(),
     pending: new Set(),
     handedOff: false,
+    reviewPlan: session.review_plan === true && (init.channel ?? "web") === "web",
   };
 }
 

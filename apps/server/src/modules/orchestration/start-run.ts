@@ -54,6 +54,8 @@ export async function startRun(
   control: RunControl,
   principal: Principal,
   request: TChatRequest,
+  /** "Send now" (decision 069): what the run it stopped had written, as context. */
+  partialWork?: string,
 ): Promise<TChatResponse> {
   const userId = principal.user.id;
   // Independent reads, side by side (one round trip, not four). Until the access check
@@ -78,6 +80,7 @@ export async function startRun(
     content: request.message,
     stored: null,
     parentRunId,
+    ...(partialWork ? { context: partialWork } : {}),
   });
 }
 
@@ -154,6 +157,8 @@ export interface RunLaunch {
   stored: TChatMessage | null;
   /** The run the message follows (decision 070; null: the first turn). */
   parentRunId: string | null;
+  /** Said by the assistant after the history (decision 069: a stopped run's partial work). */
+  context?: string;
 }
 
 /**
@@ -170,6 +175,7 @@ export async function launchRun(
   const messageId = launch.stored?.id ?? randomUUID();
   const planCallId = randomUUID();
   const history = launch.history.map((m) => ({ role: m.role, content: m.content }));
+  if (launch.context) history.push({ role: "assistant", content: launch.context });
   const mode = session.manual_agent_selection ? "manual" : "automatic";
   const ctx = createRunContext(deps, session, {
     runId,

@@ -15,9 +15,11 @@ import {
   SYNTHESIS_SYSTEM,
   synthesisContent,
 } from "./prompts";
+import { appendToPrompt, takeQueuedMessages, userNotesBlock } from "./queued-messages";
 import type { Review } from "./review-drafts";
 import type { Draft } from "./run-agents";
 import { failed, haltRun, type RunContext } from "./run-context";
+import { skippedNote } from "./steer-lane";
 import { citedIn } from "./write-step";
 
 export interface FinalAnswer {
@@ -40,7 +42,14 @@ export async function synthesizeAnswer(
     return d?.ok ? [d] : [];
   });
   const passages = citedByDrafts(ctx, usable);
-  const outcome = await callModel(ctx, synthesisCall(ctx, usable, review?.text ?? null, passages));
+  const call = synthesisCall(ctx, usable, review?.text ?? null, passages);
+  // What the user said while the team worked, and the lanes they skipped (decision 069).
+  const notes = userNotesBlock(await takeQueuedMessages(ctx, null));
+  call.messages = appendToPrompt(
+    call.messages,
+    [notes, skippedNote(ctx)].filter(Boolean).join("\n\n"),
+  );
+  const outcome = await callModel(ctx, call);
   if (outcome.ok) {
     const cited = new Set(citedIn(outcome.result.text, passages));
     // The pictures the lanes made are part of the answer (decision 064): any the coordinator

@@ -11,6 +11,8 @@ export interface NewSession {
   budget_credits: number | null;
   /** Tool settings (decision 058); null or left out: the defaults. */
   tools?: TSession["tools"] | null | undefined;
+  /** "Review the plan first" (decision 069); left out: off. */
+  review_plan?: boolean | undefined;
   /** Left out: the creator's personal workspace. */
   workspace_id?: string | undefined;
 }
@@ -26,8 +28,8 @@ export async function createSession(
 ): Promise<StoredSession> {
   const { rows } = await db.query<SessionRow>(
     `INSERT INTO sessions
-       (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits, workspace_id, tools)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb)
+       (user_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, budget_credits, workspace_id, tools, review_plan)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb, $10)
      RETURNING ${SESSION_COLUMNS}`,
     [
       userId,
@@ -40,6 +42,7 @@ export async function createSession(
       // NULL: the insert trigger gives the creator's personal workspace.
       input.workspace_id ?? null,
       input.tools ? JSON.stringify(input.tools) : null,
+      input.review_plan ?? false,
     ],
   );
   return toSession(rows[0] as SessionRow);

@@ -31,10 +31,12 @@ export interface SessionRow {
   imported_export_at?: Date | string | null;
   /** Its tool settings (decision 058); null: the defaults. */
   tools: TSessionToolSettings | null;
+  /** "Review the plan first" (decision 069). */
+  review_plan: boolean;
 }
 
 export const SESSION_COLUMNS =
-  "id, user_id, workspace_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at, imported_export_at, tools";
+  "id, user_id, workspace_id, title, description, coordinator_model, manual_agent_selection, agent_preferences, status, budget_credits, spent_credits, created_at, updated_at, imported_export_at, tools, review_plan";
 
 /** A session as stored; what it is doing (`activity`) is added from its runs on the way out. */
 export type StoredSession = Omit<TSession, "activity" | "last_activity_at">;
@@ -54,6 +56,7 @@ export function toSession(row: SessionRow): StoredSession {
     created_at: isoTimestamp(row.created_at),
     updated_at: isoTimestamp(row.updated_at),
     tools: row.tools ?? defaultSessionTools(),
+    review_plan: row.review_plan,
     // Only on an imported copy, so every other session reads as before.
     ...(row.imported_export_at
       ? { imported_from_export_at: isoTimestamp(row.imported_export_at) }

@@ -20,6 +20,7 @@ export async function sessionSetup(
     agent_preferences: session.agent_preferences,
     budget_credits: session.budget_credits,
     tools: session.tools,
+    review_plan: session.review_plan,
     document_ids: await attachedDocumentIds(db, session.id),
   });
   return { workspaceId: session.workspaceId, setup };

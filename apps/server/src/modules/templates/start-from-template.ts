@@ -39,6 +39,7 @@ export async function startFromTemplate(
     agent_preferences: setup.agent_preferences,
     budget_credits: setup.budget_credits,
     tools: setup.tools,
+    review_plan: setup.review_plan,
   });
   if (documentIds.length > 0) {
     await replaceSessionDocuments(deps.db, deps.search, workspaceId, session.id, documentIds);

@@ -1,4 +1,4 @@
-import { CHAT_MESSAGE_MAX } from "@cohort/contracts";
+import { CHAT_MESSAGE_MAX, STEERING_MESSAGES } from "@cohort/contracts";
 import {
   type FormEvent,
   type KeyboardEvent,
@@ -29,6 +29,12 @@ export interface ComposerProps {
   autoFocus?: boolean;
   /** Under the box: what sending the draft would cost (the cost preview). */
   estimate?: (draft: string) => ReactNode;
+  /**
+   * While a run is going (decision 069): the box stays usable; Send queues the message for
+   * the team's next step, "Send now" stops the run and starts a new one. Returns the text to
+   * confirm with, or null when it failed.
+   */
+  onMessageDuringRun?: (text: string, mode: "queue" | "now") => Promise<string | null>;
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line; Stop while a run is going. */
@@ -42,11 +48,14 @@ export function Composer({
   prefill = null,
   autoFocus = false,
   estimate,
+  onMessageDuringRun,
 }: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
+  const [confirmed, setConfirmed] = useState("");
   const hintId = useId();
-  const locked = running || sending || blockedReason !== null;
+  const steering = running && onMessageDuringRun !== undefined;
+  const locked = (running && !steering) || sending || blockedReason !== null;
 
   const area = useComposerTextarea(text, locked);
 
@@ -71,10 +80,18 @@ export function Composer({
     if (!message || locked) return;
     setSending(true);
     setText("");
+    if (steering && onMessageDuringRun) {
+      const said = await onMessageDuringRun(message, mode);
+      setSending(false);
+      if (said === null) setText(message);
+      else setConfirmed(said);
+      return;
+    }
     const ok = await onSend(message);
     setSending(false);
     if (!ok) setText(message);
   };
+  let mode: "queue" | "now" = "queue";
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -110,12 +127,37 @@ export function Composer({
           aria-describedby={hintId}
           placeholder={
             blockedReason ??
-            (running
-              ? "The team is working… stop the run to send something else."
-              : "Give the team a task…")
+            (steering
+              ? "Add a note for the team, or Send now to start over with it…"
+              : running
+                ? "The team is working… stop the run to send something else."
+                : "Give the team a task…")
           }
           className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed disabled:text-ink-500"
         />
+        {steering ? (
+          <>
+            <Button
+              type="submit"
+              disabled={sending || text.trim() === ""}
+              data-testid="composer-queue"
+            >
+              Send
+            </Button>
+            <Button
+              type="button"
+              variant="outline"
+              disabled={sending || text.trim() === ""}
+              onClick={() => {
+                mode = "now";
+                void submit();
+              }}
+              data-testid="composer-send-now"
+            >
+              {STEERING_MESSAGES.sendNow}
+            </Button>
+          </>
+        ) : null}
         {running ? (
           <Button
             type="button"
@@ -148,6 +190,9 @@ export function Composer({
         </p>
         {estimate ? estimate(text) : null}
       </div>
+      <p role="status" className="px-2 text-xs text-ink-600" data-testid="composer-queued">
+        {steering ? confirmed : ""}
+      </p>
     </form>
   );
 }

@@ -36,6 +36,7 @@ import { UserMessage } from "./run-card";
 import { activeRunOf, rerunGoing } from "./run-state";
 import { SessionHeader } from "./session-header";
 import { firstMessageOf } from "./start-from-message";
+import { sendRunMessage } from "./steering-api";
 import { type ChatActions, ChatActionsContext } from "./step-versions";
 import { useConversation } from "./use-conversation";
 import { useRunAnnouncements } from "./use-run-announcements";
@@ -382,6 +383,26 @@ export function Conversation({
             onSend={send}
             onStop={stop}
             stopping={stopping}
+            {...(active && !rerunGoing(active) && viewerReason === null
+              ? {
+                  onMessageDuringRun: async (text: string, mode: "queue" | "now") => {
+                    try {
+                      const said = await sendRunMessage(session.id, active.id, {
+                        message: text,
+                        mode,
+                      });
+                      return said.mode === "queue" ? said.message : "";
+                    } catch (error) {
+                      setFailure({
+                        message: isApiError(error)
+                          ? error.message
+                          : "The message could not be sent.",
+                      });
+                      return null;
+                    }
+                  },
+                }
+              : {})}
             prefill={prefill}
             autoFocus={focusComposer === true}
             estimate={(draft) => (

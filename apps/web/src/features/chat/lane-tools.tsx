@@ -15,6 +15,11 @@ export interface ApprovalActions {
 export const ApprovalActionsContext = createContext<ApprovalActions | null>(null);
 const RunToolsContext = createContext<RunView | null>(null);
 
+/** The run of the lanes under `RunToolsProvider` (Steer and Skip need it, decision 069). */
+export function useLanesRun(): RunView | null {
+  return useContext(RunToolsContext);
+}
+
 /** Gives the lanes under it their run's tool calls and approval requests. */
 export function RunToolsProvider({ run, children }: { run: RunView; children: ReactNode }) {
   return <RunToolsContext.Provider value={run}>{children}</RunToolsContext.Provider>;

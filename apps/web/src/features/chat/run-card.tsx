@@ -13,6 +13,8 @@ import { creditRefusalOf, REFUSAL_TITLES, RefusalAction } from "./credit-refusal
 import { KeyRefusedLink } from "./key-refused-link";
 import { RunToolsProvider } from "./lane-tools";
 import { ModelBadge } from "./model-badge";
+import { PlanEditor } from "./plan-editor";
+import { QueuedMessages } from "./queued-messages";
 import {
   CriticCard,
   LaneGrid,
@@ -158,7 +160,13 @@ function RunWork({ run, models }: { run: RunView; models: Map<string, TModel> })
   return (
     <div className="grid grid-cols-1 gap-4">
       <UsedMemories run={run} />
-      <PlanChecklist run={run} />
+      {/* A plan waiting for review is edited here before it starts (decision 069). */}
+      {run.status === "planned" && run.plan ? (
+        <PlanEditor key={run.review?.id ?? run.id} run={run} models={models} />
+      ) : (
+        <PlanChecklist run={run} />
+      )}
+      <QueuedMessages run={run} />
       <RunLanes run={run} models={models} />
     </div>
   );

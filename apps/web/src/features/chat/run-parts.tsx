@@ -19,6 +19,7 @@ import { Markdown } from "../../components/markdown/markdown";
 import { roleCopy } from "../../content/agent-roles";
 import { formatDuration, formatRunCredits, formatTokens } from "../../lib/format/runs";
 import { KeyRefusedLink } from "./key-refused-link";
+import { LaneSteer } from "./lane-steer";
 import { LaneTools } from "./lane-tools";
 import { ModelBadge } from "./model-badge";
 import { LanePassages, StepDocuments, useRunCitations } from "./run-sources";
@@ -559,6 +560,7 @@ export function LaneCard({
         ) : null}
       </section>
       <LaneTools lane={lane} />
+      <LaneSteer lane={lane} />
       <LanePassages lane={lane} />
       <footer className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t border-ink-100 bg-ink-50/60 px-3 py-1.5 text-xs text-ink-600 tabular-nums">
         <span data-testid="lane-usage">

@@ -69,6 +69,20 @@ export interface LaneView extends ModelRef {
   wouldBeCredits: number | null;
   /** A fork's step kept from the run it forked: not called, not charged (decision 070). */
   copied?: boolean;
+  /** Later calls of a steered lane (decision 069): their text continues this lane's. */
+  aliases?: string[];
+  /** The notes it was steered with, oldest first. */
+  steerNotes?: string[];
+  /** A person skipped it. */
+  skipped?: boolean;
+}
+
+/** A message sent while the team worked (decision 069). */
+export interface QueuedMessageView {
+  id: string;
+  text: string;
+  /** The plan step whose prompt first carried it; undefined: not taken yet; null: the answer. */
+  takenBefore?: string | null;
 }
 
 export interface CriticView {
@@ -150,6 +164,10 @@ export interface RunView {
   shownAt?: string;
   /** A fork of another run of the same message (decision 070). */
   fork?: TRunFork;
+  /** Waiting in `planned` for its plan to be started (decision 069). */
+  review?: { id: string; expiresAt: string } | null;
+  /** Messages sent while the team worked (decision 069). */
+  queued?: QueuedMessageView[];
 }
 
 export interface ConversationState {
@@ -408,7 +426,9 @@ function updateLane(
   callId: string,
   update: (lane: LaneView) => LaneView,
 ): LaneView[] {
-  return run.lanes.map((lane) => (lane.callId === callId ? update(lane) : lane));
+  return run.lanes.map((lane) =>
+    lane.callId === callId || lane.aliases?.includes(callId) ? update(lane) : lane,
+  );
 }
 
 function applyToRun(run: RunView, event: TRunEvent): RunView {
@@ -432,7 +452,36 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         memories: event.plan.memories ?? run.memories,
       };
     case "agent.started": {
-      if (run.lanes.some((l) => l.callId === event.call_id)) return run;
+      if (run.lanes.some((l) => l.callId === event.call_id || l.aliases?.includes(event.call_id))) {
+        return run;
+      }
+      // A steered lane goes on in a new call: its text continues the same lane (decision 069).
+      const steered = run.lanes.find(
+        (l) =>
+          l.stepId === event.step_id &&
+          l.kind === "agent" &&
+          event.kind === "agent" &&
+          l.rerunOf === null &&
+          event.rerun_of === undefined &&
+          (l.steerNotes?.length ?? 0) > (l.aliases?.length ?? 0),
+      );
+      if (steered) {
+        return {
+          ...run,
+          lanes: run.lanes.map((l) =>
+            l === steered
+              ? {
+                  ...l,
+                  aliases: [...(l.aliases ?? []), event.call_id],
+                  text: l.text && !/\s$/.test(l.text) ? `${l.text}\n\n` : l.text,
+                  status: "running",
+                  model: event.model,
+                  modelName: event.model_name,
+                }
+              : l,
+          ),
+        };
+      }
       const lane: LaneView = {
         callId: event.call_id,
         stepId: event.step_id,
@@ -484,9 +533,17 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           status: event.status,
           provider: event.provider ?? lane.provider,
           simulated: event.simulated ?? lane.simulated,
-          inputTokens: event.input_tokens,
-          outputTokens: event.output_tokens,
-          credits: event.credits,
+          // A steered lane's later call (decision 069): its usage adds to the lane's.
+          inputTokens:
+            lane.callId === event.call_id
+              ? event.input_tokens
+              : (lane.inputTokens ?? 0) + event.input_tokens,
+          outputTokens:
+            lane.callId === event.call_id
+              ? event.output_tokens
+              : (lane.outputTokens ?? 0) + event.output_tokens,
+          credits:
+            lane.callId === event.call_id ? event.credits : (lane.credits ?? 0) + event.credits,
           latencyMs: event.latency_ms,
           error: event.error,
           usageEstimated: event.usage_estimated === true,
@@ -602,6 +659,40 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
           ? Math.max(0, Date.parse(event.at) - Date.parse(run.createdAt))
           : null,
         lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+      };
+    case "run.planned":
+      return {
+        ...run,
+        status: isRunActive(run.status) ? "planned" : run.status,
+        review: { id: event.review_id, expiresAt: event.expires_at },
+      };
+    case "plan.started":
+      return {
+        ...run,
+        status: isRunActive(run.status) ? "running" : run.status,
+        plan: event.plan,
+        review: null,
+      };
+    case "lane.steered":
+      return {
+        ...run,
+        lanes: run.lanes.map((l) =>
+          l.stepId === event.lane && l.kind === "agent" && l.rerunOf === null
+            ? event.action === "skip"
+              ? { ...l, skipped: true }
+              : { ...l, steerNotes: [...(l.steerNotes ?? []), event.note] }
+            : l,
+        ),
+      };
+    case "message.queued":
+      if (run.queued?.some((q) => q.id === event.queued_id)) return run;
+      return { ...run, queued: [...(run.queued ?? []), { id: event.queued_id, text: event.text }] };
+    case "message.taken":
+      return {
+        ...run,
+        queued: (run.queued ?? []).map((q) =>
+          event.queued_ids.includes(q.id) ? { ...q, takenBefore: event.before_step } : q,
+        ),
       };
     case "run.resumed":
       // The calls cut off by the stop end here; they start again in new lanes.

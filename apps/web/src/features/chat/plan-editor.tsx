@@ -1,0 +1,307 @@
+import {
+  AGENT_ROLE_NAMES,
+  AGENT_ROLES,
+  STEERING_MESSAGES,
+  type TAgentRole,
+  type TModel,
+  type TPlanEditStep,
+} from "@cohort/contracts";
+import { useContext, useId, useState } from "react";
+import { Button } from "../../components/button";
+import { isApiError } from "../../lib/api/api-error";
+import { ApprovalActionsContext } from "./lane-tools";
+import type { RunView } from "./run-state";
+import { startPlan } from "./steering-api";
+
+interface Draft extends TPlanEditStep {
+  key: string;
+}
+
+const field =
+  "w-full rounded-lg border border-ink-300 bg-white px-2 py-1.5 text-sm text-ink-950 focus-visible:border-brand-500 focus-visible:outline-2 focus-visible:outline-brand-500";
+
+function draftsOf(run: RunView): Draft[] {
+  return (run.plan?.steps ?? []).map((s) => ({
+    key: s.id,
+    id: s.id,
+    role: s.role,
+    task: s.task,
+    depends_on: s.depends_on,
+    model: s.model,
+    ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+    ...(s.instructions ? { instructions: s.instructions } : {}),
+    ...(s.tools ? { tools: s.tools } : {}),
+  }));
+}
+
+/** Dependencies only on earlier steps: a move or a removal drops the ones that break. */
+function tidy(steps: Draft[]): Draft[] {
+  const seen = new Set<string>();
+  return steps.map((s) => {
+    const kept = (s.depends_on ?? []).filter((d) => seen.has(d));
+    seen.add(s.id);
+    return { ...s, depends_on: kept };
+  });
+}
+
+/**
+ * The plan of a run waiting in `planned` (decision 069): reorder, remove or add steps, change
+ * a step's role, model, temperature, instructions or tools, then Start. Every control is a
+ * labelled form control or a button, so it all works by keyboard.
+ */
+export function PlanEditor({ run, models }: { run: RunView; models: Map<string, TModel> }) {
+  const actions = useContext(ApprovalActionsContext);
+  const [steps, setSteps] = useState<Draft[]>(() => draftsOf(run));
+  const [starting, setStarting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState("");
+  const baseId = useId();
+  if (!actions) return null;
+  const canEdit = actions.canDecide;
+  const modelList = [...models.values()];
+
+  const update = (key: string, change: Partial<Draft>) =>
+    setSteps((all) => all.map((s) => (s.key === key ? { ...s, ...change } : s)));
+  const move = (index: number, by: -1 | 1) =>
+    setSteps((all) => {
+      const next = [...all];
+      const [item] = next.splice(index, 1);
+      if (!item) return all;
+      next.splice(index + by, 0, item);
+      setStatus(`Moved step ${item.id} to position ${index + by + 1}.`);
+      return tidy(next);
+    });
+  const remove = (key: string) =>
+    setSteps((all) => {
+      const gone = all.find((s) => s.key === key);
+      setStatus(gone ? `Removed step ${gone.id}.` : "");
+      return tidy(
+        all
+          .filter((s) => s.key !== key)
+          .map((s) => ({ ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== gone?.id) })),
+      );
+    });
+  const add = () =>
+    setSteps((all) => {
+      let n = all.length + 1;
+      while (all.some((s) => s.id === `step-${n}`)) n++;
+      const role: TAgentRole = "strategist";
+      const model = run.plan?.steps.find((s) => s.role === role)?.model ?? all[0]?.model ?? "";
+      setStatus(`Added step step-${n}.`);
+      return [...all, { key: `new-${n}`, id: `step-${n}`, role, task: "", depends_on: [], model }];
+    });
+
+  const start = async () => {
+    setStarting(true);
+    setError(null);
+    try {
+      await startPlan(actions.sessionId, run.id, {
+        steps: steps.map(({ key: _key, ...step }) => step),
+      });
+    } catch (failure) {
+      setError(isApiError(failure) ? failure.message : "The plan could not be started. Try again.");
+      setStarting(false);
+    }
+  };
+
+  return (
+    <section
+      aria-labelledby={`${baseId}-title`}
+      className="grid grid-cols-1 gap-3 rounded-2xl border border-brand-200 bg-brand-50/40 p-3"
+      data-testid="plan-editor"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={`${baseId}-title`} className="text-sm font-semibold text-ink-950">
+          {STEERING_MESSAGES.planReady}
+        </h3>
+        {run.review ? (
+          <p className="text-xs text-ink-600">
+            Waits until {new Date(run.review.expiresAt).toLocaleTimeString()}
+          </p>
+        ) : null}
+      </div>
+      <ol className="grid grid-cols-1 gap-2">
+        {steps.map((step, index) => {
+          const id = `${baseId}-${step.key}`;
+          return (
+            <li
+              key={step.key}
+              className="grid grid-cols-1 gap-2 rounded-xl border border-ink-200 bg-white p-3 sm:grid-cols-2"
+              data-testid="plan-step"
+              data-step-id={step.id}
+            >
+              <div className="flex items-center justify-between gap-2 sm:col-span-2">
+                <p className="text-sm font-semibold text-ink-900">
+                  {index + 1}. {AGENT_ROLE_NAMES[step.role]} ·{" "}
+                  <span className="font-mono text-xs">{step.id}</span>
+                </p>
+                {canEdit ? (
+                  <div className="flex gap-1">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={index === 0}
+                      onClick={() => move(index, -1)}
+                      aria-label={`Move step ${step.id} up`}
+                    >
+                      ↑
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={index === steps.length - 1}
+                      onClick={() => move(index, 1)}
+                      aria-label={`Move step ${step.id} down`}
+                    >
+                      ↓
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => remove(step.key)}
+                      aria-label={`Remove step ${step.id}`}
+                    >
+                      Remove
+                    </Button>
+                  </div>
+                ) : null}
+              </div>
+              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-role`}>
+                Role
+                <select
+                  id={`${id}-role`}
+                  className={field}
+                  value={step.role}
+                  disabled={!canEdit}
+                  onChange={(e) => update(step.key, { role: e.target.value as TAgentRole })}
+                >
+                  {AGENT_ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {AGENT_ROLE_NAMES[role]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-model`}>
+                Model
+                <select
+                  id={`${id}-model`}
+                  className={field}
+                  value={step.model}
+                  disabled={!canEdit}
+                  onChange={(e) => update(step.key, { model: e.target.value })}
+                  data-testid="plan-step-model"
+                >
+                  {modelList.some((m) => m.id === step.model) ? null : (
+                    <option value={step.model}>{step.model}</option>
+                  )}
+                  {modelList.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label
+                className="grid gap-1 text-xs text-ink-700 sm:col-span-2"
+                htmlFor={`${id}-task`}
+              >
+                Task
+                <textarea
+                  id={`${id}-task`}
+                  className={field}
+                  rows={2}
+                  value={step.task}
+                  disabled={!canEdit}
+                  onChange={(e) => update(step.key, { task: e.target.value })}
+                />
+              </label>
+              <label
+                className="grid gap-1 text-xs text-ink-700 sm:col-span-2"
+                htmlFor={`${id}-instructions`}
+              >
+                Instructions for this step
+                <textarea
+                  id={`${id}-instructions`}
+                  className={field}
+                  rows={1}
+                  value={step.instructions ?? ""}
+                  disabled={!canEdit}
+                  onChange={(e) => update(step.key, { instructions: e.target.value })}
+                />
+              </label>
+              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-temperature`}>
+                Temperature (empty: the model's default)
+                <input
+                  id={`${id}-temperature`}
+                  className={field}
+                  type="number"
+                  min={0}
+                  max={2}
+                  step={0.1}
+                  value={step.temperature ?? ""}
+                  disabled={!canEdit}
+                  onChange={(e) =>
+                    update(step.key, {
+                      temperature: e.target.value === "" ? null : Number(e.target.value),
+                    })
+                  }
+                />
+              </label>
+              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-tools`}>
+                Tools (names, comma-separated; empty: all the role may use)
+                <input
+                  id={`${id}-tools`}
+                  className={field}
+                  value={(step.tools ?? []).join(", ")}
+                  disabled={!canEdit}
+                  onChange={(e) => {
+                    const names = e.target.value
+                      .split(",")
+                      .map((t) => t.trim())
+                      .filter(Boolean);
+                    const { tools: _tools, ...rest } = step;
+                    setSteps((all) =>
+                      all.map((s) =>
+                        s.key === step.key
+                          ? names.length > 0
+                            ? { ...rest, tools: names }
+                            : rest
+                          : s,
+                      ),
+                    );
+                  }}
+                />
+              </label>
+            </li>
+          );
+        })}
+      </ol>
+      <p role="status" className="sr-only">
+        {status}
+      </p>
+      {error ? (
+        <p
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900"
+        >
+          {error}
+        </p>
+      ) : null}
+      {canEdit ? (
+        <div className="flex flex-wrap justify-between gap-2">
+          <Button variant="outline" onClick={add}>
+            Add a step
+          </Button>
+          <Button
+            onClick={() => void start()}
+            disabled={starting || steps.length === 0}
+            data-testid="plan-start"
+          >
+            {starting ? "Starting…" : STEERING_MESSAGES.start}
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
