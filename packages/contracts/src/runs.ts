@@ -462,6 +462,11 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     limit: ZCreditLimitKind.optional(),
     /** A simulated call that was not charged: what it would have cost (decision 053). */
     would_be_credits: z.number().optional(),
+    /**
+     * What the lane's tool calls cost, included in `credits` (absent: none priced; decision
+     * 067): `credits` is the lane's whole step, model turns and tools.
+     */
+    tool_credits: z.number().optional(),
   }),
   /**
    * The passages a lane's call was given, sent right after its agent.started (only when it

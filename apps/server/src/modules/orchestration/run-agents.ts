@@ -8,6 +8,7 @@ import {
 } from "@cohort/contracts";
 import { isUserKeyRefusal } from "../models/call-failures";
 import { UNTRUSTED_RULE } from "../tools/run-tool";
+import type { ToolDefinition } from "../tools/tool-definition";
 import { type CallSpec, callModel } from "./call-model";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
@@ -17,7 +18,7 @@ import {
   roleInstructions,
 } from "./prompts";
 import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
-import { laneTools } from "./tool-loop";
+import { stepLaneTools } from "./plan-tools";
 
 export interface Draft extends DraftText {
   ok: boolean;
@@ -103,12 +104,9 @@ async function runStep(
     return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
   });
   const call = agentCall(ctx, step, step.model, inputs, missing);
-  // The tools the session lets this role use (decision 058); none: a plain call as before.
-  const tools = await laneTools(ctx, step.role);
-  if (tools.length > 0) {
-    call.tools = tools;
-    call.system = [call.system, UNTRUSTED_RULE].filter(Boolean).join("\n\n");
-  }
+  // The tools the plan expects this step to use, among those the session lets its role use
+  // (decisions 058, 067); none: a plain call as before.
+  offerTools(call, await stepLaneTools(ctx, step));
   const outcome = await callModel(ctx, call);
   if (outcome.ok) {
     return { stepId: step.id, role: step.role, text: outcome.result.text, ok: true };
@@ -124,6 +122,13 @@ async function runStep(
     message: note && message.endsWith(note) ? message.slice(0, -note.length).trim() : message,
   };
   return { stepId: step.id, role: step.role, text: outcome.partial, ok: false, error };
+}
+
+/** Gives a lane's call its tools and the rule that tool output is data (decision 058). */
+export function offerTools(call: CallSpec<undefined>, tools: readonly ToolDefinition[]): void {
+  if (tools.length === 0) return;
+  call.tools = tools;
+  call.system = [call.system, UNTRUSTED_RULE].filter(Boolean).join("\n\n");
 }
 
 /**

@@ -335,6 +335,8 @@ async function runToolCall(
       const price = hundredths(run.creditsUsed ?? tool.price);
       const held = await withHold(ctx, reserved, async () => toolCallResult(tool, price));
       charged = held.charged;
+      const before = ctx.tools.charged.get(lane.callId) ?? NO_CREDITS;
+      ctx.tools.charged.set(lane.callId, hundredths(before + charged));
     } else {
       await releaseReserved(ctx, reserved);
     }

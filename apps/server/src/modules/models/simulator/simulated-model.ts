@@ -134,6 +134,7 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
       earlier: prompt.earlier,
       prompt: everything,
       documents: prompt.documents,
+      tools: prompt.tools,
       random: seededRandom(seed),
     });
     const text = JSON.stringify(value);
