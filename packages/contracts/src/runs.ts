@@ -148,6 +148,12 @@ export const ZRunPassage = z.object({
   section: z.string().nullable(),
   /** The passage's text as the agents got it (a snippet of the chunk when long). */
   text: z.string(),
+  /**
+   * A page or search result a tool found (decision 067): its address. Such a source has no
+   * document (`document_id` is empty, `document_name` is its title) and shares the run's
+   * numbering with the documents' passages.
+   */
+  url: z.string().optional(),
 });
 export type TRunPassage = z.infer<typeof ZRunPassage>;
 

@@ -36,6 +36,7 @@ import { sessionToolsMigration } from "./0035_session_tools";
 import { toolApprovalsMigration } from "./0036_tool_approvals";
 import { mcpServersMigration } from "./0037_mcp_servers";
 import { generatedImagesMigration } from "./0040_generated_images";
+import { runSourceUrlsMigration } from "./0042_run_source_urls";
 
 /**
  * Every schema change, one file each, applied in the order of their ids. Each module owns
@@ -81,4 +82,5 @@ export const migrations: readonly Migration[] = [
   toolApprovalsMigration,
   mcpServersMigration,
   generatedImagesMigration,
+  runSourceUrlsMigration,
 ];

@@ -17,6 +17,7 @@ import { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { isUserKeyRefusal, withTryAgain } from "../models/call-failures";
 import { callModel } from "./call-model";
+import { mergedCriticTools, planToolOffer, toolsBlock, withStepTools } from "./plan-tools";
 import {
   messagesFor,
   PLAN_MAX_OUTPUT_TOKENS,
@@ -25,7 +26,6 @@ import {
   planRepair,
   planSystem,
 } from "./prompts";
-import { mergedCriticTools, planToolOffer, toolsBlock, withStepTools } from "./plan-tools";
 import { failed, haltRun, type RunContext, type RunHalted } from "./run-context";
 
 /**

@@ -8,6 +8,7 @@ import {
 import { type CallSpec, callModel } from "./call-model";
 import { checkDrafts, type DraftEvidence, evidenceSection } from "./check-drafts";
 import { draftsToRevise, parseCriticVerdict } from "./parse-critic-verdict";
+import { stepLaneTools } from "./plan-tools";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
   CRITIC_MAX_OUTPUT_TOKENS,
@@ -18,7 +19,6 @@ import {
   roleInstructions,
 } from "./prompts";
 import type { StoredReview } from "./resume-point";
-import { stepLaneTools } from "./plan-tools";
 import { type Draft, offerTools } from "./run-agents";
 import { inParallel, type RunContext } from "./run-context";
 

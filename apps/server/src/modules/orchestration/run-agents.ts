@@ -10,6 +10,7 @@ import { isUserKeyRefusal } from "../models/call-failures";
 import { UNTRUSTED_RULE } from "../tools/run-tool";
 import type { ToolDefinition } from "../tools/tool-definition";
 import { type CallSpec, callModel } from "./call-model";
+import { stepLaneTools } from "./plan-tools";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
   agentContent,
@@ -18,7 +19,6 @@ import {
   roleInstructions,
 } from "./prompts";
 import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
-import { stepLaneTools } from "./plan-tools";
 
 export interface Draft extends DraftText {
   ok: boolean;

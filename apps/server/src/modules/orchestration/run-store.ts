@@ -541,7 +541,9 @@ export function endStepPart(
     ["simulated", ending.simulated],
     ["limit_kind", ending.limit ?? null],
     ["would_be_credits", ending.wouldBeCredits ?? null],
-    ...(charge ? [] : [["credits", ending.credits + (ending.toolCredits ?? 0)] as [string, unknown]]),
+    ...(charge
+      ? []
+      : [["credits", ending.credits + (ending.toolCredits ?? 0)] as [string, unknown]]),
   ];
   // The row's credits are the lane's whole step: its model turns and its tools (decision 067).
   const tools = ending.toolCredits ?? 0;

@@ -268,8 +268,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
     settling(output) {
       return {
         opened: saved,
-        ending: (result, charged) =>
-          answeredEnding(result, charged, output(result), toolCredits()),
+        ending: (result, charged) => answeredEnding(result, charged, output(result), toolCredits()),
       };
     },
 

@@ -31,7 +31,10 @@ export function citationsOf(passages: Readonly<Record<number, TRunPassage>>): Ci
   return new Map(
     Object.values(passages).map((p) => [
       p.n,
-      { href: documentViewerPath(p.document_id, p.chunk_id), title: passageTitle(p) },
+      // A page or search result a tool found links to its address (decision 067).
+      p.url
+        ? { href: p.url, title: p.document_name }
+        : { href: documentViewerPath(p.document_id, p.chunk_id), title: passageTitle(p) },
     ]),
   );
 }

@@ -98,7 +98,10 @@ function passagesIn(block: string): QuotedPassage[] {
 function toolsIn(block: string): { name: string; roles: string[] }[] {
   return [...block.matchAll(/^- ([a-zA-Z0-9_-]+) \[([a-z, ]*)\]:/gm)].map((m) => ({
     name: m[1] as string,
-    roles: (m[2] as string).split(",").map((r) => r.trim()).filter(Boolean),
+    roles: (m[2] as string)
+      .split(",")
+      .map((r) => r.trim())
+      .filter(Boolean),
   }));
 }
 
