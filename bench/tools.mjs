@@ -90,7 +90,12 @@ async function followedRun(t, url, roles, task) {
     if (event.type === "tool.call") seen.set(event.tool_call_id, at);
     if (event.type === "tool.result") {
       const sent = seen.get(event.tool_call_id);
-      calls.push({ id: event.tool_call_id, outside: at - sent, status: event.status });
+      calls.push({
+        id: event.tool_call_id,
+        outside: at - sent,
+        inside: event.duration_ms,
+        status: event.status,
+      });
     }
     if (["run.completed", "run.failed", "run.cancelled"].includes(event.type)) {
       resolveEnd(event.type);
@@ -106,7 +111,9 @@ async function followedRun(t, url, roles, task) {
   socket.close();
   // The added time of each call: its round trip at the client minus the tool's own time.
   const added = calls.map((c) => c.outside - (ownTime.get(c.id) ?? Number.NaN));
-  return { end, durationMs, calls, added };
+  // What the call's own wrapper adds (schema, timer, cap; the event's duration_ms, whole ms).
+  const wrapper = calls.map((c) => c.inside - (ownTime.get(c.id) ?? Number.NaN));
+  return { end, durationMs, calls, added, wrapper };
 }
 
 async function main() {
@@ -138,16 +145,18 @@ async function main() {
   // 1. One read tool call per run, one run at a time (a warm-up run first).
   await followedRun(t, url, ["coder"], "Lookup fact about the bakery's opening hours.");
   const single = [];
+  const wrappers = [];
   const ownOnly = [];
   for (let i = 0; i < ROUND_TRIPS; i++) {
     const run = await followedRun(t, url, ["coder"], `Lookup fact number ${i} about the bakery.`);
     if (run.end !== "run.completed") throw new Error(`round trip run ended ${run.end}`);
     single.push(...run.added);
+    wrappers.push(...run.wrapper);
     for (const c of run.calls) ownOnly.push(ownTime.get(c.id) ?? Number.NaN);
   }
   const p50 = quantile(single, 0.5);
   console.log(
-    `round trip (${single.length} calls): added p50 ${ms(p50)}, p90 ${ms(quantile(single, 0.9))}, p99 ${ms(quantile(single, 0.99))}; tool's own time p50 ${ms(quantile(ownOnly, 0.5))}; target p50 < ${TARGET_P50_MS} ms: ${p50 < TARGET_P50_MS ? "met" : "NOT met"}`,
+    `round trip (${single.length} calls): added p50 ${ms(p50)}, p90 ${ms(quantile(single, 0.9))}, p99 ${ms(quantile(single, 0.99))}; tool's own time p50 ${ms(quantile(ownOnly, 0.5))}; inside the call (duration_ms − own, whole ms) p50 ${ms(quantile(wrappers, 0.5))}; target p50 < ${TARGET_P50_MS} ms: ${p50 < TARGET_P50_MS ? "met" : "NOT met"}`,
   );
   console.log(
     `load average: ${loadavg()

@@ -54,7 +54,7 @@ beforeAll(async () => {
   );
   notes = addTestNotesProvider(t.app);
   origin = await t.app.listen({ port: 0, host: "127.0.0.1" });
-}, RUN_MS);
+}, 180_000);
 afterAll(async () => {
   t?.app.server.closeAllConnections();
   await t?.close();
