@@ -5,6 +5,7 @@ import {
   CLIENT_EVENTS,
   SERVER_EVENTS,
   type TJoinSessionAck,
+  type TRun,
   type TRunEvent,
   type TRunEventOf,
   takeNewEvents,
@@ -298,9 +299,20 @@ describe("tools in runs", () => {
       });
     }
     expect(executed).not.toContain("delete_records");
-    // Per lane and per run, tools count beside the model calls: held, settled, charged.
-    const tools = priced.length * 0.5;
-    expect(runTotal(events)).toBe(cents(modelCredits(events) + tools));
+    // The lane's step credits are its whole step: its model turns and its priced tools
+    // (decision 067), in the live event, the stored row and the run's total alike.
+    const tools = cents(priced.length * 0.5);
+    const lanes = events.filter((e): e is TRunEventOf<"agent.done"> => e.type === "agent.done");
+    const lane = lanes.find((e) => e.call_id === priced[0]?.call_id);
+    expect(lane?.tool_credits).toBe(tools);
+    expect(lane?.credits).toBeGreaterThan(tools);
+    for (const other of lanes.filter((e) => e !== lane)) expect(other.tool_credits).toBeUndefined();
+    expect(runTotal(events)).toBe(modelCredits(events));
+    const run = (await client.get(`/api/sessions/${session.id}`)).json().runs.at(-1) as TRun;
+    expect(run.steps.find((s) => s.id === lane?.call_id)?.credits).toBe(lane?.credits);
+    expect(cents(run.steps.reduce((n, s) => n + s.credits, 0))).toBe(run.total_credits);
+    expect(run.total_credits).toBe(runTotal(events));
+    // The balance moves by exactly the run's total, tools included.
     await sleep(100);
     expect((await balanceOf(t.app, user.id)).balance).toBe(cents(100 - runTotal(events)));
   }, 90_000);

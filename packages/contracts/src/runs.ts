@@ -154,6 +154,12 @@ export const ZRunPassage = z.object({
   section: z.string().nullable(),
   /** The passage's text as the agents got it (a snippet of the chunk when long). */
   text: z.string(),
+  /**
+   * A page or search result a tool found (decision 067): its address. Such a source has no
+   * document (`document_id` is empty, `document_name` is its title) and shares the run's
+   * numbering with the documents' passages.
+   */
+  url: z.string().optional(),
 });
 export type TRunPassage = z.infer<typeof ZRunPassage>;
 
@@ -527,6 +533,11 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     limit: ZCreditLimitKind.optional(),
     /** A simulated call that was not charged: what it would have cost (decision 053). */
     would_be_credits: z.number().optional(),
+    /**
+     * What the lane's tool calls cost, included in `credits` (absent: none priced; decision
+     * 067): `credits` is the lane's whole step, model turns and tools.
+     */
+    tool_credits: z.number().optional(),
   }),
   /**
    * The passages a lane's call was given, sent right after its agent.started (only when it

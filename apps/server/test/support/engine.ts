@@ -128,7 +128,7 @@ export async function createEngineFixture(): Promise<EngineFixture> {
       status: "queued",
       toolSettings: { policy: "ask_risky", roles: {} },
       channel: "web",
-      tools: { list: null, tainted: new Set() },
+      tools: { list: null, tainted: new Set(), charged: new Map() },
       controller: new AbortController(),
       material: { documents: [], memories: [], passages: new Map(), stepPassages: new Map() },
       planHold: null,

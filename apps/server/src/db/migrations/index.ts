@@ -36,6 +36,7 @@ import { sessionToolsMigration } from "./0035_session_tools";
 import { toolApprovalsMigration } from "./0036_tool_approvals";
 import { mcpServersMigration } from "./0037_mcp_servers";
 import { generatedImagesMigration } from "./0040_generated_images";
+import { runSourceUrlsMigration } from "./0042_run_source_urls";
 import { cochatVersionsMigration } from "./0043_cochat_versions";
 import { planReviewMigration } from "./0044_plan_review";
 import { runInterventionsMigration } from "./0045_run_interventions";
@@ -87,6 +88,7 @@ export const migrations: readonly Migration[] = [
   toolApprovalsMigration,
   mcpServersMigration,
   generatedImagesMigration,
+  runSourceUrlsMigration,
   cochatVersionsMigration,
   planReviewMigration,
   runInterventionsMigration,

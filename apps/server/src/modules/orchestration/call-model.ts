@@ -11,6 +11,7 @@ import {
   type TRunError,
   type TRunHalt,
   type TRunMoneyFailure,
+  type TRunPassage,
   type TRunStepKind,
   ZCreditRefusal,
 } from "@cohort/contracts";
@@ -157,6 +158,10 @@ export async function callModel<T = undefined>(
     refuseStep(ctx, targetOf(spec, callId), failure);
     return { ok: false, callId, failure, partial: "" };
   }
+  // The lane's sources: its passages and those its tools find, numbered by the run (decision
+  // 067); the step's record reads them at its end, so its `[n]` citations count.
+  const sources: TRunPassage[] = [...(spec.passages ?? [])];
+  route.target.passages = sources;
 
   // The provider request goes out beside the hold's statement, not after it: the hold is
   // there long before a first token (one statement against a model's time to first token),
@@ -257,6 +262,7 @@ export async function callModel<T = undefined>(
     },
     callId,
     hooks,
+    sources,
   );
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
@@ -439,6 +445,7 @@ async function invoke<T>(
   onDelta: (delta: string) => void,
   callId: string,
   hooks: TurnHooks,
+  sources: TRunPassage[],
 ): Promise<{ result: ModelCallResult; object: T | undefined }> {
   const common = { ...input, abortSignal };
   if (!spec.schema && spec.tools && spec.tools.length > 0) {
@@ -448,6 +455,7 @@ async function invoke<T>(
       role: spec.role,
       callId,
       tools: spec.tools,
+      sources,
     };
     const result = await runToolTurns(ctx, lane, input, abortSignal, onDelta, hooks);
     return { result, object: undefined };

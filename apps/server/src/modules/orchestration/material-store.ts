@@ -13,10 +13,10 @@ export async function insertRunPassages(
 ): Promise<void> {
   if (passages.length === 0) return;
   await db.query(
-    `INSERT INTO run_passages (run_id, n, chunk_id, document_id, document_name, page, section, text)
-     SELECT $1, p.n, p.chunk_id, p.document_id, p.document_name, p.page, p.section, p.text
+    `INSERT INTO run_passages (run_id, n, chunk_id, document_id, document_name, page, section, text, url)
+     SELECT $1, p.n, p.chunk_id, p.document_id, p.document_name, p.page, p.section, p.text, p.url
      FROM jsonb_to_recordset($2::jsonb) AS p(n integer, chunk_id text, document_id text,
-       document_name text, page integer, section text, text text)
+       document_name text, page integer, section text, text text, url text)
      ON CONFLICT DO NOTHING`,
     [runId, JSON.stringify(passages)],
   );
@@ -75,8 +75,8 @@ export async function loadRunMaterial(
   if (runIds.length === 0) return byRun;
   const ids = [...runIds];
   const [passages, steps, memories, verdicts] = await Promise.all([
-    db.query<TRunPassage & { run_id: string }>(
-      `SELECT run_id, n, chunk_id, document_id, document_name, page, section, text
+    db.query<Omit<TRunPassage, "url"> & { run_id: string; url: string | null }>(
+      `SELECT run_id, n, chunk_id, document_id, document_name, page, section, text, url
        FROM run_passages WHERE run_id = ANY($1::uuid[]) ORDER BY run_id, n`,
       [ids],
     ),
@@ -112,8 +112,9 @@ export async function loadRunMaterial(
     }
     return material;
   };
-  for (const { run_id, ...passage } of passages.rows) {
-    of(run_id).passages.push({ ...passage, n: Number(passage.n) });
+  for (const { run_id, url, ...passage } of passages.rows) {
+    // A tool's source keeps its address (decision 067); a document's passage has none.
+    of(run_id).passages.push({ ...passage, n: Number(passage.n), ...(url ? { url } : {}) });
   }
   for (const row of steps.rows) {
     const material = of(row.run_id);

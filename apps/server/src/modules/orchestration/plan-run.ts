@@ -17,6 +17,7 @@ import { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { isUserKeyRefusal, withTryAgain } from "../models/call-failures";
 import { callModel } from "./call-model";
+import { mergedCriticTools, planToolOffer, toolsBlock, withStepTools } from "./plan-tools";
 import {
   messagesFor,
   PLAN_MAX_OUTPUT_TOKENS,
@@ -59,8 +60,19 @@ const ZRunPlanDraftWithDocuments = z.object({
 });
 type PlanDraft = {
   rationale: string;
-  steps: (z.infer<typeof ZRunPlanDraft>["steps"][number] & { documents?: string[] })[];
+  steps: (z.infer<typeof ZRunPlanDraft>["steps"][number] & {
+    documents?: string[];
+    tools?: string[];
+  })[];
 };
+
+/** With tools some role may use, each step also names the ones it expects (decision 067). */
+function withToolsField(schema: typeof ZRunPlanDraft | typeof ZRunPlanDraftWithDocuments) {
+  return z.object({
+    rationale: z.string(),
+    steps: z.array(schema.shape.steps.element.extend({ tools: z.array(z.string()) })),
+  });
+}
 
 export interface PlanOutcome {
   plan: TRunPlanView;
@@ -108,8 +120,13 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
   const allowed = chosenRoles(ctx);
   const system = planSystem(allowed);
   const { documents, memories } = ctx.material;
-  const content = planContent(ctx.message.content, documents, memories);
-  const schema = documents.length > 0 ? ZRunPlanDraftWithDocuments : ZRunPlanDraft;
+  const offer = await planToolOffer(ctx, allowed);
+  const content = [
+    planContent(ctx.message.content, documents, memories),
+    ...(offer.size > 0 ? [toolsBlock(offer)] : []),
+  ].join("\n\n");
+  const base = documents.length > 0 ? ZRunPlanDraftWithDocuments : ZRunPlanDraft;
+  const schema = offer.size > 0 ? withToolsField(base) : base;
   const messages = messagesFor(ctx, ctx.coordinatorModel, content, {
     system,
     maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
@@ -152,8 +169,12 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
     const problems = problemsOf(draft, allowed);
     if (problems.length === 0) {
       const named = new Map(draft.steps.map((step) => [step.id, step.documents ?? []]));
+      const fitted = withMaterial(ctx, fitPlan(ctx, ZRunPlan.parse(draft), allowed), named);
+      const tools = new Map(draft.steps.map((step) => [step.id, step.tools]));
+      const critic = fitted.steps.find((s) => s.phase === "review");
+      if (critic) tools.set(critic.id, mergedCriticTools(draft.steps));
       return {
-        plan: withMaterial(ctx, fitPlan(ctx, ZRunPlan.parse(draft), allowed), named),
+        plan: withStepTools(fitted, offer, tools),
         planCredits,
         repaired: attempt > 1,
       };

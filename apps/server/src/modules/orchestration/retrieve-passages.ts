@@ -55,6 +55,34 @@ export function numberPassage(ctx: RunContext, p: TPassage, added: TRunPassage[]
   return passage;
 }
 
+/**
+ * The run's number for a source a tool found (a page, a search result; decision 067): the
+ * one its address already has, else the next after every passage and source so far, so
+ * documents and the web share one numbering and `[n]` means one thing in the whole run.
+ */
+export function numberToolSource(
+  ctx: RunContext,
+  source: { title: string; url: string | null; snippet?: string },
+  added: TRunPassage[],
+): TRunPassage {
+  const key = source.url ? `url:${source.url}` : `source:${source.title}`;
+  const known = ctx.material.passages.get(key);
+  if (known) return known;
+  const passage: TRunPassage = {
+    n: ctx.material.passages.size + 1,
+    chunk_id: key,
+    document_id: "",
+    document_name: source.title,
+    page: null,
+    section: null,
+    text: source.snippet ?? "",
+    ...(source.url ? { url: source.url } : {}),
+  };
+  ctx.material.passages.set(key, passage);
+  added.push(passage);
+  return passage;
+}
+
 async function searchFor(ctx: RunContext, step: TPlannedStep): Promise<TPassage[]> {
   const documentIds = step.document_ids ?? [];
   const search = ctx.deps.documents;

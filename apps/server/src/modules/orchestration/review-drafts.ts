@@ -8,6 +8,7 @@ import {
 import { type CallSpec, callModel } from "./call-model";
 import { checkDrafts, type DraftEvidence, evidenceSection } from "./check-drafts";
 import { draftsToRevise, parseCriticVerdict } from "./parse-critic-verdict";
+import { stepLaneTools } from "./plan-tools";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
   CRITIC_MAX_OUTPUT_TOKENS,
@@ -18,7 +19,7 @@ import {
   roleInstructions,
 } from "./prompts";
 import type { StoredReview } from "./resume-point";
-import type { Draft } from "./run-agents";
+import { type Draft, offerTools } from "./run-agents";
 import { inParallel, type RunContext } from "./run-context";
 
 export interface Review {
@@ -62,7 +63,7 @@ export async function reviewDrafts(
         const step = byId.get(stepId) as TPlannedStep;
         const draft = drafts.get(stepId) as Draft;
         const passages = ctx.material.stepPassages.get(stepId) ?? [];
-        const revised = await callModel(ctx, {
+        const call: CallSpec<undefined> = {
           kind: "revision",
           stepId,
           role: step.role,
@@ -84,7 +85,10 @@ export async function reviewDrafts(
           maxOutputTokens: AGENT_MAX_OUTPUT_TOKENS,
           failureNote: `The ${AGENT_ROLE_NAMES[step.role]}'s first draft is kept.`,
           passages,
-        });
+        };
+        // A revision redoes its step's work: it is offered the step's tools (decision 067).
+        offerTools(call, await stepLaneTools(ctx, step));
+        const revised = await callModel(ctx, call);
         if (revised.ok) drafts.set(stepId, { ...draft, text: revised.result.text });
       }),
   );
@@ -139,7 +143,7 @@ export async function scoreDrafts(
   const stepIds = reviewed.map((d) => d.stepId);
   const system = criticSystem(stepIds);
   const evidence = await runChecks(ctx, reviewed);
-  const outcome = await callModel(ctx, {
+  const call: CallSpec<undefined> = {
     kind: "critic",
     stepId: critic.id,
     role: "critic",
@@ -164,7 +168,11 @@ export async function scoreDrafts(
     maxOutputTokens: CRITIC_MAX_OUTPUT_TOKENS,
     failureNote: rerun ? "The new version stays unscored." : "The run continues without a review.",
     ...(rerun ? { rerun } : {}),
-  });
+  };
+  // The Critic may check the drafts with the reading tools its step names (decision 067); a
+  // re-run's review scores one new version by reading, as before.
+  if (!rerun) offerTools(call, await stepLaneTools(ctx, critic));
+  const outcome = await callModel(ctx, call);
   if (!outcome.ok) return null;
   const { text } = outcome.result;
 

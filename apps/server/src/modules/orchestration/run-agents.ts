@@ -8,7 +8,9 @@ import {
 } from "@cohort/contracts";
 import { isUserKeyRefusal } from "../models/call-failures";
 import { UNTRUSTED_RULE } from "../tools/run-tool";
+import type { ToolDefinition } from "../tools/tool-definition";
 import type { CallOutcome, CallSpec } from "./call-model";
+import { stepLaneTools } from "./plan-tools";
 import {
   AGENT_MAX_OUTPUT_TOKENS,
   agentContent,
@@ -19,7 +21,6 @@ import {
 import { appendToPrompt, takeQueuedMessages, userNotesBlock } from "./queued-messages";
 import { failed, haltForError, haltRun, type RunContext, throwIfHalted } from "./run-context";
 import { callLane, skippedMessage } from "./steer-lane";
-import { laneTools } from "./tool-loop";
 
 export interface Draft extends DraftText {
   ok: boolean;
@@ -110,15 +111,10 @@ async function runStep(
     call.messages,
     userNotesBlock(await takeQueuedMessages(ctx, step.id)),
   );
-  // The tools the session lets this role use (decision 058); none: a plain call as before.
-  // A plan edited in review may narrow them for this step (decision 069).
-  const tools = (await laneTools(ctx, step.role)).filter(
-    (tool) => !step.tools || step.tools.includes(tool.name),
-  );
-  if (tools.length > 0) {
-    call.tools = tools;
-    call.system = [call.system, UNTRUSTED_RULE].filter(Boolean).join("\n\n");
-  }
+  // The tools the plan expects this step to use, among those the session lets its role use
+  // (decisions 058, 067; a plan edited in review may change them, decision 069); none: a plain
+  // call as before.
+  offerTools(call, await stepLaneTools(ctx, step));
   // A person may steer or skip the lane while it works (decision 069).
   const lane = await callLane(ctx, step, call);
   if (lane.skipped) {
@@ -140,6 +136,13 @@ async function runStep(
     message: note && message.endsWith(note) ? message.slice(0, -note.length).trim() : message,
   };
   return { stepId: step.id, role: step.role, text: outcome.partial, ok: false, error };
+}
+
+/** Gives a lane's call its tools and the rule that tool output is data (decision 058). */
+export function offerTools(call: CallSpec<undefined>, tools: readonly ToolDefinition[]): void {
+  if (tools.length === 0) return;
+  call.tools = tools;
+  call.system = [call.system, UNTRUSTED_RULE].filter(Boolean).join("\n\n");
 }
 
 /**

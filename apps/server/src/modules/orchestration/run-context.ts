@@ -121,6 +121,8 @@ export interface RunToolState {
   list: Promise<ToolDefinition[]> | null;
   /** Lanes (model call ids) that have read untrusted tool output (decision 058). */
   tainted: Set<string>;
+  /** What each lane's (model call id's) priced tool calls were charged (decision 067). */
+  charged: Map<string, Hundredths>;
 }
 
 /**
@@ -242,7 +244,7 @@ export function createRunContext(
     channel: "web",
     ...init,
     toolSettings: session.tools ?? defaultSessionTools(),
-    tools: { list: null, tainted: new Set() },
+    tools: { list: null, tainted: new Set(), charged: new Map() },
     sessionId: session.id,
     workspaceId: session.workspace_id,
     payer: payerFor(session.workspace_id, init.userId),

@@ -522,6 +522,8 @@ export interface StepEnding {
   limit?: TCreditLimitKind | null;
   /** A simulated call that was not charged: its price (decision 053). */
   wouldBeCredits?: Hundredths | null;
+  /** The lane's priced tool calls, settled on their own holds, added to the row (decision 067). */
+  toolCredits?: Hundredths;
 }
 
 /**
@@ -550,19 +552,23 @@ export function endStepPart(
     ["simulated", ending.simulated],
     ["limit_kind", ending.limit ?? null],
     ["would_be_credits", ending.wouldBeCredits ?? null],
-    ...(charge ? [] : [["credits", ending.credits] as [string, unknown]]),
+    ...(charge
+      ? []
+      : [["credits", ending.credits + (ending.toolCredits ?? 0)] as [string, unknown]]),
   ];
+  // The row's credits are the lane's whole step: its model turns and its tools (decision 067).
+  const tools = ending.toolCredits ?? 0;
   const at = (i: number) => `$${first + 1 + i}`;
   const set = columns.map(([column], i) =>
     column === "provider" || column === "simulated"
       ? `${column} = COALESCE(${at(i)}, run_steps.${column})`
       : `${column} = ${at(i)}`,
   );
-  if (charge) set.push(`credits = ${charge.credits}`);
+  if (charge) set.push(`credits = ${charge.credits} + ${at(columns.length)}::bigint`);
   return {
     sql: `UPDATE run_steps SET ${set.join(", ")}, finished_at = clock_timestamp()
       ${charge ? `FROM ${charge.from} ` : ""}WHERE run_steps.id = $${first}`,
-    params: [id, ...columns.map(([, value]) => value)],
+    params: [id, ...columns.map(([, value]) => value), ...(charge ? [tools] : [])],
   };
 }
 

@@ -9,6 +9,7 @@ import {
   TOOL_ARGS_MAX_CHARS,
   TOOL_ERROR_CODES,
   type TRunError,
+  type TRunPassage,
   type TRunStepKind,
 } from "@cohort/contracts";
 import { raceAbort } from "../../platform/race-abort";
@@ -24,7 +25,9 @@ import { parseToolArgs, runTool, type ToolRunResult } from "../tools/run-tool";
 import type { ToolDefinition } from "../tools/tool-definition";
 import { toolsForRole } from "../tools/tool-registry";
 import { isInsufficient, releaseReserved, reserveCall, withHold } from "./hold-credits";
-import type { RunContext } from "./run-context";
+import { insertRunPassages } from "./material-store";
+import { numberToolSource } from "./retrieve-passages";
+import { type RunContext, track } from "./run-context";
 import { searchDocumentsTool } from "./search-documents-tool";
 
 // The multi-step loop of a lane's call (decision 058): model turn → the tools it
@@ -48,6 +51,11 @@ export interface LaneToolSpec {
   /** The lane's model call (step row id). */
   callId: string;
   tools: readonly ToolDefinition[];
+  /**
+   * The sources the lane was given (its documents' passages): the ones its tools find are
+   * added, numbered by the run, so its `[n]` count as citations (decision 067).
+   */
+  sources: TRunPassage[];
 }
 
 /** The run's tools (loaded once), as a role may use them under the session's settings. */
@@ -324,6 +332,7 @@ async function runToolCall(
       runSignal,
       outputMaxChars: config.outputMaxChars,
       timeoutMaxMs: config.timeoutMaxMs,
+      numberSources: (found) => runSourceNumbers(ctx, lane, found),
     });
   } catch (error) {
     if (reserved) await releaseReserved(ctx, reserved);
@@ -335,6 +344,8 @@ async function runToolCall(
       const price = hundredths(run.creditsUsed ?? tool.price);
       const held = await withHold(ctx, reserved, async () => toolCallResult(tool, price));
       charged = held.charged;
+      const before = ctx.tools.charged.get(lane.callId) ?? NO_CREDITS;
+      ctx.tools.charged.set(lane.callId, hundredths(before + charged));
     } else {
       await releaseReserved(ctx, reserved);
     }
@@ -342,6 +353,25 @@ async function runToolCall(
   if (run.status === "completed" && tool.untrustedOutput) ctx.tools.tainted.add(lane.callId);
   await ended(run.status, run.error, run, charged);
   return answer(run.modelText, run.status !== "completed");
+}
+
+/**
+ * The run's numbers for a call's sources (decision 067): each page or result once per run,
+ * after the documents' passages, stored with them and added to the lane's sources.
+ */
+function runSourceNumbers(
+  ctx: RunContext,
+  lane: LaneToolSpec,
+  found: readonly { title: string; url: string | null; snippet?: string }[],
+): number[] {
+  const added: TRunPassage[] = [];
+  const numbers = found.map((source) => {
+    const passage = numberToolSource(ctx, source, added);
+    if (!lane.sources.some((p) => p.n === passage.n)) lane.sources.push(passage);
+    return passage.n;
+  });
+  if (added.length > 0) track(ctx, () => insertRunPassages(ctx.deps.db, ctx.runId, added));
+  return numbers;
 }
 
 /** A tool call as the hold's settlement books it (no tokens; its price). */

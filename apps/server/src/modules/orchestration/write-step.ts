@@ -4,6 +4,7 @@ import {
   creditsOf,
   estimateTokens,
   type Hundredths,
+  hundredths,
   NO_CREDITS,
   SPENDING_ERROR_CODES,
   type TAgentRole,
@@ -136,9 +137,15 @@ function limitStopOf(result: ModelCallResult): TRunError | null {
   return result.halted ? STOPPED : null;
 }
 
-function answeredEnding(result: ModelCallResult, credits: Hundredths, output: string): StepEnding {
+function answeredEnding(
+  result: ModelCallResult,
+  credits: Hundredths,
+  output: string,
+  toolCredits: Hundredths,
+): StepEnding {
   const stop = limitStopOf(result);
   return {
+    toolCredits,
     status: stop ? "stopped" : "completed",
     provider: result.provider,
     simulated: result.simulated,
@@ -199,6 +206,13 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
     track(ctx, () => insertStepPassages(deps.db, ctx.runId, target.callId, given, cited));
   };
 
+  // The lane's priced tool calls, each settled on its own hold (tool-loop.ts): part of the
+  // lane's step credits, so a lane shows what its whole step cost (decision 067).
+  const toolCredits = (): Hundredths => ctx.tools.charged.get(target.callId) ?? NO_CREDITS;
+  const toolMarks = () => {
+    const tools = toolCredits();
+    return tools > 0 ? { tool_credits: creditsOf(tools) } : {};
+  };
   const writeEnd = async (ending: StepEnding) => {
     if (await saved) await finishStep(deps.db, target.callId, ending);
   };
@@ -254,7 +268,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
     settling(output) {
       return {
         opened: saved,
-        ending: (result, charged) => answeredEnding(result, charged, output(result)),
+        ending: (result, charged) => answeredEnding(result, charged, output(result), toolCredits()),
       };
     },
 
@@ -289,12 +303,13 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           simulated: result.simulated,
           input_tokens: result.usage.inputTokens,
           output_tokens: result.usage.outputTokens,
-          credits: creditsOf(charged),
+          credits: creditsOf(hundredths(charged + toolCredits())),
           latency_ms: result.latencyMs,
           ttft_ms: result.ttftMs,
           error: stop,
           ...(passages.length > 0 ? { cited } : {}),
           ...moneyMarks(result),
+          ...toolMarks(),
         });
       } else if (answer) {
         send({
@@ -317,12 +332,14 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
       // Usually the settlement's statement ended the row; else it is ended here.
       track(ctx, async () => {
         const done = await booked;
-        if (!done.stepEnded) await writeEnd(answeredEnding(result, done.charged, output));
+        if (!done.stepEnded) {
+          await writeEnd(answeredEnding(result, done.charged, output, toolCredits()));
+        }
         if (done.sessionSpent === null || !done.balance) return;
         send({
           type: "credits.changed",
           call_id: target.callId,
-          credits: creditsOf(done.charged),
+          credits: creditsOf(hundredths(done.charged + toolCredits())),
           run_credits: creditsOf(ctx.totals.credits),
           session_spent_credits: creditsOf(done.sessionSpent),
           balance: creditsOf(done.balance.balance),
@@ -349,8 +366,11 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           ...NO_USAGE,
           input_tokens: inputTokens,
           output_tokens: outputTokens,
+          // Tools that ran before the call failed were charged: the lane says so.
+          credits: creditsOf(toolCredits()),
           error: failure,
           ...(stopped ? { usage_estimated: true } : {}),
+          ...toolMarks(),
         });
       } else if (answer) {
         send({
@@ -372,6 +392,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           simulated: null,
           keySource: null,
           credits: NO_CREDITS,
+          toolCredits: toolCredits(),
           inputTokens,
           outputTokens,
           latencyMs: null,

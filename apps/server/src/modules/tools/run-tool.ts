@@ -104,7 +104,13 @@ export async function runTool(
   tool: ToolDefinition,
   args: unknown,
   ctx: Omit<ToolContext, "signal">,
-  options: { runSignal: AbortSignal; outputMaxChars: number; timeoutMaxMs: number },
+  options: {
+    runSignal: AbortSignal;
+    outputMaxChars: number;
+    timeoutMaxMs: number;
+    /** The run's numbers for the call's sources (decision 067); absent: 1, 2, … per call. */
+    numberSources?: (sources: NonNullable<ToolOutput["sources"]>) => number[];
+  },
 ): Promise<ToolRunResult> {
   const started = performance.now();
   const timeoutMs = Math.max(1, Math.min(tool.timeoutMs, options.timeoutMaxMs));
@@ -145,11 +151,11 @@ export async function runTool(
   }
   const raw = typeof output?.text === "string" ? output.text : "";
   const capped = capOutput(raw, options.outputMaxChars);
-  const sources = (output.sources ?? []).slice(0, 50).map((s, i) => ({
-    n: i + 1,
-    title: clip(s.title, 300),
-    url: s.url,
-  }));
+  const found = (output.sources ?? [])
+    .slice(0, 50)
+    .map((s) => ({ ...s, title: clip(s.title, 300) }));
+  const numbers = options.numberSources?.(found) ?? found.map((_, i) => i + 1);
+  const sources = found.map((s, i) => ({ n: numbers[i] ?? i + 1, title: s.title, url: s.url }));
   const listed =
     sources.length > 0
       ? `\n\nSources:\n${sources.map((s) => `[${s.n}] ${s.title}${s.url ? ` — ${s.url}` : ""}`).join("\n")}`

@@ -47,8 +47,11 @@ export interface ToolOutput {
    * marked as untrusted data when the tool's `untrustedOutput` is set).
    */
   text: string;
-  /** Numbered citable sources (web pages, search results, documents' passages). */
-  sources?: Omit<ToolSourceRef, "n">[];
+  /**
+   * Citable sources (web pages, search results), numbered by the run with its documents'
+   * passages (decision 067); `snippet` is what the synthesis is shown of each.
+   */
+  sources?: (Omit<ToolSourceRef, "n"> & { snippet?: string })[];
   /** Structured result for the UI/exports (JSON-serialisable, capped). */
   data?: unknown;
   /** Files produced (images, run_code outputs): stored by the caller's module, listed here. */

@@ -152,5 +152,6 @@ async function readUrl(
     body || "(The page has no readable text.)",
     ...(notes.length > 0 ? ["", `[${notes.join(" ")}]`] : []),
   ].join("\n");
-  return { text, sources: [{ title, url: page.url.href }], data };
+  const snippet = body.replace(/\s+/g, " ").trim().slice(0, 500);
+  return { text, sources: [{ title, url: page.url.href, snippet }], data };
 }

@@ -74,7 +74,7 @@ function answer(
   ]);
   return {
     text: [`${provider.label} results for "${query}":`, "", ...lines].join("\n").trimEnd(),
-    sources: results.map((r) => ({ title: r.title, url: r.url })),
+    sources: results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet ?? "" })),
     data,
   };
 }

@@ -22,7 +22,7 @@ import { KeyRefusedLink } from "./key-refused-link";
 import { LaneSteer } from "./lane-steer";
 import { LaneTools } from "./lane-tools";
 import { ModelBadge } from "./model-badge";
-import { LanePassages, StepDocuments, useRunCitations } from "./run-sources";
+import { LanePassages, StepDocuments, StepTools, useRunCitations } from "./run-sources";
 import { type LaneView, type PlanStepState, planStepState, type RunView } from "./run-state";
 
 /** The pieces of a run on screen: status, phases, plan checklist, lanes, critic, answer. */
@@ -333,6 +333,7 @@ export function PlanChecklist({ run }: { run: RunView }) {
                     <span className="text-xs text-ink-400">after {step.depends_on.join(", ")}</span>
                   ) : null}
                   <StepDocuments plan={plan} step={step} />
+                  <StepTools step={step} />
                 </div>
               </div>
             </li>

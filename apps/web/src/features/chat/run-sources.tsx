@@ -31,7 +31,10 @@ export function citationsOf(passages: Readonly<Record<number, TRunPassage>>): Ci
   return new Map(
     Object.values(passages).map((p) => [
       p.n,
-      { href: documentViewerPath(p.document_id, p.chunk_id), title: passageTitle(p) },
+      // A page or search result a tool found links to its address (decision 067).
+      p.url
+        ? { href: p.url, title: p.document_name }
+        : { href: documentViewerPath(p.document_id, p.chunk_id), title: passageTitle(p) },
     ]),
   );
 }
@@ -84,6 +87,25 @@ export function StepDocuments({ plan, step }: { plan: TRunPlanView; step: TPlann
         >
           <DocumentGlyph className="shrink-0" />
           <span className="truncate">{names.get(id) ?? "A detached document"}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The tools the coordinator expects a plan step to use (decision 067), by name. */
+export function StepTools({ step }: { step: TPlannedStep }) {
+  const tools = step.tools ?? [];
+  if (tools.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap items-center gap-1" aria-label="Tools this step expects to use">
+      {tools.map((name) => (
+        <li
+          key={name}
+          data-testid="step-tool"
+          className="inline-flex max-w-56 items-center rounded-md bg-amber-50 px-1.5 py-0.5 font-mono text-xs text-amber-900 ring-1 ring-amber-200 ring-inset"
+        >
+          <span className="truncate">{name}</span>
         </li>
       ))}
     </ul>

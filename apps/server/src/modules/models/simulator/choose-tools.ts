@@ -75,6 +75,19 @@ function argsFor(
   return args;
 }
 
+/**
+ * Whether a tool helps with `focus` (a step's task and the request): the rule the simulator's
+ * lanes call tools by, and its coordinator names each step's tools by (decision 067).
+ */
+export function toolFits(name: string, focus: string): boolean {
+  const url = URL_IN_TEXT.exec(focus)?.[0] ?? null;
+  if (name === "search_documents") return ABOUT_DOCUMENTS.test(focus);
+  if (name === "read_url") return url !== null;
+  if (name === "web_search") return ON_THE_WEB.test(focus) && !url;
+  const words = wordsOf(name);
+  return words.length > 0 && words.every((w) => mentions(focus, w));
+}
+
 export function chooseToolCalls(options: {
   call: LanguageModelV3CallOptions;
   persona: SimulatorPersona;
@@ -90,19 +103,7 @@ export function chooseToolCalls(options: {
   if (call.prompt.some((m) => m.role === "tool")) return [];
   const focus = [prompt.task, prompt.request].filter(Boolean).join("\n");
   const url = URL_IN_TEXT.exec(focus)?.[0] ?? null;
-  const chosen: OfferedTool[] = [];
-  for (const tool of offered) {
-    if (tool.name === "search_documents") {
-      if (ABOUT_DOCUMENTS.test(focus)) chosen.push(tool);
-    } else if (tool.name === "read_url") {
-      if (url) chosen.push(tool);
-    } else if (tool.name === "web_search") {
-      if (ON_THE_WEB.test(focus) && !url) chosen.push(tool);
-    } else {
-      const words = wordsOf(tool.name);
-      if (words.length > 0 && words.every((w) => mentions(focus, w))) chosen.push(tool);
-    }
-  }
+  const chosen = offered.filter((tool) => toolFits(tool.name, focus));
   return chosen.slice(0, 4).map((tool, i) => ({
     toolCallId: `call_sim_${(seed >>> 0).toString(16)}_${i + 1}`,
     toolName: tool.name,

@@ -1,5 +1,6 @@
 import type { JSONSchema7, JSONSchema7Definition } from "@ai-sdk/provider";
 import { AGENT_ROLES, type TAgentRole, type TRunPlan } from "@cohort/contracts";
+import { toolFits } from "./choose-tools";
 import type { Random } from "./seeded-random";
 import {
   capitalise,
@@ -25,6 +26,8 @@ export interface JsonContext {
   prompt: string;
   /** The attached documents a plan may name (from the prompt's documents block). */
   documents?: readonly { ref: string; name: string }[];
+  /** The tools a plan may name per step, with their roles (from the prompt's tools block). */
+  tools?: readonly { name: string; roles: readonly string[] }[];
   random: Random;
 }
 
@@ -162,12 +165,34 @@ function rationaleFor(
 
 /** The plan schema with a per-step "documents" list (a session with attached documents). */
 function wantsDocuments(schema: JSONSchema7): boolean {
+  return stepHas(schema, "documents");
+}
+
+function stepHas(schema: JSONSchema7, field: string): boolean {
   const steps = schema.properties?.steps;
   if (typeof steps !== "object" || steps.items === undefined || Array.isArray(steps.items)) {
     return false;
   }
   const items = steps.items;
-  return typeof items === "object" && "documents" in (items.properties ?? {});
+  return typeof items === "object" && field in (items.properties ?? {});
+}
+
+/**
+ * Names, per step, the tools its sub-task needs (decision 067): those of its role that the
+ * simulator's lane would call for the step's task and the request (choose-tools.ts).
+ */
+function withTools<P extends TRunPlan>(plan: P, ctx: JsonContext): P {
+  const tools = ctx.tools ?? [];
+  return {
+    ...plan,
+    steps: plan.steps.map((step) => ({
+      ...step,
+      tools: tools
+        .filter((t) => t.roles.includes(step.role))
+        .filter((t) => toolFits(t.name, `${step.task}\n${ctx.request}`))
+        .map((t) => t.name),
+    })),
+  };
 }
 
 /**
@@ -242,7 +267,8 @@ function generate(
     case "object": {
       if (depth === 0 && isPlanSchema(schema)) {
         const plan = simulatePlan(ctx.request, ctx.prompt, ctx.earlier);
-        return wantsDocuments(schema) ? withDocuments(plan, ctx) : plan;
+        const named = wantsDocuments(schema) ? withDocuments(plan, ctx) : plan;
+        return stepHas(schema, "tools") ? withTools(named, ctx) : named;
       }
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(schema.properties ?? {})) {

@@ -39,6 +39,8 @@ export interface PromptParts {
   passages: QuotedPassage[];
   /** The attached documents a plan call may name, as "d1" refs with their names. */
   documents: { ref: string; name: string }[];
+  /** The tools a plan call may name per step, with the roles that may use each (decision 067). */
+  tools: { name: string; roles: string[] }[];
 }
 
 const TASK = "\n\n---\nYour task:\n";
@@ -78,7 +80,7 @@ function between(text: string, start: string, ends: readonly string[]): string |
 }
 
 /** The engine's data blocks ("---", a rule line, then <tag> … </tag>), always last. */
-const DATA_BLOCK = /\n\n---\n[^\n]*\n<(passages|documents|memories)>\n([\s\S]*?)\n<\/\1>/g;
+const DATA_BLOCK = /\n\n---\n[^\n]*\n<(passages|documents|memories|tools)>\n([\s\S]*?)\n<\/\1>/g;
 const PASSAGE_HEADING = /^\[(\d+)\] ([^\n]*)$/gm;
 
 function passagesIn(block: string): QuotedPassage[] {
@@ -89,6 +91,17 @@ function passagesIn(block: string): QuotedPassage[] {
     text: block
       .slice(heading.index + heading[0].length, headings[i + 1]?.index ?? block.length)
       .trim(),
+  }));
+}
+
+/** "- read_url [strategist, coder]: …" lines of the plan call's tools block. */
+function toolsIn(block: string): { name: string; roles: string[] }[] {
+  return [...block.matchAll(/^- ([a-zA-Z0-9_-]+) \[([a-z, ]*)\]:/gm)].map((m) => ({
+    name: m[1] as string,
+    roles: (m[2] as string)
+      .split(",")
+      .map((r) => r.trim())
+      .filter(Boolean),
   }));
 }
 
@@ -103,14 +116,17 @@ function documentsIn(block: string): { ref: string; name: string }[] {
 export function readPrompt(whole: string, earlier: readonly string[] = []): PromptParts {
   let passages: QuotedPassage[] = [];
   let documents: { ref: string; name: string }[] = [];
+  let tools: { name: string; roles: string[] }[] = [];
   const turn = whole.replace(DATA_BLOCK, (_block, tag: string, body: string) => {
     if (tag === "passages") passages = passagesIn(body);
     if (tag === "documents") documents = documentsIn(body);
+    if (tag === "tools") tools = toolsIn(body);
     return "";
   });
   const parts: PromptParts = {
     passages,
     documents,
+    tools,
     request: turn.trim(),
     task: null,
     drafts: [],

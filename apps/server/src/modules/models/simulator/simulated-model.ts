@@ -96,7 +96,11 @@ function toolNotes(results: readonly { tool: string; text: string }[]): string {
       .replace(/\s+/g, " ")
       .trim();
     const gist = body.length > 160 ? `${body.slice(0, 157)}…` : body;
-    return `- \`${tool}\`: ${gist || "(no text)"}`;
+    // The sources the tool layer numbered for the run (decision 067), cited as [n].
+    const listed = text.split("\n\nSources:\n")[1] ?? "";
+    const numbers = [...listed.matchAll(/^\[(\d+)\] /gm)].map((m) => m[1]);
+    const cite = numbers.length > 0 ? ` [${numbers.join(", ")}]` : "";
+    return `- \`${tool}\`: ${gist || "(no text)"}${cite}`;
   });
   return `\n\n**What the tools returned**\n\n${lines.join("\n")}`;
 }
@@ -134,6 +138,7 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
       earlier: prompt.earlier,
       prompt: everything,
       documents: prompt.documents,
+      tools: prompt.tools,
       random: seededRandom(seed),
     });
     const text = JSON.stringify(value);
