@@ -5,7 +5,7 @@ import { createUser, signInContext, TEST_PASSWORD, uniqueEmail } from "./support
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
 
-/** Issue 11, accounts and the upgrade path: what a person sees and can do in the browser. */
+/** Accounts and the upgrade path: what a person sees and can do in the browser. */
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

@@ -8,7 +8,7 @@ import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser"
 import { expectToast, horizontalOverflow } from "./support/ui";
 
 /**
- * Issue 13's "Done means" in a real browser against the built server, on the built-in
+ * Documents and memory in runs (decisions 037, 038) in a real browser against the built server, on the built-in
  * simulator: a Pro+ user uploads a PDF and a DOCX on the Documents page, searches them,
  * attaches both to a new session, runs a task whose answer cites a passage, follows the
  * citation to the viewer and back, approves a memory the coordinator proposed, and sees

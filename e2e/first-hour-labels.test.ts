@@ -5,7 +5,7 @@ import { createUser, signInContext, type TestUser } from "./support/accounts";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 
 /**
- * Issue 33's labels that disagreed with the screen: after one finished run, the header's
+ * A new user's first hour, labels that disagreed with the screen (decision 057): after one finished run, the header's
  * badge and actions, the session list, the lanes' count and each draft's own Critic score
  * (the ring keeps the overall verdict), the re-run picker's default, and the Markdown
  * export's status and model names.

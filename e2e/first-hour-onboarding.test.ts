@@ -6,7 +6,7 @@ import { useOwnServer } from "./support/own-server";
 import { EXPECTED_401, expectToast } from "./support/ui";
 
 /**
- * Issue 33's sign-up and onboarding, on a server with no Google sign-in configured (the
+ * A new user's first hour, sign-up and onboarding (decision 057), on a server with no Google sign-in configured (the
  * suite's server has one): every "Get Started" opens Create your account, the Google button
  * answers with the spec's toast, the public pages stop calling built features unavailable,
  * Billing says what Early access means, and a task typed into the empty chat starts a session.

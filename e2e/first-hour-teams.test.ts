@@ -13,7 +13,7 @@ import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser"
 import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
 
 /**
- * Issue 33's teams: administration on its own screen with tabs, an audit log that reads like
+ * A new user's first hour, teams (decision 057): administration on its own screen with tabs, an audit log that reads like
  * sentences, an invitation link that a signed-out newcomer sees on the sign-up form (who
  * invited whom, to which workspace, the address filled in), and acceptance only once the
  * address is confirmed.

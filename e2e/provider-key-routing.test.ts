@@ -16,7 +16,7 @@ import { freePort, startServer, stopServer } from "./support/server";
 import { expectToast } from "./support/ui";
 
 /**
- * Issue 11, "bring-your-own keys that behave" (decision 029), in a real browser: a wrong
+ * Bring-your-own keys that behave (decision 029), in a real browser: a wrong
  * OpenAI key, saved after its test fails, makes a run on an OpenAI model fail with the
  * Settings message and a link there; removing the key recovers. This file runs its own server
  * whose OpenAI address is a local fake that refuses every key (401), as OpenAI does a wrong one.

@@ -6,7 +6,7 @@ import { createUser, signInContext } from "./support/accounts";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 import { EXPECTED_401 } from "./support/ui";
 
-/** Issue 11, the spec divergences: the connection indicator, 429s, the 404 page, the blog. */
+/** Where the product description and the app disagreed: the connection indicator, 429s, the 404 page, the blog. */
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

@@ -7,7 +7,7 @@ import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser"
 import { EXPECTED_401, expectToast } from "./support/ui";
 
 /**
- * Issue 14's browser test: an owner creates a team workspace and fills its pool through the
+ * Team workspaces' browser test (decisions 040, 041): an owner creates a team workspace and fills its pool through the
  * dev checkout, invites a second person through the mailed link (who signs in on the way),
  * both run sessions paid from the pool, the owner sees each member's usage, exports a session
  * as PDF and Markdown, and opens a share link in a signed-out browser.

@@ -19,7 +19,7 @@ import { TestClient } from "./support/client";
 import { createSession } from "./support/runs";
 import { socketOpener } from "./support/sockets";
 
-/** Issue 11: the sign-up address check, the debug routes' gate, the blog, join by bare id. */
+/** Accounts (decision 029 and its neighbours): the sign-up address check, the debug routes' gate, the blog, join by bare id. */
 
 const DEBUG_PATHS = [
   "/debug-auth",

@@ -10,7 +10,7 @@ import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 /**
- * Issue 13, "Safety": text from documents is data, not instructions. A document that tries
+ * Documents in runs are data (decision 037): text from documents is data, not instructions. A document that tries
  * to redirect the agents (and to close its own data block) is attached to a session; the
  * prompts the providers receive carry it only inside the passages block, after the sentence
  * that says so, and the simulated team does not obey it.

@@ -47,7 +47,7 @@ describe("creating a session", () => {
       updated_at: expect.any(String),
       activity: "active",
       last_activity_at: session.updated_at,
-      // Issue 30: ask before risky tool calls; every role the read-only built-ins.
+      // The tool defaults (decision 058): ask before risky tool calls; every role the read-only built-ins.
       tools: { policy: "ask_risky", roles: {} },
     });
   });

@@ -3,7 +3,7 @@ import { ZCodeChecks } from "./code-runs";
 import { DOCUMENT_NAME_MAX } from "./documents";
 import { ZGeneratedImageRef } from "./images";
 import { ZCreditAmount } from "./money";
-import { ZChatRequest, ZRun, ZRunError, ZRunToolCall } from "./runs";
+import { ZChatRequest, ZRun, ZRunToolCall } from "./runs";
 import {
   SESSION_TITLE_MAX,
   ZAgentPreferences,
@@ -11,7 +11,6 @@ import {
   ZCreateSessionRequest,
   ZSessionStatus,
 } from "./sessions";
-import { ZToolApprovalDecision, ZToolRisk, ZToolSource, ZToolSourceView } from "./tools";
 
 // ---------------------------------------------------------------------------------------
 // Session export and import (decision 043): one lossless, versioned JSON document per session.

@@ -312,7 +312,7 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     ownerStatus: 200,
   },
   "DELETE /api/documents/{id}": { id: (o) => o.documentId, ownerStatus: 200 },
-  // Issue 14: A's team (B is not a member), template and share link.
+  // Workspaces (decision 040): A's team (B is not a member), template and share link.
   "GET /api/workspaces/{id}": { id: (o) => o.teamId, ownerStatus: 200 },
   "GET /api/workspaces/{id}/members": { id: (o) => o.teamId, ownerStatus: 200 },
   "GET /api/workspaces/{id}/audit": { id: (o) => o.teamId, ownerStatus: 200 },
