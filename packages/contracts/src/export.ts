@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DOCUMENT_NAME_MAX } from "./documents";
 import { ZGeneratedImageRef } from "./images";
 import { ZCreditAmount } from "./money";
-import { ZChatRequest, ZRun, ZRunError, ZRunToolCall } from "./runs";
+import { ZChatRequest, ZRun, ZRunToolCall } from "./runs";
 import {
   SESSION_TITLE_MAX,
   ZAgentPreferences,
@@ -10,7 +10,6 @@ import {
   ZCreateSessionRequest,
   ZSessionStatus,
 } from "./sessions";
-import { ZToolApprovalDecision, ZToolRisk, ZToolSource, ZToolSourceView } from "./tools";
 
 // ---------------------------------------------------------------------------------------
 // Session export and import (issue 14): one lossless, versioned JSON document per session.
