@@ -73,7 +73,7 @@ const CODER_DRAFT = [
 async function runTask(client: TestClient) {
   const session = await createSession(client);
   const started = await sendMessage(client, session.id, "Write a library fine calculator");
-  const events = await waitForRunEnd(client, session.id, started.run_id);
+  const events = await waitForRunEnd(client, session.id, started.run_id, 150_000);
   const detail = (await client.get(`/api/sessions/${session.id}`)).json();
   return { events, run: detail.runs.at(-1) as TRun };
 }

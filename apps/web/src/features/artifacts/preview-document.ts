@@ -95,8 +95,9 @@ function heightReport(origin: string): string {
   return `<script>(function () {
   var last = -1;
   function send() {
-    var root = document.documentElement;
-    var height = Math.ceil(Math.max(root.scrollHeight, document.body ? document.body.scrollHeight : 0));
+    // The root's box, not its scrollHeight (which never drops below the frame's own height).
+    var root = document.documentElement.getBoundingClientRect().height;
+    var height = Math.ceil(Math.max(root, document.body ? document.body.scrollHeight : 0));
     if (height === last) return;
     last = height;
     parent.postMessage({ type: ${jsString(ARTIFACT_HEIGHT_MESSAGE)}, height: height }, ${jsString(origin)});

@@ -189,29 +189,30 @@ export function useCochat(
         },
         abort.signal,
       )
-        .then(async () => {
-          // Stored before `done` (or `error`) was sent: read back, every message has its id
-          // and its versions. A Stop is stored as the server notices it, so not read here.
-          if (abort.signal.aborted || ownId.current !== id) return;
-          const data = await getConversation(id).catch(() => null);
-          if (data && ownId.current === id && controller.current === abort) {
-            setTurns(data.messages.map(fromStored));
-          }
-        })
+        .then(() => true)
         .catch((error: unknown) => {
           if (abort.signal.aborted) {
             updateTurn(answerKey, (turn) => ({ ...turn, status: "stopped" }));
-            return;
+            return false;
           }
           const message = isApiError(error)
             ? error.message
             : "Something went wrong. Please try again.";
           updateTurn(answerKey, (turn) => ({ ...turn, status: "failed", error: message }));
+          return false;
         })
-        .finally(() => {
+        .then(async (ended) => {
           if (controller.current === abort) controller.current = null;
           setStreaming(false);
           void queryClient.invalidateQueries({ queryKey: cochatKeys.conversations });
+          // Stored before `done` (or `error`) was sent: read back, every message has its id
+          // and its versions. A Stop is stored as the server notices it, so not read here;
+          // nor when another answer has started meanwhile.
+          if (!ended || ownId.current !== id) return;
+          const data = await getConversation(id).catch(() => null);
+          if (data && ownId.current === id && controller.current === null) {
+            setTurns(data.messages.map(fromStored));
+          }
         });
     },
     [queryClient, updateTurn],
