@@ -72,7 +72,7 @@ export async function forkRun(
   const own = (s: TRunStep) => s.rerun_of === null && s.version === 1;
   const first = run.steps.find((s) => own(s) && s.kind === "agent" && s.step_id === step.id);
   const asked = messageOf(ended);
-  if (!first || first.status !== "completed" || !asked) {
+  if (first?.status !== "completed" || !asked) {
     throw new AppError(
       BRANCH_ERROR_CODES.stepNotCompleted,
       409,
