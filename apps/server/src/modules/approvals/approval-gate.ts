@@ -1,5 +1,7 @@
 import { APPROVAL_MESSAGES, type TToolSourceView } from "@cohort/contracts";
 import type { Db } from "../../db/client";
+import type { ApprovalWaiters } from "../../platform/approval-waiters";
+import { waitUntilDecided } from "../../platform/durable-pause";
 import type { ToolDefinition } from "../tools/tool-definition";
 import {
   approvalReason,
@@ -16,8 +18,6 @@ import {
   insertApproval,
   markApprovalUsed,
 } from "./approval-store";
-import type { ApprovalWaiters } from "./approval-waiters";
-import { waitUntilDecided } from "./durable-pause";
 import { readSessionToolRules } from "./session-tool-rules";
 
 export interface ApprovalGateDeps {

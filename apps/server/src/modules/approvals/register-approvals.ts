@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { createApprovalWaiters } from "../../platform/approval-waiters";
 import { createApprovalGate } from "./approval-gate";
-import { createApprovalWaiters } from "./approval-waiters";
 import { approvalRoutes } from "./routes";
 
 /**

@@ -7,12 +7,12 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { ApprovalWaiters } from "../../platform/approval-waiters";
 import { requireAgreement } from "../agreements/require-agreement";
 import { findActiveRun } from "../orchestration/run-store";
 import { findSessionFor } from "../sessions/find-session";
 import { toApproval } from "./approval-row";
 import { listPendingApprovals } from "./approval-store";
-import type { ApprovalWaiters } from "./approval-waiters";
 import { decideApproval } from "./decide-approval";
 import { listAlwaysAllowed } from "./session-tool-rules";
 

@@ -6,7 +6,7 @@ import {
   type TRunStatus,
 } from "@cohort/contracts";
 import { isoTimestamp, type Queryable } from "../../db/client";
-import { waitUntilDecided } from "../approvals/durable-pause";
+import { waitUntilDecided } from "../../platform/durable-pause";
 import { advance } from "./advance-run";
 import type { PlanOutcome } from "./plan-run";
 import { failed, haltRun, type RunContext } from "./run-context";

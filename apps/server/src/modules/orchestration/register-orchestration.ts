@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { createApprovalWaiters } from "../approvals/approval-waiters";
+import { createApprovalWaiters } from "../../platform/approval-waiters";
 import { codeCheckPort } from "../code-runner/register-code-runner";
 import { creditsDeps } from "../credits/credits-deps";
 import { documentSearch } from "../documents/document-search";

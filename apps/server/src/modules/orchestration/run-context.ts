@@ -17,9 +17,9 @@ import {
   type TUsedMemory,
 } from "@cohort/contracts";
 import type { Db } from "../../db/client";
+import type { ApprovalWaiters } from "../../platform/approval-waiters";
 import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
-import type { ApprovalWaiters } from "../approvals/approval-waiters";
 import type { Payer } from "../credits/payer";
 import type { DocumentSearch } from "../documents/document-search";
 import type { GatewayMessage, MadeImage, ModelGateway } from "../models/gateway";
