@@ -42,8 +42,15 @@ const PLAN = {
   json: {
     rationale: "Code, then review.",
     steps: [
-      { id: "s1", role: "coder", task: "Write the fine calculator with tests", dependsOn: [] },
-      { id: "s2", role: "critic", task: "Review the code", dependsOn: ["s1"] },
+      // With tools on offer, each step names the ones it expects (decision 067): none here.
+      {
+        id: "s1",
+        role: "coder",
+        task: "Write the fine calculator with tests",
+        dependsOn: [],
+        tools: [],
+      },
+      { id: "s2", role: "critic", task: "Review the code", dependsOn: ["s1"], tools: [] },
     ],
   },
 };

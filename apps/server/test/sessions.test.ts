@@ -49,6 +49,7 @@ describe("creating a session", () => {
       last_activity_at: session.updated_at,
       // The tool defaults (decision 058): ask before risky tool calls; every role the read-only built-ins.
       tools: { policy: "ask_risky", roles: {} },
+      review_plan: false,
     });
   });
 
