@@ -202,6 +202,15 @@ describe("editing a message in place", () => {
       `/api/sessions/${session.id}/runs/${first.run_id}/show`,
     );
     expect(showForeign.statusCode).toBe(404);
+    const pageForeign = await other.client.post(
+      `/api/sessions/${session.id}/messages/${first.message_id}/show`,
+    );
+    expect(pageForeign.statusCode).toBe(404);
+    const forkForeign = await other.client.post(
+      `/api/sessions/${session.id}/runs/${first.run_id}/steps/s1/fork`,
+      { model: "coquick" },
+    );
+    expect(forkForeign.statusCode).toBe(404);
     expect((await detailOf(client, session.id)).messages).toEqual(detail.messages);
   });
 });

@@ -99,6 +99,13 @@ describe("plan review", () => {
     expect((await other.client.post(`${planUrl(session.id, run_id)}/start`, {})).statusCode).toBe(
       404,
     );
+    const runUrl = `/api/sessions/${session.id}/runs/${run_id}`;
+    expect(
+      (await other.client.post(`${runUrl}/lanes/s1/steer`, { action: "skip" })).statusCode,
+    ).toBe(404);
+    expect(
+      (await other.client.post(`${runUrl}/messages`, { message: "x", mode: "queue" })).statusCode,
+    ).toBe(404);
 
     const steps = editOf(review);
     expect(steps.length).toBeGreaterThanOrEqual(3);

@@ -308,6 +308,7 @@ describe("saving a session and starting from it", () => {
     expect(template.setup).toEqual({
       ...SETUP,
       tools: { policy: "ask_risky", roles: {} },
+      review_plan: false,
       document_ids: [kept.id, removed.id],
     });
 

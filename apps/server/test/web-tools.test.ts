@@ -102,7 +102,7 @@ describe("read_url", () => {
       url: `${host()}/owls`,
     });
     expect(output.isError).toBeUndefined();
-    expect(output.sources).toEqual([
+    expect(output.sources).toMatchObject([
       { title: "Owls of the North | Bird Notes", url: `${host()}/owls` },
     ]);
     const lines = output.text.split("\n");
@@ -177,7 +177,7 @@ describe("read_url", () => {
     const { output } = await callTool(await toolOf(reading.app, "read_url"), {
       url: `${host()}/moved`,
     });
-    expect(output.sources).toEqual([
+    expect(output.sources).toMatchObject([
       { title: "Owls of the North | Bird Notes", url: `${host()}/owls` },
     ]);
     expect(output.data).toMatchObject({ url: `${host()}/moved`, final_url: `${host()}/owls` });
@@ -363,7 +363,7 @@ describe("web_search", () => {
         "Hoots, shrieks.",
       ]).replace("PUBLISHED", "2026-11-02T00:00:00"),
     );
-    expect(output.sources).toEqual(SOURCES);
+    expect(output.sources).toMatchObject(SOURCES);
     expect(output.data).toMatchObject({ provider: "searxng", query: "snowy owl", failure: null });
   });
 
@@ -386,7 +386,7 @@ describe("web_search", () => {
         "Hoots, shrieks. It's & more.",
       ]).replace("PUBLISHED", "2026-10-30T08:00:00"),
     );
-    expect(output.sources).toEqual(SOURCES);
+    expect(output.sources).toMatchObject(SOURCES);
   });
 
   it("searches Tavily with a bearer key and a JSON body, at the operator's price", async () => {
@@ -412,7 +412,7 @@ describe("web_search", () => {
     expect(output.text).toBe(
       CLEANED("Tavily", ["Owls are birds of prey.", "Most owls hunt at night.", "Hoots, shrieks."]),
     );
-    expect(output.sources).toEqual(SOURCES);
+    expect(output.sources).toMatchObject(SOURCES);
   });
 
   it("uses the provider WEB_SEARCH_PROVIDER names when several are set up", async () => {

@@ -207,6 +207,24 @@ const OWNED_ELSEWHERE: Record<string, string> = {
     "images.test.ts: a link serves only its own session's images (another link's: 404)",
   "POST /api/mcp-servers/{id}/refresh": "mcp-servers.test.ts: an outsider 404",
   "DELETE /api/mcp-servers/{id}": "mcp-servers.test.ts: an outsider 404",
+  "GET /api/code-files/{id}": "run-code-tool.test.ts: anyone who may not read the session 404",
+  "POST /api/sessions/{id}/messages/{messageId}/edit": "branches-forks.test.ts: another user 404",
+  "POST /api/sessions/{id}/messages/{messageId}/show": "branches-forks.test.ts: another user 404",
+  "POST /api/sessions/{id}/runs/{runId}/show": "branches-forks.test.ts: another user 404",
+  "POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/fork":
+    "branches-forks.test.ts: another user 404",
+  "GET /api/sessions/{id}/runs/{runId}/plan": "steering.test.ts: a stranger 404",
+  "POST /api/sessions/{id}/runs/{runId}/plan/start": "steering.test.ts: a stranger 404",
+  "POST /api/sessions/{id}/runs/{runId}/lanes/{stepId}/steer": "steering.test.ts: a stranger 404",
+  "POST /api/sessions/{id}/runs/{runId}/messages": "steering.test.ts: a stranger 404",
+  "POST /api/cochat/conversations/{id}/messages/{messageId}/regenerate":
+    "cochat-versions.test.ts: another user the one 404 for every action",
+  "POST /api/cochat/conversations/{id}/messages/{messageId}/edit":
+    "cochat-versions.test.ts: another user the one 404 for every action",
+  "PUT /api/cochat/conversations/{id}/current":
+    "cochat-versions.test.ts: another user the one 404 for every action",
+  "PATCH /api/cochat/conversations/{id}":
+    "cochat-versions.test.ts: another user the one 404 for every action",
 };
 
 /** Every parameterised route of the OpenAPI document whose parameter names a user's object. */

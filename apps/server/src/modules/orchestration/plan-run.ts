@@ -70,8 +70,22 @@ type PlanDraft = {
 function withToolsField(schema: typeof ZRunPlanDraft | typeof ZRunPlanDraftWithDocuments) {
   return z.object({
     rationale: z.string(),
-    steps: z.array(schema.shape.steps.element.extend({ tools: z.array(z.string()) })),
+    // Required in the JSON schema (providers' strict modes want every field), yet a model
+    // that leaves it out (or says null) names no tools: its lane gets all its role's tools.
+    steps: z.array(
+      schema.shape.steps.element.extend({
+        tools: z.preprocess((value) => value ?? null, z.array(z.string()).nullable()),
+      }),
+    ),
   });
+}
+
+/** A step whose `tools` is null named none: the field goes, as if the schema had not asked. */
+function withoutNullTools(draft: PlanDraft): PlanDraft {
+  return {
+    ...draft,
+    steps: draft.steps.map(({ tools, ...step }) => (tools ? { ...step, tools } : step)),
+  };
 }
 
 export interface PlanOutcome {
@@ -165,7 +179,7 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
       continue;
     }
     planCredits = addHundredths(planCredits, outcome.charged);
-    const draft = outcome.object as PlanDraft;
+    const draft = withoutNullTools(outcome.object as PlanDraft);
     const problems = problemsOf(draft, allowed);
     if (problems.length === 0) {
       const named = new Map(draft.steps.map((step) => [step.id, step.documents ?? []]));
