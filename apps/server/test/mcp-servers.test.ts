@@ -32,7 +32,8 @@ beforeAll(async () => {
   t = await createTestApp(
     {
       USER_BASE_URL_ALLOWED_NETWORKS: "127.0.0.1/32",
-      MCP_CALL_TIMEOUT_SECONDS: "2",
+      // Long enough that a loaded machine still reads a 5 MB answer to its 1 MB cap before it.
+      MCP_CALL_TIMEOUT_SECONDS: "6",
       MCP_CONNECT_TIMEOUT_SECONDS: "5",
     },
     {
@@ -336,7 +337,7 @@ describe("a server that misbehaves", () => {
 
       flaky.setMode("slow");
       expect(await list.execute({}, ctx(user.id))).toEqual({
-        text: 'MCP server "flaky" did not answer within 2 s.',
+        text: 'MCP server "flaky" did not answer within 6 s.',
         isError: true,
       });
 
