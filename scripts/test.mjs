@@ -6,8 +6,8 @@
 // that .ci/run installs), unit and integration run once more on that Node: on PostgreSQL
 // when it is set (then this Node runs them on PGlite only), else on PGlite.
 // Ends with one line: "N passed, N failed, N skipped".
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,40 +44,16 @@ function step(name, command, args, env = {}) {
     stdio: "inherit",
     env: { ...process.env, ...env },
   });
-  return stepEnded(name, started, result.status === 0);
-}
-
-function stepEnded(name, started, ok) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
   console.log(`${ok ? "✔" : "✖"} ${name} (${seconds} s)`);
   if (!ok) failures.push(name);
   return ok;
 }
 
-/**
- * A step beside others: its output goes to a log file, printed whole when it ends, so two
- * steps' lines never interleave.
- */
-async function stepBeside(name, command, args, env = {}) {
-  const started = Date.now();
-  const log = path.join(mkdtempSync(path.join(tmpdir(), "cohort-step-")), "output.log");
-  console.log(`\n▶ ${name} (beside the next steps; its output follows when it ends)`);
-  // Straight into the file: the steps run meanwhile block this process (spawnSync), and a
-  // pipe nobody drains would stall the child.
-  const out = openSync(log, "w");
-  const child = spawn(command, args, {
-    cwd: root,
-    stdio: ["ignore", out, out],
-    env: { ...process.env, ...env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1" },
-  });
-  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
-  closeSync(out);
-  console.log(`\n▼ output of ${name}\n${readFileSync(log, "utf8")}`);
-  return stepEnded(name, started, status === 0);
-}
-
-function vitestArgs(projects, extra, report) {
-  return [
+function vitest(name, projects, extra = [], node = process.execPath) {
+  const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
+  const args = [
     "run",
     ...projects.flatMap((p) => ["--project", p]),
     "--reporter=default",
@@ -85,28 +61,13 @@ function vitestArgs(projects, extra, report) {
     `--outputFile.json=${report}`,
     ...extra,
   ];
-}
-
-function vitest(name, projects, extra = []) {
-  const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
-  const ok = step(name, bin("vitest"), vitestArgs(projects, extra, report));
-  countReport(name, report, ok);
-}
-
-/** vitest on another Node, beside the next steps: resolves when it has ended and counted. */
-async function vitestBeside(name, projects, extra, node) {
-  const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
-  // The second Node runs vitest's own entry, first on PATH so that what tests spawn uses it.
-  const ok = await stepBeside(
-    name,
-    node,
-    [path.join(root, "node_modules/vitest/vitest.mjs"), ...vitestArgs(projects, extra, report)],
-    { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}` },
-  );
-  countReport(name, report, ok);
-}
-
-function countReport(name, report, ok) {
+  // A second Node runs vitest's own entry, first on PATH so that what tests spawn uses it too.
+  const ok =
+    node === process.execPath
+      ? step(name, bin("vitest"), args)
+      : step(name, node, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
+          PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}`,
+        });
   try {
     const json = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += json.numPassedTests;
@@ -188,30 +149,14 @@ vitest(
     : ["unit", "integration"],
   ["--maxWorkers=2"],
 );
-// The second Node's pass runs beside the browser tests that share one server (they mostly
-// wait on a browser and the simulator's pace, well under a core), then the fault tests and
-// the browser tests that race a stream in real time run alone, after both.
-const secondPass = secondVersion
-  ? vitestBeside(
-      `unit + integration${splitAcrossNodes ? " on PostgreSQL" : ""} on Node ${secondVersion}`,
-      ["unit", splitAcrossNodes ? "integration-postgres" : "integration"],
-      ["--maxWorkers=2"],
-      secondNode,
-    )
-  : Promise.resolve();
-
-const chromium = findChromium();
-if (chromium) {
-  console.log("\n▶ build for browser tests");
-  await buildIfStale();
-  vitest("browser tests (Chromium)", ["e2e"]);
-} else {
-  missingTool("browser tests (no Chromium)", [
-    "NO CHROMIUM FOUND: the browser tests were NOT run.",
-    "Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.",
-  ]);
+if (secondVersion) {
+  vitest(
+    `unit + integration${splitAcrossNodes ? " on PostgreSQL" : ""} on Node ${secondVersion}`,
+    ["unit", splitAcrossNodes ? "integration-postgres" : "integration"],
+    ["--maxWorkers=2"],
+    secondNode,
+  );
 }
-await secondPass;
 
 // The fault tests start their own PostgreSQL server and redis-server (never the shared ones),
 // so they need the binaries, not the services; their global setup builds the server.
@@ -225,7 +170,17 @@ if (faultTools.ok) {
   ]);
 }
 
-if (chromium) vitest("browser tests that race a stream (Chromium, alone)", ["e2e-alone"]);
+const chromium = findChromium();
+if (chromium) {
+  console.log("\n▶ build for browser tests");
+  await buildIfStale();
+  vitest("browser tests (Chromium)", ["e2e", "e2e-alone"]);
+} else {
+  missingTool("browser tests (no Chromium)", [
+    "NO CHROMIUM FOUND: the browser tests were NOT run.",
+    "Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.",
+  ]);
+}
 
 if (failedTests.length > 0)
   console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
