@@ -19,6 +19,7 @@ import {
   loadEndedRun,
   messageOf,
   openRerunCall,
+  rerunInProgress,
 } from "./ended-run-work";
 import { scoreDrafts } from "./review-drafts";
 import { agentCall, type Draft } from "./run-agents";
@@ -87,6 +88,28 @@ export async function rerunStep(
     target,
     "This run is still going. Wait for it to finish or stop it, then re-run a step.",
   );
+  const { run } = ended;
+  // One re-run of a run at a time in this process, from the check above until its work is
+  // launched (busy from then on): two requests at once must not both pass while the first
+  // stores its step (another instance's meets the step's unique version).
+  if (claimed.has(run.id)) throw rerunInProgress();
+  claimed.add(run.id);
+  try {
+    return await startRerun(deps, control, ended, target, request);
+  } finally {
+    claimed.delete(run.id);
+  }
+}
+
+const claimed = new Set<string>();
+
+async function startRerun(
+  deps: EngineDeps & RunEventLogDeps,
+  control: RunControl,
+  ended: Awaited<ReturnType<typeof loadEndedRun>>,
+  target: { sessionId: string; runId: string; stepId: string },
+  request: RerunRequest,
+): Promise<TRerunStepResponse> {
   const { run, userKeys } = ended;
   const step = run.plan?.steps.find((s) => s.id === target.stepId && s.phase === "agent");
   if (!step) {
