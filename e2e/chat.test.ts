@@ -156,11 +156,16 @@ describe("Cohort Chat", () => {
     await page.getByRole("button", { name: "Resume" }).click();
     await expect.poll(() => messageBox.isEnabled()).toBe(true);
 
-    // First run: the message shows at once, the box locks, the plan ticks off live.
+    // First run: the message shows at once, the box stays usable for a note to the team
+    // (decision 069), the plan ticks off live.
     const task = "Build a landing page for a recipe sharing app with a signup form";
     const first = await sendTask(page, task);
     await page.getByTestId("user-message").getByText(task).waitFor();
-    expect(await page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);
+    const duringRun = page.getByRole("textbox", { name: "Message" });
+    await expect
+      .poll(() => duringRun.getAttribute("placeholder"))
+      .toBe("Add a note for the team, or Send now to start over with it…");
+    expect(await duringRun.isDisabled()).toBe(false);
     await page.getByRole("button", { name: "Stop" }).waitFor();
     await first.getByTestId("plan-checklist").waitFor({ timeout: RUN_TIMEOUT });
     const steps = first.getByTestId("plan-step");
