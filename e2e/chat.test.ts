@@ -161,11 +161,10 @@ describe("Cohort Chat", () => {
     const task = "Build a landing page for a recipe sharing app with a signup form";
     const first = await sendTask(page, task);
     await page.getByTestId("user-message").getByText(task).waitFor();
-    const duringRun = page.getByRole("textbox", { name: "Message" });
     await expect
-      .poll(() => duringRun.getAttribute("placeholder"))
+      .poll(() => messageBox.getAttribute("placeholder"))
       .toBe("Add a note for the team, or Send now to start over with it…");
-    expect(await duringRun.isDisabled()).toBe(false);
+    expect(await messageBox.isDisabled()).toBe(false);
     await page.getByRole("button", { name: "Stop" }).waitFor();
     await first.getByTestId("plan-checklist").waitFor({ timeout: RUN_TIMEOUT });
     const steps = first.getByTestId("plan-step");

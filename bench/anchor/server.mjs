@@ -165,4 +165,3 @@ io.on("connection", (socket) => {
 server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
   console.log(`http://127.0.0.1:${server.address().port}`);
 });
-process.on("SIGTERM", () => process.exit(0));
