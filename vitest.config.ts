@@ -3,7 +3,12 @@ import { defineConfig } from "vitest/config";
 const integrationFiles = ["apps/server/test/**/*.test.ts"];
 const consoleGuard = "test-support/fail-on-console-error.ts";
 /** Browser tests that run one at a time (see the e2e-alone project). */
-const e2eAlone = ["e2e/chat.test.ts", "e2e/chat-actions.test.ts", "e2e/documents-in-runs.test.ts"];
+const e2eAlone = [
+  "e2e/chat.test.ts",
+  "e2e/chat-actions.test.ts",
+  "e2e/documents-in-runs.test.ts",
+  "e2e/cochat.test.ts",
+];
 
 /**
  * One runner, five projects: unit tests beside the code, integration tests through HTTP and

@@ -168,6 +168,45 @@ describe("CSRF", () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
   });
 
+  it("gives a page's document the secret, so tokens its first requests fetch at once all work", async () => {
+    const page = await t.app.inject({
+      method: "GET",
+      url: "/chat",
+      headers: { accept: "text/html,application/xhtml+xml" },
+    });
+    const secret = page.cookies.find((c) => c.name === CSRF_COOKIE)?.value;
+    expect(secret).toEqual(expect.any(String));
+    const cookie = `${CSRF_COOKIE}=${secret}`;
+    // The API client's and telemetry's first token requests, sent at once by the page.
+    const tokens = await Promise.all(
+      [1, 2].map(async () => {
+        const answer = await t.app.inject({
+          method: "GET",
+          url: "/api/csrf-token",
+          headers: { cookie },
+        });
+        expect(answer.cookies.find((c) => c.name === CSRF_COOKIE)).toBeUndefined();
+        return answer.json().csrfToken as string;
+      }),
+    );
+    for (const token of tokens) {
+      const echo = await t.app.inject({
+        method: "POST",
+        url: "/api/__test/echo",
+        headers: { cookie, "x-csrf-token": token },
+        payload: { name: "Ada" },
+      });
+      expect(echo.statusCode).toBe(200);
+    }
+    // An API call or an asset without the cookie is not given one.
+    const api = await t.app.inject({
+      method: "GET",
+      url: "/api/health",
+      headers: { accept: "text/html" },
+    });
+    expect(api.cookies.find((c) => c.name === CSRF_COOKIE)).toBeUndefined();
+  });
+
   it("refuses a mutating call without a token with 403 and a message naming CSRF", async () => {
     const client = new TestClient(t.app);
     const response = await client.post("/api/__test/echo", { name: "Ada" }, { csrf: false });

@@ -58,6 +58,11 @@ function hasBearer(request: FastifyRequest): boolean {
   return /^Bearer\s+\S/i.test(request.headers.authorization ?? "");
 }
 
+/** A browser's navigation to a page (not an API call, an asset or a bot's bare GET). */
+function wantsPage(request: FastifyRequest): boolean {
+  return !request.url.startsWith("/api/") && (request.headers.accept ?? "").includes("text/html");
+}
+
 export function setCsrfSecretCookie(reply: FastifyReply, secure: boolean): string {
   const secret = randomBytes(32).toString("base64url");
   reply.setCookie(CSRF_COOKIE, secret, {
@@ -77,7 +82,14 @@ export function registerCsrf(app: FastifyInstance, options: CsrfOptions): void {
   // Every mutating method on every route is checked; only an unmatched path (it does nothing)
   // and routes that opt out (signed webhooks) are not.
   // Callback style, not async: a GET, the common case, leaves without a promise.
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.method === "GET" && !request.cookies[CSRF_COOKIE] && wantsPage(request)) {
+      // A page's document brings the browser its CSRF secret, so the page's first requests,
+      // sent at once, all ask for tokens of that one secret: were the first token requests to
+      // set it, each would set its own and all but the last one's tokens would be refused.
+      setCsrfSecretCookie(reply, options.secureCookies);
+      return done();
+    }
     if (!MUTATING.has(request.method) || request.is404) return done();
     if (request.routeOptions.config.csrf === false || hasBearer(request)) return done();
     const header = request.headers[CSRF_HEADER];
