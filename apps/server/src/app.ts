@@ -276,6 +276,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(agreementRoutes);
   const documentStore = createDocumentStore(config.documents, config.dataDir);
   const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
+  const codeFileStore = createDocumentStore(config.documents, config.dataDir, "code-files");
   await app.register(adminRoutes, {
     // The same erasure as the holder's own deletion (export module), audited as the admin's.
     eraseAccount: (user, actor, reason) =>
@@ -284,6 +285,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
           db,
           store: documentStore,
           imageStore,
+          codeFileStore,
           credits: creditsDeps(app),
           realtime: app.realtime,
           cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
@@ -303,11 +305,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   }
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
   // Before the engine, whose Critic runs code with it (decision 062).
-  registerCodeRunner(
-    app,
-    config.codeRunner,
-    createDocumentStore(config.documents, config.dataDir, "code-files"),
-  );
+  registerCodeRunner(app, config.codeRunner, codeFileStore);
 
   // Tool calls waiting for a person's decision (decision 059): its gate is set before the
   // engine starts, which may resume runs at once.
