@@ -211,4 +211,3 @@ describe("the files run_code wrote", () => {
     expect(gone.json().error.code).toBe("not_found");
   }, 240_000);
 });
-
