@@ -104,7 +104,7 @@ describe("a lane's code files", () => {
     const toggle = shared.getByRole("button", { name: /Run code/ });
     await toggle.click();
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
-    expect(await shared.getByText("Not shared.").count()).toBe(2);
+    expect(await shared.getByText("Not shared.", { exact: true }).count()).toBe(2);
     expect(await axeViolations(viewer.page, ['[data-testid="tool-call"]'])).toEqual([]);
     viewer.expectNoErrors();
     await viewer.close();

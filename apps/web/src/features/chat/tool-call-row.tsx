@@ -98,7 +98,7 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
                 className="inline-flex items-center gap-1 rounded-md border border-ink-200 bg-white px-1.5 py-0.5 font-mono text-ink-800 hover:border-brand-300 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
               >
                 {file.name}
-                <span className="font-sans text-ink-500">({formatBytes(file.bytes)})</span>
+                <span className="font-sans text-ink-600">({formatBytes(file.bytes)})</span>
                 <span className="sr-only">, download</span>
               </a>
             </li>
