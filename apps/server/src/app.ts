@@ -21,6 +21,7 @@ import { authRoutes } from "./modules/auth/routes";
 import { createPayments } from "./modules/billing/payments";
 import { billingRoutes } from "./modules/billing/routes";
 import { cochatRoutes } from "./modules/cochat/routes";
+import { eraseSessionCodeFiles } from "./modules/code-runner/erase-session-code-files";
 import { registerCodeRunner } from "./modules/code-runner/register-code-runner";
 import { creditsDeps } from "./modules/credits/credits-deps";
 import { releaseOpenHolds } from "./modules/credits/release-open-holds";
@@ -34,6 +35,7 @@ import { accountDataRoutes } from "./modules/export/account-data-routes";
 import { eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
+import { eraseSessionImages } from "./modules/images/erase-session-images";
 import { registerImages } from "./modules/images/register-images";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { registerMcpServers } from "./modules/mcp-servers/routes";
@@ -317,6 +319,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       list: (sessionId) => listRuns(db, sessionId),
       toolCalls: (sessionId) => listToolCalls(db, sessionId),
       stopActive: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
+      eraseFiles: async (sessionId) => {
+        await eraseSessionImages(db, imageStore, [sessionId]);
+        await eraseSessionCodeFiles(db, codeFileStore, [sessionId]);
+      },
       newest: (sessionIds) => findNewestRuns(db, sessionIds),
       newestRunJoin: NEWEST_RUN_JOIN,
     },

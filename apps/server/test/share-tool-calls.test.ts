@@ -18,8 +18,8 @@ import { addTestNotesProvider, coderWithNotes } from "./support/tools";
  * Tool calls of finished runs on share links, answered approvals after a reload, and the
  * files run_code wrote (decision 076): a link shows each call as the live stream's projection
  * does (no arguments, output, files or approver; costs only when shared); a reload's run
- * carries the approval's answer; a link never serves run_code's files; erasing the account
- * erases their rows and bytes.
+ * carries the approval's answer; a link never serves run_code's files; deleting the account or
+ * the session erases their rows and bytes.
  */
 const RUN_MS = 90_000;
 let t: TestApp;
@@ -148,31 +148,45 @@ const CODE = [
   "```",
 ].join("\n");
 
+/** A session whose run's run_code wrote totals.csv; the file's address and storage key. */
+async function sessionWithCodeFile(grace: SignedUp) {
+  const session = await createSession(grace.client, {
+    title: "Totals",
+    manual_agent_selection: true,
+    agent_preferences: { coder: { enabled: true } },
+    tools: {
+      policy: "never_ask",
+      roles: { coder: { builtins: ["run_code"], mcp_servers: [] } },
+    },
+  });
+  const { run_id } = await sendMessage(grace.client, session.id, CODE);
+  const events = await waitForRunEnd(grace.client, session.id, run_id, 150_000);
+  expect(events.at(-1)?.type).toBe("run.completed");
+
+  const run = await storedRun(grace.client, session.id, run_id);
+  const call = run.tool_calls?.find((c) => c.tool === "run_code");
+  expect(call?.status).toBe("completed");
+  expect(call?.files?.map((f) => [f.name, f.media_type, f.bytes])).toEqual([
+    ["totals.csv", "text/csv; charset=utf-8", 18],
+  ]);
+  const fileUrl = call?.files?.[0]?.url ?? "";
+  expect(fileUrl).toMatch(/^\/api\/code-files\/[0-9a-f-]{36}$/);
+  const { rows } = await t.app.db.query<{ storage_key: string }>(
+    "SELECT storage_key FROM code_run_files WHERE id = $1",
+    [fileUrl.split("/").at(-1)],
+  );
+  return { session, fileUrl, key: rows[0]?.storage_key as string };
+}
+
+const codeFiles = () =>
+  createDocumentStore(t.app.config.documents, t.app.config.dataDir, "code-files");
+
 describe("the files run_code wrote", () => {
   it("are never listed or served by a share; erasing the account erases their rows and bytes", async () => {
     const grace = await owner();
     const stranger = await signUp(t.app);
-    const session = await createSession(grace.client, {
-      title: "Totals",
-      manual_agent_selection: true,
-      agent_preferences: { coder: { enabled: true } },
-      tools: {
-        policy: "never_ask",
-        roles: { coder: { builtins: ["run_code"], mcp_servers: [] } },
-      },
-    });
-    const { run_id } = await sendMessage(grace.client, session.id, CODE);
-    const events = await waitForRunEnd(grace.client, session.id, run_id, 150_000);
-    expect(events.at(-1)?.type).toBe("run.completed");
+    const { session, fileUrl, key } = await sessionWithCodeFile(grace);
 
-    const run = await storedRun(grace.client, session.id, run_id);
-    const call = run.tool_calls?.find((c) => c.tool === "run_code");
-    expect(call?.status).toBe("completed");
-    expect(call?.files?.map((f) => [f.name, f.media_type, f.bytes])).toEqual([
-      ["totals.csv", "text/csv; charset=utf-8", 18],
-    ]);
-    const fileUrl = call?.files?.[0]?.url ?? "";
-    expect(fileUrl).toMatch(/^\/api\/code-files\/[0-9a-f-]{36}$/);
     const download = await grace.client.get(fileUrl);
     expect(download.statusCode).toBe(200);
     expect(download.body).toBe("name,total\nada,42\n");
@@ -191,12 +205,7 @@ describe("the files run_code wrote", () => {
 
     // The account goes: the file's row and its bytes go with it.
     const id = fileUrl.split("/").at(-1) as string;
-    const { rows } = await t.app.db.query<{ storage_key: string }>(
-      "SELECT storage_key FROM code_run_files WHERE id = $1",
-      [id],
-    );
-    const key = rows[0]?.storage_key as string;
-    const store = createDocumentStore(t.app.config.documents, t.app.config.dataDir, "code-files");
+    const store = codeFiles();
     expect((await store.read(key)).toString()).toBe("name,total\nada,42\n");
     const deleted = await grace.client.request("DELETE", ACCOUNT_DATA_ROUTES.account, {
       confirm: "DELETE",
@@ -209,5 +218,22 @@ describe("the files run_code wrote", () => {
     const gone = await stranger.client.get(fileUrl);
     expect(gone.statusCode).toBe(404);
     expect(gone.json().error.code).toBe("not_found");
+  }, 240_000);
+
+  it("go with their session when it is deleted: rows and bytes", async () => {
+    const grace = await owner();
+    const { session, fileUrl, key } = await sessionWithCodeFile(grace);
+    const store = codeFiles();
+    expect((await store.read(key)).toString()).toBe("name,total\nada,42\n");
+    const deleted = await grace.client.delete(`/api/sessions/${session.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const gone = await grace.client.get(fileUrl);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().error.code).toBe("not_found");
+    const rows = await t.app.db.query("SELECT id FROM code_run_files WHERE storage_key = $1", [
+      key,
+    ]);
+    expect(rows.rows).toEqual([]);
+    await expect(store.read(key)).rejects.toThrow(/ENOENT/);
   }, 240_000);
 });
