@@ -2,6 +2,8 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handmadeExport } from "../test-support/export-fixtures";
 import { createUser, signInContext } from "./support/accounts";
+import { uploadReadyText } from "./support/api";
+import { axeViolations } from "./support/axe";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 
 /**
@@ -186,4 +188,90 @@ describe("share links", () => {
     viewer.expectNoErrors();
     await viewer.close();
   }, 120_000);
+
+  it("shows a finished run's tool calls and answered approval, without their arguments or output (decision 076)", async () => {
+    const owner = await createUser({ firstName: "Ada", lastName: "Byron" });
+    const documentId = await uploadReadyText(
+      owner,
+      "bakery-hours.txt",
+      "The bakery opens on Mondays at seven in the morning.",
+    );
+    const { session } = await call<{ session: { id: string } }>(
+      owner.token,
+      "POST",
+      "/api/sessions",
+      { title: "Bakery hours", tools: { policy: "ask_all", roles: {} } },
+    );
+    await call(owner.token, "PUT", `/api/sessions/${session.id}/documents`, {
+      document_ids: [documentId],
+    });
+    await call(owner.token, "POST", "/api/ai/chat", {
+      session_id: session.id,
+      message: "According to the attached document, when does the bakery open on Mondays?",
+    });
+    // The lane asks; the owner approves with arguments of their own, which a link never shows.
+    let approvalId = "";
+    await expect
+      .poll(
+        async () => {
+          const { approvals } = await call<{ approvals: { id: string; status: string }[] }>(
+            owner.token,
+            "GET",
+            `/api/sessions/${session.id}/approvals`,
+          );
+          approvalId = approvals.find((a) => a.status === "pending")?.id ?? "";
+          return approvalId;
+        },
+        { timeout: RUN_TIMEOUT, interval: 250 },
+      )
+      .not.toBe("");
+    await call(owner.token, "POST", `/api/sessions/${session.id}/approvals/${approvalId}`, {
+      decision: "approve",
+      args: { query: "Monday opening zebra-7" },
+    });
+    await expect
+      .poll(
+        async () =>
+          (
+            await call<{ runs: { status: string }[] }>(
+              owner.token,
+              "GET",
+              `/api/sessions/${session.id}`,
+            )
+          ).runs[0]?.status,
+        { timeout: RUN_TIMEOUT, interval: 250 },
+      )
+      .toBe("completed");
+    const { url } = await call<{ url: string }>(
+      owner.token,
+      "POST",
+      `/api/sessions/${session.id}/shares`,
+      {},
+    );
+
+    const viewer = await openPage(browser, desktop);
+    const { page } = viewer;
+    await page.goto(new URL(url).pathname);
+    await page.getByTestId("shared-page").waitFor();
+    const row = page.locator('[data-testid="tool-call"][data-tool="search_documents"]').first();
+    await row.waitFor();
+    expect(await row.getAttribute("data-status")).toBe("completed");
+    expect(await row.getByTestId("tool-call-args").textContent()).toBe(
+      "Arguments and output not shared.",
+    );
+    // Costs are not shared: the row names no price.
+    const facts = (await row.getByTestId("tool-call-facts").textContent()) ?? "";
+    expect(facts).toMatch(/^built-in · Reads · .+ characters?$/);
+    expect(facts).not.toMatch(/free|credit/);
+    const card = page.getByTestId("approval-card").first();
+    expect(await card.getAttribute("data-status")).toBe("approved");
+    expect(await card.getByTestId("approval-outcome").textContent()).toBe("Approved by a member.");
+    expect(await page.getByText("zebra-7").count()).toBe(0);
+    expect(await page.content()).not.toContain("zebra-7");
+    expect(
+      await axeViolations(page, ['[data-testid="tool-call"]', '[data-testid="approval-card"]']),
+    ).toEqual([]);
+    viewer.expectNoErrors();
+    await viewer.close();
+  }, 180_000);
 });

@@ -10,7 +10,8 @@ import { launchBrowser, openPage, screenshot } from "./support/browser";
  * Approvals in the browser (decision 059): a session that asks before every
  * tool call, with a document attached, so the simulator's lane calls the built-in
  * search_documents and waits. The card is approved with the keyboard after a reload in the
- * middle of the pause; a second run's call is denied; the lane's tool rows say what happened.
+ * middle of the pause; a second run's call is denied; the lane's tool rows say what happened;
+ * after a reload both runs show their answered cards (decision 076).
  */
 const RUN_TIMEOUT = 90_000;
 let browser: Browser;
@@ -138,6 +139,35 @@ describe("approving a tool call in its lane", () => {
         .locator('[data-testid="tool-call"][data-tool="search_documents"]')
         .last();
       await expect.poll(() => deniedRow.getAttribute("data-status")).toBe("denied");
+
+      // Both runs are over: a reload builds them from the stored runs, and each answered
+      // request is still its card, answered, with who and when (decision 076), not pending.
+      await page.reload();
+      await page.getByRole("heading", { level: 1, name: "Bakery hours" }).waitFor();
+      const cards = page.getByTestId("approval-card");
+      await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+      const [approvedCard, deniedCard] = [cards.nth(0), cards.nth(1)];
+      expect(await approvedCard.getAttribute("data-status")).toBe("approved");
+      expect(await approvedCard.getByTestId("approval-outcome").textContent()).toMatch(
+        /^Approved by .+\.$/,
+      );
+      expect(await deniedCard.getAttribute("data-status")).toBe("denied");
+      expect(await deniedCard.getByTestId("approval-outcome").textContent()).toMatch(
+        /^Denied by .+: the tool was not called\.$/,
+      );
+      for (const answered of [approvedCard, deniedCard]) {
+        expect(await answered.getByTestId("approval-decided-at").textContent()).toMatch(
+          /^Answered at \d{1,2}:\d{2}/,
+        );
+        expect(await answered.getByRole("button").count()).toBe(0);
+      }
+      // An answered card asks nothing: it does not take the focus on load.
+      expect(
+        await page.evaluate(() =>
+          Boolean(document.activeElement?.closest('[data-testid="approval-card"]')),
+        ),
+      ).toBe(false);
+      expect(await axeViolations(page, ['[data-testid="approval-card"]'])).toEqual([]);
 
       expectNoErrors();
       await close();

@@ -21,6 +21,7 @@ import { authRoutes } from "./modules/auth/routes";
 import { createPayments } from "./modules/billing/payments";
 import { billingRoutes } from "./modules/billing/routes";
 import { cochatRoutes } from "./modules/cochat/routes";
+import { eraseSessionCodeFiles } from "./modules/code-runner/erase-session-code-files";
 import { registerCodeRunner } from "./modules/code-runner/register-code-runner";
 import { creditsDeps } from "./modules/credits/credits-deps";
 import { releaseOpenHolds } from "./modules/credits/release-open-holds";
@@ -34,6 +35,7 @@ import { accountDataRoutes } from "./modules/export/account-data-routes";
 import { eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
+import { eraseSessionImages } from "./modules/images/erase-session-images";
 import { registerImages } from "./modules/images/register-images";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { registerMcpServers } from "./modules/mcp-servers/routes";
@@ -276,6 +278,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(agreementRoutes);
   const documentStore = createDocumentStore(config.documents, config.dataDir);
   const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
+  const codeFileStore = createDocumentStore(config.documents, config.dataDir, "code-files");
   await app.register(adminRoutes, {
     // The same erasure as the holder's own deletion (export module), audited as the admin's.
     eraseAccount: (user, actor, reason) =>
@@ -284,6 +287,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
           db,
           store: documentStore,
           imageStore,
+          codeFileStore,
           credits: creditsDeps(app),
           realtime: app.realtime,
           cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
@@ -303,11 +307,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   }
   // After credits (the engine holds and settles through it); before the SPA's catch-all.
   // Before the engine, whose Critic runs code with it (decision 062).
-  registerCodeRunner(
-    app,
-    config.codeRunner,
-    createDocumentStore(config.documents, config.dataDir, "code-files"),
-  );
+  registerCodeRunner(app, config.codeRunner, codeFileStore);
 
   // Tool calls waiting for a person's decision (decision 059): its gate is set before the
   // engine starts, which may resume runs at once.
@@ -319,6 +319,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       list: (sessionId) => listRuns(db, sessionId),
       toolCalls: (sessionId) => listToolCalls(db, sessionId),
       stopActive: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
+      eraseFiles: async (sessionId) => {
+        await eraseSessionImages(db, imageStore, [sessionId]);
+        await eraseSessionCodeFiles(db, codeFileStore, [sessionId]);
+      },
       newest: (sessionIds) => findNewestRuns(db, sessionIds),
       newestRunJoin: NEWEST_RUN_JOIN,
     },

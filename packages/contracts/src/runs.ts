@@ -289,13 +289,23 @@ export const ZRunToolCall = z.object({
   credits: z.number(),
   text_preview: z.string(),
   sources: z.array(ZToolSource).default([]),
+  /** Files it wrote (run_code, decision 068), each a download for the session's readers. */
+  files: z.array(ZToolFile).optional(),
   error: ZRunError.nullable(),
-  /** The person's answer when it needed approval (null: none asked). */
+  /**
+   * The person's answer when it needed approval (null: none asked). The request's id, reason,
+   * note and "always" let a reload show the answered card (decision 076); absent in exports
+   * made before them.
+   */
   approval: z
     .object({
       decision: ZToolApprovalDecision,
       by_name: z.string().nullable(),
       at: z.string(),
+      id: z.string().optional(),
+      reason: ZToolApprovalReason.optional(),
+      note: z.string().nullable().optional(),
+      always: z.boolean().optional(),
     })
     .nullable(),
 });

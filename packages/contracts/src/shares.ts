@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZRun, type ZRunEvent, ZRunPlanView, ZRunStep } from "./runs";
+import { ZRun, type ZRunEvent, ZRunPlanView, ZRunStep, ZRunToolCall } from "./runs";
 import { ZChatMessage } from "./sessions";
 
 /**
@@ -148,11 +148,20 @@ export function hideCosts<T>(value: T): WithHiddenCosts<T> {
 const cost = z.number().nullable();
 
 export const ZSharedStep = ZRunStep.extend({ credits: cost });
+/**
+ * A tool call as a link shows it (decision 076): the tool, its status, duration, size and
+ * approval's answer; never what went in or came out (arguments null, output, sources, files
+ * and error text empty, no approver's name or note: decision 058), cost null unless shared.
+ */
+export const ZSharedToolCall = ZRunToolCall.extend({ credits: cost });
+export type TSharedToolCall = z.infer<typeof ZSharedToolCall>;
 export const ZSharedRun = ZRun.omit({ memories: true }).extend({
   /** Without the approved memories used: those are the owner's private notes. */
   plan: ZRunPlanView.omit({ memories: true }).nullable(),
   total_credits: cost,
   steps: z.array(ZSharedStep),
+  /** Its lanes' tool calls, in order, redacted (decision 076). */
+  tool_calls: z.array(ZSharedToolCall),
   /** Who sent the message that started it (display name; only when names are shared). */
   asked_by: z.string().nullable(),
 });

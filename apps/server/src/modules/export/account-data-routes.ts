@@ -35,6 +35,7 @@ export async function accountDataRoutes(app: FastifyInstance): Promise<void> {
   // through its store.
   const store = createDocumentStore(app.config.documents, app.config.dataDir);
   const imageStore = createDocumentStore(app.config.documents, app.config.dataDir, "images");
+  const codeFileStore = createDocumentStore(app.config.documents, app.config.dataDir, "code-files");
 
   r.get(
     ACCOUNT_DATA_ROUTES.export,
@@ -79,6 +80,7 @@ export async function accountDataRoutes(app: FastifyInstance): Promise<void> {
           db: app.db,
           store,
           imageStore,
+          codeFileStore,
           credits: creditsDeps(app),
           realtime: app.realtime,
           cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),

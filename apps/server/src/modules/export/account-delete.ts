@@ -4,6 +4,7 @@ import type { Realtime } from "../../platform/realtime";
 import { type AdminActor, recordAdminAction } from "../admin/record-admin-action";
 import { dropSignInSockets } from "../auth/drop-sign-in-sockets";
 import { revokeAllSignIns } from "../auth/revoke-sign-ins";
+import { eraseSessionCodeFiles } from "../code-runner/erase-session-code-files";
 import type { CreditsDeps } from "../credits/credits-deps";
 import { getCreditBalances } from "../credits/get-balance";
 import { releaseOpenHolds } from "../credits/release-open-holds";
@@ -28,6 +29,8 @@ export interface DeleteAccountDeps {
   store: DocumentStore;
   /** Where the pictures image models made are kept (decision 064). */
   imageStore: DocumentStore;
+  /** Where the files run_code wrote are kept (decisions 068, 076). */
+  codeFileStore: DocumentStore;
   credits: CreditsDeps;
   realtime: Realtime;
   /** Stops the session's active run and waits for it to end (the run engine's, from the app). */
@@ -38,7 +41,8 @@ export interface DeleteAccountDeps {
  * Deletes the account, in an order where each step leaves nothing the next one cannot reach:
  * 1. the confirmation and what blocks it (403 / 409: nothing has changed yet);
  * 2. every sign-in revoked and its sockets dropped, so the account makes no new data meanwhile;
- * 3. its runs stopped (their holds go back), its documents deleted with their files, any hold
+ * 3. its runs stopped (their holds go back), its documents deleted with their files, the
+ *    pictures and run_code files of its sessions with their bytes, any hold
  *    still open on an account that goes, or made by the user on a team's pool, released;
  * 4. one transaction: the admin audit entry, the departure in the audit log of every team
  *    that stays (decision 052), the workspaces that go with the account
@@ -87,6 +91,7 @@ export async function eraseAccount(
     await deleteDocument(db, deps.store, document.userId, document.id);
   }
   await eraseSessionImages(db, deps.imageStore, sessionIds);
+  await eraseSessionCodeFiles(db, deps.codeFileStore, sessionIds);
   await releaseOpenHolds(deps.credits, erased, user.id);
   const balances = await getCreditBalances(db, erased);
   const forfeited = [...balances.values()].reduce((sum, credits) => sum + credits, 0);

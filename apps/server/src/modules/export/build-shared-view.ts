@@ -1,5 +1,6 @@
 import type { TChatMessage, TRun, TSharedView } from "@cohort/contracts";
 import { isoTimestamp, type Queryable } from "../../db/client";
+import { listToolCalls } from "../orchestration/list-tool-calls";
 import { listRuns } from "../orchestration/run-store";
 import { getSession } from "../sessions/find-session";
 import { listMessages } from "../sessions/list-messages";
@@ -27,7 +28,8 @@ async function runStarters(db: Queryable, sessionId: string): Promise<Map<string
 /**
  * What a share link shows: the session (or the one run) as stored, filtered for a stranger.
  * Runs go through the share projection (`shareRun`, the live stream's events through the
- * same one): costs null unless shared, the approved memories a run used never. Names are
+ * same one): costs null unless shared, the approved memories a run used never, tool calls
+ * without their arguments and output (decision 076). Names are
  * display names and only when shared. A shared run that is gone answers the link's 404.
  */
 export async function buildSharedView(
@@ -37,9 +39,10 @@ export async function buildSharedView(
 ): Promise<TSharedView> {
   const session = await getSession(db, share.session_id);
   if (!session) throw shareNotFound();
-  const [storedMessages, storedRuns, starters] = await Promise.all([
+  const [storedMessages, storedRuns, toolCalls, starters] = await Promise.all([
     listMessages(db, session.id),
     listRuns(db, session.id),
+    listToolCalls(db, session.id),
     share.show_names ? runStarters(db, session.id) : Promise.resolve(new Map<string, string>()),
   ]);
   // A session's link shows the branch on screen; a run's link its run (decision 070).
@@ -75,7 +78,9 @@ export async function buildSharedView(
       share.run_id === null ? allMessages : messagesOf(allMessages, runs[0] as TRun),
       share,
     ),
-    runs: runs.map((run) => shareRun(run, share, nameOf(starters.get(run.id)))),
+    runs: runs.map((run) =>
+      shareRun(run, share, nameOf(starters.get(run.id)), toolCalls.get(run.id) ?? []),
+    ),
     last_seq: lastSeq,
   };
   if (share.show_costs) return view;

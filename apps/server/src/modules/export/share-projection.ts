@@ -3,6 +3,7 @@ import {
   type TChatMessage,
   type TRun,
   type TRunEvent,
+  type TRunToolCall,
   type TSharedRun,
   type TSharedRunEvent,
   withSharedImagePaths,
@@ -73,9 +74,18 @@ export function shareMessages(messages: readonly TChatMessage[], scope: ShareSco
   return messages.map((m) => withSharedImages(m, scope.token));
 }
 
-/** A stored run as a link shows it; `askedBy` only when the link shares names. */
-export function shareRun(run: TRun, scope: ShareScope, askedBy: string | null): TSharedRun {
-  return project({ ...run, asked_by: askedBy }, scope) as TSharedRun;
+/**
+ * A stored run as a link shows it, with its tool calls redacted as the live stream's tool
+ * events are (decision 076); `askedBy` only when the link shares names.
+ */
+export function shareRun(
+  run: TRun,
+  scope: ShareScope,
+  askedBy: string | null,
+  toolCalls: readonly TRunToolCall[],
+): TSharedRun {
+  const shared = { ...run, tool_calls: toolCalls.map(redactToolCall), asked_by: askedBy };
+  return project(shared, scope) as TSharedRun;
 }
 
 /**
@@ -111,4 +121,20 @@ function redactTool(event: TRunEvent): TRunEvent {
     default:
       return event;
   }
+}
+
+/**
+ * A finished run's tool call (rebuilt from those same events) under the same rule: what the
+ * tool was and how it went, never what went in or came out, nor who answered its approval.
+ */
+function redactToolCall(call: TRunToolCall): TRunToolCall {
+  return {
+    ...call,
+    args: null,
+    text_preview: "",
+    sources: [],
+    files: [],
+    error: call.error ? { code: call.error.code, message: "" } : null,
+    approval: call.approval ? { ...call.approval, by_name: null, note: null } : null,
+  };
 }

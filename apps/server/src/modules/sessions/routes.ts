@@ -45,6 +45,11 @@ export interface SessionRuns {
   toolCalls(sessionId: string): Promise<Map<string, TRunToolCall[]>>;
   /** Stops the session's active run, if any. */
   stopActive(sessionId: string): Promise<void>;
+  /**
+   * Erases the files its runs made (pictures, run_code's files): rows and bytes, before the
+   * session goes, since the rows would cascade and leave the bytes behind (decision 076).
+   */
+  eraseFiles(sessionId: string): Promise<void>;
   /** Each session's newest run (sessions without runs are left out). */
   newest(sessionIds: readonly string[]): Promise<Map<string, NewestRun>>;
   /** The same as a part of the sessions page statement: joins `sessions` to `newest_run_*`. */
@@ -222,6 +227,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       const session = await findSessionFor(app.db, user.id, request.params.id);
       requireSessionDeletable(session, user.id);
       await sessionRuns.stopActive(session.id);
+      await sessionRuns.eraseFiles(session.id);
       await deleteSession(app.db, session.id);
       return { deleted: true as const };
     },

@@ -70,7 +70,10 @@ export function ApprovalCard({
   const decidedHere = useRef(false);
   const pending = approval.status === "pending";
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a card that appears waiting
   useEffect(() => {
+    // An answered card a reload brings back asks nothing: it leaves focus where it is.
+    if (!pending) return;
     const active = document.activeElement;
     if (!active || active === document.body) heading.current?.focus();
   }, []);
@@ -208,6 +211,11 @@ export function ApprovalCard({
           {outcomeText(view)}
         </p>
       )}
+      {!pending && view.decidedAt ? (
+        <p className="mt-0.5 text-xs text-ink-700" data-testid="approval-decided-at">
+          Answered at <time dateTime={view.decidedAt}>{formatTime(view.decidedAt)}</time>
+        </p>
+      ) : null}
       {failure ? (
         <p role="alert" className="mt-1.5 text-xs font-medium text-red-700">
           {failure}

@@ -398,6 +398,7 @@ describe("session detail → conversation", () => {
         error: null,
         approvalId: null,
         approvedBy: "Ann",
+        files: [],
       },
       expect.objectContaining({
         toolCallId: "t2",
@@ -413,6 +414,101 @@ describe("session detail → conversation", () => {
         credits: null,
       }),
     ]);
+  });
+
+  it("shows a finished run's answered approvals as answered cards after a reload (decision 076)", () => {
+    const base = {
+      call_id: "c1",
+      step_id: "s1",
+      tool: "search_documents",
+      title: "Search documents",
+      risk: "read" as const,
+      source: { kind: "builtin" as const },
+      args: { query: "opening hours" },
+      truncated: false,
+      credits: 0,
+      sources: [],
+      duration_ms: 5,
+      output_chars: 10,
+      text_preview: "",
+      error: null,
+    };
+    const detail: TSessionDetailResponse = {
+      session,
+      messages: [userMessage, answer],
+      runs: [
+        {
+          ...storedRun("completed"),
+          tool_calls: [
+            {
+              ...base,
+              tool_call_id: "t1",
+              status: "completed",
+              approval: {
+                decision: "approved",
+                by_name: "Ann",
+                at: at(5),
+                id: "ap1",
+                reason: "policy",
+                note: null,
+                always: true,
+              },
+            },
+            {
+              ...base,
+              tool_call_id: "t2",
+              status: "denied",
+              approval: {
+                decision: "denied",
+                by_name: "Bo",
+                at: at(6),
+                id: "ap2",
+                reason: "untrusted",
+                note: "Denied by Bo: the tool was not called.",
+                always: false,
+              },
+            },
+            // Stored before the request's id was kept: its row says who, no card.
+            {
+              ...base,
+              tool_call_id: "t3",
+              status: "completed",
+              approval: { decision: "approved", by_name: "Ann", at: at(7) },
+            },
+          ],
+        },
+      ],
+      last_seq: 40,
+    };
+    const { state } = conversationFromDetail(detail);
+    expect(state.runs[R]?.approvals).toEqual([
+      {
+        id: "ap1",
+        toolCallId: "t1",
+        callId: "c1",
+        stepId: "s1",
+        tool: "search_documents",
+        title: "Search documents",
+        serverName: null,
+        risk: "read",
+        args: { query: "opening hours" },
+        reason: "policy",
+        expiresAt: at(5),
+        status: "approved",
+        byName: "Ann",
+        note: null,
+        always: true,
+        decidedAt: at(5),
+      },
+      expect.objectContaining({
+        id: "ap2",
+        status: "denied",
+        byName: "Bo",
+        note: "Denied by Bo: the tool was not called.",
+        decidedAt: at(6),
+      }),
+    ]);
+    expect(state.runs[R]?.toolCalls.map((c) => c.approvalId)).toEqual(["ap1", "ap2", null]);
   });
 
   it("replays a run in progress from its first event", () => {

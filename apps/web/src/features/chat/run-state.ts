@@ -355,6 +355,7 @@ export function runFromSnapshot(run: TRun, messages: readonly TChatMessage[]): R
     ...(run.imported ? { imported: true } : {}),
     ...(run.resumes ? { resumes: run.resumes } : {}),
     toolCalls: (run.tool_calls ?? []).map((call) => toolCallFromSnapshot(call, lanes, run.status)),
+    approvals: (run.tool_calls ?? []).flatMap((call) => answeredApproval(call)),
     ...(run.shown_at ? { shownAt: run.shown_at } : {}),
     ...(run.fork ? { fork: run.fork } : {}),
   };
@@ -385,9 +386,40 @@ function toolCallFromSnapshot(
     credits: call.status === "running" ? null : call.credits,
     preview: call.text_preview || null,
     error: cut ? TOOL_STOPPED_WITH_RUN : (call.error?.message ?? null),
-    approvalId: null,
+    approvalId: call.approval?.id ?? null,
     approvedBy: call.approval?.decision === "approved" ? call.approval.by_name : null,
+    files: call.files ?? [],
   };
+}
+
+/**
+ * The answered card of a stored run's tool call that waited for a person (decision 076): a
+ * reload shows who answered and when, as the live card did. Calls stored before the request's
+ * id was kept have none.
+ */
+function answeredApproval(call: TRunToolCall): ApprovalView[] {
+  const answer = call.approval;
+  if (!answer?.id) return [];
+  return [
+    {
+      id: answer.id,
+      toolCallId: call.tool_call_id,
+      callId: call.call_id,
+      stepId: call.step_id,
+      tool: call.tool,
+      title: call.title,
+      serverName: call.source.server_name ?? null,
+      risk: call.risk,
+      args: call.args,
+      reason: answer.reason ?? "policy",
+      expiresAt: answer.at,
+      status: answer.decision,
+      byName: answer.by_name,
+      note: answer.note ?? null,
+      always: answer.always ?? false,
+      decidedAt: answer.at,
+    },
+  ];
 }
 
 /** A finished run's tool call that never got its result. */
@@ -821,6 +853,7 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
         byName: null,
         note: null,
         always: false,
+        decidedAt: null,
       };
       // A resumed lane asks again with the same request: one card, now in the new lane.
       const known = run.approvals.some((a) => a.id === approval.id);
@@ -851,6 +884,7 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
                 note: event.note,
                 always: event.always,
                 args: event.args,
+                decidedAt: event.at,
               }
             : a,
         ),
@@ -902,6 +936,7 @@ export function applyApprovalDecision(
                 note: decided.note,
                 always: decided.always,
                 args: decided.decided_args ?? a.args,
+                decidedAt: decided.decided_at ?? a.decidedAt,
               }
             : a,
         ),

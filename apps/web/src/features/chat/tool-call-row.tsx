@@ -22,6 +22,9 @@ function argsLine(args: unknown): string {
   return text.length > ARGS_LINE_CHARS ? `${text.slice(0, ARGS_LINE_CHARS - 1)}…` : text;
 }
 
+/** A share link leaves a call's arguments and output out (decisions 058, 076): null arguments. */
+const WITHHELD = "Not shared.";
+
 /**
  * One tool call in its lane: the tool, its server, its arguments, and once done how long it
  * took, how much it returned and what it cost; the output opens under it (a native button,
@@ -29,6 +32,8 @@ function argsLine(args: unknown): string {
  */
 export function ToolCallRow({ call }: { call: ToolCallView }) {
   const [open, setOpen] = useState(false);
+  // A model's arguments are always an object: null is a share's redaction.
+  const withheld = call.args === null;
   const detailsId = useId();
   const facts = [
     call.serverName ? `on ${call.serverName}` : "built-in",
@@ -68,8 +73,11 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
       <p className="mt-0.5 text-ink-600 tabular-nums" data-testid="tool-call-facts">
         {facts.join(" · ")}
       </p>
-      <p className="mt-0.5 truncate font-mono text-ink-700" data-testid="tool-call-args">
-        {argsLine(call.args)}
+      <p
+        className={cn("mt-0.5 truncate text-ink-700", withheld ? "italic" : "font-mono")}
+        data-testid="tool-call-args"
+      >
+        {withheld ? "Arguments and output not shared." : argsLine(call.args)}
       </p>
       {call.error ? (
         <p className="mt-1 text-red-800" data-testid="tool-call-error">
@@ -90,7 +98,7 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
                 className="inline-flex items-center gap-1 rounded-md border border-ink-200 bg-white px-1.5 py-0.5 font-mono text-ink-800 hover:border-brand-300 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
               >
                 {file.name}
-                <span className="font-sans text-ink-500">({formatBytes(file.bytes)})</span>
+                <span className="font-sans text-ink-600">({formatBytes(file.bytes)})</span>
                 <span className="sr-only">, download</span>
               </a>
             </li>
@@ -100,9 +108,13 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
       <div id={detailsId} hidden={!open} className="mt-1.5 space-y-1.5">
         <div>
           <p className="font-semibold text-ink-700">Arguments</p>
-          <pre className="max-h-40 overflow-auto rounded bg-white p-1.5 font-mono whitespace-pre-wrap text-ink-800">
-            {JSON.stringify(call.args, null, 2)}
-          </pre>
+          {withheld ? (
+            <p className="text-ink-600 italic">{WITHHELD}</p>
+          ) : (
+            <pre className="max-h-40 overflow-auto rounded bg-white p-1.5 font-mono whitespace-pre-wrap text-ink-800">
+              {JSON.stringify(call.args, null, 2)}
+            </pre>
+          )}
         </div>
         <div>
           <p className="font-semibold text-ink-700">Output</p>
@@ -117,7 +129,9 @@ export function ToolCallRow({ call }: { call: ToolCallView }) {
             <p className="text-ink-600 italic">
               {call.status === "running" || call.status === "awaiting_approval"
                 ? "Not yet."
-                : "None."}
+                : withheld
+                  ? WITHHELD
+                  : "None."}
             </p>
           )}
         </div>

@@ -56,6 +56,8 @@ export interface ApprovalView {
   byName: string | null;
   note: string | null;
   always: boolean;
+  /** When it was answered (null: pending, or not known). */
+  decidedAt: string | null;
 }
 
 export function approvalViewOf(approval: TToolApproval): ApprovalView {
@@ -75,6 +77,7 @@ export function approvalViewOf(approval: TToolApproval): ApprovalView {
     byName: approval.decided_by_name,
     note: approval.note,
     always: approval.always,
+    decidedAt: approval.decided_at,
   };
 }
 

@@ -72,7 +72,35 @@ function argsFor(
     if (/^(url|uri|link|href)$/i.test(key) && url) args[key] = url;
     else if (/^(query|q|search|question|text|title|summary)$/i.test(key)) args[key] = query;
   }
-  return args;
+  return withFencedCode(args, props, focus);
+}
+
+const FENCED = /```([a-z]*)[^\S\n]*\n([\s\S]*?)\n?```/i;
+const FENCE_LANGUAGES: Record<string, string> = {
+  py: "python",
+  python: "python",
+  js: "javascript",
+  javascript: "javascript",
+  ts: "typescript",
+  typescript: "typescript",
+};
+
+/**
+ * A tool that takes a program (`code`, e.g. run_code) runs the one the task brings in a
+ * fenced block, in the block's language when the tool offers it: "run this", as a model would.
+ */
+function withFencedCode(
+  args: Record<string, unknown>,
+  props: NonNullable<JSONSchema7["properties"]>,
+  focus: string,
+): Record<string, unknown> {
+  const fence = FENCED.exec(focus);
+  if (!fence || !("code" in props) || !fence[2]?.trim()) return args;
+  const out: Record<string, unknown> = { ...args, code: fence[2] };
+  const language = FENCE_LANGUAGES[(fence[1] ?? "").toLowerCase()];
+  const offered = (props.language as JSONSchema7 | undefined)?.enum ?? [];
+  if (language && offered.includes(language)) out.language = language;
+  return out;
 }
 
 /**
