@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { stripVTControlCharacters } from "node:util";
 import WebSocket from "ws";
+import { PYTHON_CHECKS } from "./python-checks";
 import type {
   SandboxChecks,
   SandboxJob,
@@ -25,35 +26,11 @@ export interface JupyterSettings {
 
 const CHECKS_MARKER = "__COHORT_CHECKS__";
 
-/** The sandbox's test discovery, as a cell: test_* functions and unittest cases. */
-const CHECKS_CELL = `
-def _cohort_checks():
-    import inspect, json, sys, traceback, unittest
-    checks = {'ran': 0, 'passed': 0, 'failed': 0, 'failures': []}
-    def record(name, fn):
-        checks['ran'] += 1
-        try:
-            fn()
-            checks['passed'] += 1
-        except BaseException as e:
-            checks['failed'] += 1
-            checks['failures'].append(name)
-            print('FAILED ' + name + ': ' + ''.join(traceback.format_exception_only(type(e), e)).strip(), file=sys.stderr)
-    for name, value in list(globals().items()):
-        if name.startswith('test') and inspect.isfunction(value) and value.__module__ == '__main__':
-            record(name, value)
-        elif inspect.isclass(value) and issubclass(value, unittest.TestCase) and value is not unittest.TestCase:
-            for method in unittest.TestLoader().getTestCaseNames(value):
-                def run_case(case=value(method)):
-                    result = unittest.TestResult()
-                    case.run(result)
-                    problems = result.failures + result.errors
-                    if problems:
-                        raise AssertionError(problems[0][1].strip().splitlines()[-1])
-                record(method, run_case)
-    sys.stderr.flush()
-    print('${CHECKS_MARKER}' + json.dumps(checks))
-_cohort_checks()
+/** The test discovery (python-checks.ts), as a cell that prints its counts after a marker. */
+const CHECKS_CELL = `${PYTHON_CHECKS}
+import json as _cohort_json
+print('${CHECKS_MARKER}' + _cohort_json.dumps(_cohort_checks(globals())))
+del _cohort_json
 `;
 
 interface JupyterMessage {

@@ -6,7 +6,7 @@
 // channel: the engine's own in-memory file system holds them during a run.
 //
 // argv: <language: python|javascript> <engine entry file URL> <memory limit in bytes>
-//       <output limit in bytes>
+//       <output limit in bytes> <the Python test discovery (python-checks.ts)>
 import childProcess from "node:child_process";
 import dgram from "node:dgram";
 import dns from "node:dns";
@@ -20,7 +20,7 @@ import net from "node:net";
 import tls from "node:tls";
 import wasi from "node:wasi";
 
-const [language, engineUrl, memoryArg, outputArg] = process.argv.slice(2);
+const [language, engineUrl, memoryArg, outputArg, pythonChecks = ""] = process.argv.slice(2);
 const memoryLimit = Number(memoryArg);
 const outputLimit = Number(outputArg);
 const WASM_PAGE = 65536;
@@ -151,7 +151,7 @@ process.binding = (name) => {
 };
 
 const PY_DRIVER = `
-import sys, os, traceback, json, inspect, unittest
+import sys, os, traceback, json
 def _cohort_run(code, filename, run_tests):
     os.chdir('/work')
     if '/work' not in sys.path:
@@ -171,29 +171,7 @@ def _cohort_run(code, filename, run_tests):
         traceback.print_exc()
         status = 1
     if run_tests and status == 0:
-        checks = {'ran': 0, 'passed': 0, 'failed': 0, 'failures': []}
-        def record(name, fn):
-            checks['ran'] += 1
-            try:
-                fn()
-                checks['passed'] += 1
-            except BaseException as e:
-                checks['failed'] += 1
-                checks['failures'].append(name)
-                print('FAILED ' + name + ': ' + ''.join(traceback.format_exception_only(type(e), e)).strip(), file=sys.stderr)
-        for name, value in list(env.items()):
-            if name.startswith('test') and inspect.isfunction(value) and value.__module__ == '__main__':
-                record(name, value)
-            elif inspect.isclass(value) and issubclass(value, unittest.TestCase) and value is not unittest.TestCase:
-                for method in unittest.TestLoader().getTestCaseNames(value):
-                    case = value(method)
-                    def run_case(case=case):
-                        result = unittest.TestResult()
-                        case.run(result)
-                        problems = result.failures + result.errors
-                        if problems:
-                            raise AssertionError(problems[0][1].strip().splitlines()[-1])
-                    record(method, run_case)
+        checks = _cohort_checks(env)
         if checks['failed'] > 0:
             status = 1
     sys.stdout.flush()
@@ -222,6 +200,9 @@ async function loadPython() {
       return buf.length;
     },
   });
+  // The test discovery, shared with the Jupyter runner (python-checks.ts), comes from the
+  // parent: this process reads no file but its own.
+  py.runPython(pythonChecks);
   py.runPython(PY_DRIVER);
   // Python code reaches JavaScript through these modules; the sandbox offers none of it.
   py.runPython(`

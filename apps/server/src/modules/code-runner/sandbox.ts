@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { PYTHON_CHECKS } from "./python-checks";
 import { stripTypes } from "./strip-types";
 
 /**
@@ -155,6 +156,7 @@ export class CodeSandbox {
         pathToFileURL(files.entry).href,
         String(this.limits.memoryBytes),
         String(this.limits.outputBytes),
+        PYTHON_CHECKS,
       ],
       {
         env: {},

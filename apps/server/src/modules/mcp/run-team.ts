@@ -1,17 +1,13 @@
 import {
-  DEFAULT_COORDINATOR_MODEL,
   SESSION_TITLE_MAX,
-  type TDeniedToolCall,
   type TMcpRunTeamInput,
   type TMcpRunTeamOutput,
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import type { Principal } from "../../platform/auth";
 import { markSessionUnattended } from "../approvals/session-tool-rules";
-import { followRun, type RunEnd } from "../orchestration/follow-run";
-import { startRun } from "../orchestration/start-run";
-import { createSession } from "../sessions/create-session";
-import { deleteSession } from "../sessions/delete-session";
+import type { RunEnd } from "../orchestration/follow-run";
+import { followRunToEnd, startRunInNewSession } from "../orchestration/run-in-new-session";
 import { runProgressMessage } from "./run-progress";
 
 const SESSION_DESCRIPTION = "Started from an MCP client (run_team).";
@@ -36,8 +32,8 @@ export interface RunTeamHooks {
 
 /**
  * `run_team`: a new session of the token's owner with the task as its first message, a full
- * run on it (the same start, holds and engine as the web app), followed until it ends. A
- * cancelled call stops the run, which releases its unspent holds.
+ * run on it, followed until it ends (orchestration's run-in-new-session.ts). A cancelled call
+ * stops the run, which releases its unspent holds.
  */
 export async function runTeam(
   app: FastifyInstance,
@@ -45,59 +41,28 @@ export async function runTeam(
   input: TMcpRunTeamInput,
   hooks: RunTeamHooks,
 ): Promise<TMcpRunTeamOutput> {
-  const { deps, control } = app.orchestration;
-  const userId = principal.user.id;
-  const session = await createSession(app.db, userId, {
+  const run = await startRunInNewSession(app.orchestration, principal, {
     title: titleOf(input.task),
     description: SESSION_DESCRIPTION,
-    coordinator_model: DEFAULT_COORDINATOR_MODEL,
-    manual_agent_selection: false,
-    agent_preferences: null,
-    budget_credits: null,
+    task: input.task,
+    async prepare(sessionId) {
+      // Nobody can answer an approval request here: such calls are denied (decision 059).
+      await markSessionUnattended(app.db, sessionId, "mcp");
+      if (input.document_ids && input.document_ids.length > 0) {
+        await hooks.attachDocuments(sessionId, input.document_ids);
+      }
+    },
   });
-  let runId: string;
-  try {
-    // Nobody can answer an approval request here: such calls are denied (decision 059).
-    await markSessionUnattended(app.db, session.id, "mcp");
-    if (input.document_ids && input.document_ids.length > 0) {
-      await hooks.attachDocuments(session.id, input.document_ids);
-    }
-    ({ run_id: runId } = await startRun(deps, control, principal, {
-      session_id: session.id,
-      message: input.task,
-    }));
-  } catch (error) {
-    // Refused before anything ran (no credits, an unknown document): no empty session stays
-    // behind under the task's name.
-    await deleteSession(app.db, session.id);
-    throw error;
-  }
   let answerStarted = false;
-  const denied: TDeniedToolCall[] = [];
-  let end: RunEnd;
-  try {
-    // A new session: its events start at 1.
-    end = await followRun(deps, {
-      sessionId: session.id,
-      runId,
-      after: 0,
-      signal: hooks.signal,
-      onEvent(event) {
-        const message = runProgressMessage(event, answerStarted);
-        if (event.type === "final.delta") answerStarted = true;
-        if (event.type === "tool.result" && event.status === "denied") {
-          denied.push({ tool: event.tool, note: event.error?.message ?? "" });
-        }
-        if (message) hooks.onProgress(message);
-      },
-    });
-  } catch (error) {
-    if (hooks.signal.aborted) {
-      await control.cancel({ id: runId, sessionId: session.id, userId, status: "running" });
-    }
-    throw error;
-  }
-  const output = outputOf(end, sessionUrl(app, session.id));
+  const { end, denied } = await followRunToEnd(app.orchestration, run, {
+    signal: hooks.signal,
+    onEvent(event) {
+      const message = runProgressMessage(event, answerStarted);
+      if (event.type === "final.delta") answerStarted = true;
+      if (message) hooks.onProgress(message);
+    },
+  });
+  const output = outputOf(end, sessionUrl(app, run.sessionId));
   return denied.length > 0 ? { ...output, tools_denied: denied } : output;
 }
 

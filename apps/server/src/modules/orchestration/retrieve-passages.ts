@@ -8,7 +8,7 @@ import {
 import { fitPassages } from "./fit-to-context";
 import { insertRunPassages } from "./material-store";
 import { AGENT_MAX_OUTPUT_TOKENS, passageBudget } from "./prompts";
-import { type RunContext, track } from "./run-context";
+import { type RunContext, type RunPassages, track } from "./run-context";
 
 /**
  * Retrieval for the plan's sub-tasks (decision 037): each agent step searches the documents
@@ -28,7 +28,7 @@ export async function retrievePassages(ctx: RunContext, plan: TRunPlanView): Pro
     const fitted = fitPassages(found[i] ?? [], budget);
     ctx.material.stepPassages.set(
       step.id,
-      fitted.map((p) => numberPassage(ctx, p, added)),
+      fitted.map((p) => numberPassage(ctx.material.passages, p, added)),
     );
   });
   if (added.length > 0) track(ctx, () => insertRunPassages(ctx.deps.db, ctx.runId, added));
@@ -38,11 +38,15 @@ export async function retrievePassages(ctx: RunContext, plan: TRunPlanView): Pro
  * The run's number for a found passage: the one it already has, else the next, the passage
  * then pushed onto `added` (stored by the caller in one statement).
  */
-export function numberPassage(ctx: RunContext, p: TPassage, added: TRunPassage[]): TRunPassage {
-  const known = ctx.material.passages.get(p.chunk_id);
+export function numberPassage(
+  passages: RunPassages,
+  p: TPassage,
+  added: TRunPassage[],
+): TRunPassage {
+  const known = passages.get(p.chunk_id);
   if (known) return known;
   const passage: TRunPassage = {
-    n: ctx.material.passages.size + 1,
+    n: passages.size + 1,
     chunk_id: p.chunk_id,
     document_id: p.document_id,
     document_name: p.document_name,
@@ -50,7 +54,7 @@ export function numberPassage(ctx: RunContext, p: TPassage, added: TRunPassage[]
     section: p.section,
     text: p.text,
   };
-  ctx.material.passages.set(p.chunk_id, passage);
+  passages.set(p.chunk_id, passage);
   added.push(passage);
   return passage;
 }
@@ -61,15 +65,15 @@ export function numberPassage(ctx: RunContext, p: TPassage, added: TRunPassage[]
  * documents and the web share one numbering and `[n]` means one thing in the whole run.
  */
 export function numberToolSource(
-  ctx: RunContext,
+  passages: RunPassages,
   source: { title: string; url: string | null; snippet?: string },
   added: TRunPassage[],
 ): TRunPassage {
   const key = source.url ? `url:${source.url}` : `source:${source.title}`;
-  const known = ctx.material.passages.get(key);
+  const known = passages.get(key);
   if (known) return known;
   const passage: TRunPassage = {
-    n: ctx.material.passages.size + 1,
+    n: passages.size + 1,
     chunk_id: key,
     document_id: "",
     document_name: source.title,
@@ -78,7 +82,7 @@ export function numberToolSource(
     text: source.snippet ?? "",
     ...(source.url ? { url: source.url } : {}),
   };
-  ctx.material.passages.set(key, passage);
+  passages.set(key, passage);
   added.push(passage);
   return passage;
 }

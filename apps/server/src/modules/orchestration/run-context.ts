@@ -130,11 +130,17 @@ export interface RunToolState {
  * documents, the memories put into its plan, and the passages its steps were given, numbered
  * once per run.
  */
+/**
+ * Every passage and tool source given so far in a run, by chunk id (or address); its `n` is
+ * its citation number in the run.
+ */
+export type RunPassages = Map<string, TRunPassage>;
+
 export interface RunMaterial {
   documents: PlanDocument[];
   memories: TUsedMemory[];
-  /** Every passage given so far, by chunk id; its `n` is its citation number in the run. */
-  passages: Map<string, TRunPassage>;
+  /** Every passage given so far (RunPassages). */
+  passages: RunPassages;
   /** The passages each plan step (by id) works from, best first. */
   stepPassages: Map<string, TRunPassage[]>;
 }

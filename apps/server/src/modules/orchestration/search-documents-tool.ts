@@ -40,7 +40,7 @@ export function searchDocumentsTool(
         limit: STEP_PASSAGES_MAX,
       });
       const added: TRunPassage[] = [];
-      const passages = found.map((p) => numberPassage(ctx, p, added));
+      const passages = found.map((p) => numberPassage(ctx.material.passages, p, added));
       if (added.length > 0) track(ctx, () => insertRunPassages(ctx.deps.db, ctx.runId, added));
       if (passages.length === 0) return { text: "No passage of the attached documents matched." };
       return {

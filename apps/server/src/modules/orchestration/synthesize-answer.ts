@@ -18,7 +18,7 @@ import {
 import { appendToPrompt, takeQueuedMessages, userNotesBlock } from "./queued-messages";
 import type { Review } from "./review-drafts";
 import type { Draft } from "./run-agents";
-import { failed, haltRun, type RunContext } from "./run-context";
+import { failed, haltRun, type RunContext, type RunPassages } from "./run-context";
 import { skippedNote } from "./steer-lane";
 import { citedIn } from "./write-step";
 
@@ -41,7 +41,7 @@ export async function synthesizeAnswer(
     const d = drafts.get(s.id);
     return d?.ok ? [d] : [];
   });
-  const passages = citedByDrafts(ctx, usable);
+  const passages = citedByDrafts(ctx.material.passages, usable);
   const call = synthesisCall(ctx, usable, review?.text ?? null, passages);
   // What the user said while the team worked, and the lanes they skipped (decision 069).
   const notes = userNotesBlock(await takeQueuedMessages(ctx, null));
@@ -91,11 +91,9 @@ export function picturesLeftOut(drafts: readonly DraftText[], answer: string): s
  * The passages the drafts cite, by number: what the synthesis gets, with the numbering the
  * drafts used (one per run), so the answer's [n] mean the same passages.
  */
-export function citedByDrafts(ctx: RunContext, drafts: readonly DraftText[]): TRunPassage[] {
+export function citedByDrafts(passages: RunPassages, drafts: readonly DraftText[]): TRunPassage[] {
   const cited = new Set(drafts.flatMap((d) => citedNumbers(d.text)));
-  return [...ctx.material.passages.values()]
-    .filter((p) => cited.has(p.n))
-    .sort((a, b) => a.n - b.n);
+  return [...passages.values()].filter((p) => cited.has(p.n)).sort((a, b) => a.n - b.n);
 }
 
 /**

@@ -103,7 +103,12 @@ export async function synthesizeVersion(
   );
   const callId = randomUUID();
   const spec: CallSpec<undefined> = {
-    ...synthesisCall(ctx, usable, review?.output ?? null, citedByDrafts(ctx, usable)),
+    ...synthesisCall(
+      ctx,
+      usable,
+      review?.output ?? null,
+      citedByDrafts(ctx.material.passages, usable),
+    ),
     failureNote: "The run's answer is kept.",
     rerun: { version: rerun.version, of: rerun.id, temperature: null, answerFor: step.id },
   };

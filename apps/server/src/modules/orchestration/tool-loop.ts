@@ -275,7 +275,7 @@ async function runToolCall(
     role: lane.role,
     callId: toolCallId,
     log: ctx.deps.log,
-    scratchDir: () => runScratchDir(ctx),
+    scratchDir: () => runScratchDir(ctx.runId),
   };
   const gate = ctx.deps.tools?.registry.gate;
   if (!gate) {
@@ -366,7 +366,7 @@ function runSourceNumbers(
 ): number[] {
   const added: TRunPassage[] = [];
   const numbers = found.map((source) => {
-    const passage = numberToolSource(ctx, source, added);
+    const passage = numberToolSource(ctx.material.passages, source, added);
     if (!lane.sources.some((p) => p.n === passage.n)) lane.sources.push(passage);
     return passage.n;
   });
@@ -397,16 +397,16 @@ function toolCallResult(tool: ToolDefinition, price: Hundredths): ModelCallResul
 const scratchDirs = new Map<string, Promise<string>>();
 
 /** A run's scratch directory under the OS temp dir, created at first use. */
-async function runScratchDir(ctx: RunContext): Promise<string> {
-  let dir = scratchDirs.get(ctx.runId);
+async function runScratchDir(runId: string): Promise<string> {
+  let dir = scratchDirs.get(runId);
   if (!dir) {
     dir = (async () => {
       const { mkdtemp } = await import("node:fs/promises");
       const { tmpdir } = await import("node:os");
       const path = await import("node:path");
-      return mkdtemp(path.join(tmpdir(), `cohort-run-${ctx.runId.slice(0, 8)}-`));
+      return mkdtemp(path.join(tmpdir(), `cohort-run-${runId.slice(0, 8)}-`));
     })();
-    scratchDirs.set(ctx.runId, dir);
+    scratchDirs.set(runId, dir);
   }
   return dir;
 }

@@ -6,22 +6,20 @@ import {
   RUN_ERROR_CODES,
   SESSION_TITLE_MAX,
   type TCohortRunSummary,
-  type TDeniedToolCall,
   type TRun,
 } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { markSessionUnattended } from "../approvals/session-tool-rules";
 import type { GatewayMessage } from "../models/gateway";
-import { followRun, type RunEnd } from "../orchestration/follow-run";
-import type { EngineDeps } from "../orchestration/run-context";
-import type { RunControl } from "../orchestration/run-control";
-import type { RunEventLogDeps } from "../orchestration/run-events";
+import type { RunEnd } from "../orchestration/follow-run";
+import {
+  followRunToEnd,
+  type Orchestration,
+  startRunInNewSession,
+} from "../orchestration/run-in-new-session";
 import { getRun } from "../orchestration/run-store";
-import { startRun } from "../orchestration/start-run";
 import { addMessage } from "../sessions/add-message";
-import { createSession } from "../sessions/create-session";
-import { deleteSession } from "../sessions/delete-session";
 import type { CompletionEnd, CompletionOutput } from "./complete-with-model";
 import { invalidParam } from "./openai-error";
 
@@ -111,64 +109,38 @@ function failureOf(end: RunEnd): AppError | null {
  * its holds.
  */
 export async function runTeam(
-  orchestration: { deps: EngineDeps & RunEventLogDeps; control: RunControl },
+  orchestration: Orchestration,
   input: TeamRunInput,
   output: CompletionOutput,
 ): Promise<TeamRunEnd> {
-  const { deps, control } = orchestration;
-  const userId = input.principal.user.id;
+  const { deps } = orchestration;
   const task = taskOf(input.system, input.messages);
-  const session = await createSession(deps.db, userId, {
+  const started = await startRunInNewSession(orchestration, input.principal, {
     title: task.title,
     description: "Started through the API (/api/v1, model cohort-team).",
-    coordinator_model: DEFAULT_COORDINATOR_MODEL,
-    manual_agent_selection: false,
-    agent_preferences: null,
-    budget_credits: null,
+    task: task.content,
+    async prepare(sessionId) {
+      // Nobody can answer an approval request here: such calls are denied (decision 059).
+      await markSessionUnattended(deps.db, sessionId, "api");
+      for (const turn of task.history) {
+        await addMessage(deps.db, { sessionId, ...turn, runId: null });
+      }
+    },
   });
-  let runId: string;
-  try {
-    // Nobody can answer an approval request here: such calls are denied (decision 059).
-    await markSessionUnattended(deps.db, session.id, "api");
-    for (const turn of task.history) {
-      await addMessage(deps.db, { sessionId: session.id, ...turn, runId: null });
-    }
-    ({ run_id: runId } = await startRun(deps, control, input.principal, {
-      session_id: session.id,
-      message: task.content,
-    }));
-  } catch (error) {
-    // Nothing ran: no empty session is left behind in the user's list.
-    await deleteSession(deps.db, session.id).catch(() => undefined);
-    throw error;
-  }
   // The team's coordinator decides the answer's wording: simulated when it is (decision 053).
   const simulated = deps.models.resolve(DEFAULT_COORDINATOR_MODEL)?.simulated ?? false;
   output.open(simulated);
   let streamed = "";
-  const denied: TDeniedToolCall[] = [];
-  let end: RunEnd;
-  try {
-    end = await followRun(deps, {
-      sessionId: session.id,
-      runId,
-      after: 0,
-      signal: input.clientGone,
-      onEvent(event) {
-        if (event.type === "final.delta" && !event.rerun_call_id) {
-          streamed += event.text;
-          output.text(event.text);
-        }
-        if (event.type === "tool.result" && event.status === "denied") {
-          denied.push({ tool: event.tool, note: event.error?.message ?? "" });
-        }
-      },
-    });
-  } catch (error) {
-    if (input.clientGone.aborted) await control.cancelSessionRun(session.id);
-    throw error;
-  }
-  const run = (await getRun(deps.db, runId)) as TRun;
+  const { end, denied } = await followRunToEnd(orchestration, started, {
+    signal: input.clientGone,
+    onEvent(event) {
+      if (event.type === "final.delta" && !event.rerun_call_id) {
+        streamed += event.text;
+        output.text(event.text);
+      }
+    },
+  });
+  const run = (await getRun(deps.db, started.runId)) as TRun;
   const text = end.type === "run.completed" ? end.message.content : streamed;
   if (text.length > streamed.length && text.startsWith(streamed)) {
     output.text(text.slice(streamed.length));
@@ -179,7 +151,7 @@ export async function runTeam(
     usage: { inputTokens: run.input_tokens, outputTokens: run.output_tokens },
     simulated,
     cohort: {
-      ...summarizeRun(run, sessionUrl(input.publicUrl, session.id)),
+      ...summarizeRun(run, sessionUrl(input.publicUrl, started.sessionId)),
       ...(denied.length > 0 ? { tools_denied: denied } : {}),
     },
     failure: failureOf(end),

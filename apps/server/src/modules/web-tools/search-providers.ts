@@ -49,95 +49,92 @@ const LABELS: Record<WebSearchProviderConfig["kind"], string> = {
 
 export function createSearchProvider(config: WebSearchProviderConfig): SearchProvider {
   const label = LABELS[config.kind];
+  const protocol = protocolOf(config, label);
+  return {
+    kind: config.kind,
+    label,
+    async search(query, { count, signal }) {
+      const { url, init } = protocol.request(query, count);
+      return clean(protocol.results(await call(label, url, init, signal)), count);
+    },
+  };
+}
+
+/** One provider's protocol: the request for a query, and the results in its JSON answer. */
+interface Protocol {
+  request(query: string, count: number): { url: URL; init: RequestInit };
+  results(body: unknown): SearchResult[];
+}
+
+function protocolOf(config: WebSearchProviderConfig, label: string): Protocol {
   switch (config.kind) {
     case "searxng":
       return {
-        kind: "searxng",
-        label,
-        async search(query, { count, signal }) {
+        request(query) {
           // SEARXNG_URL is the instance's address; /search answers JSON when asked by format.
           const url = new URL("search", config.url.endsWith("/") ? config.url : `${config.url}/`);
           url.searchParams.set("q", query);
           url.searchParams.set("format", "json");
-          const body = await call(label, url, { headers: { accept: "application/json" } }, signal);
-          const parsed = parse(label, ZSearxngResponse, body);
-          return clean(
-            parsed.results.map((r) => ({
-              title: r.title,
-              url: r.url,
-              snippet: r.content,
-              published: r.publishedDate,
-            })),
-            count,
-          );
+          return { url, init: { headers: { accept: "application/json" } } };
         },
+        results: (body) =>
+          parse(label, ZSearxngResponse, body).results.map((r) => ({
+            title: r.title,
+            url: r.url,
+            snippet: r.content,
+            published: r.publishedDate,
+          })),
       };
     case "brave":
       return {
-        kind: "brave",
-        label,
-        async search(query, { count, signal }) {
+        request(query, count) {
           const url = new URL(config.url);
           url.searchParams.set("q", query);
           url.searchParams.set("count", String(Math.min(count, 20)));
-          const body = await call(
-            label,
+          return {
             url,
-            {
+            init: {
               headers: { accept: "application/json", "x-subscription-token": config.apiKey },
             },
-            signal,
-          );
-          const parsed = parse(label, ZBraveResponse, body);
-          return clean(
-            (parsed.web?.results ?? []).map((r) => ({
-              title: r.title,
-              url: r.url,
-              // Brave marks the query's words in <strong>, with HTML entities.
-              snippet: plainText(r.description),
-              published: r.page_age ?? r.age,
-            })),
-            count,
-          );
+          };
         },
+        results: (body) =>
+          (parse(label, ZBraveResponse, body).web?.results ?? []).map((r) => ({
+            title: r.title,
+            url: r.url,
+            // Brave marks the query's words in <strong>, with HTML entities.
+            snippet: plainText(r.description),
+            published: r.page_age ?? r.age,
+          })),
       };
     case "tavily":
       return {
-        kind: "tavily",
-        label,
-        async search(query, { count, signal }) {
-          const body = await call(
-            label,
-            new URL(config.url),
-            {
-              method: "POST",
-              headers: {
-                accept: "application/json",
-                "content-type": "application/json",
-                authorization: `Bearer ${config.apiKey}`,
-              },
-              body: JSON.stringify({
-                query,
-                max_results: Math.min(count, 20),
-                search_depth: "basic",
-                include_answer: false,
-                include_raw_content: false,
-                include_images: false,
-              }),
+        request(query, count) {
+          const init: RequestInit = {
+            method: "POST",
+            headers: {
+              accept: "application/json",
+              "content-type": "application/json",
+              authorization: `Bearer ${config.apiKey}`,
             },
-            signal,
-          );
-          const parsed = parse(label, ZTavilyResponse, body);
-          return clean(
-            parsed.results.map((r) => ({
-              title: r.title,
-              url: r.url,
-              snippet: r.content,
-              published: r.published_date,
-            })),
-            count,
-          );
+            body: JSON.stringify({
+              query,
+              max_results: Math.min(count, 20),
+              search_depth: "basic",
+              include_answer: false,
+              include_raw_content: false,
+              include_images: false,
+            }),
+          };
+          return { url: new URL(config.url), init };
         },
+        results: (body) =>
+          parse(label, ZTavilyResponse, body).results.map((r) => ({
+            title: r.title,
+            url: r.url,
+            snippet: r.content,
+            published: r.published_date,
+          })),
       };
   }
 }
@@ -147,17 +144,16 @@ export function createSearchProvider(config: WebSearchProviderConfig): SearchPro
 const text = z.string().catch("");
 const optionalText = z.string().nullish().catch(null);
 
+/** A result as SearXNG and Tavily both send it; they name its date differently. */
+const ZContentResult = z.object({
+  url: text,
+  title: text,
+  content: text.optional().default(""),
+});
+const date = optionalText.transform((v) => v ?? null);
+
 const ZSearxngResponse = z.object({
-  results: z
-    .array(
-      z.object({
-        url: text,
-        title: text,
-        content: text.optional().default(""),
-        publishedDate: optionalText.transform((v) => v ?? null),
-      }),
-    )
-    .catch([]),
+  results: z.array(ZContentResult.extend({ publishedDate: date })).catch([]),
 });
 
 const ZBraveResponse = z.object({
@@ -169,8 +165,8 @@ const ZBraveResponse = z.object({
             url: text,
             title: text,
             description: text.optional().default(""),
-            age: optionalText.transform((v) => v ?? null),
-            page_age: optionalText.transform((v) => v ?? null),
+            age: date,
+            page_age: date,
           }),
         )
         .catch([]),
@@ -179,16 +175,7 @@ const ZBraveResponse = z.object({
 });
 
 const ZTavilyResponse = z.object({
-  results: z
-    .array(
-      z.object({
-        url: text,
-        title: text,
-        content: text.optional().default(""),
-        published_date: optionalText.transform((v) => v ?? null),
-      }),
-    )
-    .catch([]),
+  results: z.array(ZContentResult.extend({ published_date: date })).catch([]),
 });
 
 // --- The call -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { CHAT_MESSAGE_MAX, type TChatMessage, type TModel } from "@cohort/contracts";
 import { type FormEvent, type KeyboardEvent, useId, useState } from "react";
-import { BranchPager } from "../../components/branch-pager";
 import { Button } from "../../components/button";
+import { Pager } from "../../components/pager";
 import { isApiError } from "../../lib/api/api-error";
 import { type BranchTurn, versionLabel } from "./branch-timeline";
 import { editMessage } from "./chat-api";
@@ -45,12 +45,13 @@ export function BranchTurns({
         const { message, versions, runs, run } = turn;
         const index = versions.findIndex((m) => m.id === message.id);
         const pager = (
-          <BranchPager
+          <Pager
             index={index}
             count={versions.length}
-            label="Versions of your message"
+            what="your message"
+            buttonNames="position"
             testId="message-pager"
-            onPage={(i) => {
+            onSelect={(i) => {
               const to = versions[i];
               if (to) onShow("message", to.id);
             }}
@@ -117,12 +118,13 @@ function AnswerVersion({
           className="flex flex-wrap items-center gap-2 text-xs text-ink-700"
           data-testid="answer-versions-bar"
         >
-          <BranchPager
+          <Pager
             index={index}
             count={runs.length}
-            label="Versions of the answer"
+            what="the answer"
+            buttonNames="position"
             testId="answer-pager"
-            onPage={(i) => {
+            onSelect={(i) => {
               const to = runs[i];
               if (to) onShow(to.id);
             }}

@@ -3,7 +3,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { CodeBlockContext, Markdown } from "../../components/markdown/markdown";
-import { VersionPager } from "../../components/version-pager";
+import { Pager } from "../../components/pager";
 import { ArtifactCodeBlock } from "../artifacts/artifact-block";
 import { plainTextOf } from "../chat/copy-actions";
 import { KeyRefusedLink } from "../chat/key-refused-link";
@@ -31,7 +31,7 @@ export interface TurnActions {
   onShowVersion(messageId: string): void;
 }
 
-function Pager({
+function TurnPager({
   turn,
   what,
   actions,
@@ -44,7 +44,7 @@ function Pager({
 }) {
   if (!turn.id || turn.versionIds.length < 2) return null;
   return (
-    <VersionPager
+    <Pager
       index={turn.versionIds.indexOf(turn.id)}
       count={turn.versionIds.length}
       what={what}
@@ -182,7 +182,7 @@ function AssistantTurn({
             className="mt-1 flex flex-wrap items-center gap-1"
             data-testid="cochat-answer-actions"
           >
-            <Pager turn={turn} what="the answer" actions={actions} busy={busy} />
+            <TurnPager turn={turn} what="the answer" actions={actions} busy={busy} />
             {turn.content ? <CopyButtons text={turn.content} what="the answer" /> : null}
             <button
               type="button"
@@ -305,7 +305,7 @@ function UserTurn({
       )}
       {actions && turn.id && !editing ? (
         <div className="mt-1 flex items-center gap-1" data-testid="cochat-question-actions">
-          <Pager turn={turn} what="your message" actions={actions} busy={busy} />
+          <TurnPager turn={turn} what="your message" actions={actions} busy={busy} />
           <CopyButtons text={turn.content} what="your message" />
           <button
             ref={editButton}
