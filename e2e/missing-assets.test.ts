@@ -50,14 +50,32 @@ function watchFailures(page: Page): string[] {
 }
 
 /**
- * Opens each path and lets its files load. Signed-in pages keep a socket polling, so the
- * network never goes idle there: the wait for quiet is bounded, and is not an assertion.
+ * Opens each path and lets its files load: the page's document, then every script, style,
+ * font and image it asks for (lazy chunks included) until none has been pending for 250 ms.
+ * API calls and the socket are not waited for: signed-in pages keep a socket polling, so the network as a
+ * whole never goes quiet there. The wait is bounded at 5 s and is not an assertion.
  */
 async function visitAll(page: Page, paths: readonly string[]) {
+  const pending = new Set<unknown>();
+  let lastChange = Date.now();
+  const isFile = (url: string) => !/^\/(api|socket\.io)\//.test(new URL(url).pathname);
+  page.on("request", (request) => {
+    if (!isFile(request.url())) return;
+    pending.add(request);
+    lastChange = Date.now();
+  });
+  const settle = (request: { url(): string }) => {
+    if (pending.delete(request)) lastChange = Date.now();
+  };
+  page.on("requestfinished", settle);
+  page.on("requestfailed", settle);
   for (const path of paths) {
     await page.goto(path, { waitUntil: "load" });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    await page.waitForLoadState("networkidle", { timeout: 2_000 }).catch(() => undefined);
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (pending.size > 0 || Date.now() - lastChange < 250)) {
+      await page.waitForTimeout(50);
+    }
   }
 }
 

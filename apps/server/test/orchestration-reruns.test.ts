@@ -609,7 +609,7 @@ describe("re-runs and running work", () => {
   });
 
   it("keeps new messages out while a step is re-run, and the run's stop ends the re-run, releasing its hold", async () => {
-    const paced = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "300", SIGNUP_CREDITS: "0" });
+    const paced = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "150", SIGNUP_CREDITS: "0" });
     try {
       await paced.app.ready();
       const signed = await signUp(paced.app);
