@@ -74,7 +74,8 @@ export function Composer({
     if (autoFocus) area.current?.focus();
   }, []);
 
-  const submit = async (event?: FormEvent) => {
+  /** `mode` only matters while a run works: queue the message, or "Send now". */
+  const submit = async (event?: FormEvent, mode: "queue" | "now" = "queue") => {
     event?.preventDefault();
     const message = text.trim();
     if (!message || locked) return;
@@ -91,8 +92,6 @@ export function Composer({
     setSending(false);
     if (!ok) setText(message);
   };
-  let mode: "queue" | "now" = "queue";
-
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -148,10 +147,7 @@ export function Composer({
               type="button"
               variant="outline"
               disabled={sending || text.trim() === ""}
-              onClick={() => {
-                mode = "now";
-                void submit();
-              }}
+              onClick={() => void submit(undefined, "now")}
               data-testid="composer-send-now"
             >
               {STEERING_MESSAGES.sendNow}
