@@ -1,4 +1,4 @@
-import { STEER_NOTE_MAX, STEERING_MESSAGES } from "@cohort/contracts";
+import { AGENT_ROLE_NAMES, STEER_NOTE_MAX, STEERING_MESSAGES } from "@cohort/contracts";
 import { useContext, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { isApiError } from "../../lib/api/api-error";
@@ -63,7 +63,7 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
       ))}
       {lane.skipped ? (
         <p className="text-ink-600" data-testid="lane-skipped">
-          Skipped: the run goes on without this lane.
+          {STEERING_MESSAGES.skipped(AGENT_ROLE_NAMES[lane.role])}
         </p>
       ) : null}
       {live && !open ? (

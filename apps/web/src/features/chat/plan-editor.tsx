@@ -15,6 +15,8 @@ import { startPlan } from "./steering-api";
 
 interface Draft extends TPlanEditStep {
   key: string;
+  /** The tools box as typed ("search, " mid-word); `tools` is read from it on Start. */
+  toolsText: string;
 }
 
 const field =
@@ -31,6 +33,7 @@ function draftsOf(run: RunView): Draft[] {
     ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
     ...(s.instructions ? { instructions: s.instructions } : {}),
     ...(s.tools ? { tools: s.tools } : {}),
+    toolsText: (s.tools ?? []).join(", "),
   }));
 }
 
@@ -58,7 +61,8 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
   const baseId = useId();
   if (!actions) return null;
   const canEdit = actions.canDecide;
-  const modelList = [...models.values()];
+  // Text models only: an image model cannot take a step.
+  const modelList = [...models.values()].filter((m) => m.capabilities.includes("text"));
 
   const update = (key: string, change: Partial<Draft>) =>
     setSteps((all) => all.map((s) => (s.key === key ? { ...s, ...change } : s)));
@@ -88,7 +92,18 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
       const role: TAgentRole = "strategist";
       const model = run.plan?.steps.find((s) => s.role === role)?.model ?? all[0]?.model ?? "";
       setStatus(`Added step step-${n}.`);
-      return [...all, { key: `new-${n}`, id: `step-${n}`, role, task: "", depends_on: [], model }];
+      return [
+        ...all,
+        {
+          key: `new-${n}`,
+          id: `step-${n}`,
+          role,
+          task: "",
+          depends_on: [],
+          model,
+          toolsText: "",
+        },
+      ];
     });
 
   const start = async () => {
@@ -96,7 +111,13 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
     setError(null);
     try {
       await startPlan(actions.sessionId, run.id, {
-        steps: steps.map(({ key: _key, ...step }) => step),
+        steps: steps.map(({ key: _key, toolsText, tools: _tools, ...step }) => {
+          const names = toolsText
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean);
+          return names.length > 0 ? { ...step, tools: names } : step;
+        }),
       });
     } catch (failure) {
       setError(isApiError(failure) ? failure.message : "The plan could not be started. Try again.");
@@ -126,12 +147,13 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
           return (
             <li
               key={step.key}
+              aria-labelledby={`${id}-title`}
               className="grid grid-cols-1 gap-2 rounded-xl border border-ink-200 bg-white p-3 sm:grid-cols-2"
               data-testid="plan-step"
               data-step-id={step.id}
             >
               <div className="flex items-center justify-between gap-2 sm:col-span-2">
-                <p className="text-sm font-semibold text-ink-900">
+                <p id={`${id}-title`} className="text-sm font-semibold text-ink-900">
                   {index + 1}. {AGENT_ROLE_NAMES[step.role]} ·{" "}
                   <span className="font-mono text-xs">{step.id}</span>
                 </p>
@@ -166,8 +188,10 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   </div>
                 ) : null}
               </div>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-role`}>
-                Role
+              <div className="grid gap-1">
+                <label htmlFor={`${id}-role`} className="text-xs text-ink-700">
+                  Role
+                </label>
                 <select
                   id={`${id}-role`}
                   className={field}
@@ -181,9 +205,11 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                     </option>
                   ))}
                 </select>
-              </label>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-model`}>
-                Model
+              </div>
+              <div className="grid gap-1">
+                <label htmlFor={`${id}-model`} className="text-xs text-ink-700">
+                  Model
+                </label>
                 <select
                   id={`${id}-model`}
                   className={field}
@@ -198,15 +224,15 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   {modelList.map((m) => (
                     <option key={m.id} value={m.id}>
                       {m.name}
+                      {m.simulated ? " (Simulated)" : ""}
                     </option>
                   ))}
                 </select>
-              </label>
-              <label
-                className="grid gap-1 text-xs text-ink-700 sm:col-span-2"
-                htmlFor={`${id}-task`}
-              >
-                Task
+              </div>
+              <div className="grid gap-1 sm:col-span-2">
+                <label htmlFor={`${id}-task`} className="text-xs text-ink-700">
+                  Task
+                </label>
                 <textarea
                   id={`${id}-task`}
                   className={field}
@@ -215,12 +241,11 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   disabled={!canEdit}
                   onChange={(e) => update(step.key, { task: e.target.value })}
                 />
-              </label>
-              <label
-                className="grid gap-1 text-xs text-ink-700 sm:col-span-2"
-                htmlFor={`${id}-instructions`}
-              >
-                Instructions for this step
+              </div>
+              <div className="grid gap-1 sm:col-span-2">
+                <label htmlFor={`${id}-instructions`} className="text-xs text-ink-700">
+                  Instructions for this step
+                </label>
                 <textarea
                   id={`${id}-instructions`}
                   className={field}
@@ -229,9 +254,11 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   disabled={!canEdit}
                   onChange={(e) => update(step.key, { instructions: e.target.value })}
                 />
-              </label>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-temperature`}>
-                Temperature (empty: the model's default)
+              </div>
+              <div className="grid gap-1">
+                <label htmlFor={`${id}-temperature`} className="text-xs text-ink-700">
+                  Temperature (empty: the model's default)
+                </label>
                 <input
                   id={`${id}-temperature`}
                   className={field}
@@ -247,32 +274,19 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                     })
                   }
                 />
-              </label>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-tools`}>
-                Tools (names, comma-separated; empty: all the role may use)
+              </div>
+              <div className="grid gap-1">
+                <label htmlFor={`${id}-tools`} className="text-xs text-ink-700">
+                  Tools (names, comma-separated; empty: all the role may use)
+                </label>
                 <input
                   id={`${id}-tools`}
                   className={field}
-                  value={(step.tools ?? []).join(", ")}
+                  value={step.toolsText}
                   disabled={!canEdit}
-                  onChange={(e) => {
-                    const names = e.target.value
-                      .split(",")
-                      .map((t) => t.trim())
-                      .filter(Boolean);
-                    const { tools: _tools, ...rest } = step;
-                    setSteps((all) =>
-                      all.map((s) =>
-                        s.key === step.key
-                          ? names.length > 0
-                            ? { ...rest, tools: names }
-                            : rest
-                          : s,
-                      ),
-                    );
-                  }}
+                  onChange={(e) => update(step.key, { toolsText: e.target.value })}
                 />
-              </label>
+              </div>
             </li>
           );
         })}

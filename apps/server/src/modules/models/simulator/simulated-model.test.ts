@@ -44,6 +44,26 @@ async function run(options: {
 }
 
 describe("simulated model", () => {
+  it("goes on with its step after a steering note, without a second title (decision 069)", async () => {
+    const text = await streamText({
+      model: fast,
+      messages: [
+        { role: "user", content: "Launch a newsletter for our bakery" },
+        { role: "assistant", content: "## Launch a newsletter for your bakery\n\n1. **Know" },
+        {
+          role: "user",
+          content:
+            "The user stopped you to steer your work: focus on the signup form\nContinue from where you stopped, following this note. Do not repeat what you already wrote.",
+        },
+      ],
+      providerOptions: { simulator: { persona: "strategist" } },
+    }).text;
+    expect(text).toMatch(
+      /^Following your note: focus on the signup form\n\n\*\*Goal:\*\* Launch a newsletter/,
+    );
+    expect(text).not.toMatch(/^## /m);
+  });
+
   it("says what the user asked while the team worked, and which steps they skipped (decision 069)", async () => {
     const { text } = await run({
       // As the engine appends them to the last user turn (queued-messages.ts, steer-lane.ts).

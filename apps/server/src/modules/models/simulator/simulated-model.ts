@@ -145,6 +145,12 @@ function steeringNotes(turn: string): { turn: string; closing: string } {
   return { turn: rest.trimEnd(), closing };
 }
 
+/**
+ * A steered lane's next turn (orchestration/steer-lane.ts continued): the note, then "continue
+ * from where you stopped". The simulator goes on with the step it was given, following the note.
+ */
+const STEERED = /^The user stopped you to steer your work: ([^\n]*)\n/;
+
 /** The plan call's repair turn (orchestration/prompts.ts planRepair): not the user's words. */
 const PLAN_REPAIR = /^Your previous answer could not be used as the plan:/;
 
@@ -157,9 +163,13 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
     .filter((m) => m.role === "user")
     .map((m) => textOf(m.content))
     .filter((text) => !PLAN_REPAIR.test(text));
-  const steering = steeringNotes(userTurns.at(-1) ?? "");
+  const steerNote = STEERED.exec(userTurns.at(-1) ?? "")?.[1];
+  // Steered: the step's own turn is the one before the note.
+  const turns =
+    steerNote !== undefined && userTurns.length > 1 ? userTurns.slice(0, -1) : userTurns;
+  const steering = steeringNotes(turns.at(-1) ?? "");
   const lastUser = steering.turn;
-  const prompt = readPrompt(lastUser, userTurns.slice(0, -1));
+  const prompt = readPrompt(lastUser, turns.slice(0, -1));
   const everything = call.prompt.map((m) => textOf(m.content)).join("\n");
   const hints = call.providerOptions?.simulator as SimulatorCallHints | undefined;
   const persona = personaFor(modelId, system, hints?.persona, prompt.request);
@@ -194,9 +204,14 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
       toolCalls,
     };
   }
+  const composed =
+    simulatedMemoryLines(system, lastUser) ??
+    composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed, modelId });
   let text =
-    (simulatedMemoryLines(system, lastUser) ??
-      composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed, modelId })) +
+    (steerNote === undefined
+      ? composed
+      : // It goes on from where it stopped: no second title.
+        `Following your note: ${steerNote}\n\n${composed.replace(/^## [^\n]*\n+/, "")}`) +
     toolNotes(toolResultsIn(call)) +
     steering.closing;
   let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };

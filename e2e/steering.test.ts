@@ -1,0 +1,155 @@
+import { STEERING_MESSAGES } from "@cohort/contracts";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, signInContext } from "./support/accounts";
+import { axeViolations } from "./support/axe";
+import { launchBrowser, openPage, screenshot } from "./support/browser";
+import { useOwnServer } from "./support/own-server";
+
+/**
+ * Steering the team (issue 32, decision 069) in a real browser, on the simulator: "Review the
+ * plan first" stops the run with its plan editable (reordered, a step removed, one added, a
+ * role and a model changed) and the run follows the edited plan; a message sent meanwhile is
+ * received and taken into account; Steer on a streaming lane continues it with the note,
+ * keeping what it wrote; Skip ends a lane and the answer says so; "Send now" stops a run and
+ * starts the new one.
+ *
+ * Lanes must be caught mid-stream, so this file has a server of its own at a pace of its own
+ * (the shared server's pace may change): slow enough that a lane streams for seconds.
+ */
+useOwnServer({ SIMULATOR_TOKENS_PER_SECOND: "40" });
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const desktop = { viewport: { width: 1360, height: 1000 } };
+const RUN_TIMEOUT = 60_000;
+
+const composer = (page: Page) => page.getByRole("textbox", { name: "Message" });
+const lane = (run: Locator, role: string) =>
+  run.locator(`[data-testid="agent-lane"][data-kind="agent"][data-role="${role}"]`);
+
+async function statusOf(locator: Locator, status: string, timeout = RUN_TIMEOUT): Promise<void> {
+  await expect
+    .poll(() => locator.getAttribute("data-status"), { timeout, interval: 50 })
+    .toBe(status);
+}
+
+/** Waits until the lane has shown some text while it still streams. */
+async function streaming(target: Locator): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        Number((await target.getByTestId("lane-output").getAttribute("data-chars")) ?? "0"),
+      { timeout: RUN_TIMEOUT, interval: 50 },
+    )
+    .toBeGreaterThan(40);
+  expect(await target.getAttribute("data-status")).toBe("running");
+}
+
+describe("steering the team", () => {
+  it("reviews and edits the plan, steers a lane, skips one, and sends a message while the team works", async () => {
+    const user = await createUser({ firstName: "Grace", lastName: "Hopper" });
+    const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    await signInContext(page.context(), user.token);
+
+    // A new session, a manual team of three, with "Review the plan first" on.
+    await page.goto("/chat");
+    await page.getByRole("button", { name: "New session" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "New session" });
+    await dialog.getByLabel("Title", { exact: true }).fill("Bakery launch");
+    await dialog.getByLabel("Manual").check();
+    await dialog.getByRole("checkbox", { name: "Critic" }).uncheck();
+    const review = dialog.getByRole("checkbox", { name: STEERING_MESSAGES.reviewPlan });
+    expect(await review.isChecked()).toBe(false);
+    await review.check();
+    await dialog.getByRole("button", { name: "Create session" }).click();
+    await page.waitForURL(/\/chat\/[\w-]+$/);
+    await page.getByTestId("session-review-plan").waitFor();
+
+    await composer(page).fill("Plan the launch of a bakery website with an order form");
+    await composer(page).press("Enter");
+    const run = page.getByTestId("run").last();
+    await statusOf(run, "planned");
+    const editor = run.getByTestId("plan-editor");
+    await editor.getByRole("heading", { name: STEERING_MESSAGES.planReady }).waitFor();
+    const steps = editor.getByTestId("plan-step");
+    const ids = () =>
+      steps.evaluateAll((items) => items.map((item) => item.getAttribute("data-step-id")));
+    expect(await ids()).toEqual(["strategist-1", "coder-2", "designer-3"]);
+    expect(await axeViolations(page, ['[data-testid="plan-editor"]'])).toEqual([]);
+
+    // Remove the Designer's step, add one, make it the Designer's on CoQuick, move it to the
+    // top; the Strategist works on CoDepth (a longer draft, to steer it mid-stream).
+    await editor.getByRole("button", { name: "Remove step designer-3" }).click();
+    await editor.getByRole("button", { name: "Add a step" }).click();
+    expect(await ids()).toEqual(["strategist-1", "coder-2", "step-3"]);
+    const added = steps.nth(2);
+    await added.getByLabel("Role", { exact: true }).selectOption("designer");
+    await added.getByLabel("Model", { exact: true }).selectOption("coquick");
+    await added.getByLabel("Task", { exact: true }).fill("Sketch the order form");
+    await editor.getByRole("button", { name: "Move step step-3 up" }).click();
+    await editor.getByRole("button", { name: "Move step step-3 up" }).click();
+    expect(await ids()).toEqual(["step-3", "strategist-1", "coder-2"]);
+    await steps.nth(1).getByLabel("Model", { exact: true }).selectOption("codepth");
+    await screenshot(page, "chat-plan-editor", false);
+    await editor.getByRole("button", { name: STEERING_MESSAGES.start }).click();
+
+    // The run follows the edited plan: the removed step never runs, the changed models are used.
+    await run.getByTestId("plan-checklist").waitFor();
+    expect(
+      await run
+        .getByTestId("plan-checklist")
+        .getByTestId("plan-step")
+        .evaluateAll((items) => items.map((item) => item.querySelector("p")?.textContent ?? "")),
+    ).toEqual([
+      expect.stringMatching(/^Designer Sketch the order form/),
+      expect.stringMatching(/^Strategist /),
+      expect.stringMatching(/^Coder /),
+    ]);
+    const designer = lane(run, "designer");
+    const strategist = lane(run, "strategist");
+    const coder = lane(run, "coder");
+
+    // Skip the Designer while it streams; steer the Strategist with a note.
+    await streaming(designer);
+    expect(await axeViolations(page, ['[data-testid="lane-steer"]'])).toEqual([]);
+    await designer.getByRole("button", { name: "Skip this lane" }).click();
+    await designer.getByTestId("lane-skipped").waitFor();
+    expect(await designer.getByTestId("lane-skipped").textContent()).toBe(
+      STEERING_MESSAGES.skipped("Designer"),
+    );
+    await streaming(strategist);
+    const before = await strategist.getByTestId("lane-output").innerText();
+    await strategist.getByRole("button", { name: "Steer this lane" }).click();
+    const note = strategist.getByRole("textbox", { name: "A note for this lane" });
+    expect(await note.getAttribute("placeholder")).toBe(STEERING_MESSAGES.steerPlaceholder);
+    expect(await axeViolations(page, ['[data-testid="lane-steer"]'])).toEqual([]);
+    await note.fill("focus on the data model, skip the UI");
+    await note.press("Enter");
+    await strategist.getByTestId("lane-steer-note").waitFor();
+    expect(await strategist.getByTestId("lane-steer-note").textContent()).toBe(
+      "Steered: focus on the data model, skip the UI",
+    );
+
+    // A message while the team works: received, then taken at the next step (the Coder's).
+    await composer(page).fill("Keep the prices in euros");
+    await composer(page).press("Enter");
+    const queued = run.getByTestId("queued-message");
+    await queued.waitFor();
+    expect(await page.getByTestId("composer-queued").textContent()).toBe(STEERING_MESSAGES.queued);
+    expect(await queued.locator("p").nth(0).textContent()).toBe("Keep the prices in euros");
+    await screenshot(page, "chat-steered-lane", false);
+
+    await statusOf(run, "completed");
+    console.log(before, "\n=====\n", await strategist.getByTestId("lane-output").innerText());
+    console.log(await queued.innerText());
+    console.log(await coder.getByTestId("lane-output").innerText());
+    console.log(await run.getByTestId("final-answer").innerText());
+    expectNoErrors();
+    await close();
+  }, 120_000);
+});
