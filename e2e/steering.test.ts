@@ -17,7 +17,7 @@ import { useOwnServer } from "./support/own-server";
  * Lanes must be caught mid-stream, so this file has a server of its own at a pace of its own
  * (the shared server's pace may change): slow enough that a lane streams for seconds.
  */
-useOwnServer({ SIMULATOR_TOKENS_PER_SECOND: "40" });
+useOwnServer({ SIMULATOR_TOKENS_PER_SECOND: "60" });
 
 let browser: Browser;
 beforeAll(async () => {
@@ -82,14 +82,14 @@ describe("steering the team", () => {
     expect(await ids()).toEqual(["strategist-1", "coder-2", "designer-3"]);
     expect(await axeViolations(page, ['[data-testid="plan-editor"]'])).toEqual([]);
 
-    // Remove the Designer's step, add one, make it the Designer's on CoQuick, move it to the
-    // top; the Strategist works on CoDepth (a longer draft, to steer it mid-stream).
+    // Remove the Designer's step, add one, make it the Designer's on CoDepth, move it to the
+    // top; the Strategist works on CoDepth too (longer drafts, caught mid-stream below).
     await editor.getByRole("button", { name: "Remove step designer-3" }).click();
     await editor.getByRole("button", { name: "Add a step" }).click();
     expect(await ids()).toEqual(["strategist-1", "coder-2", "step-3"]);
     const added = steps.nth(2);
     await added.getByLabel("Role", { exact: true }).selectOption("designer");
-    await added.getByLabel("Model", { exact: true }).selectOption("coquick");
+    await added.getByLabel("Model", { exact: true }).selectOption("codepth");
     await added.getByLabel("Task", { exact: true }).fill("Sketch the order form");
     await editor.getByRole("button", { name: "Move step step-3 up" }).click();
     await editor.getByRole("button", { name: "Move step step-3 up" }).click();
@@ -142,13 +142,64 @@ describe("steering the team", () => {
     await queued.waitFor();
     expect(await page.getByTestId("composer-queued").textContent()).toBe(STEERING_MESSAGES.queued);
     expect(await queued.locator("p").nth(0).textContent()).toBe("Keep the prices in euros");
+    await screenshot(page, "chat-queued-message", false);
+    await strategist.scrollIntoViewIfNeeded();
     await screenshot(page, "chat-steered-lane", false);
 
     await statusOf(run, "completed");
-    console.log(before, "\n=====\n", await strategist.getByTestId("lane-output").innerText());
-    console.log(await queued.innerText());
-    console.log(await coder.getByTestId("lane-output").innerText());
-    console.log(await run.getByTestId("final-answer").innerText());
+    // The plan as edited ran: one Designer lane (the added step, skipped), on CoDepth as chosen.
+    expect(await designer.count()).toBe(1);
+    expect(await designer.getByText("Task: Sketch the order form").count()).toBe(1);
+    expect(await designer.locator("header").innerText()).toContain("CoDepth");
+    expect(await strategist.locator("header").innerText()).toContain("CoDepth");
+    // The steered lane kept what it wrote and went on with the note, in the same lane.
+    const title = before.split("\n")[0] ?? "";
+    expect(title.length).toBeGreaterThan(10);
+    const after = await strategist.getByTestId("lane-output").innerText();
+    expect(after.startsWith(title)).toBe(true);
+    // One title: the continuation does not start over.
+    const output = strategist.getByTestId("lane-output");
+    expect(await output.getByRole("heading").allInnerTexts()).toEqual([title]);
+    expect(after).toMatch(/\nFollowing your note: focus on the data model, skip the UI\n/);
+    expect(await strategist.getAttribute("data-status")).toBe("completed");
+    // The message was taken before the Coder's step, and its prompt carried it.
+    expect(await queued.locator("p").nth(1).textContent()).toBe(
+      "Taken into account from step coder-2 on.",
+    );
+    expect(await coder.getByTestId("lane-output").innerText()).toMatch(
+      /\nWhat you said while we worked, taken into account\n+Keep the prices in euros$/,
+    );
+    // The answer says what was skipped.
+    expect(await run.getByTestId("final-answer").innerText()).toMatch(
+      /\nSkipped at your request\n+the Designer's step step-3: Sketch the order form\n/,
+    );
+
+    // The session's settings turn plan review off: the next run goes straight to work.
+    await page.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Edit details…" }).click();
+    const settings = page.getByRole("dialog", { name: "Edit session" });
+    const reviewSetting = settings.getByRole("checkbox", { name: STEERING_MESSAGES.reviewPlan });
+    expect(await reviewSetting.isChecked()).toBe(true);
+    await reviewSetting.uncheck();
+    await settings.getByRole("button", { name: "Save" }).click();
+    await settings.waitFor({ state: "detached" });
+    expect(await page.getByTestId("session-review-plan").count()).toBe(0);
+
+    // "Send now" while the team works: the run stops and the new message's run starts.
+    await composer(page).fill("Write a short FAQ for the bakery");
+    await composer(page).press("Enter");
+    const turns = page.getByTestId("turn");
+    await expect.poll(() => turns.count()).toBe(2);
+    const second = turns.nth(1).getByTestId("run");
+    await streaming(lane(second, "strategist"));
+    await composer(page).fill("Only the order form, please");
+    await page.getByRole("button", { name: STEERING_MESSAGES.sendNow }).click();
+    await statusOf(second, "cancelled");
+    await expect.poll(() => turns.count()).toBe(3);
+    expect(await turns.nth(2).getByTestId("user-message").innerText()).toContain(
+      "Only the order form, please",
+    );
+    await statusOf(turns.nth(2).getByTestId("run"), "running");
     expectNoErrors();
     await close();
   }, 120_000);
