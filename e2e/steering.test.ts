@@ -5,6 +5,7 @@ import { createUser, signInContext } from "./support/accounts";
 import { axeViolations } from "./support/axe";
 import { launchBrowser, openPage, screenshot } from "./support/browser";
 import { useOwnServer } from "./support/own-server";
+import { horizontalOverflow } from "./support/ui";
 
 /**
  * Steering the team (issue 32, decision 069) in a real browser, on the simulator: "Review the
@@ -36,6 +37,14 @@ async function statusOf(locator: Locator, status: string, timeout = RUN_TIMEOUT)
   await expect
     .poll(() => locator.getAttribute("data-status"), { timeout, interval: 50 })
     .toBe(status);
+}
+
+/** Scrolls the element to the top of the conversation, below the session's sticky header. */
+async function intoView(target: Locator): Promise<void> {
+  await target.evaluate((el) => {
+    (el as HTMLElement).style.scrollMarginTop = "150px";
+    el.scrollIntoView({ block: "start" });
+  });
 }
 
 /** Waits until the lane has shown some text while it still streams. */
@@ -95,7 +104,19 @@ describe("steering the team", () => {
     await editor.getByRole("button", { name: "Move step step-3 up" }).click();
     expect(await ids()).toEqual(["step-3", "strategist-1", "coder-2"]);
     await steps.nth(1).getByLabel("Model", { exact: true }).selectOption("codepth");
+    // A step's instructions, temperature and tools fold away until asked for.
+    const first = steps.nth(0);
+    await first.getByText("Instructions, temperature and tools").click();
+    await first.getByLabel("Instructions for this step").fill("Mobile first; large buttons.");
+    expect(await axeViolations(page, ['[data-testid="plan-editor"]'])).toEqual([]);
+    await intoView(editor);
     await screenshot(page, "chat-plan-editor", false);
+    // On a phone: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await horizontalOverflow(page)).toBe(0);
+    await intoView(editor);
+    await screenshot(page, "chat-plan-editor-mobile", false);
+    await page.setViewportSize(desktop.viewport);
     await editor.getByRole("button", { name: STEERING_MESSAGES.start }).click();
 
     // The run follows the edited plan: the removed step never runs, the changed models are used.
@@ -123,6 +144,7 @@ describe("steering the team", () => {
       STEERING_MESSAGES.skipped("Designer"),
     );
     await streaming(strategist);
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText keeps the blocks apart, line by line
     const before = await strategist.getByTestId("lane-output").innerText();
     await strategist.getByRole("button", { name: "Steer this lane" }).click();
     const note = strategist.getByRole("textbox", { name: "A note for this lane" });
@@ -134,6 +156,11 @@ describe("steering the team", () => {
     expect(await strategist.getByTestId("lane-steer-note").textContent()).toBe(
       "Steered: focus on the data model, skip the UI",
     );
+    await expect
+      .poll(() => strategist.getByTestId("lane-output").textContent())
+      .toContain("Following your note: focus on the data model, skip the UI");
+    await intoView(strategist);
+    await screenshot(page, "chat-steered-lane", false);
 
     // A message while the team works: received, then taken at the next step (the Coder's).
     await composer(page).fill("Keep the prices in euros");
@@ -142,19 +169,24 @@ describe("steering the team", () => {
     await queued.waitFor();
     expect(await page.getByTestId("composer-queued").textContent()).toBe(STEERING_MESSAGES.queued);
     expect(await queued.locator("p").nth(0).textContent()).toBe("Keep the prices in euros");
+    expect(await queued.locator("p").nth(1).textContent()).toBe(STEERING_MESSAGES.queued);
+    await intoView(queued);
     await screenshot(page, "chat-queued-message", false);
-    await strategist.scrollIntoViewIfNeeded();
-    await screenshot(page, "chat-steered-lane", false);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await horizontalOverflow(page)).toBe(0);
+    await screenshot(page, "chat-steering-mobile", false);
+    await page.setViewportSize(desktop.viewport);
 
     await statusOf(run, "completed");
     // The plan as edited ran: one Designer lane (the added step, skipped), on CoDepth as chosen.
     expect(await designer.count()).toBe(1);
     expect(await designer.getByText("Task: Sketch the order form").count()).toBe(1);
-    expect(await designer.locator("header").innerText()).toContain("CoDepth");
-    expect(await strategist.locator("header").innerText()).toContain("CoDepth");
+    expect(await designer.locator("header").textContent()).toContain("CoDepth");
+    expect(await strategist.locator("header").textContent()).toContain("CoDepth");
     // The steered lane kept what it wrote and went on with the note, in the same lane.
     const title = before.split("\n")[0] ?? "";
     expect(title.length).toBeGreaterThan(10);
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText keeps the blocks apart, line by line
     const after = await strategist.getByTestId("lane-output").innerText();
     expect(after.startsWith(title)).toBe(true);
     // One title: the continuation does not start over.
@@ -166,10 +198,12 @@ describe("steering the team", () => {
     expect(await queued.locator("p").nth(1).textContent()).toBe(
       "Taken into account from step coder-2 on.",
     );
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText keeps the blocks apart, line by line
     expect(await coder.getByTestId("lane-output").innerText()).toMatch(
       /\nWhat you said while we worked, taken into account\n+Keep the prices in euros$/,
     );
     // The answer says what was skipped.
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText keeps the blocks apart, line by line
     expect(await run.getByTestId("final-answer").innerText()).toMatch(
       /\nSkipped at your request\n+the Designer's step step-3: Sketch the order form\n/,
     );
@@ -196,7 +230,7 @@ describe("steering the team", () => {
     await page.getByRole("button", { name: STEERING_MESSAGES.sendNow }).click();
     await statusOf(second, "cancelled");
     await expect.poll(() => turns.count()).toBe(3);
-    expect(await turns.nth(2).getByTestId("user-message").innerText()).toContain(
+    expect(await turns.nth(2).getByTestId("user-message").textContent()).toContain(
       "Only the order form, please",
     );
     await statusOf(turns.nth(2).getByTestId("run"), "running");

@@ -38,8 +38,8 @@ import {
   useModels,
 } from "./chat-api";
 import { ModelBadge } from "./model-badge";
-import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { ReviewPlanField } from "./review-plan-field";
+import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";
 
 interface RoleChoice {

@@ -17,6 +17,8 @@ interface Draft extends TPlanEditStep {
   key: string;
   /** The tools box as typed ("search, " mid-word); `tools` is read from it on Start. */
   toolsText: string;
+  /** Its instructions, temperature and tools show at first (set by the coordinator). */
+  more: boolean;
 }
 
 const field =
@@ -34,6 +36,7 @@ function draftsOf(run: RunView): Draft[] {
     ...(s.instructions ? { instructions: s.instructions } : {}),
     ...(s.tools ? { tools: s.tools } : {}),
     toolsText: (s.tools ?? []).join(", "),
+    more: Boolean(s.instructions || s.temperature != null || s.tools?.length),
   }));
 }
 
@@ -102,6 +105,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
           depends_on: [],
           model,
           toolsText: "",
+          more: false,
         },
       ];
     });
@@ -111,7 +115,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
     setError(null);
     try {
       await startPlan(actions.sessionId, run.id, {
-        steps: steps.map(({ key: _key, toolsText, tools: _tools, ...step }) => {
+        steps: steps.map(({ key: _key, more: _more, toolsText, tools: _tools, ...step }) => {
           const names = toolsText
             .split(",")
             .map((t) => t.trim())
@@ -242,51 +246,58 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   onChange={(e) => update(step.key, { task: e.target.value })}
                 />
               </div>
-              <div className="grid gap-1 sm:col-span-2">
-                <label htmlFor={`${id}-instructions`} className="text-xs text-ink-700">
-                  Instructions for this step
-                </label>
-                <textarea
-                  id={`${id}-instructions`}
-                  className={field}
-                  rows={1}
-                  value={step.instructions ?? ""}
-                  disabled={!canEdit}
-                  onChange={(e) => update(step.key, { instructions: e.target.value })}
-                />
-              </div>
-              <div className="grid gap-1">
-                <label htmlFor={`${id}-temperature`} className="text-xs text-ink-700">
-                  Temperature (empty: the model's default)
-                </label>
-                <input
-                  id={`${id}-temperature`}
-                  className={field}
-                  type="number"
-                  min={0}
-                  max={2}
-                  step={0.1}
-                  value={step.temperature ?? ""}
-                  disabled={!canEdit}
-                  onChange={(e) =>
-                    update(step.key, {
-                      temperature: e.target.value === "" ? null : Number(e.target.value),
-                    })
-                  }
-                />
-              </div>
-              <div className="grid gap-1">
-                <label htmlFor={`${id}-tools`} className="text-xs text-ink-700">
-                  Tools (names, comma-separated; empty: all the role may use)
-                </label>
-                <input
-                  id={`${id}-tools`}
-                  className={field}
-                  value={step.toolsText}
-                  disabled={!canEdit}
-                  onChange={(e) => update(step.key, { toolsText: e.target.value })}
-                />
-              </div>
+              <details className="rounded-lg sm:col-span-2" open={step.more}>
+                <summary className="cursor-pointer rounded text-xs font-medium text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-500">
+                  Instructions, temperature and tools
+                </summary>
+                <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
+                  <div className="grid gap-1 sm:col-span-2">
+                    <label htmlFor={`${id}-instructions`} className="text-xs text-ink-700">
+                      Instructions for this step
+                    </label>
+                    <textarea
+                      id={`${id}-instructions`}
+                      className={field}
+                      rows={1}
+                      value={step.instructions ?? ""}
+                      disabled={!canEdit}
+                      onChange={(e) => update(step.key, { instructions: e.target.value })}
+                    />
+                  </div>
+                  <div className="grid gap-1">
+                    <label htmlFor={`${id}-temperature`} className="text-xs text-ink-700">
+                      Temperature (empty: the model's default)
+                    </label>
+                    <input
+                      id={`${id}-temperature`}
+                      className={field}
+                      type="number"
+                      min={0}
+                      max={2}
+                      step={0.1}
+                      value={step.temperature ?? ""}
+                      disabled={!canEdit}
+                      onChange={(e) =>
+                        update(step.key, {
+                          temperature: e.target.value === "" ? null : Number(e.target.value),
+                        })
+                      }
+                    />
+                  </div>
+                  <div className="grid gap-1">
+                    <label htmlFor={`${id}-tools`} className="text-xs text-ink-700">
+                      Tools (names, comma-separated; empty: all the role may use)
+                    </label>
+                    <input
+                      id={`${id}-tools`}
+                      className={field}
+                      value={step.toolsText}
+                      disabled={!canEdit}
+                      onChange={(e) => update(step.key, { toolsText: e.target.value })}
+                    />
+                  </div>
+                </div>
+              </details>
             </li>
           );
         })}

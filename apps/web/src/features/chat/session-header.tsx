@@ -26,8 +26,8 @@ import { SessionWorkspace } from "../workspaces/session-workspace";
 import { ApprovalPolicyField } from "./approval-policy-field";
 import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
 import { ModelBadge } from "./model-badge";
-import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { ReviewPlanField } from "./review-plan-field";
+import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
@@ -360,7 +360,9 @@ export function SessionHeader({
               </span>
             ) : null}
             <span>{session.manual_agent_selection ? "Manual team" : "Automatic team"}</span>
-            {session.review_plan ? <span data-testid="session-review-plan">Plan reviewed first</span> : null}
+            {session.review_plan ? (
+              <span data-testid="session-review-plan">Plan reviewed first</span>
+            ) : null}
             <BudgetMeter session={session} />
             <SessionWorkspace session={session} />
           </div>
