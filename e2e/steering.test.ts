@@ -18,7 +18,7 @@ import { horizontalOverflow } from "./support/ui";
  * Lanes must be caught mid-stream, so this file has a server of its own at a pace of its own
  * (the shared server's pace may change): slow enough that a lane streams for seconds.
  */
-useOwnServer({ SIMULATOR_TOKENS_PER_SECOND: "60" });
+useOwnServer({ SIMULATOR_TOKENS_PER_SECOND: "50" });
 
 let browser: Browser;
 beforeAll(async () => {
@@ -100,8 +100,11 @@ describe("steering the team", () => {
     await added.getByLabel("Role", { exact: true }).selectOption("designer");
     await added.getByLabel("Model", { exact: true }).selectOption("codepth");
     await added.getByLabel("Task", { exact: true }).fill("Sketch the order form");
-    await editor.getByRole("button", { name: "Move step step-3 up" }).click();
-    await editor.getByRole("button", { name: "Move step step-3 up" }).click();
+    // By keyboard: the step's "up" button, twice; it keeps the focus as the step moves.
+    await editor.getByRole("button", { name: "Move step step-3 up" }).focus();
+    await page.keyboard.press("Enter");
+    expect(await ids()).toEqual(["strategist-1", "step-3", "coder-2"]);
+    await page.keyboard.press("Enter");
     expect(await ids()).toEqual(["step-3", "strategist-1", "coder-2"]);
     await steps.nth(1).getByLabel("Model", { exact: true }).selectOption("codepth");
     // A step's instructions, temperature and tools fold away until asked for.
@@ -146,12 +149,14 @@ describe("steering the team", () => {
     await streaming(strategist);
     // biome-ignore lint/performance/useDomNodeTextContent: innerText keeps the blocks apart, line by line
     const before = await strategist.getByTestId("lane-output").innerText();
-    await strategist.getByRole("button", { name: "Steer this lane" }).click();
+    // By keyboard: Steer opens the note with the focus in it; Enter sends it.
+    await strategist.getByRole("button", { name: "Steer this lane" }).focus();
+    await page.keyboard.press("Enter");
     const note = strategist.getByRole("textbox", { name: "A note for this lane" });
+    await expect.poll(() => note.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await note.getAttribute("placeholder")).toBe(STEERING_MESSAGES.steerPlaceholder);
-    expect(await axeViolations(page, ['[data-testid="lane-steer"]'])).toEqual([]);
-    await note.fill("focus on the data model, skip the UI");
-    await note.press("Enter");
+    await page.keyboard.type("focus on the data model, skip the UI");
+    await page.keyboard.press("Enter");
     await strategist.getByTestId("lane-steer-note").waitFor();
     expect(await strategist.getByTestId("lane-steer-note").textContent()).toBe(
       "Steered: focus on the data model, skip the UI",
@@ -225,7 +230,16 @@ describe("steering the team", () => {
     const turns = page.getByTestId("turn");
     await expect.poll(() => turns.count()).toBe(2);
     const second = turns.nth(1).getByTestId("run");
-    await streaming(lane(second, "strategist"));
+    const secondLane = lane(second, "strategist");
+    await streaming(secondLane);
+    // The note, open, passes axe; Escape closes it and gives the focus back to Steer.
+    await secondLane.getByRole("button", { name: "Steer this lane" }).click();
+    await secondLane.getByRole("textbox", { name: "A note for this lane" }).waitFor();
+    expect(await axeViolations(page, ['[data-testid="lane-steer"]'])).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe("Steer this lane");
     await composer(page).fill("Only the order form, please");
     await page.getByRole("button", { name: STEERING_MESSAGES.sendNow }).click();
     await statusOf(second, "cancelled");

@@ -105,6 +105,8 @@ export function Composer({
       <div
         className={cn(
           "flex items-end gap-2 rounded-2xl border bg-white p-2 shadow-lg shadow-ink-900/5 transition-colors",
+          // Three buttons beside the box leave a phone no room to type: they go below it.
+          steering && "flex-wrap justify-end sm:flex-nowrap",
           locked
             ? "border-ink-200"
             : "border-ink-300 focus-within:border-brand-500 focus-within:ring-4 focus-within:ring-brand-500/15",
@@ -132,7 +134,10 @@ export function Composer({
                 ? "The team is working… stop the run to send something else."
                 : "Give the team a task…")
           }
-          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed disabled:text-ink-500"
+          className={cn(
+            steering && "basis-full sm:basis-0",
+            "max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed disabled:text-ink-500",
+          )}
         />
         {steering ? (
           <>

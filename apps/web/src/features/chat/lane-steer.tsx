@@ -31,6 +31,12 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
     !lane.skipped;
   if (notes.length === 0 && !lane.skipped && !live) return null;
 
+  /** Closes the note and puts focus back on Steer, where the keyboard left off. */
+  const close = () => {
+    setOpen(false);
+    requestAnimationFrame(() => steerButton.current?.focus());
+  };
+
   const send = async (action: "steer" | "skip") => {
     if (!run || !actions) return;
     setBusy(true);
@@ -40,7 +46,7 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
         action,
         note: action === "steer" ? note.trim() : "",
       });
-      setOpen(false);
+      close();
       setNote("");
     } catch (failure) {
       setError(isApiError(failure) ? failure.message : "The lane could not be steered.");
@@ -96,10 +102,7 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
             if (note.trim()) void send("steer");
           }}
           onKeyDown={(event) => {
-            if (event.key === "Escape") {
-              setOpen(false);
-              steerButton.current?.focus();
-            }
+            if (event.key === "Escape") close();
           }}
         >
           <label htmlFor={noteId} className="font-medium text-ink-800">
@@ -120,7 +123,7 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
             <Button size="sm" type="submit" disabled={busy || note.trim() === ""}>
               {busy ? "Steering…" : STEERING_MESSAGES.steer}
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
+            <Button size="sm" variant="ghost" onClick={close}>
               Cancel
             </Button>
           </div>
