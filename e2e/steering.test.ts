@@ -1,3 +1,4 @@
+import path from "node:path";
 import { STEERING_MESSAGES } from "@cohort/contracts";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +38,13 @@ async function statusOf(locator: Locator, status: string, timeout = RUN_TIMEOUT)
   await expect
     .poll(() => locator.getAttribute("data-status"), { timeout, interval: 50 })
     .toBe(status);
+}
+
+/** A look at the phone width, for the test's own results (the README shows the desktop). */
+async function phoneShot(page: Page, name: string): Promise<void> {
+  await page.screenshot({
+    path: path.resolve(import.meta.dirname, `../test-results/screenshots/${name}.png`),
+  });
 }
 
 /** Scrolls the element to the top of the conversation, below the session's sticky header. */
@@ -118,7 +126,7 @@ describe("steering the team", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await horizontalOverflow(page)).toBe(0);
     await intoView(editor);
-    await screenshot(page, "chat-plan-editor-mobile", false);
+    await phoneShot(page, "chat-plan-editor-mobile");
     await page.setViewportSize(desktop.viewport);
     await editor.getByRole("button", { name: STEERING_MESSAGES.start }).click();
 
@@ -179,7 +187,7 @@ describe("steering the team", () => {
     await screenshot(page, "chat-queued-message", false);
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await horizontalOverflow(page)).toBe(0);
-    await screenshot(page, "chat-steering-mobile", false);
+    await phoneShot(page, "chat-steering-mobile");
     await page.setViewportSize(desktop.viewport);
 
     await statusOf(run, "completed");
