@@ -47,6 +47,8 @@ async function phoneShot(page: Page, name: string): Promise<void> {
   });
 }
 
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? null);
+
 /** Scrolls the element to the top of the conversation, below the session's sticky header. */
 async function intoView(target: Locator): Promise<void> {
   await target.evaluate((el) => {
@@ -102,17 +104,29 @@ describe("steering the team", () => {
     // Remove the Designer's step, add one, make it the Designer's on CoDepth, move it to the
     // top; the Strategist works on CoDepth too (longer drafts, caught mid-stream below).
     await editor.getByRole("button", { name: "Remove step designer-3" }).click();
+    // The focus moves on to the step before (its own button is gone).
+    await expect
+      .poll(() => focusedId(page))
+      .toBe(await steps.nth(1).getByLabel("Role", { exact: true }).getAttribute("id"));
     await editor.getByRole("button", { name: "Add a step" }).click();
     expect(await ids()).toEqual(["strategist-1", "coder-2", "step-3"]);
     const added = steps.nth(2);
+    // The new step's task has the focus: type it.
+    const task = added.getByLabel("Task", { exact: true });
+    await expect.poll(() => focusedId(page)).toBe(await task.getAttribute("id"));
+    await page.keyboard.type("Sketch the order form");
+    expect(await task.inputValue()).toBe("Sketch the order form");
     await added.getByLabel("Role", { exact: true }).selectOption("designer");
     await added.getByLabel("Model", { exact: true }).selectOption("codepth");
-    await added.getByLabel("Task", { exact: true }).fill("Sketch the order form");
     // By keyboard: the step's "up" button, twice; it keeps the focus as the step moves.
     await editor.getByRole("button", { name: "Move step step-3 up" }).focus();
     await page.keyboard.press("Enter");
     expect(await ids()).toEqual(["strategist-1", "step-3", "coder-2"]);
     await page.keyboard.press("Enter");
+    // At the top its "up" turns off: the focus is on its "down".
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe("Move step step-3 down");
     expect(await ids()).toEqual(["step-3", "strategist-1", "coder-2"]);
     await steps.nth(1).getByLabel("Model", { exact: true }).selectOption("codepth");
     // A step's instructions, temperature and tools fold away until asked for.
@@ -149,8 +163,13 @@ describe("steering the team", () => {
     // Skip the Designer while it streams; steer the Strategist with a note.
     await streaming(designer);
     expect(await axeViolations(page, ['[data-testid="lane-steer"]'])).toEqual([]);
-    await designer.getByRole("button", { name: "Skip this lane" }).click();
+    await designer.getByRole("button", { name: "Skip this lane" }).focus();
+    await page.keyboard.press("Enter");
     await designer.getByTestId("lane-skipped").waitFor();
+    // The focus goes from the Skip button (gone) to the note that says the lane was skipped.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+      .toBe("lane-skipped");
     expect(await designer.getByTestId("lane-skipped").textContent()).toBe(
       STEERING_MESSAGES.skipped("Designer"),
     );

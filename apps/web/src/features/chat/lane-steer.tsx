@@ -1,5 +1,5 @@
 import { AGENT_ROLE_NAMES, STEER_NOTE_MAX, STEERING_MESSAGES } from "@cohort/contracts";
-import { useContext, useId, useRef, useState } from "react";
+import { useContext, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { isApiError } from "../../lib/api/api-error";
 import { ApprovalActionsContext, useLanesRun } from "./lane-tools";
@@ -20,6 +20,15 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
   const [error, setError] = useState<string | null>(null);
   const noteId = useId();
   const steerButton = useRef<HTMLButtonElement>(null);
+  const skippedNote = useRef<HTMLParagraphElement>(null);
+  /** Skip took its button away: the focus goes to the note that says so once it shows. */
+  const [skipping, setSkipping] = useState(false);
+  useEffect(() => {
+    if (skipping && lane.skipped) {
+      skippedNote.current?.focus();
+      setSkipping(false);
+    }
+  }, [skipping, lane.skipped]);
   const notes = lane.steerNotes ?? [];
   const live =
     run !== null &&
@@ -46,7 +55,8 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
         action,
         note: action === "steer" ? note.trim() : "",
       });
-      close();
+      if (action === "skip") setSkipping(true);
+      else close();
       setNote("");
     } catch (failure) {
       setError(isApiError(failure) ? failure.message : "The lane could not be steered.");
@@ -68,7 +78,12 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
         </p>
       ))}
       {lane.skipped ? (
-        <p className="text-ink-600" data-testid="lane-skipped">
+        <p
+          ref={skippedNote}
+          tabIndex={-1}
+          className="rounded text-ink-600 focus-visible:outline-2 focus-visible:outline-brand-500"
+          data-testid="lane-skipped"
+        >
           {STEERING_MESSAGES.skipped(AGENT_ROLE_NAMES[lane.role])}
         </p>
       ) : null}

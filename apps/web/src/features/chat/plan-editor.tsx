@@ -6,7 +6,7 @@ import {
   type TModel,
   type TPlanEditStep,
 } from "@cohort/contracts";
-import { useContext, useId, useState } from "react";
+import { useContext, useEffect, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { isApiError } from "../../lib/api/api-error";
 import { ApprovalActionsContext } from "./lane-tools";
@@ -62,6 +62,13 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const baseId = useId();
+  /** The control that takes the focus once the steps re-render (its own went away or off). */
+  const [focusId, setFocusId] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusId === null) return;
+    document.getElementById(focusId)?.focus();
+    setFocusId(null);
+  }, [focusId]);
   if (!actions) return null;
   const canEdit = actions.canDecide;
   // Text models only: an image model cannot take a step.
@@ -69,7 +76,13 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
 
   const update = (key: string, change: Partial<Draft>) =>
     setSteps((all) => all.map((s) => (s.key === key ? { ...s, ...change } : s)));
-  const move = (index: number, by: -1 | 1) =>
+  const move = (index: number, by: -1 | 1) => {
+    const key = steps[index]?.key;
+    const to = index + by;
+    // At an end its button turns off: the focus goes to the other one.
+    if (key && (to === 0 || to === steps.length - 1)) {
+      setFocusId(`${baseId}-${key}-${to === 0 ? "down" : "up"}`);
+    }
     setSteps((all) => {
       const next = [...all];
       const [item] = next.splice(index, 1);
@@ -78,7 +91,12 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
       setStatus(`Moved step ${item.id} to position ${index + by + 1}.`);
       return tidy(next);
     });
-  const remove = (key: string) =>
+  };
+  const remove = (key: string) => {
+    // The focus goes to the step that takes its place (or the one before), else to Add.
+    const at = steps.findIndex((s) => s.key === key);
+    const neighbour = steps[at + 1] ?? steps[at - 1];
+    setFocusId(neighbour ? `${baseId}-${neighbour.key}-role` : `${baseId}-add`);
     setSteps((all) => {
       const gone = all.find((s) => s.key === key);
       setStatus(gone ? `Removed step ${gone.id}.` : "");
@@ -88,10 +106,13 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
           .map((s) => ({ ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== gone?.id) })),
       );
     });
-  const add = () =>
+  };
+  const add = () => {
+    let n = steps.length + 1;
+    while (steps.some((s) => s.id === `step-${n}`)) n++;
+    // The new step's task is what to write first.
+    setFocusId(`${baseId}-new-${n}-task`);
     setSteps((all) => {
-      let n = all.length + 1;
-      while (all.some((s) => s.id === `step-${n}`)) n++;
       const role: TAgentRole = "strategist";
       const model = run.plan?.steps.find((s) => s.role === role)?.model ?? all[0]?.model ?? "";
       setStatus(`Added step step-${n}.`);
@@ -109,6 +130,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
         },
       ];
     });
+  };
 
   const start = async () => {
     setStarting(true);
@@ -166,6 +188,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                     <Button
                       size="sm"
                       variant="ghost"
+                      id={`${id}-up`}
                       disabled={index === 0}
                       onClick={() => move(index, -1)}
                       aria-label={`Move step ${step.id} up`}
@@ -175,6 +198,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                     <Button
                       size="sm"
                       variant="ghost"
+                      id={`${id}-down`}
                       disabled={index === steps.length - 1}
                       onClick={() => move(index, 1)}
                       aria-label={`Move step ${step.id} down`}
@@ -315,7 +339,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
       ) : null}
       {canEdit ? (
         <div className="flex flex-wrap justify-between gap-2">
-          <Button variant="outline" onClick={add}>
+          <Button id={`${baseId}-add`} variant="outline" onClick={add}>
             Add a step
           </Button>
           <Button
