@@ -308,7 +308,9 @@ describe("two re-runs of one run at once", () => {
       await sleep(20);
     }
     const after = await runOf(signed.client, session.id, run.id);
-    expect(after.steps.filter((s) => s.kind === "agent" && s.step_id === coderStep)).toHaveLength(2);
+    expect(after.steps.filter((s) => s.kind === "agent" && s.step_id === coderStep)).toHaveLength(
+      2,
+    );
   });
 });
 
