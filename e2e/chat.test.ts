@@ -125,7 +125,12 @@ describe("Cohort Chat", () => {
     await dialog.getByLabel("Manual").check();
     expect(await dialog.getByRole("checkbox", { name: "Designer" }).isChecked()).toBe(true);
     await dialog.getByLabel("Automatic").check();
-    expect(await dialog.getByRole("checkbox").count()).toBe(0);
+    // Automatic: no role can be switched off (the run settings keep their own checkboxes).
+    const roles = dialog.getByRole("list", { name: "Agent roles" });
+    expect(await roles.getByRole("checkbox").count()).toBe(0);
+    expect(await dialog.getByRole("checkbox", { name: "Review the plan first" }).isChecked()).toBe(
+      false,
+    );
     await dialog.getByLabel("Credit budget (optional)").fill("40");
     await dialog.locator("form").evaluate((form) => form.parentElement?.scrollTo(0, 0));
     await screenshot(page, "chat-new-session", false);

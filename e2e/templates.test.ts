@@ -65,6 +65,7 @@ describe("templates", () => {
         critic: { enabled: true },
       },
       budget_credits: 7.5,
+      review_plan: true,
     });
 
     await openSessionMenu(page, session);
@@ -90,6 +91,10 @@ describe("templates", () => {
     expect(await dialog.getByRole("checkbox", { name: "Coder" }).isChecked()).toBe(true);
     expect(await dialog.getByLabel("Coder instructions").inputValue()).toBe(INSTRUCTIONS);
     expect(await dialog.getByLabel("Credit budget (optional)").inputValue()).toBe("7.5");
+    // The template says "Review the plan first" (decision 069), so the new session does too.
+    expect(await dialog.getByRole("checkbox", { name: "Review the plan first" }).isChecked()).toBe(
+      true,
+    );
     await dialog.getByLabel("Title", { exact: true }).fill("Rust parser, take two");
     await screenshot(page, "templates-new-session-from-template", false);
     await dialog.getByTestId("role-coder").scrollIntoViewIfNeeded();
@@ -97,6 +102,7 @@ describe("templates", () => {
     await dialog.getByRole("button", { name: "Create session" }).click();
     await page.waitForURL(/\/chat\/[\w-]+$/);
     await page.getByRole("heading", { level: 1, name: "Rust parser, take two" }).waitFor();
+    expect(await page.getByTestId("session-review-plan").textContent()).toBe("Plan reviewed first");
 
     const id = new URL(page.url()).pathname.split("/").pop() as string;
     const { session: started } = await call<{ session: TSession }>(

@@ -39,6 +39,7 @@ const README_TEST_FILES = [
   "e2e/chat.test.ts", // chat-new-session
   "e2e/documents-in-runs.test.ts", // documents-in-runs-viewer, -lane, -answer
   "e2e/artifacts.test.ts", // artifact-html-preview, artifact-versions
+  "e2e/steering.test.ts", // chat-plan-editor, chat-steered-lane, chat-queued-message
 ];
 
 function freePort() {

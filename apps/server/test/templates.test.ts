@@ -331,6 +331,28 @@ describe("saving a session and starting from it", () => {
     expect(documents.json().documents.map((d: { id: string }) => d.id)).toEqual([kept.id]);
   });
 
+  it('carries "Review the plan first": a session that has it saves a template that turns it on (decision 069)', async () => {
+    const user = await userWithTier("pro+");
+    const session = await createSession(user.client, { title: "Reviewed", review_plan: true });
+    const template = await saveTemplate(user.client, {
+      name: "Reviewed crew",
+      setup: undefined,
+      from_session_id: session.id,
+    });
+    expect(template.setup.review_plan).toBe(true);
+    const started = await user.client.post(TEMPLATE_ROUTES.sessions(template.id), {
+      title: "Reviewed, take two",
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    expect((started.json().session as TSession).review_plan).toBe(true);
+    // A template saved without it starts sessions with it off.
+    const plain = await saveTemplate(user.client, { name: "Plain", setup: SETUP });
+    expect(plain.setup.review_plan).toBeUndefined();
+    const off = await user.client.post(TEMPLATE_ROUTES.sessions(plain.id), { title: "Plain" });
+    expect(off.statusCode, off.body).toBe(201);
+    expect((off.json().session as TSession).review_plan).toBe(false);
+  });
+
   it("refuses a session the caller cannot see (404) and one in another workspace than asked", async () => {
     const [user, other] = [await userWithTier("pro+"), await userWithTier("pro+")];
     const session = await createSession(other.client);

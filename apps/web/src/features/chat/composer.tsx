@@ -74,7 +74,8 @@ export function Composer({
     if (autoFocus) area.current?.focus();
   }, []);
 
-  const submit = async (event?: FormEvent) => {
+  /** `mode` only matters while a run works: queue the message, or "Send now". */
+  const submit = async (event?: FormEvent, mode: "queue" | "now" = "queue") => {
     event?.preventDefault();
     const message = text.trim();
     if (!message || locked) return;
@@ -91,8 +92,6 @@ export function Composer({
     setSending(false);
     if (!ok) setText(message);
   };
-  let mode: "queue" | "now" = "queue";
-
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -106,6 +105,8 @@ export function Composer({
       <div
         className={cn(
           "flex items-end gap-2 rounded-2xl border bg-white p-2 shadow-lg shadow-ink-900/5 transition-colors",
+          // Three buttons beside the box leave a phone no room to type: they go below it.
+          steering && "flex-wrap justify-end sm:flex-nowrap",
           locked
             ? "border-ink-200"
             : "border-ink-300 focus-within:border-brand-500 focus-within:ring-4 focus-within:ring-brand-500/15",
@@ -133,7 +134,10 @@ export function Composer({
                 ? "The team is working… stop the run to send something else."
                 : "Give the team a task…")
           }
-          className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed disabled:text-ink-500"
+          className={cn(
+            steering && "basis-full sm:basis-0",
+            "max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed disabled:text-ink-500",
+          )}
         />
         {steering ? (
           <>
@@ -148,10 +152,7 @@ export function Composer({
               type="button"
               variant="outline"
               disabled={sending || text.trim() === ""}
-              onClick={() => {
-                mode = "now";
-                void submit();
-              }}
+              onClick={() => void submit(undefined, "now")}
               data-testid="composer-send-now"
             >
               {STEERING_MESSAGES.sendNow}

@@ -1,5 +1,5 @@
-import { STEER_NOTE_MAX, STEERING_MESSAGES } from "@cohort/contracts";
-import { useContext, useId, useRef, useState } from "react";
+import { AGENT_ROLE_NAMES, STEER_NOTE_MAX, STEERING_MESSAGES } from "@cohort/contracts";
+import { useContext, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { isApiError } from "../../lib/api/api-error";
 import { ApprovalActionsContext, useLanesRun } from "./lane-tools";
@@ -20,6 +20,15 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
   const [error, setError] = useState<string | null>(null);
   const noteId = useId();
   const steerButton = useRef<HTMLButtonElement>(null);
+  const skippedNote = useRef<HTMLParagraphElement>(null);
+  /** Skip took its button away: the focus goes to the note that says so once it shows. */
+  const [skipping, setSkipping] = useState(false);
+  useEffect(() => {
+    if (skipping && lane.skipped) {
+      skippedNote.current?.focus();
+      setSkipping(false);
+    }
+  }, [skipping, lane.skipped]);
   const notes = lane.steerNotes ?? [];
   const live =
     run !== null &&
@@ -31,6 +40,12 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
     !lane.skipped;
   if (notes.length === 0 && !lane.skipped && !live) return null;
 
+  /** Closes the note and puts focus back on Steer, where the keyboard left off. */
+  const close = () => {
+    setOpen(false);
+    requestAnimationFrame(() => steerButton.current?.focus());
+  };
+
   const send = async (action: "steer" | "skip") => {
     if (!run || !actions) return;
     setBusy(true);
@@ -40,7 +55,8 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
         action,
         note: action === "steer" ? note.trim() : "",
       });
-      setOpen(false);
+      if (action === "skip") setSkipping(true);
+      else close();
       setNote("");
     } catch (failure) {
       setError(isApiError(failure) ? failure.message : "The lane could not be steered.");
@@ -62,8 +78,13 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
         </p>
       ))}
       {lane.skipped ? (
-        <p className="text-ink-600" data-testid="lane-skipped">
-          Skipped: the run goes on without this lane.
+        <p
+          ref={skippedNote}
+          tabIndex={-1}
+          className="rounded text-ink-600 focus-visible:outline-2 focus-visible:outline-brand-500"
+          data-testid="lane-skipped"
+        >
+          {STEERING_MESSAGES.skipped(AGENT_ROLE_NAMES[lane.role])}
         </p>
       ) : null}
       {live && !open ? (
@@ -96,10 +117,7 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
             if (note.trim()) void send("steer");
           }}
           onKeyDown={(event) => {
-            if (event.key === "Escape") {
-              setOpen(false);
-              steerButton.current?.focus();
-            }
+            if (event.key === "Escape") close();
           }}
         >
           <label htmlFor={noteId} className="font-medium text-ink-800">
@@ -120,7 +138,7 @@ export function LaneSteer({ lane }: { lane: LaneView }) {
             <Button size="sm" type="submit" disabled={busy || note.trim() === ""}>
               {busy ? "Steering…" : STEERING_MESSAGES.steer}
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
+            <Button size="sm" variant="ghost" onClick={close}>
               Cancel
             </Button>
           </div>

@@ -38,6 +38,7 @@ import {
   useModels,
 } from "./chat-api";
 import { ModelBadge } from "./model-badge";
+import { ReviewPlanField } from "./review-plan-field";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";
 
@@ -217,6 +218,7 @@ export function NewSessionDialog({
   /** Each role's tools; a role left out keeps the defaults (decision 066). */
   const [roleTools, setRoleTools] = useState<RoleToolChoices>({});
   const [documentIds, setDocumentIds] = useState<string[]>([]);
+  const [reviewPlan, setReviewPlan] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
@@ -244,6 +246,8 @@ export function NewSessionDialog({
     setDocumentIds(setup.document_ids);
     setPolicy(setup.tools?.policy ?? DEFAULT_TOOL_POLICY);
     setRoleTools(setup.tools?.roles ?? {});
+    // A template that says so turns plan review on; one saved before it existed leaves it off.
+    setReviewPlan(setup.review_plan ?? false);
   };
   const coordinatorModel = models.get(coordinator);
 
@@ -294,6 +298,7 @@ export function NewSessionDialog({
         manual_agent_selection: manual,
         agent_preferences: preferences,
         budget_credits: budgetCredits,
+        review_plan: reviewPlan,
         ...(policy !== DEFAULT_TOOL_POLICY || Object.keys(roleTools).length > 0
           ? { tools: { policy, roles: roleTools } }
           : {}),
@@ -446,6 +451,8 @@ export function NewSessionDialog({
             ))}
           </ul>
         </fieldset>
+
+        <ReviewPlanField checked={reviewPlan} onChange={setReviewPlan} />
 
         <Field
           label="Credit budget (optional)"

@@ -6,7 +6,7 @@ import {
   type TModel,
   type TPlanEditStep,
 } from "@cohort/contracts";
-import { useContext, useId, useState } from "react";
+import { useContext, useEffect, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { isApiError } from "../../lib/api/api-error";
 import { ApprovalActionsContext } from "./lane-tools";
@@ -15,6 +15,10 @@ import { startPlan } from "./steering-api";
 
 interface Draft extends TPlanEditStep {
   key: string;
+  /** The tools box as typed ("search, " mid-word); `tools` is read from it on Start. */
+  toolsText: string;
+  /** Its instructions, temperature and tools show at first (set by the coordinator). */
+  more: boolean;
 }
 
 const field =
@@ -31,6 +35,8 @@ function draftsOf(run: RunView): Draft[] {
     ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
     ...(s.instructions ? { instructions: s.instructions } : {}),
     ...(s.tools ? { tools: s.tools } : {}),
+    toolsText: (s.tools ?? []).join(", "),
+    more: Boolean(s.instructions || s.temperature != null || s.tools?.length),
   }));
 }
 
@@ -56,13 +62,27 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const baseId = useId();
+  /** The control that takes the focus once the steps re-render (its own went away or off). */
+  const [focusId, setFocusId] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusId === null) return;
+    document.getElementById(focusId)?.focus();
+    setFocusId(null);
+  }, [focusId]);
   if (!actions) return null;
   const canEdit = actions.canDecide;
-  const modelList = [...models.values()];
+  // Text models only: an image model cannot take a step.
+  const modelList = [...models.values()].filter((m) => m.capabilities.includes("text"));
 
   const update = (key: string, change: Partial<Draft>) =>
     setSteps((all) => all.map((s) => (s.key === key ? { ...s, ...change } : s)));
-  const move = (index: number, by: -1 | 1) =>
+  const move = (index: number, by: -1 | 1) => {
+    const key = steps[index]?.key;
+    const to = index + by;
+    // At an end its button turns off: the focus goes to the other one.
+    if (key && (to === 0 || to === steps.length - 1)) {
+      setFocusId(`${baseId}-${key}-${to === 0 ? "down" : "up"}`);
+    }
     setSteps((all) => {
       const next = [...all];
       const [item] = next.splice(index, 1);
@@ -71,7 +91,12 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
       setStatus(`Moved step ${item.id} to position ${index + by + 1}.`);
       return tidy(next);
     });
-  const remove = (key: string) =>
+  };
+  const remove = (key: string) => {
+    // The focus goes to the step that takes its place (or the one before), else to Add.
+    const at = steps.findIndex((s) => s.key === key);
+    const neighbour = steps[at + 1] ?? steps[at - 1];
+    setFocusId(neighbour ? `${baseId}-${neighbour.key}-role` : `${baseId}-add`);
     setSteps((all) => {
       const gone = all.find((s) => s.key === key);
       setStatus(gone ? `Removed step ${gone.id}.` : "");
@@ -81,22 +106,44 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
           .map((s) => ({ ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== gone?.id) })),
       );
     });
-  const add = () =>
+  };
+  const add = () => {
+    let n = steps.length + 1;
+    while (steps.some((s) => s.id === `step-${n}`)) n++;
+    // The new step's task is what to write first.
+    setFocusId(`${baseId}-new-${n}-task`);
     setSteps((all) => {
-      let n = all.length + 1;
-      while (all.some((s) => s.id === `step-${n}`)) n++;
       const role: TAgentRole = "strategist";
       const model = run.plan?.steps.find((s) => s.role === role)?.model ?? all[0]?.model ?? "";
       setStatus(`Added step step-${n}.`);
-      return [...all, { key: `new-${n}`, id: `step-${n}`, role, task: "", depends_on: [], model }];
+      return [
+        ...all,
+        {
+          key: `new-${n}`,
+          id: `step-${n}`,
+          role,
+          task: "",
+          depends_on: [],
+          model,
+          toolsText: "",
+          more: false,
+        },
+      ];
     });
+  };
 
   const start = async () => {
     setStarting(true);
     setError(null);
     try {
       await startPlan(actions.sessionId, run.id, {
-        steps: steps.map(({ key: _key, ...step }) => step),
+        steps: steps.map(({ key: _key, more: _more, toolsText, tools: _tools, ...step }) => {
+          const names = toolsText
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean);
+          return names.length > 0 ? { ...step, tools: names } : step;
+        }),
       });
     } catch (failure) {
       setError(isApiError(failure) ? failure.message : "The plan could not be started. Try again.");
@@ -126,12 +173,13 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
           return (
             <li
               key={step.key}
+              aria-labelledby={`${id}-title`}
               className="grid grid-cols-1 gap-2 rounded-xl border border-ink-200 bg-white p-3 sm:grid-cols-2"
               data-testid="plan-step"
               data-step-id={step.id}
             >
               <div className="flex items-center justify-between gap-2 sm:col-span-2">
-                <p className="text-sm font-semibold text-ink-900">
+                <p id={`${id}-title`} className="text-sm font-semibold text-ink-900">
                   {index + 1}. {AGENT_ROLE_NAMES[step.role]} ·{" "}
                   <span className="font-mono text-xs">{step.id}</span>
                 </p>
@@ -140,6 +188,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                     <Button
                       size="sm"
                       variant="ghost"
+                      id={`${id}-up`}
                       disabled={index === 0}
                       onClick={() => move(index, -1)}
                       aria-label={`Move step ${step.id} up`}
@@ -149,6 +198,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                     <Button
                       size="sm"
                       variant="ghost"
+                      id={`${id}-down`}
                       disabled={index === steps.length - 1}
                       onClick={() => move(index, 1)}
                       aria-label={`Move step ${step.id} down`}
@@ -166,8 +216,10 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   </div>
                 ) : null}
               </div>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-role`}>
-                Role
+              <div className="grid gap-1">
+                <label htmlFor={`${id}-role`} className="text-xs text-ink-700">
+                  Role
+                </label>
                 <select
                   id={`${id}-role`}
                   className={field}
@@ -181,9 +233,11 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                     </option>
                   ))}
                 </select>
-              </label>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-model`}>
-                Model
+              </div>
+              <div className="grid gap-1">
+                <label htmlFor={`${id}-model`} className="text-xs text-ink-700">
+                  Model
+                </label>
                 <select
                   id={`${id}-model`}
                   className={field}
@@ -198,15 +252,15 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   {modelList.map((m) => (
                     <option key={m.id} value={m.id}>
                       {m.name}
+                      {m.simulated ? " (Simulated)" : ""}
                     </option>
                   ))}
                 </select>
-              </label>
-              <label
-                className="grid gap-1 text-xs text-ink-700 sm:col-span-2"
-                htmlFor={`${id}-task`}
-              >
-                Task
+              </div>
+              <div className="grid gap-1 sm:col-span-2">
+                <label htmlFor={`${id}-task`} className="text-xs text-ink-700">
+                  Task
+                </label>
                 <textarea
                   id={`${id}-task`}
                   className={field}
@@ -215,64 +269,59 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
                   disabled={!canEdit}
                   onChange={(e) => update(step.key, { task: e.target.value })}
                 />
-              </label>
-              <label
-                className="grid gap-1 text-xs text-ink-700 sm:col-span-2"
-                htmlFor={`${id}-instructions`}
-              >
-                Instructions for this step
-                <textarea
-                  id={`${id}-instructions`}
-                  className={field}
-                  rows={1}
-                  value={step.instructions ?? ""}
-                  disabled={!canEdit}
-                  onChange={(e) => update(step.key, { instructions: e.target.value })}
-                />
-              </label>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-temperature`}>
-                Temperature (empty: the model's default)
-                <input
-                  id={`${id}-temperature`}
-                  className={field}
-                  type="number"
-                  min={0}
-                  max={2}
-                  step={0.1}
-                  value={step.temperature ?? ""}
-                  disabled={!canEdit}
-                  onChange={(e) =>
-                    update(step.key, {
-                      temperature: e.target.value === "" ? null : Number(e.target.value),
-                    })
-                  }
-                />
-              </label>
-              <label className="grid gap-1 text-xs text-ink-700" htmlFor={`${id}-tools`}>
-                Tools (names, comma-separated; empty: all the role may use)
-                <input
-                  id={`${id}-tools`}
-                  className={field}
-                  value={(step.tools ?? []).join(", ")}
-                  disabled={!canEdit}
-                  onChange={(e) => {
-                    const names = e.target.value
-                      .split(",")
-                      .map((t) => t.trim())
-                      .filter(Boolean);
-                    const { tools: _tools, ...rest } = step;
-                    setSteps((all) =>
-                      all.map((s) =>
-                        s.key === step.key
-                          ? names.length > 0
-                            ? { ...rest, tools: names }
-                            : rest
-                          : s,
-                      ),
-                    );
-                  }}
-                />
-              </label>
+              </div>
+              <details className="rounded-lg sm:col-span-2" open={step.more}>
+                <summary className="cursor-pointer rounded text-xs font-medium text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-500">
+                  Instructions, temperature and tools
+                </summary>
+                <div className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
+                  <div className="grid gap-1 sm:col-span-2">
+                    <label htmlFor={`${id}-instructions`} className="text-xs text-ink-700">
+                      Instructions for this step
+                    </label>
+                    <textarea
+                      id={`${id}-instructions`}
+                      className={field}
+                      rows={1}
+                      value={step.instructions ?? ""}
+                      disabled={!canEdit}
+                      onChange={(e) => update(step.key, { instructions: e.target.value })}
+                    />
+                  </div>
+                  <div className="grid gap-1">
+                    <label htmlFor={`${id}-temperature`} className="text-xs text-ink-700">
+                      Temperature (empty: the model's default)
+                    </label>
+                    <input
+                      id={`${id}-temperature`}
+                      className={field}
+                      type="number"
+                      min={0}
+                      max={2}
+                      step={0.1}
+                      value={step.temperature ?? ""}
+                      disabled={!canEdit}
+                      onChange={(e) =>
+                        update(step.key, {
+                          temperature: e.target.value === "" ? null : Number(e.target.value),
+                        })
+                      }
+                    />
+                  </div>
+                  <div className="grid gap-1">
+                    <label htmlFor={`${id}-tools`} className="text-xs text-ink-700">
+                      Tools (names, comma-separated; empty: all the role may use)
+                    </label>
+                    <input
+                      id={`${id}-tools`}
+                      className={field}
+                      value={step.toolsText}
+                      disabled={!canEdit}
+                      onChange={(e) => update(step.key, { toolsText: e.target.value })}
+                    />
+                  </div>
+                </div>
+              </details>
             </li>
           );
         })}
@@ -290,7 +339,7 @@ export function PlanEditor({ run, models }: { run: RunView; models: Map<string, 
       ) : null}
       {canEdit ? (
         <div className="flex flex-wrap justify-between gap-2">
-          <Button variant="outline" onClick={add}>
+          <Button id={`${baseId}-add`} variant="outline" onClick={add}>
             Add a step
           </Button>
           <Button

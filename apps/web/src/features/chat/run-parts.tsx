@@ -392,6 +392,9 @@ export function laneUsage(lane: LaneView, model: TModel | undefined) {
 /** A call stopped where its hold could not grow: its text is kept and charged (decision 053). */
 const LIMIT_STOP_STATUS = { label: "Stopped at limit", className: "text-amber-800" };
 
+/** A lane the user skipped (decision 069): it ended on purpose, not by a fault. */
+const SKIPPED_STATUS = { label: "Skipped", className: "text-ink-600" };
+
 const LANE_STATUS: Record<LaneView["status"], { label: string; className: string }> = {
   running: { label: "Streaming", className: "text-brand-700" },
   completed: { label: "Done", className: "text-emerald-700" },
@@ -451,7 +454,11 @@ export function LaneCard({
   const follow = useFollowStream(lane.text, running);
   const citations = useRunCitations();
   const title = `${copy.name}${lane.kind === "revision" ? " · revision" : lane.kind === "critic" ? " · review" : ""}`;
-  const status = lane.limit ? LIMIT_STOP_STATUS : LANE_STATUS[lane.status];
+  const status = lane.limit
+    ? LIMIT_STOP_STATUS
+    : lane.skipped && lane.status !== "running"
+      ? SKIPPED_STATUS
+      : LANE_STATUS[lane.status];
   return (
     <article
       aria-label={`${title} (${status.label.toLowerCase()})`}

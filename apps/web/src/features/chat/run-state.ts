@@ -507,6 +507,8 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
                   aliases: [...(l.aliases ?? []), event.call_id],
                   text: l.text && !/\s$/.test(l.text) ? `${l.text}\n\n` : l.text,
                   status: "running",
+                  // The stopped call's time is not the lane's: the next done sets it.
+                  latencyMs: null,
                   model: event.model,
                   modelName: event.model_name,
                 }

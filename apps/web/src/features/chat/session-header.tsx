@@ -26,6 +26,7 @@ import { SessionWorkspace } from "../workspaces/session-workspace";
 import { ApprovalPolicyField } from "./approval-policy-field";
 import { chatKeys, deleteSession, listSessions, setSessionStatus, updateSession } from "./chat-api";
 import { ModelBadge } from "./model-badge";
+import { ReviewPlanField } from "./review-plan-field";
 import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { SessionDocumentsButton } from "./session-documents";
@@ -91,6 +92,7 @@ function EditSessionDialog({
   const [instructions, setInstructions] = useState(() => instructionsOf(session.agent_preferences));
   const [policy, setPolicy] = useState(session.tools.policy);
   const [roleTools, setRoleTools] = useState<RoleToolChoices>(session.tools.roles);
+  const [reviewPlan, setReviewPlan] = useState(session.review_plan);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = useId();
@@ -116,6 +118,7 @@ function EditSessionDialog({
         description: description.trim(),
         budget_credits: budgetCredits,
         agent_preferences: withInstructions(session, instructions),
+        ...(reviewPlan !== session.review_plan ? { review_plan: reviewPlan } : {}),
         ...(policy !== session.tools.policy ||
         JSON.stringify(roleTools) !== JSON.stringify(session.tools.roles)
           ? { tools: { policy, roles: roleTools } }
@@ -165,6 +168,7 @@ function EditSessionDialog({
           hint={`Spent so far: ${formatRunCredits(session.spent_credits)}. Leave empty for no cap.`}
           placeholder="No cap"
         />
+        <ReviewPlanField checked={reviewPlan} onChange={setReviewPlan} />
         <ApprovalPolicyField value={policy} onChange={setPolicy} current={session.tools.policy} />
         <RoleToolsField
           value={roleTools}
@@ -356,6 +360,9 @@ export function SessionHeader({
               </span>
             ) : null}
             <span>{session.manual_agent_selection ? "Manual team" : "Automatic team"}</span>
+            {session.review_plan ? (
+              <span data-testid="session-review-plan">Plan reviewed first</span>
+            ) : null}
             <BudgetMeter session={session} />
             <SessionWorkspace session={session} />
           </div>

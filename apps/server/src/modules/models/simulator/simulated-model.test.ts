@@ -44,6 +44,46 @@ async function run(options: {
 }
 
 describe("simulated model", () => {
+  it("goes on with its step after a steering note, without a second title (decision 069)", async () => {
+    const text = await streamText({
+      model: fast,
+      messages: [
+        { role: "user", content: "Launch a newsletter for our bakery" },
+        { role: "assistant", content: "## Launch a newsletter for your bakery\n\n1. **Know" },
+        {
+          role: "user",
+          content:
+            "The user stopped you to steer your work: focus on the signup form\nContinue from where you stopped, following this note. Do not repeat what you already wrote.",
+        },
+      ],
+      providerOptions: { simulator: { persona: "strategist" } },
+    }).text;
+    expect(text).toMatch(
+      /^Following your note: focus on the signup form\n\n\*\*Goal:\*\* Launch a newsletter/,
+    );
+    expect(text).not.toMatch(/^## /m);
+  });
+
+  it("says what the user asked while the team worked, and which steps they skipped (decision 069)", async () => {
+    const { text } = await run({
+      // As the engine appends them to the last user turn (queued-messages.ts, steer-lane.ts).
+      prompt: [
+        "Launch a newsletter for our bakery",
+        "The user sent these messages while the team was working; take them into account:\n- Keep it under a page",
+        "The user skipped these steps while the team worked, so their results are missing. Say in the answer which were skipped:\n- the Coder's step s2: Build the signup form",
+      ].join("\n\n"),
+      persona: "strategist",
+    });
+    // The request is read without the blocks; a section answers each, at the end.
+    expect(text).toMatch(/^## Launch a newsletter for your bakery$/m);
+    expect(text).not.toContain("take them into account:");
+    expect(
+      text.endsWith(
+        `\n\n**What you said while we worked, taken into account**\n\n- Keep it under a page\n\n**Skipped at your request**\n\n- the Coder's step s2: Build the signup form`,
+      ),
+    ).toBe(true);
+  });
+
   it("answers as the Strategist with a numbered plan", async () => {
     const { text } = await run({
       prompt: "Launch a newsletter for our bakery",

@@ -112,6 +112,45 @@ function usageOf(inputTokens: number, outputTokens: number): LanguageModelV3Usag
   };
 }
 
+/**
+ * What the engine appends to a step's or the answer's prompt while the user steers
+ * (orchestration/queued-messages.ts userNotesBlock, steer-lane.ts skippedNote), with the
+ * heading the simulated answer gives it: a model that follows the prompt says so.
+ */
+const STEERING_BLOCKS: readonly [string, string][] = [
+  [
+    "The user sent these messages while the team was working; take them into account:",
+    "What you said while we worked, taken into account",
+  ],
+  [
+    "The user skipped these steps while the team worked, so their results are missing. Say in the answer which were skipped:",
+    "Skipped at your request",
+  ],
+];
+
+/** The turn without the steering blocks, and the closing sections that answer them. */
+function steeringNotes(turn: string): { turn: string; closing: string } {
+  let rest = turn;
+  let closing = "";
+  for (const [heading, title] of STEERING_BLOCKS) {
+    const at = rest.indexOf(`\n\n${heading}\n`);
+    if (at < 0) continue;
+    const after = rest.slice(at + heading.length + 3);
+    const lines = after.split("\n");
+    const count = lines.findIndex((line) => !line.startsWith("- "));
+    const items = count < 0 ? lines : lines.slice(0, count);
+    rest = rest.slice(0, at) + (count < 0 ? "" : `\n${lines.slice(count).join("\n")}`);
+    closing += `\n\n**${title}**\n\n${items.join("\n")}`;
+  }
+  return { turn: rest.trimEnd(), closing };
+}
+
+/**
+ * A steered lane's next turn (orchestration/steer-lane.ts continued): the note, then "continue
+ * from where you stopped". The simulator goes on with the step it was given, following the note.
+ */
+const STEERED = /^The user stopped you to steer your work: ([^\n]*)\n/;
+
 /** The plan call's repair turn (orchestration/prompts.ts planRepair): not the user's words. */
 const PLAN_REPAIR = /^Your previous answer could not be used as the plan:/;
 
@@ -124,8 +163,13 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
     .filter((m) => m.role === "user")
     .map((m) => textOf(m.content))
     .filter((text) => !PLAN_REPAIR.test(text));
-  const lastUser = userTurns.at(-1) ?? "";
-  const prompt = readPrompt(lastUser, userTurns.slice(0, -1));
+  const steerNote = STEERED.exec(userTurns.at(-1) ?? "")?.[1];
+  // Steered: the step's own turn is the one before the note.
+  const turns =
+    steerNote !== undefined && userTurns.length > 1 ? userTurns.slice(0, -1) : userTurns;
+  const steering = steeringNotes(turns.at(-1) ?? "");
+  const lastUser = steering.turn;
+  const prompt = readPrompt(lastUser, turns.slice(0, -1));
   const everything = call.prompt.map((m) => textOf(m.content)).join("\n");
   const hints = call.providerOptions?.simulator as SimulatorCallHints | undefined;
   const persona = personaFor(modelId, system, hints?.persona, prompt.request);
@@ -160,10 +204,16 @@ function prepare(modelId: string, call: LanguageModelV3CallOptions): PreparedAns
       toolCalls,
     };
   }
+  const composed =
+    simulatedMemoryLines(system, lastUser) ??
+    composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed, modelId });
   let text =
-    (simulatedMemoryLines(system, lastUser) ??
-      composeAnswer({ persona, prompt, depth: DEPTH[modelId] ?? 1, seed, modelId })) +
-    toolNotes(toolResultsIn(call));
+    (steerNote === undefined
+      ? composed
+      : // It goes on from where it stopped: no second title.
+        `Following your note: ${steerNote}\n\n${composed.replace(/^## [^\n]*\n+/, "")}`) +
+    toolNotes(toolResultsIn(call)) +
+    steering.closing;
   let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
   const limit = call.maxOutputTokens;
   if (limit !== undefined && estimateTokens(text) > limit) {
