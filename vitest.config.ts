@@ -8,6 +8,7 @@ const e2eAlone = [
   "e2e/chat-actions.test.ts",
   "e2e/documents-in-runs.test.ts",
   "e2e/cochat.test.ts",
+  "e2e/steering.test.ts",
 ];
 
 /**
@@ -75,12 +76,13 @@ export default defineConfig({
           environment: "node",
           setupFiles: [consoleGuard],
           globalSetup: ["e2e/support/global-setup.ts"],
-          // One file at a time. Two at a time took 640 s instead of ~760 s, but in the
-          // CI-equivalent run two tests failed beside another file (a 403 from state another
-          // file changed on the shared server, a 1 s poll on a starved browser): see the
-          // closing note. A file that changes what every account sees still starts a server
-          // of its own (e2e/support/own-server.ts).
-          fileParallelism: false,
+          // Two files at a time (npm test passes --maxWorkers=2): 462 s instead of ~1,000 s
+          // one at a time on this 2-core machine, since a browser file mostly waits. What made
+          // two at a time flaky before is fixed at its root: the CSRF secret now comes with
+          // the page's document (the first token requests raced), and a poll waits 10 s. A
+          // file that changes what every account sees starts a server of its own
+          // (e2e/support/own-server.ts); files that race a stream run in e2e-alone.
+          fileParallelism: true,
           sequence: { groupOrder: 1 },
           // A poll waits for a screen to settle; vitest's 1 s default fails a starved browser.
           expect: { poll: { timeout: 10_000 } },

@@ -225,6 +225,24 @@ describe("share links", () => {
         { timeout: RUN_TIMEOUT, interval: 250 },
       )
       .not.toBe("");
+    // A link opened while the lane waits shows the card, without the arguments it waits on.
+    const { url } = await call<{ url: string }>(
+      owner.token,
+      "POST",
+      `/api/sessions/${session.id}/shares`,
+      {},
+    );
+    const viewer = await openPage(browser, desktop);
+    const { page } = viewer;
+    await page.goto(new URL(url).pathname);
+    const waiting = page.locator('[data-testid="approval-card"][data-status="pending"]').first();
+    await waiting.waitFor();
+    expect(await waiting.getByTestId("approval-args-withheld").textContent()).toBe(
+      "Arguments not shared.",
+    );
+    expect(await waiting.locator("textarea").count()).toBe(0);
+    expect(await waiting.getByRole("button").count()).toBe(0);
+
     await call(owner.token, "POST", `/api/sessions/${session.id}/approvals/${approvalId}`, {
       decision: "approve",
       args: { query: "Monday opening zebra-7" },
@@ -242,16 +260,7 @@ describe("share links", () => {
         { timeout: RUN_TIMEOUT, interval: 250 },
       )
       .toBe("completed");
-    const { url } = await call<{ url: string }>(
-      owner.token,
-      "POST",
-      `/api/sessions/${session.id}/shares`,
-      {},
-    );
-
-    const viewer = await openPage(browser, desktop);
-    const { page } = viewer;
-    await page.goto(new URL(url).pathname);
+    await page.reload();
     await page.getByTestId("shared-page").waitFor();
     const row = page.locator('[data-testid="tool-call"][data-tool="search_documents"]').first();
     await row.waitFor();

@@ -174,7 +174,8 @@ const chromium = findChromium();
 if (chromium) {
   console.log("\n▶ build for browser tests");
   await buildIfStale();
-  vitest("browser tests (Chromium)", ["e2e", "e2e-alone"]);
+  // Two browser files at a time in the e2e project (vitest.config.ts); e2e-alone one by one.
+  vitest("browser tests (Chromium)", ["e2e", "e2e-alone"], ["--maxWorkers=2"]);
 } else {
   missingTool("browser tests (no Chromium)", [
     "NO CHROMIUM FOUND: the browser tests were NOT run.",

@@ -44,15 +44,49 @@ export async function openPage(
   const context = await browser.newContext({ baseURL: baseURL(), ...options });
   const page = await context.newPage();
   const errors: string[] = [];
+  /** Failed loads by URL: the console's text does not name the resource, the report does. */
+  const failedUrls: string[] = [];
+  /**
+   * Calls refused for a stale CSRF token, which the web client then retries once with a fresh
+   * one (lib/api/client.ts, lib/telemetry/transport.ts): signing in rotates the secret, and a
+   * call sent in the moment between the new cookie and the client dropping its token meets
+   * the refusal. The browser still logs the first 403; the retry is what the user gets.
+   */
+  const csrfRefused = new Set<string>();
+  /** URLs that answered 2xx/3xx: a refused call counts as retried only when its retry worked. */
+  const answered = new Set<string>();
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
+    if (message.type() !== "error") return;
+    const text = message.text();
+    errors.push(text);
+    failedUrls.push(text.startsWith("Failed to load resource") ? message.location().url : "");
   });
-  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  page.on("pageerror", (error) => {
+    errors.push(`uncaught: ${error.message}`);
+    failedUrls.push("");
+  });
+  page.on("response", (response) => {
+    if (response.status() < 400) answered.add(response.url());
+    if (response.status() !== 403 || !new URL(response.url()).pathname.startsWith("/api/")) return;
+    response
+      .json()
+      .then((body: { error?: { code?: string } }) => {
+        if (body.error?.code === "csrf_invalid") csrfRefused.add(response.url());
+      })
+      .catch(() => undefined);
+  });
   return {
     page,
     errors,
     expectNoErrors(allowed = []) {
-      const unexpected = errors.filter((e) => !allowed.some((pattern) => pattern.test(e)));
+      const unexpected = errors
+        .map((e, i) => ({ text: e, url: failedUrls[i] ?? "" }))
+        .filter(
+          ({ text, url }) =>
+            !(/status of 403/.test(text) && csrfRefused.has(url) && answered.has(url)),
+        )
+        .map(({ text, url }) => (url ? `${text} (${url})` : text))
+        .filter((e) => !allowed.some((pattern) => pattern.test(e)));
       if (unexpected.length > 0) {
         throw new Error(`Unexpected browser console errors:\n${unexpected.join("\n")}`);
       }

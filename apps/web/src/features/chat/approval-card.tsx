@@ -148,27 +148,34 @@ export function ApprovalCard({
           <p className="mt-1.5 text-xs text-ink-800" data-testid="approval-reason">
             {APPROVAL_REASON_TEXT[view.reason]}
           </p>
-          <div className="mt-2">
-            <label htmlFor={argsId} className="block text-xs font-semibold text-ink-800">
-              Arguments (JSON, editable)
-            </label>
-            <textarea
-              id={argsId}
-              value={text}
-              onChange={(event) => setText(event.target.value)}
-              rows={Math.min(10, Math.max(3, text.split("\n").length))}
-              spellCheck={false}
-              disabled={!canDecide || busy !== null}
-              aria-invalid={argsError ? true : undefined}
-              aria-describedby={argsError ? errorId : undefined}
-              className={cn(inputClasses, "mt-1 font-mono text-xs leading-5")}
-            />
-            {argsError ? (
-              <p id={errorId} className="mt-1 text-xs font-medium text-red-700">
-                {argsError}
-              </p>
-            ) : null}
-          </div>
+          {approval.args === null ? (
+            // A share that withholds tool input shows the waiting card without its arguments.
+            <p className="mt-2 text-xs text-ink-700" data-testid="approval-args-withheld">
+              Arguments not shared.
+            </p>
+          ) : (
+            <div className="mt-2">
+              <label htmlFor={argsId} className="block text-xs font-semibold text-ink-800">
+                Arguments (JSON, editable)
+              </label>
+              <textarea
+                id={argsId}
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+                rows={Math.min(10, Math.max(3, text.split("\n").length))}
+                spellCheck={false}
+                disabled={!canDecide || busy !== null}
+                aria-invalid={argsError ? true : undefined}
+                aria-describedby={argsError ? errorId : undefined}
+                className={cn(inputClasses, "mt-1 font-mono text-xs leading-5")}
+              />
+              {argsError ? (
+                <p id={errorId} className="mt-1 text-xs font-medium text-red-700">
+                  {argsError}
+                </p>
+              ) : null}
+            </div>
+          )}
           {canDecide ? (
             <div className="mt-2 flex flex-wrap gap-2">
               <Button size="sm" onClick={() => decide("approve")} disabled={busy !== null}>
