@@ -7,6 +7,7 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelGateway } from "../src/modules/models/gateway";
+import type { ToolDefinition } from "../src/modules/tools/tool-definition";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
@@ -18,16 +19,40 @@ let t: TestApp;
 
 /** What every model call of the app was sent (the gateway is the way out to providers). */
 const sent: string[] = [];
+/** Each streamed call's prompt and the names of the tools it was offered. */
+const offered: { prompt: string; tools: string[] }[] = [];
+
+/** Harmless reading tools (stand-ins for a workspace's MCP tools) a role may be given. */
+const readTool = (name: string): ToolDefinition => ({
+  name,
+  title: name,
+  description: `A test tool: ${name}.`,
+  input: { kind: "json", schema: { type: "object", properties: { text: { type: "string" } } } },
+  risk: "read",
+  source: { kind: "builtin" },
+  price: 0,
+  untrustedOutput: false,
+  timeoutMs: 10_000,
+  execute: async () => ({ text: "42" }),
+});
 
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
   await t.app.ready();
+  t.app.tools.addProvider({
+    id: "test-readers",
+    tools: async () => [readTool("count_words"), readTool("list_notes")],
+  });
   const models = t.app.orchestration.deps.models as ModelGateway;
   const stream = models.streamModel.bind(models);
   const plan = models.generatePlan.bind(models);
   Object.assign(models, {
     streamModel: (input: Parameters<ModelGateway["streamModel"]>[0]) => {
       sent.push(JSON.stringify(input.messages));
+      offered.push({
+        prompt: JSON.stringify(input.messages),
+        tools: (input.tools ?? []).map((tool) => tool.name),
+      });
       return stream(input);
     },
     generatePlan: (input: Parameters<ModelGateway["generatePlan"]>[0]) => {
@@ -344,5 +369,128 @@ describe("forking from a step", () => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.code).toBe("unknown_model");
     expect((await detailOf(client, session.id)).runs.length).toBe(1);
+  });
+
+  it("gives the forked step new role instructions and tools, and the later steps too with rest", async () => {
+    const { client } = await user();
+    const readers = (builtins: string[]) => ({ builtins, mcp_servers: [] });
+    const session = await createSession(client, {
+      ...TEAM,
+      agent_preferences: {
+        ...TEAM.agent_preferences,
+        coder: { enabled: true, model: "cologic", instructions: "ORIGINAL-CODER-NOTE" },
+      },
+      tools: {
+        policy: "never_ask",
+        roles: {
+          strategist: readers(["count_words", "list_notes"]),
+          coder: readers(["count_words", "list_notes"]),
+          critic: readers([]),
+        },
+      },
+    });
+    const first = await send(client, session.id, "Write a Python function that parses CSV");
+    const run = (await detailOf(client, session.id)).runs[0] as TRun;
+    const coder = run.plan?.steps.find((s) => s.role === "coder" && s.phase === "agent");
+    const strategist = run.plan?.steps.find((s) => s.role === "strategist" && s.phase === "agent");
+    if (!coder || !strategist) throw new Error("the plan has no Coder or Strategist step");
+    expect(coder.depends_on).toContain(strategist.id);
+    const coderCalls = () => offered.filter((c) => c.prompt.includes(coder.task));
+    const before = offered.filter((c) => c.prompt.includes("ORIGINAL-CODER-NOTE"));
+    expect(before.length).toBeGreaterThanOrEqual(1);
+    // The planner names each step's tools among its role's (decision 067).
+    const coderOwn = coder.tools ?? ["count_words", "list_notes"];
+    expect(before[0]?.tools.sort()).toEqual([...coderOwn].sort());
+    expect(coderOwn).not.toEqual(["list_notes"]);
+
+    // The Coder's step alone: its call has the fork's note in place of the role's, one tool.
+    offered.length = 0;
+    const url = (step: string) =>
+      `/api/sessions/${session.id}/runs/${first.run_id}/steps/${step}/fork`;
+    const one = await client.post(url(coder.id), {
+      model: "cologic",
+      instructions: "FORK-CODER-NOTE: standard library only.",
+      tools: ["list_notes"],
+    });
+    expect(one.statusCode).toBe(202);
+    const oneRun = (one.json() as { run_id: string }).run_id;
+    await ended(client, session.id, oneRun);
+    const forkCalls = coderCalls();
+    expect(forkCalls.length).toBeGreaterThanOrEqual(1);
+    for (const call of forkCalls) {
+      expect(call.prompt).toContain("FORK-CODER-NOTE: standard library only.");
+      expect(call.prompt).not.toContain("ORIGINAL-CODER-NOTE");
+    }
+    expect(forkCalls[0]?.tools).toEqual(["list_notes"]);
+    let detail = await detailOf(client, session.id);
+    const forkOne = detail.runs.find((r) => r.id === oneRun) as TRun;
+    expect(forkOne.fork).toMatchObject({
+      instructions: "FORK-CODER-NOTE: standard library only.",
+      tools: ["list_notes"],
+      rest: false,
+    });
+    expect(forkOne.plan?.steps.find((s) => s.id === coder.id)?.tools).toEqual(["list_notes"]);
+
+    // From the Strategist's step without rest: the Coder re-runs with its own tools.
+    offered.length = 0;
+    const two = await client.post(url(strategist.id), { model: "coreason", tools: [] });
+    expect(two.statusCode).toBe(202);
+    const twoRun = (two.json() as { run_id: string }).run_id;
+    await ended(client, session.id, twoRun);
+    expect(coderCalls()[0]?.tools.sort()).toEqual([...coderOwn].sort());
+    expect(offered.find((c) => c.prompt.includes(strategist.task))?.tools).toEqual([]);
+
+    // With rest: the Coder, re-run after it, gets the Strategist's new tools too.
+    offered.length = 0;
+    const three = await client.post(url(strategist.id), {
+      model: "coreason",
+      tools: ["count_words"],
+      rest: true,
+    });
+    expect(three.statusCode).toBe(202);
+    const threeRun = (three.json() as { run_id: string }).run_id;
+    await ended(client, session.id, threeRun);
+    expect(coderOwn).not.toEqual(["count_words"]);
+    expect(coderCalls()[0]?.tools).toEqual(["count_words"]);
+    detail = await detailOf(client, session.id);
+    const forkThree = detail.runs.find((r) => r.id === threeRun) as TRun;
+    expect(forkThree.plan?.steps.find((s) => s.id === coder.id)?.tools).toEqual(["count_words"]);
+  });
+
+  it("refuses a tool the step's role may not use, changing nothing", async () => {
+    const { client, user: me } = await user();
+    const session = await createSession(client, {
+      ...TEAM,
+      tools: {
+        policy: "never_ask",
+        roles: { coder: { builtins: ["count_words"], mcp_servers: [] } },
+      },
+    });
+    const first = await send(client, session.id, "Write a Python function that parses CSV");
+    const run = (await detailOf(client, session.id)).runs[0] as TRun;
+    const coder = run.plan?.steps.find((s) => s.role === "coder") ?? { id: "s1" };
+    const url = `/api/sessions/${session.id}/runs/${first.run_id}/steps/${coder.id}/fork`;
+    const before = await balanceOf(t.app, me.id);
+    const unknown = await client.post(url, {
+      model: "coquick",
+      instructions: "Use only the standard library.",
+      tools: ["count_words", "no_such_tool"],
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({
+      error: {
+        code: "unknown_tool",
+        message: 'The Coder cannot use "no_such_tool" in this session. Its tools: count_words.',
+        details: { tools: ["no_such_tool"] },
+      },
+    });
+    // A real tool, but not one this session lets the Coder use.
+    const notHis = await client.post(url, { model: "coquick", tools: ["list_notes"] });
+    expect(notHis.statusCode).toBe(400);
+    expect(notHis.json().error.code).toBe("unknown_tool");
+    const malformed = await client.post(url, { model: "coquick", tools: "count_words" });
+    expect(malformed.statusCode).toBe(400);
+    expect((await detailOf(client, session.id)).runs.length).toBe(1);
+    expect(await balanceOf(t.app, me.id)).toEqual(before);
   });
 });

@@ -114,12 +114,17 @@ export const FORK_INSTRUCTIONS_MAX = 4000;
 /**
  * POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/fork: a new run of the same message
  * that keeps every step the chosen one does not lead to, and runs that step (on `model`,
- * with `instructions` when given) and every step that depends on it again; with `rest`,
- * the steps after it use `model` too.
+ * with `instructions` and `tools` when given) and every step that depends on it again; with
+ * `rest`, the steps after it use `model` and `tools` too where their role may.
  */
 export const ZForkStepRequest = z.object({
   model: z.string().trim().min(1),
   instructions: z.string().trim().max(FORK_INSTRUCTIONS_MAX).optional(),
+  /**
+   * The tools the forked step is offered (its plan step's `tools`), only ones its role may use
+   * in the session; absent: the step keeps the tools it had; `[]`: none.
+   */
+  tools: z.array(z.string().trim().min(1).max(80)).max(50).optional(),
   rest: z.boolean().default(false),
 });
 export type TForkStepRequest = z.input<typeof ZForkStepRequest>;
@@ -127,6 +132,8 @@ export type TForkStepRequest = z.input<typeof ZForkStepRequest>;
 export const BRANCH_ERROR_CODES = {
   notAUserMessage: "not_a_user_message",
   stepNotCompleted: "step_not_completed",
+  /** A fork names a tool its step's role may not use in the session (or that does not exist). */
+  unknownTool: "unknown_tool",
 } as const;
 
 /** The plan steps a fork from `stepId` runs again: it and every step depending on it. */

@@ -7,6 +7,8 @@ export const ZRunFork = z.object({
   model: z.string(),
   instructions: z.string().nullable(),
   rest: z.boolean(),
+  /** The tools given to the forked step (and with `rest` the later ones); absent: unchanged. */
+  tools: z.array(z.string()).nullable().optional(),
   /** The plan steps it ran again (the others were copied, not charged). */
   rerun_steps: z.array(z.string()),
 });

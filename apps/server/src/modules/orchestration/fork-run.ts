@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import {
+  AGENT_ROLE_NAMES,
   BRANCH_ERROR_CODES,
   ERROR_CODES,
   forkedSteps,
   RUN_ERROR_CODES,
   type TAgentPreferences,
   type TChatResponse,
+  type TPlannedStep,
   type TRunFork,
   type TRunPlanView,
   type TRunStep,
@@ -16,10 +18,11 @@ import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { ancestorsOf } from "./branch-history";
 import { loadEndedRun, messageOf } from "./ended-run-work";
+import { roleToolsFor } from "./plan-tools";
 import { HISTORY_MESSAGES } from "./prompts";
 import { checkModel } from "./rerun-step";
 import { resumePointOf } from "./resume-point";
-import { createRunContext, type EngineDeps } from "./run-context";
+import { createRunContext, type EngineDeps, type RunContext } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
 import { getRun, isUniqueViolation } from "./run-store";
@@ -91,14 +94,6 @@ export async function forkRun(
     }
     return null;
   };
-  const chosen = deps.models.catalogue.getModel(request.model);
-  const forkPlan: TRunPlanView = {
-    ...plan,
-    steps: plan.steps.map((s) => {
-      const model = modelFor(s.id, s.role);
-      return model && chosen ? { ...s, model, model_name: chosen.name } : s;
-    }),
-  };
   const fork: TRunFork = {
     from_run_id: run.id,
     step_id: step.id,
@@ -106,6 +101,43 @@ export async function forkRun(
     instructions: request.instructions ? request.instructions : null,
     rest: request.rest,
     rerun_steps: plan.steps.filter((s) => rerun.has(s.id)).map((s) => s.id),
+    ...(request.tools ? { tools: [...new Set(request.tools)] } : {}),
+  };
+  const forkId = randomUUID();
+  const ctx = createRunContext(
+    deps,
+    {
+      ...session,
+      agent_preferences: forkPreferences(session.agent_preferences ?? {}, plan, fork),
+    },
+    {
+      runId: forkId,
+      userId: principal.user.id,
+      mode: run.mode,
+      coordinatorModel: run.coordinator_model,
+      userKeys,
+      message: asked.message,
+      history: ancestorsOf(ended.tree, asked.message.parent_run_id ?? null)
+        .slice(-HISTORY_MESSAGES)
+        .map((m) => ({ role: m.role, content: m.content })),
+      status: "running",
+    },
+  );
+  // The step's tools: only ones its role may use in this session (a 400 that changes nothing
+  // otherwise); with `rest`, the re-run steps after it get those their own role may use.
+  const toolsFor = await forkTools(ctx, step, fork.tools ?? null);
+  const chosen = deps.models.catalogue.getModel(request.model);
+  const forkPlan: TRunPlanView = {
+    ...plan,
+    steps: await Promise.all(
+      plan.steps.map(async (s) => {
+        const model = modelFor(s.id, s.role);
+        const next = model && chosen ? { ...s, model, model_name: chosen.name } : s;
+        const tools =
+          s.id === step.id || (request.rest && rerun.has(s.id)) ? await toolsFor(s) : null;
+        return tools ? { ...next, tools } : next;
+      }),
+    ),
   };
   // Kept as they are: the plan and the agent steps the forked one does not lead to.
   const kept = run.steps.filter(
@@ -115,7 +147,6 @@ export async function forkRun(
         (s.kind === "agent" && s.step_id !== null && !rerun.has(s.step_id) && isEnded(s))),
   );
 
-  const forkId = randomUUID();
   const copies = kept.map((s) => ({ from: s, id: randomUUID() }));
   try {
     await deps.db.transaction(async (tx) => {
@@ -159,25 +190,6 @@ export async function forkRun(
     throw error;
   }
 
-  const ctx = createRunContext(
-    deps,
-    {
-      ...session,
-      agent_preferences: forkPreferences(session.agent_preferences ?? {}, plan, fork),
-    },
-    {
-      runId: forkId,
-      userId: principal.user.id,
-      mode: run.mode,
-      coordinatorModel: run.coordinator_model,
-      userKeys,
-      message: asked.message,
-      history: ancestorsOf(ended.tree, asked.message.parent_run_id ?? null)
-        .slice(-HISTORY_MESSAGES)
-        .map((m) => ({ role: m.role, content: m.content })),
-      status: "running",
-    },
-  );
   // Its events as a run's (a reload replays them from the first): started, the plan, and
   // the kept steps as they were, at no cost.
   const started = await ctx.events.append({
@@ -221,6 +233,38 @@ export async function forkRun(
   if (!stored) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
   control.launch(ctx, resumePointOf(stored));
   return { run_id: forkId, message_id: run.message_id };
+}
+
+/**
+ * The tools each re-run step of a fork is offered: `tools` (checked against the forked step's
+ * role), or, for a later step, those of them its role may use; null keeps a step's own.
+ */
+async function forkTools(
+  ctx: RunContext,
+  step: TPlannedStep,
+  tools: readonly string[] | null,
+): Promise<(s: TPlannedStep) => Promise<string[] | null>> {
+  if (tools === null) return async () => null;
+  const allowed = new Set((await roleToolsFor(ctx, step.role)).map((t) => t.name));
+  const refused = tools.filter((name) => !allowed.has(name));
+  if (refused.length > 0) {
+    const names = refused.map((n) => `"${n}"`).join(", ");
+    throw new AppError(
+      BRANCH_ERROR_CODES.unknownTool,
+      400,
+      `The ${AGENT_ROLE_NAMES[step.role]} cannot use ${names} in this session. ${
+        allowed.size > 0
+          ? `Its tools: ${[...allowed].join(", ")}.`
+          : "It has no tools in this session."
+      }`,
+      { tools: refused },
+    );
+  }
+  return async (s) => {
+    if (s.id === step.id) return [...tools];
+    const own = new Set((await roleToolsFor(ctx, s.role)).map((t) => t.name));
+    return tools.filter((name) => own.has(name));
+  };
 }
 
 const isEnded = (s: TRunStep) => s.status === "completed" || s.status === "failed";
