@@ -17,7 +17,7 @@ export interface ForkTarget {
 }
 
 /**
- * "Fork from here" (decision 070): the step on another model (and other instructions), and
+ * "Fork from here" (decision 070): the step on another model (and other instructions or tools), and
  * what that means — which steps run again and are charged, which are kept as they are.
  */
 export function ForkDialog({
@@ -74,6 +74,9 @@ function ForkForm({
   const other = choices.find((m) => m.id !== lane.model) ?? choices[0];
   const [model, setModel] = useState(other?.id ?? lane.model);
   const [instructions, setInstructions] = useState("");
+  const planned = run.plan?.steps.find((s) => s.id === lane.stepId)?.tools;
+  const toolsBefore = (planned ?? []).join(", ");
+  const [toolsText, setToolsText] = useState(toolsBefore);
   const [rest, setRest] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -88,10 +91,17 @@ function ForkForm({
     setBusy(true);
     setError(null);
     try {
+      // Tools are sent only when changed: else the step keeps the ones it had.
+      const names = toolsText
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean);
+      const toolsChanged = toolsText.trim() !== toolsBefore.trim();
       const started = await forkStep(sessionId, run.id, lane.stepId, {
         model,
         rest,
         ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
+        ...(toolsChanged ? { tools: names } : {}),
       });
       onForked({ runId: started.run_id, messageId: started.message_id, target, model });
     } catch (cause) {
@@ -150,10 +160,29 @@ function ForkForm({
           className="rounded-lg border border-ink-300 px-2 py-1.5"
         />
       </label>
+      <div className="grid gap-1">
+        <label htmlFor={`${id}-tools`} className="font-semibold text-ink-800">
+          Tools for the {role}'s step
+        </label>
+        <input
+          id={`${id}-tools`}
+          value={toolsText}
+          onChange={(e) => setToolsText(e.target.value)}
+          aria-describedby={`${id}-tools-hint`}
+          className="rounded-lg border border-ink-300 px-2 py-1.5"
+          data-testid="fork-tools"
+        />
+        <p id={`${id}-tools-hint`} className="text-xs text-ink-700">
+          Names, comma-separated, among the tools the {role} may use in this session
+          {planned === undefined
+            ? ". Left empty, the step keeps every tool its role may use."
+            : "; empty: none."}
+        </p>
+      </div>
       {dependents > 0 ? (
         <label className="flex items-center gap-2 text-ink-800">
           <input type="checkbox" checked={rest} onChange={(e) => setRest(e.target.checked)} />
-          Use this model for the steps after it too (where it suits their role)
+          Use this model and these tools for the steps after it too (where they suit their role)
         </label>
       ) : null}
       {error ? (
