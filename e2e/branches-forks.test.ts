@@ -153,9 +153,21 @@ describe("branches and forks", () => {
     );
     expect(await axeViolations(page, ['[data-testid="fork-dialog"]'])).toEqual([]);
     await dialog.getByLabel("Model for the Coder's step").selectOption("coquick");
-    await dialog
-      .getByLabel("Instructions for the Coder (optional)")
-      .fill("Use only the standard library.");
+    // By keyboard: the instructions, then a tool the Coder may not use (refused, nothing made).
+    await dialog.getByLabel("Instructions for the Coder (optional)").focus();
+    await page.keyboard.type("Use only the standard library.");
+    await page.keyboard.press("Tab");
+    const tools = dialog.getByRole("textbox", { name: "Tools for the Coder's step" });
+    expect(await tools.evaluate((el) => el === document.activeElement)).toBe(true);
+    const planned = await tools.inputValue();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("no_such_tool");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => dialog.getByTestId("fork-error").textContent())
+      .toMatch(/^The Coder cannot use "no_such_tool" in this session\./);
+    expect(await lastTurn(page).getByTestId("answer-versions-bar").count()).toBe(0);
+    await tools.fill(planned);
     await dialog.getByRole("button", { name: "Fork" }).click();
 
     const bar = lastTurn(page).getByTestId("answer-versions-bar");
@@ -169,6 +181,17 @@ describe("branches and forks", () => {
     await completed(forkRun);
     const forkId = (await forkRun.getAttribute("data-run-id")) ?? "";
     expect(forkId).not.toBe(originalRun);
+    // What the server stored for the fork: the new instructions; the tools left as they were.
+    const stored = await page.evaluate(async (runId) => {
+      const sessionId = location.pathname.split("/").pop();
+      const detail = await (await fetch(`/api/sessions/${sessionId}`)).json();
+      const run = detail.runs.find((r: { id: string }) => r.id === runId);
+      const step = run.plan.steps.find((s: { id: string }) => s.id === run.fork.step_id);
+      return { instructions: run.fork.instructions, tools: run.fork.tools, step: step.tools };
+    }, forkId);
+    expect(stored.instructions).toBe("Use only the standard library.");
+    expect(stored.tools).toBeUndefined();
+    expect((stored.step ?? []).join(", ")).toBe(planned);
 
     // The comparison: per step, the original's model and cost beside the fork's; totals.
     const check = async () => {
@@ -220,7 +243,8 @@ describe("branches and forks", () => {
         el.scrollIntoView({ block: "start" });
       });
     await screenshot(page, "chat-fork-comparison", false);
-    expectNoErrors();
+    // The refused tool above is a 400 the dialog shows.
+    expectNoErrors([/status of 400.*\/steps\/[^/]+\/fork\)$/]);
     await close();
   }, 240_000);
 });

@@ -87,7 +87,7 @@ export async function branchRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          "Fork an ended run from a completed step: a new version of the answer that keeps the steps before it (not charged again) and runs that step — on another model, with other instructions — and every step depending on it again",
+          "Fork an ended run from a completed step: a new version of the answer that keeps the steps before it (not charged again) and runs that step — on another model, with other instructions or tools — and every step depending on it again",
         params: z.object({ id: z.string(), runId: z.string(), stepId: z.string() }),
         body: ZForkStepRequest,
         response: { 202: ZChatResponse },
