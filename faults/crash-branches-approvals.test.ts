@@ -11,8 +11,16 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiCall } from "../test-support/api-client.mjs";
-import { type FaultUser, RUN_ENDS, sessionDetail, sessionEvents } from "./support/api";
-import { FaultCluster } from "./support/cluster";
+import {
+  adminToken,
+  type FaultUser,
+  grantCredits,
+  RUN_ENDS,
+  sessionDetail,
+  sessionEvents,
+  signUp,
+} from "./support/api";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, FaultCluster } from "./support/cluster";
 import type { Instance } from "./support/instance";
 import { checkInvariants, type SentMessage, waitForQuiet } from "./support/invariants";
 import { waitFor } from "./support/wait";
@@ -35,7 +43,12 @@ const AT_ONCE = { SIMULATOR_TOKENS_PER_SECOND: "0" };
 const SLOW = { SIMULATOR_TOKENS_PER_SECOND: "20" };
 
 beforeAll(async () => {
-  cluster = await FaultCluster.start({ instances: 1, simulator: true, env: AT_ONCE });
+  // The simulator charges as a priced model does, so what a call costs can be checked.
+  cluster = await FaultCluster.start({
+    instances: 1,
+    simulator: true,
+    env: { ...AT_ONCE, SIMULATOR_CHARGES: "1" },
+  });
   live = cluster.instance(0);
 });
 afterAll(async () => {
@@ -84,7 +97,7 @@ function runOf(detail: TSessionDetailResponse, runId: string): TRun {
 
 it("keeps every branch and fork exactly through a SIGKILL during the fork; the fork ends once, charged for what ran", async () => {
   cluster.reportOnFailure();
-  const user = await cluster.payingUser(500);
+  const user = await payingUser();
   const { session } = await call<{ session: TSession }>("POST", "/api/sessions", user.token, TEAM);
 
   // Branch 1: the first message and its run.
@@ -175,6 +188,7 @@ it("keeps every branch and fork exactly through a SIGKILL during the fork; the f
   expect(forkEvents.find((e) => e.type === "run.resumed")).toMatchObject({
     type: "run.resumed",
     from_status: "running",
+    // The fork's first execution was not a resumption: this is its first.
     attempt: 1,
   });
   await waitForQuiet(cluster);
@@ -225,7 +239,7 @@ it("keeps every branch and fork exactly through a SIGKILL during the fork; the f
 
 it("runs a tool call approved after a SIGKILL during its pending approval once", async () => {
   cluster.reportOnFailure();
-  const user = await cluster.payingUser(500);
+  const user = await payingUser();
   const documentId = await uploadReadyText(
     user,
     "hours.txt",
@@ -244,9 +258,8 @@ it("runs a tool call approved after a SIGKILL during its pending approval once",
     message: text,
   });
   const pendingOf = async () =>
-    (
-      await call<TToolApprovalsResponse>("GET", `/api/sessions/${session.id}/approvals`, user.token)
-    ).approvals;
+    (await call<TToolApprovalsResponse>("GET", `/api/sessions/${session.id}/approvals`, user.token))
+      .approvals;
   await waitFor(30_000, "a pending approval", async () =>
     (await pendingOf()).length > 0 ? true : undefined,
   );
@@ -302,14 +315,16 @@ it("runs a tool call approved after a SIGKILL during its pending approval once",
   const all = await sessionEvents(live.url, user.token, session.id);
   expect(all.filter((e) => e.type === "run.completed")).toHaveLength(1);
   type Of<T extends TRunEvent["type"]> = Extract<TRunEvent, { type: T }>;
-  const decided = all.filter((e): e is Of<"tool.approval.decided"> => e.type === "tool.approval.decided");
+  const decided = all.filter(
+    (e): e is Of<"tool.approval.decided"> => e.type === "tool.approval.decided",
+  );
   const results = all.filter((e): e is Of<"tool.result"> => e.type === "tool.result");
   // Each request answered once, approved; each approved call ran exactly once.
   expect(new Set(decided.map((d) => d.approval_id)).size).toBe(decided.length);
   for (const approval of before) {
     expect(decided.filter((d) => d.approval_id === approval.id)).toHaveLength(1);
   }
-  expect(decided.every((d) => d.decision === "approve")).toBe(true);
+  expect(decided.map((d) => [d.decision, d.note])).toEqual(decided.map(() => ["approved", null]));
   for (const d of decided) {
     const ofCall = results.filter((r) => r.tool_call_id === d.tool_call_id);
     expect(ofCall.map((r) => r.status)).toEqual(["completed"]);
@@ -322,6 +337,14 @@ it("runs a tool call approved after a SIGKILL during its pending approval once",
     { ...ids(user, session.id), runId: started.run_id, messageId: started.message_id, text },
   ]);
 });
+
+/** A new account with credits, made through the instance that runs now. */
+async function payingUser(): Promise<FaultUser> {
+  const user = await signUp(live.url);
+  const admin = await adminToken(live.url, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await grantCredits(live.url, admin, user.id, 500);
+  return user;
+}
 
 function ids(user: FaultUser, sessionId: string) {
   return { userId: user.id, token: user.token, sessionId };
