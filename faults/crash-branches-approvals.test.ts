@@ -10,7 +10,7 @@ import {
   type TToolApprovalsResponse,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { apiCall } from "../test-support/api-client.mjs";
+import { apiCall, type HttpMethod } from "../test-support/api-client.mjs";
 import {
   adminToken,
   type FaultUser,
@@ -72,7 +72,7 @@ const TEAM = {
   },
 };
 
-function call<T>(method: string, path: string, token: string, body?: unknown): Promise<T> {
+function call<T>(method: HttpMethod, path: string, token: string, body?: unknown): Promise<T> {
   return apiCall<T>(live.url, method, path, { bearer: token, body });
 }
 
