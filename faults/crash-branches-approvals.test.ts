@@ -36,7 +36,7 @@ import { waitFor } from "./support/wait";
 let cluster: FaultCluster;
 /** The instance that runs now (the killed ones stay in cluster.instances for the report). */
 let live: Instance;
-let started = 0;
+let restarts = 0;
 
 const AT_ONCE = { SIMULATOR_TOKENS_PER_SECOND: "0" };
 /** Slow enough that a lane streams for many seconds (a Coder's draft is hundreds of tokens). */
@@ -57,8 +57,8 @@ afterAll(async () => {
 
 /** Another instance on the same database and Redis (after a kill: the restart). */
 async function startAnother(env: Record<string, string>): Promise<Instance> {
-  started += 1;
-  live = await cluster.startInstance(`app${started + 1}`, env);
+  restarts += 1;
+  live = await cluster.startInstance(`app${restarts + 1}`, env);
   return live;
 }
 
