@@ -48,7 +48,9 @@ export class FaultCluster {
   ) {}
 
   static async start(
-    options: { instances: number; env?: Record<string, string> } = { instances: 2 },
+    options: { instances: number; env?: Record<string, string>; simulator?: boolean } = {
+      instances: 2,
+    },
   ): Promise<FaultCluster> {
     const tools = findFaultTools();
     if (!tools.ok) throw new Error(`The fault tests need: ${tools.missing.join("; ")}`);
@@ -69,9 +71,14 @@ export class FaultCluster {
       RATE_LIMIT_PER_MINUTE: "100000",
       SIGNUP_LIMIT_PER_HOUR: "100000",
       SIGNUP_CREDITS: "0",
-      OPENAI_API_KEY: "sk-fault-openai",
-      ANTHROPIC_API_KEY: "sk-ant-fault",
-      GOOGLE_GENERATIVE_AI_API_KEY: "fault-google-key",
+      // `simulator`: no provider key, so every model call is the built-in simulator's.
+      ...(options.simulator
+        ? {}
+        : {
+            OPENAI_API_KEY: "sk-fault-openai",
+            ANTHROPIC_API_KEY: "sk-ant-fault",
+            GOOGLE_GENERATIVE_AI_API_KEY: "fault-google-key",
+          }),
       MODEL_RETRY_BASE_DELAY_MS: "50",
       MODEL_RETRY_MAX_DELAY_MS: "1000",
       SHUTDOWN_GRACE_SECONDS: "5",

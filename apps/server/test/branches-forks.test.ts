@@ -344,6 +344,13 @@ describe("forking from a step", () => {
     const after = await balanceOf(t.app, me.id);
     expect(before.balance - after.balance).toBeCloseTo(fork.total_credits, 2);
     expect(after.held).toBe(0);
+    // Its first execution is not a resumption (on PostgreSQL the queue's worker claims it):
+    // a crash later is its first resumption, and it keeps every one it may have.
+    const { rows } = await t.db.query<{ resume_count: number }>(
+      "SELECT resume_count FROM runs WHERE id = $1",
+      [forked.run_id],
+    );
+    expect(rows).toEqual([{ resume_count: 0 }]);
 
     // Reload: replayed from its first event, the fork shows the same steps and answer.
     const replay = (await replayByRun(client, session.id)).get(forked.run_id) ?? [];

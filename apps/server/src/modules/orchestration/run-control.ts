@@ -95,7 +95,7 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
     let ran: RunContext | null = null;
     if (!mine) {
       ran = await runner.resume(job.runId);
-    } else if (await claimRun(deps.db, job.runId, instanceId)) {
+    } else if (await claimRun(deps.db, job.runId, instanceId, { firstStart: true })) {
       // Still active (a stop may have ended it in the queue) and this instance's.
       ran = mine;
       await runner.execute(mine, resume);

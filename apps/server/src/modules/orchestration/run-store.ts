@@ -401,11 +401,14 @@ export interface ClaimedRun {
 /**
  * Makes this instance the run's executor, if the run is still active: a run that had started
  * counts one more resumption. Its heartbeat is fresh from here on, so no sweep takes it too.
+ * `firstStart`: the instance that created the run claims it to start it (a fork is stored
+ * started, from its copied calls, before its first execution): not a resumption.
  */
 export async function claimRun(
   db: Queryable,
   runId: string,
   instanceId: string,
+  options: { firstStart?: boolean } = {},
 ): Promise<ClaimedRun | null> {
   const { rows } = await db.query<{
     id: string;
@@ -416,11 +419,12 @@ export async function claimRun(
     resume_count: number;
   }>(
     `UPDATE runs SET instance_id = $2, heartbeat_at = now(),
-       resume_count = resume_count + CASE WHEN first_seq IS NULL AND status = 'queued' THEN 0 ELSE 1 END
+       resume_count = resume_count +
+         CASE WHEN $3::boolean OR (first_seq IS NULL AND status = 'queued') THEN 0 ELSE 1 END
      WHERE id = $1 AND status IN ${ACTIVE_STATUSES_SQL}
      RETURNING id, session_id, user_id, status, resume_count,
        NOT (first_seq IS NULL AND status = 'queued') AS started`,
-    [runId, instanceId],
+    [runId, instanceId, options.firstStart === true],
   );
   const row = rows[0];
   return row
