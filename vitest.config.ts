@@ -1,6 +1,15 @@
 import { defineConfig } from "vitest/config";
 
 const integrationFiles = ["apps/server/test/**/*.test.ts"];
+/**
+ * Integration files that store nothing (run_code's sandboxes: a child process and a Jupyter
+ * server): the PostgreSQL pass leaves them out, since they test the same thing on any
+ * database. The embedded sandbox's file is ~150 s of a worker, Pyodide starting per run.
+ */
+const databaseIndependent = [
+  "apps/server/test/code-sandbox.test.ts",
+  "apps/server/test/code-jupyter.test.ts",
+];
 const consoleGuard = "test-support/fail-on-console-error.ts";
 /** Browser tests that run one at a time (see the e2e-alone project). */
 const e2eAlone = [
@@ -59,6 +68,7 @@ export default defineConfig({
                 // re-importing it for each of ~200 files was ~360 s of a CI run (tests mock no modules).
                 isolate: false,
                 include: integrationFiles,
+                exclude: databaseIndependent,
                 environment: "node",
                 setupFiles: [consoleGuard],
                 testTimeout: 30_000,

@@ -205,6 +205,17 @@ describe("share links", () => {
     await call(owner.token, "PUT", `/api/sessions/${session.id}/documents`, {
       document_ids: [documentId],
     });
+    // A live link, opened before the run: its viewer watches the lane ask.
+    const { url } = await call<{ url: string }>(
+      owner.token,
+      "POST",
+      `/api/sessions/${session.id}/shares`,
+      { live: true },
+    );
+    const viewer = await openPage(browser, desktop);
+    const { page } = viewer;
+    await page.goto(new URL(url).pathname);
+    await page.getByTestId("shared-page").waitFor();
     await call(owner.token, "POST", "/api/ai/chat", {
       session_id: session.id,
       message: "According to the attached document, when does the bakery open on Mondays?",
@@ -225,16 +236,7 @@ describe("share links", () => {
         { timeout: RUN_TIMEOUT, interval: 250 },
       )
       .not.toBe("");
-    // A link opened while the lane waits shows the card, without the arguments it waits on.
-    const { url } = await call<{ url: string }>(
-      owner.token,
-      "POST",
-      `/api/sessions/${session.id}/shares`,
-      {},
-    );
-    const viewer = await openPage(browser, desktop);
-    const { page } = viewer;
-    await page.goto(new URL(url).pathname);
+    // The live link, open while the lane waits, shows the card without the arguments.
     const waiting = page.locator('[data-testid="approval-card"][data-status="pending"]').first();
     await waiting.waitFor();
     expect(await waiting.getByTestId("approval-args-withheld").textContent()).toBe(
