@@ -6,6 +6,7 @@ import {
 } from "@cohort/contracts";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { Button } from "../../components/button";
+import { CheckboxField } from "../../components/checkbox-field";
 import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
 import { FormMessage, inputClasses } from "../../components/form";
@@ -39,40 +40,6 @@ async function copyLink(url: string) {
       variant: "info",
     });
   }
-}
-
-function Check({
-  label,
-  hint,
-  checked,
-  onChange,
-}: {
-  label: string;
-  hint: string;
-  checked: boolean;
-  onChange(checked: boolean): void;
-}) {
-  const id = useId();
-  return (
-    <div className="flex items-start gap-3">
-      <input
-        id={id}
-        type="checkbox"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        aria-describedby={`${id}-hint`}
-        className="mt-0.5 size-4 shrink-0 rounded border-ink-300 accent-brand-600"
-      />
-      <div>
-        <label htmlFor={id} className="text-sm font-medium text-ink-800">
-          {label}
-        </label>
-        <p id={`${id}-hint`} className="text-xs text-ink-500">
-          {hint}
-        </p>
-      </div>
-    </div>
-  );
 }
 
 function describeLink(link: TShareLink, runs: readonly TRun[]): string {
@@ -288,19 +255,19 @@ export function ShareDialog({
         </div>
         <fieldset className="grid grid-cols-1 gap-3">
           <legend className="mb-2 text-sm font-medium text-ink-800">The link also shows</legend>
-          <Check
+          <CheckboxField
             label="Show costs"
             hint="Credits spent per step, per run and for the session."
             checked={showCosts}
             onChange={setShowCosts}
           />
-          <Check
+          <CheckboxField
             label="Show names"
             hint="Who asked, by display name. Email addresses are never shown."
             checked={showNames}
             onChange={setShowNames}
           />
-          <Check
+          <CheckboxField
             label="Live"
             hint="Viewers watch new runs stream in while they happen."
             checked={live}
