@@ -131,7 +131,11 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       };
       break;
     case "planned":
+      // The run now waits for a person: its status is stored before the review is announced,
+      // so a client that reads the plan on `run.planned` sees `planned` (nothing to gain by
+      // deferring this write).
       writePhase(ctx, () => storeRunPhase(db, ctx.runId, to, { plan: move.plan }));
+      await phaseWrites.get(ctx);
       event = {
         type: "run.plan",
         plan: move.plan,
