@@ -26,6 +26,7 @@ import {
   startRunAlone,
 } from "./call-statements";
 import { minimalRunCost, runCosts } from "./estimate-run-cost";
+import { prefetchMaterial } from "./gather-material";
 import { type Reserved, reserveCall } from "./hold-credits";
 import { firstHold, PLAN_SLICE_TOKENS, priceOf } from "./hold-slices";
 import { chosenRoles } from "./plan-run";
@@ -34,6 +35,7 @@ import { createRunContext, type EngineDeps } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
 import { findActiveRun, getRun, hasRunningRerun, insertRun, isUniqueViolation } from "./run-store";
+import { prefetchRunTools } from "./tool-loop";
 
 function runInProgress(): AppError {
   return new AppError(
@@ -195,6 +197,10 @@ export async function launchRun(
     history,
     status: "queued",
   });
+
+  // What the run reads before its planning call, read while the run is stored (reads only).
+  prefetchMaterial(ctx);
+  prefetchRunTools(ctx);
 
   // The first step's worst case: the same estimate the planning call will reserve.
   const system = planSystem(chosenRoles(ctx));

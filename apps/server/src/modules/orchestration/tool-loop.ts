@@ -66,14 +66,35 @@ export async function laneTools(ctx: RunContext, role: TAgentRole): Promise<Tool
   return toolsForRole(await ctx.tools.list, ctx.toolSettings, role);
 }
 
-async function loadRunTools(ctx: RunContext): Promise<ToolDefinition[]> {
+/** The registry's offer, asked for as the run is stored (`prefetchRunTools`). */
+const offers = new WeakMap<RunContext, Promise<ToolDefinition[]>>();
+
+function offerOf(ctx: RunContext): Promise<ToolDefinition[]> {
   const engine = ctx.deps.tools;
-  if (!engine) return [];
-  const offered = await engine.registry.toolsFor({
+  if (!engine) return Promise.resolve([]);
+  // Never rejects: the registry logs a provider that fails and leaves its tools out.
+  return engine.registry.toolsFor({
     userId: ctx.userId,
     workspaceId: ctx.workspaceId,
     sessionId: ctx.sessionId,
   });
+}
+
+/**
+ * Starts reading the tools the providers offer (an MCP server's are rows) while the run is
+ * stored and dispatched, not after, before its planning call (decision 072: the head's round
+ * trips). The run's own `search_documents` is added when the list is taken: it needs the
+ * documents the run gathered.
+ */
+export function prefetchRunTools(ctx: RunContext): void {
+  if (ctx.deps.tools && !offers.has(ctx)) offers.set(ctx, offerOf(ctx));
+}
+
+async function loadRunTools(ctx: RunContext): Promise<ToolDefinition[]> {
+  const engine = ctx.deps.tools;
+  if (!engine) return [];
+  const offered = await (offers.get(ctx) ?? offerOf(ctx));
+  offers.delete(ctx);
   const own = searchDocumentsTool(ctx);
   return own ? [own, ...offered.filter((t) => t.name !== own.name)] : offered;
 }
