@@ -32,7 +32,7 @@ import { listDocumentsToErase } from "./modules/documents/list-account-documents
 import { documentRoutes } from "./modules/documents/routes";
 import { sessionDocumentRoutes } from "./modules/documents/session-document-routes";
 import { accountDataRoutes } from "./modules/export/account-data-routes";
-import { eraseAccount } from "./modules/export/account-delete";
+import { accountErasureDeps, eraseAccount } from "./modules/export/account-delete";
 import { exportRoutes } from "./modules/export/routes";
 import { shareRoutes } from "./modules/export/share-routes";
 import { eraseSessionImages } from "./modules/images/erase-session-images";
@@ -279,22 +279,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   const documentStore = createDocumentStore(config.documents, config.dataDir);
   const imageStore = createDocumentStore(config.documents, config.dataDir, "images");
   const codeFileStore = createDocumentStore(config.documents, config.dataDir, "code-files");
+  const accountStores = { store: documentStore, imageStore, codeFileStore };
   await app.register(adminRoutes, {
     // The same erasure as the holder's own deletion (export module), audited as the admin's.
     eraseAccount: (user, actor, reason) =>
-      eraseAccount(
-        {
-          db,
-          store: documentStore,
-          imageStore,
-          codeFileStore,
-          credits: creditsDeps(app),
-          realtime: app.realtime,
-          cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
-        },
-        user,
-        { actor, reason },
-      ),
+      eraseAccount(accountErasureDeps(app, accountStores), user, { actor, reason }),
   });
   await app.register(billingRoutes, {
     payments,
@@ -352,7 +341,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(templateRoutes);
   await app.register(toolRoutes);
   await app.register(exportRoutes, { imageStore });
-  await app.register(accountDataRoutes);
+  await app.register(accountDataRoutes, accountStores);
   await app.register(shareRoutes, { imageStore });
   // The public API: access tokens instead of sign-ins, over the same engine and credits.
   await app.register(publicApiRoutes);

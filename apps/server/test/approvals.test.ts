@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   APPROVAL_ERROR_CODES,
   APPROVAL_MESSAGES,
@@ -10,10 +9,16 @@ import {
 } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app";
 import { type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, createTestDb, type TestApp, type TestDb, testConfig } from "./support/app";
-import { TestClient } from "./support/client";
+import {
+  createTestApp,
+  createTestDb,
+  startInstance,
+  type TestApp,
+  type TestDb,
+  testConfig,
+} from "./support/app";
+import type { TestClient } from "./support/client";
 import {
   createSession,
   eventsOf,
@@ -350,10 +355,7 @@ describe("a restart during a pending approval", () => {
   afterAll(() => testDb?.drop());
 
   const start = async (store: TestNotes): Promise<FastifyInstance> => {
-    const app = await buildApp(testConfig(ENV), {
-      db: testDb.db,
-      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
-    });
+    const app = await startInstance(testConfig(ENV), testDb.db);
     addTestNotesProvider(app, store);
     return app;
   };
@@ -374,9 +376,7 @@ describe("a restart during a pending approval", () => {
       const second = await start(store);
       try {
         // The same signed-in browser, now talking to the new instance.
-        const client = new TestClient(second);
-        for (const [name, value] of me.client.cookies) client.cookies.set(name, value);
-        client.csrfToken = me.client.csrfToken;
+        const client = me.client.on(second);
         // The resumed lane asks again: with the same request, still pending.
         await waitForEvent(
           client,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handmadeExport } from "../../../test-support/export-fixtures";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
+import { pdfText } from "./support/pdf";
 
 /**
  * Artifacts in exports (decision 063): they are fenced blocks of the answers, so every
@@ -54,20 +55,7 @@ describe("artifacts in exports", () => {
   it("the PDF shows their source as code", async () => {
     const response = await exportOf("pdf");
     expect(response.statusCode).toBe(200);
-    const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-    const pdf = await getDocument({
-      data: new Uint8Array(response.rawPayload),
-      isEvalSupported: false,
-      disableFontFace: true,
-      verbosity: 0,
-    }).promise;
-    let text = "";
-    for (let number = 1; number <= pdf.numPages; number++) {
-      const content = await (await pdf.getPage(number)).getTextContent();
-      for (const item of content.items) if ("str" in item) text += `${item.str}\n`;
-    }
-    await pdf.destroy();
-    const flat = text.replace(/\s+/g, "");
+    const flat = (await pdfText(response.rawPayload)).text.replace(/\s+/g, "");
     expect(flat).toContain("<head><title>Loandesk</title></head>");
     expect(flat).toContain("Borrow-->Return");
   });

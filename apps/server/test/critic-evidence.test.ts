@@ -7,6 +7,7 @@ import {
   FakeProviderServer,
   type RecordedRequest,
 } from "./support/fake-provider/fake-provider-server";
+import { pdfText } from "./support/pdf";
 import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
@@ -128,19 +129,7 @@ describe("the Critic judges code with evidence", () => {
     );
     const pdf = await client.get(`/api/sessions/${sessionId}/export?format=pdf`);
     expect(pdf.statusCode).toBe(200);
-    const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-    const document = await getDocument({
-      data: new Uint8Array(pdf.rawPayload),
-      isEvalSupported: false,
-      disableFontFace: true,
-      verbosity: 0,
-    }).promise;
-    let text = "";
-    for (let number = 1; number <= document.numPages; number++) {
-      const content = await (await document.getPage(number)).getTextContent();
-      for (const item of content.items) if ("str" in item) text += `${item.str} `;
-    }
-    await document.destroy();
+    const { text } = await pdfText(pdf.rawPayload);
     expect(text.replace(/\s+/g, "")).toContain("Ran3checks:2passed,1failed(test_overdue_fine)");
     const share = await client.post(`/api/sessions/${sessionId}/shares`, {});
     expect(share.statusCode).toBe(201);

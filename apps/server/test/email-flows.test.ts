@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,17 +11,12 @@ import {
 } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
+import { logCollector } from "./support/logs";
 
 const PUBLIC_URL = "https://cohort.test";
 const FORGOT_MESSAGE =
   "If an account exists for that address, we have sent a link to reset the password.";
-const logLines: Record<string, unknown>[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    for (const line of String(chunk).split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = logCollector();
 
 let t: TestApp;
 beforeAll(async () => {

@@ -10,7 +10,8 @@ import { handmadeExport } from "../../../test-support/export-fixtures";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { uploadProcessed } from "./support/documents";
+import { SOLAR, uploadProcessed } from "./support/documents";
+import { pdfText } from "./support/pdf";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 import { createTeam } from "./support/workspaces";
@@ -20,17 +21,6 @@ import { createTeam } from "./support/workspaces";
  * tables kept; viewers may export, outsiders get 404; an import is validated and size-capped,
  * round-trips, and its runs cost nothing.
  */
-
-const SOLAR = [
-  "# Roof survey",
-  "",
-  "The roof faces south and has a pitch of 35 degrees, which suits solar panels well.",
-  "The rafters were checked in March and can carry an extra 20 kilograms per square metre.",
-  "",
-  "# Inverter placement",
-  "",
-  "The inverter must sit in the garage, at most 10 metres from the consumer unit.",
-].join("\n");
 
 const ALL_ROLES = {
   strategist: { enabled: true, model: null },
@@ -105,27 +95,6 @@ async function storedRuns(client: TestClient, id: string): Promise<TRun[]> {
   const response = await client.get(`/api/sessions/${id}`);
   expect(response.statusCode).toBe(200);
   return response.json().runs as TRun[];
-}
-
-async function pdfText(bytes: Buffer): Promise<{ pages: number; text: string }> {
-  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const pdf = await getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    disableFontFace: true,
-    verbosity: 0,
-  }).promise;
-  let text = "";
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    for (const item of content.items) {
-      if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
-    }
-    text += "\n";
-  }
-  const pages = pdf.numPages;
-  await pdf.destroy();
-  return { pages, text };
 }
 
 /** Counts of the rows an import must not touch or must add to. */

@@ -7,6 +7,7 @@ import {
 } from "../../../test-support/oauth-authorization-server";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
+import { toolContext } from "./support/tools";
 
 /**
  * An MCP server behind OAuth 2.1 (decision 060): the SDK's client auth discovers the
@@ -87,21 +88,7 @@ describe("OAuth 2.1 MCP servers", () => {
       workspaceId: null,
       sessionId: "s",
     });
-    const out = await tools[0]?.execute(
-      {},
-      {
-        runId: "r",
-        sessionId: "s",
-        workspaceId: null,
-        userId: user.id,
-        stepId: null,
-        role: "coder",
-        callId: "c",
-        signal: new AbortController().signal,
-        log: { warn() {}, error() {} },
-        scratchDir: async () => "/tmp",
-      },
-    );
+    const out = await tools[0]?.execute({}, toolContext(user.id));
     expect(out?.isError).toBe(false);
     expect(out?.text).toContain("- [n1] Welcome");
     expect(notes.authorizations.at(-1)).toMatch(/^Bearer [0-9a-f]{32}$/);

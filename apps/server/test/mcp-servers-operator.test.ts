@@ -8,6 +8,7 @@ import { loadConfig } from "../src/config";
 import { findRepoRoot } from "../src/platform/paths";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
+import { toolContext } from "./support/tools";
 
 /**
  * The operator's MCP servers (MCP_SERVERS_FILE, decision 060): offered to every user, listed
@@ -86,18 +87,7 @@ describe("operator MCP servers", () => {
     const stdioCreate = tools[3];
     const out = await stdioCreate?.execute(
       { title: "Over stdio", body: "b" },
-      {
-        runId: "r",
-        sessionId: "s",
-        workspaceId: null,
-        userId: user.id,
-        stepId: null,
-        role: "coder",
-        callId: "c",
-        signal: new AbortController().signal,
-        log: { warn() {}, error() {} },
-        scratchDir: async () => "/tmp",
-      },
+      toolContext(user.id),
     );
     expect(out).toEqual({ text: "Created note n3: Over stdio", isError: false });
 

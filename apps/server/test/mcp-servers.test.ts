@@ -9,6 +9,7 @@ import { type NotesServer, startNotesServer } from "../../../test-support/mcp-no
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { fakeDns } from "./support/sse";
+import { toolContext } from "./support/tools";
 import { createTeam } from "./support/workspaces";
 
 /**
@@ -54,21 +55,6 @@ afterAll(async () => {
 
 function scopeOf(userId: string, workspaceId: string | null = null) {
   return { userId, workspaceId, sessionId: "00000000-0000-4000-8000-000000000000" };
-}
-
-function ctx(userId: string) {
-  return {
-    runId: "r",
-    sessionId: "s",
-    workspaceId: null,
-    userId,
-    stepId: null,
-    role: "coder",
-    callId: "c",
-    signal: new AbortController().signal,
-    log: { warn() {}, error() {} },
-    scratchDir: async () => "/tmp",
-  };
 }
 
 describe("connecting MCP servers", () => {
@@ -130,7 +116,10 @@ describe("connecting MCP servers", () => {
       ],
     ]);
     const create = tools.find((tool) => tool.name === "mcp__my-notes__create_note");
-    const out = await create?.execute({ title: "From Cohort", body: "hello" }, ctx(user.id));
+    const out = await create?.execute(
+      { title: "From Cohort", body: "hello" },
+      toolContext(user.id),
+    );
     expect(out).toEqual({ text: "Created note n3: From Cohort", isError: false });
     expect(notes.calls.at(-1)).toEqual({
       tool: "create_note",
@@ -158,7 +147,7 @@ describe("connecting MCP servers", () => {
     expect(created.json().server.state).toBe("connected");
     const [list] = await t.app.mcpTools.tools(scopeOf(user.id));
     expect(list?.name).toBe("mcp__legacy__list_notes");
-    const out = await list?.execute({ query: "groc" }, ctx(user.id));
+    const out = await list?.execute({ query: "groc" }, toolContext(user.id));
     expect(out).toEqual({ text: "- [n2] Groceries: Milk, eggs, bread.", isError: false });
   });
 
@@ -330,19 +319,19 @@ describe("a server that misbehaves", () => {
       if (!list) throw new Error("no list_notes tool");
 
       flaky.setMode("huge");
-      expect(await list.execute({}, ctx(user.id))).toEqual({
+      expect(await list.execute({}, toolContext(user.id))).toEqual({
         text: MCP_SERVER_MESSAGES.tooLarge("flaky", 1024 * 1024),
         isError: true,
       });
 
       flaky.setMode("slow");
-      expect(await list.execute({}, ctx(user.id))).toEqual({
+      expect(await list.execute({}, toolContext(user.id))).toEqual({
         text: 'MCP server "flaky" did not answer within 6 s.',
         isError: true,
       });
 
       flaky.setMode("down");
-      const down = await list.execute({}, ctx(user.id));
+      const down = await list.execute({}, toolContext(user.id));
       expect(down.isError).toBe(true);
       expect(down.text).toMatch(/^MCP server "flaky" is unreachable: /);
 
@@ -356,7 +345,7 @@ describe("a server that misbehaves", () => {
       flaky.setMode("ok");
       const back = await client.post(`/api/mcp-servers/${id}/refresh`, {});
       expect(back.json().server).toMatchObject({ state: "connected", last_error: null });
-      expect(await list.execute({}, ctx(user.id))).toMatchObject({ isError: false });
+      expect(await list.execute({}, toolContext(user.id))).toMatchObject({ isError: false });
     } finally {
       await flaky.close();
     }

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
-import { socketOpener } from "./support/sockets";
+import { connected, socketOpener } from "./support/sockets";
 
 /**
  * Memory end to end over HTTP: proposals after a simulated run, approve / edit / reject,
@@ -147,10 +147,7 @@ describe("proposals after a run", () => {
   it("proposes the user's facts and preferences from the task, charged, and tells open pages", async () => {
     const signed = await userWithTier("pro+");
     const socket = opener.open({ token: signed.token });
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => resolve());
-      socket.once("connect_error", reject);
-    });
+    await connected(socket);
     const told = new Promise<TMemoryProposedEvent>((resolve) =>
       socket.once(MEMORY_EVENTS.proposed, resolve),
     );

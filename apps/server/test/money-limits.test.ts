@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
-import { createTeam } from "./support/workspaces";
+import { createCrew } from "./support/workspaces";
 
 /**
  * Holds that grow with the answer, refusals that tell the truth, the personal limit, the
@@ -46,16 +46,9 @@ describe("holds that grow with the answer", () => {
   afterAll(() => t.close());
 
   async function team(members: number, pool: number) {
-    const owner = await signUp(t.app);
-    const others: SignedUp[] = [];
-    for (let i = 0; i < members; i++) others.push(await signUp(t.app));
-    const created = await createTeam(
-      t.app,
-      owner.user.id,
-      others.map((m) => ({ userId: m.user.id, role: "member" as const })),
-    );
-    await setCredits(t.app, created.id, pool);
-    return { id: created.id, owner, members: others };
+    const crew = await createCrew(t.app, members);
+    await setCredits(t.app, crew.id, pool);
+    return crew;
   }
 
   it("completes a run under a member cap of 10 with 1.77 used", async () => {

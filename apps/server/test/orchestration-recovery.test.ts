@@ -9,7 +9,7 @@ import { creditsDeps } from "../src/modules/credits/credits-deps";
 import { personalPayer } from "../src/modules/credits/payer";
 import { reserveCredits } from "../src/modules/credits/reserve-credits";
 import { signUp } from "./support/accounts";
-import { createTestDb, type TestDb, testConfig, testDbKind } from "./support/app";
+import { createTestDb, startInstance, type TestDb, testConfig, testDbKind } from "./support/app";
 import { TestClient } from "./support/client";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import {
@@ -45,10 +45,7 @@ const modelRef = { model: "cologic", model_name: "CoLogic", provider: "openai", 
 
 describe("a run left running by a crash", () => {
   it("is resumed from its last completed step: the cut-off call is released and made again, nothing is paid twice", async () => {
-    const first = await buildApp(env(), {
-      db: testDb.db,
-      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
-    });
+    const first = await startInstance(env(), testDb.db);
     const { client: firstClient, user, token } = await signUp(first);
     await setCredits(first, user.id, 20);
     const session = await createSession(firstClient);
@@ -102,10 +99,7 @@ describe("a run left running by a crash", () => {
     expect((await balanceOf(first, user.id)).held).toBe(5);
 
     fake.reset();
-    const second = await buildApp(env(), {
-      db: testDb.db,
-      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
-    });
+    const second = await startInstance(env(), testDb.db);
     try {
       const client = new TestClient(second);
       client.bearer = token;
@@ -145,10 +139,7 @@ describe("a run left running by a crash", () => {
   });
 
   it("ends as failed, its holds released, once it was resumed too often", async () => {
-    const app = await buildApp(env(), {
-      db: testDb.db,
-      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
-    });
+    const app = await startInstance(env(), testDb.db);
     const { client, user, token } = await signUp(app);
     await setCredits(app, user.id, 20);
     const session = await createSession(client);
@@ -171,10 +162,7 @@ describe("a run left running by a crash", () => {
       [runId, session.id, user.id, messageId],
     );
     expect(hold.id).toBeTruthy();
-    const again = await buildApp(env(), {
-      db: testDb.db,
-      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
-    });
+    const again = await startInstance(env(), testDb.db);
     try {
       const viaAgain = new TestClient(again);
       viaAgain.bearer = token;
@@ -194,10 +182,7 @@ describe("a run left running by a crash", () => {
   it.runIf(testDbKind === "postgres")(
     "is left alone while its instance still beats (another live server's run)",
     async () => {
-      const app = await buildApp(env(), {
-        db: testDb.db,
-        redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
-      });
+      const app = await startInstance(env(), testDb.db);
       try {
         const { client, user } = await signUp(app);
         const session = await createSession(client);

@@ -1,7 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  CLIENT_EVENTS,
   SERVER_EVENTS,
   type TJoinSessionAck,
   type TRun,
@@ -21,7 +20,7 @@ import {
   waitForRunEnd,
 } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
-import { socketOpener } from "./support/sockets";
+import { connected, joinSession, socketOpener } from "./support/sockets";
 
 /** Re-running one step of an ended run on another model (decision 031), on the simulator. */
 let t: TestApp;
@@ -497,13 +496,8 @@ describe("a re-run over the session's socket", () => {
     const socket = sockets.open({ token });
     const live: TRunEvent[] = [];
     socket.on(SERVER_EVENTS.runEvent, (event: TRunEvent) => live.push(event));
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => resolve());
-      socket.once("connect_error", reject);
-    });
-    const ack: TJoinSessionAck = await socket
-      .timeout(5_000)
-      .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: session.id, lastSeq });
+    await connected(socket);
+    const ack: TJoinSessionAck = await joinSession(socket, session.id, lastSeq);
     expect(ack).toMatchObject({ ok: true, backlog: [], lastSeq });
 
     const { call_id } = (

@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
-import { socketOpener } from "./support/sockets";
+import { connected, joinSession, socketOpener } from "./support/sockets";
 
 let t: TestApp;
 let fake: FakeProviderServer;
@@ -51,23 +51,6 @@ function open(token: string): Socket {
   return socket;
 }
 
-function connected(socket: Socket): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (socket.connected) return resolve();
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-}
-
-function join(socket: Socket, sessionId: unknown, lastSeq?: number): Promise<TJoinSessionAck> {
-  return socket
-    .timeout(5_000)
-    .emitWithAck(
-      CLIENT_EVENTS.joinSession,
-      lastSeq === undefined ? { sessionId } : { sessionId, lastSeq },
-    );
-}
-
 async function signedIn(credits = 200) {
   const signed = await signUp(t.app);
   await setCredits(t.app, signed.user.id, credits);
@@ -89,19 +72,19 @@ describe("join-session", () => {
     const session = await createSession(owner.client);
     const socket = open(stranger.token);
     await connected(socket);
-    expect(await join(socket, session.id)).toEqual({ ok: false, error: "not_found" });
-    expect(await join(socket, "00000000-0000-4000-8000-000000000000")).toEqual({
+    expect(await joinSession(socket, session.id)).toEqual({ ok: false, error: "not_found" });
+    expect(await joinSession(socket, "00000000-0000-4000-8000-000000000000")).toEqual({
       ok: false,
       error: "not_found",
     });
-    expect(await join(socket, "not-a-uuid")).toEqual({ ok: false, error: "not_found" });
-    expect(await join(socket, 42)).toEqual({ ok: false, error: "invalid_request" });
+    expect(await joinSession(socket, "not-a-uuid")).toEqual({ ok: false, error: "not_found" });
+    expect(await joinSession(socket, 42)).toEqual({ ok: false, error: "invalid_request" });
     const [server] = await t.app.realtime.io.in(`user:${stranger.user.id}`).fetchSockets();
     expect([...(server?.rooms ?? [])].some((room) => room.startsWith("chat:"))).toBe(false);
 
     const mine = open(owner.token);
     await connected(mine);
-    expect(await join(mine, session.id)).toEqual({
+    expect(await joinSession(mine, session.id)).toEqual({
       ok: true,
       backlog: [],
       lastSeq: 0,
@@ -115,8 +98,8 @@ describe("join-session", () => {
     const joined = open(owner.token);
     const left = open(owner.token);
     await Promise.all([connected(joined), connected(left)]);
-    await join(joined, session.id);
-    await join(left, session.id);
+    await joinSession(joined, session.id);
+    await joinSession(left, session.id);
     expect(
       await left.timeout(5_000).emitWithAck(CLIENT_EVENTS.leaveSession, { sessionId: session.id }),
     ).toEqual({
@@ -171,7 +154,7 @@ describe("join-session", () => {
     });
     const rejoin = async () => {
       joining = true;
-      const ack = await join(socket, session.id, lastSeq);
+      const ack = await joinSession(socket, session.id, lastSeq);
       if (!ack.ok) throw new Error(ack.error);
       joining = false;
       apply([...ack.backlog, ...buffered]);

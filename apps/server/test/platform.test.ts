@@ -1,18 +1,12 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { expectConsoleError } from "../../../test-support/fail-on-console-error";
 import { CSRF_COOKIE, issueCsrfToken } from "../src/platform/csrf";
 import { createTestApp, TEST_COOKIE_SECRET, type TestApp, testDbKind } from "./support/app";
 import { TestClient } from "./support/client";
+import { logCollector } from "./support/logs";
 
-const logLines: Record<string, unknown>[] = [];
-const logStream = new Writable({
-  write(chunk, _encoding, done) {
-    for (const line of String(chunk).split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const { lines: logLines, stream: logStream } = logCollector();
 
 let t: TestApp;
 

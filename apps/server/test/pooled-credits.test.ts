@@ -23,7 +23,7 @@ import { createTestApp, type TestApp, testDbKind } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
-import { createTeam } from "./support/workspaces";
+import { createCrew } from "./support/workspaces";
 
 let t: TestApp;
 let deps: CreditsDeps;
@@ -37,19 +37,6 @@ afterAll(() => t.close());
 
 const setCap = (client: TestClient, teamId: string, userId: string, cap: number | null) =>
   client.put(`/api/workspaces/${teamId}/members/${userId}/cap`, { monthly_cap_credits: cap });
-
-/** A team of an owner and `members` people with the member role. */
-async function team(members: number) {
-  const owner = await signUp(t.app);
-  const others: SignedUp[] = [];
-  for (let i = 0; i < members; i++) others.push(await signUp(t.app));
-  const created = await createTeam(
-    t.app,
-    owner.user.id,
-    others.map((m) => ({ userId: m.user.id, role: "member" as const })),
-  );
-  return { id: created.id, owner, members: others };
-}
 
 /** balance = Σ ledger, held = Σ open holds, nothing negative. */
 async function expectConsistent(accountId: string) {
@@ -90,7 +77,7 @@ async function holdInParallel(payers: readonly Payer[], tag: string) {
 
 describe(`200 parallel holds on one pool (${testDbKind})`, () => {
   it("never overdraws a member's cap, and settling moves held to spent", async () => {
-    const crew = await team(4);
+    const crew = await createCrew(t.app, 4);
     await setCredits(t.app, crew.id, 1000);
     const [a, b, c, d] = crew.members.map((m) => m.user.id) as [string, string, string, string];
     const admin = crew.owner.client;
@@ -190,7 +177,7 @@ describe(`200 parallel holds on one pool (${testDbKind})`, () => {
   });
 
   it("never overdraws the pool either: exactly what it covers, every cap kept", async () => {
-    const crew = await team(4);
+    const crew = await createCrew(t.app, 4);
     await setCredits(t.app, crew.id, 150);
     const [a, b] = crew.members.map((m) => m.user.id) as [string, string];
     expect((await setCap(crew.owner.client, crew.id, a, 30)).statusCode).toBe(200);
@@ -216,7 +203,7 @@ describe(`200 parallel holds on one pool (${testDbKind})`, () => {
 
 describe("runs in a team workspace", () => {
   it("spend from the pool, not the member's own credits, and count against the member", async () => {
-    const crew = await team(1);
+    const crew = await createCrew(t.app, 1);
     const member = crew.members[0] as SignedUp;
     await setCredits(t.app, crew.id, 300);
     await setCredits(t.app, member.user.id, 50);
@@ -240,7 +227,7 @@ describe("runs in a team workspace", () => {
   });
 
   it("answers 402 member_cap_reached when the member's cap is used up", async () => {
-    const crew = await team(1);
+    const crew = await createCrew(t.app, 1);
     const member = crew.members[0] as SignedUp;
     await setCredits(t.app, crew.id, 300);
     await setCredits(t.app, member.user.id, 300);
@@ -273,7 +260,7 @@ describe("buying for the pool and seeing its use", () => {
     });
 
   it("lets owners and admins buy packs for the pool, with an audit line", async () => {
-    const crew = await team(1);
+    const crew = await createCrew(t.app, 1);
     const member = crew.members[0] as SignedUp;
     const outsider = await signUp(t.app);
     const body = { packageId: "pack_100", workspace_id: crew.id };
@@ -319,7 +306,7 @@ describe("buying for the pool and seeing its use", () => {
   });
 
   it("shows usage and caps to admins only, and audits cap changes", async () => {
-    const crew = await team(1);
+    const crew = await createCrew(t.app, 1);
     const member = crew.members[0] as SignedUp;
     const outsider = await signUp(t.app);
     const usageUrl = `/api/workspaces/${crew.id}/usage`;
@@ -364,7 +351,7 @@ describe("buying for the pool and seeing its use", () => {
   });
 
   it("tells every member's sockets about the pool's changes, marked with the workspace", async () => {
-    const crew = await team(1);
+    const crew = await createCrew(t.app, 1);
     const member = crew.members[0] as SignedUp;
     const outsider = await signUp(t.app);
     await t.app.listen({ port: 0, host: "127.0.0.1" });

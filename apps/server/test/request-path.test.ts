@@ -6,7 +6,7 @@ import type { Db, Queryable } from "../src/db/client";
 import { setUserRole } from "../src/modules/users/set-user-role";
 import { adminClient, logIn, signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig } from "./support/app";
-import { TestClient } from "./support/client";
+import type { TestClient } from "./support/client";
 
 /**
  * What every authenticated product call costs, and that what the request path keeps in
@@ -65,14 +65,6 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-/** The same browser (its cookies) talking to the other instance. */
-function onInstance(app: FastifyInstance, client: TestClient): TestClient {
-  const other = new TestClient(app, client.remoteAddress);
-  for (const [name, value] of client.cookies) other.cookies.set(name, value);
-  other.csrfToken = client.csrfToken;
-  return other;
-}
-
 let published = 0;
 async function publishNewVersion(): Promise<{ id: string; version: string }> {
   published += 1;
@@ -118,7 +110,7 @@ describe("an authenticated product call", () => {
 describe("a new agreement version", () => {
   it("is required on the very next product call, on this instance and soon on the other", async () => {
     const { client } = await signUp(a);
-    const other = onInstance(b, client);
+    const other = client.on(b);
     expect((await client.get("/api/sessions")).statusCode).toBe(200);
     expect((await other.get("/api/sessions")).statusCode).toBe(200);
 
@@ -150,7 +142,7 @@ describe("a sign-in", () => {
     const first = await logIn(a, email, password);
     const second = await logIn(a, email, password);
     expect(first.response.statusCode).toBe(200);
-    const firstOnB = onInstance(b, first.client);
+    const firstOnB = first.client.on(b);
     expect((await first.client.get("/api/sessions")).statusCode).toBe(200);
     expect((await firstOnB.get("/api/sessions")).statusCode).toBe(200);
 
@@ -166,7 +158,7 @@ describe("a sign-in", () => {
 
   it("carries the user's current role on the very next request", async () => {
     const { client, user } = await signUp(a);
-    const onB = onInstance(b, client);
+    const onB = client.on(b);
     expect((await onB.get("/api/admin/users")).statusCode).toBe(403);
     // Roles change only through the users module (an ADMIN_EMAIL set on another instance).
     await setUserRole(testDb.db, user.id, "admin");

@@ -10,26 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { uploadProcessed } from "./support/documents";
+import { SOLAR, uploadProcessed } from "./support/documents";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
+import { untilIdle } from "./support/wait";
 
 /**
  * Documents in runs (decision 037), on the built-in simulator: attaching documents to a
  * session, the plan naming them per sub-task, passages given to the steps and numbered once
  * per run, [n] citations in drafts and the final answer, and all of it kept for replay.
  */
-
-const SOLAR = [
-  "# Roof survey",
-  "",
-  "The roof faces south and has a pitch of 35 degrees, which suits solar panels well.",
-  "The rafters were checked in March and can carry an extra 20 kilograms per square metre.",
-  "",
-  "# Inverter placement",
-  "",
-  "The inverter must sit in the garage, at most 10 metres from the consumer unit.",
-].join("\n");
 
 const BREAD =
   "Sourdough bread needs a starter fed twelve hours before baking. Bake the loaf at 240 degrees for forty minutes.";
@@ -60,15 +50,6 @@ const attach = (client: TestClient, sessionId: string, ids: unknown) =>
 
 const eventsOfType = <K extends TRunEvent["type"]>(events: readonly TRunEvent[], type: K) =>
   events.filter((e): e is TRunEventOf<K> => e.type === type);
-
-/** Until this process has no work left on the run (a re-run's calls and bookkeeping). */
-async function untilIdle(runId: string) {
-  const deadline = Date.now() + 20_000;
-  while (t.app.orchestration.control.busy(runId)) {
-    if (Date.now() > deadline) throw new Error(`run ${runId} is still busy`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("session attachments", () => {
   it("attaches the owner's documents, replaces the set, and detaches", async () => {
@@ -224,7 +205,7 @@ describe("a run with attached documents", () => {
     );
     expect(rerun.statusCode).toBe(202);
     const callId = rerun.json().call_id as string;
-    await untilIdle(started.run_id);
+    await untilIdle(t.app, started.run_id);
     const after = await sessionEvents(a.client, session.id, events.at(-1)?.seq ?? 0);
     const again = eventsOfType(after, "step.passages").find((e) => e.call_id === callId);
     expect(again?.passages).toEqual(first.passages);
@@ -237,7 +218,7 @@ describe("a run with attached documents", () => {
     );
     expect(rewrite.statusCode).toBe(202);
     const rewriteId = rewrite.json().call_id as string;
-    await untilIdle(started.run_id);
+    await untilIdle(t.app, started.run_id);
     const rewritten = eventsOfType(
       await sessionEvents(a.client, session.id, after.at(-1)?.seq ?? 0),
       "final.version",

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   STEERING_ERROR_CODES,
   STEERING_MESSAGES,
@@ -6,12 +5,17 @@ import {
   type TPlanReview,
   type TRunEvent,
 } from "@cohort/contracts";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app";
 import { type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, createTestDb, type TestApp, type TestDb, testConfig } from "./support/app";
-import { TestClient } from "./support/client";
+import {
+  createTestApp,
+  createTestDb,
+  startInstance,
+  type TestApp,
+  type TestDb,
+  testConfig,
+} from "./support/app";
+import type { TestClient } from "./support/client";
 import {
   createSession,
   eventsOf,
@@ -226,11 +230,7 @@ describe("a restart while the plan waits", () => {
   });
   afterAll(() => testDb?.drop());
 
-  const start = async (): Promise<FastifyInstance> =>
-    buildApp(testConfig(ENV), {
-      db: testDb.db,
-      redisPrefix: `test:${randomBytes(4).toString("hex")}:`,
-    });
+  const start = () => startInstance(testConfig(ENV), testDb.db);
 
   it(
     "the resumed run waits on the same review (replayed after reload) and starts once",
@@ -244,9 +244,7 @@ describe("a restart while the plan waits", () => {
 
       const second = await start();
       try {
-        const client = new TestClient(second);
-        for (const [name, value] of user.client.cookies) client.cookies.set(name, value);
-        client.csrfToken = user.client.csrfToken;
+        const client = user.client.on(second);
         await waitForEvent(
           client,
           session.id,

@@ -1,5 +1,4 @@
 import { Writable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   LOG_BATCH_MAX_ENTRIES,
   REQUEST_ID_HEADER,
@@ -17,6 +16,7 @@ import { sweepExpiredTelemetry } from "../src/modules/telemetry/sweep-expired-te
 import { signUp } from "./support/accounts";
 import { createTestApp, createTestDb, type TestApp, testConfig } from "./support/app";
 import { TestClient } from "./support/client";
+import { eventually } from "./support/wait";
 
 /**
  * Client telemetry end to end through HTTP: POST /api/logs and /api/analytics/*, validated,
@@ -30,6 +30,11 @@ const silent = () =>
     },
   });
 
+/**
+ * The queue flushes every 20 ms here; a test polls (`eventually`) until it has written what it
+ * wants. Wait on the entries read, not the total: the page and the count are two statements,
+ * and on PostgreSQL a flush can land between them.
+ */
 let t: TestApp;
 
 beforeAll(async () => {
@@ -51,20 +56,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-/**
- * Polls until the queue (flushed every 20 ms here) has written what the predicate wants. Wait
- * on the entries read, not the total: the page and the count are two statements, and on
- * PostgreSQL a flush can land between them.
- */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 400 && !done(value); attempt++) {
-    await sleep(25);
-    value = await read();
-  }
-  return value;
-}
 
 function entry(overrides: Partial<TClientLogEntry> = {}): TClientLogEntry {
   return {

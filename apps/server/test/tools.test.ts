@@ -2,7 +2,6 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   APPROVAL_MESSAGES,
-  CLIENT_EVENTS,
   SERVER_EVENTS,
   type TJoinSessionAck,
   type TRun,
@@ -17,7 +16,7 @@ import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
-import { socketOpener } from "./support/sockets";
+import { connected, joinSession, socketOpener } from "./support/sockets";
 
 /**
  * The tool layer in runs (decision 058), on the built-in simulator, which calls the
@@ -195,13 +194,8 @@ describe("tools in runs", () => {
     const socket: Socket = opener.open({ token });
     const live: TRunEvent[] = [];
     socket.on(SERVER_EVENTS.runEvent, (event: TRunEvent) => live.push(event));
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => resolve());
-      socket.once("connect_error", reject);
-    });
-    const ack: TJoinSessionAck = await socket
-      .timeout(5_000)
-      .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: session.id });
+    await connected(socket);
+    const ack: TJoinSessionAck = await joinSession(socket, session.id);
     expect(ack.ok).toBe(true);
 
     executed.length = 0;

@@ -3,17 +3,14 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  CLIENT_EVENTS,
   SERVER_EVENTS,
   TEAM_WORKSPACES_PER_USER,
-  type TJoinSessionAck,
   type TRunEvent,
   type TWorkspace,
   type TWorkspaceChanged,
   type TWorkspaceRole,
   WORKSPACE_MESSAGES,
 } from "@cohort/contracts";
-import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOutbox } from "../src/platform/mail";
 import { linkToken, type SignedUp, signUp, uniqueEmail, waitForMail } from "./support/accounts";
@@ -23,7 +20,7 @@ import { upload, waitProcessed } from "./support/documents";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
-import { socketOpener } from "./support/sockets";
+import { connected, joinSession, socketOpener } from "./support/sockets";
 import { addTeamMember } from "./support/workspaces";
 
 let t: TestApp;
@@ -652,18 +649,6 @@ describe("open sockets", () => {
     steps: [{ id: "s1", role: "coder", task: "Write it", dependsOn: [] }],
   };
 
-  function connected(socket: Socket): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (socket.connected) return resolve();
-      socket.once("connect", () => resolve());
-      socket.once("connect_error", reject);
-    });
-  }
-
-  function join(socket: Socket, sessionId: string): Promise<TJoinSessionAck> {
-    return socket.timeout(5_000).emitWithAck(CLIENT_EVENTS.joinSession, { sessionId });
-  }
-
   async function until(check: () => boolean, what: string) {
     const deadline = Date.now() + 20_000;
     while (!check()) {
@@ -692,9 +677,9 @@ describe("open sockets", () => {
     const ownerSocket = opener.open({ token: owner.token });
     const memberSocket = opener.open({ token: member.token });
     await Promise.all([connected(ownerSocket), connected(memberSocket)]);
-    expect((await join(ownerSocket, sessionId)).ok).toBe(true);
-    expect((await join(memberSocket, sessionId)).ok).toBe(true);
-    expect((await join(memberSocket, mineId)).ok).toBe(true);
+    expect((await joinSession(ownerSocket, sessionId)).ok).toBe(true);
+    expect((await joinSession(memberSocket, sessionId)).ok).toBe(true);
+    expect((await joinSession(memberSocket, mineId)).ok).toBe(true);
     const changes: TWorkspaceChanged[] = [];
     memberSocket.on(SERVER_EVENTS.workspaceChanged, (event: TWorkspaceChanged) =>
       changes.push(event),
@@ -725,7 +710,7 @@ describe("open sockets", () => {
     expect(rooms).not.toContain(`chat:${sessionId}`);
     expect(rooms).toContain(`chat:${mineId}`);
     expect(rooms.some((room) => room.startsWith(`workspace:${team.id}:`))).toBe(false);
-    expect(await join(memberSocket, sessionId)).toEqual({ ok: false, error: "not_found" });
+    expect(await joinSession(memberSocket, sessionId)).toEqual({ ok: false, error: "not_found" });
 
     fake.next({ json: ONE_CODER });
     const { run_id } = await sendMessage(owner.client, sessionId, "Hello team");

@@ -5,6 +5,7 @@ import { handmadeExport } from "../../../../test-support/export-fixtures";
 import { type SignedUp, signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
 import { expectResponsive, probeLiveness } from "../support/liveness";
+import { pdfText } from "../support/pdf";
 
 /**
  * Advisory class: denial of service through export. Any viewer of a session can ask for its
@@ -80,27 +81,6 @@ async function probeWhile<T>(url: string, work: Promise<T>) {
   });
   const latencies = await probeLiveness(url, () => done);
   return { result: await settled, latencies };
-}
-
-async function pdfText(bytes: Buffer): Promise<{ pages: number; text: string }> {
-  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const pdf = await getDocument({
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    disableFontFace: true,
-    verbosity: 0,
-  }).promise;
-  let text = "";
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    for (const item of content.items) {
-      if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
-    }
-    text += "\n";
-  }
-  const pages = pdf.numPages;
-  await pdf.destroy();
-  return { pages, text };
 }
 
 beforeAll(async () => {

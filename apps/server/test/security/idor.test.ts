@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { CLIENT_EVENTS, SERVER_EVENTS, type TJoinSessionAck } from "@cohort/contracts";
+import { SERVER_EVENTS, type TJoinSessionAck } from "@cohort/contracts";
 import type { LightMyRequestResponse } from "fastify";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,9 @@ import type { TestClient } from "../support/client";
 import { uploadProcessed } from "../support/documents";
 import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
 import { balanceOf, setCredits } from "../support/runs-credits";
+import { connected, joinSession } from "../support/sockets";
 import { parseSse } from "../support/sse";
+import { untilIdle } from "../support/wait";
 import { addTeamMember } from "../support/workspaces";
 
 /**
@@ -235,14 +237,14 @@ const OWNED_ROUTES: Record<string, OwnedRoute> = {
     laterParams: (o) => ({ runId: o.runId, stepId: o.stepId }),
     body: { model: "coquick", review: false },
     ownerStatus: 202,
-    settle: (response) => untilIdle(response.json().run_id),
+    settle: (response) => untilIdle(t.app, response.json().run_id),
   },
   // After the re-run above, whose version 2 it writes the answer with.
   "POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/versions/{version}/synthesize": {
     id: (o) => o.sessionId,
     laterParams: (o) => ({ runId: o.runId, stepId: o.stepId, version: "2" }),
     ownerStatus: 202,
-    settle: (response) => untilIdle(response.json().run_id),
+    settle: (response) => untilIdle(t.app, response.json().run_id),
   },
   "POST /api/ai/chat/{runId}/regenerate": {
     id: (o) => o.runId,
@@ -488,15 +490,6 @@ function send(client: TestClient, key: string, route: OwnedRoute, id = route.id(
   return client.request(method, target, bodiless ? undefined : body);
 }
 
-/** Until the process has no work left on the run (a re-run's calls and bookkeeping). */
-async function untilIdle(runId: string) {
-  const deadline = Date.now() + 20_000;
-  while (t.app.orchestration.control.busy(runId)) {
-    if (Date.now() > deadline) throw new Error(`run ${runId} is still busy`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** 404, in the one error shape, with nothing of A's in it. */
 function expectNotFound(response: LightMyRequestResponse, key: string, code = "not_found") {
   expect(response.statusCode, key).toBe(404);
@@ -663,22 +656,15 @@ describe("join-session with A's session id", () => {
 
   it("is refused for B, who then hears nothing of A's runs", async () => {
     const socket = open(b.token);
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => resolve());
-      socket.once("connect_error", reject);
-    });
+    await connected(socket);
     const heard: unknown[] = [];
     socket.on(SERVER_EVENTS.runEvent, (event: unknown) => heard.push(event));
-    const ack: TJoinSessionAck = await socket
-      .timeout(5_000)
-      .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: owned.sessionId, lastSeq: 0 });
+    const ack: TJoinSessionAck = await joinSession(socket, owned.sessionId, 0);
     expect(ack).toEqual({ ok: false, error: "not_found" });
 
     // A's new run in that session streams to A's room only.
     const session = await createSession(a.client, { title: SECRET_TITLE });
-    const ownAck: TJoinSessionAck = await socket
-      .timeout(5_000)
-      .emitWithAck(CLIENT_EVENTS.joinSession, { sessionId: session.id });
+    const ownAck: TJoinSessionAck = await joinSession(socket, session.id);
     expect(ownAck).toEqual({ ok: false, error: "not_found" });
     const started = await sendMessage(a.client, session.id, SECRET_MESSAGE);
     await waitForRunEnd(a.client, session.id, started.run_id);

@@ -1,7 +1,7 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
+import { logCollector } from "../support/logs";
 
 /**
  * Advisory class: a payment component that fails open. With NODE_ENV=production and no Stripe
@@ -18,19 +18,8 @@ const OFF = {
   },
 };
 
-function logCollector() {
-  const lines: { level: number; msg: string }[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { lines, stream };
-}
-
 describe("production without Stripe", () => {
-  const log = logCollector();
+  const log = logCollector<{ level: number; msg: string }>();
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(

@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import { REDACTED, type TClientLogEntry, type TPageView } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
 import { TestClient } from "../support/client";
+import { eventually } from "../support/wait";
 
 /**
  * Advisory class: secrets in logs. Tokens that grant access by themselves (share links,
@@ -33,15 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 400 && !done(value); attempt++) {
-    await sleep(25);
-    value = await read();
-  }
-  return value;
-}
 
 const SHARE_TOKEN = "ShareTokenSecret_0123456789abcdefghijklmnopq";
 const INVITE_TOKEN = "invitation-token-secret-abcdef0123456789";

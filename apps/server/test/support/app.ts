@@ -5,7 +5,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import { buildApp } from "../../src/app";
-import { type Env, loadConfig } from "../../src/config";
+import { type AppConfig, type Env, loadConfig } from "../../src/config";
 import { createDb, type Db } from "../../src/db/client";
 import type { HostResolver } from "../../src/platform/ssrf";
 
@@ -119,4 +119,12 @@ export async function createTestApp(
       await testDb.drop();
     },
   };
+}
+
+/**
+ * Another app instance on a database that is already in use: a restart, or a second instance
+ * beside the first. Its Redis prefix is its own, so it shares only the database.
+ */
+export function startInstance(config: AppConfig, db: Db): Promise<FastifyInstance> {
+  return buildApp(config, { db, redisPrefix: `test:${randomBytes(4).toString("hex")}:` });
 }

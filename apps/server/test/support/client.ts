@@ -38,6 +38,14 @@ export class TestClient {
     }
   }
 
+  /** The same browser (its cookies and CSRF token) talking to another app instance. */
+  on(app: FastifyInstance): TestClient {
+    const other = new TestClient(app, this.remoteAddress);
+    for (const [name, value] of this.cookies) other.cookies.set(name, value);
+    other.csrfToken = this.csrfToken;
+    return other;
+  }
+
   async fetchCsrf(): Promise<string> {
     const response = await this.request("GET", "/api/csrf-token");
     this.csrfToken = (response.json() as { csrfToken: string }).csrfToken;

@@ -7,6 +7,18 @@ export { makeDocx, makeInflatingPdf, makePdf } from "../../../../test-support/do
 
 /** Document fixtures made by the tests themselves, and the upload call as the web makes it. */
 
+/** A short Markdown survey in two sections, for runs that search and cite attached documents. */
+export const SOLAR = [
+  "# Roof survey",
+  "",
+  "The roof faces south and has a pitch of 35 degrees, which suits solar panels well.",
+  "The rafters were checked in March and can carry an extra 20 kilograms per square metre.",
+  "",
+  "# Inverter placement",
+  "",
+  "The inverter must sit in the garage, at most 10 metres from the consumer unit.",
+].join("\n");
+
 export function multipartBody(name: string, bytes: Buffer, field = "file") {
   const boundary = `----cohort${randomBytes(8).toString("hex")}`;
   const head = Buffer.from(

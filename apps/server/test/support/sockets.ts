@@ -1,3 +1,4 @@
+import { CLIENT_EVENTS, type TJoinSessionAck } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 
 export interface SocketOptions {
@@ -28,4 +29,27 @@ export function socketOpener(url: () => string) {
       for (const socket of opened) socket.close();
     },
   };
+}
+
+/** Until the socket is connected (at once when it is); a refused connection rejects. */
+export function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.connected) return resolve();
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+}
+
+/** Joins a session's room as the web app does, from the last event it has (if any). */
+export function joinSession(
+  socket: Socket,
+  sessionId: unknown,
+  lastSeq?: number,
+): Promise<TJoinSessionAck> {
+  return socket
+    .timeout(5_000)
+    .emitWithAck(
+      CLIENT_EVENTS.joinSession,
+      lastSeq === undefined ? { sessionId } : { sessionId, lastSeq },
+    );
 }

@@ -53,6 +53,22 @@ export async function callTool(
   return { output: await tool.execute(input, ctx), warnings };
 }
 
+/** A context like the engine's for calling a tool's `execute` directly, as `userId`. */
+export function toolContext(userId: string): ToolContext {
+  return {
+    runId: "r",
+    sessionId: "s",
+    workspaceId: null,
+    userId,
+    stepId: null,
+    role: "coder",
+    callId: "c",
+    signal: new AbortController().signal,
+    log: { warn() {}, error() {} },
+    scratchDir: async () => "/tmp",
+  };
+}
+
 /**
  * A real tool provider for tests of the tool loop and approvals: a notes store with a read
  * tool (`list_notes`) and a write tool (`create_note`), registered the way modules register

@@ -1,5 +1,6 @@
 import type { TWorkspaceRole } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import { type SignedUp, signUp } from "./accounts";
 
 /**
  * Team workspaces for integration tests of every issue-14 feature. Written with plain SQL so
@@ -32,6 +33,22 @@ export async function createTeam(
   await addTeamMember(app, id, { userId: ownerId, role: "owner" });
   for (const member of members) await addTeamMember(app, id, member);
   return { id, name };
+}
+
+/** A team of a new owner and `members` new people with the member role. */
+export async function createCrew(
+  app: FastifyInstance,
+  members: number,
+): Promise<{ id: string; owner: SignedUp; members: SignedUp[] }> {
+  const owner = await signUp(app);
+  const others: SignedUp[] = [];
+  for (let i = 0; i < members; i++) others.push(await signUp(app));
+  const created = await createTeam(
+    app,
+    owner.user.id,
+    others.map((m) => ({ userId: m.user.id, role: "member" as const })),
+  );
+  return { id: created.id, owner, members: others };
 }
 
 /** Adds a member (or changes the role of one already in the team). */

@@ -1,9 +1,8 @@
 import type { TAdminWorkspacesQuery, TAdminWorkspacesResponse } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { getCreditBalances } from "../credits/get-balance";
-import { listMemberUsage } from "../credits/list-member-usage";
+import { listMemberSpend } from "../workspaces/list-member-spend";
 import { listTeamWorkspaces } from "../workspaces/list-team-workspaces";
-import { listWorkspaceMembers } from "../workspaces/list-workspace-members";
 
 /**
  * Team workspaces with their members, pool balance, caps and this month's spend (decision
@@ -22,22 +21,7 @@ export async function listAdminWorkspaces(
   );
   const workspaces = [];
   for (const row of rows) {
-    const [members, usage] = await Promise.all([
-      listWorkspaceMembers(db, row.id),
-      listMemberUsage(db, row.id, month),
-    ]);
-    const described = members.map((member) => {
-      const used = usage.get(member.user_id);
-      return {
-        user_id: member.user_id,
-        email: member.email,
-        display_name: member.display_name,
-        role: member.role,
-        monthly_cap_credits: used?.monthlyCap ?? null,
-        spent_credits: used?.spent ?? 0,
-        calls: used?.calls ?? 0,
-      };
-    });
+    const { spend: described } = await listMemberSpend(db, row.id, month);
     const spent = described.reduce((sum, member) => sum + member.spent_credits, 0);
     workspaces.push({
       ...row,

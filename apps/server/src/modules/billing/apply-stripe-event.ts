@@ -167,6 +167,23 @@ async function subscriptionOwner(
   return isUuid(userId) && (await findUserById(tx, userId)) ? userId : null;
 }
 
+type InvoiceSubscription = NonNullable<Stripe.Invoice["parent"]>["subscription_details"];
+
+/** The subscription an invoice is for and the user who owns it, or why the invoice is ignored. */
+async function invoiceOwner(
+  tx: Queryable,
+  invoice: Stripe.Invoice,
+): Promise<
+  { details: InvoiceSubscription | undefined; subscriptionId: string; userId: string } | string
+> {
+  const details = invoice.parent?.subscription_details;
+  const subscriptionId = idOf(details?.subscription);
+  if (!subscriptionId) return "ignored: not a subscription invoice";
+  const userId = await subscriptionOwner(tx, subscriptionId, details?.metadata);
+  if (!userId) return "ignored: unknown subscription";
+  return { details, subscriptionId, userId };
+}
+
 /** Invoices that start a paid period; proration invoices of mid-period changes grant nothing. */
 const PERIOD_INVOICES = new Set(["subscription_create", "subscription_cycle", "manual", null]);
 
@@ -176,11 +193,9 @@ async function invoicePaid(
   created: number,
   changes: CreditChange[],
 ): Promise<string> {
-  const details = invoice.parent?.subscription_details;
-  const subscriptionId = idOf(details?.subscription);
-  if (!subscriptionId) return "ignored: not a subscription invoice";
-  const userId = await subscriptionOwner(tx, subscriptionId, details?.metadata);
-  if (!userId) return "ignored: unknown subscription";
+  const owned = await invoiceOwner(tx, invoice);
+  if (typeof owned === "string") return owned;
+  const { details, subscriptionId, userId } = owned;
   const known = await findSubscription(tx, { subscriptionId });
   const tier = asTier(details?.metadata?.tier) ?? known?.tier;
   const plan = tier ? findPlan(tier) : undefined;
@@ -218,11 +233,9 @@ async function invoicePaymentFailed(
   invoice: Stripe.Invoice,
   created: number,
 ): Promise<string> {
-  const details = invoice.parent?.subscription_details;
-  const subscriptionId = idOf(details?.subscription);
-  if (!subscriptionId) return "ignored: not a subscription invoice";
-  const userId = await subscriptionOwner(tx, subscriptionId, details?.metadata);
-  if (!userId) return "ignored: unknown subscription";
+  const owned = await invoiceOwner(tx, invoice);
+  if (typeof owned === "string") return owned;
+  const { details, subscriptionId, userId } = owned;
   return applySubscriptionState(tx, {
     userId,
     subscriptionId,

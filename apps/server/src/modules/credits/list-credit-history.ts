@@ -1,11 +1,7 @@
-import type {
-  TCreditHistoryPage,
-  TCreditHistoryRow,
-  TLedgerQuery,
-  TLedgerReason,
-} from "@cohort/contracts";
+import type { TCreditHistoryPage, TCreditHistoryRow, TLedgerQuery } from "@cohort/contracts";
 import { creditsOf, hundredths } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
+import { type LedgerRow, toLedgerEntry } from "./list-ledger";
 
 /** The run a charged model call belongs to: its hold's reference is `run:<run id>:<call id>`. */
 const RUN_OF = `CASE WHEN reason = 'usage' AND reference LIKE 'run:%:%'
@@ -37,13 +33,7 @@ const ENTRIES = `
       AND split_part(reference, ':', 2) = ANY($3::text[])))
   ORDER BY id`;
 
-interface EntryRow {
-  id: number | string;
-  delta: number;
-  balance_after: number;
-  reason: TLedgerReason;
-  description: string;
-  created_at: Date | string;
+interface EntryRow extends LedgerRow {
   run_id: string | null;
 }
 
@@ -111,17 +101,7 @@ export async function listCreditHistory(
     }
     const entry = byId.get(String(row.newest));
     if (!entry) return [];
-    return [
-      {
-        kind: "entry",
-        id: String(entry.id),
-        delta: creditsOf(hundredths(Number(entry.delta))),
-        balance_after: creditsOf(hundredths(Number(entry.balance_after))),
-        reason: entry.reason,
-        description: entry.description,
-        created_at: new Date(entry.created_at).toISOString(),
-      },
-    ];
+    return [{ kind: "entry", ...toLedgerEntry(entry) }];
   });
   return { rows, total, page: query.page, pageSize: query.pageSize };
 }

@@ -12,9 +12,7 @@ import { z } from "zod";
 import { currentPrincipal, requireUser } from "../../platform/auth";
 import { setCsrfSecretCookie } from "../../platform/csrf";
 import { clearSignInCookie } from "../auth/sign-in-cookie";
-import { creditsDeps } from "../credits/credits-deps";
-import { createDocumentStore } from "../documents/document-store";
-import { deleteAccount } from "./account-delete";
+import { type AccountStores, accountErasureDeps, deleteAccount } from "./account-delete";
 import { streamAccountZip } from "./account-export-zip";
 
 const tags = ["account"];
@@ -29,13 +27,12 @@ async function perUser(request: FastifyRequest): Promise<string> {
  * All my data as one zip, and deleting my account (decision 044): what the privacy page promises.
  * Neither asks for the user agreement: a user who declined it can still take their data and go.
  */
-export async function accountDataRoutes(app: FastifyInstance): Promise<void> {
+export async function accountDataRoutes(
+  app: FastifyInstance,
+  /** The same files the documents, images and code-runner modules store, read and removed here. */
+  stores: AccountStores,
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // The same files the documents module stores (local folder or bucket), read and removed
-  // through its store.
-  const store = createDocumentStore(app.config.documents, app.config.dataDir);
-  const imageStore = createDocumentStore(app.config.documents, app.config.dataDir, "images");
-  const codeFileStore = createDocumentStore(app.config.documents, app.config.dataDir, "code-files");
 
   r.get(
     ACCOUNT_DATA_ROUTES.export,
@@ -53,7 +50,7 @@ export async function accountDataRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { user } = await requireUser(request);
-      const zip = streamAccountZip({ db: app.db, store, log: request.log }, user);
+      const zip = streamAccountZip({ db: app.db, store: stores.store, log: request.log }, user);
       return reply
         .header("content-type", "application/zip")
         .header("content-disposition", `attachment; filename="${accountDataFilename()}"`)
@@ -75,20 +72,7 @@ export async function accountDataRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { user } = await requireUser(request);
-      await deleteAccount(
-        {
-          db: app.db,
-          store,
-          imageStore,
-          codeFileStore,
-          credits: creditsDeps(app),
-          realtime: app.realtime,
-          cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
-        },
-        user,
-        request.body,
-        request.id,
-      );
+      await deleteAccount(accountErasureDeps(app, stores), user, request.body, request.id);
       clearSignInCookie(reply, app.config.secureCookies);
       setCsrfSecretCookie(reply, app.config.secureCookies);
       return { success: true as const, message: ACCOUNT_DATA_MESSAGES.deleted };

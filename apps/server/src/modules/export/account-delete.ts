@@ -1,11 +1,12 @@
 import type { TDeleteAccountRequest, TUserProfile } from "@cohort/contracts";
+import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
 import { type AdminActor, recordAdminAction } from "../admin/record-admin-action";
 import { dropSignInSockets } from "../auth/drop-sign-in-sockets";
 import { revokeAllSignIns } from "../auth/revoke-sign-ins";
 import { eraseSessionCodeFiles } from "../code-runner/erase-session-code-files";
-import type { CreditsDeps } from "../credits/credits-deps";
+import { type CreditsDeps, creditsDeps } from "../credits/credits-deps";
 import { getCreditBalances } from "../credits/get-balance";
 import { releaseOpenHolds } from "../credits/release-open-holds";
 import { deleteDocument } from "../documents/delete-document";
@@ -35,6 +36,20 @@ export interface DeleteAccountDeps {
   realtime: Realtime;
   /** Stops the session's active run and waits for it to end (the run engine's, from the app). */
   cancelSessionRun(sessionId: string): Promise<void>;
+}
+
+/** The stores an account's files are erased from. */
+export type AccountStores = Pick<DeleteAccountDeps, "store" | "imageStore" | "codeFileStore">;
+
+/** What the erasure needs, as the app has it: the holder's own deletion and an admin's alike. */
+export function accountErasureDeps(app: FastifyInstance, stores: AccountStores): DeleteAccountDeps {
+  return {
+    db: app.db,
+    ...stores,
+    credits: creditsDeps(app),
+    realtime: app.realtime,
+    cancelSessionRun: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
+  };
 }
 
 /**

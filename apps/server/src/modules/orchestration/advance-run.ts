@@ -35,6 +35,20 @@ export type RunMove =
     }
   | { to: "halted"; end: TRunHalt };
 
+/** The event a stored plan sends, whether it runs at once or waits for review. */
+function planEvent(move: {
+  plan: TRunPlanView;
+  planCredits: Hundredths;
+  repaired: boolean;
+}): RunEventInput {
+  return {
+    type: "run.plan",
+    plan: move.plan,
+    credits: creditsOf(move.planCredits),
+    repaired: move.repaired,
+  };
+}
+
 /** A move the table does not allow is a bug in the engine, never a user's doing. */
 export class IllegalRunMove extends Error {
   constructor(from: TRunStatus, to: TRunStatus) {
@@ -123,12 +137,7 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
         break;
       }
       writePhase(ctx, () => storeRunPhase(db, ctx.runId, to, { plan: move.plan }));
-      event = {
-        type: "run.plan",
-        plan: move.plan,
-        credits: creditsOf(move.planCredits),
-        repaired: move.repaired,
-      };
+      event = planEvent(move);
       break;
     case "planned":
       // The run now waits for a person: its status is stored before the review is announced,
@@ -136,12 +145,7 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       // deferring this write).
       writePhase(ctx, () => storeRunPhase(db, ctx.runId, to, { plan: move.plan }));
       await phaseWrites.get(ctx);
-      event = {
-        type: "run.plan",
-        plan: move.plan,
-        credits: creditsOf(move.planCredits),
-        repaired: move.repaired,
-      };
+      event = planEvent(move);
       break;
     case "reviewing":
     case "synthesizing":

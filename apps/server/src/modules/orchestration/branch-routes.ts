@@ -11,6 +11,7 @@ import { z } from "zod";
 import { requireAgreement } from "../agreements/require-agreement";
 import { editMessage, showBranch } from "./edit-message";
 import { forkRun } from "./fork-run";
+import { stepTarget, ZStepParams } from "./step-params";
 
 const tags = ["runs"];
 
@@ -88,21 +89,15 @@ export async function branchRoutes(app: FastifyInstance) {
         tags,
         summary:
           "Fork an ended run from a completed step: a new version of the answer that keeps the steps before it (not charged again) and runs that step — on another model, with other instructions or tools — and every step depending on it again",
-        params: z.object({ id: z.string(), runId: z.string(), stepId: z.string() }),
+        params: ZStepParams,
         body: ZForkStepRequest,
         response: { 202: ZChatResponse },
       },
     },
     async (request, reply) => {
       const principal = await requireAgreement(request);
-      const { id, runId, stepId } = request.params;
-      const started = await forkRun(
-        deps,
-        control,
-        principal,
-        { sessionId: id, runId, stepId },
-        request.body,
-      );
+      const target = stepTarget(request.params);
+      const started = await forkRun(deps, control, principal, target, request.body);
       return reply.status(202).send(started);
     },
   );

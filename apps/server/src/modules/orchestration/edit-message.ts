@@ -8,13 +8,10 @@ import { isUuid } from "../../db/uuid";
 import type { Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { findSessionFor } from "../sessions/find-session";
-import { ancestorsOf, loadBranchTree } from "./branch-history";
-import { HISTORY_MESSAGES } from "./prompts";
 import type { EngineDeps } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
-import { findActiveRun, hasRunningRerun } from "./run-store";
-import { checkCanStart, launchRun } from "./start-run";
+import { checkCanStart, launchRun, readForStart } from "./start-run";
 
 /**
  * POST /api/sessions/{id}/messages/{messageId}/edit (decision 070): the edited text is a new
@@ -29,16 +26,12 @@ export async function editMessage(
   target: { sessionId: string; messageId: string },
   request: TEditMessageRequest,
 ): Promise<TChatResponse> {
-  const userId = principal.user.id;
-  const session = await findSessionFor(deps.db, userId, target.sessionId, { least: "member" });
-  const [active, rerunning, tree, userKeys] = await Promise.all([
-    findActiveRun(deps.db, session.id),
-    hasRunningRerun(deps.db, session.id),
-    loadBranchTree(deps.db, session.id),
-    deps.loadUserKeys(principal),
-  ]);
+  const session = await findSessionFor(deps.db, principal.user.id, target.sessionId, {
+    least: "member",
+  });
+  const reads = await readForStart(deps, principal, session.id);
   const original = isUuid(target.messageId)
-    ? tree.messages.find((m) => m.id === target.messageId)
+    ? reads.tree.messages.find((m) => m.id === target.messageId)
     : undefined;
   if (!original) throw new AppError(ERROR_CODES.notFound, 404, "This message does not exist.");
   if (original.role !== "user") {
@@ -48,16 +41,11 @@ export async function editMessage(
       "Only your own messages can be edited. Regenerate an answer instead.",
     );
   }
-  checkCanStart(session, active, rerunning, "edit a message");
-  const parentRunId = original.parent_run_id ?? null;
-  return launchRun(deps, control, {
-    session,
-    userId,
-    userKeys,
-    history: ancestorsOf(tree, parentRunId).slice(-HISTORY_MESSAGES),
+  checkCanStart(session, reads, "edit a message");
+  return launchRun(deps, control, session, reads, {
     content: request.message,
     stored: null,
-    parentRunId,
+    parentRunId: original.parent_run_id ?? null,
   });
 }
 

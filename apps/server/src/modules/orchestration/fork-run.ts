@@ -26,6 +26,7 @@ import { createRunContext, type EngineDeps, type RunContext } from "./run-contex
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
 import { getRun, isUniqueViolation } from "./run-store";
+import type { StepTarget } from "./step-params";
 
 type ForkRequest = z.output<typeof ZForkStepRequest>;
 
@@ -56,7 +57,7 @@ export async function forkRun(
   deps: EngineDeps & RunEventLogDeps,
   control: RunControl,
   principal: Principal,
-  target: { sessionId: string; runId: string; stepId: string },
+  target: StepTarget,
   request: ForkRequest,
 ): Promise<TChatResponse> {
   const ended = await loadEndedRun(

@@ -46,17 +46,8 @@ const ZRunPlanDraft = z.object({
 });
 
 /** With attached documents, each step also names the ones it needs ("d1", … refs). */
-const ZRunPlanDraftWithDocuments = z.object({
-  rationale: z.string(),
-  steps: z.array(
-    z.object({
-      id: z.string(),
-      role: ZAgentRoleId,
-      task: z.string(),
-      dependsOn: z.array(z.string()),
-      documents: z.array(z.string()),
-    }),
-  ),
+const ZRunPlanDraftWithDocuments = ZRunPlanDraft.extend({
+  steps: z.array(ZRunPlanDraft.shape.steps.element.extend({ documents: z.array(z.string()) })),
 });
 type PlanDraft = {
   rationale: string;

@@ -27,6 +27,7 @@ import type { EngineDeps, RunContext } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
 import { storeRerunScore } from "./run-store";
+import type { StepTarget } from "./step-params";
 
 type RerunRequest = z.output<typeof ZRerunStepRequest>;
 
@@ -78,7 +79,7 @@ export async function rerunStep(
   deps: EngineDeps & RunEventLogDeps,
   control: RunControl,
   principal: Principal,
-  target: { sessionId: string; runId: string; stepId: string },
+  target: StepTarget,
   request: RerunRequest,
 ): Promise<TRerunStepResponse> {
   const ended = await loadEndedRun(
@@ -107,7 +108,7 @@ async function startRerun(
   deps: EngineDeps & RunEventLogDeps,
   control: RunControl,
   ended: Awaited<ReturnType<typeof loadEndedRun>>,
-  target: { sessionId: string; runId: string; stepId: string },
+  target: StepTarget,
   request: RerunRequest,
 ): Promise<TRerunStepResponse> {
   const { run, userKeys } = ended;
@@ -134,18 +135,10 @@ async function startRerun(
     ) + 1;
   const ctx = endedRunContext(deps, ended, asked);
   const drafts = draftsOf(run.steps);
-  const inputs = step.depends_on.flatMap((id) => {
-    const d = drafts.get(id);
-    return d?.ok ? [d] : [];
-  });
-  const missing = step.depends_on.flatMap((id) => {
-    const d = drafts.get(id);
-    return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
-  });
   const callId = randomUUID();
   const rerun = { version, of: first.id, temperature: request.temperature ?? null };
   const spec = {
-    ...agentCall(ctx, step, request.model, inputs, missing),
+    ...agentCall(ctx, step, request.model, drafts),
     failureNote: "The first version is kept.",
     rerun,
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),

@@ -21,6 +21,7 @@ import { findRunFor } from "./find-run-for";
 import { rerunStep } from "./rerun-step";
 import { readRunEvents } from "./run-events";
 import { regenerateRun, startRun } from "./start-run";
+import { stepTarget, ZStepParams } from "./step-params";
 import { synthesizeVersion } from "./synthesize-version";
 
 const tags = ["runs"];
@@ -114,21 +115,15 @@ export async function orchestrationRoutes(app: FastifyInstance) {
         tags,
         summary:
           "Re-run one agent step of an ended run on another model (or temperature), with the same sub-task and inputs; optionally the Critic scores the new version. Both versions stay; the work streams as run events",
-        params: z.object({ id: z.string(), runId: z.string(), stepId: z.string() }),
+        params: ZStepParams,
         body: ZRerunStepRequest,
         response: { 202: ZRerunStepResponse },
       },
     },
     async (request, reply) => {
       const principal = await requireAgreement(request);
-      const { id, runId, stepId } = request.params;
-      const started = await rerunStep(
-        deps,
-        control,
-        principal,
-        { sessionId: id, runId, stepId },
-        request.body,
-      );
+      const target = stepTarget(request.params);
+      const started = await rerunStep(deps, control, principal, target, request.body);
       return reply.status(202).send(started);
     },
   );
@@ -140,24 +135,15 @@ export async function orchestrationRoutes(app: FastifyInstance) {
         tags,
         summary:
           "Re-write an ended run's final answer with one re-run version of a step in place of the step's first draft (and the Critic's review of that version, if any). The run's own answer stays; the new one is an answer version; the work streams as run events",
-        params: z.object({
-          id: z.string(),
-          runId: z.string(),
-          stepId: z.string(),
-          version: z.string(),
-        }),
+        params: ZStepParams.extend({ version: z.string() }),
         response: { 202: ZSynthesizeVersionResponse },
       },
     },
     async (request, reply) => {
       const principal = await requireAgreement(request);
-      const { id, runId, stepId, version } = request.params;
-      const started = await synthesizeVersion(deps, control, principal, {
-        sessionId: id,
-        runId,
-        stepId,
-        version,
-      });
+      const { version } = request.params;
+      const target = { ...stepTarget(request.params), version };
+      const started = await synthesizeVersion(deps, control, principal, target);
       return reply.status(202).send(started);
     },
   );

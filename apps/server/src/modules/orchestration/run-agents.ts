@@ -1,7 +1,6 @@
 import {
   AGENT_ROLE_NAMES,
   RUN_ERROR_CODES,
-  type TAgentRole,
   type TPlannedStep,
   type TRunError,
   type TRunPlanView,
@@ -97,15 +96,7 @@ async function runStep(
   step: TPlannedStep,
   drafts: Map<string, Draft>,
 ): Promise<Draft> {
-  const inputs = step.depends_on.flatMap((id) => {
-    const d = drafts.get(id);
-    return d?.ok ? [d] : [];
-  });
-  const missing = step.depends_on.flatMap((id) => {
-    const d = drafts.get(id);
-    return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
-  });
-  const call = agentCall(ctx, step, step.model, inputs, missing);
+  const call = agentCall(ctx, step, step.model, drafts);
   // Messages the user sent while the team worked, taken at this boundary (decision 069).
   call.messages = appendToPrompt(
     call.messages,
@@ -153,9 +144,16 @@ export function agentCall(
   ctx: RunContext,
   step: TPlannedStep,
   modelId: string,
-  inputs: readonly DraftText[],
-  missing: readonly { stepId: string; role: TAgentRole }[],
+  drafts: ReadonlyMap<string, Draft>,
 ): CallSpec<undefined> {
+  const inputs = step.depends_on.flatMap((id) => {
+    const d = drafts.get(id);
+    return d?.ok ? [d] : [];
+  });
+  const missing = step.depends_on.flatMap((id) => {
+    const d = drafts.get(id);
+    return d && !d.ok ? [{ stepId: id, role: d.role }] : [];
+  });
   const passages = ctx.material.stepPassages.get(step.id) ?? [];
   // Instructions given to this step in plan review follow the role's own (decision 069).
   const instructions = [

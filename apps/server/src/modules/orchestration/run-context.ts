@@ -22,6 +22,7 @@ import type { Principal } from "../../platform/auth";
 import { INTERNAL_ERROR_MESSAGE } from "../../platform/errors";
 import type { Payer } from "../credits/payer";
 import type { DocumentSearch } from "../documents/document-search";
+import type { ProposeMemoriesInput } from "../memory/propose-memories";
 import type { GatewayMessage, MadeImage, ModelGateway } from "../models/gateway";
 import type { UserProviderKeys } from "../models/providers";
 import type { ToolDefinition } from "../tools/tool-definition";
@@ -58,15 +59,7 @@ export interface RunMemories {
     limit: number;
   }): Promise<TUsedMemory[]>;
   /** After a completed run; never throws (the memory module logs its failures). */
-  propose(input: {
-    workspaceId: string;
-    userId: string;
-    sessionId: string;
-    runId: string;
-    task: string;
-    answer: string;
-    coordinatorModelId: string;
-  }): Promise<void>;
+  propose(input: ProposeMemoriesInput): Promise<void>;
 }
 
 /** The images module, as the engine uses it (decision 064): keeps an image a lane made. */

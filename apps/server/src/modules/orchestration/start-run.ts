@@ -17,7 +17,7 @@ import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
 import { findSessionFor } from "../sessions/find-session";
 import type { OwnedSession } from "../sessions/session-row";
-import { ancestorsOf, loadBranchTree, shownEnd } from "./branch-history";
+import { ancestorsOf, type BranchTree, loadBranchTree, shownEnd } from "./branch-history";
 import {
   type RunStart,
   reserveAndStartRun,
@@ -34,7 +34,14 @@ import { HISTORY_MESSAGES, messagesFor, PLAN_MAX_OUTPUT_TOKENS, planSystem } fro
 import { createRunContext, type EngineDeps } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
-import { findActiveRun, getRun, hasRunningRerun, insertRun, isUniqueViolation } from "./run-store";
+import {
+  findActiveRun,
+  getRun,
+  hasRunningRerun,
+  insertRun,
+  isUniqueViolation,
+  type RunRef,
+} from "./run-store";
 import { prefetchRunTools } from "./tool-loop";
 
 function runInProgress(): AppError {
@@ -59,29 +66,20 @@ export async function startRun(
   /** "Send now" (decision 069): what the run it stopped had written, as context. */
   partialWork?: string,
 ): Promise<TChatResponse> {
-  const userId = principal.user.id;
   // Independent reads, side by side (one round trip, not four). Until the access check
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
   const sessionId = isUuid(request.session_id) ? request.session_id : null;
-  const [session, active, rerunning, tree, userKeys] = await Promise.all([
-    findSessionFor(deps.db, userId, request.session_id, { least: "member" }),
-    sessionId ? findActiveRun(deps.db, sessionId) : null,
-    sessionId ? hasRunningRerun(deps.db, sessionId) : false,
-    sessionId ? loadBranchTree(deps.db, sessionId) : { messages: [], runs: [] },
-    deps.loadUserKeys(principal),
+  const [session, reads] = await Promise.all([
+    findSessionFor(deps.db, principal.user.id, request.session_id, { least: "member" }),
+    readForStart(deps, principal, sessionId),
   ]);
-  checkCanStart(session, active, rerunning, "send a message");
+  checkCanStart(session, reads, "send a message");
   // The message follows the branch on screen, and sees only it (decision 070).
-  const parentRunId = shownEnd(tree);
-  return launchRun(deps, control, {
-    session,
-    userId,
-    userKeys,
-    history: ancestorsOf(tree, parentRunId).slice(-HISTORY_MESSAGES),
+  return launchRun(deps, control, session, reads, {
     content: request.message,
     stored: null,
-    parentRunId,
+    parentRunId: shownEnd(reads.tree),
     ...(partialWork ? { context: partialWork } : {}),
   });
 }
@@ -97,36 +95,55 @@ export async function regenerateRun(
   principal: Principal,
   runId: string,
 ): Promise<TChatResponse> {
-  const userId = principal.user.id;
   const run = isUuid(runId) ? await getRun(deps.db, runId) : null;
   if (!run) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
-  const [session, active, rerunning, tree, userKeys] = await Promise.all([
-    findSessionFor(deps.db, userId, run.session_id, { least: "member" }),
-    findActiveRun(deps.db, run.session_id),
-    hasRunningRerun(deps.db, run.session_id),
-    loadBranchTree(deps.db, run.session_id),
-    deps.loadUserKeys(principal),
+  const [session, reads] = await Promise.all([
+    findSessionFor(deps.db, principal.user.id, run.session_id, { least: "member" }),
+    readForStart(deps, principal, run.session_id),
   ]);
-  checkCanStart(session, active, rerunning, "regenerate an answer");
-  const message = tree.messages.find((m) => m.id === run.message_id);
+  checkCanStart(session, reads, "regenerate an answer");
+  const message = reads.tree.messages.find((m) => m.id === run.message_id);
   if (!message) throw new AppError(ERROR_CODES.notFound, 404, "This run's message is gone.");
   // A new version of the message's answer, with the history the message had (decision 070).
-  const parentRunId = message.parent_run_id ?? null;
-  return launchRun(deps, control, {
-    session,
-    userId,
-    userKeys,
-    history: ancestorsOf(tree, parentRunId).slice(-HISTORY_MESSAGES),
+  return launchRun(deps, control, session, reads, {
     content: message.content,
     stored: message,
-    parentRunId,
+    parentRunId: message.parent_run_id ?? null,
   });
+}
+
+/** What starting a run reads beside the session's access check. */
+export interface StartReads {
+  userId: string;
+  userKeys: UserProviderKeys;
+  /** The session's active run, if any. */
+  active: RunRef | null;
+  /** Whether a step of an ended run is being re-run in the session. */
+  rerunning: boolean;
+  tree: BranchTree;
+}
+
+/**
+ * The reads every way of starting a run makes, side by side. A null session id (one that is
+ * no uuid, which the access check refuses) reads nothing of the session.
+ */
+export async function readForStart(
+  deps: EngineDeps,
+  principal: Principal,
+  sessionId: string | null,
+): Promise<StartReads> {
+  const [active, rerunning, tree, userKeys] = await Promise.all([
+    sessionId ? findActiveRun(deps.db, sessionId) : null,
+    sessionId ? hasRunningRerun(deps.db, sessionId) : false,
+    sessionId ? loadBranchTree(deps.db, sessionId) : { messages: [], runs: [] },
+    deps.loadUserKeys(principal),
+  ]);
+  return { userId: principal.user.id, userKeys, active, rerunning, tree };
 }
 
 export function checkCanStart(
   session: Pick<TSession, "status">,
-  active: unknown,
-  rerunning: boolean,
+  { active, rerunning }: Pick<StartReads, "active" | "rerunning">,
   what: string,
 ): void {
   if (session.status !== "active") {
@@ -148,16 +165,12 @@ export function checkCanStart(
   }
 }
 
-export interface RunLaunch {
-  session: OwnedSession;
-  userId: string;
-  userKeys: UserProviderKeys;
-  /** Earlier turns, oldest first. */
-  history: readonly TChatMessage[];
+/** The turn a run answers. */
+export interface RunTurn {
   content: string;
   /** The user's message when it is stored already (regenerate); null: store `content`. */
   stored: TChatMessage | null;
-  /** The run the message follows (decision 070; null: the first turn). */
+  /** The run the message follows (decision 070; null: the first turn). Earlier turns are its branch. */
   parentRunId: string | null;
   /** Said by the assistant after the history (decision 069: a stopped run's partial work). */
   context?: string;
@@ -170,13 +183,16 @@ export interface RunLaunch {
 export async function launchRun(
   deps: EngineDeps & RunEventLogDeps,
   control: RunControl,
-  launch: RunLaunch,
+  session: OwnedSession,
+  { userId, userKeys, tree }: StartReads,
+  launch: RunTurn,
 ): Promise<TChatResponse> {
-  const { session, userId, userKeys } = launch;
   const runId = randomUUID();
   const messageId = launch.stored?.id ?? randomUUID();
   const planCallId = randomUUID();
-  const history = launch.history.map((m) => ({ role: m.role, content: m.content }));
+  const history = ancestorsOf(tree, launch.parentRunId)
+    .slice(-HISTORY_MESSAGES)
+    .map((m) => ({ role: m.role, content: m.content }));
   if (launch.context) history.push({ role: "assistant", content: launch.context });
   const mode = session.manual_agent_selection ? "manual" : "automatic";
   const ctx = createRunContext(deps, session, {

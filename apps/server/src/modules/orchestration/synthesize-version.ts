@@ -20,6 +20,7 @@ import {
 import type { EngineDeps } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
+import type { StepTarget } from "./step-params";
 import { citedByDrafts, synthesisCall } from "./synthesize-answer";
 
 /**
@@ -34,7 +35,7 @@ export async function synthesizeVersion(
   deps: EngineDeps & RunEventLogDeps,
   control: RunControl,
   principal: Principal,
-  target: { sessionId: string; runId: string; stepId: string; version: string },
+  target: StepTarget & { version: string },
 ): Promise<TSynthesizeVersionResponse> {
   const ended = await loadEndedRun(
     deps,

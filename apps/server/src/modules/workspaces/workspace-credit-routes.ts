@@ -16,10 +16,10 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireUser } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { getMemberCredits } from "../credits/get-member-credits";
-import { listMemberUsage, type MemberUsage } from "../credits/list-member-usage";
+import type { MemberUsage } from "../credits/list-member-usage";
 import { setMemberCap } from "../credits/set-member-cap";
 import { findUserById } from "../users/find-user";
-import { listWorkspaceMembers } from "./list-workspace-members";
+import { listMemberSpend } from "./list-member-spend";
 import { lockedActorRole, lockMemberRoles, memberNotFound, requireMayCap } from "./member-rules";
 import { recordWorkspaceAudit } from "./record-workspace-audit";
 import { payerFor, requireWorkspaceAccess, type WorkspaceAccess } from "./workspace-access";
@@ -108,27 +108,15 @@ export async function workspaceCreditRoutes(app: FastifyInstance): Promise<void>
       const access = await requireWorkspaceAccess(app.db, user.id, request.params.id, "admin");
       requireTeam(access);
       const month = request.query.month ?? thisMonth();
-      const [members, usage] = await Promise.all([
-        listWorkspaceMembers(app.db, access.workspaceId),
-        listMemberUsage(app.db, access.workspaceId, month),
-      ]);
+      const { members, usage, spend } = await listMemberSpend(app.db, access.workspaceId, month);
       reply.header("cache-control", "no-store");
       return {
         month,
         members: [
-          ...members.map((member) => {
-            const used = usage.get(member.user_id);
-            return {
-              user_id: member.user_id,
-              email: member.email,
-              display_name: member.display_name,
-              role: member.role,
-              spent_credits: used?.spent ?? 0,
-              held_credits: used?.held ?? 0,
-              monthly_cap_credits: used?.monthlyCap ?? null,
-              calls: used?.calls ?? 0,
-            };
-          }),
+          ...spend.map((member) => ({
+            ...member,
+            held_credits: usage.get(member.user_id)?.held ?? 0,
+          })),
           ...(await departedSpenders(app.db, members, usage)),
         ],
       };
