@@ -407,6 +407,13 @@ export function createModelCaller(deps: ModelCallerDeps): ModelCaller {
               throw new ConsumerError(error);
             }
           }
+          if (output && input.onPartial) {
+            try {
+              input.onPartial(text);
+            } catch (error) {
+              throw new ConsumerError(error);
+            }
+          }
         } else if (part.type === "tool-call") {
           toolCalls.push({ ...part.call, input: withoutNul(part.call.input) });
         } else if (part.type === "error") {
