@@ -11,7 +11,8 @@
 //     the time is taken after the next frame (requestAnimationFrame, then a task) — against
 //     the provider's first chunk, and against the first chunk whose text the draft shows
 //     (the first character of the rationale).
-// Each run is stopped once both have been seen; runs follow one another in one session.
+// Each run is the first message of a new session whose page was just loaded, and is stopped
+// once both have been seen; runs follow one another.
 //   BENCH_RUNS (20), BENCH_PLAN_CHUNK_MS (15), BENCH_TTFT_MS (200), BENCH_BROWSER=0 (Node only)
 import { spawn } from "node:child_process";
 import { Agent } from "node:http";
@@ -151,7 +152,7 @@ async function signUp(base) {
 }
 
 /** A Node client in the session's room: when each run's first plan.delta and its end arrived. */
-async function nodeClient(base, token, sessionId) {
+async function nodeClient(base, token) {
   const socket = io(base, {
     transports: ["polling"],
     auth: { token },
@@ -174,8 +175,10 @@ async function nodeClient(base, token, sessionId) {
     socket.once("connect", resolve);
     socket.once("connect_error", reject);
   });
-  const ack = await socket.timeout(10_000).emitWithAck("join-session", { sessionId });
-  if (!ack.ok) throw new Error(`join: ${ack.error}`);
+  const join = async (sessionId) => {
+    const ack = await socket.timeout(10_000).emitWithAck("join-session", { sessionId });
+    if (!ack.ok) throw new Error(`join: ${ack.error}`);
+  };
   const until = async (check, what) => {
     const deadline = Date.now() + 30_000;
     while (!check()) {
@@ -190,14 +193,14 @@ async function nodeClient(base, token, sessionId) {
       });
     }
   };
-  return { firstPlan, ended, until, close: () => socket.close() };
+  return { firstPlan, ended, join, until, close: () => socket.close() };
 }
 
 /**
  * The session's page in Chromium, signed in; per run, when the forming plan's first text was
  * on screen (window.__planPainted[runId], wall-clock ms).
  */
-async function browserPage(base, token, sessionId) {
+async function browserPage(base, token) {
   const executablePath = findChromium();
   if (!executablePath) throw new Error("No Chromium found: install it or set CHROMIUM_PATH.");
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
@@ -254,9 +257,12 @@ async function browserPage(base, token, sessionId) {
       characterData: true,
     });
   });
-  await page.goto(`/chat/${sessionId}`);
-  await page.waitForSelector("textarea", { timeout: 30_000 });
   return {
+    /** Opens the session's page (a fresh load: the page holds one conversation). */
+    async open(sessionId) {
+      await page.goto(`/chat/${sessionId}`);
+      await page.waitForSelector("textarea", { timeout: 30_000 });
+    },
     painted: (runId) => page.evaluate((id) => window.__planPainted[id] ?? null, runId),
     started: (runId) => page.evaluate((id) => window.__planStarted[id] ?? null, runId),
     received: (runId) => page.evaluate((id) => window.__planReceived[id] ?? null, runId),
@@ -279,9 +285,8 @@ const server = await startServer({
 });
 const base = server.url;
 const token = await signUp(base);
-const { session } = await api(base, token, "POST", "/api/sessions", { title: "perceived start" });
-const client = await nodeClient(base, token, session.id);
-const page = WITH_BROWSER ? await browserPage(base, token, session.id) : null;
+const client = await nodeClient(base, token);
+const page = WITH_BROWSER ? await browserPage(base, token) : null;
 const loadBefore = loadavg();
 
 const toFirstEvent = [];
@@ -291,6 +296,11 @@ const toPaintedFromText = [];
 const toReceivedFromText = [];
 await fetch(`${fake.url}/log`);
 for (let i = 0; i < RUNS + WARMUP; i++) {
+  // Each run in a new session, its page freshly open: the first message of a conversation.
+  const { session } = await api(base, token, "POST", "/api/sessions", { title: `run ${i}` });
+  await client.join(session.id);
+  await page?.open(session.id);
+  await sleep(500);
   const { run_id } = await api(base, token, "POST", "/api/ai/chat", {
     session_id: session.id,
     message: "Build a small task tracker with a REST API and a clean UI",
@@ -335,7 +345,7 @@ fake.stop();
 const load = (l) => l.map((x) => x.toFixed(2)).join(" ");
 console.log(`\nPerceived start (decision 079) — ${machine()}, ${cpus().length} CPUs`);
 console.log(
-  `config: built server, PGlite (embedded), LOG_LEVEL=${LOG_LEVEL}; fake provider TTFT ${TTFT_MS} ms, plan ${PLAN_JSON.length} chars in ${CHUNKS} chunks ${CHUNK_MS} ms apart (first rationale text in chunk ${FIRST_TEXT_CHUNK + 1}); ${RUNS} runs after ${WARMUP} warm-up, one session, each stopped once its plan showed; socket.io polling, kept-alive; ${WITH_BROWSER ? "Chromium headless" : "no browser"}`,
+  `config: built server, PGlite (embedded), LOG_LEVEL=${LOG_LEVEL}; fake provider TTFT ${TTFT_MS} ms, plan ${PLAN_JSON.length} chars in ${CHUNKS} chunks ${CHUNK_MS} ms apart (first rationale text in chunk ${FIRST_TEXT_CHUNK + 1}); ${RUNS} runs after ${WARMUP} warm-up, each the first message of a new session (its page freshly loaded), stopped once its plan showed; socket.io polling, kept-alive; ${WITH_BROWSER ? "Chromium headless" : "no browser"}`,
 );
 console.log(`load average before ${load(loadBefore)}, after ${load(loadAfter)}`);
 console.log(
