@@ -345,7 +345,7 @@ fake.stop();
 const load = (l) => l.map((x) => x.toFixed(2)).join(" ");
 console.log(`\nPerceived start (decision 079) — ${machine()}, ${cpus().length} CPUs`);
 console.log(
-  `config: built server, PGlite (embedded), LOG_LEVEL=${LOG_LEVEL}; fake provider TTFT ${TTFT_MS} ms, plan ${PLAN_JSON.length} chars in ${CHUNKS} chunks ${CHUNK_MS} ms apart (first rationale text in chunk ${FIRST_TEXT_CHUNK + 1}); ${RUNS} runs after ${WARMUP} warm-up, each the first message of a new session (its page freshly loaded), stopped once its plan showed; socket.io polling, kept-alive; ${WITH_BROWSER ? "Chromium headless" : "no browser"}`,
+  `config: built server, PGlite (embedded), LOG_LEVEL=${LOG_LEVEL}; fake provider TTFT ${TTFT_MS} ms, plan ${PLAN_JSON.length} chars in ${CHUNKS} chunks ${CHUNK_MS} ms apart (first rationale text in chunk ${FIRST_TEXT_CHUNK + 1}); ${RUNS} runs after ${WARMUP} warm-up, each the first message of a new session${WITH_BROWSER ? " (its page freshly loaded)" : ""}, stopped once its plan showed; socket.io polling, kept-alive; ${WITH_BROWSER ? "Chromium headless" : "no browser"}`,
 );
 console.log(`load average before ${load(loadBefore)}, after ${load(loadAfter)}`);
 console.log(
