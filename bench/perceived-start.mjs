@@ -13,7 +13,8 @@
 //     (the first character of the rationale).
 // Each run is the first message of a new session whose page was just loaded, and is stopped
 // once both have been seen; runs follow one another.
-//   BENCH_RUNS (20), BENCH_PLAN_CHUNK_MS (15), BENCH_TTFT_MS (200), BENCH_BROWSER=0 (Node only)
+//   BENCH_RUNS (20), BENCH_PLAN_CHUNK_MS (15), BENCH_TTFT_MS (200), BENCH_BROWSER=0 (Node only),
+//   BENCH_ONE_SESSION=1 (every run in one session, its page open throughout)
 import { spawn } from "node:child_process";
 import { Agent } from "node:http";
 import { cpus, loadavg } from "node:os";
@@ -32,6 +33,8 @@ const WARMUP = 2;
 const CHUNK_MS = Number(process.env.BENCH_PLAN_CHUNK_MS ?? 15);
 const TTFT_MS = Number(process.env.BENCH_TTFT_MS ?? 200);
 const WITH_BROWSER = process.env.BENCH_BROWSER !== "0";
+/** All runs in one session (one page load): what a long conversation costs the page. */
+const ONE_SESSION = process.env.BENCH_ONE_SESSION === "1";
 const GOAL_MS = 100;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
 const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
@@ -295,12 +298,16 @@ const toPaintedFromFirst = [];
 const toPaintedFromText = [];
 const toReceivedFromText = [];
 await fetch(`${fake.url}/log`);
+let session = null;
 for (let i = 0; i < RUNS + WARMUP; i++) {
-  // Each run in a new session, its page freshly open: the first message of a conversation.
-  const { session } = await api(base, token, "POST", "/api/sessions", { title: `run ${i}` });
-  await client.join(session.id);
-  await page?.open(session.id);
-  await sleep(500);
+  // Each run in a new session, its page freshly open: the first message of a conversation
+  // (BENCH_ONE_SESSION=1: all in one, the page open throughout).
+  if (!ONE_SESSION || i === 0) {
+    session = (await api(base, token, "POST", "/api/sessions", { title: `run ${i}` })).session;
+    await client.join(session.id);
+    await page?.open(session.id);
+    await sleep(500);
+  }
   const { run_id } = await api(base, token, "POST", "/api/ai/chat", {
     session_id: session.id,
     message: "Build a small task tracker with a REST API and a clean UI",
@@ -345,7 +352,7 @@ fake.stop();
 const load = (l) => l.map((x) => x.toFixed(2)).join(" ");
 console.log(`\nPerceived start (decision 079) — ${machine()}, ${cpus().length} CPUs`);
 console.log(
-  `config: built server, PGlite (embedded), LOG_LEVEL=${LOG_LEVEL}; fake provider TTFT ${TTFT_MS} ms, plan ${PLAN_JSON.length} chars in ${CHUNKS} chunks ${CHUNK_MS} ms apart (first rationale text in chunk ${FIRST_TEXT_CHUNK + 1}); ${RUNS} runs after ${WARMUP} warm-up, each the first message of a new session${WITH_BROWSER ? " (its page freshly loaded)" : ""}, stopped once its plan showed; socket.io polling, kept-alive; ${WITH_BROWSER ? "Chromium headless" : "no browser"}`,
+  `config: built server, PGlite (embedded), LOG_LEVEL=${LOG_LEVEL}; fake provider TTFT ${TTFT_MS} ms, plan ${PLAN_JSON.length} chars in ${CHUNKS} chunks ${CHUNK_MS} ms apart (first rationale text in chunk ${FIRST_TEXT_CHUNK + 1}); ${RUNS} runs after ${WARMUP} warm-up, ${ONE_SESSION ? "all in one session (its page open throughout)" : `each the first message of a new session${WITH_BROWSER ? " (its page freshly loaded)" : ""}`}, stopped once its plan showed; socket.io polling, kept-alive; ${WITH_BROWSER ? "Chromium headless" : "no browser"}`,
 );
 console.log(`load average before ${load(loadBefore)}, after ${load(loadAfter)}`);
 console.log(
