@@ -5,7 +5,8 @@
 // CHUNK_MS apart (from the request's arrival), and each chunk carries the wall-clock time it was written, `⟦t=…⟧`, in
 // milliseconds with fractions, so a client can measure provider send → its own receipt.
 // Structured-output requests (the plan) get PLAN_JSON cut into the same number of chunks
-// (not stamped: the plan is not streamed to clients). Prints its base URL on stdout.
+// (not stamped: its text is JSON the server parses; the log has the time each chunk was
+// written instead, `sent`). Prints its base URL on stdout.
 // GET /log answers (and forgets) when each call arrived and ended, in the same wall-clock
 // milliseconds as the stamps, so a client can split a run's time into stages.
 //   node bench/fake-provider.mjs '{"ttftMs":20,"chunkMs":10,"chunks":20,"tail":"…","planJson":"…"}'
@@ -55,7 +56,7 @@ const response = (model, status, extra = {}) => ({
 });
 
 async function answer(req, res) {
-  const record = { arrived: now(), ended: 0, json: false };
+  const record = { arrived: now(), ended: 0, json: false, sent: [] };
   if (log.length < LOG_CAP) log.push(record);
   let raw = "";
   for await (const chunk of req) raw += chunk;
@@ -96,6 +97,7 @@ async function answer(req, res) {
     if (!open) return;
     const delta = pieces ? pieces[i] : textPiece(i);
     text += delta;
+    if (pieces) record.sent.push(now());
     res.write(
       sse("response.output_text.delta", {
         sequence_number: seq++,

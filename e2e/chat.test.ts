@@ -164,6 +164,18 @@ describe("Cohort Chat", () => {
     // First run: the message shows at once, the box stays usable for a note to the team
     // (decision 069), the plan ticks off live.
     const task = "Build a landing page for a recipe sharing app with a signup form";
+    // The plan forms on screen as the coordinator writes it (decision 079): recorded by an
+    // observer, since the final plan replaces it about a second later.
+    await page.evaluate(() => {
+      const seen = { rationale: "", steps: 0 };
+      Object.assign(window, { planForming: seen });
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="plan-draft-rationale"]')?.textContent;
+        if (text && text.length > seen.rationale.length) seen.rationale = text;
+        const steps = document.querySelectorAll('[data-testid="plan-draft-step"]').length;
+        seen.steps = Math.max(seen.steps, steps);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     const first = await sendTask(page, task);
     await page.getByTestId("user-message").getByText(task).waitFor();
     await expect
@@ -174,6 +186,13 @@ describe("Cohort Chat", () => {
     await first.getByTestId("plan-checklist").waitFor({ timeout: RUN_TIMEOUT });
     const steps = first.getByTestId("plan-step");
     expect(await steps.count()).toBeGreaterThanOrEqual(2);
+    const forming = await page.evaluate(
+      () =>
+        (window as unknown as { planForming: { rationale: string; steps: number } }).planForming,
+    );
+    expect(forming.rationale).toMatch(/^Why this team: \S/);
+    expect(forming.steps).toBeGreaterThanOrEqual(1);
+    expect(await first.getByTestId("plan-forming").count()).toBe(0);
 
     // Lanes stream in parallel, each with its model badge, while steps tick off.
     let sawParallel = false;

@@ -445,6 +445,7 @@ export const RUN_ERROR_CODES = {
 export const RUN_EVENT_TYPES = [
   "run.started",
   "run.plan",
+  "plan.delta",
   "agent.started",
   "agent.delta",
   "agent.done",
@@ -488,6 +489,47 @@ const callBase = {
   kind: ZLaneKind,
 };
 
+/**
+ * A step of the plan as the coordinator is still writing it (decision 079): shown once its
+ * role is known; its task may still grow.
+ */
+export const ZPlanDraftStep = z.object({ role: ZAgentRoleId, task: z.string() });
+export type TPlanDraftStep = z.infer<typeof ZPlanDraftStep>;
+
+/** The plan as far as the coordinator has written it: what `plan.delta` events add up to. */
+export interface TPlanDraft {
+  /** The planning call it comes from: a repair attempt's call starts a new draft. */
+  callId: string;
+  rationale: string;
+  steps: TPlanDraftStep[];
+}
+
+/**
+ * The draft after one `plan.delta` (decision 079): a new call, or a restart, begins again;
+ * otherwise the rationale grows by the event's text and its steps replace the draft's from
+ * `from` on. The final `run.plan` replaces the draft whatever it holds.
+ */
+export function applyPlanDelta(
+  draft: TPlanDraft | null,
+  event: {
+    call_id: string;
+    restart?: boolean | undefined;
+    rationale: string;
+    from: number;
+    steps: TPlanDraftStep[];
+  },
+): TPlanDraft {
+  const base =
+    draft && draft.callId === event.call_id && !event.restart
+      ? draft
+      : { callId: event.call_id, rationale: "", steps: [] };
+  return {
+    callId: event.call_id,
+    rationale: base.rationale + event.rationale,
+    steps: [...base.steps.slice(0, event.from), ...event.steps],
+  };
+}
+
 export const ZRunEvent = z.discriminatedUnion("type", [
   z.object({
     ...eventBase,
@@ -503,6 +545,22 @@ export const ZRunEvent = z.discriminatedUnion("type", [
     /** The planning call: its cost, and whether a repair retry was needed. */
     credits: z.number(),
     repaired: z.boolean(),
+  }),
+  /**
+   * The plan as the coordinator writes it (decision 079), gathered like lane text: the
+   * rationale's new text and the steps parsed so far from `from` on. Only a preview: the
+   * run's plan is the `run.plan` that follows (checked, repaired, fitted to the run).
+   */
+  z.object({
+    ...eventBase,
+    type: z.literal("plan.delta"),
+    /** The planning call; a repair attempt is a new call, whose draft starts empty. */
+    call_id: z.string(),
+    /** The call's answer started over (its provider failed over): the draft starts empty. */
+    restart: z.boolean().optional(),
+    rationale: z.string(),
+    from: z.number().int().min(0),
+    steps: z.array(ZPlanDraftStep),
   }),
   z.object({
     ...eventBase,

@@ -189,7 +189,8 @@ const usageOf = (input: number | undefined, output: number | undefined) =>
  * stages on top (step control, tool handling, telemetry, partial-JSON parsing of every chunk)
  * cost about as much CPU again per chunk and give a call nothing. A profile under load put
  * the SDK's per-chunk chain at about half of a run's CPU. Structured output (the plan) is the
- * same stream with the provider's JSON mode on, parsed once at its end (decision 026).
+ * same stream with the provider's JSON mode on, parsed once at its end (decision 026); its text
+ * so far goes to `onPartial` as it grows (the plan's preview, decision 079).
  */
 async function* callParts(
   model: LanguageModelV3,
@@ -403,6 +404,13 @@ export function createModelCaller(deps: ModelCallerDeps): ModelCaller {
             call.deltasForwarded = true;
             try {
               input.onDelta(delta);
+            } catch (error) {
+              throw new ConsumerError(error);
+            }
+          }
+          if (output && input.onPartial) {
+            try {
+              input.onPartial(text);
             } catch (error) {
               throw new ConsumerError(error);
             }

@@ -107,6 +107,12 @@ export interface StreamModelInput extends ModelCallInput {
   onDelta?: (delta: string) => void;
   /** Tools the model may ask for (the engine runs them; decision 058). */
   tools?: readonly GatewayTool[];
+  /**
+   * A structured call's answer so far, each time it grows (the plan's preview, decision 079).
+   * Unlike `onDelta` it keeps the fallback: an attempt that fails over starts again, so the
+   * text passed may stop extending the one before.
+   */
+  onPartial?: (textSoFar: string) => void;
 }
 
 export interface ModelCallResult {
@@ -144,6 +150,8 @@ export interface ModelCallResult {
 
 export interface StructuredCallInput<T> extends ModelCallInput {
   schema: z.ZodType<T>;
+  /** See StreamModelInput.onPartial. */
+  onPartial?: (textSoFar: string) => void;
   schemaName?: string;
   schemaDescription?: string;
 }

@@ -62,8 +62,13 @@ export interface CallSpec<T> {
   maxOutputTokens?: number;
   /** Shown in agent.started for lanes. */
   task?: string;
-  /** Structured output (the plan): no streaming, the object is validated by the gateway. */
+  /** Structured output (the plan): no deltas, the object is validated by the gateway. */
   schema?: z.ZodType<T>;
+  /**
+   * With a schema: the answer's text so far as it grows, once the call's hold is there (the
+   * plan's preview, decision 079). Shown, not charged apart: the hold covers the whole answer.
+   */
+  onPartial?: (textSoFar: string) => void;
   /** Added to the error message in agent.done when the call fails (what the run does next). */
   failureNote?: string;
   /** A hold reserved before the call (the planning call's, a re-run's); else one is reserved. */
@@ -250,10 +255,22 @@ export async function callModel<T = undefined>(
       return null;
     },
   };
+  // A structured answer's text so far: passed on once the hold is there, as deltas are.
+  let partial: string | null = null;
+  const onPartial = spec.onPartial;
+  const input: ModelCallInput & { onPartial?: (text: string) => void } = onPartial
+    ? {
+        ...route.input,
+        onPartial: (text: string) => {
+          partial = text;
+          if (reserved) onPartial(text);
+        },
+      }
+    : route.input;
   const answering = invoke(
     ctx,
     spec,
-    route.input,
+    input,
     AbortSignal.any([ctx.controller.signal, refused.signal, ...(spec.signal ? [spec.signal] : [])]),
     (delta) => {
       if (stoppedAt) return;
@@ -278,6 +295,7 @@ export async function callModel<T = undefined>(
   step.start(current);
   laneOpened();
   flush();
+  if (onPartial && partial !== null) onPartial(partial);
   let object: T | undefined;
   const output = (result: ModelCallResult) =>
     spec.schema && !result.halted ? JSON.stringify(object) : result.text;
@@ -440,7 +458,7 @@ export function routeCall<T>(ctx: RunContext, spec: CallSpec<T>, callId: string)
 async function invoke<T>(
   ctx: RunContext,
   spec: CallSpec<T>,
-  input: ModelCallInput,
+  input: ModelCallInput & { onPartial?: (text: string) => void },
   abortSignal: AbortSignal,
   onDelta: (delta: string) => void,
   callId: string,

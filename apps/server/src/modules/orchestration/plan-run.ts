@@ -16,7 +16,8 @@ import {
 import { z } from "zod";
 import { AppError } from "../../platform/errors";
 import { isUserKeyRefusal, withTryAgain } from "../models/call-failures";
-import { callModel } from "./call-model";
+import { type CallOutcome, callModel } from "./call-model";
+import { openPlanPreview } from "./plan-preview";
 import { mergedCriticTools, planToolOffer, toolsBlock, withStepTools } from "./plan-tools";
 import {
   messagesFor,
@@ -147,17 +148,27 @@ export async function planRun(ctx: RunContext): Promise<PlanOutcome> {
     // The first attempt runs on the hold reserved when the message was accepted.
     const reserved = ctx.planHold;
     ctx.planHold = null;
-    const outcome = await callModel(ctx, {
-      kind: "plan",
-      stepId: null,
-      role: null,
-      modelId: ctx.coordinatorModel,
-      messages: conversation,
-      system,
-      maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
-      schema: schema as z.ZodType<PlanDraft>,
-      reserved,
-    });
+    // The plan streams into the view as it is written (decision 079); its events are all
+    // out before the call's outcome is acted on, so `run.plan` (or the run's end) follows them.
+    const preview = openPlanPreview(ctx);
+    let outcome: CallOutcome<PlanDraft>;
+    try {
+      outcome = await callModel(ctx, {
+        kind: "plan",
+        stepId: null,
+        role: null,
+        modelId: ctx.coordinatorModel,
+        messages: conversation,
+        system,
+        maxOutputTokens: PLAN_MAX_OUTPUT_TOKENS,
+        schema: schema as z.ZodType<PlanDraft>,
+        reserved,
+        onCallId: preview.callStarted,
+        onPartial: preview.update,
+      });
+    } finally {
+      await preview.close();
+    }
     if (!outcome.ok) {
       // A refused user key is the run's error as it is: it names the key and links Settings.
       if (isUserKeyRefusal(outcome.failure.code)) {

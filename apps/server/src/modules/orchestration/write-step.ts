@@ -50,7 +50,8 @@ export function citedIn(output: string, passages: readonly TRunPassage[]): numbe
 /**
  * A call's record: its step row and every event it sends. The lanes (agents, the Critic,
  * revisions) send `agent.started`, `agent.delta` and `agent.done`; the synthesis streams
- * `final.delta`; the plan streams nothing. A charged call adds `credits.changed`.
+ * `final.delta`; the plan sends nothing here (its preview, `plan.delta`, is `plan-preview.ts`,
+ * decision 079). A charged call adds `credits.changed`.
  */
 export interface StepWriter {
   /**

@@ -272,16 +272,61 @@ function StepIcon({ state }: { state: PlanStepState }) {
   }
 }
 
-export function PlanChecklist({ run }: { run: RunView }) {
-  const plan = run.plan;
-  if (!plan) {
-    if (!isRunActive(run.status)) return null;
-    return (
+/**
+ * The plan as the coordinator writes it (decision 079): its rationale and the steps so far,
+ * under the "planning" line, until the plan itself replaces it.
+ */
+function PlanForming({ run }: { run: RunView }) {
+  const draft = run.planDraft;
+  return (
+    <section aria-label="Plan being written" aria-busy="true" data-testid="plan-forming">
       <div className="flex items-center gap-2 text-sm text-ink-600" data-testid="plan-pending">
         <span className="size-4 animate-spin rounded-full border-2 border-brand-200 border-t-brand-600" />
         The coordinator is planning who does what…
       </div>
-    );
+      {draft ? (
+        <div className="mt-2 grid grid-cols-1 gap-1.5" aria-live="polite">
+          {/* The coordinator's first token: the plan is being written, its words follow. */}
+          {!draft.rationale && draft.steps.length === 0 ? (
+            <p className="text-xs text-ink-500" data-testid="plan-draft-started">
+              Writing the plan…
+            </p>
+          ) : null}
+          {draft.rationale ? (
+            <p className="text-xs leading-5 text-ink-500" data-testid="plan-draft-rationale">
+              <span className="font-semibold text-ink-600">Why this team: </span>
+              {draft.rationale}
+            </p>
+          ) : null}
+          {draft.steps.length > 0 ? (
+            <ol className="grid grid-cols-1 gap-1.5">
+              {draft.steps.map((step, index) => (
+                <li
+                  // The draft's steps only grow at the end; their ids may not be written yet.
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a draft step is its position
+                  key={index}
+                  data-testid="plan-draft-step"
+                  className="rounded-xl border border-dashed border-ink-200 bg-white px-3 py-2 text-sm text-ink-900"
+                >
+                  <span className={cn("font-semibold", roleCopy(step.role).accent.text)}>
+                    {AGENT_ROLE_NAMES[step.role]}
+                  </span>{" "}
+                  {step.task}
+                </li>
+              ))}
+            </ol>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export function PlanChecklist({ run }: { run: RunView }) {
+  const plan = run.plan;
+  if (!plan) {
+    if (!isRunActive(run.status)) return null;
+    return <PlanForming run={run} />;
   }
   return (
     <section aria-label="Plan" data-testid="plan-checklist">

@@ -239,6 +239,83 @@ describe("run events → run view", () => {
   });
 });
 
+describe("the plan as the coordinator writes it (decision 079)", () => {
+  const started = () => {
+    seq = 0;
+    return ev("run.started", {
+      message: userMessage,
+      mode: "automatic",
+      coordinator_model: "coreason",
+    });
+  };
+  const delta = (
+    callId: string,
+    rationale: string,
+    from: number,
+    steps: { role: "strategist" | "coder" | "critic"; task: string }[],
+    restart?: true,
+  ) =>
+    ev("plan.delta", { call_id: callId, rationale, from, steps, ...(restart ? { restart } : {}) });
+
+  it("grows the draft from plan.delta, then shows only the final plan", () => {
+    const events = [
+      started(),
+      delta("p1", "", 0, []),
+      delta("p1", "Two drafts", 0, []),
+      delta("p1", " and a review.", 0, [{ role: "strategist", task: "Pla" }]),
+      delta("p1", "", 0, [
+        { role: "strategist", task: "Plan it" },
+        { role: "coder", task: "" },
+      ]),
+      delta("p1", "", 1, [{ role: "coder", task: "Code it" }]),
+    ];
+    const forming = applyRunEvents(EMPTY_CONVERSATION, events);
+    expect(forming.runs[R]?.status).toBe("planning");
+    expect(forming.runs[R]?.plan).toBeNull();
+    expect(forming.runs[R]?.planDraft).toEqual({
+      callId: "p1",
+      rationale: "Two drafts and a review.",
+      steps: [
+        { role: "strategist", task: "Plan it" },
+        { role: "coder", task: "Code it" },
+      ],
+    });
+
+    const planned = applyRunEvents(forming, [
+      ev("run.plan", { plan, credits: 0.1, repaired: false }),
+    ]);
+    expect(planned.runs[R]?.status).toBe("running");
+    expect(planned.runs[R]?.plan).toEqual(plan);
+    expect(planned.runs[R]?.planDraft).toBeNull();
+    // A piece replayed or late after the plan changes nothing.
+    const late = delta("p1", " more", 0, []);
+    expect(applyRunEvents(planned, [late])).toBe(planned);
+  });
+
+  it("starts the draft again for a repair attempt's call and after a restart", () => {
+    const events = [
+      started(),
+      delta("p1", "Only a critic.", 0, [{ role: "critic", task: "Review" }]),
+      delta("p2", "Two", 0, []),
+      delta("p2", " drafts.", 0, [{ role: "coder", task: "Code" }]),
+    ];
+    const repaired = applyRunEvents(EMPTY_CONVERSATION, events);
+    expect(repaired.runs[R]?.planDraft).toEqual({
+      callId: "p2",
+      rationale: "Two drafts.",
+      steps: [{ role: "coder", task: "Code" }],
+    });
+    const restarted = applyRunEvents(repaired, [
+      delta("p2", "Again", 0, [{ role: "strategist", task: "Plan" }], true),
+    ]);
+    expect(restarted.runs[R]?.planDraft).toEqual({
+      callId: "p2",
+      rationale: "Again",
+      steps: [{ role: "strategist", task: "Plan" }],
+    });
+  });
+});
+
 describe("session detail → conversation", () => {
   const session = {} as TSession;
   const storedRun = (status: TRun["status"]): TRun => ({
@@ -523,6 +600,35 @@ describe("session detail → conversation", () => {
     expect(state.runs[R]?.lanes).toEqual([]);
     const replayed = applyRunEvents(state, fullRun().slice(0, 5));
     expect(replayed.runs[R]?.lanes[0]?.text).toBe("Step one");
+  });
+
+  it("replays a run in progress with its plan's preview: the final plan once, no draft (decision 079)", () => {
+    const detail: TSessionDetailResponse = {
+      session,
+      messages: [userMessage],
+      runs: [storedRun("running")],
+      last_seq: 40,
+    };
+    const { state, afterSeq } = conversationFromDetail(detail);
+    expect(afterSeq).toBe(4);
+    seq = 0;
+    const events = [
+      ev("run.started", { message: userMessage, mode: "automatic", coordinator_model: "coreason" }),
+      ev("plan.delta", { call_id: "p1", rationale: "Two drafts", from: 0, steps: [] }),
+      ev("plan.delta", {
+        call_id: "p1",
+        rationale: " and a review.",
+        from: 0,
+        steps: [{ role: "strategist", task: "Plan it" }],
+      }),
+    ];
+    const forming = applyRunEvents(state, events);
+    expect(forming.runs[R]?.planDraft?.rationale).toBe("Two drafts and a review.");
+    const replayed = applyRunEvents(forming, [
+      ev("run.plan", { plan, credits: 0.1, repaired: false }),
+    ]);
+    expect(replayed.runs[R]?.plan).toEqual(plan);
+    expect(replayed.runs[R]?.planDraft).toBeNull();
   });
 
   it("adds a step's re-run to a stored run as a version beside the first (decision 031)", () => {

@@ -1,10 +1,12 @@
 import {
+  applyPlanDelta,
   CRITIC_SCORE_BAR,
   isRunActive,
   type TAgentRole,
   type TChatMessage,
   type TCodeChecks,
   type TCreditLimitKind,
+  type TPlanDraft,
   type TRun,
   type TRunError,
   type TRunEvent,
@@ -128,6 +130,11 @@ export interface RunView {
   mode: TRunMode | null;
   coordinatorModel: string | null;
   plan: TRunPlanView | null;
+  /**
+   * The plan as the coordinator writes it, before `run.plan` (decision 079): shown while the
+   * run plans, then replaced by the plan.
+   */
+  planDraft?: TPlanDraft | null;
   planCredits: number | null;
   planRepaired: boolean;
   lanes: LaneView[];
@@ -474,11 +481,16 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         coordinatorModel: event.coordinator_model,
         createdAt: run.createdAt ?? event.at,
       };
+    case "plan.delta":
+      // A preview only: once the run has its plan, a late or replayed piece changes nothing.
+      if (run.plan) return run;
+      return { ...run, planDraft: applyPlanDelta(run.planDraft ?? null, event) };
     case "run.plan":
       return {
         ...run,
         status: isRunActive(run.status) ? "running" : run.status,
         plan: event.plan,
+        planDraft: null,
         planCredits: event.credits,
         planRepaired: event.repaired,
         memories: event.plan.memories ?? run.memories,
@@ -705,6 +717,7 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         ...run,
         status: isRunActive(run.status) ? "running" : run.status,
         plan: event.plan,
+        planDraft: null,
         review: null,
       };
     case "lane.steered":
