@@ -99,7 +99,8 @@ async function signUp(base) {
 
 async function waitForRun(base, token, sessionId, count) {
   for (;;) {
-    const { json } = await api(base, token, "GET", `/api/sessions/${sessionId}`);
+    // The newest run in full, the rest outlined (decision 077): polling stays light.
+    const { json } = await api(base, token, "GET", `/api/sessions/${sessionId}?runs=1`);
     const run = json.runs[count - 1];
     if (run && !isRunActive(run.status)) return run;
     await sleep(200);
@@ -119,8 +120,8 @@ function filler(bytes, seed) {
   return out;
 }
 
-/** The one real run's export, copied into RUNS runs with fresh ids and TEXT_BYTES of text. */
-function longExport(template) {
+/** The one real run's export, copied into `count` runs with fresh ids and their share of TEXT_BYTES per step. */
+function longExport(template, count = RUNS) {
   const [run] = template.runs;
   const question = template.messages.find((m) => m.id === run.message_id);
   const answer = template.messages.find((m) => m.id === run.result_message_id);
@@ -128,11 +129,11 @@ function longExport(template) {
   const messages = [];
   const runs = [];
   const start = Date.parse("2026-01-01T00:00:00.000Z");
-  for (let n = 0; n < RUNS; n++) {
+  for (let n = 0; n < count; n++) {
     const at = (offset) => new Date(start + n * 60_000 + offset).toISOString();
     const ids = { run: randomUUID(), message: randomUUID(), answer: randomUUID() };
     const stepIds = new Map(run.steps.map((s) => [s.id, randomUUID()]));
-    const last = n === RUNS - 1;
+    const last = n === count - 1;
     const steps = run.steps.map((step, s) => {
       const text = filler(stepBytes, n * 31 + s);
       const output =
@@ -200,6 +201,72 @@ async function rendererPssMb(browser) {
     }
   }
   return kb / 1024;
+}
+
+/** Opens the session three times; each: when the latest answer showed, and the calls before it. */
+async function measureOpens(page, base, sessionId) {
+  const opens = [];
+  for (let i = 0; i < 3; i++) {
+    await page.goto(`${base}/chat/${sessionId}`);
+    await page.waitForFunction(() => typeof window.__latestVisibleAt === "number", null, {
+      timeout: 120_000,
+    });
+    opens.push(
+      await page.evaluate((id) => {
+        const detail = performance
+          .getEntriesByType("resource")
+          .find((e) => new URL(e.name).pathname === `/api/sessions/${id}`);
+        const [nav] = performance.getEntriesByType("navigation");
+        // The app's calls before the detail: the boot's own waterfall (sign-in, agreement…).
+        const calls = performance
+          .getEntriesByType("resource")
+          .filter((e) => new URL(e.name).pathname.startsWith("/api/"))
+          .filter((e) => e.startTime < (detail?.startTime ?? Number.POSITIVE_INFINITY))
+          .map(
+            (e) =>
+              `${new URL(e.name).pathname} ${e.startTime.toFixed(0)}–${e.responseEnd.toFixed(0)}`,
+          );
+        return {
+          calls,
+          at: window.__latestVisibleAt,
+          domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
+          detailStart: detail?.startTime ?? null,
+          detailEnd: detail?.responseEnd ?? null,
+        };
+      }, sessionId),
+    );
+  }
+  opens.sort((a, b) => a.at - b.at);
+  return opens;
+}
+
+/** Sends a message from the page and counts the frames painted until its run ends. */
+async function measureStream(page, base, token, sessionId, runCount) {
+  await page.getByTestId("composer-input").fill("One more question, streamed.");
+  await page.evaluate(() => {
+    window.__frames = [];
+    const tick = (t) => {
+      window.__frames.push(t);
+      if (!window.__stopFrames) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await page.getByTestId("composer-input").press("Enter");
+  const streamStarted = Date.now();
+  await waitForRun(base, token, sessionId, runCount);
+  const streamSeconds = (Date.now() - streamStarted) / 1000;
+  const frames = await page.evaluate(() => {
+    window.__stopFrames = true;
+    return window.__frames;
+  });
+  const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+  const spanMs = frames.at(-1) - frames[0];
+  const fps = (frames.length - 1) / (spanMs / 1000);
+  const longest = Math.max(...gaps);
+  const over50 = gaps.filter((g) => g > 50).length;
+  const sortedGaps = [...gaps].sort((a, b) => a - b);
+  const p95Gap = sortedGaps[Math.floor(sortedGaps.length * 0.95)];
+  return { fps, p95Gap, longest, over50, streamSeconds };
 }
 
 async function freshDatabase(url) {
@@ -339,37 +406,7 @@ try {
     requestAnimationFrame(look);
   }, MARKER);
 
-  const opens = [];
-  for (let i = 0; i < 3; i++) {
-    await page.goto(`${base}/chat/${sessionId}`);
-    await page.waitForFunction(() => typeof window.__latestVisibleAt === "number", null, {
-      timeout: 120_000,
-    });
-    opens.push(
-      await page.evaluate((id) => {
-        const detail = performance
-          .getEntriesByType("resource")
-          .find((e) => new URL(e.name).pathname === `/api/sessions/${id}`);
-        const [nav] = performance.getEntriesByType("navigation");
-        // The app's calls before the detail: the boot's own waterfall (sign-in, agreement…).
-        const calls = performance
-          .getEntriesByType("resource")
-          .filter((e) => new URL(e.name).pathname.startsWith("/api/"))
-          .filter((e) => e.startTime < (detail?.startTime ?? Number.POSITIVE_INFINITY))
-          .map(
-            (e) =>
-              `${new URL(e.name).pathname} ${e.startTime.toFixed(0)}–${e.responseEnd.toFixed(0)}`,
-          );
-        return {
-          calls,
-          at: window.__latestVisibleAt,
-          domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
-          detailStart: detail?.startTime ?? null,
-          detailEnd: detail?.responseEnd ?? null,
-        };
-      }, sessionId),
-    );
-  }
+  const opens = await measureOpens(page, base, sessionId);
   opens.sort((a, b) => a.at - b.at);
   const openMs = opens[1].at;
   const ms = (v) => (v === null ? "n/a" : `${v.toFixed(0)} ms`);
@@ -387,33 +424,23 @@ try {
   const pssMb = await rendererPssMb(browser);
 
   // A new run streamed into the long session, sent from the page.
-  await page.getByTestId("composer-input").fill("One more question, streamed.");
-  await page.evaluate(() => {
-    window.__frames = [];
-    const tick = (t) => {
-      window.__frames.push(t);
-      if (!window.__stopFrames) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-  await page.getByTestId("composer-input").press("Enter");
-  const streamStarted = Date.now();
-  await waitForRun(base, token, sessionId, RUNS + 1);
-  const streamSeconds = (Date.now() - streamStarted) / 1000;
-  const frames = await page.evaluate(() => {
-    window.__stopFrames = true;
-    return window.__frames;
-  });
-  const gaps = frames.slice(1).map((t, i) => t - frames[i]);
-  const spanMs = frames.at(-1) - frames[0];
-  const fps = (frames.length - 1) / (spanMs / 1000);
-  const longest = Math.max(...gaps);
-  const over50 = gaps.filter((g) => g > 50).length;
-  const sortedGaps = [...gaps].sort((a, b) => a - b);
-  const p95Gap = sortedGaps[Math.floor(sortedGaps.length * 0.95)];
+  const stream = await measureStream(page, base, token, sessionId, RUNS + 1);
+  const { fps, p95Gap, longest, over50, streamSeconds } = stream;
   const after = Object.fromEntries(
     (await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]),
   );
+
+  // The floor, in the same run on the same machine: a one-run session opened and streamed into
+  // the same way (what the app's boot and one open run cost now, whatever the history).
+  const { json: floorImport } = await api(
+    base,
+    token,
+    "POST",
+    "/api/sessions/import",
+    longExport(template, 1),
+  );
+  const floorOpens = await measureOpens(page, base, floorImport.session_id);
+  const floorStream = await measureStream(page, base, token, floorImport.session_id, 2);
 
   const [l1, l5] = loadavg();
   console.log(`\nLong session — bench/long-session.mjs (decision 077)`);
@@ -444,6 +471,9 @@ try {
   );
   console.log(
     `${mark(fps >= GOALS.fps * FPS_TOLERANCE)} streaming a new run (${streamSeconds.toFixed(1)} s at ${TOKENS_PER_SECOND} tokens/s): ${fps.toFixed(1)} fps, p95 frame ${p95Gap.toFixed(1)} ms, longest ${longest.toFixed(0)} ms, ${over50} frames > 50 ms; goal 60 fps (≥ ${GOALS.fps * FPS_TOLERANCE})`,
+  );
+  console.log(
+    `floor (a 1-run session, same run): open median ${floorOpens[1].at.toFixed(0)} ms (${floorOpens.map((o) => o.at.toFixed(0)).join(", ")}); streaming ${floorStream.fps.toFixed(1)} fps, p95 frame ${floorStream.p95Gap.toFixed(1)} ms, ${floorStream.over50} frames > 50 ms`,
   );
   console.log(
     `   JS heap after the stream: ${(after.JSHeapUsedSize / 1024 / 1024).toFixed(1)} MB, ${after.Nodes} DOM nodes`,
