@@ -320,8 +320,9 @@ describe("Cohort Chat", () => {
 
     // A session whose last run completed is offered Archive, not Pause (decision 065).
     const header = page.getByTestId("session-header");
+    // (The header follows the session list's refresh after the run's end: waited for.)
+    await expect.poll(() => header.getByRole("button", { name: "Archive" }).count()).toBe(1);
     expect(await header.getByRole("button", { name: "Pause" }).count()).toBe(0);
-    expect(await header.getByRole("button", { name: "Archive" }).count()).toBe(1);
 
     // The phone layout: one column, lanes stacked, the session list in a drawer.
     await page.setViewportSize({ width: 360, height: 780 });

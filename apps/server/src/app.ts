@@ -49,7 +49,7 @@ import { findRunFor } from "./modules/orchestration/find-run-for";
 import { listToolCalls } from "./modules/orchestration/list-tool-calls";
 import { registerOrchestration } from "./modules/orchestration/register-orchestration";
 import { lastEventSeq } from "./modules/orchestration/run-events";
-import { listRuns } from "./modules/orchestration/run-store";
+import { listRuns, listRunsBefore, listRunsPaged } from "./modules/orchestration/run-store";
 import {
   findNewestRuns,
   findRunSessions,
@@ -306,6 +306,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     runs: {
       lastEventSeq: (sessionId) => lastEventSeq(app.orchestration.deps, sessionId),
       list: (sessionId) => listRuns(db, sessionId),
+      listPaged: (sessionId, full) => listRunsPaged(db, sessionId, full),
+      listBefore: (sessionId, before, limit) => listRunsBefore(db, sessionId, before, limit),
       toolCalls: (sessionId) => listToolCalls(db, sessionId),
       stopActive: (sessionId) => app.orchestration.control.cancelSessionRun(sessionId),
       eraseFiles: async (sessionId) => {

@@ -362,6 +362,12 @@ export const ZRun = z.object({
   shown_at: z.string().optional(),
   /** A fork of another run of the same message (decision 070). */
   fork: ZRunFork.optional(),
+  /**
+   * An outline (decision 077): a run older than the page of a paged session view
+   * (`GET /api/sessions/{id}?runs=N`), with its ids, status, times and totals but without its
+   * steps, plan and tool calls; `GET /api/sessions/{id}/runs?before=` reads it in full.
+   */
+  outline: z.literal(true).optional(),
 });
 export type TRun = z.infer<typeof ZRun>;
 
@@ -931,6 +937,32 @@ export const ZSessionDetailResponse = z.object({
   last_seq: z.number().int(),
 });
 export type TSessionDetailResponse = z.infer<typeof ZSessionDetailResponse>;
+
+/** The most runs one page of a session's runs holds (decision 077). */
+export const SESSION_RUNS_PAGE_MAX = 50;
+
+/**
+ * GET /api/sessions/{id}?runs=N: the newest N runs in full, the older ones as outlines (a
+ * long session opens at once, decision 077); without `runs`, every run in full.
+ */
+export const ZSessionDetailQuery = z.object({
+  runs: z.coerce.number().int().min(1).max(SESSION_RUNS_PAGE_MAX).optional(),
+});
+export type TSessionDetailQuery = z.infer<typeof ZSessionDetailQuery>;
+
+/** GET /api/sessions/{id}/runs?before=<run id>&limit=N: the runs just older than `before`. */
+export const ZSessionRunsQuery = z.object({
+  before: z.string().trim().min(1),
+  limit: z.coerce.number().int().min(1).max(SESSION_RUNS_PAGE_MAX).default(10),
+});
+export type TSessionRunsQuery = z.input<typeof ZSessionRunsQuery>;
+
+/** Up to `limit` runs in full, oldest first; `earlier`: older ones remain (ask with the first's id). */
+export const ZSessionRunsResponse = z.object({
+  runs: z.array(ZRun),
+  earlier: z.boolean(),
+});
+export type TSessionRunsResponse = z.infer<typeof ZSessionRunsResponse>;
 
 // ---------------------------------------------------------------------------------------
 // Session attachments: the documents a session's runs work from (decision 037).

@@ -215,6 +215,7 @@ const OWNED_ELSEWHERE: Record<string, string> = {
   "POST /api/sessions/{id}/runs/{runId}/show": "branches-forks.test.ts: another user 404",
   "POST /api/sessions/{id}/runs/{runId}/steps/{stepId}/fork":
     "branches-forks.test.ts: another user 404",
+  "GET /api/sessions/{id}/runs": "session-run-pages.test.ts: an outsider 404 (needs ?before=)",
   "GET /api/sessions/{id}/runs/{runId}/plan": "steering.test.ts: a stranger 404",
   "POST /api/sessions/{id}/runs/{runId}/plan/start": "steering.test.ts: a stranger 404",
   "POST /api/sessions/{id}/runs/{runId}/lanes/{stepId}/steer": "steering.test.ts: a stranger 404",

@@ -234,6 +234,77 @@ export async function listRuns(db: Queryable, sessionId: string): Promise<TRun[]
   return runs.map((run) => withMaterial(run, material.get(run.id)));
 }
 
+/**
+ * A paged view of the session's runs (decision 077), oldest first: the newest `full` in full,
+ * the older ones as outlines (no steps, plan or material).
+ */
+export async function listRunsPaged(
+  db: Queryable,
+  sessionId: string,
+  full: number,
+): Promise<TRun[]> {
+  const { rows } = await db.query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = $1 ORDER BY created_at, id`,
+    [sessionId],
+  );
+  const outlined = Math.max(0, rows.length - full);
+  const whole = await fullRuns(db, rows.slice(outlined));
+  return [...rows.slice(0, outlined).map(outlineOf), ...whole];
+}
+
+/**
+ * Up to `limit` of the session's runs just older than run `before`, in full, oldest first,
+ * and whether older ones remain; null when `before` is not a run of the session.
+ */
+export async function listRunsBefore(
+  db: Queryable,
+  sessionId: string,
+  before: string,
+  limit: number,
+): Promise<{ runs: TRun[]; earlier: boolean } | null> {
+  if (!UUID.test(before)) return null;
+  const cursor = await db.query("SELECT 1 FROM runs WHERE id = $1 AND session_id = $2", [
+    before,
+    sessionId,
+  ]);
+  if (cursor.rows.length === 0) return null;
+  // Compared in SQL: the stored time has microseconds, a JavaScript Date only milliseconds.
+  const { rows } = await db.query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM runs
+     WHERE session_id = $1
+       AND (created_at, id) < (SELECT created_at, id FROM runs WHERE id = $2::uuid)
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [sessionId, before, limit + 1],
+  );
+  const page = rows.slice(0, limit).reverse();
+  return { runs: await fullRuns(db, page), earlier: rows.length > limit };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function outlineOf(row: RunRow): TRun {
+  return { ...toRun(row, []), plan: null, outline: true };
+}
+
+/** These runs (rows in order) with their steps and material. */
+async function fullRuns(db: Queryable, rows: RunRow[]): Promise<TRun[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [steps, material] = await Promise.all([
+    db.query<StepRow>(
+      `SELECT ${STEP_COLUMNS} FROM run_steps WHERE run_id = ANY($1::uuid[])
+       ORDER BY started_at, id`,
+      [ids],
+    ),
+    loadRunMaterial(db, ids),
+  ]);
+  const byRun = new Map<string, TRunStep[]>();
+  for (const row of steps.rows) {
+    byRun.set(row.run_id, [...(byRun.get(row.run_id) ?? []), toStep(row)]);
+  }
+  return rows.map((row) => withMaterial(toRun(row, byRun.get(row.id) ?? []), material.get(row.id)));
+}
+
 async function listRunRows(db: Queryable, sessionId: string): Promise<TRun[]> {
   const [runs, steps] = await Promise.all([
     db.query<RunRow>(

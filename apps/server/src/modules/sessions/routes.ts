@@ -1,10 +1,14 @@
 import {
+  ERROR_CODES,
   type TRun,
   type TRunToolCall,
   ZCreateSessionRequest,
   ZDeleteSessionResponse,
+  ZSessionDetailQuery,
   ZSessionDetailResponse,
   ZSessionResponse,
+  ZSessionRunsQuery,
+  ZSessionRunsResponse,
   ZSessionsQuery,
   ZSessionsResponse,
   ZUpdateSessionRequest,
@@ -13,6 +17,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
 import { checkToolSettings } from "../tools/check-tool-settings";
 import { requireWorkspaceAccess } from "../workspaces/workspace-access";
@@ -41,6 +46,14 @@ export interface SessionRuns {
   lastEventSeq(sessionId: string): Promise<number>;
   /** The session's runs with their plans, steps and costs, oldest first. */
   list(sessionId: string): Promise<TRun[]>;
+  /** The same, with only the newest `full` in full and the older ones as outlines (decision 077). */
+  listPaged(sessionId: string, full: number): Promise<TRun[]>;
+  /** Up to `limit` runs just older than run `before`, in full; null: `before` is not the session's. */
+  listBefore(
+    sessionId: string,
+    before: string,
+    limit: number,
+  ): Promise<{ runs: TRun[]; earlier: boolean } | null>;
   /** The session's tool calls by run id, in order, from their stored events (decision 058). */
   toolCalls(sessionId: string): Promise<Map<string, TRunToolCall[]>>;
   /** Stops the session's active run, if any. */
@@ -125,28 +138,53 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     {
       schema: {
         tags,
-        summary: "A session with its messages and runs (plans, steps, costs), oldest first",
+        summary:
+          "A session with its messages and runs (plans, steps, costs), oldest first; with `runs=N`, only the newest N runs in full and the older ones as outlines (read them with GET /api/sessions/{id}/runs)",
         params,
+        querystring: ZSessionDetailQuery,
         response: { 200: ZSessionDetailResponse },
       },
     },
     async (request, reply) => {
       const { user } = await requireAgreement(request);
       const session = toStoredSession(await findSessionFor(app.db, user.id, request.params.id));
+      const full = request.query.runs;
       // The seq first: events that land while the rest is read are replayed, not missed.
       const last_seq = await sessionRuns.lastEventSeq(session.id);
       const [messages, stored, toolCalls] = await Promise.all([
         listMessages(app.db, session.id),
-        sessionRuns.list(session.id),
+        full === undefined ? sessionRuns.list(session.id) : sessionRuns.listPaged(session.id, full),
         sessionRuns.toolCalls(session.id),
       ]);
-      // A finished run's tool rows come back with it (decision 058); a running one replays them.
-      const runs = stored.map((run) => {
-        const calls = toolCalls.get(run.id);
-        return calls ? { ...run, tool_calls: calls } : run;
-      });
+      const runs = withToolCalls(stored, toolCalls);
       reply.header("cache-control", "no-store");
       return { session: withActivity(session, newestOf(runs)), messages, runs, last_seq };
+    },
+  );
+
+  r.get(
+    "/api/sessions/:id/runs",
+    {
+      schema: {
+        tags,
+        summary:
+          "A page of the session's runs in full, oldest first: up to `limit` just older than the run `before`; `earlier` says whether older ones remain (404 for a run not of this session)",
+        params,
+        querystring: ZSessionRunsQuery,
+        response: { 200: ZSessionRunsResponse },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireAgreement(request);
+      const session = await findSessionFor(app.db, user.id, request.params.id);
+      const { before, limit } = request.query;
+      const [page, toolCalls] = await Promise.all([
+        sessionRuns.listBefore(session.id, before, limit),
+        sessionRuns.toolCalls(session.id),
+      ]);
+      if (!page) throw new AppError(ERROR_CODES.notFound, 404, "This run does not exist.");
+      reply.header("cache-control", "no-store");
+      return { runs: withToolCalls(page.runs, toolCalls), earlier: page.earlier };
     },
   );
 
@@ -232,4 +270,12 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       return { deleted: true as const };
     },
   );
+}
+
+/** A finished run's tool rows come back with it (decision 058); a running one replays them. */
+function withToolCalls(runs: TRun[], toolCalls: Map<string, TRunToolCall[]>): TRun[] {
+  return runs.map((run) => {
+    const calls = run.outline ? undefined : toolCalls.get(run.id);
+    return calls ? { ...run, tool_calls: calls } : run;
+  });
 }

@@ -1,5 +1,5 @@
 import { CHAT_MESSAGE_MAX, type TChatMessage, type TModel } from "@cohort/contracts";
-import { type FormEvent, type KeyboardEvent, useId, useState } from "react";
+import { type FormEvent, type KeyboardEvent, memo, useId, useMemo, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { Pager } from "../../components/pager";
 import { isApiError } from "../../lib/api/api-error";
@@ -39,60 +39,136 @@ export function BranchTurns({
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const latestRunId = turns.at(-1)?.run?.id;
+  // The page's handlers change every render; a turn reads the latest through this ref, so a
+  // turn whose data did not change is not drawn again while another run streams (decision 077).
+  const handlers = useRef({ onShow, onEdited, onEditFailed });
+  handlers.current = { onShow, onEdited, onEditFailed };
+  const stable = useMemo<TurnHandlers>(
+    () => ({
+      onShow: (kind, id) => handlers.current.onShow(kind, id),
+      onEdited: (sent) => handlers.current.onEdited(sent),
+      onEditFailed: (error) => handlers.current.onEditFailed(error),
+      setEditing,
+    }),
+    [],
+  );
   return (
     <>
-      {turns.map((turn) => {
-        const { message, versions, runs, run } = turn;
-        const index = versions.findIndex((m) => m.id === message.id);
-        const pager = (
-          <Pager
-            index={index}
-            count={versions.length}
-            what="your message"
-            buttonNames="position"
-            testId="message-pager"
-            onSelect={(i) => {
-              const to = versions[i];
-              if (to) onShow("message", to.id);
-            }}
-          />
-        );
-        return (
-          <li key={message.id} className="grid grid-cols-1 gap-3" data-testid="turn">
-            {editing === message.id ? (
-              <MessageEditor
-                message={message}
-                sessionId={sessionId}
-                canStart={canStart}
-                onCancel={() => setEditing(null)}
-                onSent={(sent) => {
-                  setEditing(null);
-                  onEdited({ ...sent, parentRunId: message.parent_run_id ?? null });
-                }}
-                onFailed={onEditFailed}
-              />
-            ) : (
-              <UserMessage
-                message={message}
-                onEdit={() => setEditing(message.id)}
-                pager={versions.length > 1 ? pager : null}
-              />
-            )}
-            {run ? (
-              <AnswerVersion
-                run={run}
-                runs={runs}
-                models={models}
-                latest={run.id === latestRunId}
-                onShow={(id) => onShow("run", id)}
-              />
-            ) : null}
-          </li>
-        );
-      })}
+      {turns.map((turn) => (
+        <Turn
+          key={turn.message.id}
+          turn={turn}
+          models={models}
+          sessionId={sessionId}
+          canStart={canStart}
+          editing={editing === turn.message.id}
+          latest={turn.run !== null && turn.run.id === latestRunId}
+          handlers={stable}
+        />
+      ))}
     </>
   );
 }
+
+interface TurnHandlers {
+  onShow(kind: "message" | "run", id: string): void;
+  onEdited(sent: {
+    runId: string;
+    messageId: string;
+    content: string;
+    parentRunId: string | null;
+  }): void;
+  onEditFailed(error: unknown): void;
+  setEditing(id: string | null): void;
+}
+
+interface TurnProps {
+  turn: BranchTurn;
+  models: Map<string, TModel>;
+  sessionId: string;
+  canStart: boolean;
+  editing: boolean;
+  latest: boolean;
+  handlers: TurnHandlers;
+}
+
+const sameItems = <T,>(a: readonly T[], b: readonly T[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
+/** A turn is drawn again only when what it shows changed (the timeline builds new arrays). */
+function sameTurn(a: TurnProps, b: TurnProps): boolean {
+  return (
+    a.turn.message === b.turn.message &&
+    a.turn.run === b.turn.run &&
+    sameItems(a.turn.runs, b.turn.runs) &&
+    sameItems(a.turn.versions, b.turn.versions) &&
+    a.models === b.models &&
+    a.sessionId === b.sessionId &&
+    a.canStart === b.canStart &&
+    a.editing === b.editing &&
+    a.latest === b.latest &&
+    a.handlers === b.handlers
+  );
+}
+
+const Turn = memo(function Turn({
+  turn,
+  models,
+  sessionId,
+  canStart,
+  editing,
+  latest,
+  handlers,
+}: TurnProps) {
+  const { message, versions, runs, run } = turn;
+  const { onShow, onEdited, onEditFailed, setEditing } = handlers;
+  const index = versions.findIndex((m) => m.id === message.id);
+  const pager = (
+    <Pager
+      index={index}
+      count={versions.length}
+      what="your message"
+      buttonNames="position"
+      testId="message-pager"
+      onSelect={(i) => {
+        const to = versions[i];
+        if (to) onShow("message", to.id);
+      }}
+    />
+  );
+  return (
+    <li className="grid grid-cols-1 gap-3" data-testid="turn" data-turn-id={message.id}>
+      {editing ? (
+        <MessageEditor
+          message={message}
+          sessionId={sessionId}
+          canStart={canStart}
+          onCancel={() => setEditing(null)}
+          onSent={(sent) => {
+            setEditing(null);
+            onEdited({ ...sent, parentRunId: message.parent_run_id ?? null });
+          }}
+          onFailed={onEditFailed}
+        />
+      ) : (
+        <UserMessage
+          message={message}
+          onEdit={() => setEditing(message.id)}
+          pager={versions.length > 1 ? pager : null}
+        />
+      )}
+      {run ? (
+        <AnswerVersion
+          run={run}
+          runs={runs}
+          models={models}
+          latest={latest}
+          onShow={(id) => onShow("run", id)}
+        />
+      ) : null}
+    </li>
+  );
+}, sameTurn);
 
 function AnswerVersion({
   run,

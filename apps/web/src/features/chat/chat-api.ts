@@ -18,6 +18,7 @@ import {
   type TSessionDetailResponse,
   type TSessionDocumentsResponse,
   type TSessionResponse,
+  type TSessionRunsResponse,
   type TSessionStatus,
   type TSessionsResponse,
   type TShowBranchResponse,
@@ -60,11 +61,34 @@ export function listSessions(q: string, signal?: AbortSignal): Promise<TSessions
   });
 }
 
+/**
+ * How many runs the conversation opens with in full, and reads per "Load earlier runs"
+ * (decision 077): the older ones come as outlines.
+ */
+export const RUNS_PAGE = 10;
+
+/** The session with every run in full; with `runs`, only the newest that many (decision 077). */
 export function getSessionDetail(
   id: string,
   signal?: AbortSignal,
+  runs?: number,
 ): Promise<TSessionDetailResponse> {
-  return api.get<TSessionDetailResponse>(`/sessions/${encodeURIComponent(id)}`, { signal });
+  return api.get<TSessionDetailResponse>(`/sessions/${encodeURIComponent(id)}`, {
+    signal,
+    ...(runs === undefined ? {} : { query: { runs } }),
+  });
+}
+
+/** Up to RUNS_PAGE runs in full just older than run `before` (decision 077). */
+export function listEarlierRuns(
+  id: string,
+  before: string,
+  signal?: AbortSignal,
+): Promise<TSessionRunsResponse> {
+  return api.get<TSessionRunsResponse>(`/sessions/${encodeURIComponent(id)}/runs`, {
+    query: { before, limit: RUNS_PAGE },
+    signal,
+  });
 }
 
 export function listSessionEvents(

@@ -30,10 +30,11 @@ import {
   REFUSAL_TITLES,
   RefusalAction,
 } from "./credit-refusal";
+import { EarlierRunsLoader } from "./earlier-runs";
 import { ForkDialog, type ForkTarget } from "./fork-dialog";
 import { ApprovalActionsContext } from "./lane-tools";
 import { UserMessage } from "./run-card";
-import { activeRunOf, rerunGoing } from "./run-state";
+import { activeRunOf, firstLoadedTurn, rerunGoing } from "./run-state";
 import { SessionHeader } from "./session-header";
 import { firstMessageOf } from "./start-from-message";
 import { sendRunMessage } from "./steering-api";
@@ -89,6 +90,29 @@ function useStickToBottom(dependency: unknown) {
   };
 }
 
+/**
+ * Keeps the reader's place when earlier turns are put above the first one on screen (decision
+ * 077): where that turn was is read before the change is drawn (the page still shows the old
+ * turns while this renders), and the page scrolls by however far it moved.
+ */
+function useKeepPlace(firstTurnId: string | undefined) {
+  const shown = useRef(firstTurnId);
+  const place = useRef<{ id: string; top: number } | null>(null);
+  if (shown.current !== firstTurnId) {
+    const before = shown.current;
+    const node = before ? document.querySelector(`[data-turn-id="${before}"]`) : null;
+    place.current = before && node ? { id: before, top: node.getBoundingClientRect().top } : null;
+    shown.current = firstTurnId;
+  }
+  useLayoutEffect(() => {
+    const kept = place.current;
+    place.current = null;
+    if (!kept || firstTurnId === undefined) return;
+    const node = document.querySelector(`[data-turn-id="${kept.id}"]`);
+    if (node) window.scrollBy({ top: node.getBoundingClientRect().top - kept.top });
+  }, [firstTurnId]);
+}
+
 export function Conversation({
   sessionId,
   models,
@@ -100,8 +124,17 @@ export function Conversation({
 }) {
   const queryClient = useQueryClient();
   const { user } = useAuth();
-  const { load, session, setSession, state, addSent, retry, approvalDecided } =
-    useConversation(sessionId);
+  const {
+    load,
+    session,
+    setSession,
+    state,
+    addSent,
+    retry,
+    approvalDecided,
+    earlier,
+    loadEarlier,
+  } = useConversation(sessionId);
   const viewerReason = useReadOnlyReason(session?.workspace_id);
   useShowSessionWorkspace(session?.workspace_id);
   const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
@@ -124,6 +157,10 @@ export function Conversation({
       return next;
     });
   const turns = useMemo(() => branchTimeline(state, picks, localForks), [state, picks, localForks]);
+  // A long session shows the turns whose runs it holds in full (decision 077).
+  const firstShown = earlier ? firstLoadedTurn(turns) : 0;
+  const shownTurns = useMemo(() => turns.slice(firstShown), [turns, firstShown]);
+  useKeepPlace(shownTurns[0]?.message.id);
   // A step's re-run counts as work going on: the box waits, and Stop stops it.
   const active =
     activeRunOf(state) ?? Object.values(state.runs).find((run) => rerunGoing(run)) ?? null;
@@ -312,8 +349,15 @@ export function Conversation({
               }}
             >
               <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
+                {earlier && firstShown > 0 ? (
+                  <EarlierRunsLoader
+                    hiddenTurns={firstShown}
+                    earlier={earlier}
+                    onLoad={loadEarlier}
+                  />
+                ) : null}
                 <BranchTurns
-                  turns={turns}
+                  turns={shownTurns}
                   models={models}
                   sessionId={session.id}
                   canStart={actions.canStart}

@@ -14,7 +14,10 @@ import {
   applyRunEvents,
   conversationFromDetail,
   EMPTY_CONVERSATION,
+  firstLoadedTurn,
+  mergeEarlierRuns,
   planStepState,
+  type RunView,
   rerunGoing,
   rerunReviewOf,
   stepVersions,
@@ -397,6 +400,39 @@ describe("session detail → conversation", () => {
     expect(run?.lanes[0]).toMatchObject({ text: "Stored draft", task: "Plan it" });
     expect(run?.critic).toMatchObject({ score: 8, verdict: "approve" });
     expect(applyRunEvents(state, fullRun().slice(0, 3))).toBe(state);
+  });
+
+  it("keeps an outline until its page is read, then the run in full (decision 077)", () => {
+    const outline: TRun = { ...storedRun("completed"), plan: null, steps: [], outline: true };
+    const detail: TSessionDetailResponse = {
+      session,
+      messages: [userMessage, answer],
+      runs: [outline],
+      last_seq: 40,
+    };
+    const { state } = conversationFromDetail(detail);
+    expect(state.runs[R]).toMatchObject({ outline: true, status: "completed", lanes: [] });
+    const merged = mergeEarlierRuns(state, [storedRun("completed")]);
+    expect(merged.runs[R]?.outline).toBeUndefined();
+    expect(merged.runs[R]?.lanes[0]).toMatchObject({ text: "Stored draft", task: "Plan it" });
+    expect(merged.messages).toBe(state.messages);
+    // A run the page holds in full already (streamed here, or an earlier page) stays as it is.
+    expect(mergeEarlierRuns(merged, [storedRun("completed")])).toBe(merged);
+  });
+
+  it("shows the turns after the last one with an outline among its answers (decision 077)", () => {
+    const full = { outline: undefined } as RunView;
+    const outlined = { outline: true } as RunView;
+    expect(firstLoadedTurn([])).toBe(0);
+    expect(firstLoadedTurn([{ runs: [full] }, { runs: [full] }])).toBe(0);
+    expect(
+      firstLoadedTurn([
+        { runs: [outlined] },
+        { runs: [full, outlined] },
+        { runs: [full] },
+        { runs: [] },
+      ]),
+    ).toBe(2);
   });
 
   it("rebuilds a finished run's tool rows from the stored calls (decision 058)", () => {

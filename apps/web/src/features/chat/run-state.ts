@@ -175,6 +175,11 @@ export interface RunView {
   review?: { id: string; expiresAt: string } | null;
   /** Messages sent while the team worked (decision 069). */
   queued?: QueuedMessageView[];
+  /**
+   * Older than the page the session opened with (decision 077): ids, status and totals only,
+   * until "Load earlier runs" reads it in full.
+   */
+  outline?: boolean;
 }
 
 export interface ConversationState {
@@ -447,6 +452,8 @@ export function conversationFromDetail(detail: TSessionDetailResponse): {
     if (isRunActive(run.status) && run.first_seq !== null) {
       afterSeq = Math.min(afterSeq, run.first_seq - 1);
       runs[run.id] = { ...emptyRun(run.id), messageId: run.message_id, createdAt: run.created_at };
+    } else if (run.outline) {
+      runs[run.id] = { ...runFromSnapshot(run, detail.messages), outline: true };
     } else {
       runs[run.id] = runFromSnapshot(run, detail.messages);
       // A step's re-run going on: its text so far is only in the events (decision 031).
@@ -458,6 +465,36 @@ export function conversationFromDetail(detail: TSessionDetailResponse): {
     }
   }
   return { state: { messages: [...detail.messages], runs }, afterSeq };
+}
+
+/**
+ * Earlier runs read in full (decision 077) in place of their outlines. A run the page already
+ * holds in full (it streamed here, or came with an earlier page) keeps its view.
+ */
+export function mergeEarlierRuns(
+  state: ConversationState,
+  runs: readonly TRun[],
+): ConversationState {
+  const next = { ...state.runs };
+  let changed = false;
+  for (const run of runs) {
+    const current = next[run.id];
+    if (current && !current.outline) continue;
+    next[run.id] = runFromSnapshot(run, state.messages);
+    changed = true;
+  }
+  return changed ? { ...state, runs: next } : state;
+}
+
+/**
+ * Where the turns on screen start (decision 077): after the last turn with a run still an
+ * outline, so every turn shown has all its answer versions in full. 0: every turn.
+ */
+export function firstLoadedTurn(turns: readonly { runs: readonly RunView[] }[]): number {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    if (turns[i]?.runs.some((run) => run.outline)) return i + 1;
+  }
+  return 0;
 }
 
 function updateLane(

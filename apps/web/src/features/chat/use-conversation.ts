@@ -7,7 +7,13 @@ import { startSessionFeed } from "../../lib/realtime/session-feed";
 import { useRealtimeConnection } from "../../lib/realtime/use-realtime";
 import { logger } from "../../lib/telemetry/logger";
 import { listApprovals } from "./approvals-api";
-import { chatKeys, getSessionDetail, listSessionEvents } from "./chat-api";
+import {
+  chatKeys,
+  getSessionDetail,
+  listEarlierRuns,
+  listSessionEvents,
+  RUNS_PAGE,
+} from "./chat-api";
 import {
   addSentMessage,
   applyApprovalDecision,
@@ -15,6 +21,7 @@ import {
   type ConversationState,
   conversationFromDetail,
   EMPTY_CONVERSATION,
+  mergeEarlierRuns,
   mergePendingApprovals,
 } from "./run-state";
 
@@ -23,6 +30,16 @@ export type ConversationLoad =
   | { status: "missing" }
   | { status: "error"; message: string }
   | { status: "ready" };
+
+/**
+ * The runs older than those in full (decision 077): the run to read before, and how that
+ * goes. Null: the page holds every run.
+ */
+export interface EarlierRuns {
+  before: string;
+  loading: boolean;
+  error: string | null;
+}
 
 /**
  * One session's conversation, live: the stored detail first, then every run event after it
@@ -37,6 +54,9 @@ export function useConversation(sessionId: string) {
   const [session, setSession] = useState<TSession | null>(null);
   const [state, setState] = useState<ConversationState>(EMPTY_CONVERSATION);
   const [attempt, setAttempt] = useState(0);
+  const [earlier, setEarlier] = useState<EarlierRuns | null>(null);
+  /** Bumped by every (re)load: a page of earlier runs asked for before it is dropped. */
+  const generation = useRef(0);
   const queue = useRef<TRunEvent[]>([]);
   const frame = useRef<number | null>(null);
 
@@ -47,6 +67,7 @@ export function useConversation(sessionId: string) {
     setLoad({ status: "loading" });
     setSession(null);
     setState(EMPTY_CONVERSATION);
+    setEarlier(null);
     queue.current = [];
 
     const flush = () => {
@@ -75,13 +96,21 @@ export function useConversation(sessionId: string) {
     // Reads the session and follows it; again, in place, when the server lost the events
     // the page showed last (a crash of a one-process server mid-run: decision 048).
     const open = () =>
-      getSessionDetail(sessionId, abort.signal).then(
+      getSessionDetail(sessionId, abort.signal, RUNS_PAGE).then(
         (detail) => {
           if (abort.signal.aborted) return;
           queue.current = [];
+          generation.current += 1;
           const { state: initial, afterSeq } = conversationFromDetail(detail);
           setSession(detail.session);
           setState(initial);
+          // The outlines come first (oldest first): the oldest run in full is the cursor.
+          const oldestFull = detail.runs.find((run) => !run.outline);
+          setEarlier(
+            oldestFull && detail.runs.some((run) => run.outline)
+              ? { before: oldestFull.id, loading: false, error: null }
+              : null,
+          );
           setLoad({ status: "ready" });
           // Requests still waiting (decision 059): also in the replayed events, but these are
           // read from the database, so a card survives even events a crash lost.
@@ -164,10 +193,45 @@ export function useConversation(sessionId: string) {
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 
+  /** Reads the next page of earlier runs in full (decision 077); one at a time. */
+  const loadEarlier = useCallback(() => {
+    if (!earlier || earlier.loading) return;
+    const asked = generation.current;
+    setEarlier({ ...earlier, loading: true, error: null });
+    listEarlierRuns(sessionId, earlier.before).then(
+      (page) => {
+        if (asked !== generation.current) return;
+        setState((current) => mergeEarlierRuns(current, page.runs));
+        const first = page.runs[0];
+        setEarlier(
+          page.earlier && first ? { before: first.id, loading: false, error: null } : null,
+        );
+      },
+      (error: unknown) => {
+        if (asked !== generation.current) return;
+        setEarlier({
+          ...earlier,
+          loading: false,
+          error: isApiError(error) ? error.message : "The earlier runs could not be loaded.",
+        });
+      },
+    );
+  }, [earlier, sessionId]);
+
   /** An approval answered on this page: its card shows the outcome before the event comes. */
   const approvalDecided = useCallback((approval: TToolApproval) => {
     setState((current) => applyApprovalDecision(current, approval));
   }, []);
 
-  return { load, session, setSession, state, addSent, retry, approvalDecided };
+  return {
+    load,
+    session,
+    setSession,
+    state,
+    addSent,
+    retry,
+    approvalDecided,
+    earlier,
+    loadEarlier,
+  };
 }

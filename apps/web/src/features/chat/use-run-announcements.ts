@@ -10,6 +10,8 @@ interface Seen {
   status: string;
   /** Approval requests by id, with the status last announced (decision 059). */
   approvals: Map<string, string>;
+  /** An outline (decision 077): read in full later, it is old news, not a change. */
+  outline: boolean;
 }
 
 const ANSWER_PREVIEW_CHARS = 280;
@@ -142,7 +144,7 @@ export function useRunAnnouncements(state: ConversationState): string {
     const messages: string[] = [];
     for (const run of Object.values(state.runs)) {
       const before = seen.current.get(run.id);
-      if (primed.current) {
+      if (primed.current && !before?.outline) {
         messages.push(
           ...(run.settled ? describeReruns(run, before) : describeChanges(run, before)),
           ...describeApprovals(run, before),
@@ -163,6 +165,7 @@ export function useRunAnnouncements(state: ConversationState): string {
         critic: run.critic !== null,
         status: run.status,
         approvals: new Map(run.approvals.map((a) => [a.id, a.status])),
+        outline: run.outline === true,
       });
     }
     if (Object.keys(state.runs).length > 0 || state.messages.length > 0) primed.current = true;
