@@ -5,7 +5,7 @@ import { cn } from "../../components/cn";
 import { CodeBlockContext, Markdown } from "../../components/markdown/markdown";
 import { Pager } from "../../components/pager";
 import { ArtifactCodeBlock } from "../artifacts/artifact-block";
-import { plainTextOf } from "../chat/copy-actions";
+import { CopyActions } from "../chat/copy-actions";
 import { KeyRefusedLink } from "../chat/key-refused-link";
 import { SimulatedBadge } from "./simulated-badge";
 import type { Turn } from "./use-cochat";
@@ -57,52 +57,15 @@ function TurnPager({
   );
 }
 
-/**
- * Copy (the Markdown as written) and Copy text (plain), as the team chat's, with names that
- * start with what the buttons say (axe: label-content-name-mismatch).
- */
+/** Copy and Copy text as the team chat's, with a name for Copy text that starts as it does. */
 function CopyButtons({ text, what }: { text: string; what: string }) {
-  const [done, setDone] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const copy = async (plain: boolean) => {
-    let ok = true;
-    try {
-      await navigator.clipboard.writeText(plain ? plainTextOf(text) : text);
-    } catch {
-      ok = false;
-    }
-    setDone(ok ? (plain ? "Copied as text" : "Copied as Markdown") : "Copy failed");
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setDone(null), 2_000);
-  };
   return (
-    <span className="inline-flex items-center gap-0.5">
-      <button
-        type="button"
-        className={actionButton}
-        onClick={() => void copy(false)}
-        aria-label={`Copy ${what} as Markdown`}
-      >
-        Copy
-      </button>
-      <button
-        type="button"
-        className={actionButton}
-        onClick={() => void copy(true)}
-        aria-label={`Copy text of ${what}, without Markdown`}
-      >
-        Copy text
-      </button>
-      <span role="status" className="text-xs text-emerald-700" data-testid="copy-status">
-        {done}
-      </span>
-    </span>
+    <CopyActions
+      text={text}
+      what={what}
+      plainLabel={`Copy text of ${what}, without Markdown`}
+      buttonClassName={actionButton}
+    />
   );
 }
 
