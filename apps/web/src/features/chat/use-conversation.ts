@@ -1,7 +1,8 @@
 import { isRunActive, type TRunEvent, type TSession, type TToolApproval } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { isApiError } from "../../lib/api/api-error";
+import { createFrameBatch } from "../../lib/dom/frame-batch";
 import { socketSessionTransport } from "../../lib/realtime/realtime-client";
 import { startSessionFeed } from "../../lib/realtime/session-feed";
 import { useRealtimeConnection } from "../../lib/realtime/use-realtime";
@@ -37,8 +38,6 @@ export function useConversation(sessionId: string) {
   const [session, setSession] = useState<TSession | null>(null);
   const [state, setState] = useState<ConversationState>(EMPTY_CONVERSATION);
   const [attempt, setAttempt] = useState(0);
-  const queue = useRef<TRunEvent[]>([]);
-  const frame = useRef<number | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts the load (Retry)
   useEffect(() => {
@@ -47,13 +46,7 @@ export function useConversation(sessionId: string) {
     setLoad({ status: "loading" });
     setSession(null);
     setState(EMPTY_CONVERSATION);
-    queue.current = [];
-
-    const flush = () => {
-      frame.current = null;
-      const events = queue.current;
-      queue.current = [];
-      if (events.length === 0) return;
+    const batch = createFrameBatch<TRunEvent>((events) => {
       setState((current) => applyRunEvents(current, events));
       let ended = false;
       for (const event of events) {
@@ -70,7 +63,7 @@ export function useConversation(sessionId: string) {
       }
       // The list shows recent activity; the profile's balance moved with the run.
       if (ended) void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
-    };
+    });
 
     // Reads the session and follows it; again, in place, when the server lost the events
     // the page showed last (a crash of a one-process server mid-run: decision 048).
@@ -78,7 +71,7 @@ export function useConversation(sessionId: string) {
       getSessionDetail(sessionId, abort.signal).then(
         (detail) => {
           if (abort.signal.aborted) return;
-          queue.current = [];
+          batch.clear();
           const { state: initial, afterSeq } = conversationFromDetail(detail);
           setSession(detail.session);
           setState(initial);
@@ -100,10 +93,7 @@ export function useConversation(sessionId: string) {
             afterSeq,
             fetchEvents: (after, signal) => listSessionEvents(sessionId, after, signal),
             transport: socketSessionTransport(),
-            onEvents: (events) => {
-              queue.current.push(...events);
-              frame.current ??= requestAnimationFrame(flush);
-            },
+            onEvents: (events) => batch.push(...events),
             onError: (error) => {
               logger.warn("Live updates for a session failed", {
                 sessionId,
@@ -132,8 +122,7 @@ export function useConversation(sessionId: string) {
     return () => {
       abort.abort();
       stop?.();
-      if (frame.current !== null) cancelAnimationFrame(frame.current);
-      frame.current = null;
+      batch.stop();
     };
   }, [sessionId, attempt, queryClient]);
 
