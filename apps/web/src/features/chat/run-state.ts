@@ -877,19 +877,14 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
     case "tool.approval.decided":
       return {
         ...run,
-        approvals: run.approvals.map((a) =>
-          a.id === event.approval_id
-            ? {
-                ...a,
-                status: event.decision,
-                byName: event.by_name,
-                note: event.note,
-                always: event.always,
-                args: event.args,
-                decidedAt: event.at,
-              }
-            : a,
-        ),
+        approvals: withDecision(run.approvals, event.approval_id, () => ({
+          status: event.decision,
+          byName: event.by_name,
+          note: event.note,
+          always: event.always,
+          args: event.args,
+          decidedAt: event.at,
+        })),
         toolCalls: upsertToolCall(run.toolCalls, event, (call) => ({
           ...call,
           args: event.args,
@@ -916,6 +911,17 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
   }
 }
 
+/** The approvals with one decided, from its event or from the page's own decision. */
+function withDecision(
+  approvals: readonly ApprovalView[],
+  id: string,
+  decision: (
+    approval: ApprovalView,
+  ) => Pick<ApprovalView, "status" | "byName" | "note" | "always" | "args" | "decidedAt">,
+): ApprovalView[] {
+  return approvals.map((a) => (a.id === id ? { ...a, ...decision(a) } : a));
+}
+
 /** A decision the page made itself, before its event arrives (the event agrees with it). */
 export function applyApprovalDecision(
   state: ConversationState,
@@ -929,19 +935,14 @@ export function applyApprovalDecision(
       ...state.runs,
       [run.id]: {
         ...run,
-        approvals: run.approvals.map((a) =>
-          a.id === decided.id
-            ? {
-                ...a,
-                status: decided.status,
-                byName: decided.decided_by_name,
-                note: decided.note,
-                always: decided.always,
-                args: decided.decided_args ?? a.args,
-                decidedAt: decided.decided_at ?? a.decidedAt,
-              }
-            : a,
-        ),
+        approvals: withDecision(run.approvals, decided.id, (a) => ({
+          status: decided.status,
+          byName: decided.decided_by_name,
+          note: decided.note,
+          always: decided.always,
+          args: decided.decided_args ?? a.args,
+          decidedAt: decided.decided_at ?? a.decidedAt,
+        })),
       },
     },
   };
