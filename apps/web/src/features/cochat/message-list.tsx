@@ -72,17 +72,14 @@ function CopyButtons({ text, what }: { text: string; what: string }) {
 const actionButton =
   "rounded-md px-1.5 py-0.5 text-xs font-semibold text-ink-600 hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-2 focus-visible:outline-brand-600 disabled:opacity-50";
 
-function AssistantTurn({
-  turn,
-  index,
-  actions,
-  busy,
-}: {
+interface TurnProps {
   turn: Turn;
   index: number;
   actions: TurnActions | undefined;
   busy: boolean;
-}) {
+}
+
+function AssistantTurn({ turn, index, actions, busy }: TurnProps) {
   return (
     <li className="flex min-w-0 gap-3" data-testid="cochat-answer" data-status={turn.status}>
       <span
@@ -229,17 +226,7 @@ function EditForm({
   );
 }
 
-function UserTurn({
-  turn,
-  index,
-  actions,
-  busy,
-}: {
-  turn: Turn;
-  index: number;
-  actions: TurnActions | undefined;
-  busy: boolean;
-}) {
+function UserTurn({ turn, index, actions, busy }: TurnProps) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);
