@@ -2,6 +2,8 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "../../components/button";
 import { Field } from "../../components/form";
+import { QueryState } from "./admin-page";
+import { Pager } from "./pager";
 
 /**
  * An admin list's search, sort and page, kept in the address so that Back from a row's page
@@ -54,5 +56,43 @@ export function AdminSearchForm({
       {children}
       <Button type="submit">Search</Button>
     </form>
+  );
+}
+
+/**
+ * An admin list's page of results: the loading or error state, `empty` when the page holds
+ * nothing, else the rows and the pager (which moves the address's page).
+ */
+export function AdminListResults<Page extends { page: number; pageSize: number; total: number }>({
+  result,
+  label,
+  empty,
+  isEmpty,
+  search,
+  children,
+}: {
+  result: { data: Page | undefined; isPending: boolean; isError: boolean };
+  /** What the list holds, for the loading and error states: "users". */
+  label: string;
+  empty: string;
+  isEmpty(page: Page): boolean;
+  search: Pick<ReturnType<typeof useAdminListSearch>, "update">;
+  children(page: Page): ReactNode;
+}) {
+  const { data, isPending, isError } = result;
+  if (isPending || isError || data === undefined) {
+    return <QueryState isError={isError} label={label} />;
+  }
+  if (isEmpty(data)) return <p className="text-sm text-ink-600">{empty}</p>;
+  return (
+    <>
+      {children(data)}
+      <Pager
+        page={data.page}
+        pageSize={data.pageSize}
+        total={data.total}
+        onPage={(next) => search.update({ page: String(next) })}
+      />
+    </>
   );
 }

@@ -7,9 +7,8 @@ import { inputClasses } from "../../components/form";
 import { formatDate } from "../../lib/format/dates";
 import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchUsers } from "./admin-api";
-import { AdminSearchForm, useAdminListSearch } from "./admin-list-search";
-import { AdminPage, QueryState } from "./admin-page";
-import { Pager } from "./pager";
+import { AdminListResults, AdminSearchForm, useAdminListSearch } from "./admin-list-search";
+import { AdminPage } from "./admin-page";
 
 const SORT_LABELS: Record<TAdminUsersQuery["sort"], string> = {
   newest: "Newest first",
@@ -26,7 +25,7 @@ export function UsersSection() {
     ? (sortParam as TAdminUsersQuery["sort"])
     : "newest";
   const query: TAdminUsersQuery = { q: q || undefined, sort, page, pageSize: 25 };
-  const { data, isPending, isError, isFetching } = useQuery({
+  const result = useQuery({
     queryKey: adminKeys.users(query),
     queryFn: ({ signal }) => fetchUsers(query, signal),
     placeholderData: keepPreviousData,
@@ -59,16 +58,18 @@ export function UsersSection() {
             </select>
           </label>
         </AdminSearchForm>
-        {isPending || isError ? (
-          <QueryState isError={isError} label="users" />
-        ) : data.users.length === 0 ? (
-          <p className="text-sm text-ink-600">No user matches.</p>
-        ) : (
-          <>
+        <AdminListResults
+          result={result}
+          label="users"
+          empty="No user matches."
+          isEmpty={(page) => page.users.length === 0}
+          search={search}
+        >
+          {(data) => (
             <div className="overflow-x-auto rounded-xl border border-ink-200">
               <table
                 className="w-full text-left text-sm"
-                aria-busy={isFetching || undefined}
+                aria-busy={result.isFetching || undefined}
                 data-testid="users-table"
               >
                 <caption className="sr-only">Users, {SORT_LABELS[sort].toLowerCase()}</caption>
@@ -122,14 +123,8 @@ export function UsersSection() {
                 </tbody>
               </table>
             </div>
-            <Pager
-              page={data.page}
-              pageSize={data.pageSize}
-              total={data.total}
-              onPage={(next) => update({ page: String(next) })}
-            />
-          </>
-        )}
+          )}
+        </AdminListResults>
       </Card>
     </AdminPage>
   );

@@ -5,9 +5,8 @@ import { Card } from "../../components/card";
 import { formatDate, formatMonth } from "../../lib/format/dates";
 import { formatCredits, formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchWorkspaces } from "./admin-api";
-import { AdminSearchForm, useAdminListSearch } from "./admin-list-search";
-import { AdminPage, QueryState } from "./admin-page";
-import { Pager } from "./pager";
+import { AdminListResults, AdminSearchForm, useAdminListSearch } from "./admin-list-search";
+import { AdminPage } from "./admin-page";
 
 const ROLE_LABELS: Record<TAdminWorkspace["members"][number]["role"], string> = {
   owner: "Owner",
@@ -20,9 +19,9 @@ const ROLE_LABELS: Record<TAdminWorkspace["members"][number]["role"], string> = 
 export function WorkspacesSection() {
   // The search lives in the address, as on Users: Back returns to the same list.
   const search = useAdminListSearch();
-  const { q, page, update } = search;
+  const { q, page } = search;
   const query: TAdminWorkspacesQuery = { q: q || undefined, page, pageSize: 20 };
-  const { data, isPending, isError } = useQuery({
+  const result = useQuery({
     queryKey: adminKeys.workspaces(query),
     queryFn: ({ signal }) => fetchWorkspaces(query, signal),
     placeholderData: keepPreviousData,
@@ -40,25 +39,21 @@ export function WorkspacesSection() {
           placeholder="Workspace name"
           search={search}
         />
-        {isPending || isError ? (
-          <QueryState isError={isError} label="workspaces" />
-        ) : data.workspaces.length === 0 ? (
-          <p className="text-sm text-ink-600">No team workspace matches.</p>
-        ) : (
-          <>
+        <AdminListResults
+          result={result}
+          label="workspaces"
+          empty="No team workspace matches."
+          isEmpty={(page) => page.workspaces.length === 0}
+          search={search}
+        >
+          {(data) => (
             <ul className="grid gap-4">
               {data.workspaces.map((workspace) => (
                 <WorkspaceCard key={workspace.id} workspace={workspace} />
               ))}
             </ul>
-            <Pager
-              page={data.page}
-              pageSize={data.pageSize}
-              total={data.total}
-              onPage={(next) => update({ page: String(next) })}
-            />
-          </>
-        )}
+          )}
+        </AdminListResults>
       </Card>
     </AdminPage>
   );
