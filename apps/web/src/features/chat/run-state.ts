@@ -687,12 +687,7 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
               required: event.required ?? null,
             }
           : null,
-        totalCredits: event.total_credits,
-        finishedAt: event.at,
-        durationMs: run.createdAt
-          ? Math.max(0, Date.parse(event.at) - Date.parse(run.createdAt))
-          : null,
-        lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+        ...stoppedAt(run, event.at, event.total_credits),
       };
     case "run.planned":
       return {
@@ -750,12 +745,7 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         ...run,
         status: "cancelled",
         cancelReason: event.reason,
-        totalCredits: event.total_credits,
-        finishedAt: event.at,
-        durationMs: run.createdAt
-          ? Math.max(0, Date.parse(event.at) - Date.parse(run.createdAt))
-          : null,
-        lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+        ...stoppedAt(run, event.at, event.total_credits),
       };
     case "credits.changed": {
       const isFinal = run.final?.callId === event.call_id;
@@ -909,6 +899,20 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
         })),
       };
   }
+}
+
+/** A run that failed or was cancelled at `at`: its totals, its duration, its lanes stopped. */
+function stoppedAt(
+  run: RunView,
+  at: string,
+  totalCredits: RunView["totalCredits"],
+): Pick<RunView, "totalCredits" | "finishedAt" | "durationMs" | "lanes"> {
+  return {
+    totalCredits,
+    finishedAt: at,
+    durationMs: run.createdAt ? Math.max(0, Date.parse(at) - Date.parse(run.createdAt)) : null,
+    lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+  };
 }
 
 /** The approvals with one decided, from its event or from the page's own decision. */
