@@ -283,15 +283,14 @@ export function RunFrame({
   );
 }
 
-export function RunCard({
-  run,
-  models,
-  again = false,
-}: {
+interface RunCardProps {
   run: RunView;
   models: Map<string, TModel>;
+  /** A regenerated answer to the same message: says so above it. */
   again?: boolean;
-}) {
+}
+
+export function RunCard({ run, models, again = false }: RunCardProps) {
   return (
     <RunFrame run={run}>
       <AgainNote again={again} />
@@ -311,15 +310,7 @@ export function RunCard({
 }
 
 /** An earlier run: the answer stays readable, the team's work folds away. */
-export function CollapsedRun({
-  run,
-  models,
-  again = false,
-}: {
-  run: RunView;
-  models: Map<string, TModel>;
-  again?: boolean;
-}) {
+export function CollapsedRun({ run, models, again = false }: RunCardProps) {
   // The same count as the open run's "Agents · N lanes" heading (the Critic's lane included).
   const lanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null).length;
   const summary = [
