@@ -4,7 +4,8 @@ import { cn } from "./cn";
 /**
  * A labelled checkbox with a one-line explanation under its label (read by screen readers as
  * the box's description). `boxed` sets it in a card of its own, for a setting that stands
- * apart in a form.
+ * apart in a form. `asSwitch` announces it as an on/off switch, for a setting that takes
+ * effect at once rather than with a form's Save.
  */
 export function CheckboxField({
   label,
@@ -12,13 +13,17 @@ export function CheckboxField({
   checked,
   onChange,
   boxed = false,
+  asSwitch = false,
+  disabled,
   testId,
 }: {
   label: string;
-  hint: string;
+  hint?: string;
   checked: boolean;
   onChange(checked: boolean): void;
   boxed?: boolean;
+  asSwitch?: boolean;
+  disabled?: boolean;
   testId?: string;
 }) {
   const id = useId();
@@ -32,9 +37,12 @@ export function CheckboxField({
       <input
         id={id}
         type="checkbox"
+        role={asSwitch ? "switch" : undefined}
+        aria-checked={asSwitch ? checked : undefined}
         checked={checked}
+        disabled={disabled}
         onChange={(event) => onChange(event.target.checked)}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={hint ? `${id}-hint` : undefined}
         className="mt-0.5 size-4 shrink-0 rounded border-ink-300 accent-brand-600"
         data-testid={testId}
       />
@@ -42,9 +50,11 @@ export function CheckboxField({
         <label htmlFor={id} className="block text-sm font-semibold text-ink-900">
           {label}
         </label>
-        <p id={`${id}-hint`} className="mt-0.5 text-xs leading-5 text-ink-600">
-          {hint}
-        </p>
+        {hint ? (
+          <p id={`${id}-hint`} className="mt-0.5 text-xs leading-5 text-ink-600">
+            {hint}
+          </p>
+        ) : null}
       </div>
     </div>
   );

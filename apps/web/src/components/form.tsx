@@ -5,6 +5,7 @@ import {
   useId,
   useState,
 } from "react";
+import { Button } from "./button";
 import { cn } from "./cn";
 
 export const inputClasses =
@@ -58,11 +59,21 @@ export function Field({ label, hint, error, trailing, id, className, ...props }:
 }
 
 export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
-  label: string;
+  label: ReactNode;
   hint?: ReactNode;
+  /** "code": small monospace text (a document, a configuration); "prose": a description. */
+  text?: "code" | "prose";
 }
 
-export function TextAreaField({ label, hint, id, className, ...props }: TextAreaFieldProps) {
+/** A labelled multi-line input with an optional hint. */
+export function TextAreaField({
+  label,
+  hint,
+  text = "code",
+  id,
+  className,
+  ...props
+}: TextAreaFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
   return (
@@ -73,7 +84,11 @@ export function TextAreaField({ label, hint, id, className, ...props }: TextArea
       <textarea
         id={inputId}
         aria-describedby={hint ? `${inputId}-hint` : undefined}
-        className={cn(inputClasses, "mt-1.5 font-mono text-xs leading-5")}
+        className={cn(
+          inputClasses,
+          "mt-1.5",
+          text === "code" ? "font-mono text-xs leading-5" : "resize-y",
+        )}
         {...props}
       />
       {hint ? (
@@ -106,6 +121,29 @@ export function PasswordField(props: PasswordFieldProps) {
         </button>
       }
     />
+  );
+}
+
+/** A form's Cancel and submit buttons, at its end; `children` name the submit button. */
+export function FormButtons({
+  onCancel,
+  disabled,
+  children,
+}: {
+  onCancel(): void;
+  /** Whether the submit button is disabled (Cancel never is). */
+  disabled: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button variant="outline" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={disabled}>
+        {children}
+      </Button>
+    </div>
   );
 }
 

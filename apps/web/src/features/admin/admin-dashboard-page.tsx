@@ -20,9 +20,45 @@ const RANGES = [7, 30, 90] as const;
 
 const plural = (word: string) => (value: number) => formatCount(value, word, 2);
 
-function series(overview: TAdminOverview, pick: (day: TAdminOverview["days"][number]) => number) {
+function series(overview: TAdminOverview, pick: (day: OverviewDay) => number) {
   return overview.days.map((day) => ({ date: day.date, value: pick(day) }));
 }
+
+type OverviewDay = TAdminOverview["days"][number];
+
+/** The one-figure charts, in the order they stand. */
+const DAY_CHARTS: readonly {
+  title: string;
+  testId: string;
+  pick(day: OverviewDay): number;
+  describe(value: number): string;
+}[] = [
+  {
+    title: "Sign-ups",
+    testId: "chart-signups",
+    pick: (day) => day.signups,
+    describe: plural("sign-up"),
+  },
+  {
+    title: "Active users",
+    testId: "chart-active",
+    pick: (day) => day.active_users,
+    describe: plural("user"),
+  },
+  { title: "Runs", testId: "chart-runs", pick: (day) => day.runs, describe: plural("run") },
+  {
+    title: "CoChat messages",
+    testId: "chart-cochat",
+    pick: (day) => day.cochat_messages,
+    describe: plural("message"),
+  },
+  {
+    title: "Revenue",
+    testId: "chart-revenue",
+    pick: (day) => day.revenue_cents / 100,
+    describe: formatUsd,
+  },
+];
 
 /** The admin area's overview: the business per day, and how the model providers are doing. */
 export function AdminDashboardPage() {
@@ -77,46 +113,16 @@ export function AdminDashboardPage() {
             />
           </div>
           <div className="grid gap-6 lg:grid-cols-2">
-            <Card className="p-5">
-              <DayBarChart
-                title="Sign-ups"
-                testId="chart-signups"
-                days={series(data, (day) => day.signups)}
-                describe={plural("sign-up")}
-              />
-            </Card>
-            <Card className="p-5">
-              <DayBarChart
-                title="Active users"
-                testId="chart-active"
-                days={series(data, (day) => day.active_users)}
-                describe={plural("user")}
-              />
-            </Card>
-            <Card className="p-5">
-              <DayBarChart
-                title="Runs"
-                testId="chart-runs"
-                days={series(data, (day) => day.runs)}
-                describe={plural("run")}
-              />
-            </Card>
-            <Card className="p-5">
-              <DayBarChart
-                title="CoChat messages"
-                testId="chart-cochat"
-                days={series(data, (day) => day.cochat_messages)}
-                describe={plural("message")}
-              />
-            </Card>
-            <Card className="p-5">
-              <DayBarChart
-                title="Revenue"
-                testId="chart-revenue"
-                days={series(data, (day) => day.revenue_cents / 100)}
-                describe={formatUsd}
-              />
-            </Card>
+            {DAY_CHARTS.map((chart) => (
+              <Card key={chart.testId} className="p-5">
+                <DayBarChart
+                  title={chart.title}
+                  testId={chart.testId}
+                  days={series(data, chart.pick)}
+                  describe={chart.describe}
+                />
+              </Card>
+            ))}
             <Card className="p-5">
               <DayBarChart
                 title="Credits granted and spent"

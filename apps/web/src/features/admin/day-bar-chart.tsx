@@ -1,8 +1,8 @@
 import { useId } from "react";
 import { DayAxisLabels } from "../../components/charts/day-axis-labels";
+import { ValueAxis } from "../../components/charts/value-axis";
 import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
 import { formatDay } from "../../lib/format/dates";
-import { formatNumber } from "../../lib/format/numbers";
 
 export interface DayValue {
   date: string;
@@ -63,16 +63,7 @@ export function DayBarChart({
         </p>
       ) : null}
       <div role="img" aria-label={summary} className="grid grid-cols-[auto_1fr] gap-x-2">
-        <div
-          aria-hidden="true"
-          className="flex h-28 flex-col justify-between text-right text-[11px] text-ink-500 tabular-nums"
-        >
-          {[max, max / 2, 0].map((tick) => (
-            <span key={tick} className="-my-1.5 leading-3">
-              {formatNumber(tick)}
-            </span>
-          ))}
-        </div>
+        <ValueAxis max={max} className="h-28" />
         <div aria-hidden="true" className="relative h-28 border-b border-l border-ink-200">
           <div className="absolute inset-x-0 top-1/2 border-t border-dashed border-ink-200" />
           <div className="absolute inset-0 flex items-end gap-px px-px">

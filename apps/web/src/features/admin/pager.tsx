@@ -1,4 +1,4 @@
-import { Button } from "../../components/button";
+import { PageNav } from "../../components/page-nav";
 import { formatNumber } from "../../lib/format/numbers";
 
 /** Previous / next for the admin lists, with where the reader is. */
@@ -15,26 +15,16 @@ export function Pager({
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
-    <nav
-      aria-label="Pages"
-      className="flex items-center justify-between gap-3 text-sm text-ink-600"
+    <PageNav
+      label="Pages"
+      page={page}
+      pages={pages}
+      onPage={onPage}
+      className="text-sm text-ink-600"
     >
       <span>
         Page {formatNumber(page)} of {formatNumber(pages)} · {formatNumber(total)} in all
       </span>
-      <span className="flex gap-2">
-        <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          Previous
-        </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={page >= pages}
-          onClick={() => onPage(page + 1)}
-        >
-          Next
-        </Button>
-      </span>
-    </nav>
+    </PageNav>
   );
 }

@@ -1,8 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { failureMessage } from "../../auth/account-api";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { CheckboxField } from "../../components/checkbox-field";
 import { Field, FormMessage, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { adminKeys, publishAgreement } from "./admin-api";
@@ -19,7 +20,6 @@ export function PublishAgreementForm() {
   const [allowDecline, setAllowDecline] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const declineId = useId();
   const queryClient = useQueryClient();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -81,18 +81,11 @@ export function PublishAgreementForm() {
           value={content}
           onChange={(e) => setContent(e.target.value)}
         />
-        <div className="flex items-center gap-3">
-          <input
-            id={declineId}
-            type="checkbox"
-            checked={allowDecline}
-            onChange={(e) => setAllowDecline(e.target.checked)}
-            className="size-4 accent-brand-600"
-          />
-          <label htmlFor={declineId} className="text-sm text-ink-800">
-            Allow users to decline this version
-          </label>
-        </div>
+        <CheckboxField
+          label="Allow users to decline this version"
+          checked={allowDecline}
+          onChange={setAllowDecline}
+        />
         <FormMessage>{error}</FormMessage>
         <div>
           <Button type="submit" disabled={publishing}>

@@ -1,16 +1,14 @@
 import { ADMIN_USER_SORTS, type TAdminUsersQuery } from "@cohort/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { Badge } from "../../components/badge";
-import { Button } from "../../components/button";
 import { Card } from "../../components/card";
-import { Field, inputClasses } from "../../components/form";
+import { inputClasses } from "../../components/form";
 import { formatDate } from "../../lib/format/dates";
 import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchUsers } from "./admin-api";
-import { AdminPage, QueryState } from "./admin-page";
-import { Pager } from "./pager";
+import { AdminListResults, AdminSearchForm, useAdminListSearch } from "./admin-list-search";
+import { AdminPage } from "./admin-page";
 
 const SORT_LABELS: Record<TAdminUsersQuery["sort"], string> = {
   newest: "Newest first",
@@ -20,33 +18,18 @@ const SORT_LABELS: Record<TAdminUsersQuery["sort"], string> = {
 
 /** Users: search by email or name, sort, page; each row opens the user's page. */
 export function UsersSection() {
-  // The search lives in the address, so Back from a user's page returns to the same list.
-  const [params, setParams] = useSearchParams();
-  const q = params.get("q") ?? "";
+  const search = useAdminListSearch();
+  const { params, q, page, update } = search;
   const sortParam = params.get("sort");
   const sort = (ADMIN_USER_SORTS as readonly string[]).includes(sortParam ?? "")
     ? (sortParam as TAdminUsersQuery["sort"])
     : "newest";
-  const page = Math.max(1, Number(params.get("page")) || 1);
   const query: TAdminUsersQuery = { q: q || undefined, sort, page, pageSize: 25 };
-  const [draft, setDraft] = useState(q);
-  const { data, isPending, isError, isFetching } = useQuery({
+  const result = useQuery({
     queryKey: adminKeys.users(query),
     queryFn: ({ signal }) => fetchUsers(query, signal),
     placeholderData: keepPreviousData,
   });
-  const update = (next: Record<string, string>) => {
-    const merged = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(next)) {
-      if (value) merged.set(key, value);
-      else merged.delete(key);
-    }
-    setParams(merged);
-  };
-  const onSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    update({ q: draft.trim(), page: "" });
-  };
 
   return (
     <AdminPage
@@ -54,19 +37,12 @@ export function UsersSection() {
       description="Search by email or name; open a user to act on the account."
     >
       <Card className="grid gap-4 p-5">
-        <form
-          onSubmit={onSearch}
-          aria-label="Find users"
-          className="flex flex-wrap items-end gap-3"
+        <AdminSearchForm
+          label="Find users"
+          fieldLabel="Search users"
+          placeholder="Email or name"
+          search={search}
         >
-          <Field
-            label="Search users"
-            type="search"
-            className="min-w-64 flex-1"
-            placeholder="Email or name"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-          />
           <label className="grid gap-1.5 text-sm font-medium text-ink-800">
             Sort
             <select
@@ -81,18 +57,19 @@ export function UsersSection() {
               ))}
             </select>
           </label>
-          <Button type="submit">Search</Button>
-        </form>
-        {isPending || isError ? (
-          <QueryState isError={isError} label="users" />
-        ) : data.users.length === 0 ? (
-          <p className="text-sm text-ink-600">No user matches.</p>
-        ) : (
-          <>
+        </AdminSearchForm>
+        <AdminListResults
+          result={result}
+          label="users"
+          empty="No user matches."
+          isEmpty={(page) => page.users.length === 0}
+          search={search}
+        >
+          {(data) => (
             <div className="overflow-x-auto rounded-xl border border-ink-200">
               <table
                 className="w-full text-left text-sm"
-                aria-busy={isFetching || undefined}
+                aria-busy={result.isFetching || undefined}
                 data-testid="users-table"
               >
                 <caption className="sr-only">Users, {SORT_LABELS[sort].toLowerCase()}</caption>
@@ -146,14 +123,8 @@ export function UsersSection() {
                 </tbody>
               </table>
             </div>
-            <Pager
-              page={data.page}
-              pageSize={data.pageSize}
-              total={data.total}
-              onPage={(next) => update({ page: String(next) })}
-            />
-          </>
-        )}
+          )}
+        </AdminListResults>
       </Card>
     </AdminPage>
   );

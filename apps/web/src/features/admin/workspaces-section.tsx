@@ -1,15 +1,12 @@
 import type { TAdminWorkspace, TAdminWorkspacesQuery } from "@cohort/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { Link, useSearchParams } from "react-router";
-import { Button } from "../../components/button";
+import { Link } from "react-router";
 import { Card } from "../../components/card";
-import { Field } from "../../components/form";
 import { formatDate, formatMonth } from "../../lib/format/dates";
 import { formatCredits, formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchWorkspaces } from "./admin-api";
-import { AdminPage, QueryState } from "./admin-page";
-import { Pager } from "./pager";
+import { AdminListResults, AdminSearchForm, useAdminListSearch } from "./admin-list-search";
+import { AdminPage } from "./admin-page";
 
 const ROLE_LABELS: Record<TAdminWorkspace["members"][number]["role"], string> = {
   owner: "Owner",
@@ -21,28 +18,14 @@ const ROLE_LABELS: Record<TAdminWorkspace["members"][number]["role"], string> = 
 /** Team workspaces (decision 056): members, the pool, caps and this month's spend. */
 export function WorkspacesSection() {
   // The search lives in the address, as on Users: Back returns to the same list.
-  const [params, setParams] = useSearchParams();
-  const q = params.get("q") ?? "";
-  const page = Math.max(1, Number(params.get("page")) || 1);
+  const search = useAdminListSearch();
+  const { q, page } = search;
   const query: TAdminWorkspacesQuery = { q: q || undefined, page, pageSize: 20 };
-  const [draft, setDraft] = useState(q);
-  const { data, isPending, isError } = useQuery({
+  const result = useQuery({
     queryKey: adminKeys.workspaces(query),
     queryFn: ({ signal }) => fetchWorkspaces(query, signal),
     placeholderData: keepPreviousData,
   });
-  const update = (next: Record<string, string>) => {
-    const merged = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(next)) {
-      if (value) merged.set(key, value);
-      else merged.delete(key);
-    }
-    setParams(merged);
-  };
-  const onSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    update({ q: draft.trim(), page: "" });
-  };
 
   return (
     <AdminPage
@@ -50,40 +33,27 @@ export function WorkspacesSection() {
       description="Team workspaces, newest first: who is in each, the pool, caps and this month's spend."
     >
       <Card className="grid gap-4 p-5">
-        <form
-          onSubmit={onSearch}
-          aria-label="Find workspaces"
-          className="flex flex-wrap items-end gap-3"
+        <AdminSearchForm
+          label="Find workspaces"
+          fieldLabel="Search workspaces"
+          placeholder="Workspace name"
+          search={search}
+        />
+        <AdminListResults
+          result={result}
+          label="workspaces"
+          empty="No team workspace matches."
+          isEmpty={(page) => page.workspaces.length === 0}
+          search={search}
         >
-          <Field
-            label="Search workspaces"
-            type="search"
-            className="min-w-64 flex-1"
-            placeholder="Workspace name"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-          />
-          <Button type="submit">Search</Button>
-        </form>
-        {isPending || isError ? (
-          <QueryState isError={isError} label="workspaces" />
-        ) : data.workspaces.length === 0 ? (
-          <p className="text-sm text-ink-600">No team workspace matches.</p>
-        ) : (
-          <>
+          {(data) => (
             <ul className="grid gap-4">
               {data.workspaces.map((workspace) => (
                 <WorkspaceCard key={workspace.id} workspace={workspace} />
               ))}
             </ul>
-            <Pager
-              page={data.page}
-              pageSize={data.pageSize}
-              total={data.total}
-              onPage={(next) => update({ page: String(next) })}
-            />
-          </>
-        )}
+          )}
+        </AdminListResults>
       </Card>
     </AdminPage>
   );

@@ -8,12 +8,9 @@ import type {
   TPaidTier,
   TPortalResponse,
   TPurchaseCreditsResponse,
-  TUsageStats,
   TUserUsage,
 } from "@cohort/contracts";
 import { api } from "../../lib/api/api";
-import { isApiError } from "../../lib/api/api-error";
-import { logger } from "../../lib/telemetry/logger";
 
 /** The billing calls (types from contracts). */
 
@@ -28,33 +25,6 @@ export const billingKeys = {
 
 export function fetchBillingSummary(signal?: AbortSignal): Promise<TBillingSummary> {
   return api.get<TBillingSummary>("/billing/summary", { signal });
-}
-
-export const ZERO_USAGE_STATS: TUsageStats = {
-  total_requests: 0,
-  total_tokens: 0,
-  total_cost: 0,
-  total_credits_used: 0,
-};
-
-/** The API: usage stats are zeros on failure (logged, never an error on screen). */
-export async function fetchUsageStats(signal?: AbortSignal): Promise<TUsageStats> {
-  try {
-    const stats = await api.get<Partial<TUsageStats>>("/billing/usage-stats", { signal });
-    const number = (value: unknown) => (Number.isFinite(Number(value)) ? Number(value) : 0);
-    return {
-      total_requests: number(stats.total_requests),
-      total_tokens: number(stats.total_tokens),
-      total_cost: number(stats.total_cost),
-      total_credits_used: number(stats.total_credits_used),
-    };
-  } catch (error) {
-    if (isApiError(error) && error.isAborted) throw error;
-    logger.warn("Usage stats unavailable; showing zeros", {
-      code: isApiError(error) ? error.code : undefined,
-    });
-    return ZERO_USAGE_STATS;
-  }
 }
 
 export function fetchUserUsage(days: number, signal?: AbortSignal): Promise<TUserUsage> {

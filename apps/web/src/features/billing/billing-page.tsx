@@ -1,20 +1,16 @@
 import { SERVER_EVENTS } from "@cohort/contracts";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { PageSection } from "../../components/page-section";
 import { PageSpinner, Spinner } from "../../components/spinner";
+import { fetchUsageStats } from "../../lib/api/usage-stats";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { useRealtimeEvent } from "../../lib/realtime/use-realtime";
-import {
-  BILLING_QUERY_KEY,
-  billingKeys,
-  fetchBillingSummary,
-  fetchUsageStats,
-  fetchUserUsage,
-} from "./billing-api";
+import { BILLING_QUERY_KEY, billingKeys, fetchBillingSummary, fetchUserUsage } from "./billing-api";
 import { BillingOverview, UsageAtAGlance } from "./billing-overview";
 import { CreditPacks } from "./credit-packs";
 import { LedgerTable } from "./ledger-table";
@@ -24,36 +20,6 @@ import { useCheckoutReturn } from "./use-checkout-return";
 
 const USAGE_RANGES = [7, 30, 90] as const;
 type UsageRange = (typeof USAGE_RANGES)[number];
-
-function Section({
-  title,
-  lead,
-  action,
-  children,
-  testId,
-}: {
-  title: string;
-  lead?: string;
-  action?: ReactNode;
-  children: ReactNode;
-  testId?: string;
-}) {
-  const headingId = useId();
-  return (
-    <section aria-labelledby={headingId} className="grid gap-4" data-testid={testId}>
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id={headingId} className="text-lg font-semibold text-ink-950">
-            {title}
-          </h2>
-          {lead ? <p className="mt-0.5 text-sm text-ink-600">{lead}</p> : null}
-        </div>
-        {action}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 /**
  * Whenever the shell learns of a new balance (a refresh on focus, a checkout return, a
@@ -86,7 +52,8 @@ function UsageSection() {
     placeholderData: keepPreviousData,
   });
   return (
-    <Section
+    <PageSection
+      className="gap-4"
       title="Usage"
       lead="Every model call on hosted keys, in credits."
       testId="billing-usage"
@@ -134,7 +101,7 @@ function UsageSection() {
           )}
         </div>
       </Card>
-    </Section>
+    </PageSection>
   );
 }
 
@@ -167,20 +134,22 @@ export function BillingPage() {
       {summary.data ? (
         <>
           <BillingOverview summary={summary.data} />
-          <Section
+          <PageSection
+            className="gap-4"
             title="Plans"
             lead="Each plan adds its credits every billing period. Change or cancel any time."
             testId="billing-plans"
           >
             <PlanPicker summary={summary.data} />
-          </Section>
-          <Section
+          </PageSection>
+          <PageSection
+            className="gap-4"
             title="Credit packs"
             lead="One-off credits on top of your plan, bought whenever you need them."
             testId="billing-packs"
           >
             <CreditPacks packs={summary.data.packs} />
-          </Section>
+          </PageSection>
         </>
       ) : summary.isError ? (
         <Card className="flex flex-wrap items-center gap-3 p-5 text-sm text-ink-700">
@@ -195,13 +164,14 @@ export function BillingPage() {
 
       <UsageSection />
 
-      <Section
+      <PageSection
+        className="gap-4"
         title="Credit history"
         lead="Every grant, purchase and charge, newest first."
         testId="billing-ledger"
       >
         <LedgerTable />
-      </Section>
+      </PageSection>
     </div>
   );
 }

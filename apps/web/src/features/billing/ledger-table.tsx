@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { PageNav } from "../../components/page-nav";
 import { Spinner } from "../../components/spinner";
 import { formatDateTime } from "../../lib/format/dates";
 import { formatCount, formatNumber } from "../../lib/format/numbers";
@@ -202,30 +203,17 @@ export function LedgerTable() {
           )}
         </table>
       </div>
-      <nav aria-label="Credit history pages" className="flex items-center justify-between gap-3">
+      <PageNav
+        label="Credit history pages"
+        page={page}
+        pages={pages}
+        onPage={(next) => setPage(Math.min(pages, Math.max(1, next)))}
+      >
         <p id={captionId} className="text-xs text-ink-600">
           Page {formatNumber(data.page)} of {formatNumber(pages)} ·{" "}
           {formatCount(data.total, { one: "entry", other: "entries" })}
         </p>
-        <div className="flex gap-2">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={page <= 1}
-            onClick={() => setPage((p) => Math.max(1, p - 1))}
-          >
-            Previous
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={page >= pages}
-            onClick={() => setPage((p) => Math.min(pages, p + 1))}
-          >
-            Next
-          </Button>
-        </div>
-      </nav>
+      </PageNav>
     </div>
   );
 }

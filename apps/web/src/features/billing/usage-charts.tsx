@@ -6,6 +6,7 @@ import {
 } from "@cohort/contracts";
 import { useId } from "react";
 import { DayAxisLabels } from "../../components/charts/day-axis-labels";
+import { ValueAxis } from "../../components/charts/value-axis";
 import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
 import { formatDay } from "../../lib/format/dates";
 import { formatCount, formatCredits, formatNumber } from "../../lib/format/numbers";
@@ -39,7 +40,6 @@ function daySummary(days: readonly TUsageDay[]): string {
 export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
   const captionId = useId();
   const max = niceCeiling(Math.max(0, ...days.map((day) => day.credits)));
-  const ticks = [max, max / 2, 0];
   const empty = days.every((day) => day.credits <= 0);
   return (
     <figure
@@ -51,16 +51,7 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
         Credits used per day
       </figcaption>
       <div role="img" aria-label={daySummary(days)} className="grid grid-cols-[auto_1fr] gap-x-2">
-        <div
-          aria-hidden="true"
-          className="flex h-40 flex-col justify-between text-right text-[11px] text-ink-500 tabular-nums"
-        >
-          {ticks.map((tick) => (
-            <span key={tick} className="-my-1.5 leading-3">
-              {formatNumber(tick)}
-            </span>
-          ))}
-        </div>
+        <ValueAxis max={max} className="h-40" />
         <div aria-hidden="true" className="relative h-40 border-b border-l border-ink-200">
           <div className="absolute inset-x-0 top-0 border-t border-dashed border-ink-200" />
           <div className="absolute inset-x-0 top-1/2 border-t border-dashed border-ink-200" />

@@ -1,10 +1,10 @@
-import { AGENT_ROLE_NAMES, CRITIC_SCORE_BAR, type TModel } from "@cohort/contracts";
-import { type ReactNode, useState } from "react";
+import { AGENT_ROLE_NAMES, CRITIC_SCORE_BAR } from "@cohort/contracts";
+import { useState } from "react";
 import { cn } from "../../components/cn";
 import { formatRunCredits } from "../../lib/format/runs";
 import { CopyActions } from "./copy-actions";
 import { ModelBadge } from "./model-badge";
-import { AnswerFrame, FinalAnswer } from "./run-parts";
+import { AnswerFrame, FinalAnswer, type RunAnswerProps } from "./run-parts";
 import type { AnswerVersionView, LaneView, RunView } from "./run-state";
 import { SIDE_BY_SIDE, VersionTabs } from "./version-tabs";
 
@@ -127,16 +127,7 @@ function AnswerVersionCard({ run, answer }: { run: RunView; answer: AnswerVersio
 }
 
 /** The final answer; with answer versions, the versions side by side or as tabs. */
-export function AnswerVersions({
-  run,
-  models,
-  children,
-}: {
-  run: RunView;
-  models: Map<string, TModel>;
-  /** The run's own answer's actions. */
-  children?: ReactNode;
-}) {
+export function AnswerVersions({ run, models, children }: RunAnswerProps) {
   const [shown, setShown] = useState<string>(SIDE_BY_SIDE);
   const original = (
     <FinalAnswer run={run} models={models}>

@@ -1,6 +1,6 @@
 import { CHAT_MESSAGE_MAX, type TChatMessage, type TModel } from "@cohort/contracts";
 import { type FormEvent, type KeyboardEvent, memo, useId, useMemo, useRef, useState } from "react";
-import { Button } from "../../components/button";
+import { FormButtons } from "../../components/form";
 import { Pager } from "../../components/pager";
 import { isApiError } from "../../lib/api/api-error";
 import { type BranchTurn, versionLabel } from "./branch-timeline";
@@ -298,14 +298,9 @@ function MessageEditor({
           {error}
         </p>
       ) : null}
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!trimmed || busy || !canStart}>
-          {busy ? "Sending…" : "Save and send"}
-        </Button>
-      </div>
+      <FormButtons onCancel={onCancel} disabled={!trimmed || busy || !canStart}>
+        {busy ? "Sending…" : "Save and send"}
+      </FormButtons>
     </form>
   );
 }

@@ -9,6 +9,7 @@ import {
 } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { SendButton, StopButton } from "../../components/composer-buttons";
 import { useComposerTextarea } from "../../components/use-composer-textarea";
 
 export interface ComposerProps {
@@ -160,29 +161,13 @@ export function Composer({
           </>
         ) : null}
         {running ? (
-          <Button
-            type="button"
-            variant="outline"
-            onClick={onStop}
-            disabled={stopping}
-            className="border-red-300 text-red-700 hover:border-red-400 hover:bg-red-50"
-          >
-            <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-current" />
+          <StopButton onClick={onStop} disabled={stopping}>
             {stopping ? "Stopping…" : "Stop"}
-          </Button>
+          </StopButton>
         ) : (
-          <Button type="submit" disabled={locked || text.trim() === ""}>
+          <SendButton disabled={locked || text.trim() === ""}>
             {sending ? "Sending…" : "Send"}
-            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-              <path
-                d="M2.5 8h10m0 0L8.5 4m4 4l-4 4"
-                stroke="currentColor"
-                strokeWidth="1.75"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          </Button>
+          </SendButton>
         )}
       </div>
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">

@@ -69,11 +69,16 @@ async function writeClipboard(text: string): Promise<boolean> {
 export function CopyActions({
   text,
   what,
+  plainLabel = `Copy ${what} as plain text`,
+  buttonClassName = "rounded-md px-1.5 py-0.5 text-xs font-semibold text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-50",
   className,
 }: {
   text: string;
   /** Names the thing copied, for screen readers: "the final answer", "the Coder's draft". */
   what: string;
+  /** The accessible name of "Copy text" (it starts with what the button says). */
+  plainLabel?: string;
+  buttonClassName?: string;
   className?: string;
 }) {
   const [done, setDone] = useState<string | null>(null);
@@ -90,13 +95,11 @@ export function CopyActions({
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => setDone(null), 2_000);
   };
-  const button =
-    "rounded-md px-1.5 py-0.5 text-xs font-semibold text-ink-600 hover:bg-ink-100 hover:text-ink-900 disabled:opacity-50";
   return (
     <span className={cn("inline-flex items-center gap-0.5", className)}>
       <button
         type="button"
-        className={button}
+        className={buttonClassName}
         disabled={!text}
         onClick={() => void copy("markdown")}
         aria-label={`Copy ${what} as Markdown`}
@@ -105,10 +108,10 @@ export function CopyActions({
       </button>
       <button
         type="button"
-        className={button}
+        className={buttonClassName}
         disabled={!text}
         onClick={() => void copy("plain")}
-        aria-label={`Copy ${what} as plain text`}
+        aria-label={plainLabel}
       >
         Copy text
       </button>

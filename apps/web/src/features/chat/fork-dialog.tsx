@@ -5,8 +5,8 @@ import {
   type TModel,
 } from "@cohort/contracts";
 import { type FormEvent, useId, useState } from "react";
-import { Button } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
+import { FormButtons } from "../../components/form";
 import { isApiError } from "../../lib/api/api-error";
 import { forkStep } from "./chat-api";
 import type { LaneView, RunView } from "./run-state";
@@ -190,14 +190,9 @@ function ForkForm({
           {error}
         </p>
       ) : null}
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? "Forking…" : "Fork"}
-        </Button>
-      </div>
+      <FormButtons onCancel={onCancel} disabled={busy}>
+        {busy ? "Forking…" : "Fork"}
+      </FormButtons>
     </form>
   );
 }

@@ -253,51 +253,64 @@ function RunHeader({ run, models }: { run: RunView; models: Map<string, TModel> 
   );
 }
 
-export function RunCard({
+/**
+ * A run's frame wherever one is shown (the chat, a share): its sources in context, and the
+ * section that names it and says its status. The open card by default.
+ */
+export function RunFrame({
   run,
-  models,
-  again = false,
+  label = "Run",
+  className = "grid grid-cols-1 gap-4 rounded-3xl border border-ink-200 bg-white/80 p-3 shadow-sm sm:p-5",
+  children,
 }: {
   run: RunView;
-  models: Map<string, TModel>;
-  again?: boolean;
+  label?: string;
+  className?: string;
+  children: ReactNode;
 }) {
   return (
     <RunSources run={run}>
       <section
-        aria-label="Run"
+        aria-label={label}
         data-testid="run"
         data-run-id={run.id}
         data-status={run.status}
-        className="grid grid-cols-1 gap-4 rounded-3xl border border-ink-200 bg-white/80 p-3 shadow-sm sm:p-5"
+        className={className}
       >
-        <AgainNote again={again} />
-        <RunHeader run={run} models={models} />
-        <PhaseStepper run={run} />
-        <RunWork run={run} models={models} />
-        <AnswerVersions run={run} models={models}>
-          <AnswerActions run={run} />
-        </AnswerVersions>
-        <RunError run={run} />
-        <RunMemoryProposals runId={run.id} status={run.status} />
-        <div className="border-t border-ink-100 pt-3">
-          <RunTotals run={run} />
-        </div>
+        {children}
       </section>
     </RunSources>
   );
 }
 
-/** An earlier run: the answer stays readable, the team's work folds away. */
-export function CollapsedRun({
-  run,
-  models,
-  again = false,
-}: {
+interface RunCardProps {
   run: RunView;
   models: Map<string, TModel>;
+  /** A regenerated answer to the same message: says so above it. */
   again?: boolean;
-}) {
+}
+
+export function RunCard({ run, models, again = false }: RunCardProps) {
+  return (
+    <RunFrame run={run}>
+      <AgainNote again={again} />
+      <RunHeader run={run} models={models} />
+      <PhaseStepper run={run} />
+      <RunWork run={run} models={models} />
+      <AnswerVersions run={run} models={models}>
+        <AnswerActions run={run} />
+      </AnswerVersions>
+      <RunError run={run} />
+      <RunMemoryProposals runId={run.id} status={run.status} />
+      <div className="border-t border-ink-100 pt-3">
+        <RunTotals run={run} />
+      </div>
+    </RunFrame>
+  );
+}
+
+/** An earlier run: the answer stays readable, the team's work folds away. */
+export function CollapsedRun({ run, models, again = false }: RunCardProps) {
   // The same count as the open run's "Agents · N lanes" heading (the Critic's lane included).
   const lanes = run.lanes.filter((l) => l.kind !== "revision" && l.rerunOf === null).length;
   const summary = [
@@ -307,49 +320,41 @@ export function CollapsedRun({
     .filter(Boolean)
     .join(" · ");
   return (
-    <RunSources run={run}>
-      <section
-        aria-label="Earlier run"
-        data-testid="run"
-        data-run-id={run.id}
-        data-status={run.status}
-        className="grid grid-cols-1 gap-3"
-      >
-        <AgainNote again={again} />
-        <details className="group rounded-2xl border border-ink-200 bg-white shadow-xs">
-          <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2 rounded-2xl px-4 py-2.5 text-sm hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
-            <span className="flex items-center gap-2 font-medium text-ink-800">
-              <svg
-                viewBox="0 0 16 16"
-                aria-hidden="true"
-                className="size-4 text-ink-500 transition-transform group-open:rotate-90"
-                fill="none"
-              >
-                <path
-                  d="M6 4l4 4-4 4"
-                  stroke="currentColor"
-                  strokeWidth="1.75"
-                  strokeLinecap="round"
-                />
-              </svg>
-              The team's work
-              <span className="font-normal text-ink-500">{summary}</span>
-            </span>
-            <span className="flex items-center gap-2">
-              <RunStatusBadge status={run.status} />
-              <RunTotals run={run} />
-            </span>
-          </summary>
-          <div className="grid grid-cols-1 gap-4 border-t border-ink-100 p-3 sm:p-4">
-            <PhaseStepper run={run} />
-            <RunWork run={run} models={models} />
-          </div>
-        </details>
-        <AnswerVersions run={run} models={models}>
-          <AnswerActions run={run} />
-        </AnswerVersions>
-        <RunError run={run} />
-      </section>
-    </RunSources>
+    <RunFrame run={run} label="Earlier run" className="grid grid-cols-1 gap-3">
+      <AgainNote again={again} />
+      <details className="group rounded-2xl border border-ink-200 bg-white shadow-xs">
+        <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2 rounded-2xl px-4 py-2.5 text-sm hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
+          <span className="flex items-center gap-2 font-medium text-ink-800">
+            <svg
+              viewBox="0 0 16 16"
+              aria-hidden="true"
+              className="size-4 text-ink-500 transition-transform group-open:rotate-90"
+              fill="none"
+            >
+              <path
+                d="M6 4l4 4-4 4"
+                stroke="currentColor"
+                strokeWidth="1.75"
+                strokeLinecap="round"
+              />
+            </svg>
+            The team's work
+            <span className="font-normal text-ink-500">{summary}</span>
+          </span>
+          <span className="flex items-center gap-2">
+            <RunStatusBadge status={run.status} />
+            <RunTotals run={run} />
+          </span>
+        </summary>
+        <div className="grid grid-cols-1 gap-4 border-t border-ink-100 p-3 sm:p-4">
+          <PhaseStepper run={run} />
+          <RunWork run={run} models={models} />
+        </div>
+      </details>
+      <AnswerVersions run={run} models={models}>
+        <AnswerActions run={run} />
+      </AnswerVersions>
+      <RunError run={run} />
+    </RunFrame>
   );
 }

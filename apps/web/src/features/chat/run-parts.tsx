@@ -758,15 +758,15 @@ export function CriticCard({ run }: { run: RunView }) {
 // Final answer
 // ---------------------------------------------------------------------------------------
 
-export function FinalAnswer({
-  run,
-  models,
-  children,
-}: {
+/** A run's answer and, below it, the run's own actions on it (`children`). */
+export interface RunAnswerProps {
   run: RunView;
   models: Map<string, TModel>;
+  /** The run's own answer's actions. */
   children?: ReactNode;
-}) {
+}
+
+export function FinalAnswer({ run, models, children }: RunAnswerProps) {
   const final = run.final;
   if (!final) return null;
   const streaming = run.status === "synthesizing";

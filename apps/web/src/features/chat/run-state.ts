@@ -736,12 +736,7 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
               required: event.required ?? null,
             }
           : null,
-        totalCredits: event.total_credits,
-        finishedAt: event.at,
-        durationMs: run.createdAt
-          ? Math.max(0, Date.parse(event.at) - Date.parse(run.createdAt))
-          : null,
-        lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+        ...stoppedAt(run, event.at, event.total_credits),
       };
     case "run.planned":
       return {
@@ -800,12 +795,7 @@ function applyToRun(run: RunView, event: TRunEvent): RunView {
         ...run,
         status: "cancelled",
         cancelReason: event.reason,
-        totalCredits: event.total_credits,
-        finishedAt: event.at,
-        durationMs: run.createdAt
-          ? Math.max(0, Date.parse(event.at) - Date.parse(run.createdAt))
-          : null,
-        lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+        ...stoppedAt(run, event.at, event.total_credits),
       };
     case "credits.changed": {
       const isFinal = run.final?.callId === event.call_id;
@@ -927,19 +917,14 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
     case "tool.approval.decided":
       return {
         ...run,
-        approvals: run.approvals.map((a) =>
-          a.id === event.approval_id
-            ? {
-                ...a,
-                status: event.decision,
-                byName: event.by_name,
-                note: event.note,
-                always: event.always,
-                args: event.args,
-                decidedAt: event.at,
-              }
-            : a,
-        ),
+        approvals: withDecision(run.approvals, event.approval_id, () => ({
+          status: event.decision,
+          byName: event.by_name,
+          note: event.note,
+          always: event.always,
+          args: event.args,
+          decidedAt: event.at,
+        })),
         toolCalls: upsertToolCall(run.toolCalls, event, (call) => ({
           ...call,
           args: event.args,
@@ -966,6 +951,31 @@ function applyToolEvent(run: RunView, event: ToolEvent): RunView {
   }
 }
 
+/** A run that failed or was cancelled at `at`: its totals, its duration, its lanes stopped. */
+function stoppedAt(
+  run: RunView,
+  at: string,
+  totalCredits: RunView["totalCredits"],
+): Pick<RunView, "totalCredits" | "finishedAt" | "durationMs" | "lanes"> {
+  return {
+    totalCredits,
+    finishedAt: at,
+    durationMs: run.createdAt ? Math.max(0, Date.parse(at) - Date.parse(run.createdAt)) : null,
+    lanes: run.lanes.map((l) => (l.status === "running" ? { ...l, status: "stopped" } : l)),
+  };
+}
+
+/** The approvals with one decided, from its event or from the page's own decision. */
+function withDecision(
+  approvals: readonly ApprovalView[],
+  id: string,
+  decision: (
+    approval: ApprovalView,
+  ) => Pick<ApprovalView, "status" | "byName" | "note" | "always" | "args" | "decidedAt">,
+): ApprovalView[] {
+  return approvals.map((a) => (a.id === id ? { ...a, ...decision(a) } : a));
+}
+
 /** A decision the page made itself, before its event arrives (the event agrees with it). */
 export function applyApprovalDecision(
   state: ConversationState,
@@ -979,19 +989,14 @@ export function applyApprovalDecision(
       ...state.runs,
       [run.id]: {
         ...run,
-        approvals: run.approvals.map((a) =>
-          a.id === decided.id
-            ? {
-                ...a,
-                status: decided.status,
-                byName: decided.decided_by_name,
-                note: decided.note,
-                always: decided.always,
-                args: decided.decided_args ?? a.args,
-                decidedAt: decided.decided_at ?? a.decidedAt,
-              }
-            : a,
-        ),
+        approvals: withDecision(run.approvals, decided.id, (a) => ({
+          status: decided.status,
+          byName: decided.decided_by_name,
+          note: decided.note,
+          always: decided.always,
+          args: decided.decided_args ?? a.args,
+          decidedAt: decided.decided_at ?? a.decidedAt,
+        })),
       },
     },
   };

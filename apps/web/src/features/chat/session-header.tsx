@@ -10,12 +10,11 @@ import {
 } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertDialog, DropdownMenu } from "radix-ui";
-import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
-import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Field, FormButtons, FormMessage, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatRunCredits, formatSpentOfBudget } from "../../lib/format/runs";
@@ -95,7 +94,6 @@ function EditSessionDialog({
   const [reviewPlan, setReviewPlan] = useState(session.review_plan);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = useId();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!title.trim()) {
@@ -143,19 +141,14 @@ function EditSessionDialog({
           autoFocus
           required
         />
-        <div>
-          <label htmlFor={`${ids}-description`} className="block text-sm font-medium text-ink-800">
-            Description
-          </label>
-          <textarea
-            id={`${ids}-description`}
-            value={description}
-            maxLength={SESSION_DESCRIPTION_MAX}
-            rows={3}
-            onChange={(e) => setDescription(e.target.value)}
-            className={cn(inputClasses, "mt-1.5 resize-y")}
-          />
-        </div>
+        <TextAreaField
+          label="Description"
+          text="prose"
+          value={description}
+          maxLength={SESSION_DESCRIPTION_MAX}
+          rows={3}
+          onChange={(e) => setDescription(e.target.value)}
+        />
         <RoleInstructionsFields session={session} value={instructions} onChange={setInstructions} />
         <Field
           label="Credit budget"
@@ -181,14 +174,9 @@ function EditSessionDialog({
           }
         />
         <FormMessage>{error}</FormMessage>
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? "Saving…" : "Save"}
-          </Button>
-        </div>
+        <FormButtons onCancel={() => onOpenChange(false)} disabled={busy}>
+          {busy ? "Saving…" : "Save"}
+        </FormButtons>
       </form>
     </DialogFrame>
   );

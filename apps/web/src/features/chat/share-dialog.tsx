@@ -13,7 +13,8 @@ import { FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatShortDate, formatWhen } from "../../lib/format/dates";
-import { createShare, listShares, revokeShare } from "../share/share-api";
+import { RevokeShareButton } from "../share/revoke-share-button";
+import { createShare, listShares } from "../share/share-api";
 import { getSessionDetail } from "./chat-api";
 
 const WHOLE_SESSION = "session";
@@ -77,21 +78,7 @@ function LinkRow({
   runs: readonly TRun[];
   onRevoked(link: TShareLink): void;
 }) {
-  const [busy, setBusy] = useState(false);
   const active = link.status === "active";
-  const revoke = async () => {
-    setBusy(true);
-    try {
-      onRevoked((await revokeShare(link.id)).share);
-      toast({ title: "Link revoked: it no longer opens", variant: "success" });
-    } catch (cause) {
-      toast({
-        title: isApiError(cause) ? cause.message : "The link could not be revoked.",
-        variant: "error",
-      });
-      setBusy(false);
-    }
-  };
   return (
     <li
       className={cn(
@@ -113,15 +100,7 @@ function LinkRow({
           <Button variant="outline" size="sm" onClick={() => void copyLink(link.url)}>
             Copy
           </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={revoke}
-            disabled={busy}
-            className="text-red-700 hover:bg-red-50"
-          >
-            {busy ? "Revoking…" : "Revoke"}
-          </Button>
+          <RevokeShareButton shareId={link.id} onRevoked={onRevoked} />
         </div>
       ) : null}
     </li>

@@ -1,7 +1,7 @@
 import { COCHAT_MESSAGE_MAX_CHARS } from "@cohort/contracts";
 import { type FormEvent, type KeyboardEvent, useId, useState } from "react";
-import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { SendButton, StopButton } from "../../components/composer-buttons";
 import { useComposerTextarea } from "../../components/use-composer-textarea";
 
 /** The message box: Enter sends, Shift+Enter adds a line; Stop while an answer streams. */
@@ -65,28 +65,9 @@ export function CochatComposer({
           className="max-h-[200px] min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] leading-6 text-ink-950 outline-none placeholder:text-ink-400 disabled:cursor-not-allowed"
         />
         {streaming ? (
-          <Button
-            type="button"
-            variant="outline"
-            onClick={onStop}
-            className="border-red-300 text-red-700 hover:border-red-400 hover:bg-red-50"
-          >
-            <span aria-hidden="true" className="size-2.5 rounded-[2px] bg-current" />
-            Stop
-          </Button>
+          <StopButton onClick={onStop}>Stop</StopButton>
         ) : (
-          <Button type="submit" disabled={locked || text.trim() === ""}>
-            Send
-            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-              <path
-                d="M2.5 8h10m0 0L8.5 4m4 4l-4 4"
-                stroke="currentColor"
-                strokeWidth="1.75"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          </Button>
+          <SendButton disabled={locked || text.trim() === ""}>Send</SendButton>
         )}
       </div>
       <p id={hintId} className="hidden px-2 text-xs text-ink-500 sm:block">

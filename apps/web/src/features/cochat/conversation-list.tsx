@@ -106,38 +106,18 @@ function ConversationRow({
         </div>
       ) : (
         <>
-          <button
-            type="button"
+          <RowIconButton
+            label={`Rename conversation: ${conversation.title}`}
             onClick={() => setRenaming(true)}
-            aria-label={`Rename conversation: ${conversation.title}`}
-            className="absolute top-2 right-9 rounded-md p-1.5 text-ink-400 opacity-100 transition hover:bg-white hover:text-ink-900 focus-visible:outline-2 focus-visible:outline-brand-600 lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100"
-          >
-            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-              <path
-                d="M10.5 3.5l2 2L6 12H4v-2l6.5-6.5z"
-                stroke="currentColor"
-                strokeWidth="1.4"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          </button>
-          <button
-            type="button"
+            className="right-9 hover:text-ink-900"
+            path="M10.5 3.5l2 2L6 12H4v-2l6.5-6.5z"
+          />
+          <RowIconButton
+            label={`Delete conversation: ${conversation.title}`}
             onClick={() => setConfirming(true)}
-            aria-label={`Delete conversation: ${conversation.title}`}
-            className="absolute top-2 right-2 rounded-md p-1.5 text-ink-400 opacity-100 transition hover:bg-white hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600 lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100"
-          >
-            <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
-              <path
-                d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.1a1 1 0 001 .9h3.8a1 1 0 001-.9l.6-8.1"
-                stroke="currentColor"
-                strokeWidth="1.4"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          </button>
+            className="right-2 hover:text-red-700"
+            path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.1a1 1 0 001 .9h3.8a1 1 0 001-.9l.6-8.1"
+          />
         </>
       )}
     </li>
@@ -269,5 +249,42 @@ export function ConversationList({
         )}
       </div>
     </div>
+  );
+}
+
+/** An icon button at a row's top right, shown on hover or focus on a wide screen. */
+function RowIconButton({
+  label,
+  onClick,
+  className,
+  path,
+}: {
+  label: string;
+  onClick(): void;
+  /** Where it stands and its hover colour. */
+  className: string;
+  /** The icon, one stroked path on a 16×16 grid. */
+  path: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className={cn(
+        "absolute top-2 rounded-md p-1.5 text-ink-400 opacity-100 transition hover:bg-white focus-visible:outline-2 focus-visible:outline-brand-600 lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100",
+        className,
+      )}
+    >
+      <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4" fill="none">
+        <path
+          d={path}
+          stroke="currentColor"
+          strokeWidth="1.4"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+    </button>
   );
 }

@@ -5,7 +5,7 @@ import { cn } from "../../components/cn";
 import { CodeBlockContext, Markdown } from "../../components/markdown/markdown";
 import { Pager } from "../../components/pager";
 import { ArtifactCodeBlock } from "../artifacts/artifact-block";
-import { plainTextOf } from "../chat/copy-actions";
+import { CopyActions } from "../chat/copy-actions";
 import { KeyRefusedLink } from "../chat/key-refused-link";
 import { SimulatedBadge } from "./simulated-badge";
 import type { Turn } from "./use-cochat";
@@ -57,69 +57,29 @@ function TurnPager({
   );
 }
 
-/**
- * Copy (the Markdown as written) and Copy text (plain), as the team chat's, with names that
- * start with what the buttons say (axe: label-content-name-mismatch).
- */
+/** Copy and Copy text as the team chat's, with a name for Copy text that starts as it does. */
 function CopyButtons({ text, what }: { text: string; what: string }) {
-  const [done, setDone] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const copy = async (plain: boolean) => {
-    let ok = true;
-    try {
-      await navigator.clipboard.writeText(plain ? plainTextOf(text) : text);
-    } catch {
-      ok = false;
-    }
-    setDone(ok ? (plain ? "Copied as text" : "Copied as Markdown") : "Copy failed");
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => setDone(null), 2_000);
-  };
   return (
-    <span className="inline-flex items-center gap-0.5">
-      <button
-        type="button"
-        className={actionButton}
-        onClick={() => void copy(false)}
-        aria-label={`Copy ${what} as Markdown`}
-      >
-        Copy
-      </button>
-      <button
-        type="button"
-        className={actionButton}
-        onClick={() => void copy(true)}
-        aria-label={`Copy text of ${what}, without Markdown`}
-      >
-        Copy text
-      </button>
-      <span role="status" className="text-xs text-emerald-700" data-testid="copy-status">
-        {done}
-      </span>
-    </span>
+    <CopyActions
+      text={text}
+      what={what}
+      plainLabel={`Copy text of ${what}, without Markdown`}
+      buttonClassName={actionButton}
+    />
   );
 }
 
 const actionButton =
   "rounded-md px-1.5 py-0.5 text-xs font-semibold text-ink-600 hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-2 focus-visible:outline-brand-600 disabled:opacity-50";
 
-function AssistantTurn({
-  turn,
-  index,
-  actions,
-  busy,
-}: {
+interface TurnProps {
   turn: Turn;
   index: number;
   actions: TurnActions | undefined;
   busy: boolean;
-}) {
+}
+
+function AssistantTurn({ turn, index, actions, busy }: TurnProps) {
   return (
     <li className="flex min-w-0 gap-3" data-testid="cochat-answer" data-status={turn.status}>
       <span
@@ -266,17 +226,7 @@ function EditForm({
   );
 }
 
-function UserTurn({
-  turn,
-  index,
-  actions,
-  busy,
-}: {
-  turn: Turn;
-  index: number;
-  actions: TurnActions | undefined;
-  busy: boolean;
-}) {
+function UserTurn({ turn, index, actions, busy }: TurnProps) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);

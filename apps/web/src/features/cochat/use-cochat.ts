@@ -41,6 +41,15 @@ export interface ChatSettings {
   maxTokens: number;
 }
 
+/** The settings as a request sends them (a new message, a regenerate, an edit). */
+function modelOptions(settings: ChatSettings) {
+  return {
+    model: settings.model,
+    temperature: settings.temperature,
+    max_tokens: settings.maxTokens,
+  };
+}
+
 let turnCounter = 0;
 const nextKey = () => `turn-${++turnCounter}`;
 
@@ -236,10 +245,8 @@ export function useCochat(
         streamCochat(
           {
             messages,
-            model: settings.model,
             session_id: id,
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
+            ...modelOptions(settings),
             ...(conversationId === null ? {} : parent),
           },
           handlers,
@@ -258,17 +265,7 @@ export function useCochat(
       const answer = newTurn("assistant", "");
       setTurns((current) => [...current.slice(0, index), answer]);
       stream(conversationId, answer.key, (handlers, signal) =>
-        streamRegenerate(
-          conversationId,
-          messageId,
-          {
-            model: settings.model,
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-          },
-          handlers,
-          signal,
-        ),
+        streamRegenerate(conversationId, messageId, modelOptions(settings), handlers, signal),
       );
     },
     [conversationId, stream, streaming, turns],
@@ -286,12 +283,7 @@ export function useCochat(
         streamEdit(
           conversationId,
           messageId,
-          {
-            content: text,
-            model: settings.model,
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-          },
+          { content: text, ...modelOptions(settings) },
           handlers,
           signal,
         ),

@@ -1,9 +1,10 @@
 import { COMPARED_MODELS } from "@cohort/contracts";
-import { Link, useParams } from "react-router";
+import { useParams } from "react-router";
 import { ButtonLink } from "../../components/button";
 import { Container } from "../../components/container";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { PageHeader } from "../../components/marketing/page-header";
+import { RelatedLinks } from "../../components/marketing/related-links";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { SIGN_UP_PATH } from "../../lib/site";
 import { COMPARE_CONTENT, comparisonRows, type TComparedModel } from "./compare-content";
@@ -111,19 +112,13 @@ export function ComparePage() {
           </p>
         </Container>
       </section>
-      <Container className="pt-12 text-sm text-ink-600">
-        <p>
-          Also compare:{" "}
-          {COMPARED_MODELS.filter((other) => other !== slug).map((other, index, list) => (
-            <span key={other}>
-              <Link to={`/compare/${other}`} className="font-medium text-brand-700 hover:underline">
-                Cohort vs. {COMPARE_CONTENT[other].name}
-              </Link>
-              {index < list.length - 1 ? " · " : ""}
-            </span>
-          ))}
-        </p>
-      </Container>
+      <RelatedLinks
+        label="Also compare:"
+        links={COMPARED_MODELS.filter((other) => other !== slug).map((other) => ({
+          to: `/compare/${other}`,
+          name: `Cohort vs. ${COMPARE_CONTENT[other].name}`,
+        }))}
+      />
       <CtaBand />
     </>
   );

@@ -1,9 +1,4 @@
-import {
-  hasCoChatAccess,
-  TIER_LABELS,
-  type TSessionsResponse,
-  type TUsageStats,
-} from "@cohort/contracts";
+import { hasCoChatAccess, TIER_LABELS, type TSessionsResponse } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
@@ -11,6 +6,7 @@ import { Button, ButtonLink } from "../../components/button";
 import { Card } from "../../components/card";
 import { Spinner } from "../../components/spinner";
 import { api } from "../../lib/api/api";
+import { fetchUsageStats, ZERO_USAGE_STATS } from "../../lib/api/usage-stats";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { formatDate, formatDayTime } from "../../lib/format/dates";
 import {
@@ -19,7 +15,6 @@ import {
   formatInteger,
   formatUsd,
 } from "../../lib/format/numbers";
-import { logger } from "../../lib/telemetry/logger";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "../chat/session-list";
 import { ImportSessionButton } from "../export/import-session-button";
 import { displayNameOf } from "../shell/display-name";
@@ -29,29 +24,6 @@ import { workspaceScope } from "../workspaces/workspace-store";
 import { VerifyEmailBanner } from "./verify-email-banner";
 
 const RECENT_SESSIONS = 5;
-
-export const ZERO_USAGE: TUsageStats = {
-  total_requests: 0,
-  total_tokens: 0,
-  total_cost: 0,
-  total_credits_used: 0,
-};
-
-/** The API: GET /billing/usage-stats, "zeros on failure". */
-export async function fetchUsageStats(signal?: AbortSignal): Promise<TUsageStats> {
-  try {
-    const body = await api.get<TUsageStats | { stats: TUsageStats }>("/billing/usage-stats", {
-      signal,
-    });
-    const stats = "stats" in body ? body.stats : body;
-    return { ...ZERO_USAGE, ...stats };
-  } catch (error) {
-    logger.info("Usage stats unavailable; showing zeros", {
-      cause: error instanceof Error ? error.message : String(error),
-    });
-    return ZERO_USAGE;
-  }
-}
 
 const START_LINKS = [
   { to: "/cochat", title: "CoChat", text: "A conversation with a single model." },
@@ -158,7 +130,7 @@ function UsageAtAGlance() {
     queryFn: ({ signal }) => fetchUsageStats(signal),
     staleTime: 30_000,
   });
-  const stats = data ?? ZERO_USAGE;
+  const stats = data ?? ZERO_USAGE_STATS;
   return (
     <Card role="region" className="p-5 sm:p-6" aria-labelledby="usage-title">
       <div className="flex items-center justify-between gap-3">

@@ -1,9 +1,10 @@
 import type { TDocumentsResponse } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { type DragEvent, type ReactNode, useCallback, useId, useRef, useState } from "react";
+import { type DragEvent, useCallback, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { PageSection } from "../../components/page-section";
 import { PageSpinner } from "../../components/spinner";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
@@ -13,31 +14,6 @@ import { DocumentViewer } from "./document-viewer";
 import { refreshDocuments, useDocuments } from "./documents-api";
 import { DropZone, LimitsText, StorageMeter, UploadList } from "./upload-panel";
 import { useUploads } from "./use-uploads";
-
-function Section({
-  title,
-  lead,
-  children,
-  testId,
-}: {
-  title: string;
-  lead?: ReactNode;
-  children: ReactNode;
-  testId?: string;
-}) {
-  const headingId = useId();
-  return (
-    <section aria-labelledby={headingId} className="grid gap-3" data-testid={testId}>
-      <div>
-        <h2 id={headingId} className="text-lg font-semibold text-ink-950">
-          {title}
-        </h2>
-        {lead ? <p className="mt-0.5 text-sm text-ink-600">{lead}</p> : null}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer.types).includes("Files");
@@ -137,14 +113,14 @@ function DocumentsHome({ uploads }: { uploads: ReturnType<typeof useUploads> }) 
         <EmptyState data={data} />
       ) : (
         <>
-          <Section title="Search" testId="documents-search">
+          <PageSection className="gap-3" title="Search" testId="documents-search">
             <DocumentSearch mode={data.search_mode} embeddingModel={data.embedding_model} />
-          </Section>
-          <Section title="Your documents" testId="documents-list">
+          </PageSection>
+          <PageSection className="gap-3" title="Your documents" testId="documents-list">
             <Card className="px-5 py-1">
               <DocumentList documents={documents} />
             </Card>
-          </Section>
+          </PageSection>
         </>
       )}
     </div>

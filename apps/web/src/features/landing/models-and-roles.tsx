@@ -1,8 +1,8 @@
 import { NATIVE_MODELS } from "@cohort/contracts";
-import { cn } from "../../components/cn";
 import { Container } from "../../components/container";
+import { RoleGrid } from "../../components/marketing/role-grid";
 import { SectionHeading } from "../../components/marketing/section-heading";
-import { EXTERNAL_MODEL_FAMILIES, ROLE_COPY } from "../../content/agent-roles";
+import { EXTERNAL_MODEL_FAMILIES } from "../../content/agent-roles";
 
 export function ModelsAndRoles() {
   return (
@@ -15,20 +15,7 @@ export function ModelsAndRoles() {
             title="Four roles, each with a job"
             lead="The coordinator hands each role the part of the task it's built for. Choose the model behind every role, or keep the defaults."
           />
-          <ul className="mt-10 space-y-4">
-            {ROLE_COPY.map((role) => (
-              <li key={role.role} className={cn("rounded-2xl p-5", role.accent.soft)}>
-                <h3 className={cn("flex items-center gap-2 font-semibold", role.accent.text)}>
-                  <span
-                    aria-hidden="true"
-                    className={cn("size-2.5 rounded-full", role.accent.dot)}
-                  />
-                  {role.name}
-                </h3>
-                <p className="mt-1.5 text-sm leading-6 text-ink-700">{role.summary}</p>
-              </li>
-            ))}
-          </ul>
+          <RoleGrid className="mt-10 space-y-4" />
         </div>
         <div>
           <h2 className="text-2xl font-bold tracking-tight text-ink-950">

@@ -11,6 +11,7 @@ import { failureMessage } from "../../auth/account-api";
 import { useAuth } from "../../auth/use-auth";
 import { Button, buttonClasses } from "../../components/button";
 import { Card } from "../../components/card";
+import { CheckboxField } from "../../components/checkbox-field";
 import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
@@ -29,7 +30,7 @@ import {
   useMemories,
   useMemorySettings,
 } from "./memory-api";
-import { MemoryEditForm } from "./memory-edit-form";
+import { MemoryActions, MemoryRow } from "./memory-row";
 import { MemoryProposal } from "./run-memory-proposals";
 
 function SectionTitle() {
@@ -72,40 +73,6 @@ function MemoryGate() {
   );
 }
 
-function Switch({
-  label,
-  description,
-  checked,
-  disabled,
-  onChange,
-}: {
-  label: string;
-  description: string;
-  checked: boolean;
-  disabled: boolean;
-  onChange: (next: boolean) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="flex items-start gap-3">
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        aria-checked={checked}
-        className="mt-1 h-4 w-4"
-        checked={checked}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      <label htmlFor={id} className="text-sm text-ink-700">
-        <span className="font-semibold text-ink-950">{label}</span>
-        <span className="mt-0.5 block">{description}</span>
-      </label>
-    </div>
-  );
-}
-
 function MemorySwitches({ settings }: { settings: TMemorySettings | undefined }) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState(false);
@@ -123,16 +90,18 @@ function MemorySwitches({ settings }: { settings: TMemorySettings | undefined })
   const disabled = pending || settings === undefined;
   return (
     <div className="mt-4 grid gap-3">
-      <Switch
+      <CheckboxField
+        asSwitch
         label="Pause memory"
-        description="While paused, runs neither propose new memories nor use the ones you keep."
+        hint="While paused, runs neither propose new memories nor use the ones you keep."
         checked={settings?.paused ?? false}
         disabled={disabled}
         onChange={(paused) => void change({ paused }, paused ? "Memory paused" : "Memory resumed")}
       />
-      <Switch
+      <CheckboxField
+        asSwitch
         label="Save proposals automatically"
-        description="Keep what the coordinator proposes without asking. You can still edit or delete it here."
+        hint="Keep what the coordinator proposes without asking. You can still edit or delete it here."
         checked={settings?.auto_save ?? false}
         disabled={disabled}
         onChange={(autoSave) =>
@@ -146,7 +115,7 @@ function MemorySwitches({ settings }: { settings: TMemorySettings | undefined })
   );
 }
 
-function MemoryRow({ memory }: { memory: TMemory }) {
+function SavedMemory({ memory }: { memory: TMemory }) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -178,57 +147,37 @@ function MemoryRow({ memory }: { memory: TMemory }) {
   };
 
   return (
-    <li
-      className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between"
-      data-testid="memory-item"
+    <MemoryRow
+      memory={memory}
+      editing={editing}
+      busy={busy}
+      onSave={save}
+      onCancel={() => setEditing(false)}
+      className="py-3"
+      testId="memory-item"
     >
-      {editing ? (
-        <MemoryEditForm
-          initial={memory.text}
-          busy={busy}
-          onSave={save}
-          onCancel={() => setEditing(false)}
-        />
-      ) : (
-        <>
-          <div className="min-w-0">
-            <p className="text-sm text-ink-900">{memory.text}</p>
-            <p className="mt-0.5 text-xs text-ink-500">
-              <span className="capitalize">{memory.kind}</span> · saved{" "}
-              {formatShortDate(memory.updated_at)}
-              {memory.source_session_id ? (
-                <>
-                  {" · "}
-                  <Link className="underline" to={`/chat/${memory.source_session_id}`}>
-                    from this session
-                  </Link>
-                </>
-              ) : null}
-            </p>
-          </div>
-          <div className="flex shrink-0 gap-1.5">
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={busy}
-              onClick={() => setEditing(true)}
-              aria-label={`Edit: ${memory.text}`}
-            >
-              Edit
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              disabled={busy}
-              onClick={() => void remove()}
-              aria-label={`Delete: ${memory.text}`}
-            >
-              Delete
-            </Button>
-          </div>
-        </>
-      )}
-    </li>
+      <div className="min-w-0">
+        <p className="text-sm text-ink-900">{memory.text}</p>
+        <p className="mt-0.5 text-xs text-ink-500">
+          <span className="capitalize">{memory.kind}</span> · saved{" "}
+          {formatShortDate(memory.updated_at)}
+          {memory.source_session_id ? (
+            <>
+              {" · "}
+              <Link className="underline" to={`/chat/${memory.source_session_id}`}>
+                from this session
+              </Link>
+            </>
+          ) : null}
+        </p>
+      </div>
+      <MemoryActions
+        memory={memory}
+        busy={busy}
+        onEdit={() => setEditing(true)}
+        drop={{ label: "Delete", onClick: () => void remove() }}
+      />
+    </MemoryRow>
   );
 }
 
@@ -378,7 +327,7 @@ function MemoryManager() {
             className="divide-y divide-ink-200 border-y border-ink-200"
           >
             {list.map((memory) => (
-              <MemoryRow key={`${memory.id}:${memory.updated_at}`} memory={memory} />
+              <SavedMemory key={`${memory.id}:${memory.updated_at}`} memory={memory} />
             ))}
           </ul>
         )}

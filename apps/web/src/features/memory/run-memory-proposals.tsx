@@ -15,7 +15,7 @@ import {
   useMemoryProposed,
   useRunProposals,
 } from "./memory-api";
-import { MemoryEditForm } from "./memory-edit-form";
+import { MemoryActions, MemoryRow } from "./memory-row";
 
 const DECIDED: Record<
   Exclude<TMemory["status"], "proposed">,
@@ -51,70 +51,55 @@ export function MemoryProposal({ memory }: { memory: TMemory }) {
 
   const decided = memory.status === "proposed" ? null : DECIDED[memory.status];
   return (
-    <li
-      className="flex flex-col gap-2 py-2.5 sm:flex-row sm:items-start sm:justify-between"
-      data-testid="memory-proposal"
-      data-status={memory.status}
+    <MemoryRow
+      memory={memory}
+      editing={editing}
+      busy={busy}
+      onSave={saveEdit}
+      onCancel={() => setEditing(false)}
+      className="py-2.5"
+      testId="memory-proposal"
+      status={memory.status}
     >
-      {editing ? (
-        <MemoryEditForm
-          initial={memory.text}
-          busy={busy}
-          onSave={saveEdit}
-          onCancel={() => setEditing(false)}
-        />
+      <p
+        className={
+          memory.status === "rejected"
+            ? "text-sm text-ink-500 line-through"
+            : "text-sm text-ink-900"
+        }
+      >
+        <span className="mr-2 text-xs font-semibold tracking-wide text-ink-500 uppercase">
+          {memory.kind}
+        </span>
+        {memory.text}
+      </p>
+      {decided ? (
+        <Badge tone={decided.tone} className="shrink-0 self-start">
+          {decided.label}
+        </Badge>
       ) : (
-        <>
-          <p
-            className={
-              memory.status === "rejected"
-                ? "text-sm text-ink-500 line-through"
-                : "text-sm text-ink-900"
-            }
-          >
-            <span className="mr-2 text-xs font-semibold tracking-wide text-ink-500 uppercase">
-              {memory.kind}
-            </span>
-            {memory.text}
-          </p>
-          {decided ? (
-            <Badge tone={decided.tone} className="shrink-0 self-start">
-              {decided.label}
-            </Badge>
-          ) : (
-            <div className="flex shrink-0 gap-1.5">
-              <Button
-                size="sm"
-                variant="secondary"
-                disabled={busy}
-                onClick={() => void decide(() => approveMemory(memory.id), "Memory saved")}
-                aria-label={`Approve: ${memory.text}`}
-              >
-                Approve
-              </Button>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={busy}
-                onClick={() => setEditing(true)}
-                aria-label={`Edit: ${memory.text}`}
-              >
-                Edit
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                disabled={busy}
-                onClick={() => void decide(() => rejectMemory(memory.id), "Memory rejected")}
-                aria-label={`Reject: ${memory.text}`}
-              >
-                Reject
-              </Button>
-            </div>
-          )}
-        </>
+        <MemoryActions
+          memory={memory}
+          busy={busy}
+          onEdit={() => setEditing(true)}
+          drop={{
+            label: "Reject",
+            onClick: () => void decide(() => rejectMemory(memory.id), "Memory rejected"),
+          }}
+          before={
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={busy}
+              onClick={() => void decide(() => approveMemory(memory.id), "Memory saved")}
+              aria-label={`Approve: ${memory.text}`}
+            >
+              Approve
+            </Button>
+          }
+        />
       )}
-    </li>
+    </MemoryRow>
   );
 }
 

@@ -4,7 +4,7 @@ import { cn } from "../../components/cn";
 import { Container } from "../../components/container";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { PageHeader } from "../../components/marketing/page-header";
-import { ROLE_COPY } from "../../content/agent-roles";
+import { RoleGrid } from "../../components/marketing/role-grid";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 
 interface FeatureGroup {
@@ -205,20 +205,7 @@ export function FeaturesPage() {
           <h2 id="roles-title" className="text-2xl font-bold tracking-tight text-ink-950">
             The four roles
           </h2>
-          <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            {ROLE_COPY.map((role) => (
-              <li key={role.role} className={cn("rounded-2xl p-5", role.accent.soft)}>
-                <h3 className={cn("flex items-center gap-2 font-semibold", role.accent.text)}>
-                  <span
-                    aria-hidden="true"
-                    className={cn("size-2.5 rounded-full", role.accent.dot)}
-                  />
-                  {role.name}
-                </h3>
-                <p className="mt-2 text-sm leading-6 text-ink-700">{role.summary}</p>
-              </li>
-            ))}
-          </ul>
+          <RoleGrid className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" />
         </Container>
       </section>
       {GROUPS.map((group, index) => (

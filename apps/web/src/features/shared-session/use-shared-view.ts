@@ -4,8 +4,9 @@ import type {
   TSharedRunEvent,
   TSharedView,
 } from "@cohort/contracts";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { isApiError } from "../../lib/api/api-error";
+import { createFrameBatch } from "../../lib/dom/frame-batch";
 import {
   applyRunEvents,
   type ConversationState,
@@ -47,8 +48,6 @@ export function useSharedView(token: string) {
   const [load, setLoad] = useState<SharedLoad>({ status: "loading" });
   const [state, setState] = useState<ConversationState>(EMPTY_CONVERSATION);
   const [attempt, setAttempt] = useState(0);
-  const queue = useRef<TRunEvent[]>([]);
-  const frame = useRef<number | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` reads the view again
   useEffect(() => {
@@ -56,19 +55,13 @@ export function useSharedView(token: string) {
     let closeStream: (() => void) | null = null;
     let retry: ReturnType<typeof setTimeout> | null = null;
     let cursor = 0;
-    queue.current = [];
-
-    const flush = () => {
-      frame.current = null;
-      const events = queue.current;
-      queue.current = [];
-      if (events.length > 0) setState((current) => applyRunEvents(current, events));
-    };
+    const batch = createFrameBatch<TRunEvent>((events) =>
+      setState((current) => applyRunEvents(current, events)),
+    );
     const onEvent = (event: TSharedRunEvent) => {
       if (event.seq <= cursor) return;
       cursor = event.seq;
-      queue.current.push(event as unknown as TRunEvent);
-      frame.current ??= requestAnimationFrame(flush);
+      batch.push(event as unknown as TRunEvent);
     };
 
     getSharedView(token, abort.signal).then(
@@ -95,8 +88,7 @@ export function useSharedView(token: string) {
       abort.abort();
       closeStream?.();
       if (retry) clearTimeout(retry);
-      if (frame.current !== null) cancelAnimationFrame(frame.current);
-      frame.current = null;
+      batch.stop();
     };
   }, [token, attempt]);
 

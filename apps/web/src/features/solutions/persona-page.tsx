@@ -1,10 +1,11 @@
 import { PERSONAS } from "@cohort/contracts";
-import { Link, useParams } from "react-router";
+import { useParams } from "react-router";
 import { ButtonLink } from "../../components/button";
 import { Container } from "../../components/container";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
 import { PageHeader } from "../../components/marketing/page-header";
+import { RelatedLinks } from "../../components/marketing/related-links";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
 import { SIGN_UP_PATH } from "../../lib/site";
 import { PERSONA_CONTENT, type TPersona } from "./personas";
@@ -75,22 +76,13 @@ export function PersonaPage() {
           <ExamplePrompt prompt={content.examplePrompt} />
         </Container>
       </section>
-      <Container className="pt-12 text-sm text-ink-600">
-        <p>
-          Cohort for:{" "}
-          {PERSONAS.filter((other) => other !== slug).map((other, index, list) => (
-            <span key={other}>
-              <Link
-                to={`/solutions/${other}`}
-                className="font-medium text-brand-700 hover:underline"
-              >
-                {PERSONA_CONTENT[other].name}
-              </Link>
-              {index < list.length - 1 ? " · " : ""}
-            </span>
-          ))}
-        </p>
-      </Container>
+      <RelatedLinks
+        label="Cohort for:"
+        links={PERSONAS.filter((other) => other !== slug).map((other) => ({
+          to: `/solutions/${other}`,
+          name: PERSONA_CONTENT[other].name,
+        }))}
+      />
       <CtaBand />
     </>
   );

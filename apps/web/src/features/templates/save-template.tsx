@@ -1,11 +1,9 @@
 import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX, type TSession } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useAuth } from "../../auth/use-auth";
-import { Button } from "../../components/button";
-import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Field, FormButtons, FormMessage, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { createTemplate, templateKeys } from "./templates-api";
@@ -34,7 +32,6 @@ function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): 
   const [shared, setShared] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = useId();
   // A personal workspace has one member: sharing there would change nothing.
   const team = user !== null && session.workspace_id !== user.id;
 
@@ -84,23 +81,19 @@ function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): 
             autoFocus
             required
           />
-          <div>
-            <label
-              htmlFor={`${ids}-description`}
-              className="block text-sm font-medium text-ink-800"
-            >
-              Description <span className="font-normal text-ink-500">(optional)</span>
-            </label>
-            <textarea
-              id={`${ids}-description`}
-              value={description}
-              maxLength={TEMPLATE_DESCRIPTION_MAX}
-              rows={2}
-              onChange={(e) => setDescription(e.target.value)}
-              placeholder="What this setup is good for"
-              className={cn(inputClasses, "mt-1.5 resize-y")}
-            />
-          </div>
+          <TextAreaField
+            label={
+              <>
+                Description <span className="font-normal text-ink-500">(optional)</span>
+              </>
+            }
+            text="prose"
+            value={description}
+            maxLength={TEMPLATE_DESCRIPTION_MAX}
+            rows={2}
+            onChange={(e) => setDescription(e.target.value)}
+            placeholder="What this setup is good for"
+          />
           {team ? (
             <label className="flex items-center gap-2 text-sm text-ink-800">
               <input
@@ -113,14 +106,9 @@ function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): 
             </label>
           ) : null}
           <FormMessage>{error}</FormMessage>
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? "Saving…" : "Save template"}
-            </Button>
-          </div>
+          <FormButtons onCancel={onClose} disabled={busy}>
+            {busy ? "Saving…" : "Save template"}
+          </FormButtons>
         </form>
       ) : (
         <div className="px-5 py-5 sm:px-6">

@@ -1,12 +1,9 @@
 import type { TWorkspace, TWorkspaceShareLink } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { toast } from "../../components/toast/toast-store";
-import { isApiError } from "../../lib/api/api-error";
 import { formatWhen } from "../../lib/format/dates";
-import { listWorkspaceShares, revokeShare } from "../share/share-api";
+import { RevokeShareButton } from "../share/revoke-share-button";
+import { listWorkspaceShares } from "../share/share-api";
 
 const STATUS_LABELS: Record<TWorkspaceShareLink["status"], string> = {
   active: "Active",
@@ -19,22 +16,6 @@ const sharesKey = (workspaceId: string) => ["workspaces", workspaceId, "shares"]
 
 function ShareRow({ link, workspaceId }: { link: TWorkspaceShareLink; workspaceId: string }) {
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const revoke = async () => {
-    setBusy(true);
-    try {
-      await revokeShare(link.id);
-      toast({ title: "Link revoked: it no longer opens", variant: "success" });
-      await queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) });
-    } catch (cause) {
-      toast({
-        title: isApiError(cause) ? cause.message : "The link could not be revoked.",
-        variant: "error",
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
   const views = `${link.view_count} ${link.view_count === 1 ? "view" : "views"}`;
   return (
     <li
@@ -53,15 +34,10 @@ function ShareRow({ link, workspaceId }: { link: TWorkspaceShareLink; workspaceI
         </p>
       </div>
       {link.status === "active" ? (
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={revoke}
-          disabled={busy}
-          className="text-red-700 hover:bg-red-50"
-        >
-          {busy ? "Revoking…" : "Revoke"}
-        </Button>
+        <RevokeShareButton
+          shareId={link.id}
+          onRevoked={() => queryClient.invalidateQueries({ queryKey: sharesKey(workspaceId) })}
+        />
       ) : null}
     </li>
   );
