@@ -7,7 +7,8 @@
 // to `ready`. Against the built server: PGlite by default, PostgreSQL with
 // BENCH_DATABASE_URL (an empty database). BENCH_EMBEDDING_DIM=<n> turns embeddings on
 // (hybrid search) with a deterministic embeddings server of n dimensions started here.
-// Run `node scripts/build.mjs` first.
+// BENCH_SERVER_ENTRY runs another build (e.g. a copy of apps/server/dist made before a
+// change). Run `node scripts/build.mjs` first.
 import { createServer } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -104,6 +105,7 @@ async function timed(count, once) {
 
 const embeddings = EMBEDDING_DIM > 0 ? await startEmbeddings(EMBEDDING_DIM) : null;
 const server = await startServer({
+  ...(process.env.BENCH_SERVER_ENTRY ? { entry: process.env.BENCH_SERVER_ENTRY } : {}),
   env: {
     LOG_LEVEL,
     RATE_LIMIT_PER_MINUTE: "1000000000",
