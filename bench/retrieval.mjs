@@ -109,6 +109,8 @@ const server = await startServer({
   env: {
     LOG_LEVEL,
     RATE_LIMIT_PER_MINUTE: "1000000000",
+    // MCP calls come with an access token, which has its own budget (60 a minute).
+    ACCESS_TOKEN_RATE_PER_MINUTE: "1000000000",
     DOCUMENT_MAX_MB: "50",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(embeddings
