@@ -188,7 +188,7 @@ async function readyDocuments(
 /**
  * Matching chunks ranked beyond this many: ranking reads every match's tsvector, and a
  * query of common words matches most of a large corpus (60,000 of 100,000 chunks: seconds).
- * Up to it the ranking is exact; past it, the first matches the index yields are ranked
+ * Up to it the ranking is exact; past it, the first matches the scan yields are ranked
  * (decision 078).
  */
 export const RANKED_MATCHES_MAX = 2000;
