@@ -269,7 +269,10 @@ describe("agents, review and synthesis", () => {
     const deltas = eventsOf(events, "agent.delta");
     expect(deltas.map((d) => d.text).join("")).toBe(words);
     expect(stored.steps.find((s) => s.kind === "agent")?.output).toBe(words);
-    expect(deltas.length).toBeLessThan(100);
+    // 400 chunks gathered into windows: typically ~10 events; the bound leaves room for a
+    // loaded machine, where the provider's 1 ms chunks spread over more windows (121 seen at
+    // load 19), without depending on the clock.
+    expect(deltas.length).toBeLessThan(200);
   });
 
   it("gives later runs the conversation so far", async () => {
