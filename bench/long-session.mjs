@@ -28,8 +28,7 @@ import pg from "pg";
 import { chromium } from "playwright-core";
 import { buildIfStale } from "../scripts/build.mjs";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/find-chromium.mjs";
-import { csrfHeaders } from "../test-support/api-client.mjs";
-import { machine, startServer } from "./server.mjs";
+import { BENCH_ADMIN_ENV, machine, signUpVerified, startServer } from "./server.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const TEXT_BYTES = Number(process.env.BENCH_TEXT_KB ?? 2048) * 1024;
@@ -38,63 +37,20 @@ const GOALS = { openMs: 1000, heapMb: 150, fps: 60 };
 /** A frame "kept" at 60 fps lasts 16.7 ms; rAF at 60 Hz measures 58–60 on a kept page. */
 const FPS_TOLERANCE = 0.95;
 const MARKER = "Zebracorn";
-const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
 
-async function api(base, token, method, url, body, headers = {}) {
+/** One JSON call with a Bearer token; also how many bytes the answer was (what a page downloads). */
+async function api(base, token, method, url, body) {
   const response = await fetch(`${base}${url}`, {
     method,
     headers: {
       "content-type": "application/json",
       ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 500)}`);
   return { json: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
-}
-
-async function signUp(base) {
-  const { json: agreement } = await api(base, null, "GET", "/api/agreements/current");
-  const email = `bench-${Date.now()}@example.com`;
-  const { json } = await api(
-    base,
-    null,
-    "POST",
-    "/api/user-auth/signup",
-    {
-      email,
-      password: "benchmark passphrase 1",
-      firstName: "Bench",
-      lastName: "Mark",
-      agreementId: agreement.agreement.id,
-    },
-    await csrfHeaders(base),
-  );
-  // A confirmed address, as the other benches: open the emailed link as the user would.
-  const { json: admin } = await api(base, null, "POST", "/api/admin/login", ADMIN, {
-    authorization: "Bearer bench",
-  });
-  for (let tries = 0; tries < 50; tries++) {
-    const { json: outbox } = await api(base, admin.token, "GET", "/api/admin/outbox");
-    const token = outbox.messages
-      .find((m) => m.to === email)
-      ?.text.match(/\/verify-email\?token=([\w-]+)/)?.[1];
-    if (token) {
-      await api(
-        base,
-        null,
-        "POST",
-        "/api/user-auth/verify-email",
-        { token },
-        await csrfHeaders(base),
-      );
-      return json.token;
-    }
-    await sleep(100);
-  }
-  throw new Error("no verification email");
 }
 
 async function waitForRun(base, token, sessionId, count) {
@@ -304,15 +260,14 @@ const server = await startServer({
     TELEMETRY_LOGS_PER_MINUTE: "100000",
     TELEMETRY_ANALYTICS_PER_MINUTE: "100000",
     SIMULATOR_TOKENS_PER_SECOND: String(TOKENS_PER_SECOND),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    ...BENCH_ADMIN_ENV,
     ...(database ? { DATABASE_URL: database.url } : {}),
   },
 });
 const base = server.url;
 let browser;
 try {
-  const token = await signUp(base);
+  const token = await signUpVerified(base);
   // The template: one real run of a four-agent team (plan, four drafts, the answer).
   const { json: created } = await api(base, token, "POST", "/api/sessions", {
     title: "Template",

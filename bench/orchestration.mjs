@@ -32,8 +32,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
-import { csrfHeaders } from "../test-support/api-client.mjs";
-import { BENCH_PLAN, machine, root, serverCpuMs, startServer } from "./server.mjs";
+import { apiCall } from "../test-support/api-client.mjs";
+import {
+  BENCH_ADMIN_ENV,
+  BENCH_PLAN,
+  machine,
+  root,
+  serverCpuMs,
+  signUpVerified,
+  startFakeProvider,
+  startServer,
+} from "./server.mjs";
 
 const OVERHEAD_RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 8);
@@ -51,29 +60,6 @@ const RATE_LIMIT = "1000000000";
 // "Score: 8/10" keeps the Critic above the bar, so every run has the same shape (no revision).
 const TAIL = " Score: 8/10";
 const STAMP = /⟦t=(\d+\.\d+)⟧/g;
-
-async function startFakeProvider() {
-  const settings = {
-    ttftMs: TTFT_MS,
-    chunkMs: CHUNK_MS,
-    chunks: CHUNKS,
-    tail: TAIL,
-    planJson: JSON.stringify(BENCH_PLAN),
-  };
-  const child = spawn(
-    process.execPath,
-    [path.join(root, "bench/fake-provider.mjs"), JSON.stringify(settings)],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once("line", resolve);
-    child.once("exit", () => reject(new Error("the fake provider exited")));
-  });
-  // Never outlive the benchmark, even when it fails.
-  process.once("exit", () => child.kill("SIGTERM"));
-  return { url, pid: child.pid, stop: () => child.kill("SIGTERM") };
-}
 
 /** A fresh database on the PostgreSQL server, so runs of this benchmark and tests never share one. */
 async function freshDatabase(url) {
@@ -108,63 +94,9 @@ async function freshDatabase(url) {
   };
 }
 
-async function api(base, token, method, url, body, headers = {}) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function signUp(base) {
-  const { agreement } = await api(base, null, "GET", "/api/agreements/current");
-  const email = `bench-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`;
-  const { token } = await api(
-    base,
-    null,
-    "POST",
-    "/api/user-auth/signup",
-    {
-      email,
-      password: "benchmark passphrase 1",
-      firstName: "Bench",
-      lastName: "Mark",
-      agreementId: agreement.id,
-    },
-    // Sign-up is a browser call: it needs the CSRF cookie and token (bearer calls do not).
-    await csrfHeaders(base),
-  );
-  await verifyEmail(base, email);
-  return token;
-}
-
-const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
-
-/** The welcome credits come with a confirmed address: open the emailed link as the user would. */
-async function verifyEmail(base, email) {
-  const admin = await api(base, null, "POST", "/api/admin/login", ADMIN, {
-    authorization: "Bearer bench",
-  });
-  for (let tries = 0; tries < 50; tries++) {
-    const { messages } = await api(base, admin.token, "GET", "/api/admin/outbox");
-    const link = messages
-      .find((m) => m.to === email)
-      ?.text.match(/\/verify-email\?token=([\w-]+)/)?.[1];
-    if (link) {
-      await api(base, admin.token, "POST", "/api/user-auth/verify-email", { token: link });
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no verification email reached ${email}`);
-}
+/** One JSON call with a Bearer token (a run's start may wait long at a level past capacity). */
+const api = (base, token, method, url, body) =>
+  apiCall(base, method, url, { bearer: token ?? undefined, body, timeoutMs: 120_000 });
 
 const pollingAgent = new Agent({ keepAlive: true });
 
@@ -612,7 +544,13 @@ const ENTRY = process.env.BENCH_SERVER_ENTRY ?? "apps/server/dist/main.js";
 if (ENTRY === "apps/server/dist/main.js") await buildIfStale({ only: ["server"] });
 const WITH_ANCHOR = process.env.BENCH_ANCHOR !== "0";
 const SCAN_FROM = Number(process.env.BENCH_SCAN_FROM ?? 4);
-const fake = await startFakeProvider();
+const fake = await startFakeProvider({
+  ttftMs: TTFT_MS,
+  chunkMs: CHUNK_MS,
+  chunks: CHUNKS,
+  tail: TAIL,
+  planJson: JSON.stringify(BENCH_PLAN),
+});
 const database = process.env.BENCH_DATABASE_URL
   ? await freshDatabase(process.env.BENCH_DATABASE_URL)
   : null;
@@ -622,8 +560,7 @@ const server = await startServer({
     LOG_LEVEL,
     RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
     SIGNUP_CREDITS: "1000000",
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    ...BENCH_ADMIN_ENV,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
     ...(database ? { DATABASE_URL: database.url } : {}),
@@ -665,7 +602,7 @@ const ratio = (a, b) =>
 
 try {
   console.log(`configuration: ${config()}`);
-  const token = await signUp(server.url);
+  const token = await signUpVerified(server.url);
   const floor = await measureFloor(fake.url);
   // The anchor's overhead first, then Cohort's, then each scan: the same minutes of the machine.
   const anchorOverhead = anchor

@@ -15,18 +15,21 @@
 // once both have been seen; runs follow one another.
 //   BENCH_RUNS (20), BENCH_PLAN_CHUNK_MS (15), BENCH_TTFT_MS (200), BENCH_BROWSER=0 (Node only),
 //   BENCH_ONE_SESSION=1 (every run in one session, its page open throughout)
-import { spawn } from "node:child_process";
 import { Agent } from "node:http";
 import { cpus, loadavg } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
 import { io } from "socket.io-client";
 import { buildIfStale } from "../scripts/build.mjs";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/find-chromium.mjs";
-import { csrfHeaders } from "../test-support/api-client.mjs";
-import { machine, root, startServer } from "./server.mjs";
+import { apiCall } from "../test-support/api-client.mjs";
+import {
+  BENCH_ADMIN_ENV,
+  machine,
+  signUpVerified,
+  startFakeProvider,
+  startServer,
+} from "./server.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 2;
@@ -37,7 +40,6 @@ const WITH_BROWSER = process.env.BENCH_BROWSER !== "0";
 const ONE_SESSION = process.env.BENCH_ONE_SESSION === "1";
 const GOAL_MS = 100;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
-const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
 
 /** A plan of the size coordinators write: about 700 characters of JSON. */
 const PLAN = {
@@ -89,70 +91,9 @@ const summary = (values) =>
   )} ms (n=${values.length})`;
 const verdict = (values) => (percentile(values, 0.95) < GOAL_MS ? "✔" : "✘");
 
-async function startFakeProvider() {
-  const settings = { ttftMs: TTFT_MS, chunkMs: CHUNK_MS, chunks: CHUNKS, planJson: PLAN_JSON };
-  const child = spawn(
-    process.execPath,
-    [path.join(root, "bench/fake-provider.mjs"), JSON.stringify(settings)],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", () => reject(new Error("the fake provider exited")));
-  });
-  process.once("exit", () => child.kill("SIGTERM"));
-  return { url, stop: () => child.kill("SIGTERM") };
-}
-
-async function api(base, token, method, url, body, headers = {}) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function signUp(base) {
-  const { agreement } = await api(base, null, "GET", "/api/agreements/current");
-  const email = `bench-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`;
-  const { token } = await api(
-    base,
-    null,
-    "POST",
-    "/api/user-auth/signup",
-    {
-      email,
-      password: "benchmark passphrase 1",
-      firstName: "Bench",
-      lastName: "Mark",
-      agreementId: agreement.id,
-    },
-    await csrfHeaders(base),
-  );
-  // The welcome credits come with a confirmed address: the emailed link, as a person opens it.
-  const admin = await api(base, null, "POST", "/api/admin/login", ADMIN, {
-    authorization: "Bearer bench",
-  });
-  for (let tries = 0; tries < 50; tries++) {
-    const { messages } = await api(base, admin.token, "GET", "/api/admin/outbox");
-    const link = messages
-      .find((m) => m.to === email)
-      ?.text.match(/\/verify-email\?token=([\w-]+)/)?.[1];
-    if (link) {
-      await api(base, admin.token, "POST", "/api/user-auth/verify-email", { token: link });
-      return token;
-    }
-    await sleep(100);
-  }
-  throw new Error(`no verification email reached ${email}`);
-}
+/** One JSON call as the page makes it: a Bearer token when signed in. */
+const api = (base, token, method, url, body) =>
+  apiCall(base, method, url, { bearer: token ?? undefined, body });
 
 /** A Node client in the session's room: when each run's first plan.delta and its end arrived. */
 async function nodeClient(base, token) {
@@ -274,20 +215,24 @@ async function browserPage(base, token) {
 }
 
 await buildIfStale({ only: WITH_BROWSER ? ["server", "web"] : ["server"] });
-const fake = await startFakeProvider();
+const fake = await startFakeProvider({
+  ttftMs: TTFT_MS,
+  chunkMs: CHUNK_MS,
+  chunks: CHUNKS,
+  planJson: PLAN_JSON,
+});
 const server = await startServer({
   env: {
     LOG_LEVEL,
     RATE_LIMIT_PER_MINUTE: "1000000000",
     SIGNUP_CREDITS: "1000000",
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    ...BENCH_ADMIN_ENV,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
   },
 });
 const base = server.url;
-const token = await signUp(base);
+const token = await signUpVerified(base);
 const client = await nodeClient(base, token);
 const page = WITH_BROWSER ? await browserPage(base, token) : null;
 const loadBefore = loadavg();

@@ -4,8 +4,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { apiCall } from "../test-support/api-client.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -90,3 +92,71 @@ export const BENCH_PLAN = {
     { id: "s4", role: "critic", task: "Review it", dependsOn: ["s2", "s3"] },
   ],
 };
+
+/** The operator's account the benchmarks give the server (ADMIN_EMAIL / ADMIN_PASSWORD). */
+export const BENCH_ADMIN = {
+  email: "bench-admin@example.com",
+  password: "bench admin passphrase 1",
+};
+/** The environment that makes BENCH_ADMIN the server's operator. */
+export const BENCH_ADMIN_ENV = {
+  ADMIN_EMAIL: BENCH_ADMIN.email,
+  ADMIN_PASSWORD: BENCH_ADMIN.password,
+};
+
+/**
+ * The fake provider (bench/fake-provider.mjs) in its own process with these settings; its
+ * first line is its URL. It never outlives the benchmark, even when that fails.
+ */
+export async function startFakeProvider(settings) {
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "bench/fake-provider.mjs"), JSON.stringify(settings)],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", () => reject(new Error("the fake provider exited")));
+  });
+  process.once("exit", () => child.kill("SIGTERM"));
+  return { url, pid: child.pid, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * A new user as a person becomes one: signs up (a browser call, with the CSRF pair) and opens
+ * the emailed confirmation link (read from the operator's outbox; the welcome credits come
+ * with a confirmed address). The server must run with BENCH_ADMIN_ENV. Returns the token.
+ */
+export async function signUpVerified(base) {
+  const { agreement } = await apiCall(base, "GET", "/api/agreements/current");
+  const email = `bench-${Date.now()}-${Math.random().toString(16).slice(2)}@example.com`;
+  const { token } = await apiCall(base, "POST", "/api/user-auth/signup", {
+    anonymousMutation: true,
+    body: {
+      email,
+      password: "benchmark passphrase 1",
+      firstName: "Bench",
+      lastName: "Mark",
+      agreementId: agreement.id,
+    },
+  });
+  const admin = await apiCall(base, "POST", "/api/admin/login", {
+    body: BENCH_ADMIN,
+    headers: { authorization: "Bearer bench" },
+  });
+  for (let tries = 0; tries < 50; tries++) {
+    const { messages } = await apiCall(base, "GET", "/api/admin/outbox", { bearer: admin.token });
+    const link = messages
+      .find((m) => m.to === email)
+      ?.text.match(/\/verify-email\?token=([\w-]+)/)?.[1];
+    if (link) {
+      await apiCall(base, "POST", "/api/user-auth/verify-email", {
+        bearer: admin.token,
+        body: { token: link },
+      });
+      return token;
+    }
+    await sleep(100);
+  }
+  throw new Error(`no verification email reached ${email}`);
+}
