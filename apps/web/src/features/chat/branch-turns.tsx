@@ -27,16 +27,7 @@ export function BranchTurns({
   models: Map<string, TModel>;
   sessionId: string;
   canStart: boolean;
-  /** A version put on screen by a pager. */
-  onShow(kind: "message" | "run", id: string): void;
-  onEdited(sent: {
-    runId: string;
-    messageId: string;
-    content: string;
-    parentRunId: string | null;
-  }): void;
-  onEditFailed(error: unknown): void;
-}) {
+} & Omit<TurnHandlers, "setEditing">) {
   const [editing, setEditing] = useState<string | null>(null);
   const latestRunId = turns.at(-1)?.run?.id;
   // The page's handlers change every render; a turn reads the latest through this ref, so a
@@ -71,6 +62,7 @@ export function BranchTurns({
 }
 
 interface TurnHandlers {
+  /** A version put on screen by a pager. */
   onShow(kind: "message" | "run", id: string): void;
   onEdited(sent: {
     runId: string;
