@@ -18,7 +18,8 @@
 // a session from another server. The runs come in marked imported; they are stored in the
 // same tables and drawn by the same components as runs made here.
 // BENCH_RUNS (200), BENCH_TEXT_KB (2,048), BENCH_TOKENS_PER_SECOND (240: the streamed run's
-// speed) change the sizes; BENCH_HEADED=1 shows the browser.
+// speed) change the sizes; BENCH_HEADED=1 shows the browser; BENCH_SCREENSHOTS=<dir> saves
+// the opened session and its top (the way to the earlier runs) as PNGs.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -362,6 +363,14 @@ try {
   }, MARKER);
 
   const opens = await measureOpens(page, base, sessionId);
+  if (process.env.BENCH_SCREENSHOTS) {
+    // What a person sees: the session opened on its newest runs, then its top with the way to
+    // the earlier ones.
+    const dir = process.env.BENCH_SCREENSHOTS;
+    await page.screenshot({ path: `${dir}/long-session-open.png` });
+    await page.getByText("Load earlier runs").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${dir}/long-session-top.png` });
+  }
   opens.sort((a, b) => a.at - b.at);
   const openMs = opens[1].at;
   const ms = (v) => (v === null ? "n/a" : `${v.toFixed(0)} ms`);
