@@ -51,6 +51,19 @@ function step(name, command, args, env = {}) {
   return ok;
 }
 
+/** The step's slowest files, so a CI log shows where its time goes. */
+function printSlowest(name, files, count = 8) {
+  const timed = files
+    .map((file) => ({ file: path.relative(root, file.name), ms: file.endTime - file.startTime }))
+    .filter((entry) => Number.isFinite(entry.ms))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count);
+  if (timed.length === 0) return;
+  console.log(`\nSlowest files of ${name}:`);
+  for (const { file, ms } of timed)
+    console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+}
+
 function vitest(name, projects, extra = [], node = process.execPath) {
   const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
   const args = [
@@ -73,6 +86,7 @@ function vitest(name, projects, extra = [], node = process.execPath) {
     totals.passed += json.numPassedTests;
     totals.failed += json.numFailedTests;
     totals.skipped += json.numPendingTests + json.numTodoTests;
+    printSlowest(name, json.testResults);
     for (const file of json.testResults) {
       const relative = path.relative(root, file.name);
       for (const test of file.assertionResults) {
