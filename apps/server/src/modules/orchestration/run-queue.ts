@@ -1,5 +1,4 @@
 import type { Runner } from "graphile-worker";
-import pg from "pg";
 import { lazyModule } from "../../platform/lazy-module";
 import type { EngineLogger } from "./run-context";
 
@@ -65,6 +64,9 @@ export async function startRunQueue(options: {
 }): Promise<RunQueue> {
   const { task, log } = options;
   const { Logger, makeWorkerUtils, run, runMigrations } = graphileWorker();
+  // The driver too loads only here: an embedded (PGlite) instance never pays its memory
+  // (decision 082), as the database client loads it only with DATABASE_URL.
+  const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: options.connectionString, max: QUEUE_CONNECTIONS });
   // A client's error (the server restarting), idle or checked out, must not end the process.
   pool.on("error", () => {});

@@ -1,6 +1,6 @@
 import type { TRunStatus, TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
 import { prepared, type Queryable, timestampText } from "../../db/client";
-import { endedOf, withActivity } from "./session-activity";
+import { addActivity, endedOf } from "./session-activity";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
 const WHERE = "WHERE workspace_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
@@ -72,13 +72,13 @@ export async function listSessions(
     0;
   const now = Date.now();
   return {
-    sessions: page.map((row) =>
-      withActivity(
-        toSession({
-          ...row,
-          created_at: isoFromJson(row.created_at),
-          updated_at: isoFromJson(row.updated_at),
-        }),
+    // Each row is this call's own (just parsed): its timestamps are rewritten in place and
+    // the session made from it gets its activity added, not copied (decision 082).
+    sessions: page.map((row) => {
+      row.created_at = isoFromJson(row.created_at);
+      row.updated_at = isoFromJson(row.updated_at);
+      return addActivity(
+        toSession(row),
         row.newest_run_started_at === null
           ? undefined
           : {
@@ -89,8 +89,8 @@ export async function listSessions(
                 row.newest_run_finished_at === null ? null : new Date(row.newest_run_finished_at),
             },
         now,
-      ),
-    ),
+      );
+    }),
     total,
     page: query.page,
     pageSize: query.pageSize,
