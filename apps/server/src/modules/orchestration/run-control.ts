@@ -34,9 +34,10 @@ const PENDING_FORGET_MS = 10_000;
 
 /**
  * Where runs execute and how to stop any run wherever it executes: the runs of this process
- * are its local runner's (run-locally.ts); this side dispatches them through the job queue
- * (PostgreSQL), carries stops to other instances through Redis pub/sub, ends or re-queues
- * runs orphaned by a crash, and stops everything on shutdown.
+ * are its local runner's (run-locally.ts); this side starts them here, or queues them
+ * (PostgreSQL) when this instance has its share, carries stops to other instances through
+ * Redis pub/sub, ends or re-queues runs orphaned by a crash, hands runs on through the queue
+ * as it drains, and stops everything on shutdown.
  */
 export interface RunControl {
   readonly instanceId: string;
@@ -70,8 +71,9 @@ export interface RunControlOptions {
   /** Multi-instance: publish stops here, and listen for those of other instances. */
   redis?: { pub: Redis; channel: string } | undefined;
   /**
-   * PostgreSQL: runs are dispatched through the job queue (decision 047); `task` names this
-   * app's jobs. Absent (PGlite): runs start in this process, and a restart resumes them.
+   * PostgreSQL: the job queue takes runs over from crashed or draining instances, and takes
+   * those beyond `concurrency` (decisions 047, 083); `task` names this app's jobs. Absent
+   * (PGlite): runs start in this process, and a restart resumes them.
    */
   queue?: { connectionString: string; task: string; concurrency: number } | undefined;
 }
