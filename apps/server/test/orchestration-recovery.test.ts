@@ -206,6 +206,60 @@ describe("a run left running by a crash", () => {
   );
 });
 
+describe.runIf(testDbKind === "postgres")("a run started where it was posted", () => {
+  it("runs there without a job; a drain hands it on through the queue and another instance ends it once", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const a = await buildApp(env(), { db: testDb.db, redisPrefix: prefix });
+    const b = await buildApp(env(), { db: testDb.db, redisPrefix: prefix });
+    try {
+      const { client, user, token } = await signUp(a);
+      await setCredits(a, user.id, 50);
+      const session = await createSession(client);
+      fake.reset();
+      fake.next(
+        {
+          json: { rationale: "r", steps: [{ id: "s1", role: "coder", task: "t", dependsOn: [] }] },
+        },
+        { hang: true },
+      );
+      const { run_id } = await sendMessage(client, session.id, "Start here");
+      await fake.waitForRequests(2);
+      // Executed by the instance it was posted to, with no job in the queue (decision 083).
+      expect(a.orchestration.control.activeRunIds()).toEqual([run_id]);
+      expect(b.orchestration.control.activeRunIds()).toEqual([]);
+      const jobs = () =>
+        testDb.db.query<{ n: number; resumes: number }>(
+          `SELECT (SELECT count(*)::int FROM graphile_worker.jobs WHERE key = $1) AS n,
+             (SELECT resume_count FROM runs WHERE id = $2) AS resumes`,
+          [`run:${run_id}`, run_id],
+        );
+      expect((await jobs()).rows[0]).toEqual({ n: 0, resumes: 0 });
+
+      // The drain hands it on: by the time the instance closed, its job is queued (or another
+      // instance took it from there); its heartbeat is fresh, so no sweep could have.
+      await a.close();
+      const after = (await jobs()).rows[0];
+      expect((after?.n ?? 0) + (after?.resumes ?? 0)).toBeGreaterThan(0);
+
+      const viaB = new TestClient(b);
+      viaB.bearer = token;
+      const events = await waitForRunEnd(viaB, session.id, run_id);
+      expect(events.at(-1)?.type).toBe("run.completed");
+      expect(events.filter((e) => e.type === "run.resumed")).toMatchObject([{ attempt: 1 }]);
+      expect(events.filter((e) => e.type === "run.completed")).toHaveLength(1);
+      // The plan was asked for once; the cut-off call once more.
+      expect(fake.requests.filter((r) => JSON.stringify(r.body).includes("run_plan"))).toHaveLength(
+        1,
+      );
+      await b.orchestration.control.idle();
+      expect((await balanceOf(b, user.id)).held).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
 describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))(
   "two instances with Redis",
   () => {

@@ -26,7 +26,10 @@ declare module "fastify" {
   }
 }
 
-/** How many runs one instance executes at once; more wait in the queue for any instance. */
+/**
+ * How many runs one instance starts itself; more wait in the queue for any instance (whose
+ * workers take as many again: decision 083).
+ */
 const RUNS_PER_INSTANCE = 100;
 
 /**
@@ -83,8 +86,8 @@ export async function registerOrchestration(
   const control = await createRunControl({
     deps,
     redis: app.redis ? { pub: app.redis, channel: `${options.redisPrefix}runs:cancel` } : undefined,
-    // PostgreSQL: runs go through the job queue, so any instance can pick one up and a
-    // crash's runs are resumed elsewhere (decision 047).
+    // PostgreSQL: a run starts where it was posted; through the job queue, a crashed or
+    // draining instance's runs are resumed elsewhere (decisions 047, 083).
     queue: app.db.connectionString
       ? {
           connectionString: app.db.connectionString,

@@ -6,9 +6,16 @@ import { endOrphanedReruns, endOrphanedRun, endOrphanedRuns } from "./end-orphan
 import type { ResumePoint } from "./resume-point";
 import type { EngineDeps, RunContext } from "./run-context";
 import type { RunEventLogDeps } from "./run-events";
-import { createLocalRunner, WIND_DOWN_MS } from "./run-locally";
+import { createLocalRunner, WIND_DOWN_MS, within } from "./run-locally";
 import { type RunJob, type RunQueue, startRunQueue } from "./run-queue";
-import { claimRun, findActiveRun, listOrphanedRuns, type RunRef, runStatus } from "./run-store";
+import {
+  claimRun,
+  findActiveRun,
+  listOrphanedRuns,
+  type RunRef,
+  runStatus,
+  touchRuns,
+} from "./run-store";
 
 /**
  * A run that has not beaten for 15 s lost its instance (heartbeats every 5 s, in
@@ -27,9 +34,10 @@ const PENDING_FORGET_MS = 10_000;
 
 /**
  * Where runs execute and how to stop any run wherever it executes: the runs of this process
- * are its local runner's (run-locally.ts); this side dispatches them through the job queue
- * (PostgreSQL), carries stops to other instances through Redis pub/sub, ends or re-queues
- * runs orphaned by a crash, and stops everything on shutdown.
+ * are its local runner's (run-locally.ts); this side starts them here, or queues them
+ * (PostgreSQL) when this instance has its share, carries stops to other instances through
+ * Redis pub/sub, ends or re-queues runs orphaned by a crash, hands runs on through the queue
+ * as it drains, and stops everything on shutdown.
  */
 export interface RunControl {
   readonly instanceId: string;
@@ -63,8 +71,9 @@ export interface RunControlOptions {
   /** Multi-instance: publish stops here, and listen for those of other instances. */
   redis?: { pub: Redis; channel: string } | undefined;
   /**
-   * PostgreSQL: runs are dispatched through the job queue (decision 047); `task` names this
-   * app's jobs. Absent (PGlite): runs start in this process, and a restart resumes them.
+   * PostgreSQL: the job queue takes runs over from crashed or draining instances, and takes
+   * those beyond `concurrency` (decisions 047, 083); `task` names this app's jobs. Absent
+   * (PGlite): runs start in this process, and a restart resumes them.
    */
   queue?: { connectionString: string; task: string; concurrency: number } | undefined;
 }
@@ -88,6 +97,8 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
 
   /** The queue's worker: the run starts (or goes on) here, and the job lasts as long. */
   async function handleJob(job: RunJob): Promise<void> {
+    // A closing instance takes no run: the queue gives it to another a moment later.
+    if (runner.closing) throw new HandedOn(job.runId);
     const mine = pending.get(job.runId);
     const resume = pendingResume.get(job.runId);
     pending.delete(job.runId);
@@ -167,6 +178,38 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
       : undefined;
   sweeper?.unref();
 
+  /** How many runs this instance starts itself; beyond, they wait in the queue. */
+  const share = options.queue?.concurrency ?? Number.POSITIVE_INFINITY;
+  /** Runs started here being handed on as the instance closes (their jobs being added). */
+  const handingOn = new Set<Promise<void>>();
+  let queueStopped = false;
+
+  /**
+   * Starts a run in this process at once, without a job (decision 083): its row, written
+   * with this instance's id and a fresh heartbeat, is its lease, which the heartbeat keeps
+   * fresh; a crash's run is found by the sweep (its beat goes stale) and queued then, like
+   * any run without a job (decision 047). A run a drain handed on gets its job once its work
+   * here is over, if this instance still holds it (none took it over meanwhile).
+   */
+  function startHere(ctx: RunContext, resume: ResumePoint | undefined): void {
+    const ran = runner.execute(ctx, resume).catch((error: unknown) => {
+      deps.log.error({ err: error, runId: ctx.runId }, "a run started here failed");
+    });
+    if (!queue) return;
+    const handOn = ran.then(async () => {
+      if (!ctx.handedOff || !runner.closing || !queue || queueStopped) return;
+      const held = await touchRuns(deps.db, [ctx.runId], instanceId);
+      if (held.has(ctx.runId)) await queue.add(ctx.runId, instanceId);
+    });
+    const tracked = handOn
+      .catch((error: unknown) => {
+        // The sweep finds it once its beat is stale, and queues it then.
+        deps.log.warn({ err: error, runId: ctx.runId }, "a run handed on not queued");
+      })
+      .finally(() => handingOn.delete(tracked));
+    handingOn.add(tracked);
+  }
+
   async function waitUntilEnded(runId: string): Promise<TRunStatus> {
     const deadline = Date.now() + WIND_DOWN_MS;
     for (;;) {
@@ -179,8 +222,9 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
   const control: RunControl = {
     instanceId,
     launch(ctx, resume) {
-      if (!queue || runner.closing) {
-        void runner.execute(ctx, resume);
+      // Beyond its share of runs, an instance queues them for any instance with room.
+      if (!queue || runner.closing || runner.runIds().length < share) {
+        startHere(ctx, resume);
         return;
       }
       pending.set(ctx.runId, ctx);
@@ -252,6 +296,9 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
       if (sweeper) clearInterval(sweeper);
       pending.clear();
       await runner.close();
+      // A run still going after the wind-down is not handed on: the sweep finds it.
+      await within(Promise.all([...handingOn]), WIND_DOWN_MS);
+      queueStopped = true;
       await queue?.stop();
       await runner.followUpsSettled();
       await subscriber?.quit().catch(() => undefined);

@@ -61,7 +61,8 @@ interface LocalRun {
   done: Promise<void>;
 }
 
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+/** The promise's value, or undefined once `ms` passed first. */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), ms);

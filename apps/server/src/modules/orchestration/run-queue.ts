@@ -6,11 +6,13 @@ import type { EngineLogger } from "./run-context";
 const graphileWorker = lazyModule<typeof import("graphile-worker")>("graphile-worker");
 
 /**
- * The PostgreSQL job queue runs are dispatched through when several instances share one
- * database (decision 047): graphile-worker, on its own schema and a small pool of its own. A
- * run is one job, held (locked) by the instance executing it until the run is over; a job
- * whose instance died is unlocked by the sweep and picked up by a live instance, which
- * resumes the run from its last completed step. LISTEN/NOTIFY wakes an idle worker within
+ * The PostgreSQL job queue that hands runs between instances sharing one database (decision
+ * 047): graphile-worker, on its own schema and a small pool of its own. A run starts where it
+ * was posted, without a job (decision 083); it gets one when a sweep finds its instance dead,
+ * a drain hands it on, or its instance has its share. A job is held (locked) by the instance
+ * executing it until the run's work there is over; a job whose instance died is unlocked by
+ * the sweep and picked up by a live instance, which resumes the run from its last completed
+ * step. LISTEN/NOTIFY wakes an idle worker within
  * milliseconds of `add`, so dispatch adds one round trip, not a polling interval.
  */
 export interface RunQueue {
