@@ -8,9 +8,9 @@ import { preloadRouteModules } from "./routes";
 
 /**
  * The page load's first moves, before React renders anything (decision 080): the sign-in check,
- * the modules of the page in the address bar, and — when this browser was signed in — the
- * calls a signed-in page makes first (the agreement check; an open session's first read), all
- * side by side instead of each waiting for the one before.
+ * the modules of the page in the address bar and — when this browser was signed in — the
+ * agreement check, side by side instead of each waiting for the one before; an open session's
+ * first read follows as soon as both checks let it, without waiting for any module or render.
  *
  * Nothing here shows anything: the guards still decide on the sign-in check's answer and the
  * agreement gate on its own, and the prefetched answers are dropped the moment the sign-in is
@@ -18,9 +18,15 @@ import { preloadRouteModules } from "./routes";
  */
 export function boot(pathname: string): void {
   let owner: string | null | undefined;
+  let answered: (signedIn: boolean) => void = () => undefined;
+  /** The sign-in check's answer: is someone signed in? */
+  const signedIn = new Promise<boolean>((resolve) => {
+    answered = resolve;
+  });
   subscribeAuth(() => {
     const { status, user } = getAuthSnapshot();
     if (status === "loading") return;
+    answered(status === "authenticated");
     if (owner === undefined && status === "authenticated" && user) {
       owner = user.id;
       return;
@@ -37,7 +43,13 @@ export function boot(pathname: string): void {
   const signedInBefore =
     readStorage(getBrowserStorage("localStorage"), STORAGE_KEYS.authToken) !== null;
   if (match?.route.access !== "protected" || !signedInBefore) return;
-  prefetchAgreementStatus();
+  const agreement = prefetchAgreementStatus();
   const sessionId = match.route.path === "/chat/:sessionId?" ? match.params.sessionId : undefined;
-  if (sessionId) prefetchSessionOpen(sessionId);
+  if (!sessionId) return;
+  // Asked for once the sign-in check and the agreement check (side by side) both let it.
+  const allowed = Promise.all([signedIn, agreement]).then(
+    ([user, status]) => user && !status.requiresAcceptance,
+    () => false,
+  );
+  prefetchSessionOpen(sessionId, allowed);
 }

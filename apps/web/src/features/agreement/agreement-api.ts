@@ -41,8 +41,8 @@ const AGREEMENT_PREFETCH_KEY = "agreement-status";
  * sign-in check (decision 080). Only an answer for the signed-in user counts: a 401 or 403
  * here is no verdict, so the gate then asks again itself.
  */
-export function prefetchAgreementStatus(): void {
-  prefetchOnce(AGREEMENT_PREFETCH_KEY, () =>
+export function prefetchAgreementStatus(): Promise<TAgreementStatus> {
+  return prefetchOnce(AGREEMENT_PREFETCH_KEY, () =>
     api.get<TAgreementStatus>("/agreements/check-required", { redirectOnUnauthorized: false }),
   );
 }

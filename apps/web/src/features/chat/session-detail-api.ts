@@ -29,8 +29,12 @@ export function sessionOpenPrefetchKey(id: string): string {
 
 /**
  * Asks for what the conversation opens with (the newest RUNS_PAGE runs in full) while the
- * page is still booting (decision 080). A 401 here is only an answer: the sign-in check decides.
+ * page is still booting (decision 080), once `allowed` says the user is signed in and needs
+ * not accept the agreement first: a signed-out or gated page never downloads session content.
  */
-export function prefetchSessionOpen(id: string): void {
-  prefetchOnce(sessionOpenPrefetchKey(id), () => getSessionDetail(id, undefined, RUNS_PAGE, false));
+export function prefetchSessionOpen(id: string, allowed: Promise<boolean>): void {
+  prefetchOnce(sessionOpenPrefetchKey(id), async () => {
+    if (!(await allowed)) throw new Error("Not asked: signed out, or the agreement comes first");
+    return getSessionDetail(id, undefined, RUNS_PAGE, false);
+  });
 }

@@ -16,13 +16,18 @@ interface Slot {
 
 const slots = new Map<string, Slot>();
 
-/** Starts `ask` now and keeps its answer for one later `takePrefetched(key)`. */
-export function prefetchOnce<T>(key: string, ask: () => Promise<T>): void {
-  if (slots.has(key)) return;
+/**
+ * Starts `ask` now and keeps its answer for one later `takePrefetched(key)`; returns it too,
+ * so the boot can make another call wait for this one.
+ */
+export function prefetchOnce<T>(key: string, ask: () => Promise<T>): Promise<T> {
+  const asked = slots.get(key);
+  if (asked) return asked.promise as Promise<T>;
   const promise = ask();
   // Unhandled until taken: a rejection that nobody takes must not reach the console.
   promise.catch(() => undefined);
   slots.set(key, { promise, at: performance.now() });
+  return promise;
 }
 
 /** The prefetched answer for `key`, once; null when there is none (or it is too old). */
