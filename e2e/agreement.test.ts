@@ -2,7 +2,7 @@ import { AGREEMENT_MESSAGES } from "@cohort/contracts";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createUser, currentAgreement, longAgreementText, signInContext } from "./support/accounts";
-import { launchBrowser, openPage, screenshot } from "./support/browser";
+import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
 import { useOwnServer } from "./support/own-server";
 import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
 
@@ -20,6 +20,14 @@ describe("a new agreement version", () => {
   it("is published in the admin area, then blocks the app until the user accepts it", async () => {
     const user = await createUser();
     const version = `2.${Date.now().toString(36)}`;
+    // A session of the user's from before the new version: opened by its address below.
+    const created = await fetch(`${baseURL()}/api/sessions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Kept behind the agreement" }),
+    });
+    expect(created.status).toBe(201);
+    const { session } = (await created.json()) as { session: { id: string } };
 
     // The admin publishes the new version in the admin area's Agreements screen.
     const admin = await openPage(browser, { viewport: { width: 1280, height: 900 } });
@@ -51,6 +59,22 @@ describe("a new agreement version", () => {
     expect(await gated.getAttribute("inert")).not.toBeNull();
     await screenshot(page, "agreement-required", false);
 
+    // Opened by its address, a session stays behind the gate too: the page boots with the
+    // sign-in and agreement checks side by side and asks for the session only once the
+    // agreement is accepted (decision 080).
+    const sessionReads: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === `/api/sessions/${session.id}`) {
+        sessionReads.push(request.url());
+      }
+    });
+    await page.goto(`/chat/${session.id}`);
+    await overlay.waitFor();
+    expect(await gated.getAttribute("inert")).not.toBeNull();
+    expect(await page.getByTestId("conversation").count()).toBe(0);
+    expect(await page.getByText("Kept behind the agreement").count()).toBe(0);
+    expect(sessionReads).toEqual([]);
+
     // Closing the modal without a decision is refused for this version.
     await overlay.getByRole("button", { name: "Review Agreement" }).click();
     const dialog = page.getByRole("dialog", { name: "Cohort User Agreement" });
@@ -67,7 +91,8 @@ describe("a new agreement version", () => {
     await acceptAgreementInModal(page);
     // Accepting reloads the page; the toast is shown after the reload.
     await expectToast(page, "Agreement accepted successfully");
-    await page.getByRole("heading", { level: 1, name: /^Welcome, / }).waitFor();
+    await page.getByTestId("conversation").waitFor();
+    await page.getByText("Kept behind the agreement").first().waitFor();
     expect(await overlay.count()).toBe(0);
     expect(await gated.getAttribute("inert")).toBeNull();
     expectNoErrors();

@@ -1,5 +1,6 @@
 import {
   APP_ROUTES,
+  matchAppRoute,
   type TAppRoute,
   type TAppRoutePath,
   type TRouteAccess,
@@ -38,6 +39,8 @@ export interface LayoutEntry {
   Layout: ComponentType;
   /** Wraps the layout: decides whether its routes may render at all. */
   Guard?: ComponentType<{ children: ReactNode }>;
+  /** Loads the lazy layout's and guard's modules ahead of their first render (decision 080). */
+  preload?: () => Promise<unknown>;
 }
 
 /** Named exports as lazy components, so the signed-in code stays off the public pages. */
@@ -47,16 +50,23 @@ function lazyNamed<P extends object>(
   return lazy(async () => ({ default: await load() }));
 }
 
+const loadAppShell = () => import("./features/shell/app-shell").then((m) => m.AppShell);
+const loadRequireAuth = () => import("./auth/require-auth").then((m) => m.RequireAuth);
+const loadAdminShell = () => import("./features/admin/admin-shell").then((m) => m.AdminShell);
+const loadRequireAdmin = () => import("./auth/require-admin").then((m) => m.RequireAdmin);
+
 export const layouts: Record<TLayoutId, LayoutEntry> = {
   marketing: { Layout: MarketingLayout },
   plain: { Layout: PlainLayout },
   app: {
-    Layout: lazyNamed(() => import("./features/shell/app-shell").then((m) => m.AppShell)),
-    Guard: lazyNamed(() => import("./auth/require-auth").then((m) => m.RequireAuth)),
+    Layout: lazyNamed(loadAppShell),
+    Guard: lazyNamed(loadRequireAuth),
+    preload: () => Promise.all([loadAppShell(), loadRequireAuth()]),
   },
   admin: {
-    Layout: lazyNamed(() => import("./features/admin/admin-shell").then((m) => m.AdminShell)),
-    Guard: lazyNamed(() => import("./auth/require-admin").then((m) => m.RequireAdmin)),
+    Layout: lazyNamed(loadAdminShell),
+    Guard: lazyNamed(loadRequireAdmin),
+    preload: () => Promise.all([loadAdminShell(), loadRequireAdmin()]),
   },
 };
 
@@ -209,6 +219,21 @@ export function AllowedParams({ allowed, Screen, NotFound }: AllowedParamsProps)
     return value === undefined || values.includes(value);
   });
   return valid ? <Screen /> : <NotFound />;
+}
+
+/**
+ * Starts loading the modules the page at `pathname` renders (its screen, its layout and
+ * guard) at once, instead of one after another as each renders (decision 080). Errors are
+ * left to the render, which loads the same modules again and shows its error page.
+ */
+export function preloadRouteModules(pathname: string, screens: typeof appScreens = appScreens) {
+  const match = matchAppRoute(pathname);
+  if (!match) return;
+  const screen = screens[match.route.path as TAppRoutePath];
+  if (!screen) return;
+  const layoutId = screen.layout ?? layoutForAccess[match.route.access];
+  const loads = [screen.load(), layoutId === null ? null : layouts[layoutId].preload?.()];
+  for (const load of loads) load?.catch(() => undefined);
 }
 
 /** Builds the route objects `main.tsx` renders with `useRoutes`. */

@@ -7,6 +7,7 @@ import type {
 } from "@cohort/contracts";
 import { api } from "../../lib/api/api";
 import { isApiError } from "../../lib/api/api-error";
+import { prefetchedOr, prefetchOnce } from "../../lib/api/boot-prefetch";
 import { logger } from "../../lib/telemetry/logger";
 
 /**
@@ -33,10 +34,25 @@ const NOT_REQUIRED: TAgreementStatus = {
   lastAcceptedAt: null,
 };
 
+const AGREEMENT_PREFETCH_KEY = "agreement-status";
+
+/**
+ * Asks whether the agreement must be accepted while the page boots, side by side with the
+ * sign-in check (decision 080). Only an answer for the signed-in user counts: a 401 or 403
+ * here is no verdict, so the gate then asks again itself.
+ */
+export function prefetchAgreementStatus(): Promise<TAgreementStatus> {
+  return prefetchOnce(AGREEMENT_PREFETCH_KEY, () =>
+    api.get<TAgreementStatus>("/agreements/check-required", { redirectOnUnauthorized: false }),
+  );
+}
+
 /** The error texts: a 401 or 403 answer means "not required"; other failures are logged only. */
 export async function checkAgreementRequired(signal?: AbortSignal): Promise<TAgreementStatus> {
   try {
-    return await api.get<TAgreementStatus>("/agreements/check-required", { signal });
+    return await prefetchedOr(AGREEMENT_PREFETCH_KEY, () =>
+      api.get<TAgreementStatus>("/agreements/check-required", { signal }),
+    );
   } catch (error) {
     if (isApiError(error) && (error.status === 401 || error.status === 403)) return NOT_REQUIRED;
     if (!(isApiError(error) && error.isAborted)) {

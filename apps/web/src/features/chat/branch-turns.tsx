@@ -1,5 +1,6 @@
 import { CHAT_MESSAGE_MAX, type TChatMessage, type TModel } from "@cohort/contracts";
 import { type FormEvent, type KeyboardEvent, memo, useId, useMemo, useRef, useState } from "react";
+import { cn } from "../../components/cn";
 import { FormButtons } from "../../components/form";
 import { Pager } from "../../components/pager";
 import { isApiError } from "../../lib/api/api-error";
@@ -129,7 +130,16 @@ const Turn = memo(function Turn({
     />
   );
   return (
-    <li className="grid grid-cols-1 gap-3" data-testid="turn" data-turn-id={message.id}>
+    <li
+      // Earlier turns off screen are skipped when the page is laid out and painted (decision
+      // 080): a streaming run then lays out its own growing text, not the whole history.
+      className={cn(
+        "grid grid-cols-1 gap-3",
+        latest ? undefined : "[contain-intrinsic-size:auto_40rem] [content-visibility:auto]",
+      )}
+      data-testid="turn"
+      data-turn-id={message.id}
+    >
       {editing ? (
         <MessageEditor
           message={message}

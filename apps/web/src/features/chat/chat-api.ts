@@ -15,7 +15,6 @@ import {
   type TRerunStepRequest,
   type TRerunStepResponse,
   type TRunEventsResponse,
-  type TSessionDetailResponse,
   type TSessionDocumentsResponse,
   type TSessionResponse,
   type TSessionRunsResponse,
@@ -31,6 +30,7 @@ import { isApiError } from "../../lib/api/api-error";
 import type { ApiClient } from "../../lib/api/client";
 import { trackFunnelStep } from "../../lib/telemetry/telemetry";
 import { workspaceScope } from "../workspaces/workspace-store";
+import { RUNS_PAGE } from "./session-detail-api";
 
 /**
  * The calls of Cohort Chat (sessions and /ai/*), with their query keys. Lists and
@@ -58,24 +58,6 @@ export function listSessions(q: string, signal?: AbortSignal): Promise<TSessions
       ...workspaceScope(),
     },
     signal,
-  });
-}
-
-/**
- * How many runs the conversation opens with in full, and reads per "Load earlier runs"
- * (decision 077): the older ones come as outlines.
- */
-export const RUNS_PAGE = 10;
-
-/** The session with every run in full; with `runs`, only the newest that many (decision 077). */
-export function getSessionDetail(
-  id: string,
-  signal?: AbortSignal,
-  runs?: number,
-): Promise<TSessionDetailResponse> {
-  return api.get<TSessionDetailResponse>(`/sessions/${encodeURIComponent(id)}`, {
-    signal,
-    ...(runs === undefined ? {} : { query: { runs } }),
   });
 }
 

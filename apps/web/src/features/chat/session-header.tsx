@@ -10,7 +10,7 @@ import {
 } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertDialog, DropdownMenu } from "radix-ui";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, memo, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
@@ -270,7 +270,10 @@ function useShownStatus(session: TSession, runActive: boolean) {
 const menuItem =
   "flex cursor-pointer items-center rounded-lg px-3 py-2 text-sm text-ink-800 outline-none select-none data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 data-[highlighted]:bg-ink-100";
 
-export function SessionHeader({
+/**
+ * Drawn again only when its props change, not on every frame of a streaming run (decision 080).
+ */
+export const SessionHeader = memo(function SessionHeader({
   session,
   coordinator,
   runActive,
@@ -434,4 +437,4 @@ export function SessionHeader({
       />
     </header>
   );
-}
+});

@@ -15,7 +15,7 @@ import { isApiError } from "../../lib/api/api-error";
 import { formatShortDate, formatWhen } from "../../lib/format/dates";
 import { RevokeShareButton } from "../share/revoke-share-button";
 import { createShare, listShares } from "../share/share-api";
-import { getSessionDetail } from "./chat-api";
+import { getSessionDetail } from "./session-detail-api";
 
 const WHOLE_SESSION = "session";
 

@@ -2,18 +2,13 @@ import { isRunActive, type TRunEvent, type TSession, type TToolApproval } from "
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api/api-error";
+import { prefetchedOr } from "../../lib/api/boot-prefetch";
 import { socketSessionTransport } from "../../lib/realtime/realtime-client";
 import { startSessionFeed } from "../../lib/realtime/session-feed";
 import { useRealtimeConnection } from "../../lib/realtime/use-realtime";
 import { logger } from "../../lib/telemetry/logger";
 import { listApprovals } from "./approvals-api";
-import {
-  chatKeys,
-  getSessionDetail,
-  listEarlierRuns,
-  listSessionEvents,
-  RUNS_PAGE,
-} from "./chat-api";
+import { chatKeys, listEarlierRuns, listSessionEvents } from "./chat-api";
 import {
   addSentMessage,
   applyApprovalDecision,
@@ -24,6 +19,7 @@ import {
   mergeEarlierRuns,
   mergePendingApprovals,
 } from "./run-state";
+import { getSessionDetail, RUNS_PAGE, sessionOpenPrefetchKey } from "./session-detail-api";
 
 export type ConversationLoad =
   | { status: "loading" }
@@ -95,8 +91,11 @@ export function useConversation(sessionId: string) {
 
     // Reads the session and follows it; again, in place, when the server lost the events
     // the page showed last (a crash of a one-process server mid-run: decision 048).
+    // The first read may have been asked for while the page booted (decision 080).
     const open = () =>
-      getSessionDetail(sessionId, abort.signal, RUNS_PAGE).then(
+      prefetchedOr(sessionOpenPrefetchKey(sessionId), () =>
+        getSessionDetail(sessionId, abort.signal, RUNS_PAGE),
+      ).then(
         (detail) => {
           if (abort.signal.aborted) return;
           queue.current = [];
