@@ -1,12 +1,10 @@
 import { MCP_ANSWER_MAX_BYTES } from "@cohort/contracts";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { raceAbort } from "../../platform/race-abort";
+import { loadMcpClientSdk, type McpClientSdk } from "./mcp-client-sdk";
 
 /**
  * One short conversation with an MCP server (decision 060): connect, do one thing, close.
@@ -104,7 +102,13 @@ function classify(error: unknown, overflow: AbortSignal, timedOut: boolean): Mcp
   return new McpConnectionError("protocol", text);
 }
 
-function buildTransport(target: McpTarget, overflow: AbortController, limit: number): Transport {
+function buildTransport(
+  sdk: McpClientSdk,
+  target: McpTarget,
+  overflow: AbortController,
+  limit: number,
+): Transport {
+  const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = sdk;
   if (target.transport === "stdio") {
     // A fixed argv, no shell (decision 060); the server's stderr is not ours to print.
     return new StdioClientTransport({
@@ -132,10 +136,11 @@ export async function withMcpClient<T>(
   work: (client: Client, signal: AbortSignal) => Promise<T>,
   outer?: AbortSignal,
 ): Promise<T> {
+  const sdk = await loadMcpClientSdk();
   const overflow = new AbortController();
   const limit = limits.maxAnswerBytes ?? MCP_ANSWER_MAX_BYTES;
-  const transport = buildTransport(target, overflow, limit);
-  const client = new Client(CLIENT_INFO);
+  const transport = buildTransport(sdk, target, overflow, limit);
+  const client = new sdk.Client(CLIENT_INFO);
   // Transport errors after the request settled (a stream cut on close) are expected noise.
   client.onerror = () => {};
   let timedOut = false;

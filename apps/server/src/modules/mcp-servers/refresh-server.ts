@@ -3,7 +3,7 @@ import {
   MCP_TOOLS_PER_SERVER_MAX,
   type TMcpServerState,
 } from "@cohort/contracts";
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { loadMcpClientSdk } from "./mcp-client-sdk";
 import { listMcpTools, McpConnectionError, type McpTarget } from "./mcp-connection";
 import type { McpServersDeps } from "./mcp-servers-deps";
 import { MCP_SERVER_COLUMNS, type McpServerRow, rowTools } from "./server-row";
@@ -63,6 +63,7 @@ export async function refreshServer(
   let status: ServerStatus;
   let authorizationUrl: string | null = null;
   if (oauth && !(await oauth.tokens())) {
+    const { auth } = await loadMcpClientSdk();
     try {
       const result = await auth(oauth, {
         serverUrl: row.url,

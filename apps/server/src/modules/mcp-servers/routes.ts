@@ -11,7 +11,6 @@ import {
   ZSuccessResponse,
   ZWorkspaceScope,
 } from "@cohort/contracts";
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -30,6 +29,7 @@ import {
   listServerRows,
   serverNotFound,
 } from "./manage-servers";
+import { loadMcpClientSdk } from "./mcp-client-sdk";
 import { type McpServersDeps, mcpServersDeps } from "./mcp-servers-deps";
 import { mcpToolProvider } from "./mcp-tool-provider";
 import {
@@ -307,6 +307,7 @@ async function mcpServerRoutes(
       }
       const { oauth } = rowTarget(deps, row);
       if (!oauth) throw serverNotFound();
+      const { auth } = await loadMcpClientSdk();
       try {
         await auth(oauth, {
           serverUrl: row.url,

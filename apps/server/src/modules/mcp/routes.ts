@@ -1,5 +1,4 @@
 import { ERROR_CODES, MCP_BODY_LIMIT_BYTES, MCP_PATH } from "@cohort/contracts";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../platform/errors";
 import {
@@ -9,9 +8,28 @@ import {
 import { documentSearch } from "../documents/document-search";
 import { replaceSessionDocuments } from "../documents/session-documents";
 import { createCallRegistry } from "./call-registry";
-import { createMcpServer, type McpServerDeps } from "./create-mcp-server";
+import type { McpServerDeps } from "./create-mcp-server";
 
 const tags = ["mcp"];
+
+type McpServerModules = [
+  typeof import("./create-mcp-server"),
+  typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+];
+let serverModules: Promise<McpServerModules> | undefined;
+
+/**
+ * The MCP SDK's server side loads at the first request to /api/mcp, not at start (it is
+ * ~25 MB of an embedded instance's RSS, decision 082); concurrent first requests share one
+ * load, and a failed load fails the request as any other error would.
+ */
+function loadServerModules(): Promise<McpServerModules> {
+  serverModules ??= Promise.all([
+    import("./create-mcp-server"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+  ]);
+  return serverModules;
+}
 
 /** A refused token as the API's error, with the challenge MCP clients look for on a 401. */
 function refusal(auth: Extract<TokenAuth, { ok: false }>): AppError {
@@ -58,6 +76,7 @@ export async function mcpRoutes(
     async (request: FastifyRequest, reply: FastifyReply) => {
       const auth = await authenticateAccessToken(app, request, null);
       if (!auth.ok) throw refusal(auth);
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadServerModules();
       const server = createMcpServer(
         app,
         { principal: auth.principal, tokenId: auth.tokenId, scopes: auth.scopes },
