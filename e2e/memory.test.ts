@@ -202,4 +202,26 @@ describe("Settings → Memory", () => {
     expectNoErrors();
     await close();
   });
+
+  it("names the team workspace whose memory Settings shows", async () => {
+    const { user, page, expectNoErrors, close } = await userOn("pro+");
+    const team = `Bakery team ${Date.now()}`;
+    await call("POST", "/api/workspaces", user.token, { name: team });
+    await page.goto("/dashboard");
+    const switcher = page
+      .getByRole("complementary", { name: "Sidebar" })
+      .getByTestId("workspace-switcher");
+    await switcher.click();
+    await page.getByRole("menuitemradio", { name: new RegExp(team) }).click();
+    await expect.poll(() => switcher.textContent()).toContain(team);
+    await page.goto("/settings#memory");
+    const section = memorySection(page);
+    await expect
+      .poll(() => section.getByTestId("memory-workspace").textContent())
+      .toBe(
+        `Memory of the ${team} workspace: runs in this workspace use it, and other workspaces do not see it.`,
+      );
+    expectNoErrors();
+    await close();
+  });
 });
