@@ -53,10 +53,6 @@ describe("team administration", () => {
     await createTeam(owner);
     const first = await openPage(browser, desktop);
     const { page } = first;
-    // The dev checkout page names no icon; Chromium's /favicon.ico 404 is not this flow's.
-    await page.route("**/favicon.ico", (route) =>
-      route.fulfill({ status: 302, headers: { location: "/favicon.svg" } }),
-    );
     await signInContext(page.context(), owner.token);
     await switchToTeam(page);
 
