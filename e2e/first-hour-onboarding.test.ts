@@ -67,11 +67,26 @@ describe("a new user's first steps", () => {
     await close();
   });
 
-  it("never calls workspaces or export unavailable, and keeps the plans' Coming Soon", async () => {
+  it("never calls workspaces or export unavailable, FAQ answers included, and keeps the plans' Coming Soon", async () => {
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    const faqs: Record<string, string> = {
+      "/": "Frequently asked questions",
+      "/pricing": "Questions about plans and credits",
+    };
     for (const path of ["/", "/pricing", "/features"]) {
       await page.goto(path);
       await page.getByRole("heading", { level: 1 }).waitFor();
+      // The FAQ's answers are closed disclosures, which innerText leaves out: open them all.
+      const faq = faqs[path];
+      if (faq) {
+        await page.getByRole("heading", { name: faq }).waitFor();
+        const opened = await page.evaluate(() => {
+          const answers = Array.from(document.querySelectorAll("details"));
+          for (const details of answers) details.open = true;
+          return answers.length;
+        });
+        expect(opened, path).toBeGreaterThan(3);
+      }
       // biome-ignore lint/performance/useDomNodeTextContent: innerText keeps the blocks apart, so a match cannot run from one into the next
       const text = await page.evaluate(() => document.body.innerText);
       expect(text, path).not.toMatch(/not (available|built) yet[^.]*(workspace|export)/i);
