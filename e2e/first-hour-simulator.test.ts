@@ -113,7 +113,7 @@ describe("the simulator answers the question it was asked", () => {
     await close();
   });
 
-  it("writes a library lending API in books, members and loans, not as a to-do list", async () => {
+  it("writes a library lending API and its fine rules in books, members and loans, not as a to-do list", async () => {
     const user = await createUser({ firstName: "Lou", lastName: "Lender" });
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
     await signInContext(page.context(), user.token);
@@ -125,6 +125,21 @@ describe("the simulator answers the question it was asked", () => {
     expect(code).toContain("interface Loan {");
     expect(code).not.toMatch(/\b(todos?|done)\b/i);
     expect(await coder.getByTestId("simulated-badge").count()).toBe(1);
+
+    // Rules over the library's records take its loans, not a list of ids and values.
+    const rules = await runTask(
+      page,
+      "Design the overdue-fine rules for a small library's lending service: a daily fine, a cap per loan, and a data model for books, members and loans.",
+    );
+    const rulesCode =
+      (await rules
+        .locator('[data-testid="agent-lane"][data-role="coder"]')
+        .first()
+        .getByTestId("lane-output")
+        .textContent()) ?? "";
+    expect(rulesCode).toContain("export interface Loan {");
+    expect(rulesCode).toContain("(loans: readonly Loan[]): Map<number, number> {");
+    expect(rulesCode).not.toMatch(/\bvalue: number\b/);
     expectNoErrors();
     await close();
   });
