@@ -37,6 +37,15 @@ afterAll(async () => {
   await new Promise((resolve) => (ollama ? ollama.close(resolve) : resolve(undefined)));
 });
 
+/** Settings, for a new account signed in on a fresh page of the server in use. */
+async function openSettings(): ReturnType<typeof openPage> {
+  const user = await createUser();
+  const opened = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+  await signInContext(opened.page.context(), user.token);
+  await opened.page.goto("/settings");
+  return opened;
+}
+
 /** Ollama's OpenAI-compatible model list, as `ollama serve` answers it. */
 function startOllama(): Promise<Server> {
   const server = createServer((request, response) => {
@@ -60,12 +69,7 @@ function startOllama(): Promise<Server> {
 
 describe("Settings → Local models", () => {
   it("finds a local model server started after Cohort when the user chooses Look again", async () => {
-    const user = await createUser();
-    const { page, expectNoErrors, close } = await openPage(browser, {
-      viewport: { width: 1280, height: 900 },
-    });
-    await signInContext(page.context(), user.token);
-    await page.goto("/settings");
+    const { page, expectNoErrors, close } = await openSettings();
     const card = page.getByTestId("local-models");
     await card.getByRole("heading", { name: "Local models" }).waitFor();
     await card.getByText("No local model server is running.", { exact: false }).waitFor();
@@ -240,12 +244,7 @@ describe("when Cohort does not look for local model servers", () => {
       });
       useBaseURL(`http://127.0.0.1:${port}`);
       try {
-        const user = await createUser();
-        const { page, expectNoErrors, close } = await openPage(browser, {
-          viewport: { width: 1280, height: 900 },
-        });
-        await signInContext(page.context(), user.token);
-        await page.goto("/settings");
+        const { page, expectNoErrors, close } = await openSettings();
         const card = page.getByTestId("local-models");
         await card.getByText(says).waitFor();
         expect(await card.getByRole("button", { name: "Look again" }).count()).toBe(0);

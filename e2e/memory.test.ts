@@ -9,7 +9,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, createUser, signInContext, type TestUser } from "./support/accounts";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
-import { expectToast } from "./support/ui";
+import { expectToast, switchToWorkspace } from "./support/ui";
 
 /**
  * Memory in a real browser against the built server and its simulator (decision 038): the gate
@@ -207,13 +207,7 @@ describe("Settings → Memory", () => {
     const { user, page, expectNoErrors, close } = await userOn("pro+");
     const team = `Bakery team ${Date.now()}`;
     await call("POST", "/api/workspaces", user.token, { name: team });
-    await page.goto("/dashboard");
-    const switcher = page
-      .getByRole("complementary", { name: "Sidebar" })
-      .getByTestId("workspace-switcher");
-    await switcher.click();
-    await page.getByRole("menuitemradio", { name: new RegExp(team) }).click();
-    await expect.poll(() => switcher.textContent()).toContain(team);
+    await switchToWorkspace(page, team);
     await page.goto("/settings#memory");
     const section = memorySection(page);
     await expect
