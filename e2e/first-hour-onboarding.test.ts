@@ -129,7 +129,7 @@ describe("a new user's first steps", () => {
     await close();
   });
 
-  it("starts a session from a task typed into the empty chat, titled from it", async () => {
+  it("starts a session from a task typed into the empty chat, titled from it and editable later", async () => {
     const user = await createUser({ firstName: "Tess", lastName: "Typer" });
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
     await signInContext(page.context(), user.token);
@@ -166,6 +166,15 @@ describe("a new user's first steps", () => {
     expect(
       await page.getByRole("complementary", { name: "Your sessions" }).getByText(title).count(),
     ).toBe(1);
+    // The title taken from the message is editable later, like any session's.
+    await page.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Edit details…" }).click();
+    const settings = page.getByRole("dialog", { name: "Edit session" });
+    expect(await settings.getByLabel("Title", { exact: true }).inputValue()).toBe(title);
+    await settings.getByLabel("Title", { exact: true }).fill("Library lending policy");
+    await settings.getByRole("button", { name: "Save" }).click();
+    await settings.waitFor({ state: "detached" });
+    await page.getByRole("heading", { level: 1, name: "Library lending policy" }).waitFor();
     expectNoErrors();
     await close();
   });
