@@ -67,11 +67,26 @@ describe("a new user's first steps", () => {
     await close();
   });
 
-  it("never calls workspaces or export unavailable, and keeps the plans' Coming Soon", async () => {
+  it("never calls workspaces or export unavailable, FAQ answers included, and keeps the plans' Coming Soon", async () => {
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
+    const faqs: Record<string, string> = {
+      "/": "Frequently asked questions",
+      "/pricing": "Questions about plans and credits",
+    };
     for (const path of ["/", "/pricing", "/features"]) {
       await page.goto(path);
       await page.getByRole("heading", { level: 1 }).waitFor();
+      // The FAQ's answers are closed disclosures, which innerText leaves out: open them all.
+      const faq = faqs[path];
+      if (faq) {
+        await page.getByRole("heading", { name: faq }).waitFor();
+        const opened = await page.evaluate(() => {
+          const answers = Array.from(document.querySelectorAll("details"));
+          for (const details of answers) details.open = true;
+          return answers.length;
+        });
+        expect(opened, path).toBeGreaterThan(3);
+      }
       // biome-ignore lint/performance/useDomNodeTextContent: innerText keeps the blocks apart, so a match cannot run from one into the next
       const text = await page.evaluate(() => document.body.innerText);
       expect(text, path).not.toMatch(/not (available|built) yet[^.]*(workspace|export)/i);
@@ -114,7 +129,7 @@ describe("a new user's first steps", () => {
     await close();
   });
 
-  it("starts a session from a task typed into the empty chat, titled from it", async () => {
+  it("starts a session from a task typed into the empty chat, titled from it and editable later", async () => {
     const user = await createUser({ firstName: "Tess", lastName: "Typer" });
     const { page, expectNoErrors, close } = await openPage(browser, desktop);
     await signInContext(page.context(), user.token);
@@ -151,6 +166,15 @@ describe("a new user's first steps", () => {
     expect(
       await page.getByRole("complementary", { name: "Your sessions" }).getByText(title).count(),
     ).toBe(1);
+    // The title taken from the message is editable later, like any session's.
+    await page.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Edit details…" }).click();
+    const settings = page.getByRole("dialog", { name: "Edit session" });
+    expect(await settings.getByLabel("Title", { exact: true }).inputValue()).toBe(title);
+    await settings.getByLabel("Title", { exact: true }).fill("Library lending policy");
+    await settings.getByRole("button", { name: "Save" }).click();
+    await settings.waitFor({ state: "detached" });
+    await page.getByRole("heading", { level: 1, name: "Library lending policy" }).waitFor();
     expectNoErrors();
     await close();
   });

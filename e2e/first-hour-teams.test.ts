@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createUser,
@@ -10,7 +10,7 @@ import {
   waitForEmail,
 } from "./support/accounts";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
-import { acceptAgreementInModal, EXPECTED_401, expectToast } from "./support/ui";
+import { acceptAgreementInModal, EXPECTED_401, expectToast, switchToWorkspace } from "./support/ui";
 
 /**
  * A new user's first hour, teams (decision 057): administration on its own screen with tabs, an audit log that reads like
@@ -37,28 +37,14 @@ async function createTeam(owner: TestUser): Promise<string> {
   return ((await response.json()) as { workspace: { id: string } }).workspace.id;
 }
 
-async function switchToTeam(page: Page): Promise<void> {
-  await page.goto("/dashboard");
-  const switcher = page
-    .getByRole("complementary", { name: "Sidebar" })
-    .getByTestId("workspace-switcher");
-  await switcher.click();
-  await page.getByRole("menuitemradio", { name: new RegExp(TEAM) }).click();
-  await expect.poll(() => switcher.textContent()).toContain(TEAM);
-}
-
 describe("team administration", () => {
   it("runs a team from its own screen, invites a newcomer, and logs it in sentences", async () => {
     const owner = await createUser({ firstName: "Olivia", lastName: "Owner" });
     await createTeam(owner);
     const first = await openPage(browser, desktop);
     const { page } = first;
-    // The dev checkout page names no icon; Chromium's /favicon.ico 404 is not this flow's.
-    await page.route("**/favicon.ico", (route) =>
-      route.fulfill({ status: 302, headers: { location: "/favicon.svg" } }),
-    );
     await signInContext(page.context(), owner.token);
-    await switchToTeam(page);
+    await switchToWorkspace(page, TEAM);
 
     // Settings no longer carries the team's administration; it points to the team screen.
     await page.goto("/settings");

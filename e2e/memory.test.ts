@@ -9,7 +9,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, createUser, signInContext, type TestUser } from "./support/accounts";
 import { baseURL, launchBrowser, openPage, screenshot } from "./support/browser";
-import { expectToast } from "./support/ui";
+import { expectToast, switchToWorkspace } from "./support/ui";
 
 /**
  * Memory in a real browser against the built server and its simulator (decision 038): the gate
@@ -199,6 +199,22 @@ describe("Settings → Memory", () => {
     await section.getByRole("button", { name: "Delete all memories" }).click();
     await expectToast(page, "3 memories deleted");
     await section.getByText("No memories yet.", { exact: false }).waitFor();
+    expectNoErrors();
+    await close();
+  });
+
+  it("names the team workspace whose memory Settings shows", async () => {
+    const { user, page, expectNoErrors, close } = await userOn("pro+");
+    const team = `Bakery team ${Date.now()}`;
+    await call("POST", "/api/workspaces", user.token, { name: team });
+    await switchToWorkspace(page, team);
+    await page.goto("/settings#memory");
+    const section = memorySection(page);
+    await expect
+      .poll(() => section.getByTestId("memory-workspace").textContent())
+      .toBe(
+        `Memory of the ${team} workspace: runs in this workspace use it, and other workspaces do not see it.`,
+      );
     expectNoErrors();
     await close();
   });

@@ -25,6 +25,9 @@ const ADMIN_EMAIL = "admin@cohort.test";
 const ADMIN_PASSWORD = "screenshots-Admin-passphrase-42";
 const PASSWORD = "correct-horse-battery-staple";
 const QUESTION = "What is the fine for a DVD returned late at the library?";
+/** The PDF's sentence that answers QUESTION, which the simulator quotes (decision 056). */
+const ANSWER_SENTENCE =
+  "DVDs are lent for one week, and a late DVD costs 1.00 per day, up to 10.00.";
 const RUN_TIMEOUT_MS = 120_000;
 
 /** The browser test files that take the README's other screenshots. */
@@ -223,6 +226,12 @@ async function takeChatRun(base, token) {
     const run = page.locator('[data-testid="run"][data-status="completed"]').last();
     await run.waitFor({ timeout: RUN_TIMEOUT_MS });
     await run.getByTestId("final-answer").getByTestId("citation").first().waitFor();
+    // The README's first picture must show a run that answers its question: the answer
+    // quotes the PDF's sentence on DVDs, or there is no picture.
+    const answered = await run.getByTestId("final-answer").textContent();
+    if (!answered?.includes(`answers it: “${ANSWER_SENTENCE}”`)) {
+      throw new Error(`The run did not answer the question:\n${answered}`);
+    }
     // Let the last counters and the score ring settle before the picture.
     await sleep(1000);
     // The whole run (plan, lanes, the Critic's score, the answer) is taller than 900 px: the

@@ -75,3 +75,14 @@ export async function signUpThroughTheUi(
   await page.getByText("Your email address is verified").waitFor();
   return email;
 }
+
+/** Opens the dashboard and picks the named workspace in the sidebar's switcher. */
+export async function switchToWorkspace(page: Page, name: string): Promise<void> {
+  await page.goto("/dashboard");
+  const switcher = page
+    .getByRole("complementary", { name: "Sidebar" })
+    .getByTestId("workspace-switcher");
+  await switcher.click();
+  await page.getByRole("menuitemradio", { name: new RegExp(name) }).click();
+  await expect.poll(() => switcher.textContent()).toContain(name);
+}

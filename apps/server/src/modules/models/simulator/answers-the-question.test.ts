@@ -119,6 +119,19 @@ describe("the task's own nouns", () => {
     expect(code).toContain("  member_id   bigint NOT NULL REFERENCES members (id),");
   });
 
+  it("a library's fine rules take its loans, not a list of ids and values", () => {
+    const code = answer(
+      "coder",
+      "Write the overdue-fine rules for a small library's lending service",
+    );
+    expect(code).toContain(
+      "export interface Loan {\n  id: number;\n  bookId: number;\n  memberId: number;\n  dueOn: string;\n}",
+    );
+    expect(code).toContain("(loans: readonly Loan[]): Map<number, number> {");
+    expect(code).toContain("counts the loans of each member");
+    expect(code).not.toMatch(/\bvalue: number\b|\bitems\b/);
+  });
+
   it("an API for something unknown is not a to-do list", () => {
     const code = answer("coder", "Build a REST API for bird sightings");
     expect(code).not.toMatch(/\bdone\b/);

@@ -1,7 +1,7 @@
 import { citedNumbers, type TRunPassage } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import { agentContent, planContent, synthesisContent } from "../../orchestration/prompts";
-import { quotableSentence } from "./cite-passages";
+import { bestQuote, quotableSentence } from "./cite-passages";
 import { composeAnswer } from "./compose-answer";
 import { jsonFromSchema } from "./json-from-schema";
 import { readPrompt } from "./read-prompt";
@@ -127,6 +127,25 @@ describe("the simulator with document passages", () => {
     ).toBe("The plan budgets the breakwater repairs at 40,000 euros.");
     expect(quotableSentence("Harbour survey 2026\nThe wall needs new stones before winter.")).toBe(
       "The wall needs new stones before winter.",
+    );
+  });
+});
+
+describe("a heading inside a passage", () => {
+  it("is not quoted as the start of the sentence after it", () => {
+    const text = [
+      "Books are lent for three weeks. A late book costs 0.20 per day.",
+      "Films and music",
+      "DVDs are lent for one week, and a late DVD costs 1.00 per day, up to 10.00. DVDs cannot be renewed.",
+    ].join("\n\n");
+    const question = "What is the fine for a DVD returned late at the library?";
+    // The passage as a call's prompt carries it, read back as the simulator reads it.
+    const { passages } = readPrompt(
+      agentContent(question, "Answer it", [], [], [passage(1, text, "library-rules.txt")]),
+    );
+    const quote = bestQuote(passages, question);
+    expect(quote?.sentence).toBe(
+      "DVDs are lent for one week, and a late DVD costs 1.00 per day, up to 10.00.",
     );
   });
 });

@@ -36,16 +36,24 @@ function sentencesOf(text: string, section?: string): string[] {
   if (section && body.trimStart().startsWith(`${section} `)) {
     body = body.trimStart().slice(section.length);
   }
-  const clean = body
-    .replace(/\[\d+\]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  // A full stop ends a sentence only before a space: "1.00 per day" stays whole.
-  return clean
-    .split(/(?<=[.!?])\s+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  // A paragraph ends a sentence, and a paragraph that is one short line without a full stop
+  // is a heading inside the passage ("Films and music"), not the start of the next sentence.
+  const paragraphs = body.split(/\n\s*\n/).filter((p) => p.trim());
+  const prose = paragraphs.filter((p) => !HEADING_PARAGRAPH.test(p.trim()));
+  return (prose.length > 0 ? prose : paragraphs).flatMap((paragraph) =>
+    paragraph
+      .replace(/\[\d+\]/g, "")
+      .replace(/\s+/g, " ")
+      .trim()
+      // A full stop ends a sentence only before a space: "1.00 per day" stays whole.
+      .split(/(?<=[.!?])\s+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
+
+/** One line of at most 80 characters with no full stop, question or exclamation mark. */
+const HEADING_PARAGRAPH = /^[^\n.!?]{1,80}$/;
 
 function shortened(sentence: string): string {
   return sentence.length > 220 ? `${sentence.slice(0, 217).trimEnd()}…` : sentence;

@@ -811,6 +811,8 @@ function tsFunction(subject: string, language: "ts" | "js"): CodeDraft {
     };
   }
   const name = camelName(subject);
+  const entity = primaryEntityOf(subject);
+  if (entity?.fields.some((f) => f.references)) return domainFunction(subject, entity, typed);
   const type = capitalise(name);
   return {
     approach: `${lead(`A small, pure ${typed ? "TypeScript" : "JavaScript"} function`, subject)}: input checks that fail with a clear message, and a test.`,
@@ -832,6 +834,46 @@ function tsFunction(subject: string, language: "ts" | "js"): CodeDraft {
       "}",
     ].join("\n"),
     run: `Test it: \`${name}([{ id: "a", value: 2 }, { id: "a", value: 3 }])\` gives a total of 5 for "a"; an item without an id throws.`,
+  };
+}
+
+/**
+ * A function over the subject's own records (decision 056): the overdue-fine rules of a
+ * library take its loans, with their book and member, and count them per member; never a list
+ * of `{ id, value }`.
+ */
+function domainFunction(subject: string, entity: DomainEntity, typed: boolean): CodeDraft {
+  const name = camelName(subject);
+  const one = singularOf(entity.plural);
+  const type = capitalise(one);
+  const key = entity.fields.filter((f) => f.references).at(-1) as DomainField;
+  const owner = singularOf(key.references ?? "owner");
+  const example = (id: number) =>
+    `{ ${[`id: ${id}`, ...entity.fields.map((f) => `${f.name}: ${JSON.stringify(f.example)}`)].join(", ")} }`;
+  return {
+    approach: `${lead(`A small, pure ${typed ? "TypeScript" : "JavaScript"} function`, subject)}: it takes the ${entity.plural} as they are stored, checks each one with a clear message, and counts them per ${owner}; a test.`,
+    fence: typed ? "ts" : "js",
+    code: [
+      ...(typed
+        ? [
+            `export interface ${type} {`,
+            "  id: number;",
+            ...entity.fields.map((f) => `  ${f.name}: ${f.ts};`),
+            "}",
+            "",
+          ]
+        : []),
+      `/** ${clean(capitalise(subject))}: counts the ${entity.plural} of each ${owner}. */`,
+      `export function ${name}(${entity.plural}${typed ? `: readonly ${type}[]` : ""})${typed ? ": Map<number, number>" : ""} {`,
+      `  const counts = new Map${typed ? "<number, number>" : ""}();`,
+      `  for (const ${one} of ${entity.plural}) {`,
+      `    if (!${one}.${key.name}) throw new Error(\`${type} \${${one}.id} has no ${key.name}\`);`,
+      `    counts.set(${one}.${key.name}, (counts.get(${one}.${key.name}) ?? 0) + 1);`,
+      "  }",
+      "  return counts;",
+      "}",
+    ].join("\n"),
+    run: `Test it: \`${name}([${example(1)}, ${example(2)}])\` counts 2 ${entity.plural} for ${owner} ${key.example}; ${/^[aeiou]/.test(one) ? "an" : "a"} ${one} without a ${key.name} throws.`,
   };
 }
 
