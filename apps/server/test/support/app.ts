@@ -128,3 +128,8 @@ export async function createTestApp(
 export function startInstance(config: AppConfig, db: Db): Promise<FastifyInstance> {
   return buildApp(config, { db, redisPrefix: `test:${randomBytes(4).toString("hex")}:` });
 }
+
+/** Listens on a free loopback port, for real sockets and HTTP clients; returns its origin. */
+export function listenLocally(app: FastifyInstance): Promise<string> {
+  return app.listen({ port: 0, host: "127.0.0.1" });
+}
