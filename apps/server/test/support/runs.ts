@@ -74,6 +74,18 @@ export async function waitForRunEnd(
   }
 }
 
+/** Sends a message and waits for the run it starts to end: the run's id and its events. */
+export async function runToEnd(
+  client: TestClient,
+  sessionId: string,
+  message: string,
+  timeoutMs?: number,
+): Promise<{ run_id: string; message_id: string; events: TRunEvent[] }> {
+  const started = await sendMessage(client, sessionId, message);
+  const events = await waitForRunEnd(client, sessionId, started.run_id, timeoutMs);
+  return { ...started, events };
+}
+
 /** Resolves with the first stored event of the run that matches. */
 export async function waitForEvent(
   client: TestClient,
