@@ -22,6 +22,7 @@ import type { TestClient } from "./support/client";
 import {
   createSession,
   eventsOf,
+  runToEnd,
   sendMessage,
   sessionEvents,
   waitForEvent,
@@ -234,8 +235,7 @@ describe("a write call waiting for approval", () => {
     expect((listed.json() as TToolApprovalsResponse).always_allowed).toEqual(["create_note"]);
 
     const calls = notes.calls.length;
-    const second = await sendMessage(member.client, session.id, TASK);
-    const events = await waitForRunEnd(member.client, session.id, second.run_id, RUN_MS);
+    const { events } = await runToEnd(member.client, session.id, TASK, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(eventsOf(events, "tool.approval")).toEqual([]);
     expect(eventsOf(events, "tool.result")).toMatchObject([
@@ -263,8 +263,12 @@ describe("a write call waiting for approval", () => {
     ]);
 
     const risky = await teamSession("ask_risky");
-    const next = await sendMessage(member.client, risky.id, "List notes about the bakery.");
-    const quiet = await waitForRunEnd(member.client, risky.id, next.run_id, RUN_MS);
+    const { events: quiet } = await runToEnd(
+      member.client,
+      risky.id,
+      "List notes about the bakery.",
+      RUN_MS,
+    );
     expect(eventsOf(quiet, "tool.approval")).toEqual([]);
     expect(eventsOf(quiet, "tool.result")).toMatchObject([
       { tool: "list_notes", status: "completed" },
@@ -306,8 +310,7 @@ describe("the approval policy", () => {
 
     // Under never_ask the write call runs without asking.
     const calls = notes.calls.length;
-    const { run_id } = await sendMessage(member.client, session.id, TASK);
-    const events = await waitForRunEnd(member.client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(member.client, session.id, TASK, RUN_MS);
     expect(eventsOf(events, "tool.approval")).toEqual([]);
     expect(notes.calls.slice(calls).map((c) => c.tool)).toEqual(["create_note"]);
   });
@@ -326,8 +329,7 @@ describe("an unanswered request", () => {
     const me = await signUp(short.app);
     await setCredits(short.app, me.user.id, 100);
     const session = await createSession(me.client, coderWithNotes());
-    const { run_id } = await sendMessage(me.client, session.id, TASK);
-    const events = await waitForRunEnd(me.client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(me.client, session.id, TASK, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
     const note =
       "Nobody answered the approval request within 1 second: the call was denied and the tool was not called.";

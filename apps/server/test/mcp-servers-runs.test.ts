@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NotesServer, startNotesServer } from "../../../test-support/mcp-notes-server";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 /**
@@ -80,8 +80,7 @@ describe("MCP tools in runs", () => {
 
   it("offers no MCP tool to a role the session did not choose it for", async () => {
     const { client, session } = await setup(false);
-    const { run_id } = await sendMessage(client, session.id, "List notes about groceries.");
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(client, session.id, "List notes about groceries.", 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(events.filter((e) => e.type === "tool.call")).toEqual([]);
   }, 90_000);
@@ -96,8 +95,12 @@ describe("MCP tools in runs", () => {
       const { client, session } = await setup(true);
       notes.setMode(mode);
       try {
-        const { run_id } = await sendMessage(client, session.id, "List notes about groceries.");
-        const events = await waitForRunEnd(client, session.id, run_id, 60_000);
+        const { events } = await runToEnd(
+          client,
+          session.id,
+          "List notes about groceries.",
+          60_000,
+        );
         expect(events.at(-1)?.type).toBe("run.completed");
         const results = resultsOf(events, "mcp__notes__list_notes");
         expect(results.length).toBeGreaterThanOrEqual(1);

@@ -9,7 +9,7 @@ import { createTestAccessToken } from "./support/access-tokens";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, eventsOf, runToEnd, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 import { createCrew } from "./support/workspaces";
 
@@ -64,8 +64,7 @@ describe("holds that grow with the answer", () => {
     await settleHold(deps, used.id, h(1.77));
 
     const session = await createSession(bob.client, { workspace_id: crew.id });
-    const { run_id } = await sendMessage(bob.client, session.id, "Plan a small launch party");
-    const events = await waitForRunEnd(bob.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(bob.client, session.id, "Plan a small launch party", 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
     const credits = (await bob.client.get(`/api/workspaces/${crew.id}/credits`)).json();
     expect(credits.my_spent_this_month).toBeLessThanOrEqual(10);
@@ -77,8 +76,7 @@ describe("holds that grow with the answer", () => {
     const me = await signUp(t.app);
     await setCredits(t.app, me.user.id, 5.98);
     const session = await createSession(me.client);
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const end = events.at(-1) as TRunEvent;
     const [run] = await runsOf(me.client, session.id);
     const stopped = run?.steps.filter((s) => s.error?.code === "stopped_at_limit") ?? [];
@@ -108,8 +106,7 @@ describe("holds that grow with the answer", () => {
       manual_agent_selection: true,
       agent_preferences: { strategist: { enabled: true, model: "coreason" } },
     });
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const [run] = await runsOf(me.client, session.id);
     const stopped = run?.steps.filter((s) => s.error?.code === "stopped_at_limit") ?? [];
     expect(stopped.length).toBeGreaterThan(0);
@@ -254,8 +251,7 @@ describe("the personal monthly spending limit", () => {
 
     // Lifted, the same message runs; what it spent counts toward the month.
     await me.client.put("/api/users/spending-limit", { monthly_limit_credits: null });
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const after = (await me.client.get("/api/users/spending-limit")).json();
     const spent = 100 - (await balanceOf(t.app, me.user.id)).balance;
     expect(after.spent_this_month).toBeCloseTo(spent, 2);
@@ -267,8 +263,7 @@ describe("the personal monthly spending limit", () => {
     await setCredits(t.app, me.user.id, 100);
     await me.client.put("/api/users/spending-limit", { monthly_limit_credits: 2.5 });
     const session = await createSession(me.client);
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const [run] = await runsOf(me.client, session.id);
     for (const step of run?.steps.filter((s) => s.error?.code === "stopped_at_limit") ?? []) {
       expect(step.limit).toBe("personal_limit");
@@ -309,8 +304,7 @@ describe("simulated answers", () => {
     });
     expect(estimate.json().would_be_high).toBeGreaterThan(0);
 
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     expect(events.at(-1)).toMatchObject({ type: "run.completed", total_credits: 0 });
     for (const done of eventsOf(events, "agent.done")) {
       expect(done).toMatchObject({ simulated: true, credits: 0 });

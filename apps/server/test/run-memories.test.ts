@@ -2,7 +2,7 @@ import type { TMemory, TRun, TRunEvent, TRunEventOf, TSubscriptionTier } from "@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 /**
@@ -39,8 +39,7 @@ async function userWithTier(tier: TSubscriptionTier): Promise<SignedUp> {
 
 async function run(signed: SignedUp, message: string) {
   const session = await createSession(signed.client);
-  const { run_id } = await sendMessage(signed.client, session.id, message);
-  const events = await waitForRunEnd(signed.client, session.id, run_id);
+  const { run_id, events } = await runToEnd(signed.client, session.id, message);
   expect(events.at(-1)?.type).toBe("run.completed");
   return { sessionId: session.id, runId: run_id, events };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd, sendMessage } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 let t: TestApp;
@@ -330,8 +330,7 @@ describe("what a session is doing (activity, decision 032)", () => {
     const { client, user } = await signUp(t.app);
     await setCredits(t.app, user.id, 100);
     const session = await createSession(client);
-    const { run_id } = await sendMessage(client, session.id, "Outline a launch plan");
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const { events } = await runToEnd(client, session.id, "Outline a launch plan");
     expect(events.at(-1)?.type).toBe("run.completed");
     const done = await shown(client, session.id);
     expect(done).toMatchObject({ status: "active", activity: "completed" });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { uploadProcessed } from "./support/documents";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 /**
@@ -36,8 +36,7 @@ async function run(message: string, body: Record<string, unknown> = {}) {
 }
 
 async function runIn(sessionId: string, message: string) {
-  const started = await sendMessage(user.client, sessionId, message);
-  const events = await waitForRunEnd(user.client, sessionId, started.run_id);
+  const { events } = await runToEnd(user.client, sessionId, message);
   expect(events.at(-1)?.type).toBe("run.completed");
   const detail = (await user.client.get(`/api/sessions/${sessionId}`)).json();
   return detail.runs.at(-1) as TRun;

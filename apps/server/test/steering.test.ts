@@ -19,6 +19,7 @@ import type { TestClient } from "./support/client";
 import {
   createSession,
   eventsOf,
+  runToEnd,
   sendMessage,
   sessionEvents,
   waitForEvent,
@@ -166,8 +167,7 @@ describe("plan review", () => {
   it("is off by default: a run goes straight on", async () => {
     const session = await createSession(me.client);
     expect(session.review_plan).toBe(false);
-    const { run_id } = await sendMessage(me.client, session.id, TASK);
-    const events = await waitForRunEnd(me.client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(me.client, session.id, TASK, RUN_MS);
     expect(eventsOf(events, "run.planned")).toHaveLength(0);
     expect(eventsOf(events, "run.completed")).toHaveLength(1);
   });
@@ -207,8 +207,7 @@ describe("plan review time-out", () => {
     const user = await signUp(short.app);
     await setCredits(short.app, user.user.id, 100);
     const session = await createSession(user.client, { review_plan: true });
-    const { run_id } = await sendMessage(user.client, session.id, TASK);
-    const events = await waitForRunEnd(user.client, session.id, run_id, RUN_MS);
+    const { run_id, events } = await runToEnd(user.client, session.id, TASK, RUN_MS);
     expect(eventsOf(events, "run.failed")).toMatchObject([
       {
         code: STEERING_ERROR_CODES.planReviewExpired,

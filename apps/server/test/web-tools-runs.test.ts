@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { fakeDns } from "./support/sse";
 import { type StandIn, startSearxng, startSite } from "./support/web-stand-ins";
@@ -78,8 +78,7 @@ async function strategistRun(
     tools: { policy, roles: { strategist: { builtins, mcp_servers: [] } } },
   });
   const url = `http://news.example.test:${site.port}/owls`;
-  const { run_id } = await sendMessage(client, session.id, task(url));
-  const events = await waitForRunEnd(client, session.id, run_id, 60_000);
+  const { events } = await runToEnd(client, session.id, task(url), 60_000);
   return { events, url };
 }
 

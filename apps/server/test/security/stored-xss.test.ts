@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, type SignedUp, signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
-import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "../support/runs";
+import { createSession, runToEnd, sessionEvents } from "../support/runs";
 import { setCredits } from "../support/runs-credits";
 import { fakeDns, parseSse } from "../support/sse";
 
@@ -109,8 +109,7 @@ describe("text a user stores comes back as JSON, verbatim", () => {
   it("chat messages, in the session detail and in the run's events", async () => {
     const session = await createSession(user.client, { title: "Messages" });
     const message = PAYLOADS.join(" ");
-    const started = await sendMessage(user.client, session.id, message);
-    await waitForRunEnd(user.client, session.id, started.run_id);
+    await runToEnd(user.client, session.id, message);
     const detail = await user.client.get(`/api/sessions/${session.id}`);
     expectJson(detail, "detail");
     const contents = (detail.json().messages as { content: string }[]).map((m) => m.content);
