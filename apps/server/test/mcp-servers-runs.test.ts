@@ -1,10 +1,9 @@
 import type { TRunEventOf } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NotesServer, startNotesServer } from "../../../test-support/mcp-notes-server";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { createSession, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * A connected MCP server's tools in a run (decision 060), on the built-in simulator, which
@@ -38,8 +37,7 @@ const resultsOf = (events: { type: string }[], tool: string) =>
   );
 
 async function setup(mcp: boolean) {
-  const { client, user } = await signUp(t.app);
-  await setCredits(t.app, user.id, 100);
+  const { client } = await signUpWithCredits(t.app, 100);
   const added = await client.post("/api/mcp-servers", { name: "notes", url: notes.url });
   expect(added.statusCode).toBe(201);
   const serverId = added.json().server.id as string;

@@ -1,6 +1,5 @@
 import { type TRun, type TRunEvent, takeNewEvents } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import {
   createSession,
@@ -10,7 +9,7 @@ import {
   sessionEvents,
   waitForRunEnd,
 } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /** Runs on the built-in simulator (no provider keys), unpaced. */
 let t: TestApp;
@@ -22,8 +21,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function user(credits = 200) {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, credits);
+  const signed = await signUpWithCredits(t.app, credits);
   return signed;
 }
 

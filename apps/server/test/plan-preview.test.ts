@@ -21,12 +21,12 @@ import { socketOpener } from "./support/sockets";
 let t: TestApp;
 let fake: FakeProviderServer;
 let url: string;
+const opener = socketOpener(() => url);
 
 beforeAll(async () => {
   ({ t, fake } = await startHostedOpenAiApp());
   url = await listenLocally(t.app);
 });
-const opener = socketOpener(() => url);
 afterAll(async () => {
   opener.closeAll();
   await t?.close();

@@ -11,7 +11,7 @@ import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 import { createSession, runToEnd, sendMessage, waitForEvent, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 import { addTestNotesProvider, coderWithNotes } from "./support/tools";
 
 /**
@@ -33,8 +33,7 @@ afterAll(async () => {
 });
 
 async function owner(): Promise<SignedUp> {
-  const signed = await signUp(t.app, { firstName: "Grace", lastName: "Hopper" });
-  await setCredits(t.app, signed.user.id, 300);
+  const signed = await signUpWithCredits(t.app, 300, { firstName: "Grace", lastName: "Hopper" });
   return signed;
 }
 

@@ -13,11 +13,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAccessToken } from "./support/access-tokens";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, eventsOf, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 import { fakeDns } from "./support/sse";
 import { addTestNotesProvider, type TestNotes } from "./support/tools";
 import { type StandIn, startSite } from "./support/web-stand-ins";
@@ -64,8 +63,7 @@ afterAll(async () => {
 const pageUrl = () => `http://news.example.test:${site.port}/owls`;
 
 async function payingUser() {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, 300);
+  const signed = await signUpWithCredits(t.app, 300);
   return signed;
 }
 

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, type SignedUp, signUp } from "../support/accounts";
+import { adminClient, type SignedUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
 import { createSession, runToEnd, sessionEvents } from "../support/runs";
-import { setCredits } from "../support/runs-credits";
+import { signUpWithCredits } from "../support/runs-credits";
 import { fakeDns, parseSse } from "../support/sse";
 
 /**
@@ -39,8 +39,7 @@ beforeAll(async () => {
     { ...ADMIN, SIMULATOR_TOKENS_PER_SECOND: "0" },
     { resolveHost: fakeDns({ "llm.example.test": ["93.184.216.34"] }) },
   );
-  user = await signUp(t.app);
-  await setCredits(t.app, user.user.id, 500);
+  user = await signUpWithCredits(t.app, 500);
   const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
   const granted = await admin.put(`/api/admin/users/${user.user.id}/tier`, { tier: "pro" });
   expect(granted.statusCode).toBe(200);

@@ -102,6 +102,21 @@ export async function waitForEvent(
   }
 }
 
+/** Until another instance picked the run up after a restart (its `run.resumed` event). */
+export function waitForResume(
+  client: TestClient,
+  sessionId: string,
+  runId: string,
+  timeoutMs?: number,
+): Promise<TRunEvent> {
+  return waitForEvent(
+    client,
+    sessionId,
+    (e) => e.run_id === runId && e.type === "run.resumed",
+    timeoutMs,
+  );
+}
+
 export function eventsOf<K extends TRunEvent["type"]>(
   events: readonly TRunEvent[],
   type: K,
