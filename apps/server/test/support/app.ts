@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app";
-import { type AppConfig, type Env, loadConfig } from "../../src/config";
+import { type AppConfig, ConfigError, type Env, loadConfig } from "../../src/config";
 import { createDb, type Db } from "../../src/db/client";
 import type { HostResolver } from "../../src/platform/ssrf";
 
@@ -151,4 +151,15 @@ export function restartableInstances(env: Env = {}): { start(): Promise<FastifyI
       return startInstance(testConfig(env), testDb.db);
     },
   };
+}
+
+/** The message of the ConfigError that this test setup plus `env` stops start-up with. */
+export function configErrorOf(env: Env): string {
+  try {
+    testConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
 }
