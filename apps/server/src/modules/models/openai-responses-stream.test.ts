@@ -109,6 +109,15 @@ const servers = useProviderServers(() => {
   sent = [];
 });
 
+/** A Responses `error` event of the stream, at `seq`. */
+const errorEvent = (seq: number, code: string, message: string) => ({
+  type: "error",
+  sequence_number: seq,
+  code,
+  message,
+  param: null,
+});
+
 describe("the request", () => {
   const modelIds = [
     "gpt-4.1",
@@ -233,13 +242,7 @@ describe("the stream parts", () => {
 
   it("are the SDK's when an error event or a failed response comes after output", async () => {
     for (const failure of [
-      {
-        type: "error",
-        sequence_number: 7,
-        code: "server_error",
-        message: "The server had an error",
-        param: null,
-      },
+      errorEvent(7, "server_error", "The server had an error"),
       {
         type: "error",
         sequence_number: 7,
@@ -324,20 +327,8 @@ describe("failures", () => {
 
   it("an error event before any output is thrown as the SDK's APICallError", async () => {
     for (const failure of [
-      {
-        type: "error",
-        sequence_number: 2,
-        code: "rate_limit_exceeded",
-        message: "Rate limit reached",
-        param: null,
-      },
-      {
-        type: "error",
-        sequence_number: 2,
-        code: "insufficient_quota",
-        message: "No quota",
-        param: null,
-      },
+      errorEvent(2, "rate_limit_exceeded", "Rate limit reached"),
+      errorEvent(2, "insufficient_quota", "No quota"),
       {
         type: "response.failed",
         sequence_number: 2,
