@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
 import { ACCOUNT_DISABLED, SERVER_EVENTS } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, logIn, signUp, TEST_PASSWORD } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 import { exampleFor } from "./support/json-schema-arbitrary";
 import { bodySchemaOf, listOperations } from "./support/openapi";
@@ -18,8 +17,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({ ADMIN_EMAIL, ADMIN_PASSWORD, SIMULATOR_TOKENS_PER_SECOND: "0" });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
   admin = await adminClient(t.app, ADMIN_EMAIL, ADMIN_PASSWORD);
 });
 afterAll(async () => {

@@ -10,24 +10,19 @@ import {
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
-import {
-  createTestApp,
-  createTestDb,
-  startInstance,
-  type TestApp,
-  type TestDb,
-  testConfig,
-} from "./support/app";
+import { createTestApp, restartableInstances, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import {
   createSession,
   eventsOf,
+  runToEnd,
   sendMessage,
   sessionEvents,
   waitForEvent,
+  waitForResume,
   waitForRunEnd,
 } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { setCredits, signUpWithCredits } from "./support/runs-credits";
 import { addTestNotesProvider, coderWithNotes, type TestNotes } from "./support/tools";
 import { createTeam, type Team } from "./support/workspaces";
 
@@ -234,8 +229,7 @@ describe("a write call waiting for approval", () => {
     expect((listed.json() as TToolApprovalsResponse).always_allowed).toEqual(["create_note"]);
 
     const calls = notes.calls.length;
-    const second = await sendMessage(member.client, session.id, TASK);
-    const events = await waitForRunEnd(member.client, session.id, second.run_id, RUN_MS);
+    const { events } = await runToEnd(member.client, session.id, TASK, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(eventsOf(events, "tool.approval")).toEqual([]);
     expect(eventsOf(events, "tool.result")).toMatchObject([
@@ -263,8 +257,12 @@ describe("a write call waiting for approval", () => {
     ]);
 
     const risky = await teamSession("ask_risky");
-    const next = await sendMessage(member.client, risky.id, "List notes about the bakery.");
-    const quiet = await waitForRunEnd(member.client, risky.id, next.run_id, RUN_MS);
+    const { events: quiet } = await runToEnd(
+      member.client,
+      risky.id,
+      "List notes about the bakery.",
+      RUN_MS,
+    );
     expect(eventsOf(quiet, "tool.approval")).toEqual([]);
     expect(eventsOf(quiet, "tool.result")).toMatchObject([
       { tool: "list_notes", status: "completed" },
@@ -306,8 +304,7 @@ describe("the approval policy", () => {
 
     // Under never_ask the write call runs without asking.
     const calls = notes.calls.length;
-    const { run_id } = await sendMessage(member.client, session.id, TASK);
-    const events = await waitForRunEnd(member.client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(member.client, session.id, TASK, RUN_MS);
     expect(eventsOf(events, "tool.approval")).toEqual([]);
     expect(notes.calls.slice(calls).map((c) => c.tool)).toEqual(["create_note"]);
   });
@@ -323,11 +320,9 @@ describe("an unanswered request", () => {
   afterAll(() => short?.close());
 
   it("expires as denied with a clear note; answering it later is a 409", async () => {
-    const me = await signUp(short.app);
-    await setCredits(short.app, me.user.id, 100);
+    const me = await signUpWithCredits(short.app, 100);
     const session = await createSession(me.client, coderWithNotes());
-    const { run_id } = await sendMessage(me.client, session.id, TASK);
-    const events = await waitForRunEnd(me.client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(me.client, session.id, TASK, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
     const note =
       "Nobody answered the approval request within 1 second: the call was denied and the tool was not called.";
@@ -348,14 +343,9 @@ describe("an unanswered request", () => {
 });
 
 describe("a restart during a pending approval", () => {
-  let testDb: TestDb;
-  beforeAll(async () => {
-    testDb = await createTestDb();
-  });
-  afterAll(() => testDb?.drop());
-
+  const instances = restartableInstances(ENV);
   const start = async (store: TestNotes): Promise<FastifyInstance> => {
-    const app = await startInstance(testConfig(ENV), testDb.db);
+    const app = await instances.start();
     addTestNotesProvider(app, store);
     return app;
   };
@@ -365,8 +355,7 @@ describe("a restart during a pending approval", () => {
     async () => {
       const store: TestNotes = { notes: [], calls: [] };
       const first = await start(store);
-      const me = await signUp(first);
-      await setCredits(first, me.user.id, 100);
+      const me = await signUpWithCredits(first, 100);
       const session = await createSession(me.client, coderWithNotes());
       const { run_id } = await sendMessage(me.client, session.id, TASK);
       const asked = await firstApproval(me.client, session.id, run_id);
@@ -378,12 +367,7 @@ describe("a restart during a pending approval", () => {
         // The same signed-in browser, now talking to the new instance.
         const client = me.client.on(second);
         // The resumed lane asks again: with the same request, still pending.
-        await waitForEvent(
-          client,
-          session.id,
-          (e) => e.run_id === run_id && e.type === "run.resumed",
-          RUN_MS,
-        );
+        await waitForResume(client, session.id, run_id, RUN_MS);
         const listed = await client.get(`/api/sessions/${session.id}/approvals`);
         expect((listed.json() as TToolApprovalsResponse).approvals.map((a) => a.id)).toEqual([
           asked.approval_id,

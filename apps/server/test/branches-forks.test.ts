@@ -8,11 +8,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelGateway } from "../src/modules/models/gateway";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /** Branches (edit in place, versions of an answer) and forks from a step (decision 070). */
 let t: TestApp;
@@ -75,8 +74,7 @@ const TEAM = {
 };
 
 async function user(credits = 400) {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, credits);
+  const signed = await signUpWithCredits(t.app, credits);
   return signed;
 }
 

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { hundredthsOf as h, SERVER_EVENTS, type TCreditsChanged } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
@@ -17,7 +16,7 @@ import { settleHold, settleHoldWithUsage } from "../src/modules/credits/settle-h
 import { sweepExpiredHolds } from "../src/modules/credits/sweep-expired-holds";
 import { AppError } from "../src/platform/errors";
 import { adminClient, signUp } from "./support/accounts";
-import { createTestApp, type TestApp, testDbKind } from "./support/app";
+import { createTestApp, listenLocally, type TestApp, testDbKind } from "./support/app";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
@@ -450,8 +449,7 @@ describe("HTTP: ledger, usage and admin", () => {
 
 describe("credits.changed", () => {
   it("reaches the user's sockets (polling) after each change, and no one else's", async () => {
-    await t.app.listen({ port: 0, host: "127.0.0.1" });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listenLocally(t.app);
     const { user, token } = await newUser();
     const other = await newUser();
     const sockets: Socket[] = [];

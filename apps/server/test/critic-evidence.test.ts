@@ -1,12 +1,13 @@
 import type { TRun } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import type { TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import {
+import type {
   FakeProviderServer,
-  type RecordedRequest,
+  RecordedRequest,
 } from "./support/fake-provider/fake-provider-server";
+import { startHostedOpenAiApp } from "./support/hosted-openai";
 import { pdfText } from "./support/pdf";
 import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
@@ -20,22 +21,11 @@ let fake: FakeProviderServer;
 let t: TestApp;
 
 beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  t = await createTestApp({
-    SIGNUP_CREDITS: "0",
-    OPENAI_API_KEY: "sk-hosted",
-    OPENAI_BASE_URL: fake.baseUrls.openai,
-  });
+  ({ t, fake } = await startHostedOpenAiApp());
   await t.app.ready();
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
-beforeEach(() => {
-  fake.reset();
-  fake.defaultReply = { text: "A draft from the fake provider." };
-});
+afterAll(() => t?.close());
+beforeEach(() => fake.reset({ text: "A draft from the fake provider." }));
 
 const bodyOf = (request: RecordedRequest | undefined) => JSON.stringify(request?.body ?? {});
 

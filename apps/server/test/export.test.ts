@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { SOLAR, uploadProcessed } from "./support/documents";
 import { pdfText } from "./support/pdf";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 import { createTeam } from "./support/workspaces";
 
@@ -61,12 +61,11 @@ beforeAll(async () => {
     document_ids: [solar.id],
   });
   expect(attached.statusCode).toBe(200);
-  const started = await sendMessage(
+  const { events } = await runToEnd(
     owner.client,
     sessionId,
     "Plan the installation of solar panels on our roof and write a Python script that sizes the inverter",
   );
-  const events = await waitForRunEnd(owner.client, sessionId, started.run_id);
   expect(events.some((e) => e.type === "run.completed")).toBe(true);
 
   const team = await createTeam(t.app, owner.user.id, [

@@ -81,6 +81,12 @@ function idToken(options: TokenOptions): Promise<string> {
     .sign(options.key ?? signingKey);
 }
 
+/** The sign-in body for u-x (x@example.com) with a token for them that `claims` alters. */
+async function signInAsX(claims: Partial<TokenOptions>) {
+  const who = { uid: "u-x", email: "x@example.com" };
+  return { ...who, idToken: await idToken({ ...who, ...claims }) };
+}
+
 function register(body: Record<string, unknown>) {
   return new TestClient(t.app).post("/api/auth/register", body);
 }
@@ -163,66 +169,18 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
 
   it.each([
     ["no token at all", async () => ({ uid: "u-x", email: "x@example.com" })],
-    [
-      "a token signed by another key",
-      async () => ({
-        uid: "u-x",
-        email: "x@example.com",
-        idToken: await idToken({ uid: "u-x", email: "x@example.com", key: strangerKey }),
-      }),
-    ],
-    [
-      "a token for another project",
-      async () => ({
-        uid: "u-x",
-        email: "x@example.com",
-        idToken: await idToken({ uid: "u-x", email: "x@example.com", audience: "other-project" }),
-      }),
-    ],
+    ["a token signed by another key", async () => signInAsX({ key: strangerKey })],
+    ["a token for another project", async () => signInAsX({ audience: "other-project" })],
     [
       "a token from another issuer",
-      async () => ({
-        uid: "u-x",
-        email: "x@example.com",
-        idToken: await idToken({
-          uid: "u-x",
-          email: "x@example.com",
-          issuer: "https://securetoken.google.com/other-project",
-        }),
-      }),
+      async () => signInAsX({ issuer: "https://securetoken.google.com/other-project" }),
     ],
-    [
-      "an expired token",
-      async () => ({
-        uid: "u-x",
-        email: "x@example.com",
-        idToken: await idToken({
-          uid: "u-x",
-          email: "x@example.com",
-          expiresAt: Math.floor(Date.now() / 1000) - 60,
-        }),
-      }),
-    ],
+    ["an expired token", async () => signInAsX({ expiresAt: Math.floor(Date.now() / 1000) - 60 })],
     [
       "a token authenticated in the future",
-      async () => ({
-        uid: "u-x",
-        email: "x@example.com",
-        idToken: await idToken({
-          uid: "u-x",
-          email: "x@example.com",
-          authTime: Math.floor(Date.now() / 1000) + 600,
-        }),
-      }),
+      async () => signInAsX({ authTime: Math.floor(Date.now() / 1000) + 600 }),
     ],
-    [
-      "a token without auth_time",
-      async () => ({
-        uid: "u-x",
-        email: "x@example.com",
-        idToken: await idToken({ uid: "u-x", email: "x@example.com", authTime: null }),
-      }),
-    ],
+    ["a token without auth_time", async () => signInAsX({ authTime: null })],
     [
       "a token for another uid",
       async () => ({

@@ -8,9 +8,10 @@ import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 import {
   FAKE_IMAGE,
-  FakeProviderServer,
+  type FakeProviderServer,
   solidPng,
 } from "./support/fake-provider/fake-provider-server";
+import { startHostedOpenAiApp } from "./support/hosted-openai";
 import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 
@@ -31,14 +32,10 @@ const ONE_DESIGNER = {
 const IMAGE_PATH = /!\[([^\]]*)\]\((\/api\/images\/([0-9a-f-]{36}))\)/;
 
 beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  t = await createTestApp({
-    SIGNUP_CREDITS: "0",
+  ({ t, fake } = await startHostedOpenAiApp({
     MODEL_RETRY_BASE_DELAY_MS: "1",
     MODEL_RETRY_MAX_DELAY_MS: "10",
-    OPENAI_API_KEY: "sk-hosted",
-    OPENAI_BASE_URL: fake.baseUrls.openai,
-  });
+  }));
   keyless = await createTestApp({ SIGNUP_CREDITS: "0" });
   await Promise.all([t.app.ready(), keyless.app.ready()]);
 }, 60_000);
@@ -47,10 +44,7 @@ afterAll(async () => {
   await keyless?.close();
   await fake?.close();
 });
-beforeEach(() => {
-  fake.reset();
-  fake.defaultReply = { text: "Here is the lighthouse you asked for." };
-});
+beforeEach(() => fake.reset({ text: "Here is the lighthouse you asked for." }));
 
 async function designerRun(app: TestApp, message = "A poster of a lighthouse at dusk") {
   const owner = await signUp(app.app);

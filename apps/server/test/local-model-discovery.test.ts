@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, eventsOf, runToEnd } from "./support/runs";
 
 /**
  * Local model servers are found, not configured (decision 056): a stand-in that speaks
@@ -84,8 +84,7 @@ describe("local model servers found on loopback ports", () => {
       coordinator_model: "local:llama3.2:3b",
       agent_preferences: { strategist: local, coder: local, designer: local, critic: local },
     });
-    const started = await sendMessage(client, session.id, "Check whether a member may borrow");
-    const events = await waitForRunEnd(client, session.id, started.run_id);
+    const { events } = await runToEnd(client, session.id, "Check whether a member may borrow");
     expect(events.at(-1)?.type).toBe("run.completed");
     // The plan, the Coder's step and the answer that closes the run: all on the local server.
     expect(ollama.requests.length).toBeGreaterThanOrEqual(2);

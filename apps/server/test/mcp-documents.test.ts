@@ -10,10 +10,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAccessToken } from "./support/access-tokens";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { uploadProcessed } from "./support/documents";
-import { setCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /** The MCP tools that reach documents: search_documents, and run_team with document_ids. */
 let t: TestApp;
@@ -34,8 +33,7 @@ Tomatoes need at least eight hours of sun. Water the seedlings every morning.
 The greenhouse heater runs on propane and keeps the night temperature above 12 degrees.`;
 
 async function member() {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, 200);
+  const signed = await signUpWithCredits(t.app, 200);
   const { token } = await createTestAccessToken(signed.client);
   const mcp = new Client({ name: "cohort-test", version: "1.0.0" });
   await mcp.connect(

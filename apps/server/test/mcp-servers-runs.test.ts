@@ -1,10 +1,9 @@
 import type { TRunEventOf } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NotesServer, startNotesServer } from "../../../test-support/mcp-notes-server";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * A connected MCP server's tools in a run (decision 060), on the built-in simulator, which
@@ -38,8 +37,7 @@ const resultsOf = (events: { type: string }[], tool: string) =>
   );
 
 async function setup(mcp: boolean) {
-  const { client, user } = await signUp(t.app);
-  await setCredits(t.app, user.id, 100);
+  const { client } = await signUpWithCredits(t.app, 100);
   const added = await client.post("/api/mcp-servers", { name: "notes", url: notes.url });
   expect(added.statusCode).toBe(201);
   const serverId = added.json().server.id as string;
@@ -80,8 +78,7 @@ describe("MCP tools in runs", () => {
 
   it("offers no MCP tool to a role the session did not choose it for", async () => {
     const { client, session } = await setup(false);
-    const { run_id } = await sendMessage(client, session.id, "List notes about groceries.");
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(client, session.id, "List notes about groceries.", 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(events.filter((e) => e.type === "tool.call")).toEqual([]);
   }, 90_000);
@@ -96,8 +93,12 @@ describe("MCP tools in runs", () => {
       const { client, session } = await setup(true);
       notes.setMode(mode);
       try {
-        const { run_id } = await sendMessage(client, session.id, "List notes about groceries.");
-        const events = await waitForRunEnd(client, session.id, run_id, 60_000);
+        const { events } = await runToEnd(
+          client,
+          session.id,
+          "List notes about groceries.",
+          60_000,
+        );
         expect(events.at(-1)?.type).toBe("run.completed");
         const results = resultsOf(events, "mcp__notes__list_notes");
         expect(results.length).toBeGreaterThanOrEqual(1);

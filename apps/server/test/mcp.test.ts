@@ -17,10 +17,9 @@ import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.j
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { createTestAccessToken } from "./support/access-tokens";
-import { signUp } from "./support/accounts";
 import { createTestApp, createTestDb, type TestApp, testConfig, testDbKind } from "./support/app";
 import type { TestClient } from "./support/client";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /**
  * The MCP server through the SDK's own client, over a real socket on loopback: the
@@ -51,8 +50,7 @@ async function member(
   app: TestApp,
   options: { credits?: number; scopes?: ("chat" | "sessions:read")[] } = {},
 ): Promise<Member> {
-  const signed = await signUp(app.app);
-  await setCredits(app.app, signed.user.id, options.credits ?? 200);
+  const signed = await signUpWithCredits(app.app, options.credits ?? 200);
   const created = await createTestAccessToken(signed.client, {
     ...(options.scopes ? { scopes: options.scopes } : {}),
   });
@@ -412,8 +410,7 @@ describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))
       await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
       const { port } = proxy.address() as AddressInfo;
       try {
-        const signed = await signUp(a);
-        await setCredits(a, signed.user.id, 200);
+        const signed = await signUpWithCredits(a, 200);
         const { token } = await createTestAccessToken(signed.client, {});
         const mcp = await connect(new URL(MCP_PATH, `http://127.0.0.1:${port}`), token);
         const abort = new AbortController();

@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import {
   ERROR_CODES,
   MEMORY_ERROR_CODES,
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proposeMemories } from "../src/modules/memory/propose-memories";
 import { findRelevantMemories } from "../src/modules/memory/relevant-memories";
 import { adminClient, type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
@@ -36,8 +35,7 @@ const opener = socketOpener(() => url);
 
 beforeAll(async () => {
   t = await createTestApp({ ...ADMIN, SIMULATOR_TOKENS_PER_SECOND: "0" });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 });
 
 afterAll(async () => {

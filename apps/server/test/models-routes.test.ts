@@ -15,8 +15,7 @@ import {
   ZRunPlan,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../src/config";
-import { createTestApp, type TestApp, testConfig } from "./support/app";
+import { configErrorOf, createTestApp, type TestApp } from "./support/app";
 
 /** The catalogue routes, with no keys (everything simulated) and with some keys. */
 
@@ -292,50 +291,40 @@ describe("MODELS_CONFIG_FILE", () => {
     }
   });
 
-  function configError(env: Record<string, string>): string {
-    try {
-      testConfig(env);
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      return (error as ConfigError).message;
-    }
-    throw new Error("expected a ConfigError");
-  }
-
   it("stops start-up, naming the variable, when the file is bad", () => {
-    expect(configError({ MODELS_CONFIG_FILE: path.join(dir, "missing.json") })).toMatch(
+    expect(configErrorOf({ MODELS_CONFIG_FILE: path.join(dir, "missing.json") })).toMatch(
       /MODELS_CONFIG_FILE: cannot read/,
     );
-    expect(configError({ MODELS_CONFIG_FILE: file("syntax.json", "{ nope") })).toMatch(
+    expect(configErrorOf({ MODELS_CONFIG_FILE: file("syntax.json", "{ nope") })).toMatch(
       /MODELS_CONFIG_FILE: cannot read .* as JSON/,
     );
     expect(
-      configError({
+      configErrorOf({
         MODELS_CONFIG_FILE: file("price.json", {
           models: [{ id: "coreason", price: { input_per_1k: -1 } }],
         }),
       }),
     ).toMatch(/MODELS_CONFIG_FILE: .*: models\.0\.price\.input_per_1k/);
     expect(
-      configError({
+      configErrorOf({
         MODELS_CONFIG_FILE: file("incomplete.json", { models: [{ id: "new-model", name: "New" }] }),
       }),
     ).toMatch(/MODELS_CONFIG_FILE: models\.0 \(new-model\)/);
     expect(
-      configError({ MODELS_CONFIG_FILE: file("native.json", { remove: ["cochat"] }) }),
+      configErrorOf({ MODELS_CONFIG_FILE: file("native.json", { remove: ["cochat"] }) }),
     ).toMatch(/cochat is a native model/);
     expect(
-      configError({ MODELS_CONFIG_FILE: file("list.json", { cochatModels: ["nope"] }) }),
+      configErrorOf({ MODELS_CONFIG_FILE: file("list.json", { cochatModels: ["nope"] }) }),
     ).toMatch(/cochatModels: unknown model nope/);
-    expect(configError({ MODELS_CONFIG_FILE: file("extra.json", { colour: "blue" }) })).toMatch(
+    expect(configErrorOf({ MODELS_CONFIG_FILE: file("extra.json", { colour: "blue" }) })).toMatch(
       /MODELS_CONFIG_FILE/,
     );
   });
 
   it("requires model names for an OpenAI-compatible server", () => {
-    expect(configError({ OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:11434/v1" })).toMatch(
+    expect(configErrorOf({ OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:11434/v1" })).toMatch(
       /OPENAI_COMPATIBLE_MODELS/,
     );
-    expect(configError({ MODEL_CALL_TIMEOUT_MS: "soon" })).toMatch(/MODEL_CALL_TIMEOUT_MS/);
+    expect(configErrorOf({ MODEL_CALL_TIMEOUT_MS: "soon" })).toMatch(/MODEL_CALL_TIMEOUT_MS/);
   });
 });

@@ -9,8 +9,8 @@ import { createTestAccessToken } from "./support/access-tokens";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { createSession, eventsOf, runToEnd, waitForRunEnd } from "./support/runs";
+import { balanceOf, setCredits, signUpWithCredits } from "./support/runs-credits";
 import { createCrew } from "./support/workspaces";
 
 /**
@@ -64,8 +64,7 @@ describe("holds that grow with the answer", () => {
     await settleHold(deps, used.id, h(1.77));
 
     const session = await createSession(bob.client, { workspace_id: crew.id });
-    const { run_id } = await sendMessage(bob.client, session.id, "Plan a small launch party");
-    const events = await waitForRunEnd(bob.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(bob.client, session.id, "Plan a small launch party", 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
     const credits = (await bob.client.get(`/api/workspaces/${crew.id}/credits`)).json();
     expect(credits.my_spent_this_month).toBeLessThanOrEqual(10);
@@ -74,11 +73,9 @@ describe("holds that grow with the answer", () => {
   });
 
   it("spends a balance of 5.98 to the end of the run or to the limit, never below zero", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 5.98);
+    const me = await signUpWithCredits(t.app, 5.98);
     const session = await createSession(me.client);
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const end = events.at(-1) as TRunEvent;
     const [run] = await runsOf(me.client, session.id);
     const stopped = run?.steps.filter((s) => s.error?.code === "stopped_at_limit") ?? [];
@@ -100,16 +97,14 @@ describe("holds that grow with the answer", () => {
   });
 
   it("stops a call at the balance with its text kept and charged for what it produced", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 0.4);
+    const me = await signUpWithCredits(t.app, 0.4);
     // A cheap coordinator and one agent whose answer costs more than the balance leaves.
     const session = await createSession(me.client, {
       coordinator_model: "coquick",
       manual_agent_selection: true,
       agent_preferences: { strategist: { enabled: true, model: "coreason" } },
     });
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const [run] = await runsOf(me.client, session.id);
     const stopped = run?.steps.filter((s) => s.error?.code === "stopped_at_limit") ?? [];
     expect(stopped.length).toBeGreaterThan(0);
@@ -133,8 +128,7 @@ describe("holds that grow with the answer", () => {
   });
 
   it("answers 402 before planning when the smallest run does not fit: nothing stored or charged", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 0.3);
+    const me = await signUpWithCredits(t.app, 0.3);
     const session = await createSession(me.client);
     const refused = await me.client.post("/api/ai/chat", {
       session_id: session.id,
@@ -217,8 +211,7 @@ describe("the personal monthly spending limit", () => {
   afterAll(() => t.close());
 
   it("is read and set in Settings, and refuses a run it cannot pay before planning", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 100);
+    const me = await signUpWithCredits(t.app, 100);
     const month = new Date().toISOString().slice(0, 7);
     expect((await me.client.get("/api/users/spending-limit")).json()).toEqual({
       monthly_limit_credits: null,
@@ -254,8 +247,7 @@ describe("the personal monthly spending limit", () => {
 
     // Lifted, the same message runs; what it spent counts toward the month.
     await me.client.put("/api/users/spending-limit", { monthly_limit_credits: null });
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const after = (await me.client.get("/api/users/spending-limit")).json();
     const spent = 100 - (await balanceOf(t.app, me.user.id)).balance;
     expect(after.spent_this_month).toBeCloseTo(spent, 2);
@@ -263,12 +255,10 @@ describe("the personal monthly spending limit", () => {
   });
 
   it("stops a run at the limit, never spending past it", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 100);
+    const me = await signUpWithCredits(t.app, 100);
     await me.client.put("/api/users/spending-limit", { monthly_limit_credits: 2.5 });
     const session = await createSession(me.client);
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     const [run] = await runsOf(me.client, session.id);
     for (const step of run?.steps.filter((s) => s.error?.code === "stopped_at_limit") ?? []) {
       expect(step.limit).toBe("personal_limit");
@@ -292,8 +282,7 @@ describe("simulated answers", () => {
   afterAll(() => t.close());
 
   it("cost nothing, and each call keeps what it would have cost", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 5);
+    const me = await signUpWithCredits(t.app, 5);
     const session = await createSession(me.client);
     const estimate = await me.client.get(
       `/api/sessions/${session.id}/cost-estimate?message_chars=21`,
@@ -309,8 +298,7 @@ describe("simulated answers", () => {
     });
     expect(estimate.json().would_be_high).toBeGreaterThan(0);
 
-    const { run_id } = await sendMessage(me.client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(me.client, session.id, run_id, 60_000);
+    const { events } = await runToEnd(me.client, session.id, "Plan a product launch", 60_000);
     expect(events.at(-1)).toMatchObject({ type: "run.completed", total_credits: 0 });
     for (const done of eventsOf(events, "agent.done")) {
       expect(done).toMatchObject({ simulated: true, credits: 0 });
@@ -363,8 +351,7 @@ describe("the cost estimate", () => {
   afterAll(() => t.close());
 
   it("gives a range for the run about to start, its wallet and its tightest limit", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 50);
+    const me = await signUpWithCredits(t.app, 50);
     const session = await createSession(me.client, { budget_credits: 20 });
     const response = await me.client.get(
       `/api/sessions/${session.id}/cost-estimate?message_chars=400`,
@@ -399,8 +386,7 @@ describe("the cost estimate", () => {
   });
 
   it("counts a picture the Designer may draw in the high end, where the settings imply one", async () => {
-    const me = await signUp(t.app);
-    await setCredits(t.app, me.user.id, 50);
+    const me = await signUpWithCredits(t.app, 50);
     const estimateOf = async (body: Record<string, unknown>) => {
       const session = await createSession(me.client, body);
       const response = await me.client.get(

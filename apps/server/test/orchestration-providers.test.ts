@@ -15,6 +15,7 @@ import {
   FakeProviderServer,
   type RecordedRequest,
 } from "./support/fake-provider/fake-provider-server";
+import { startHostedOpenAiApp } from "./support/hosted-openai";
 import {
   createSession,
   eventsOf,
@@ -39,22 +40,11 @@ const RELIABILITY = {
 };
 
 beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  t = await createTestApp({
-    ...RELIABILITY,
-    OPENAI_API_KEY: "sk-hosted",
-    OPENAI_BASE_URL: fake.baseUrls.openai,
-  });
+  ({ t, fake } = await startHostedOpenAiApp(RELIABILITY));
   await t.app.ready();
 });
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
-beforeEach(() => {
-  fake.reset();
-  fake.defaultReply = { text: "A draft from the fake provider." };
-});
+afterAll(() => t?.close());
+beforeEach(() => fake.reset({ text: "A draft from the fake provider." }));
 
 const ONE_CODER = {
   rationale: "One coder step is enough.",

@@ -19,7 +19,7 @@ import {
   waitForEvent,
   waitForRunEnd,
 } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /** Several app instances on one database: a crash's leftovers, and stops across instances. */
 let fake: FakeProviderServer;
@@ -46,8 +46,7 @@ const modelRef = { model: "cologic", model_name: "CoLogic", provider: "openai", 
 describe("a run left running by a crash", () => {
   it("is resumed from its last completed step: the cut-off call is released and made again, nothing is paid twice", async () => {
     const first = await startInstance(env(), testDb.db);
-    const { client: firstClient, user, token } = await signUp(first);
-    await setCredits(first, user.id, 20);
+    const { client: firstClient, user, token } = await signUpWithCredits(first, 20);
     const session = await createSession(firstClient);
     // What a crash mid-run leaves behind: an active run with its plan, one agent's call
     // completed (and paid), the other's cut off with its hold still open.
@@ -140,8 +139,7 @@ describe("a run left running by a crash", () => {
 
   it("ends as failed, its holds released, once it was resumed too often", async () => {
     const app = await startInstance(env(), testDb.db);
-    const { client, user, token } = await signUp(app);
-    await setCredits(app, user.id, 20);
+    const { client, user, token } = await signUpWithCredits(app, 20);
     const session = await createSession(client);
     const runId = randomUUID();
     const hold = await reserveCredits(
@@ -270,8 +268,7 @@ describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))
       let socket: Socket | undefined;
       try {
         await b.listen({ port: 0, host: "127.0.0.1" });
-        const { client, user, token } = await signUp(a);
-        await setCredits(a, user.id, 50);
+        const { client, user, token } = await signUpWithCredits(a, 50);
         const session = await createSession(client);
 
         socket = connect(`http://127.0.0.1:${(b.server.address() as AddressInfo).port}`, {

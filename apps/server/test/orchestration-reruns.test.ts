@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   SERVER_EVENTS,
@@ -9,7 +8,7 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import {
   createSession,
@@ -30,8 +29,7 @@ const sockets = socketOpener(() => url);
 
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 });
 afterAll(async () => {
   sockets.closeAll();

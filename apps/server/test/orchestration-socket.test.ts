@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   CLIENT_EVENTS,
@@ -10,8 +9,9 @@ import {
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
-import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { listenLocally, type TestApp } from "./support/app";
+import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { startHostedOpenAiApp } from "./support/hosted-openai";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
@@ -22,19 +22,12 @@ let url: string;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  t = await createTestApp({
-    SIGNUP_CREDITS: "0",
-    OPENAI_API_KEY: "sk-hosted",
-    OPENAI_BASE_URL: fake.baseUrls.openai,
-  });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ({ t, fake } = await startHostedOpenAiApp());
+  url = await listenLocally(t.app);
 });
 afterAll(async () => {
   for (const socket of sockets) socket.close();
   await t?.close();
-  await fake?.close();
 });
 beforeEach(() => fake.reset());
 

@@ -1,9 +1,15 @@
 import { type TRun, type TRunEvent, takeNewEvents } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, eventsOf, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import {
+  createSession,
+  eventsOf,
+  runToEnd,
+  sendMessage,
+  sessionEvents,
+  waitForRunEnd,
+} from "./support/runs";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /** Runs on the built-in simulator (no provider keys), unpaced. */
 let t: TestApp;
@@ -15,8 +21,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function user(credits = 200) {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, credits);
+  const signed = await signUpWithCredits(t.app, credits);
   return signed;
 }
 
@@ -141,12 +146,11 @@ describe("a run on the simulator", () => {
         strategist: { enabled: false, model: "codepth" },
       },
     });
-    const { run_id } = await sendMessage(
+    const { events } = await runToEnd(
       client,
       session.id,
       "Write a Python function that parses CSV",
     );
-    const events = await waitForRunEnd(client, session.id, run_id);
     expect(events.at(-1)?.type).toBe("run.completed");
     const plan = eventsOf(events, "run.plan")[0]?.plan;
     expect(plan?.mode).toBe("manual");
@@ -171,10 +175,8 @@ describe("a run on the simulator", () => {
   it("keeps the session's events numbered across runs, and replays from any point", async () => {
     const { client } = await user(200);
     const session = await createSession(client);
-    const first = await sendMessage(client, session.id, "Outline a blog launch");
-    const firstEvents = await waitForRunEnd(client, session.id, first.run_id);
-    const second = await sendMessage(client, session.id, "Now make it shorter");
-    const secondEvents = await waitForRunEnd(client, session.id, second.run_id);
+    const { events: firstEvents } = await runToEnd(client, session.id, "Outline a blog launch");
+    const { events: secondEvents } = await runToEnd(client, session.id, "Now make it shorter");
     expectContiguous([...firstEvents, ...secondEvents]);
     const detail = (await client.get(`/api/sessions/${session.id}`)).json();
     expect(detail.runs[1].first_seq).toBe(firstEvents.length + 1);
@@ -214,8 +216,7 @@ describe("credits and budgets", () => {
   it("spends a small balance to its end without overdrawing, charging only what ran", async () => {
     const { client, user: me } = await user(3);
     const session = await createSession(client);
-    const { run_id } = await sendMessage(client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const { events } = await runToEnd(client, session.id, "Plan a product launch");
     const end = events.at(-1);
     const total =
       end?.type === "run.failed" || end?.type === "run.completed" ? end.total_credits : -1;
@@ -260,8 +261,7 @@ describe("credits and budgets", () => {
   it("never lets a run pass the session's budget", async () => {
     const { client, user: me } = await user(200);
     const session = await createSession(client, { budget_credits: 3 });
-    const { run_id } = await sendMessage(client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const { events } = await runToEnd(client, session.id, "Plan a product launch");
     for (const done of events.filter((e) => e.type === "agent.done" && e.status === "stopped")) {
       expect(done).toMatchObject({ limit: "session_budget", error: { code: "stopped_at_limit" } });
     }

@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   applyPlanDelta,
@@ -10,8 +9,9 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
-import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
+import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { startHostedOpenAiApp } from "./support/hosted-openai";
 import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { socketOpener } from "./support/sockets";
@@ -21,22 +21,15 @@ import { socketOpener } from "./support/sockets";
 let t: TestApp;
 let fake: FakeProviderServer;
 let url: string;
+const opener = socketOpener(() => url);
 
 beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  t = await createTestApp({
-    SIGNUP_CREDITS: "0",
-    OPENAI_API_KEY: "sk-hosted",
-    OPENAI_BASE_URL: fake.baseUrls.openai,
-  });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ({ t, fake } = await startHostedOpenAiApp());
+  url = await listenLocally(t.app);
 });
-const opener = socketOpener(() => url);
 afterAll(async () => {
   opener.closeAll();
   await t?.close();
-  await fake?.close();
 });
 beforeEach(() => fake.reset());
 

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   hundredthsOf as h,
@@ -19,7 +18,7 @@ import { reserveCredits } from "../src/modules/credits/reserve-credits";
 import { settleHold } from "../src/modules/credits/settle-hold";
 import { AppError } from "../src/platform/errors";
 import { type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, type TestApp, testDbKind } from "./support/app";
+import { createTestApp, listenLocally, type TestApp, testDbKind } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
@@ -354,8 +353,7 @@ describe("buying for the pool and seeing its use", () => {
     const crew = await createCrew(t.app, 1);
     const member = crew.members[0] as SignedUp;
     const outsider = await signUp(t.app);
-    await t.app.listen({ port: 0, host: "127.0.0.1" });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listenLocally(t.app);
     const sockets: Socket[] = [];
     const open = (token: string) => {
       const socket = connect(url, {

@@ -16,12 +16,11 @@ import {
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestAccessToken } from "./support/access-tokens";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { sessionEvents } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /**
  * /api/v1 through the official `openai` SDK against a listening app on loopback: a hosted
@@ -82,8 +81,7 @@ async function caller(
   t: TestApp,
   options: { credits?: number; scopes?: ("chat" | "sessions:read")[] } = {},
 ): Promise<Caller> {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, options.credits ?? 500);
+  const signed = await signUpWithCredits(t.app, options.credits ?? 500);
   const { token } = await createTestAccessToken(signed.client, {
     ...(options.scopes ? { scopes: options.scopes } : {}),
   });

@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
 import { SERVER_EVENTS, SIGN_IN_COOKIE, type TSocketReady } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linkToken, logIn, signUp, TEST_PASSWORD, waitForMail } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 
 let t: TestApp;
@@ -12,8 +11,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 });
 afterAll(async () => {
   for (const socket of sockets) socket.close();

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { uploadProcessed } from "./support/documents";
 import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 /**
@@ -80,8 +80,7 @@ async function runWithAttack(t: TestApp, client: TestClient, userId: string) {
     document_ids: [document.id],
   });
   expect(attached.statusCode).toBe(200);
-  const started = await sendMessage(client, session.id, "Summarise the garden centre report");
-  const events = await waitForRunEnd(client, session.id, started.run_id);
+  const { events } = await runToEnd(client, session.id, "Summarise the garden centre report");
   return { document, events };
 }
 

@@ -11,7 +11,7 @@ import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { SOLAR, uploadProcessed } from "./support/documents";
-import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { untilIdle } from "./support/wait";
 
@@ -231,8 +231,7 @@ describe("a run with attached documents", () => {
 
   it("runs as before without attached documents", async () => {
     const session = await createSession(a.client);
-    const started = await sendMessage(a.client, session.id, "Plan a small product launch");
-    const events = await waitForRunEnd(a.client, session.id, started.run_id);
+    const { events } = await runToEnd(a.client, session.id, "Plan a small product launch");
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(eventsOfType(events, "step.passages")).toEqual([]);
     expect(eventsOfType(events, "run.plan")[0]?.plan.documents).toBeUndefined();

@@ -1,9 +1,9 @@
 import type { TMemory, TRun, TRunEvent, TRunEventOf, TSubscriptionTier } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, type SignedUp, signUp } from "./support/accounts";
+import { adminClient, type SignedUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * Memories in runs (decision 037), on the simulator: a completed run has the coordinator
@@ -26,8 +26,7 @@ afterAll(async () => {
 });
 
 async function userWithTier(tier: TSubscriptionTier): Promise<SignedUp> {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, 300);
+  const signed = await signUpWithCredits(t.app, 300);
   if (tier !== "free") {
     const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
     expect((await admin.put(`/api/admin/users/${signed.user.id}/tier`, { tier })).statusCode).toBe(
@@ -39,8 +38,7 @@ async function userWithTier(tier: TSubscriptionTier): Promise<SignedUp> {
 
 async function run(signed: SignedUp, message: string) {
   const session = await createSession(signed.client);
-  const { run_id } = await sendMessage(signed.client, session.id, message);
-  const events = await waitForRunEnd(signed.client, session.id, run_id);
+  const { run_id, events } = await runToEnd(signed.client, session.id, message);
   expect(events.at(-1)?.type).toBe("run.completed");
   return { sessionId: session.id, runId: run_id, events };
 }

@@ -2,7 +2,7 @@ import type { TRun, TSessionDetailResponse, TSessionRunsResponse } from "@cohort
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 /**
@@ -30,13 +30,11 @@ beforeAll(async () => {
   const session = await createSession(owner.client, { title: "Long" });
   sessionId = session.id;
   for (const question of QUESTIONS) {
-    const started = await sendMessage(owner.client, sessionId, question);
-    await waitForRunEnd(owner.client, sessionId, started.run_id);
+    await runToEnd(owner.client, sessionId, question);
   }
   const other = await createSession(owner.client, { title: "Other" });
   otherSessionId = other.id;
-  const started = await sendMessage(owner.client, otherSessionId, "Elsewhere");
-  await waitForRunEnd(owner.client, otherSessionId, started.run_id);
+  await runToEnd(owner.client, otherSessionId, "Elsewhere");
 
   const detail = await owner.client.get(`/api/sessions/${sessionId}`);
   expect(detail.statusCode).toBe(200);

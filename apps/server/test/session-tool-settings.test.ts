@@ -11,7 +11,7 @@ import { type NotesServer, startNotesServer } from "../../../test-support/mcp-no
 import { adminClient, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 
 /**
@@ -203,8 +203,12 @@ describe("a finished run's tool calls", () => {
       agent_preferences: { coder: { enabled: true, model: null, instructions: "" } },
       tools: coderWith([], [serverId]),
     });
-    const { run_id } = await sendMessage(client, session.id, "List notes about groceries.");
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
+    const { run_id, events } = await runToEnd(
+      client,
+      session.id,
+      "List notes about groceries.",
+      60_000,
+    );
     expect(events.at(-1)?.type).toBe("run.completed");
 
     const detail = (

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd, sendMessage } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 let t: TestApp;
 
@@ -327,11 +327,9 @@ describe("what a session is doing (activity, decision 032)", () => {
   }
 
   it("is completed once its last run completed, and stays so however long it rests", async () => {
-    const { client, user } = await signUp(t.app);
-    await setCredits(t.app, user.id, 100);
+    const { client } = await signUpWithCredits(t.app, 100);
     const session = await createSession(client);
-    const { run_id } = await sendMessage(client, session.id, "Outline a launch plan");
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const { events } = await runToEnd(client, session.id, "Outline a launch plan");
     expect(events.at(-1)?.type).toBe("run.completed");
     const done = await shown(client, session.id);
     expect(done).toMatchObject({ status: "active", activity: "completed" });
@@ -371,8 +369,7 @@ describe("activity while a run works (slow simulator)", () => {
   afterAll(() => slow.close());
 
   it("is active while a run works; a stopped run leaves it active, then idle", async () => {
-    const { client, user } = await signUp(slow.app);
-    await setCredits(slow.app, user.id, 100);
+    const { client } = await signUpWithCredits(slow.app, 100);
     const session = await createSession(client);
     const { run_id } = await sendMessage(client, session.id, "Write a long essay");
     const list = (await client.get("/api/sessions")).json();

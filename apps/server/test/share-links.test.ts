@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import {
   SHARE_MESSAGES,
   SHARE_TOKEN_PATTERN,
@@ -7,7 +6,7 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
@@ -20,8 +19,7 @@ let url = "";
 
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 });
 afterAll(async () => {
   await t.close();

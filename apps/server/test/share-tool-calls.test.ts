@@ -10,8 +10,8 @@ import { createDocumentStore } from "../src/modules/documents/document-store";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForEvent, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd, sendMessage, waitForEvent, waitForRunEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { addTestNotesProvider, coderWithNotes } from "./support/tools";
 
 /**
@@ -33,8 +33,7 @@ afterAll(async () => {
 });
 
 async function owner(): Promise<SignedUp> {
-  const signed = await signUp(t.app, { firstName: "Grace", lastName: "Hopper" });
-  await setCredits(t.app, signed.user.id, 300);
+  const signed = await signUpWithCredits(t.app, 300, { firstName: "Grace", lastName: "Hopper" });
   return signed;
 }
 
@@ -159,8 +158,7 @@ async function sessionWithCodeFile(grace: SignedUp) {
       roles: { coder: { builtins: ["run_code"], mcp_servers: [] } },
     },
   });
-  const { run_id } = await sendMessage(grace.client, session.id, CODE);
-  const events = await waitForRunEnd(grace.client, session.id, run_id, 150_000);
+  const { run_id, events } = await runToEnd(grace.client, session.id, CODE, 150_000);
   expect(events.at(-1)?.type).toBe("run.completed");
 
   const run = await storedRun(grace.client, session.id, run_id);

@@ -1,10 +1,10 @@
 import type { TRun } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SignedUp, signUp } from "./support/accounts";
+import type { SignedUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { uploadProcessed } from "./support/documents";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * The built-in simulator answers the question it was asked (decision 056), through the whole
@@ -25,8 +25,7 @@ let user: SignedUp;
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
   await t.app.ready();
-  user = await signUp(t.app);
-  await setCredits(t.app, user.user.id, 500);
+  user = await signUpWithCredits(t.app, 500);
 });
 afterAll(() => t?.close());
 
@@ -36,8 +35,7 @@ async function run(message: string, body: Record<string, unknown> = {}) {
 }
 
 async function runIn(sessionId: string, message: string) {
-  const started = await sendMessage(user.client, sessionId, message);
-  const events = await waitForRunEnd(user.client, sessionId, started.run_id);
+  const { events } = await runToEnd(user.client, sessionId, message);
   expect(events.at(-1)?.type).toBe("run.completed");
   const detail = (await user.client.get(`/api/sessions/${sessionId}`)).json();
   return detail.runs.at(-1) as TRun;

@@ -7,24 +7,19 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
-import {
-  createTestApp,
-  createTestDb,
-  startInstance,
-  type TestApp,
-  type TestDb,
-  testConfig,
-} from "./support/app";
+import { createTestApp, restartableInstances, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import {
   createSession,
   eventsOf,
+  runToEnd,
   sendMessage,
   sessionEvents,
   waitForEvent,
+  waitForResume,
   waitForRunEnd,
 } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { setCredits, signUpWithCredits } from "./support/runs-credits";
 
 /**
  * Steering a run (decision 069) through the API and real runs of the simulator: a run of a
@@ -166,8 +161,7 @@ describe("plan review", () => {
   it("is off by default: a run goes straight on", async () => {
     const session = await createSession(me.client);
     expect(session.review_plan).toBe(false);
-    const { run_id } = await sendMessage(me.client, session.id, TASK);
-    const events = await waitForRunEnd(me.client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(me.client, session.id, TASK, RUN_MS);
     expect(eventsOf(events, "run.planned")).toHaveLength(0);
     expect(eventsOf(events, "run.completed")).toHaveLength(1);
   });
@@ -204,11 +198,9 @@ describe("plan review time-out", () => {
   afterAll(() => short?.close());
 
   it("a plan nobody starts ends the run as failed with the expiry message", async () => {
-    const user = await signUp(short.app);
-    await setCredits(short.app, user.user.id, 100);
+    const user = await signUpWithCredits(short.app, 100);
     const session = await createSession(user.client, { review_plan: true });
-    const { run_id } = await sendMessage(user.client, session.id, TASK);
-    const events = await waitForRunEnd(user.client, session.id, run_id, RUN_MS);
+    const { run_id, events } = await runToEnd(user.client, session.id, TASK, RUN_MS);
     expect(eventsOf(events, "run.failed")).toMatchObject([
       {
         code: STEERING_ERROR_CODES.planReviewExpired,
@@ -224,20 +216,14 @@ describe("plan review time-out", () => {
 });
 
 describe("a restart while the plan waits", () => {
-  let testDb: TestDb;
-  beforeAll(async () => {
-    testDb = await createTestDb();
-  });
-  afterAll(() => testDb?.drop());
-
-  const start = () => startInstance(testConfig(ENV), testDb.db);
+  const instances = restartableInstances(ENV);
+  const start = () => instances.start();
 
   it(
     "the resumed run waits on the same review (replayed after reload) and starts once",
     async () => {
       const first = await start();
-      const user = await signUp(first);
-      await setCredits(first, user.user.id, 100);
+      const user = await signUpWithCredits(first, 100);
       const session = await createSession(user.client, { review_plan: true });
       const { run_id, review } = await plannedRun(user.client, session.id);
       await first.close();
@@ -245,12 +231,7 @@ describe("a restart while the plan waits", () => {
       const second = await start();
       try {
         const client = user.client.on(second);
-        await waitForEvent(
-          client,
-          session.id,
-          (e) => e.run_id === run_id && e.type === "run.resumed",
-          RUN_MS,
-        );
+        await waitForResume(client, session.id, run_id, RUN_MS);
         const again = (await client.get(planUrl(session.id, run_id))).json() as TPlanReview;
         expect(again).toMatchObject({ id: review.id, status: "pending", run_status: "planned" });
         expect(again.plan).toEqual(review.plan);
@@ -278,8 +259,7 @@ describe("steering lanes", () => {
   let user: SignedUp;
   beforeAll(async () => {
     slow = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "40" });
-    user = await signUp(slow.app);
-    await setCredits(slow.app, user.user.id, 100);
+    user = await signUpWithCredits(slow.app, 100);
   }, RUN_MS);
   afterAll(() => slow?.close());
 

@@ -11,10 +11,11 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminClient, type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import type { TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { uploadProcessed } from "./support/documents";
-import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { startHostedOpenAiApp } from "./support/hosted-openai";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { createTeam, type Team } from "./support/workspaces";
@@ -31,23 +32,11 @@ let fake: FakeProviderServer;
 let t: TestApp;
 
 beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  t = await createTestApp({
-    ...ADMIN,
-    SIGNUP_CREDITS: "0",
-    OPENAI_API_KEY: "sk-hosted",
-    OPENAI_BASE_URL: fake.baseUrls.openai,
-  });
+  ({ t, fake } = await startHostedOpenAiApp(ADMIN));
   await t.app.ready();
 });
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
-beforeEach(() => {
-  fake.reset();
-  fake.defaultReply = { text: "A draft that does the job." };
-});
+afterAll(() => t?.close());
+beforeEach(() => fake.reset({ text: "A draft that does the job." }));
 
 async function userWithTier(tier: TSubscriptionTier): Promise<SignedUp> {
   const signed = await signUp(t.app);

@@ -13,11 +13,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAccessToken } from "./support/access-tokens";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, eventsOf, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { fakeDns } from "./support/sse";
 import { addTestNotesProvider, type TestNotes } from "./support/tools";
 import { type StandIn, startSite } from "./support/web-stand-ins";
@@ -64,8 +63,7 @@ afterAll(async () => {
 const pageUrl = () => `http://news.example.test:${site.port}/owls`;
 
 async function payingUser() {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, 300);
+  const signed = await signUpWithCredits(t.app, 300);
   return signed;
 }
 
@@ -147,8 +145,12 @@ describe("the plan names each step's tools", () => {
       agent_preferences: { coder: { enabled: true } },
       tools: { policy: "ask_risky", roles: { coder: { builtins: [], mcp_servers: [] } } },
     });
-    const { run_id } = await sendMessage(client, session.id, "Create a note about the launch.");
-    const events = await waitForRunEnd(client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(
+      client,
+      session.id,
+      "Create a note about the launch.",
+      RUN_MS,
+    );
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(planOf(events).steps.every((s) => s.tools === undefined)).toBe(true);
     expect(eventsOf(events, "tool.call")).toEqual([]);
@@ -214,8 +216,7 @@ describe("where nobody can approve", () => {
     const { client } = await payingUser();
     const session = await strategistWith(client, ["read_url"]);
     site.reset();
-    const { run_id } = await sendMessage(client, session.id, task());
-    const events = await waitForRunEnd(client, session.id, run_id, RUN_MS);
+    const { events } = await runToEnd(client, session.id, task(), RUN_MS);
     const results = readResults(events);
     expect(results.length).toBeGreaterThanOrEqual(1);
     expect(results.map((r) => [r.status, r.error])).toEqual(results.map(() => ["completed", null]));
@@ -228,12 +229,12 @@ describe("sources a tool found", () => {
     const { client } = await payingUser();
     const session = await strategistWith(client, ["read_url"]);
     const url = pageUrl();
-    const { run_id } = await sendMessage(
+    const { run_id, events } = await runToEnd(
       client,
       session.id,
       `Read ${url} and summarise what it says about snowy owls.`,
+      RUN_MS,
     );
-    const events = await waitForRunEnd(client, session.id, run_id, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
     const [read] = readResults(events);
     expect(read?.sources).toEqual([{ n: 1, title: "Owls of the North", url }]);

@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   APPROVAL_MESSAGES,
@@ -13,7 +12,7 @@ import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
 import { signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
@@ -88,8 +87,7 @@ beforeAll(async () => {
     APPROVAL_TIMEOUT_SECONDS: "1",
   });
   t.app.tools.addProvider({ id: "test-tools", tools: async () => TEST_TOOLS });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 }, 60_000);
 afterAll(async () => {
   opener.closeAll();

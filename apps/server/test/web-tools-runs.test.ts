@@ -1,10 +1,9 @@
 import { APPROVAL_MESSAGES, type TRunEvent, type TRunEventOf } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
-import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { fakeDns } from "./support/sse";
 import { type StandIn, startSearxng, startSite } from "./support/web-stand-ins";
 
@@ -70,16 +69,14 @@ async function strategistRun(
   task = (url: string) => `Read ${url} and summarise what it says about snowy owls.`,
   builtins = ["read_url"],
 ) {
-  const { client, user } = await signUp(t.app);
-  await setCredits(t.app, user.id, 100);
+  const { client } = await signUpWithCredits(t.app, 100);
   const session = await createSession(client, {
     manual_agent_selection: true,
     agent_preferences: { strategist: { enabled: true, model: null, instructions: "" } },
     tools: { policy, roles: { strategist: { builtins, mcp_servers: [] } } },
   });
   const url = `http://news.example.test:${site.port}/owls`;
-  const { run_id } = await sendMessage(client, session.id, task(url));
-  const events = await waitForRunEnd(client, session.id, run_id, 60_000);
+  const { events } = await runToEnd(client, session.id, task(url), 60_000);
   return { events, url };
 }
 

@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import {
   CLIENT_EVENTS,
   ERROR_CODES,
@@ -14,7 +13,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceMemberRoom } from "../src/platform/realtime-rooms";
 import { adminClient, type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { multipartBody, waitProcessed } from "./support/documents";
 import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
@@ -48,8 +47,7 @@ let runId: string;
 
 beforeAll(async () => {
   t = await createTestApp({ ...ADMIN, SIMULATOR_TOKENS_PER_SECOND: "0" });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
   [owner, member, viewer, outsider] = [
     await signUp(t.app),
     await signUp(t.app),

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
@@ -14,10 +13,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOutbox } from "../src/platform/mail";
 import { linkToken, type SignedUp, signUp, uniqueEmail, waitForMail } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { upload, waitProcessed } from "./support/documents";
-import { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
+import { startHostedOpenAiApp } from "./support/hosted-openai";
 import { sendMessage, waitForRunEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
@@ -28,20 +28,13 @@ let fake: FakeProviderServer;
 let url: string;
 
 beforeAll(async () => {
-  fake = await FakeProviderServer.start();
-  t = await createTestApp({
-    SIGNUP_CREDITS: "0",
-    OPENAI_API_KEY: "sk-hosted",
-    OPENAI_BASE_URL: fake.baseUrls.openai,
-  });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ({ t, fake } = await startHostedOpenAiApp());
+  url = await listenLocally(t.app);
 });
 const opener = socketOpener(() => url);
 afterAll(async () => {
   opener.closeAll();
   await t?.close();
-  await fake?.close();
 });
 
 const NOT_FOUND = { error: { code: "not_found", message: WORKSPACE_MESSAGES.notFound } };

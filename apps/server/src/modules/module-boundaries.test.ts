@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { findLoops } from "../../../../test-support/import-loops";
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MODULES = path.join(SRC, "modules");
@@ -42,22 +43,8 @@ function importGraph(): Map<string, Map<string, string>> {
 }
 
 /** Every loop in the graph, each as the path that closes it (a → b → … → a). */
-function findLoops(graph: Map<string, Map<string, string>>): string[][] {
-  const loops: string[][] = [];
-  const done = new Set<string>();
-  const visit = (node: string, trail: string[]) => {
-    const at = trail.indexOf(node);
-    if (at >= 0) {
-      loops.push([...trail.slice(at), node]);
-      return;
-    }
-    if (done.has(node)) return;
-    for (const next of graph.get(node)?.keys() ?? []) visit(next, [...trail, node]);
-    done.add(node);
-  };
-  for (const node of graph.keys()) visit(node, []);
-  return loops;
-}
+const loopsOf = (graph: Map<string, Map<string, string>>) =>
+  findLoops(graph.keys(), (node) => graph.get(node)?.keys() ?? []);
 
 describe("module boundaries", () => {
   const graph = importGraph();
@@ -66,7 +53,7 @@ describe("module boundaries", () => {
     expect(graph.get("modules/billing")?.has("modules/credits")).toBe(true);
     const edge = (to: string) => new Map([[to, `${to}.ts`]]);
     expect(
-      findLoops(
+      loopsOf(
         new Map([
           ["a", edge("b")],
           ["b", edge("a")],
@@ -74,7 +61,7 @@ describe("module boundaries", () => {
       ),
     ).toEqual([["a", "b", "a"]]);
     expect(
-      findLoops(
+      loopsOf(
         new Map([
           ["a", edge("b")],
           ["b", edge("c")],
@@ -83,7 +70,7 @@ describe("module boundaries", () => {
       ),
     ).toEqual([["a", "b", "c", "a"]]);
     expect(
-      findLoops(
+      loopsOf(
         new Map([
           ["a", edge("b")],
           ["b", new Map()],
@@ -95,7 +82,7 @@ describe("module boundaries", () => {
   it("has no module that imports a module importing it back, directly or around a loop", () => {
     // A loop means neither module can change or be tested alone; pass what one needs from
     // the other in at registration (app.ts) instead.
-    const loops = findLoops(graph).map((loop) =>
+    const loops = loopsOf(graph).map((loop) =>
       loop
         .slice(1)
         .map((to, i) => `${loop[i]} → ${to} (${graph.get(loop[i] as string)?.get(to)})`)

@@ -2,7 +2,7 @@ import { ACCOUNT_DATA_ROUTES } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp, TEST_PASSWORD } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
-import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
+import { createSession, runToEnd } from "../support/runs";
 import { setCredits } from "../support/runs-credits";
 import { addTeamMember, createTeam } from "../support/workspaces";
 
@@ -35,8 +35,7 @@ describe("a team member deletes their account", () => {
 
     // The admin spends from the pool.
     const session = await createSession(leaver.client, { workspace_id: team.id });
-    const run = await sendMessage(leaver.client, session.id, "Plan a small library's fines");
-    await waitForRunEnd(leaver.client, session.id, run.run_id);
+    await runToEnd(leaver.client, session.id, "Plan a small library's fines");
     const usageUrl = `/api/workspaces/${team.id}/usage`;
     const before = (await owner.client.get(usageUrl)).json().members as {
       user_id: string;

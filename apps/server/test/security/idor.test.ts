@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import { SERVER_EVENTS, type TJoinSessionAck } from "@cohort/contracts";
 import type { LightMyRequestResponse } from "fastify";
 import { io as connect, type Socket } from "socket.io-client";
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proposeMemories } from "../../src/modules/memory/propose-memories";
 import { createTestAccessToken } from "../support/access-tokens";
 import { adminClient, logIn, type SignedUp, signUp } from "../support/accounts";
-import { createTestApp, type TestApp } from "../support/app";
+import { createTestApp, listenLocally, type TestApp } from "../support/app";
 import type { TestClient } from "../support/client";
 import { uploadProcessed } from "../support/documents";
 import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
@@ -70,8 +69,7 @@ beforeAll(async () => {
     // Key tests go nowhere: nothing listens on port 9 (discard).
     ANTHROPIC_BASE_URL: "http://127.0.0.1:9/v1",
   });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
   // A proven address: only such accounts send invitations (decision 052).
   a = await signUp(t.app, { verified: true });
   b = await signUp(t.app);

@@ -1,8 +1,8 @@
 import type { TSessionExport } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handmadeExport } from "../../../../test-support/export-fixtures";
-import { type SignedUp, signUp } from "../support/accounts";
-import { createTestApp, type TestApp } from "../support/app";
+import { appWithUser, type SignedUp, signUp } from "../support/accounts";
+import type { TestApp } from "../support/app";
 
 /**
  * Advisory class: an import as a way around validation. POST /api/sessions/import stored a
@@ -16,8 +16,7 @@ import { createTestApp, type TestApp } from "../support/app";
 let t: TestApp;
 let user: SignedUp;
 beforeAll(async () => {
-  t = await createTestApp();
-  user = await signUp(t.app);
+  ({ t, user } = await appWithUser());
 });
 afterAll(() => t.close());
 

@@ -1,11 +1,17 @@
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SHARE_MESSAGES, type TSharedView, type TShareLink } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { type SignedUp, signUp } from "../support/accounts";
-import { createTestApp, createTestDb, type TestApp, testConfig, testDbKind } from "../support/app";
+import {
+  createTestApp,
+  createTestDb,
+  listenLocally,
+  type TestApp,
+  testConfig,
+  testDbKind,
+} from "../support/app";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "../support/runs";
 import { setCredits } from "../support/runs-credits";
 import { openShareStream, type ShareStreamReader } from "../support/share-stream";
@@ -27,8 +33,7 @@ beforeAll(async () => {
     SHARE_STREAMS_PER_ADDRESS: "3",
     SHARE_STREAMS_PER_LINK: "2",
   });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 });
 afterAll(async () => {
   await t?.close();
@@ -93,8 +98,7 @@ describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))
       const a = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
       const b = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
       try {
-        await b.listen({ port: 0, host: "127.0.0.1" });
-        const bUrl = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
+        const bUrl = await listenLocally(b);
         const owner = await signUp(a);
         await setCredits(a, owner.user.id, 100);
         const session = await createSession(owner.client, { title: "Across" });

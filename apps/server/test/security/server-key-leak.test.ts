@@ -7,7 +7,7 @@ import {
   FakeProviderServer,
   type RecordedRequest,
 } from "../support/fake-provider/fake-provider-server";
-import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
+import { createSession, runToEnd, sendMessage, waitForRunEnd } from "../support/runs";
 import { setCredits } from "../support/runs-credits";
 import { fakeDns, parseSse } from "../support/sse";
 
@@ -175,8 +175,7 @@ describe("a run on the user's own server", () => {
       coordinator_model: "local:llama3.1",
       agent_preferences: { coder: { model: "gpt-4.1" } },
     });
-    const started = await sendMessage(client, session.id, "Write a CSV parser");
-    const events = await waitForRunEnd(client, session.id, started.run_id);
+    const { events } = await runToEnd(client, session.id, "Write a CSV parser");
     expect(events.at(-1)?.type).toBe("run.completed");
     expectOnlyUserKey(userServer.requests);
     expect(hostedOpenai.requests.length).toBeGreaterThan(0);

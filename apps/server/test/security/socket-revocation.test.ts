@@ -4,12 +4,11 @@
  * once; a sign-in that simply ran out of time kept its open socket — and its live stream of
  * the user's runs and credits — until the socket closed by itself. Both must end.
  */
-import type { AddressInfo } from "node:net";
 import { SERVER_EVENTS } from "@cohort/contracts";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../support/accounts";
-import { createTestApp, type TestApp } from "../support/app";
+import { createTestApp, listenLocally, type TestApp } from "../support/app";
 import { socketOpener } from "../support/sockets";
 
 let t: TestApp;
@@ -18,8 +17,7 @@ const sockets = socketOpener(() => url);
 
 beforeAll(async () => {
   t = await createTestApp({ SOCKET_SIGN_IN_CHECK_MS: "200" });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 });
 afterAll(async () => {
   sockets.closeAll();

@@ -4,7 +4,7 @@ import { adminClient, signUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
 import { TestClient } from "../support/client";
 import { FakeProviderServer } from "../support/fake-provider/fake-provider-server";
-import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
+import { createSession, runToEnd } from "../support/runs";
 import { fakeDns, parseSse } from "../support/sse";
 import { ALL_METADATA_HOSTS, INWARD_HOSTS } from "../support/ssrf-forms";
 
@@ -357,8 +357,7 @@ describe("a saved base URL whose name is re-pointed inward (DNS rebinding)", () 
     // A run on the saved key fails the same way: its planning call is refused.
     lanDns["rebind.example.test"] = ["127.0.0.2"];
     const session = await createSession(user.client, { coordinator_model: "local:llama3.1" });
-    const started = await sendMessage(user.client, session.id, "Plan something");
-    const runEvents = await waitForRunEnd(user.client, session.id, started.run_id);
+    const { events: runEvents } = await runToEnd(user.client, session.id, "Plan something");
     expect(runEvents.at(-1)).toMatchObject({ type: "run.failed", code: "plan_failed" });
 
     expect(inside.requests).toHaveLength(0);

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, type SignedUp, signUp } from "../support/accounts";
+import { adminClient, type SignedUp } from "../support/accounts";
 import { createTestApp, type TestApp } from "../support/app";
-import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "../support/runs";
-import { setCredits } from "../support/runs-credits";
+import { createSession, runToEnd, sessionEvents } from "../support/runs";
+import { signUpWithCredits } from "../support/runs-credits";
 import { fakeDns, parseSse } from "../support/sse";
 
 /**
@@ -39,8 +39,7 @@ beforeAll(async () => {
     { ...ADMIN, SIMULATOR_TOKENS_PER_SECOND: "0" },
     { resolveHost: fakeDns({ "llm.example.test": ["93.184.216.34"] }) },
   );
-  user = await signUp(t.app);
-  await setCredits(t.app, user.user.id, 500);
+  user = await signUpWithCredits(t.app, 500);
   const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
   const granted = await admin.put(`/api/admin/users/${user.user.id}/tier`, { tier: "pro" });
   expect(granted.statusCode).toBe(200);
@@ -109,8 +108,7 @@ describe("text a user stores comes back as JSON, verbatim", () => {
   it("chat messages, in the session detail and in the run's events", async () => {
     const session = await createSession(user.client, { title: "Messages" });
     const message = PAYLOADS.join(" ");
-    const started = await sendMessage(user.client, session.id, message);
-    await waitForRunEnd(user.client, session.id, started.run_id);
+    await runToEnd(user.client, session.id, message);
     const detail = await user.client.get(`/api/sessions/${session.id}`);
     expectJson(detail, "detail");
     const contents = (detail.json().messages as { content: string }[]).map((m) => m.content);

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SignedUp, signUp } from "../support/accounts";
-import { createTestApp, type TestApp } from "../support/app";
+import { appWithUser, type SignedUp } from "../support/accounts";
+import type { TestApp } from "../support/app";
 
 /**
  * Advisory class: an upload the multipart parser cannot finish. A body cut short (in the
@@ -20,8 +20,7 @@ let t: TestApp;
 let user: SignedUp;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  user = await signUp(t.app);
+  ({ t, user } = await appWithUser());
 });
 afterAll(() => t.close());
 

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { TAuthResponse, TOutboxMessage, TUserProfile } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import type { Env } from "../../src/config";
 import { listOutbox } from "../../src/platform/mail";
+import { createTestApp, type TestApp } from "./app";
 import { TestClient } from "./client";
 
 /**
@@ -122,4 +124,10 @@ export async function adminClient(
     throw new Error(`admin login failed: ${response.statusCode} ${response.body}`);
   }
   return client;
+}
+
+/** A fresh app and one user signed up on it, for files that test one account's calls. */
+export async function appWithUser(env: Env = {}): Promise<{ t: TestApp; user: SignedUp }> {
+  const t = await createTestApp(env);
+  return { t, user: await signUp(t.app) };
 }

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app";
-import { type AppConfig, type Env, loadConfig } from "../../src/config";
+import { type AppConfig, ConfigError, type Env, loadConfig } from "../../src/config";
 import { createDb, type Db } from "../../src/db/client";
 import type { HostResolver } from "../../src/platform/ssrf";
 
@@ -127,4 +128,38 @@ export async function createTestApp(
  */
 export function startInstance(config: AppConfig, db: Db): Promise<FastifyInstance> {
   return buildApp(config, { db, redisPrefix: `test:${randomBytes(4).toString("hex")}:` });
+}
+
+/** Listens on a free loopback port, for real sockets and HTTP clients; returns its origin. */
+export function listenLocally(app: FastifyInstance): Promise<string> {
+  return app.listen({ port: 0, host: "127.0.0.1" });
+}
+
+/**
+ * For a describe block about restarts: one database for the block, and `start()` builds an
+ * instance on it (the first, or the one after a restart) with this file's `env`.
+ */
+export function restartableInstances(env: Env = {}): { start(): Promise<FastifyInstance> } {
+  let testDb: TestDb | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDb();
+  });
+  afterAll(() => testDb?.drop());
+  return {
+    start: () => {
+      if (!testDb) throw new Error("start() runs inside a test of the block");
+      return startInstance(testConfig(env), testDb.db);
+    },
+  };
+}
+
+/** The message of the ConfigError that this test setup plus `env` stops start-up with. */
+export function configErrorOf(env: Env): string {
+  try {
+    testConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
 }

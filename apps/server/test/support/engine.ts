@@ -15,6 +15,7 @@ import { createSession } from "../../src/modules/sessions/create-session";
 import { createUser } from "../../src/modules/users/create-user";
 import { payerFor } from "../../src/modules/workspaces/workspace-access";
 import type { Realtime } from "../../src/platform/realtime";
+import { simulatorOnlyConfig } from "./models-config";
 
 /**
  * The run engine without the HTTP app, for its unit tests: a real in-memory database with
@@ -50,19 +51,7 @@ export async function createEngineFixture(): Promise<EngineFixture> {
   };
   const creditsDeps: CreditsDeps = { db, holdTtlMs: 600_000, publish: () => {} };
   const models = createModelGateway({
-    config: {
-      openai: { apiKey: undefined, baseUrl: "http://127.0.0.1:9/v1", api: "responses" },
-      anthropic: { apiKey: undefined, baseUrl: "http://127.0.0.1:9/v1" },
-      google: { apiKey: undefined, baseUrl: "http://127.0.0.1:9/v1beta" },
-      openaiCompatible: { baseUrl: undefined, apiKey: undefined, models: [] },
-      catalogueFile: undefined,
-      callTimeoutMs: 120_000,
-      maxAttempts: 1,
-      retryBaseDelayMs: 10,
-      retryMaxDelayMs: 1000,
-      simulatorTokensPerSecond: 0,
-      simulatorCharges: true,
-    },
+    config: simulatorOnlyConfig({ maxAttempts: 1 }),
   });
   const deps: EngineDeps = {
     db,

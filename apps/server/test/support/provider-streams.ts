@@ -92,6 +92,17 @@ export function callErrorFields(error: unknown, provider: TProviderId = "openai"
   };
 }
 
+/** The same failing call made through the SDK's model, then ours: each error's fields. */
+export async function failuresOf(
+  models: { sdk: LanguageModelV3; ours: LanguageModelV3 },
+  call: (model: LanguageModelV3) => PromiseLike<unknown>,
+  provider?: TProviderId,
+) {
+  const fromSdk = callErrorFields(await failureOf(call(models.sdk)), provider);
+  const fromUs = callErrorFields(await failureOf(call(models.ours)), provider);
+  return { fromSdk, fromUs };
+}
+
 /** A base URL on a port nothing listens on: connections to it are refused. */
 export async function refusedBaseUrl(): Promise<string> {
   const closed = createServer();

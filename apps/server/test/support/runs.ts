@@ -74,6 +74,18 @@ export async function waitForRunEnd(
   }
 }
 
+/** Sends a message and waits for the run it starts to end: the run's id and its events. */
+export async function runToEnd(
+  client: TestClient,
+  sessionId: string,
+  message: string,
+  timeoutMs?: number,
+): Promise<{ run_id: string; message_id: string; events: TRunEvent[] }> {
+  const started = await sendMessage(client, sessionId, message);
+  const events = await waitForRunEnd(client, sessionId, started.run_id, timeoutMs);
+  return { ...started, events };
+}
+
 /** Resolves with the first stored event of the run that matches. */
 export async function waitForEvent(
   client: TestClient,
@@ -88,6 +100,21 @@ export async function waitForEvent(
     if (Date.now() > deadline) throw new Error(`no matching event within ${timeoutMs} ms`);
     await sleep(10);
   }
+}
+
+/** Until another instance picked the run up after a restart (its `run.resumed` event). */
+export function waitForResume(
+  client: TestClient,
+  sessionId: string,
+  runId: string,
+  timeoutMs?: number,
+): Promise<TRunEvent> {
+  return waitForEvent(
+    client,
+    sessionId,
+    (e) => e.run_id === runId && e.type === "run.resumed",
+    timeoutMs,
+  );
 }
 
 export function eventsOf<K extends TRunEvent["type"]>(

@@ -1,24 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import type { StorageLike } from "../lib/storage/browser-storage";
+import { MemoryStorage } from "../test-support/memory-storage";
 import {
   appendNavigationEntry,
   readNavigationHistory,
   recordNavigation,
 } from "./navigation-history";
-
-class MemoryStorage implements StorageLike {
-  readonly map = new Map<string, string>();
-  getItem(key: string) {
-    return this.map.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.map.set(key, value);
-  }
-  removeItem(key: string) {
-    this.map.delete(key);
-  }
-}
 
 describe("navigation history", () => {
   it("keeps the last 20 entries of path, time, search and state", () => {

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import type { StorageLike } from "../lib/storage/browser-storage";
+import { MemoryStorage } from "../test-support/memory-storage";
 import {
   guardLoginRedirect,
   INITIAL_LOGIN_REDIRECT_STATE,
@@ -9,19 +9,6 @@ import {
   registerLoginRedirect,
   resetLoginRedirectState,
 } from "./redirect-loop-guard";
-
-class MemoryStorage implements StorageLike {
-  readonly map = new Map<string, string>();
-  getItem(key: string) {
-    return this.map.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.map.set(key, value);
-  }
-  removeItem(key: string) {
-    this.map.delete(key);
-  }
-}
 
 function run(times: number[]): boolean[] {
   let state: LoginRedirectState = INITIAL_LOGIN_REDIRECT_STATE;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { findLoops } from "../../../../test-support/import-loops";
 
 /**
  * The web app's rooms (decision 074), held like the server's modules: a feature imports the
@@ -115,22 +116,8 @@ const matches = (item: Import, exception: (typeof EXCEPTIONS)[number]) =>
 const isException = (item: Import) => EXCEPTIONS.some((exception) => matches(item, exception));
 
 /** Every loop in a graph, each as the path that closes it (a → b → … → a). */
-function findLoops(graph: Record<string, readonly string[]>): string[][] {
-  const loops: string[][] = [];
-  const done = new Set<string>();
-  const visit = (node: string, trail: string[]) => {
-    const at = trail.indexOf(node);
-    if (at >= 0) {
-      loops.push([...trail.slice(at), node]);
-      return;
-    }
-    if (done.has(node)) return;
-    for (const next of graph[node] ?? []) visit(next, [...trail, node]);
-    done.add(node);
-  };
-  for (const node of Object.keys(graph)) visit(node, []);
-  return loops;
-}
+const loopsOf = (graph: Record<string, readonly string[]>) =>
+  findLoops(Object.keys(graph), (node) => graph[node] ?? []);
 
 const featureNames = readdirSync(FEATURES, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -144,9 +131,9 @@ describe("web feature boundaries", () => {
       expect.objectContaining({ file: "features/chat/chat-page.tsx", to: "features/workspaces" }),
     );
     expect(featureImports.some((item) => item.to === "lib")).toBe(true);
-    expect(findLoops({ a: ["b"], b: ["a"] })).toEqual([["a", "b", "a"]]);
-    expect(findLoops({ a: ["b"], b: ["c"], c: ["a"] })).toEqual([["a", "b", "c", "a"]]);
-    expect(findLoops({ a: ["b"], b: [] })).toEqual([]);
+    expect(loopsOf({ a: ["b"], b: ["a"] })).toEqual([["a", "b", "a"]]);
+    expect(loopsOf({ a: ["b"], b: ["c"], c: ["a"] })).toEqual([["a", "b", "c", "a"]]);
+    expect(loopsOf({ a: ["b"], b: [] })).toEqual([]);
   });
 
   it("has each feature import only the shared layers and the features it names", () => {
@@ -182,7 +169,7 @@ describe("web feature boundaries", () => {
   });
 
   it("lets no two features import each other, directly or around a loop", () => {
-    expect(findLoops(ALLOWED).map((loop) => loop.join(" → "))).toEqual([]);
+    expect(loopsOf(ALLOWED).map((loop) => loop.join(" → "))).toEqual([]);
   });
 
   it("keeps its exceptions few, and each still needed", () => {

@@ -1,26 +1,11 @@
 import { worstCaseCredits } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
+import { simulatorOnlyConfig } from "../../../test/support/models-config";
 import { AppError } from "../../platform/errors";
 import { type CallSettledEvent, createModelGateway } from "./gateway";
-import type { ModelsConfig } from "./models-config";
 
 /** The gateway without any provider key: every call goes to the simulator. */
-function config(over: Partial<ModelsConfig> = {}): ModelsConfig {
-  return {
-    openai: { apiKey: undefined, baseUrl: "http://127.0.0.1:9/v1", api: "responses" },
-    anthropic: { apiKey: undefined, baseUrl: "http://127.0.0.1:9/v1" },
-    google: { apiKey: undefined, baseUrl: "http://127.0.0.1:9/v1beta" },
-    openaiCompatible: { baseUrl: undefined, apiKey: undefined, models: [] },
-    catalogueFile: undefined,
-    callTimeoutMs: 120_000,
-    maxAttempts: 3,
-    retryBaseDelayMs: 10,
-    retryMaxDelayMs: 1000,
-    simulatorTokensPerSecond: 0,
-    simulatorCharges: true,
-    ...over,
-  };
-}
+const config = simulatorOnlyConfig;
 
 const messages = [{ role: "user" as const, content: "Plan a small launch" }];
 

@@ -6,6 +6,7 @@ import {
   comparableParts,
   expectLeftToSdk,
   failureOf,
+  failuresOf,
   partsOf,
   recordingFetch,
   refusedBaseUrl,
@@ -239,10 +240,12 @@ describe("failures", () => {
     { status: 500, errorMessage: "The server had an error" },
     { status: 400, errorMessage: "Invalid value for 'messages'" },
   ])("an HTTP $status is the SDK's APICallError", async (reply) => {
-    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openaiCompatible);
     servers.fake.next(reply, reply);
-    const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })), NAME);
-    const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })), NAME);
+    const { fromSdk, fromUs } = await failuresOf(
+      modelsFor(servers.fake.baseUrls.openaiCompatible),
+      (model) => model.doStream({ prompt }),
+      NAME,
+    );
     expect(fromUs).toEqual(fromSdk);
     expect(fromUs.statusCode).toBe(reply.status);
     expect(fromUs.message).toBe(reply.errorMessage);
@@ -251,9 +254,11 @@ describe("failures", () => {
   it("an HTTP failure without an error body is the SDK's APICallError", async () => {
     for (const body of ["", "<html>Bad gateway</html>"]) {
       await servers.scripted.failing(502, { "content-type": "text/html" }, body, async () => {
-        const { sdk, ours } = modelsFor(servers.scripted.url);
-        const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })), NAME);
-        const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })), NAME);
+        const { fromSdk, fromUs } = await failuresOf(
+          modelsFor(servers.scripted.url),
+          (model) => model.doStream({ prompt }),
+          NAME,
+        );
         expect(fromUs).toEqual(fromSdk);
         expect(fromUs.message).toBe("Bad Gateway");
       });
@@ -263,9 +268,11 @@ describe("failures", () => {
   it("a body cut mid-stream fails as the SDK's does", async () => {
     const reply = { text: "one two three four five six", cutAfterChunks: 2 };
     servers.fake.next(reply, reply);
-    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openaiCompatible);
-    const fromSdk = callErrorFields(await failureOf(partsOf(sdk, { prompt })), NAME);
-    const fromUs = callErrorFields(await failureOf(partsOf(ours, { prompt })), NAME);
+    const { fromSdk, fromUs } = await failuresOf(
+      modelsFor(servers.fake.baseUrls.openaiCompatible),
+      (model) => partsOf(model, { prompt }),
+      NAME,
+    );
     const { responseHeaders: _a, ...ourFields } = fromUs;
     const { responseHeaders: _b, ...sdkFields } = fromSdk;
     expect(ourFields).toEqual(sdkFields);

@@ -10,6 +10,7 @@ import {
   comparableParts,
   expectLeftToSdk,
   failureOf,
+  failuresOf,
   partsOf,
   recordingFetch,
   refusedBaseUrl,
@@ -106,6 +107,15 @@ const completed = (response: object = {}) => ({
 
 const servers = useProviderServers(() => {
   sent = [];
+});
+
+/** A Responses `error` event of the stream, at `seq`. */
+const errorEvent = (seq: number, code: string, message: string) => ({
+  type: "error",
+  sequence_number: seq,
+  code,
+  message,
+  param: null,
 });
 
 describe("the request", () => {
@@ -232,13 +242,7 @@ describe("the stream parts", () => {
 
   it("are the SDK's when an error event or a failed response comes after output", async () => {
     for (const failure of [
-      {
-        type: "error",
-        sequence_number: 7,
-        code: "server_error",
-        message: "The server had an error",
-        param: null,
-      },
+      errorEvent(7, "server_error", "The server had an error"),
       {
         type: "error",
         sequence_number: 7,
@@ -297,10 +301,11 @@ describe("failures", () => {
     { status: 500, errorMessage: "The server had an error" },
     { status: 400, errorMessage: "Invalid value for 'input'" },
   ])("an HTTP $status is the SDK's APICallError", async (reply) => {
-    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openai, "gpt-4.1");
     servers.fake.next(reply, reply);
-    const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
-    const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
+    const { fromSdk, fromUs } = await failuresOf(
+      modelsFor(servers.fake.baseUrls.openai, "gpt-4.1"),
+      (model) => model.doStream({ prompt }),
+    );
     expect(fromUs).toEqual(fromSdk);
     expect(fromUs.statusCode).toBe(reply.status);
     expect(fromUs.message).toBe(reply.errorMessage);
@@ -310,9 +315,10 @@ describe("failures", () => {
   it("an HTTP failure without an OpenAI error body is the SDK's APICallError", async () => {
     for (const body of ["", "<html>Bad gateway</html>"]) {
       await servers.scripted.failing(502, { "content-type": "text/html" }, body, async () => {
-        const { sdk, ours } = modelsFor(servers.scripted.url, "gpt-4.1");
-        const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
-        const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
+        const { fromSdk, fromUs } = await failuresOf(
+          modelsFor(servers.scripted.url, "gpt-4.1"),
+          (model) => model.doStream({ prompt }),
+        );
         expect(fromUs).toEqual(fromSdk);
         expect(fromUs.message).toBe("Bad Gateway");
       });
@@ -321,20 +327,8 @@ describe("failures", () => {
 
   it("an error event before any output is thrown as the SDK's APICallError", async () => {
     for (const failure of [
-      {
-        type: "error",
-        sequence_number: 2,
-        code: "rate_limit_exceeded",
-        message: "Rate limit reached",
-        param: null,
-      },
-      {
-        type: "error",
-        sequence_number: 2,
-        code: "insufficient_quota",
-        message: "No quota",
-        param: null,
-      },
+      errorEvent(2, "rate_limit_exceeded", "Rate limit reached"),
+      errorEvent(2, "insufficient_quota", "No quota"),
       {
         type: "response.failed",
         sequence_number: 2,
@@ -346,9 +340,10 @@ describe("failures", () => {
       },
     ]) {
       servers.scripted.body = sseBody(created("gpt-4.1"), inProgress, failure);
-      const { sdk, ours } = modelsFor(servers.scripted.url, "gpt-4.1");
-      const fromSdk = callErrorFields(await failureOf(sdk.doStream({ prompt })));
-      const fromUs = callErrorFields(await failureOf(ours.doStream({ prompt })));
+      const { fromSdk, fromUs } = await failuresOf(
+        modelsFor(servers.scripted.url, "gpt-4.1"),
+        (model) => model.doStream({ prompt }),
+      );
       // The SDK's responseBody and data are the event after its schema dropped unknown keys.
       const { responseBody: _a, data: _b, ...ourFields } = fromUs;
       const { responseBody: _c, data: _d, ...sdkFields } = fromSdk;
@@ -359,9 +354,10 @@ describe("failures", () => {
   it("a body cut mid-stream fails as the SDK's does", async () => {
     const reply = { text: "one two three four five six", cutAfterChunks: 2 };
     servers.fake.next(reply, reply);
-    const { sdk, ours } = modelsFor(servers.fake.baseUrls.openai, "gpt-4.1");
-    const fromSdk = callErrorFields(await failureOf(partsOf(sdk, { prompt })));
-    const fromUs = callErrorFields(await failureOf(partsOf(ours, { prompt })));
+    const { fromSdk, fromUs } = await failuresOf(
+      modelsFor(servers.fake.baseUrls.openai, "gpt-4.1"),
+      (model) => partsOf(model, { prompt }),
+    );
     const { responseHeaders: _a, ...ourFields } = fromUs;
     const { responseHeaders: _b, ...sdkFields } = fromSdk;
     expect(ourFields).toEqual(sdkFields);

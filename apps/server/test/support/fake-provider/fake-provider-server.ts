@@ -214,10 +214,11 @@ export class FakeProviderServer {
     return this;
   }
 
-  reset(): void {
+  /** Forgets the scripted replies and the recorded requests; `defaultReply` answers next. */
+  reset(defaultReply: FakeReply = {}): void {
     this.queue.length = 0;
     this.requests.length = 0;
-    this.defaultReply = {};
+    this.defaultReply = defaultReply;
   }
 
   /** Resolves once `count` requests in total have arrived. */

@@ -1,11 +1,9 @@
 import type { TChatMessage, TRunEvent, TRunPlanView } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
+import { at, eventStream, lane, R, S } from "../../test-support/run-events";
 import { applyRunEvents, EMPTY_CONVERSATION } from "../chat/run-state";
 import { collectArtifacts, locateArtifact } from "./collect-artifacts";
 
-const S = "session-1";
-const R = "run-1";
-const at = (n: number) => `2025-01-01T00:00:${String(n).padStart(2, "0")}.000Z`;
 const ref = { model: "cologic", model_name: "CoLogic", provider: "simulator", simulated: true };
 
 const page = (extra: string) =>
@@ -39,41 +37,17 @@ const plan: TRunPlanView = {
   ],
 };
 
-let seq = 0;
-function ev<T extends TRunEvent["type"]>(
-  type: T,
-  body: Omit<Extract<TRunEvent, { type: T }>, "type" | "seq" | "session_id" | "run_id" | "at">,
-): TRunEvent {
-  seq += 1;
-  return { type, seq, session_id: S, run_id: R, at: at(seq), ...body } as unknown as TRunEvent;
-}
-const lane = (callId: string, stepId: string, kind: "agent" | "critic" | "revision") => ({
-  call_id: callId,
-  step_id: stepId,
-  kind,
-});
+const stream = eventStream();
+const { ev } = stream;
 const done = (
   callId: string,
   stepId: string,
   role: "coder" | "critic",
   kind: "agent" | "critic" | "revision",
-) =>
-  ev("agent.done", {
-    ...lane(callId, stepId, kind),
-    role,
-    status: "completed",
-    provider: "simulator",
-    simulated: true,
-    input_tokens: 10,
-    output_tokens: 10,
-    credits: 0,
-    latency_ms: 10,
-    ttft_ms: 5,
-    error: null,
-  });
+) => stream.done(callId, stepId, role, "completed", kind);
 
 function run(): TRunEvent[] {
-  seq = 0;
+  stream.seq = 0;
   return [
     ev("run.started", { message: question, mode: "automatic", coordinator_model: "coreason" }),
     ev("run.plan", { plan, credits: 0, repaired: false }),

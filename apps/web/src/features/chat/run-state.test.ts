@@ -3,10 +3,12 @@ import type {
   TRun,
   TRunEvent,
   TRunPlanView,
+  TRunStep,
   TSession,
   TSessionDetailResponse,
 } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
+import { at, eventStream, lane, R, S } from "../../test-support/run-events";
 import {
   activeRunOf,
   addSentMessage,
@@ -25,9 +27,6 @@ import {
   timelineOf,
 } from "./run-state";
 
-const S = "session-1";
-const R = "run-1";
-const at = (n: number) => `2025-01-01T00:00:${String(n).padStart(2, "0")}.000Z`;
 const ref = { model: "coquick", model_name: "CoQuick", provider: "openai", simulated: true };
 
 const userMessage: TChatMessage = {
@@ -59,42 +58,66 @@ const plan: TRunPlanView = {
   ],
 };
 
-let seq = 0;
-function ev<T extends TRunEvent["type"]>(
-  type: T,
-  body: Omit<Extract<TRunEvent, { type: T }>, "type" | "seq" | "session_id" | "run_id" | "at">,
-): TRunEvent {
-  seq += 1;
-  return { type, seq, session_id: S, run_id: R, at: at(seq), ...body } as unknown as TRunEvent;
-}
-const lane = (callId: string, stepId: string, kind: "agent" | "critic" | "revision" = "agent") => ({
-  call_id: callId,
-  step_id: stepId,
-  kind,
+const stream = eventStream();
+const { ev, done } = stream;
+
+/** A stored lane as the server returns it: a completed first version, unless `step` says. */
+const storedStep = (
+  step: Pick<TRunStep, "id" | "step_id" | "role" | "output"> & Partial<TRunStep>,
+): TRunStep => ({
+  kind: "agent",
+  ...ref,
+  status: "completed",
+  stopped: false,
+  input_tokens: 1,
+  output_tokens: 2,
+  credits: 0.3,
+  latency_ms: 10,
+  ttft_ms: 5,
+  error: null,
+  started_at: at(1),
+  finished_at: at(2),
+  version: 1,
+  rerun_of: null,
+  temperature: null,
+  critic_score: null,
+  ...step,
 });
-const done = (
-  callId: string,
-  stepId: string,
-  role: "strategist" | "coder" | "critic",
-  status: "completed" | "failed" | "stopped" = "completed",
-  kind: "agent" | "critic" | "revision" = "agent",
-) =>
-  ev("agent.done", {
-    ...lane(callId, stepId, kind),
-    role,
-    status,
-    provider: "openai",
-    simulated: true,
-    input_tokens: 100,
-    output_tokens: 40,
-    credits: 0.25,
-    latency_ms: 900,
-    ttft_ms: 200,
-    error: null,
-  });
+
+const storedRun = (status: TRun["status"]): TRun => ({
+  id: R,
+  session_id: S,
+  message_id: userMessage.id,
+  result_message_id: status === "completed" ? answer.id : null,
+  status,
+  mode: "automatic",
+  coordinator_model: "coreason",
+  plan,
+  critic_score: status === "completed" ? 8 : null,
+  total_credits: 1.2,
+  input_tokens: 10,
+  output_tokens: 20,
+  error: null,
+  first_seq: 5,
+  created_at: at(0),
+  finished_at: status === "completed" ? at(30) : null,
+  steps: [
+    storedStep({ id: "c1", step_id: "s1", role: "strategist", output: "Stored draft" }),
+    storedStep({
+      id: "c3",
+      kind: "critic",
+      step_id: "s3",
+      role: "critic",
+      credits: 0.1,
+      output: "Score: 8/10",
+      started_at: at(3),
+      finished_at: at(4),
+    }),
+  ],
+});
 
 function fullRun(): TRunEvent[] {
-  seq = 0;
+  stream.seq = 0;
   return [
     ev("run.started", { message: userMessage, mode: "automatic", coordinator_model: "coreason" }),
     ev("run.plan", { plan, credits: 0.1, repaired: false }),
@@ -178,7 +201,7 @@ describe("run events → run view", () => {
 
   it("keeps partial output when a run is stopped", () => {
     const events = fullRun().slice(0, 7);
-    seq = 7;
+    stream.seq = 7;
     const state = applyRunEvents(EMPTY_CONVERSATION, [
       ...events,
       done("c2", "s2", "coder", "stopped"),
@@ -195,7 +218,7 @@ describe("run events → run view", () => {
 
   it("goes on after a resumption: the cut-off lane ends, the new call streams in its own lane", () => {
     const events = fullRun().slice(0, 8);
-    seq = 8;
+    stream.seq = 8;
     const state = applyRunEvents(EMPTY_CONVERSATION, [
       ...events,
       ev("run.resumed", { from_status: "running", reused_steps: 2, attempt: 1 }),
@@ -217,7 +240,7 @@ describe("run events → run view", () => {
   });
 
   it("records a failure with its message", () => {
-    seq = 0;
+    stream.seq = 0;
     const state = applyRunEvents(EMPTY_CONVERSATION, [
       ev("run.started", { message: userMessage, mode: "automatic", coordinator_model: "coreason" }),
       ev("run.failed", { code: "insufficient_credits", message: "Add credits.", total_credits: 0 }),
@@ -244,7 +267,7 @@ describe("run events → run view", () => {
 
 describe("the plan as the coordinator writes it (decision 079)", () => {
   const started = () => {
-    seq = 0;
+    stream.seq = 0;
     return ev("run.started", {
       message: userMessage,
       mode: "automatic",
@@ -321,70 +344,6 @@ describe("the plan as the coordinator writes it (decision 079)", () => {
 
 describe("session detail → conversation", () => {
   const session = {} as TSession;
-  const storedRun = (status: TRun["status"]): TRun => ({
-    id: R,
-    session_id: S,
-    message_id: userMessage.id,
-    result_message_id: status === "completed" ? answer.id : null,
-    status,
-    mode: "automatic",
-    coordinator_model: "coreason",
-    plan,
-    critic_score: status === "completed" ? 8 : null,
-    total_credits: 1.2,
-    input_tokens: 10,
-    output_tokens: 20,
-    error: null,
-    first_seq: 5,
-    created_at: at(0),
-    finished_at: status === "completed" ? at(30) : null,
-    steps: [
-      {
-        id: "c1",
-        kind: "agent",
-        step_id: "s1",
-        role: "strategist",
-        ...ref,
-        status: "completed",
-        stopped: false,
-        input_tokens: 1,
-        output_tokens: 2,
-        credits: 0.3,
-        latency_ms: 10,
-        ttft_ms: 5,
-        output: "Stored draft",
-        error: null,
-        started_at: at(1),
-        finished_at: at(2),
-        version: 1,
-        rerun_of: null,
-        temperature: null,
-        critic_score: null,
-      },
-      {
-        id: "c3",
-        kind: "critic",
-        step_id: "s3",
-        role: "critic",
-        ...ref,
-        status: "completed",
-        stopped: false,
-        input_tokens: 1,
-        output_tokens: 2,
-        credits: 0.1,
-        latency_ms: 10,
-        ttft_ms: 5,
-        output: "Score: 8/10",
-        error: null,
-        started_at: at(3),
-        finished_at: at(4),
-        version: 1,
-        rerun_of: null,
-        temperature: null,
-        critic_score: null,
-      },
-    ],
-  });
 
   it("takes finished runs as stored and ignores their old events", () => {
     const detail: TSessionDetailResponse = {
@@ -647,7 +606,7 @@ describe("session detail → conversation", () => {
     };
     const { state, afterSeq } = conversationFromDetail(detail);
     expect(afterSeq).toBe(4);
-    seq = 0;
+    stream.seq = 0;
     const events = [
       ev("run.started", { message: userMessage, mode: "automatic", coordinator_model: "coreason" }),
       ev("plan.delta", { call_id: "p1", rationale: "Two drafts", from: 0, steps: [] }),
@@ -901,7 +860,7 @@ describe("documents and memories in a run (decision 037)", () => {
 
   it("gathers the passages each lane was given, what it cited, and the memories the plan used", () => {
     const events = fullRun();
-    seq = events.length;
+    stream.seq = events.length;
     const [started, planned, strategist, coder, ...rest] = events as [
       TRunEvent,
       TRunEvent,
@@ -947,49 +906,19 @@ describe("documents and memories in a run (decision 037)", () => {
     expect(cited.runs[R]?.passages[3]?.chunk_id).toBe("k3");
 
     const stored: TRun = {
-      id: R,
-      session_id: S,
-      message_id: userMessage.id,
-      result_message_id: answer.id,
-      status: "completed",
-      mode: "automatic",
-      coordinator_model: "coreason",
+      ...storedRun("completed"),
       plan: { ...plan, memories: [memory] },
-      critic_score: null,
-      total_credits: 1,
-      input_tokens: 1,
-      output_tokens: 1,
-      error: null,
-      first_seq: 1,
-      created_at: at(0),
-      finished_at: at(9),
       passages: [passage(1, "k1")],
       cited: [1],
       steps: [
-        {
+        storedStep({
           id: "c1",
-          kind: "agent",
           step_id: "s1",
           role: "strategist",
-          ...ref,
-          status: "completed",
-          stopped: false,
-          input_tokens: 1,
-          output_tokens: 2,
-          credits: 0.3,
-          latency_ms: 10,
-          ttft_ms: 5,
           output: "As the handbook says [1].",
-          error: null,
-          started_at: at(1),
-          finished_at: at(2),
-          version: 1,
-          rerun_of: null,
-          temperature: null,
-          critic_score: null,
           passages: [1],
           cited: [1],
-        },
+        }),
       ],
     };
     const { state } = conversationFromDetail({

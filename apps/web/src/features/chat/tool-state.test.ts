@@ -1,5 +1,6 @@
-import type { TRunEvent, TToolApproval } from "@cohort/contracts";
+import type { TToolApproval } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
+import { at, eventStream, R, S } from "../../test-support/run-events";
 import {
   applyApprovalDecision,
   applyRunEvents,
@@ -8,19 +9,8 @@ import {
   TOOL_CUT_OFF,
 } from "./run-state";
 
-const S = "session-1";
-const R = "run-1";
-const at = (n: number) => `2025-01-01T00:00:${String(n).padStart(2, "0")}.000Z`;
 const ref = { model: "coquick", model_name: "CoQuick", provider: "openai", simulated: true };
-
-let seq = 0;
-function ev<T extends TRunEvent["type"]>(
-  type: T,
-  body: Omit<Extract<TRunEvent, { type: T }>, "type" | "seq" | "session_id" | "run_id" | "at">,
-): TRunEvent {
-  seq += 1;
-  return { type, seq, session_id: S, run_id: R, at: at(seq), ...body } as unknown as TRunEvent;
-}
+const { ev } = eventStream();
 const ids = (callId: string, toolCallId: string) => ({
   call_id: callId,
   step_id: "s2",

@@ -1,22 +1,9 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from "vitest";
-import type { StorageLike } from "../storage/browser-storage";
+import { MemoryStorage } from "../../test-support/memory-storage";
 import { type ApiClientDeps, createApiClient } from "./client";
 
 /** The streamed call CoChat uses: same headers and error policy, its own time-out. */
-
-class MemoryStorage implements StorageLike {
-  readonly map = new Map<string, string>();
-  getItem(key: string) {
-    return this.map.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.map.set(key, value);
-  }
-  removeItem(key: string) {
-    this.map.delete(key);
-  }
-}
 
 interface Call {
   url: string;

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from "vitest";
-import type { StorageLike } from "../storage/browser-storage";
+import { MemoryStorage } from "../../test-support/memory-storage";
 import { ApiError, FRIENDLY_MESSAGES } from "./api-error";
 import { type ApiClientDeps, buildApiUrl, createApiClient, parseRetryAfter } from "./client";
 import { shouldRetryQuery } from "./query-client";
@@ -25,21 +25,6 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 
 function apiError(status: number, code: string, message: string, headers?: Record<string, string>) {
   return json(status, { error: { code, message } }, headers);
-}
-
-class MemoryStorage implements StorageLike {
-  readonly map = new Map<string, string>();
-  readonly removed: string[] = [];
-  getItem(key: string) {
-    return this.map.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.map.set(key, value);
-  }
-  removeItem(key: string) {
-    this.removed.push(key);
-    this.map.delete(key);
-  }
 }
 
 class ManualClock {
@@ -130,6 +115,27 @@ const ok =
   (body: unknown = { ok: true }): Handler =>
   () =>
     json(200, body);
+
+/** A call that never answers; the fetch rejects as the browser's does when it is aborted. */
+const answerOnlyAbort: Handler = (call) =>
+  new Promise<Response>((_resolve, reject) => {
+    call.signal?.addEventListener("abort", () =>
+      reject(new DOMException("The operation was aborted.", "AbortError")),
+    );
+  });
+
+/** One call that takes `ms` on the test's clock and answers 200 with an empty list. */
+function setupCallTaking(ms: number) {
+  const t = setup({
+    handlers: [
+      () => {
+        t.clock.time += ms;
+        return json(200, []);
+      },
+    ],
+  });
+  return t;
+}
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {
@@ -404,14 +410,7 @@ describe("429, 5xx, network, time-out", () => {
 
   it("aborts after 30 s and rejects with a timeout error", async () => {
     const t = setup({
-      handlers: [
-        (call) =>
-          new Promise<Response>((_resolve, reject) => {
-            call.signal?.addEventListener("abort", () =>
-              reject(new DOMException("The operation was aborted.", "AbortError")),
-            );
-          }),
-      ],
+      handlers: [answerOnlyAbort],
     });
     const pending = rejection(t.create().get("/sessions"));
     await flush();
@@ -445,14 +444,7 @@ describe("429, 5xx, network, time-out", () => {
 
   it("reports a caller's cancel as request_aborted without logging an error", async () => {
     const t = setup({
-      handlers: [
-        (call) =>
-          new Promise<Response>((_resolve, reject) => {
-            call.signal?.addEventListener("abort", () =>
-              reject(new DOMException("The operation was aborted.", "AbortError")),
-            );
-          }),
-      ],
+      handlers: [answerOnlyAbort],
     });
     const controller = new AbortController();
     const pending = rejection(t.create().get("/sessions", { signal: controller.signal }));
@@ -464,14 +456,7 @@ describe("429, 5xx, network, time-out", () => {
   });
 
   it("warns about a call slower than 1000 ms", async () => {
-    const t = setup({
-      handlers: [
-        () => {
-          t.clock.time += 1_001;
-          return json(200, []);
-        },
-      ],
-    });
+    const t = setupCallTaking(1_001);
     await t.create().get("/sessions");
     expect(t.logger.warn).toHaveBeenCalledWith(
       "Slow API request",
@@ -480,14 +465,7 @@ describe("429, 5xx, network, time-out", () => {
   });
 
   it("does not warn about a call of exactly 1000 ms", async () => {
-    const t = setup({
-      handlers: [
-        () => {
-          t.clock.time += 1_000;
-          return json(200, []);
-        },
-      ],
-    });
+    const t = setupCallTaking(1_000);
     await t.create().get("/sessions");
     expect(t.logger.warn).not.toHaveBeenCalled();
   });
