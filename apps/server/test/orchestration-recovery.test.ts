@@ -210,8 +210,7 @@ describe.runIf(testDbKind === "postgres")("a run started where it was posted", (
     const a = await buildApp(env(), { db: testDb.db, redisPrefix: prefix });
     const b = await buildApp(env(), { db: testDb.db, redisPrefix: prefix });
     try {
-      const { client, user, token } = await signUp(a);
-      await setCredits(a, user.id, 50);
+      const { client, user, token } = await signUpWithCredits(a, 50);
       const session = await createSession(client);
       fake.reset();
       fake.next(
