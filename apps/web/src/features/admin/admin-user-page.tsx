@@ -21,6 +21,7 @@ import {
   formatCredits,
   formatNumber,
 } from "../../lib/format/numbers";
+import { usePendingAction } from "../../lib/ui/use-pending-action";
 import { ledgerReasonLabel } from "../billing/billing-format";
 import { useModelNames } from "../billing/use-model-names";
 import {
@@ -180,6 +181,9 @@ function LedgerRows({ detail }: { detail: TAdminUserDetail }) {
   );
 }
 
+const actionFailed = (cause: unknown) =>
+  failureMessage(cause, "The action failed. Please try again.");
+
 /** Refreshes every admin query after an action: the user, the lists and the audit log. */
 function useRefresh() {
   const client = useQueryClient();
@@ -190,13 +194,12 @@ function AdjustCreditsCard({ userId }: { userId: string }) {
   const refresh = useRefresh();
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const { pending, error, run } = usePendingAction((cause) =>
+    failureMessage(cause, "Could not adjust the credits. Please try again."),
+  );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
-    setPending(true);
-    try {
+    void run(async () => {
       const result = await adjustCredits(userId, {
         delta: Number(amount),
         reason,
@@ -210,11 +213,7 @@ function AdjustCreditsCard({ userId }: { userId: string }) {
       setAmount("");
       setReason("");
       await refresh();
-    } catch (cause) {
-      setError(failureMessage(cause, "Could not adjust the credits. Please try again."));
-    } finally {
-      setPending(false);
-    }
+    });
   };
   return (
     <Card className="p-5">
@@ -256,21 +255,14 @@ function AccountCard({ detail }: { detail: TAdminUserDetail }) {
   const refresh = useRefresh();
   const [tier, setTierValue] = useState<TSubscriptionTier>(user.subscription_tier);
   const [reason, setReason] = useState("");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = usePendingAction(actionFailed);
+  const { pending, error } = action;
 
-  const run = async (action: () => Promise<string>) => {
-    setError(null);
-    setPending(true);
-    try {
-      toast({ title: await action(), variant: "success" });
+  const run = (act: () => Promise<string>) =>
+    action.run(async () => {
+      toast({ title: await act(), variant: "success" });
       await refresh();
-    } catch (cause) {
-      setError(failureMessage(cause, "The action failed. Please try again."));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
   const onToggle = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const disable = !user.disabled_at;
@@ -367,22 +359,15 @@ function SupportCard({ detail }: { detail: TAdminUserDetail }) {
   const [verifyReason, setVerifyReason] = useState("");
   const [deleteReason, setDeleteReason] = useState("");
   const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = usePendingAction(actionFailed);
+  const { pending, error } = action;
 
-  const run = async (action: () => Promise<{ message: string }>, after?: () => Promise<void>) => {
-    setError(null);
-    setPending(true);
-    try {
-      const { message } = await action();
+  const run = (act: () => Promise<{ message: string }>, after?: () => Promise<void>) =>
+    action.run(async () => {
+      const { message } = await act();
       toast({ title: message, variant: "success" });
       await (after ?? refresh)();
-    } catch (cause) {
-      setError(failureMessage(cause, "The action failed. Please try again."));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
   const onMarkVerified = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void run(
