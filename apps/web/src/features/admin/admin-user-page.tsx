@@ -11,6 +11,7 @@ import { failureMessage } from "../../auth/account-api";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { DataTable } from "../../components/data-table";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { formatDateTime } from "../../lib/format/dates";
@@ -138,46 +139,30 @@ function LedgerRows({ detail }: { detail: TAdminUserDetail }) {
     return <p className="mt-3 text-sm text-ink-600">No credit movements yet.</p>;
   }
   return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="admin-ledger">
-        <caption className="sr-only">Credit ledger, newest first</caption>
-        <thead className="text-xs text-ink-600">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Date
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Reason
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Description
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Change
-            </th>
-            <th scope="col" className="py-2 text-right font-medium">
-              Balance
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-ink-100">
-          {detail.ledger.map((entry) => (
-            <tr key={entry.id}>
-              <td className="py-2 pr-3 text-ink-600">{formatDateTime(entry.created_at)}</td>
-              <td className="py-2 pr-3">{ledgerReasonLabel(entry.reason)}</td>
-              <td className="py-2 pr-3 text-ink-700">
-                {/* A charge's description is the model's id: people read its name. */}
-                {entry.reason === "usage" ? modelName(entry.description) : entry.description}
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums">
-                {formatCreditDelta(entry.delta)}
-              </td>
-              <td className="py-2 text-right tabular-nums">{formatNumber(entry.balance_after)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="admin-ledger"
+      caption="Credit ledger, newest first"
+      columns={[
+        "Date",
+        "Reason",
+        "Description",
+        { label: "Change", end: true },
+        { label: "Balance", end: true },
+      ]}
+    >
+      {detail.ledger.map((entry) => (
+        <tr key={entry.id}>
+          <td className="py-2 pr-3 text-ink-600">{formatDateTime(entry.created_at)}</td>
+          <td className="py-2 pr-3">{ledgerReasonLabel(entry.reason)}</td>
+          <td className="py-2 pr-3 text-ink-700">
+            {/* A charge's description is the model's id: people read its name. */}
+            {entry.reason === "usage" ? modelName(entry.description) : entry.description}
+          </td>
+          <td className="py-2 pr-3 text-right tabular-nums">{formatCreditDelta(entry.delta)}</td>
+          <td className="py-2 text-right tabular-nums">{formatNumber(entry.balance_after)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
