@@ -29,6 +29,17 @@ export const ZCochatMessage = z.object({
 });
 export type TCochatMessage = z.infer<typeof ZCochatMessage>;
 
+/** How an answer is sampled: a new message's, a regenerated or edited one's. */
+const sampling = {
+  temperature: z.number().min(0).max(2).default(COCHAT_DEFAULT_TEMPERATURE),
+  max_tokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(COCHAT_MAX_TOKENS_LIMIT)
+    .default(COCHAT_DEFAULT_MAX_TOKENS),
+};
+
 export const ZCochatChatRequest = z.object({
   /** The whole conversation so far, oldest first, ending with the user's new message. */
   messages: z
@@ -46,13 +57,7 @@ export const ZCochatChatRequest = z.object({
    * the last message of the conversation's branch on screen.
    */
   parent_id: z.uuid().nullable().optional(),
-  temperature: z.number().min(0).max(2).default(COCHAT_DEFAULT_TEMPERATURE),
-  max_tokens: z
-    .number()
-    .int()
-    .min(1)
-    .max(COCHAT_MAX_TOKENS_LIMIT)
-    .default(COCHAT_DEFAULT_MAX_TOKENS),
+  ...sampling,
 });
 export type TCochatChatRequest = z.input<typeof ZCochatChatRequest>;
 
@@ -146,13 +151,7 @@ export type TCochatConversationResponse = z.infer<typeof ZCochatConversationResp
 const answerSettings = {
   /** A CoChat model id; defaults to the conversation's model. */
   model: z.string().min(1).max(100).optional(),
-  temperature: z.number().min(0).max(2).default(COCHAT_DEFAULT_TEMPERATURE),
-  max_tokens: z
-    .number()
-    .int()
-    .min(1)
-    .max(COCHAT_MAX_TOKENS_LIMIT)
-    .default(COCHAT_DEFAULT_MAX_TOKENS),
+  ...sampling,
 };
 
 /** POST /api/cochat/conversations/:id/messages/:messageId/regenerate: a new version of an answer. */

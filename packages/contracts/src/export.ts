@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { ZCodeChecks } from "./code-runs";
 import { DOCUMENT_NAME_MAX } from "./documents";
 import { ZGeneratedImageRef } from "./images";
 import { ZCreditAmount } from "./money";
-import { ZChatRequest, ZRun, ZRunToolCall } from "./runs";
+import { ZChatRequest, ZCriticVerdict, ZRun, ZRunToolCall } from "./runs";
 import {
   SESSION_TITLE_MAX,
   ZAgentPreferences,
@@ -63,25 +62,8 @@ export const ZExportedSession = z.object({
 });
 export type TExportedSession = z.infer<typeof ZExportedSession>;
 
-/**
- * The Critic's verdict on a run's drafts (the `critic.verdict` run event): the overall score,
- * the per-draft scores and the drafts sent back for revision.
- */
-export const ZExportedCriticVerdict = z.object({
-  /** The critic call (run step id) that gave it. */
-  call_id: z.string(),
-  score: z.number().nullable(),
-  bar: z.number(),
-  verdict: z.enum(["approve", "revise", "unscored"]),
-  draft_scores: z.record(z.string(), z.number()),
-  revise_step_ids: z.array(z.string()),
-  /** A re-run's review: the re-run call it scored. */
-  rerun_call_id: z.string().optional(),
-  /** "ran": the drafts' code and tests were run before scoring (decisions 062, 068). */
-  evidence: z.enum(["ran", "opinion"]).optional(),
-  /** The checks that ran, all drafts together. */
-  checks: ZCodeChecks.optional(),
-});
+/** The Critic's verdict on a run's drafts, as its `critic.verdict` event carried it. */
+export const ZExportedCriticVerdict = ZCriticVerdict;
 export type TExportedCriticVerdict = z.infer<typeof ZExportedCriticVerdict>;
 
 /**

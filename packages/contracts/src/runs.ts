@@ -536,6 +536,30 @@ export function applyPlanDelta(
   };
 }
 
+/**
+ * The Critic's verdict on a run's drafts (the `critic.verdict` event, and the export's
+ * record of it): the overall score, the per-draft scores and the drafts sent back.
+ */
+export const ZCriticVerdict = z.object({
+  /** The critic call (run step id) that gave it. */
+  call_id: z.string(),
+  /** The overall "Score: N/10"; null when the Critic gave none. */
+  score: z.number().nullable(),
+  bar: z.number(),
+  verdict: z.enum(["approve", "revise", "unscored"]),
+  /** Per-draft scores by plan step id, where the Critic gave them. */
+  draft_scores: z.record(z.string(), z.number()),
+  /** The drafts the revision round rewrites (empty when approved). */
+  revise_step_ids: z.array(z.string()),
+  /** A re-run's review: the re-run call it scored (no revision round follows). */
+  rerun_call_id: z.string().optional(),
+  /** "ran": the drafts' code and tests were run before scoring (decisions 062, 068). */
+  evidence: z.enum(["ran", "opinion"]).optional(),
+  /** The checks that ran, all drafts together. */
+  checks: ZCodeChecks.optional(),
+});
+export type TCriticVerdict = z.infer<typeof ZCriticVerdict>;
+
 export const ZRunEvent = z.discriminatedUnion("type", [
   z.object({
     ...eventBase,
@@ -626,21 +650,7 @@ export const ZRunEvent = z.discriminatedUnion("type", [
   z.object({
     ...eventBase,
     type: z.literal("critic.verdict"),
-    call_id: z.string(),
-    /** The overall "Score: N/10"; null when the Critic gave none. */
-    score: z.number().nullable(),
-    bar: z.number(),
-    verdict: z.enum(["approve", "revise", "unscored"]),
-    /** Per-draft scores by plan step id, where the Critic gave them. */
-    draft_scores: z.record(z.string(), z.number()),
-    /** The drafts the revision round rewrites (empty when approved). */
-    revise_step_ids: z.array(z.string()),
-    /** A re-run's review: the re-run call it scored (no revision round follows). */
-    rerun_call_id: z.string().optional(),
-    /** "ran": the drafts' code and tests were run before scoring (decision 062). */
-    evidence: z.enum(["ran", "opinion"]).optional(),
-    /** The checks that ran, all drafts together. */
-    checks: ZCodeChecks.optional(),
+    ...ZCriticVerdict.shape,
   }),
   z.object({
     ...eventBase,

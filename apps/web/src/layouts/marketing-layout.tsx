@@ -5,6 +5,7 @@ import { useAuth } from "../auth/use-auth";
 import { ButtonLink } from "../components/button";
 import { cn } from "../components/cn";
 import { Container } from "../components/container";
+import { MenuIcon } from "../components/icons";
 import { Logo } from "../components/logo";
 import { MAIN_CONTENT_ID } from "../components/skip-link";
 import { PageSpinner } from "../components/spinner";
@@ -105,23 +106,7 @@ function SiteHeader() {
           onClick={() => setMenuOpen((open) => !open)}
         >
           <span className="sr-only">{menuOpen ? "Close menu" : "Open menu"}</span>
-          <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6">
-            {menuOpen ? (
-              <path
-                d="M6 6l12 12M18 6L6 18"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              />
-            ) : (
-              <path
-                d="M4 7h16M4 12h16M4 17h16"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              />
-            )}
-          </svg>
+          <MenuIcon open={menuOpen} />
         </button>
       </Container>
       <div id={menuId} hidden={!menuOpen} className="border-t border-ink-200 bg-white md:hidden">

@@ -3,16 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
+import { DataTable } from "../../components/data-table";
 import { formatCount, formatNumber, formatUsd } from "../../lib/format/numbers";
 import { useModelNames } from "../billing/use-model-names";
 import { adminKeys, fetchOverview } from "./admin-api";
-import {
-  AdminPage,
-  AdminRowHeader,
-  AdminTable,
-  formatMilliseconds,
-  QueryState,
-} from "./admin-page";
+import { AdminPage, AdminRowHeader, formatMilliseconds, QueryState } from "./admin-page";
 import { DayBarChart } from "./day-bar-chart";
 import { WebVitalsTable } from "./web-vitals-table";
 
@@ -167,80 +162,60 @@ function Stat({ label, value }: { label: string; value: string }) {
 /** Per provider: configured or simulated, last outcome, median latency over recent calls. */
 export function ProviderHealthTable({ providers }: { providers: readonly TModelHealth[] }) {
   return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="provider-health">
-        <caption className="sr-only">Provider health</caption>
-        <thead className="text-xs text-ink-600">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Provider
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Mode
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Status
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Latency p50
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              First token p50
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Calls
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              On users' keys
-            </th>
-            <th scope="col" className="py-2 font-medium">
-              Last error
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-ink-100">
-          {providers.map((provider) => (
-            <tr key={provider.provider}>
-              <th scope="row" className="py-2 pr-3 font-medium text-ink-900">
-                {provider.name}
-              </th>
-              <td className="py-2 pr-3">
-                <Badge tone={provider.mode === "real" ? "brand" : "neutral"}>
-                  {provider.mode === "real" ? "Real" : "Simulated"}
-                </Badge>
-              </td>
-              <td className="py-2 pr-3">
-                {provider.reachable === null ? (
-                  <span className="text-ink-500">
-                    {provider.user_key_calls > 0 ? "None on the server's key" : "No calls yet"}
-                  </span>
-                ) : provider.reachable ? (
-                  <Badge tone="success">OK</Badge>
-                ) : (
-                  <Badge tone="danger">Failing</Badge>
-                )}
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums">
-                {formatMilliseconds(provider.latency_ms_p50)}
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums">
-                {formatMilliseconds(provider.ttft_ms_p50)}
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums">{provider.samples}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">
-                {provider.user_key_calls}
-                {provider.user_key_failures > 0 ? ` (${provider.user_key_failures} failed)` : ""}
-              </td>
-              <td className="py-2 text-xs text-ink-600">
-                {provider.last_error
-                  ? `${provider.last_error.code}: ${provider.last_error.message}`
-                  : "—"}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="provider-health"
+      caption="Provider health"
+      columns={[
+        "Provider",
+        "Mode",
+        "Status",
+        { label: "Latency p50", end: true },
+        { label: "First token p50", end: true },
+        { label: "Calls", end: true },
+        { label: "On users' keys", end: true },
+        "Last error",
+      ]}
+    >
+      {providers.map((provider) => (
+        <tr key={provider.provider}>
+          <th scope="row" className="py-2 pr-3 font-medium text-ink-900">
+            {provider.name}
+          </th>
+          <td className="py-2 pr-3">
+            <Badge tone={provider.mode === "real" ? "brand" : "neutral"}>
+              {provider.mode === "real" ? "Real" : "Simulated"}
+            </Badge>
+          </td>
+          <td className="py-2 pr-3">
+            {provider.reachable === null ? (
+              <span className="text-ink-500">
+                {provider.user_key_calls > 0 ? "None on the server's key" : "No calls yet"}
+              </span>
+            ) : provider.reachable ? (
+              <Badge tone="success">OK</Badge>
+            ) : (
+              <Badge tone="danger">Failing</Badge>
+            )}
+          </td>
+          <td className="py-2 pr-3 text-right tabular-nums">
+            {formatMilliseconds(provider.latency_ms_p50)}
+          </td>
+          <td className="py-2 pr-3 text-right tabular-nums">
+            {formatMilliseconds(provider.ttft_ms_p50)}
+          </td>
+          <td className="py-2 pr-3 text-right tabular-nums">{provider.samples}</td>
+          <td className="py-2 pr-3 text-right tabular-nums">
+            {provider.user_key_calls}
+            {provider.user_key_failures > 0 ? ` (${provider.user_key_failures} failed)` : ""}
+          </td>
+          <td className="py-2 text-xs text-ink-600">
+            {provider.last_error
+              ? `${provider.last_error.code}: ${provider.last_error.message}`
+              : "—"}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -250,7 +225,7 @@ function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
     return <p className="mt-3 text-sm text-ink-600">No model calls since the server started.</p>;
   }
   return (
-    <AdminTable
+    <DataTable
       testId="model-stats"
       caption="Calls per model"
       columns={["Model", "Calls", "Errors", "Latency p50", "Latency p95", "Last error"]}
@@ -270,6 +245,6 @@ function ModelStatsTable({ models }: { models: readonly TAdminModelStats[] }) {
           </td>
         </tr>
       ))}
-    </AdminTable>
+    </DataTable>
   );
 }

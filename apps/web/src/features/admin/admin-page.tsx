@@ -54,39 +54,3 @@ export function AdminRowHeader({ children }: { children: ReactNode }) {
     </th>
   );
 }
-
-/**
- * The admin's tables: scrolls sideways on a narrow screen, a caption for screen readers, one
- * header cell per column; the rows are the caller's.
- */
-export function AdminTable({
-  testId,
-  caption,
-  columns,
-  bodyClassName = "divide-y divide-ink-100",
-  children,
-}: {
-  testId: string;
-  caption: string;
-  columns: readonly string[];
-  bodyClassName?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid={testId}>
-        <caption className="sr-only">{caption}</caption>
-        <thead className="text-xs text-ink-600">
-          <tr>
-            {columns.map((label) => (
-              <th key={label} scope="col" className="py-2 pr-3 font-medium">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className={bodyClassName}>{children}</tbody>
-      </table>
-    </div>
-  );
-}

@@ -11,6 +11,7 @@ import { failureMessage } from "../../auth/account-api";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { DataTable } from "../../components/data-table";
 import { Field, FormMessage, inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { formatDateTime } from "../../lib/format/dates";
@@ -21,6 +22,7 @@ import {
   formatCredits,
   formatNumber,
 } from "../../lib/format/numbers";
+import { usePendingAction } from "../../lib/ui/use-pending-action";
 import { ledgerReasonLabel } from "../billing/billing-format";
 import { useModelNames } from "../billing/use-model-names";
 import {
@@ -137,48 +139,35 @@ function LedgerRows({ detail }: { detail: TAdminUserDetail }) {
     return <p className="mt-3 text-sm text-ink-600">No credit movements yet.</p>;
   }
   return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="admin-ledger">
-        <caption className="sr-only">Credit ledger, newest first</caption>
-        <thead className="text-xs text-ink-600">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Date
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Reason
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Description
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">
-              Change
-            </th>
-            <th scope="col" className="py-2 text-right font-medium">
-              Balance
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-ink-100">
-          {detail.ledger.map((entry) => (
-            <tr key={entry.id}>
-              <td className="py-2 pr-3 text-ink-600">{formatDateTime(entry.created_at)}</td>
-              <td className="py-2 pr-3">{ledgerReasonLabel(entry.reason)}</td>
-              <td className="py-2 pr-3 text-ink-700">
-                {/* A charge's description is the model's id: people read its name. */}
-                {entry.reason === "usage" ? modelName(entry.description) : entry.description}
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums">
-                {formatCreditDelta(entry.delta)}
-              </td>
-              <td className="py-2 text-right tabular-nums">{formatNumber(entry.balance_after)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="admin-ledger"
+      caption="Credit ledger, newest first"
+      columns={[
+        "Date",
+        "Reason",
+        "Description",
+        { label: "Change", end: true },
+        { label: "Balance", end: true },
+      ]}
+    >
+      {detail.ledger.map((entry) => (
+        <tr key={entry.id}>
+          <td className="py-2 pr-3 text-ink-600">{formatDateTime(entry.created_at)}</td>
+          <td className="py-2 pr-3">{ledgerReasonLabel(entry.reason)}</td>
+          <td className="py-2 pr-3 text-ink-700">
+            {/* A charge's description is the model's id: people read its name. */}
+            {entry.reason === "usage" ? modelName(entry.description) : entry.description}
+          </td>
+          <td className="py-2 pr-3 text-right tabular-nums">{formatCreditDelta(entry.delta)}</td>
+          <td className="py-2 text-right tabular-nums">{formatNumber(entry.balance_after)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
+
+const actionFailed = (cause: unknown) =>
+  failureMessage(cause, "The action failed. Please try again.");
 
 /** Refreshes every admin query after an action: the user, the lists and the audit log. */
 function useRefresh() {
@@ -190,13 +179,12 @@ function AdjustCreditsCard({ userId }: { userId: string }) {
   const refresh = useRefresh();
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const { pending, error, run } = usePendingAction((cause) =>
+    failureMessage(cause, "Could not adjust the credits. Please try again."),
+  );
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
-    setPending(true);
-    try {
+    void run(async () => {
       const result = await adjustCredits(userId, {
         delta: Number(amount),
         reason,
@@ -210,11 +198,7 @@ function AdjustCreditsCard({ userId }: { userId: string }) {
       setAmount("");
       setReason("");
       await refresh();
-    } catch (cause) {
-      setError(failureMessage(cause, "Could not adjust the credits. Please try again."));
-    } finally {
-      setPending(false);
-    }
+    });
   };
   return (
     <Card className="p-5">
@@ -256,21 +240,14 @@ function AccountCard({ detail }: { detail: TAdminUserDetail }) {
   const refresh = useRefresh();
   const [tier, setTierValue] = useState<TSubscriptionTier>(user.subscription_tier);
   const [reason, setReason] = useState("");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = usePendingAction(actionFailed);
+  const { pending, error } = action;
 
-  const run = async (action: () => Promise<string>) => {
-    setError(null);
-    setPending(true);
-    try {
-      toast({ title: await action(), variant: "success" });
+  const run = (act: () => Promise<string>) =>
+    action.run(async () => {
+      toast({ title: await act(), variant: "success" });
       await refresh();
-    } catch (cause) {
-      setError(failureMessage(cause, "The action failed. Please try again."));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
   const onToggle = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const disable = !user.disabled_at;
@@ -367,22 +344,15 @@ function SupportCard({ detail }: { detail: TAdminUserDetail }) {
   const [verifyReason, setVerifyReason] = useState("");
   const [deleteReason, setDeleteReason] = useState("");
   const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = usePendingAction(actionFailed);
+  const { pending, error } = action;
 
-  const run = async (action: () => Promise<{ message: string }>, after?: () => Promise<void>) => {
-    setError(null);
-    setPending(true);
-    try {
-      const { message } = await action();
+  const run = (act: () => Promise<{ message: string }>, after?: () => Promise<void>) =>
+    action.run(async () => {
+      const { message } = await act();
       toast({ title: message, variant: "success" });
       await (after ?? refresh)();
-    } catch (cause) {
-      setError(failureMessage(cause, "The action failed. Please try again."));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
   const onMarkVerified = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void run(

@@ -3,10 +3,11 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
+import { DataTable } from "../../components/data-table";
 import { formatDate } from "../../lib/format/dates";
 import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchAgreements, fetchPending } from "./admin-api";
-import { AdminPage, AdminTable, QueryState } from "./admin-page";
+import { AdminPage, QueryState } from "./admin-page";
 import { Pager } from "./pager";
 import { PublishAgreementForm } from "./publish-agreement-form";
 
@@ -26,7 +27,7 @@ export function AgreementsSection() {
         {isPending || isError ? (
           <QueryState isError={isError} label="agreement versions" />
         ) : (
-          <AdminTable
+          <DataTable
             testId="agreement-versions"
             caption="Agreement versions, newest first"
             columns={["Version", "Effective", "Published", "Accepted", "Declined", "Declining"]}
@@ -45,7 +46,7 @@ export function AgreementsSection() {
                 <td className="py-2">{version.allowDecline ? "Allowed" : "Not allowed"}</td>
               </tr>
             ))}
-          </AdminTable>
+          </DataTable>
         )}
       </Card>
       <div className="grid gap-6 lg:grid-cols-2">

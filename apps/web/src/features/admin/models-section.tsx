@@ -8,6 +8,7 @@ import { Card } from "../../components/card";
 import { Field, FormMessage } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { formatNumber } from "../../lib/format/numbers";
+import { usePendingAction } from "../../lib/ui/use-pending-action";
 import { adminKeys, fetchModels, overrideModel } from "./admin-api";
 import { ProviderHealthTable } from "./admin-dashboard-page";
 import { AdminPage, QueryState } from "./admin-page";
@@ -56,27 +57,22 @@ function ModelRow({ model }: { model: TAdminModel }) {
   const [input, setInput] = useState(String(model.price.input_per_1k));
   const [output, setOutput] = useState(String(model.price.output_per_1k));
   const [reason, setReason] = useState("");
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { pending, error, run } = usePendingAction((cause) =>
+    failureMessage(cause, "Could not save the model. Please try again."),
+  );
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
-    setPending(true);
     const price = { input_per_1k: Number(input), output_per_1k: Number(output) };
     const samePrice =
       price.input_per_1k === model.catalogue_price.input_per_1k &&
       price.output_per_1k === model.catalogue_price.output_per_1k;
-    try {
+    void run(async () => {
       await overrideModel(model.id, { enabled, price: samePrice ? null : price, reason });
       toast({ title: `${model.name} saved`, variant: "success" });
       setReason("");
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    } catch (cause) {
-      setError(failureMessage(cause, "Could not save the model. Please try again."));
-    } finally {
-      setPending(false);
-    }
+    });
   };
 
   return (

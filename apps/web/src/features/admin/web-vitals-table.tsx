@@ -1,8 +1,9 @@
 import type { TWebVitalsP75 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
+import { DataTable } from "../../components/data-table";
 import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchAnalytics } from "./admin-api";
-import { AdminRowHeader, AdminTable, formatMilliseconds, QueryState } from "./admin-page";
+import { AdminRowHeader, formatMilliseconds, QueryState } from "./admin-page";
 
 /** Web vitals at the 75th percentile per route, from the analytics the web app reports. */
 export function WebVitalsTable({ vitals }: { vitals?: readonly TWebVitalsP75[] }) {
@@ -15,7 +16,7 @@ export function WebVitalsTable({ vitals }: { vitals?: readonly TWebVitalsP75[] }
   if (!rows) return <QueryState isError={isError && !isPending} label="web vitals" />;
   if (rows.length === 0) return <p className="mt-3 text-sm text-ink-600">No measurements yet.</p>;
   return (
-    <AdminTable
+    <DataTable
       testId="web-vitals"
       caption="Web vitals p75 per route"
       columns={["Route", "Samples", "LCP", "INP", "FID", "CLS", "TTFB", "FCP"]}
@@ -33,6 +34,6 @@ export function WebVitalsTable({ vitals }: { vitals?: readonly TWebVitalsP75[] }
           <td className="py-2 pr-3">{formatMilliseconds(row.fcp)}</td>
         </tr>
       ))}
-    </AdminTable>
+    </DataTable>
   );
 }

@@ -2,6 +2,7 @@ import type { TAdminWorkspace, TAdminWorkspacesQuery } from "@cohort/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { Card } from "../../components/card";
+import { DataTable } from "../../components/data-table";
 import { formatDate, formatMonth } from "../../lib/format/dates";
 import { formatCredits, formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchWorkspaces } from "./admin-api";
@@ -88,55 +89,40 @@ function WorkspaceCard({ workspace }: { workspace: TAdminWorkspace }) {
           <dd className="tabular-nums">{formatCredits(workspace.spent_credits)}</dd>
         </div>
       </dl>
-      <div className="mt-3 overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Members of {workspace.name}</caption>
-          <thead className="text-xs text-ink-600">
-            <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Member
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Role
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">
-                Monthly cap
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">
-                Spent
-              </th>
-              <th scope="col" className="py-2 text-right font-medium">
-                Calls
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-ink-100">
-            {workspace.members.map((member) => (
-              <tr key={member.user_id}>
-                <th scope="row" className="py-2 pr-3 font-normal">
-                  <Link
-                    to={`/admin/users/${member.user_id}`}
-                    className="font-medium text-brand-700 hover:underline"
-                  >
-                    {member.display_name}
-                  </Link>
-                  <span className="block text-xs text-ink-500">{member.email}</span>
-                </th>
-                <td className="py-2 pr-3">{ROLE_LABELS[member.role]}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">
-                  {member.monthly_cap_credits === null
-                    ? "No cap"
-                    : formatCredits(member.monthly_cap_credits)}
-                </td>
-                <td className="py-2 pr-3 text-right tabular-nums">
-                  {formatCredits(member.spent_credits)}
-                </td>
-                <td className="py-2 text-right tabular-nums">{formatNumber(member.calls)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={`Members of ${workspace.name}`}
+        columns={[
+          "Member",
+          "Role",
+          { label: "Monthly cap", end: true },
+          { label: "Spent", end: true },
+          { label: "Calls", end: true },
+        ]}
+      >
+        {workspace.members.map((member) => (
+          <tr key={member.user_id}>
+            <th scope="row" className="py-2 pr-3 font-normal">
+              <Link
+                to={`/admin/users/${member.user_id}`}
+                className="font-medium text-brand-700 hover:underline"
+              >
+                {member.display_name}
+              </Link>
+              <span className="block text-xs text-ink-500">{member.email}</span>
+            </th>
+            <td className="py-2 pr-3">{ROLE_LABELS[member.role]}</td>
+            <td className="py-2 pr-3 text-right tabular-nums">
+              {member.monthly_cap_credits === null
+                ? "No cap"
+                : formatCredits(member.monthly_cap_credits)}
+            </td>
+            <td className="py-2 pr-3 text-right tabular-nums">
+              {formatCredits(member.spent_credits)}
+            </td>
+            <td className="py-2 text-right tabular-nums">{formatNumber(member.calls)}</td>
+          </tr>
+        ))}
+      </DataTable>
     </li>
   );
 }

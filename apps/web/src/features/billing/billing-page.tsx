@@ -3,8 +3,8 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
-import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { LoadFailed } from "../../components/load-failed";
 import { PageSection } from "../../components/page-section";
 import { PageSpinner, Spinner } from "../../components/spinner";
 import { fetchUsageStats } from "../../lib/api/usage-stats";
@@ -90,12 +90,7 @@ function UsageSection() {
           {usage.data ? (
             <UsageCharts usage={usage.data} />
           ) : usage.isError ? (
-            <div className="flex flex-wrap items-center gap-3 text-sm text-ink-700">
-              <p>The usage charts could not be loaded.</p>
-              <Button variant="outline" size="sm" onClick={() => void usage.refetch()}>
-                Try again
-              </Button>
-            </div>
+            <LoadFailed message="The usage charts could not be loaded." retry={usage.refetch} />
           ) : (
             <Spinner label="Loading usage charts…" />
           )}
@@ -152,12 +147,11 @@ export function BillingPage() {
           </PageSection>
         </>
       ) : summary.isError ? (
-        <Card className="flex flex-wrap items-center gap-3 p-5 text-sm text-ink-700">
-          <p>Your billing details could not be loaded.</p>
-          <Button variant="outline" size="sm" onClick={() => void summary.refetch()}>
-            Try again
-          </Button>
-        </Card>
+        <LoadFailed
+          message="Your billing details could not be loaded."
+          retry={summary.refetch}
+          card
+        />
       ) : (
         <PageSpinner label="Loading billing…" />
       )}

@@ -2,8 +2,8 @@ import type { TCreditHistoryEntry, TCreditHistoryRun } from "@cohort/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link } from "react-router";
-import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { LoadFailed } from "../../components/load-failed";
 import { PageNav } from "../../components/page-nav";
 import { Spinner } from "../../components/spinner";
 import { formatDateTime } from "../../lib/format/dates";
@@ -151,14 +151,7 @@ export function LedgerTable() {
 
   if (isPending) return <Spinner label="Loading credit history…" />;
   if (isError) {
-    return (
-      <div className="flex flex-wrap items-center gap-3 text-sm text-ink-700">
-        <p>The credit history could not be loaded.</p>
-        <Button variant="outline" size="sm" onClick={() => void refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadFailed message="The credit history could not be loaded." retry={refetch} />;
   }
   if (data.total === 0) {
     return <p className="text-sm text-ink-600">No credit movements yet.</p>;

@@ -4,7 +4,7 @@ import {
   type TUsageModel,
   type TUserUsage,
 } from "@cohort/contracts";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { DayAxisLabels } from "../../components/charts/day-axis-labels";
 import { ValueAxis } from "../../components/charts/value-axis";
 import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
@@ -38,18 +38,10 @@ function daySummary(days: readonly TUsageDay[]): string {
 }
 
 export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
-  const captionId = useId();
   const max = niceCeiling(Math.max(0, ...days.map((day) => day.credits)));
   const empty = days.every((day) => day.credits <= 0);
   return (
-    <figure
-      aria-labelledby={captionId}
-      className="grid content-start gap-3"
-      data-testid="usage-by-day"
-    >
-      <figcaption id={captionId} className="text-sm font-semibold text-ink-900">
-        Credits used per day
-      </figcaption>
+    <ChartFigure caption="Credits used per day" testId="usage-by-day">
       <div role="img" aria-label={daySummary(days)} className="grid grid-cols-[auto_1fr] gap-x-2">
         <ValueAxis max={max} className="h-40" />
         <div aria-hidden="true" className="relative h-40 border-b border-l border-ink-200">
@@ -118,23 +110,15 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
           </table>
         </div>
       </details>
-    </figure>
+    </ChartFigure>
   );
 }
 
 export function ModelUsageChart({ models }: { models: readonly TUsageModel[] }) {
-  const captionId = useId();
   const max = Math.max(0, ...models.map((model) => model.credits));
   const modelName = useModelNames();
   return (
-    <figure
-      aria-labelledby={captionId}
-      className="grid content-start gap-3"
-      data-testid="usage-by-model"
-    >
-      <figcaption id={captionId} className="text-sm font-semibold text-ink-900">
-        Credits used per model
-      </figcaption>
+    <ChartFigure caption="Credits used per model" testId="usage-by-model">
       {models.length === 0 ? (
         <p className="text-sm text-ink-600">No model calls in this period yet.</p>
       ) : (
@@ -163,7 +147,7 @@ export function ModelUsageChart({ models }: { models: readonly TUsageModel[] }) 
           ))}
         </ul>
       )}
-    </figure>
+    </ChartFigure>
   );
 }
 
@@ -173,5 +157,26 @@ export function UsageCharts({ usage }: { usage: TUserUsage }) {
       <DailyUsageChart days={usage.days} />
       <ModelUsageChart models={usage.models} />
     </div>
+  );
+}
+
+/** A chart with its caption above it, the caption naming the figure for screen readers. */
+function ChartFigure({
+  caption,
+  testId,
+  children,
+}: {
+  caption: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  const captionId = useId();
+  return (
+    <figure aria-labelledby={captionId} className="grid content-start gap-3" data-testid={testId}>
+      <figcaption id={captionId} className="text-sm font-semibold text-ink-900">
+        {caption}
+      </figcaption>
+      {children}
+    </figure>
   );
 }

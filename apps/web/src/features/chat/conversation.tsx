@@ -124,17 +124,8 @@ export function Conversation({
 }) {
   const queryClient = useQueryClient();
   const { user } = useAuth();
-  const {
-    load,
-    session,
-    setSession,
-    state,
-    addSent,
-    retry,
-    approvalDecided,
-    earlier,
-    loadEarlier,
-  } = useConversation(sessionId);
+  const conversation = useConversation(sessionId);
+  const { load, session, state, earlier } = conversation;
   const viewerReason = useReadOnlyReason(session?.workspace_id);
   useShowSessionWorkspace(session?.workspace_id);
   const [pending, setPending] = useState<{ content: string; at: string } | null>(null);
@@ -213,7 +204,7 @@ export function Conversation({
       <div className="mx-auto grid max-w-md gap-3 px-6 py-16 text-center" role="alert">
         <h1 className="text-xl font-bold text-ink-950">The session could not be loaded</h1>
         <p className="text-sm text-ink-600">{load.status === "error" ? load.message : null}</p>
-        <Button variant="outline" onClick={retry} className="justify-self-center">
+        <Button variant="outline" onClick={conversation.retry} className="justify-self-center">
           Try again
         </Button>
       </div>
@@ -236,7 +227,7 @@ export function Conversation({
     pinToBottom();
     try {
       const { run_id, message_id } = await sendChatMessage(session.id, text);
-      addSent({
+      conversation.addSent({
         runId: run_id,
         messageId: message_id,
         content: text,
@@ -250,7 +241,8 @@ export function Conversation({
       if (isApiError(error) && error.code === ERROR_CODES.agreementRequired) {
         void queryClient.invalidateQueries({ queryKey: AGREEMENT_STATUS_QUERY_KEY });
       }
-      if (isApiError(error) && error.code === SESSION_ERROR_CODES.sessionNotActive) retry();
+      if (isApiError(error) && error.code === SESSION_ERROR_CODES.sessionNotActive)
+        conversation.retry();
       return false;
     }
   };
@@ -263,7 +255,11 @@ export function Conversation({
     try {
       const { run_id, message_id } = await regenerateRun(runId);
       const message = state.messages.find((m) => m.id === message_id);
-      addSent({ runId: run_id, messageId: message_id, content: message?.content ?? "" });
+      conversation.addSent({
+        runId: run_id,
+        messageId: message_id,
+        content: message?.content ?? "",
+      });
       pick(run_id);
     } catch (error) {
       setFailure(describeSendFailure(error, session, user?.id));
@@ -277,7 +273,7 @@ export function Conversation({
     regenerate: (runId) => setRunAgain(runId),
     edit: (text) => setPrefill((p) => ({ text, key: (p?.key ?? 0) + 1 })),
     session,
-    onSessionChange: setSession,
+    onSessionChange: conversation.setSession,
     fork: (run, lane) => setForkTarget({ run, lane }),
   };
 
@@ -319,7 +315,7 @@ export function Conversation({
           session={session}
           coordinator={coordinator}
           runActive={active !== null}
-          onSessionChange={setSession}
+          onSessionChange={conversation.setSession}
           leading={leading}
         />
       </div>
@@ -345,7 +341,7 @@ export function Conversation({
               value={{
                 sessionId: session.id,
                 canDecide: viewerReason === null,
-                onDecided: approvalDecided,
+                onDecided: conversation.approvalDecided,
               }}
             >
               <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
@@ -353,7 +349,7 @@ export function Conversation({
                   <EarlierRunsLoader
                     hiddenTurns={firstShown}
                     earlier={earlier}
-                    onLoad={loadEarlier}
+                    onLoad={conversation.loadEarlier}
                   />
                 ) : null}
                 <BranchTurns
@@ -363,13 +359,13 @@ export function Conversation({
                   canStart={actions.canStart}
                   onShow={showVersion}
                   onEdited={(sent) => {
-                    addSent(sent);
+                    conversation.addSent(sent);
                     pick(sent.messageId, sent.runId);
                     pinToBottom();
                   }}
                   onEditFailed={(error) => {
                     if (isApiError(error) && error.code === SESSION_ERROR_CODES.sessionNotActive) {
-                      retry();
+                      conversation.retry();
                     }
                   }}
                 />
@@ -402,7 +398,7 @@ export function Conversation({
             onForked={({ runId, messageId, target, model }) => {
               setForkTarget(null);
               const message = state.messages.find((m) => m.id === messageId);
-              addSent({ runId, messageId, content: message?.content ?? "" });
+              conversation.addSent({ runId, messageId, content: message?.content ?? "" });
               setLocalForks((forks) => ({
                 ...forks,
                 [runId]: {
@@ -475,7 +471,7 @@ export function Conversation({
                         refusal={failure.refusal}
                         session={session}
                         onSessionChange={(updated) => {
-                          setSession(updated);
+                          conversation.setSession(updated);
                           setFailure(null);
                         }}
                       />

@@ -25,6 +25,7 @@ import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
 import { formatNumber } from "../../lib/format/numbers";
+import { apiMessage, usePendingAction } from "../../lib/ui/use-pending-action";
 import { DocumentPicker } from "../documents/document-picker";
 import { TemplatePicker } from "../templates/template-picker";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
@@ -219,8 +220,12 @@ export function NewSessionDialog({
   const [roleTools, setRoleTools] = useState<RoleToolChoices>({});
   const [documentIds, setDocumentIds] = useState<string[]>([]);
   const [reviewPlan, setReviewPlan] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const {
+    pending: busy,
+    error,
+    setError,
+    run,
+  } = usePendingAction(apiMessage("The session could not be created. Please try again."));
   const ids = useId();
   const { workspace } = useCurrentWorkspace();
 
@@ -251,7 +256,7 @@ export function NewSessionDialog({
   };
   const coordinatorModel = models.get(coordinator);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     const trimmed = title.trim();
@@ -289,8 +294,7 @@ export function NewSessionDialog({
           ]),
         )
       : null;
-    setBusy(true);
-    try {
+    void run(async () => {
       const { session } = await createSession({
         title: trimmed,
         description: description.trim(),
@@ -307,13 +311,7 @@ export function NewSessionDialog({
       await queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
       onOpenChange(false);
       navigate(`/chat/${session.id}`, { state: { focusComposer: true } });
-    } catch (cause) {
-      setError(
-        isApiError(cause) ? cause.message : "The session could not be created. Please try again.",
-      );
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

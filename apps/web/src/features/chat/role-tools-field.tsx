@@ -10,7 +10,7 @@ import {
   type TUnavailableTool,
 } from "@cohort/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { api } from "../../lib/api/api";
 
 /** The tools a workspace's sessions can give their roles (GET /api/tools). */
@@ -123,51 +123,35 @@ export function RoleToolsField({
                   </legend>
                   <ul className="grid gap-1">
                     {builtins.map((tool) => (
-                      <li key={tool.name}>
-                        <label className="flex items-start gap-2 text-xs text-ink-800">
-                          <input
-                            type="checkbox"
-                            className="mt-0.5 size-4 accent-brand-600"
-                            checked={chosen.builtins.includes(tool.name)}
-                            onChange={(event) =>
-                              update(role, {
-                                ...chosen,
-                                builtins: toggled(chosen.builtins, tool.name, event.target.checked),
-                              })
-                            }
-                          />
-                          <span>
-                            {tool.title} <span className="font-mono text-ink-500">{tool.name}</span>
-                          </span>
-                        </label>
-                      </li>
+                      <ToolChoice
+                        key={tool.name}
+                        checked={chosen.builtins.includes(tool.name)}
+                        onChange={(checked) =>
+                          update(role, {
+                            ...chosen,
+                            builtins: toggled(chosen.builtins, tool.name, checked),
+                          })
+                        }
+                      >
+                        {tool.title} <span className="font-mono text-ink-500">{tool.name}</span>
+                      </ToolChoice>
                     ))}
                     {servers.map((server) => (
-                      <li key={server.id}>
-                        <label className="flex items-start gap-2 text-xs text-ink-800">
-                          <input
-                            type="checkbox"
-                            className="mt-0.5 size-4 accent-brand-600"
-                            checked={chosen.mcp_servers.includes(server.id)}
-                            onChange={(event) =>
-                              update(role, {
-                                ...chosen,
-                                mcp_servers: toggled(
-                                  chosen.mcp_servers,
-                                  server.id,
-                                  event.target.checked,
-                                ),
-                              })
-                            }
-                          />
-                          <span>
-                            MCP server {server.name}{" "}
-                            <span className="text-ink-500">
-                              ({server.tools.length} tool{server.tools.length === 1 ? "" : "s"})
-                            </span>
-                          </span>
-                        </label>
-                      </li>
+                      <ToolChoice
+                        key={server.id}
+                        checked={chosen.mcp_servers.includes(server.id)}
+                        onChange={(checked) =>
+                          update(role, {
+                            ...chosen,
+                            mcp_servers: toggled(chosen.mcp_servers, server.id, checked),
+                          })
+                        }
+                      >
+                        MCP server {server.name}{" "}
+                        <span className="text-ink-500">
+                          ({server.tools.length} tool{server.tools.length === 1 ? "" : "s"})
+                        </span>
+                      </ToolChoice>
                     ))}
                   </ul>
                 </fieldset>
@@ -190,5 +174,30 @@ export function RoleToolsField({
         ) : null}
       </div>
     </details>
+  );
+}
+
+/** One role's box for a built-in tool or an MCP server. */
+function ToolChoice({
+  checked,
+  onChange,
+  children,
+}: {
+  checked: boolean;
+  onChange(checked: boolean): void;
+  children: ReactNode;
+}) {
+  return (
+    <li>
+      <label className="flex items-start gap-2 text-xs text-ink-800">
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4 accent-brand-600"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <span>{children}</span>
+      </label>
+    </li>
   );
 }

@@ -17,6 +17,7 @@ import { PlanEditor } from "./plan-editor";
 import { QueuedMessages } from "./queued-messages";
 import {
   CriticCard,
+  LaneCard,
   LaneGrid,
   PhaseStepper,
   PlanChecklist,
@@ -25,7 +26,7 @@ import {
 } from "./run-parts";
 import { RunSources, UsedMemories } from "./run-sources";
 import type { RunView } from "./run-state";
-import { AgentLaneGrid, ChatActionsContext } from "./step-versions";
+import { ChatActionsContext, StepLane } from "./step-versions";
 
 export function UserMessage({
   message,
@@ -183,7 +184,12 @@ export function RunLanes({ run, models }: { run: RunView; models: Map<string, TM
           <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
             Agents · {formatCount(agentLanes.length, "lane")}
           </h3>
-          <AgentLaneGrid run={run} lanes={agentLanes} models={models} />
+          <LaneGrid
+            lanes={agentLanes}
+            renderLane={(lane) => (
+              <StepLane key={lane.callId} run={run} lane={lane} models={models} />
+            )}
+          />
         </section>
       ) : null}
       <CriticCard run={run} />
@@ -192,7 +198,12 @@ export function RunLanes({ run, models }: { run: RunView; models: Map<string, TM
           <h3 className="text-xs font-semibold tracking-wide text-ink-500 uppercase">
             Revision round
           </h3>
-          <LaneGrid lanes={revisions} models={models} />
+          <LaneGrid
+            lanes={revisions}
+            renderLane={(lane) => (
+              <LaneCard key={lane.callId} lane={lane} model={models.get(lane.model)} />
+            )}
+          />
         </section>
       ) : null}
     </RunToolsProvider>

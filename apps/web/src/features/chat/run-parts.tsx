@@ -657,16 +657,21 @@ export function LaneCard({
   );
 }
 
-export function LaneGrid({ lanes, models }: { lanes: LaneView[]; models: Map<string, TModel> }) {
+/** Lanes side by side (one column on phones), each drawn by `renderLane`. */
+export function LaneGrid({
+  lanes,
+  renderLane,
+}: {
+  lanes: LaneView[];
+  renderLane(lane: LaneView): ReactNode;
+}) {
   if (lanes.length === 0) return null;
   return (
     <div
       className="grid grid-cols-1 gap-3 md:grid-cols-2 2xl:grid-cols-3"
       data-testid="agent-lanes"
     >
-      {lanes.map((lane) => (
-        <LaneCard key={lane.callId} lane={lane} model={models.get(lane.model)} />
-      ))}
+      {lanes.map(renderLane)}
     </div>
   );
 }

@@ -5,8 +5,8 @@ import { Button } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { FormMessage } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
-import { isApiError } from "../../lib/api/api-error";
 import { formatCount } from "../../lib/format/numbers";
+import { apiMessage, usePendingAction } from "../../lib/ui/use-pending-action";
 import { DocumentPicker } from "../documents/document-picker";
 import { chatKeys, putSessionDocuments, useSessionDocuments } from "./chat-api";
 
@@ -37,12 +37,13 @@ function AttachDialog({
 }) {
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<string[]>(() => attached.map((d) => d.id));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setError(null);
-    setBusy(true);
-    try {
+  const {
+    pending: busy,
+    error,
+    run,
+  } = usePendingAction(apiMessage("The documents could not be attached."));
+  const save = () =>
+    run(async () => {
       const saved = await putSessionDocuments(sessionId, selected);
       queryClient.setQueryData(chatKeys.documents(sessionId), saved);
       toast({
@@ -53,12 +54,7 @@ function AttachDialog({
         variant: "success",
       });
       onOpenChange(false);
-    } catch (cause) {
-      setError(isApiError(cause) ? cause.message : "The documents could not be attached.");
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <DialogFrame
       open={open}

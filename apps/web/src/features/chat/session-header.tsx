@@ -18,6 +18,7 @@ import { Field, FormButtons, FormMessage, TextAreaField } from "../../components
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatRunCredits, formatSpentOfBudget } from "../../lib/format/runs";
+import { apiMessage, usePendingAction } from "../../lib/ui/use-pending-action";
 import { ExportMenuItems } from "../export/export-menu-items";
 import { ImportedSessionMark } from "../export/imported-badge";
 import { SaveAsTemplateDialog } from "../templates/save-template";
@@ -92,9 +93,13 @@ function EditSessionDialog({
   const [policy, setPolicy] = useState(session.tools.policy);
   const [roleTools, setRoleTools] = useState<RoleToolChoices>(session.tools.roles);
   const [reviewPlan, setReviewPlan] = useState(session.review_plan);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const {
+    pending: busy,
+    error,
+    setError,
+    run,
+  } = usePendingAction(apiMessage("The session could not be saved."));
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!title.trim()) {
       setError("Give the session a title.");
@@ -109,8 +114,7 @@ function EditSessionDialog({
       }
       budgetCredits = Math.round(value * 100) / 100;
     }
-    setBusy(true);
-    try {
+    void run(async () => {
       const { session: saved } = await updateSession(session.id, {
         title: title.trim(),
         description: description.trim(),
@@ -124,11 +128,7 @@ function EditSessionDialog({
       });
       onSaved(saved);
       onOpenChange(false);
-    } catch (cause) {
-      setError(isApiError(cause) ? cause.message : "The session could not be saved.");
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <DialogFrame open={open} onOpenChange={onOpenChange} title="Edit session">

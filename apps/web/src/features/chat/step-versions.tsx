@@ -43,16 +43,20 @@ export interface ChatActions {
 
 export const ChatActionsContext = createContext<ChatActions | null>(null);
 
+/** What a lane's parts read: its run, the lane and the model catalogue. */
+type LaneProps = {
+  run: RunView;
+  lane: LaneView;
+  models: Map<string, TModel>;
+};
+
 function RerunForm({
   run,
   lane,
   models,
   sessionId,
   onDone,
-}: {
-  run: RunView;
-  lane: LaneView;
-  models: Map<string, TModel>;
+}: LaneProps & {
   sessionId: string;
   onDone(): void;
 }) {
@@ -208,15 +212,7 @@ function RewriteAnswer({ run, version }: { run: RunView; version: LaneView }) {
 }
 
 /** The footer actions of an agent's lane: copy, and re-run (first versions, ended runs). */
-function LaneActions({
-  run,
-  lane,
-  models,
-}: {
-  run: RunView;
-  lane: LaneView;
-  models: Map<string, TModel>;
-}) {
+function LaneActions({ run, lane, models }: LaneProps) {
   const actions = useContext(ChatActionsContext);
   const [open, setOpen] = useState(false);
   const what = `the ${AGENT_ROLE_NAMES[lane.role]}'s ${lane.kind === "agent" ? "draft" : "text"}`;
@@ -338,15 +334,7 @@ function VersionReview({ run, version }: { run: RunView; version: LaneView }) {
 }
 
 /** A plan step's lane, with its versions once it was re-run: side by side, or one by one. */
-export function StepLane({
-  run,
-  lane,
-  models,
-}: {
-  run: RunView;
-  lane: LaneView;
-  models: Map<string, TModel>;
-}) {
+export function StepLane({ run, lane, models }: LaneProps) {
   const versions = lane.kind === "agent" ? stepVersions(run, lane) : [lane];
   const [shown, setShown] = useState<string>(SIDE_BY_SIDE);
   if (versions.length === 1) {
@@ -393,28 +381,5 @@ export function StepLane({
         ))}
       </div>
     </section>
-  );
-}
-
-/** The lanes of a run's agents (and its Critic), each with its versions once re-run. */
-export function AgentLaneGrid({
-  run,
-  lanes,
-  models,
-}: {
-  run: RunView;
-  lanes: LaneView[];
-  models: Map<string, TModel>;
-}) {
-  if (lanes.length === 0) return null;
-  return (
-    <div
-      className="grid grid-cols-1 gap-3 md:grid-cols-2 2xl:grid-cols-3"
-      data-testid="agent-lanes"
-    >
-      {lanes.map((lane) => (
-        <StepLane key={lane.callId} run={run} lane={lane} models={models} />
-      ))}
-    </div>
   );
 }

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../lib/api/api-error";
 import { prefetchedOr } from "../../lib/api/boot-prefetch";
+import { createFrameBatch } from "../../lib/dom/frame-batch";
 import { socketSessionTransport } from "../../lib/realtime/realtime-client";
 import { startSessionFeed } from "../../lib/realtime/session-feed";
 import { useRealtimeConnection } from "../../lib/realtime/use-realtime";
@@ -53,8 +54,6 @@ export function useConversation(sessionId: string) {
   const [earlier, setEarlier] = useState<EarlierRuns | null>(null);
   /** Bumped by every (re)load: a page of earlier runs asked for before it is dropped. */
   const generation = useRef(0);
-  const queue = useRef<TRunEvent[]>([]);
-  const frame = useRef<number | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts the load (Retry)
   useEffect(() => {
@@ -64,13 +63,8 @@ export function useConversation(sessionId: string) {
     setSession(null);
     setState(EMPTY_CONVERSATION);
     setEarlier(null);
-    queue.current = [];
 
-    const flush = () => {
-      frame.current = null;
-      const events = queue.current;
-      queue.current = [];
-      if (events.length === 0) return;
+    const batch = createFrameBatch<TRunEvent>((events) => {
       setState((current) => applyRunEvents(current, events));
       let ended = false;
       for (const event of events) {
@@ -87,7 +81,7 @@ export function useConversation(sessionId: string) {
       }
       // The list shows recent activity; the profile's balance moved with the run.
       if (ended) void queryClient.invalidateQueries({ queryKey: chatKeys.sessions });
-    };
+    });
 
     // Reads the session and follows it; again, in place, when the server lost the events
     // the page showed last (a crash of a one-process server mid-run: decision 048).
@@ -98,7 +92,7 @@ export function useConversation(sessionId: string) {
       ).then(
         (detail) => {
           if (abort.signal.aborted) return;
-          queue.current = [];
+          batch.clear();
           generation.current += 1;
           const { state: initial, afterSeq } = conversationFromDetail(detail);
           setSession(detail.session);
@@ -128,10 +122,7 @@ export function useConversation(sessionId: string) {
             afterSeq,
             fetchEvents: (after, signal) => listSessionEvents(sessionId, after, signal),
             transport: socketSessionTransport(),
-            onEvents: (events) => {
-              queue.current.push(...events);
-              frame.current ??= requestAnimationFrame(flush);
-            },
+            onEvents: (events) => batch.push(...events),
             onError: (error) => {
               logger.warn("Live updates for a session failed", {
                 sessionId,
@@ -160,8 +151,7 @@ export function useConversation(sessionId: string) {
     return () => {
       abort.abort();
       stop?.();
-      if (frame.current !== null) cancelAnimationFrame(frame.current);
-      frame.current = null;
+      batch.stop();
     };
   }, [sessionId, attempt, queryClient]);
 

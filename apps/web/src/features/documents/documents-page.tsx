@@ -2,8 +2,8 @@ import type { TDocumentsResponse } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type DragEvent, useCallback, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { LoadFailed } from "../../components/load-failed";
 import { PageSection } from "../../components/page-section";
 import { PageSpinner } from "../../components/spinner";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
@@ -103,12 +103,7 @@ function DocumentsHome({ uploads }: { uploads: ReturnType<typeof useUploads> }) 
       {isPending ? (
         <PageSpinner label="Loading your documents…" />
       ) : isError ? (
-        <Card className="flex flex-wrap items-center gap-3 p-5 text-sm text-ink-700">
-          <p>Your documents could not be loaded.</p>
-          <Button variant="outline" size="sm" onClick={() => void refetch()}>
-            Try again
-          </Button>
-        </Card>
+        <LoadFailed message="Your documents could not be loaded." retry={refetch} card />
       ) : documents.length === 0 ? (
         <EmptyState data={data} />
       ) : (

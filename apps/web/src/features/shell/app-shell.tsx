@@ -9,7 +9,7 @@ import { useSignOut } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
-import { CloseIcon } from "../../components/icons";
+import { CloseIcon, MenuIcon } from "../../components/icons";
 import { Logo } from "../../components/logo";
 import { MAIN_CONTENT_ID } from "../../components/skip-link";
 import { PageSpinner } from "../../components/spinner";
@@ -17,12 +17,7 @@ import { showFlashToasts } from "../../components/toast/flash-toast";
 import { AgreementGate, useAgreementState } from "../agreement/agreement-gate";
 import { CurrentWorkspaceProvider, useCurrentWorkspace } from "../workspaces/current-workspace";
 import { InvitationDialog } from "../workspaces/invitation-dialog";
-import {
-  ShellCreditBalance,
-  ShellCreditChip,
-  useLiveTeamCredits,
-  useShownWallet,
-} from "../workspaces/team-credits";
+import { ShellCredits, useLiveTeamCredits, useShownWallet } from "../workspaces/team-credits";
 import { WorkspaceSwitcher } from "../workspaces/workspace-switcher";
 import { CoChatBadge } from "./cochat-badge";
 import { ConnectionStatusSlot } from "./connection-status";
@@ -108,7 +103,7 @@ function AccountPanel({ user }: { user: TUserProfile | null }) {
         </Badge>
         <CoChatBadge tier={tier} />
       </div>
-      {user ? <ShellCreditBalance user={user} pendingWelcome={pendingWelcome} /> : null}
+      {user ? <ShellCredits user={user} pendingWelcome={pendingWelcome} /> : null}
       <Button variant="outline" size="sm" onClick={signOut} disabled={pending}>
         Sign out
       </Button>
@@ -200,20 +195,13 @@ export function AppShell() {
             <header className="sticky top-0 z-30 flex h-14 items-center justify-between gap-3 border-b border-ink-200 bg-white/95 px-3 backdrop-blur lg:hidden">
               <Dialog.Trigger asChild>
                 <Button variant="ghost" size="sm" aria-label="Open navigation">
-                  <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6">
-                    <path
-                      d="M4 7h16M4 12h16M4 17h16"
-                      stroke="currentColor"
-                      strokeWidth="2"
-                      strokeLinecap="round"
-                    />
-                  </svg>
+                  <MenuIcon />
                 </Button>
               </Dialog.Trigger>
               <Link to="/dashboard" aria-label="Cohort dashboard" className="rounded-lg">
                 <Logo />
               </Link>
-              {user ? <ShellCreditChip user={user} pendingWelcome={pendingWelcome} /> : null}
+              {user ? <ShellCredits user={user} pendingWelcome={pendingWelcome} chip /> : null}
             </header>
             <Dialog.Portal>
               <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-950/40 lg:hidden" />

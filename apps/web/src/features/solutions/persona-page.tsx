@@ -2,6 +2,7 @@ import { PERSONAS } from "@cohort/contracts";
 import { useParams } from "react-router";
 import { ButtonLink } from "../../components/button";
 import { Container } from "../../components/container";
+import { CardsSection } from "../../components/marketing/cards-section";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
 import { PageHeader } from "../../components/marketing/page-header";
@@ -36,21 +37,11 @@ export function PersonaPage() {
           </ButtonLink>
         </div>
       </PageHeader>
-      <section aria-labelledby="pains-title" className="py-16 sm:py-20">
-        <Container>
-          <h2 id="pains-title" className="text-2xl font-bold tracking-tight text-ink-950">
-            What changes for {content.name.toLowerCase()}
-          </h2>
-          <ul className="mt-8 grid gap-6 md:grid-cols-3">
-            {content.pains.map((pain) => (
-              <li key={pain.title} className="rounded-2xl border border-ink-200 p-6">
-                <h3 className="font-semibold text-ink-950">{pain.title}</h3>
-                <p className="mt-2 text-sm leading-6 text-ink-600">{pain.text}</p>
-              </li>
-            ))}
-          </ul>
-        </Container>
-      </section>
+      <CardsSection
+        id="pains-title"
+        title={`What changes for ${content.name.toLowerCase()}`}
+        items={content.pains}
+      />
       <section
         aria-labelledby="gains-title"
         className="border-y border-ink-200 bg-ink-50 py-16 sm:py-20"

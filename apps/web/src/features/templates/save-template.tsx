@@ -5,7 +5,7 @@ import { useAuth } from "../../auth/use-auth";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormButtons, FormMessage, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
-import { isApiError } from "../../lib/api/api-error";
+import { apiMessage, usePendingAction } from "../../lib/ui/use-pending-action";
 import { createTemplate, templateKeys } from "./templates-api";
 import { TemplatesUpgradeHint, useTemplatesUnlocked } from "./templates-gate";
 
@@ -30,20 +30,22 @@ function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): 
   const [name, setName] = useState(session.title);
   const [description, setDescription] = useState("");
   const [shared, setShared] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const {
+    pending: busy,
+    error,
+    setError,
+    run,
+  } = usePendingAction(apiMessage("The template could not be saved."));
   // A personal workspace has one member: sharing there would change nothing.
   const team = user !== null && session.workspace_id !== user.id;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) {
       setError("Give the template a name.");
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       const { template } = await createTemplate({
         name: name.trim(),
         description: description.trim(),
@@ -57,10 +59,7 @@ function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): 
         variant: "success",
       });
       onClose();
-    } catch (cause) {
-      setError(isApiError(cause) ? cause.message : "The template could not be saved.");
-      setBusy(false);
-    }
+    });
   };
 
   return (

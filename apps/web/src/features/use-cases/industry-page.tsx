@@ -2,6 +2,7 @@ import { INDUSTRIES } from "@cohort/contracts";
 import { Link, useParams } from "react-router";
 import { ButtonLink } from "../../components/button";
 import { Container } from "../../components/container";
+import { CardsSection } from "../../components/marketing/cards-section";
 import { CautionNote } from "../../components/marketing/caution-note";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
@@ -37,21 +38,7 @@ export function IndustryPage() {
           </ButtonLink>
         </div>
       </PageHeader>
-      <section aria-labelledby="workflows-title" className="py-16 sm:py-20">
-        <Container>
-          <h2 id="workflows-title" className="text-2xl font-bold tracking-tight text-ink-950">
-            Where it helps
-          </h2>
-          <ul className="mt-8 grid gap-6 md:grid-cols-3">
-            {content.workflows.map((workflow) => (
-              <li key={workflow.title} className="rounded-2xl border border-ink-200 p-6">
-                <h3 className="font-semibold text-ink-950">{workflow.title}</h3>
-                <p className="mt-2 text-sm leading-6 text-ink-600">{workflow.text}</p>
-              </li>
-            ))}
-          </ul>
-        </Container>
-      </section>
+      <CardsSection id="workflows-title" title="Where it helps" items={content.workflows} />
       <section
         aria-labelledby="team-title"
         className="border-y border-ink-200 bg-ink-50 py-16 sm:py-20"

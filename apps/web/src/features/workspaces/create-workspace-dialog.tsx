@@ -6,6 +6,7 @@ import { Button } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Field } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
+import { usePendingAction } from "../../lib/ui/use-pending-action";
 import { useCurrentWorkspace } from "./current-workspace";
 import { createWorkspace, workspaceKeys } from "./workspaces-api";
 
@@ -20,30 +21,30 @@ export function CreateWorkspaceDialog({
   const queryClient = useQueryClient();
   const { switchTo } = useCurrentWorkspace();
   const [name, setName] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const {
+    pending: busy,
+    error,
+    setError,
+    run,
+  } = usePendingAction((cause) =>
+    failureMessage(cause, "The workspace could not be created. Please try again."),
+  );
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) {
       setError("Give the workspace a name.");
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       const workspace = await createWorkspace(trimmed);
       await queryClient.invalidateQueries({ queryKey: workspaceKeys.list });
       switchTo(workspace.id);
       toast({ title: `${workspace.name} created`, variant: "success" });
       setName("");
       onOpenChange(false);
-    } catch (cause) {
-      setError(failureMessage(cause, "The workspace could not be created. Please try again."));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

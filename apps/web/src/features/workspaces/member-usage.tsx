@@ -1,6 +1,7 @@
 import type { TWorkspace, TWorkspaceMemberUsage } from "@cohort/contracts";
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/button";
+import { DataTable } from "../../components/data-table";
 import { inputClasses } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { formatCreditAmount } from "../../lib/format/numbers";
@@ -92,65 +93,51 @@ export function MemberUsage({
       ) : usage.isError ? (
         <p className="text-sm text-ink-600">The usage could not be loaded just now.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="member-usage">
-            <thead className="text-xs text-ink-500">
-              <tr>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Member
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">
-                  Used
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">
-                  Calls
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  Monthly cap
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-100">
-              {usage.data.members.map((member) => (
-                <tr key={member.user_id} data-testid="member-usage-row">
-                  <td className="py-2 pr-3">
-                    <span className="block font-medium text-ink-900">
-                      {member.display_name || member.email}
-                    </span>
-                    <span className="block text-xs text-ink-500">{ROLE_LABELS[member.role]}</span>
-                  </td>
-                  <td
-                    className="py-2 pr-3 text-right tabular-nums"
-                    data-testid="member-usage-spent"
-                  >
-                    {formatCreditAmount(member.spent_credits)}
-                    {member.held_credits > 0 ? (
-                      <span className="block text-xs text-ink-500">
-                        +{formatCreditAmount(member.held_credits)} held
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{member.calls}</td>
-                  <td className="py-2">
-                    {editCaps ? (
-                      <CapForm
-                        key={String(member.monthly_cap_credits)}
-                        workspace={workspace}
-                        member={member}
-                      />
-                    ) : member.monthly_cap_credits === null ? (
-                      <span className="text-ink-500">No cap</span>
-                    ) : (
-                      <span className="tabular-nums">
-                        {formatCreditAmount(member.monthly_cap_credits)} credits
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="member-usage"
+          columns={[
+            "Member",
+            { label: "Used", end: true },
+            { label: "Calls", end: true },
+            "Monthly cap",
+          ]}
+          className=""
+        >
+          {usage.data.members.map((member) => (
+            <tr key={member.user_id} data-testid="member-usage-row">
+              <td className="py-2 pr-3">
+                <span className="block font-medium text-ink-900">
+                  {member.display_name || member.email}
+                </span>
+                <span className="block text-xs text-ink-500">{ROLE_LABELS[member.role]}</span>
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums" data-testid="member-usage-spent">
+                {formatCreditAmount(member.spent_credits)}
+                {member.held_credits > 0 ? (
+                  <span className="block text-xs text-ink-500">
+                    +{formatCreditAmount(member.held_credits)} held
+                  </span>
+                ) : null}
+              </td>
+              <td className="py-2 pr-3 text-right tabular-nums">{member.calls}</td>
+              <td className="py-2">
+                {editCaps ? (
+                  <CapForm
+                    key={String(member.monthly_cap_credits)}
+                    workspace={workspace}
+                    member={member}
+                  />
+                ) : member.monthly_cap_credits === null ? (
+                  <span className="text-ink-500">No cap</span>
+                ) : (
+                  <span className="tabular-nums">
+                    {formatCreditAmount(member.monthly_cap_credits)} credits
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -74,20 +74,38 @@ export function useShownWallet(user: TUserProfile | null): {
   return { pending, team, pool, balance };
 }
 
-/** The shell's credit widget: the personal balance, or in a team the pool and my cap. */
-export function ShellCreditBalance({
+/**
+ * The shell's credit widget: the personal balance, or in a team the pool and my cap; `chip`,
+ * the narrow header's chip instead.
+ */
+export function ShellCredits({
   user,
   pendingWelcome,
+  chip = false,
 }: {
   user: TUserProfile;
   pendingWelcome: number;
+  chip?: boolean;
 }) {
   const { pending, team, pool } = useShownWallet(user);
   if (pending) return null;
   if (!team) {
-    return <CreditBalance credits={user.credits_remaining} pendingWelcome={pendingWelcome} />;
+    return chip ? (
+      <CreditBalanceChip credits={user.credits_remaining} pendingWelcome={pendingWelcome} />
+    ) : (
+      <CreditBalance credits={user.credits_remaining} pendingWelcome={pendingWelcome} />
+    );
   }
   if (!pool.data) return null;
+  if (chip) {
+    return (
+      <CreditBalanceChip
+        credits={pool.data.balance}
+        label={TEAM_POOL_LABEL}
+        to={WORKSPACE_SETTINGS_PATH}
+      />
+    );
+  }
   return (
     <CreditBalance
       credits={pool.data.balance}
@@ -95,28 +113,6 @@ export function ShellCreditBalance({
       addCreditsTo={roleAtLeast(team.role, "admin") ? WORKSPACE_SETTINGS_PATH : null}
       reload={() => pool.refetch({ throwOnError: true })}
       note={capNote(pool.data)}
-    />
-  );
-}
-
-export function ShellCreditChip({
-  user,
-  pendingWelcome,
-}: {
-  user: TUserProfile;
-  pendingWelcome: number;
-}) {
-  const { pending, team, pool } = useShownWallet(user);
-  if (pending) return null;
-  if (!team) {
-    return <CreditBalanceChip credits={user.credits_remaining} pendingWelcome={pendingWelcome} />;
-  }
-  if (!pool.data) return null;
-  return (
-    <CreditBalanceChip
-      credits={pool.data.balance}
-      label={TEAM_POOL_LABEL}
-      to={WORKSPACE_SETTINGS_PATH}
     />
   );
 }

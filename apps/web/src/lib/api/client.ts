@@ -192,6 +192,16 @@ function isCsrfFailure(status: number, body: TApiError | null): boolean {
   return body.error.code === ERROR_CODES.csrfInvalid || body.error.message.includes("CSRF");
 }
 
+/** What a response the client cannot read (not JSON, not its schema) becomes; logged first. */
+function invalidResponse(raw: RawResponse): ApiError {
+  return new ApiError({
+    status: raw.status,
+    code: CLIENT_ERROR_CODES.invalidResponse,
+    message: FRIENDLY_MESSAGES.invalidResponse,
+    requestId: raw.requestId,
+  });
+}
+
 function normalizePath(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
 }
@@ -422,12 +432,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         : undefined;
     if (typeof token !== "string" || token.length === 0) {
       logger.error("CSRF token response had no token", { url, requestId: raw.requestId });
-      throw new ApiError({
-        status: raw.status,
-        code: CLIENT_ERROR_CODES.invalidResponse,
-        message: FRIENDLY_MESSAGES.invalidResponse,
-        requestId: raw.requestId,
-      });
+      throw invalidResponse(raw);
     }
     return token;
   }
@@ -440,12 +445,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       const parsed = parseJson(raw.text);
       if (!parsed.ok) {
         logger.error("API response was not valid JSON", { url, requestId: raw.requestId });
-        throw new ApiError({
-          status: raw.status,
-          code: CLIENT_ERROR_CODES.invalidResponse,
-          message: FRIENDLY_MESSAGES.invalidResponse,
-          requestId: raw.requestId,
-        });
+        throw invalidResponse(raw);
       }
       data = parsed.value;
     }
@@ -458,12 +458,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         requestId: raw.requestId,
         cause: cause instanceof Error ? cause.message : String(cause),
       });
-      throw new ApiError({
-        status: raw.status,
-        code: CLIENT_ERROR_CODES.invalidResponse,
-        message: FRIENDLY_MESSAGES.invalidResponse,
-        requestId: raw.requestId,
-      });
+      throw invalidResponse(raw);
     }
   }
 
