@@ -83,11 +83,18 @@ export async function createDb(options: DbOptions): Promise<Db> {
 }
 
 /**
+ * A table scan starts at the first block, not where the last scan of the table stopped: a
+ * search's bounded pool of matches is the first ones in storage order, so the same query
+ * ranks the same pool every time, on either database (decision 081).
+ */
+const SEARCH_CONF = "synchronize_seqscans=off";
+
+/**
  * PostgreSQL's default 128 MB of shared buffers is sized for a dedicated server; an embedded,
  * single-connection database reads through the OS page cache just as well, and the smaller
  * pool keeps an idle Cohort process well under 200 MB.
  */
-const PGLITE_CONF = "shared_buffers=8MB";
+const PGLITE_CONF = `shared_buffers=8MB\n${SEARCH_CONF}`;
 
 async function createPglite(options: DbOptions): Promise<Db> {
   if (options.dataDir) prepareDataDir(options.dataDir, PGLITE_CONF, migrationScript());
@@ -110,7 +117,10 @@ async function createPostgres(options: DbOptions): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: options.maxConnections ?? 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    options: [
+      `-c ${SEARCH_CONF}`,
+      ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+    ].join(" "),
   });
   // A client's error (e.g. the server restarting) must not crash the process, whether the
   // client is idle or checked out (a transaction in flight): the next query reports it

@@ -129,10 +129,10 @@ export function createSearcher(db: Db, embedder: Embedder | null): Searcher {
       const searched = documents.map((document) => document.id);
       const candidates = embedder ? CANDIDATES : limit;
       let text = match === "all" ? query : anyWord(query);
-      let keyword = await keywordRanking(db, searched, text, candidates);
+      let keyword = await keywordRanking(db, searched, text, candidates, match);
       if (keyword.length === 0 && match === "all") {
         text = anyWord(query);
-        keyword = await keywordRanking(db, searched, text, candidates);
+        keyword = await keywordRanking(db, searched, text, candidates, "any");
       }
       let ranked = keyword;
       if (embedder) {
@@ -188,29 +188,50 @@ async function readyDocuments(
 /**
  * Matching chunks ranked beyond this many: ranking reads every match's tsvector, and a
  * query of common words matches most of a large corpus (60,000 of 100,000 chunks: seconds).
- * Up to it the ranking is exact; past it, the first matches the scan yields are ranked
- * (decision 078).
+ * Up to it the ranking is exact; past it, the first matches in storage order are ranked
+ * (decisions 078 and 081).
  */
-export const RANKED_MATCHES_MAX = 2000;
+export const RANKED_MATCHES_MAX = 1000;
 
+/**
+ * The best `limit` of the first RANKED_MATCHES_MAX matches. Any-word queries match densely,
+ * so a scan stopped at the bound is cheapest and the planner finds it; every-word queries
+ * often match a few percent of the chunks, where a scan stopped at the bound still reads
+ * (and detoasts) most of the table, so their matches are planned as if all were wanted (an
+ * index scan when they are few) and read only up to the bound (decision 081). Either way
+ * the first matches in storage order, so both plans rank the same pool.
+ */
 async function keywordRanking(
   db: Db,
   documentIds: string[],
   query: string,
   limit: number,
+  match: "all" | "any",
 ): Promise<{ id: string; score: number }[]> {
   const { rows } = await db.query<{ id: string; score: number }>(
-    `SELECT m.id, ts_rank_cd(m.search, q.query) AS score
-       FROM websearch_to_tsquery('english', $2) AS q(query),
-            LATERAL (SELECT c.id, c.search FROM document_chunks c
-                      WHERE c.document_id = ANY($1::uuid[]) AND c.search @@ q.query
-                      LIMIT $4) AS m
-      ORDER BY score DESC, m.id
-      LIMIT $3`,
+    match === "any" ? ANY_WORD_RANKING : ALL_WORDS_RANKING,
     [documentIds, query, limit, RANKED_MATCHES_MAX],
   );
   return rows.map((row) => ({ id: row.id, score: Number(row.score) }));
 }
+
+const ANY_WORD_RANKING = `SELECT m.id, ts_rank_cd(m.search, q.query) AS score
+   FROM websearch_to_tsquery('english', $2) AS q(query),
+        LATERAL (SELECT c.id, c.search FROM document_chunks c
+                  WHERE c.document_id = ANY($1::uuid[]) AND c.search @@ q.query
+                  LIMIT $4) AS m
+  ORDER BY score DESC, m.id
+  LIMIT $3`;
+
+// A MATERIALIZED CTE is planned for all its rows and read only as far as the LIMIT asks.
+const ALL_WORDS_RANKING = `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS query),
+     matches AS MATERIALIZED (
+       SELECT c.id, c.search FROM document_chunks c, q
+        WHERE c.document_id = ANY($1::uuid[]) AND c.search @@ q.query)
+SELECT m.id, ts_rank_cd(m.search, q.query) AS score
+  FROM q, (SELECT id, search FROM matches LIMIT $4) AS m
+ ORDER BY score DESC, m.id
+ LIMIT $3`;
 
 /** Reciprocal rank fusion of several rankings (ids best first). */
 function fuse(rankings: readonly (readonly string[])[]): { id: string; score: number }[] {
