@@ -10,13 +10,16 @@
 // settlement, OpenAI's chunk format. The floor is the fake provider read directly.
 // BENCH_CALLS calls per path (default 200); p50 and p99 over every chunk, and of the time to
 // the first chunk.
-import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
 import { buildIfStale } from "../scripts/build.mjs";
 import { csrfHeaders } from "../test-support/api-client.mjs";
-import { machine, root, startServer } from "./server.mjs";
+import {
+  BENCH_ADMIN,
+  BENCH_ADMIN_ENV,
+  machine,
+  startFakeProvider,
+  startServer,
+} from "./server.mjs";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARMUP = Math.min(20, CALLS);
@@ -26,25 +29,9 @@ const CHUNKS = 20;
 const MODEL = "cochat";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
 const LIMIT = "100000";
-const ADMIN = { email: "bench-admin@example.com", password: "bench admin passphrase 1" };
 const STAMP = /⟦t=(\d+\.\d+)⟧/g;
 const messages = [{ role: "user", content: "Say twenty words." }];
 const now = () => performance.timeOrigin + performance.now();
-
-async function startFakeProvider() {
-  const settings = { ttftMs: TTFT_MS, chunkMs: CHUNK_MS, chunks: CHUNKS };
-  const child = spawn(
-    process.execPath,
-    [path.join(root, "bench/fake-provider.mjs"), JSON.stringify(settings)],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", () => reject(new Error("the fake provider exited")));
-  });
-  process.once("exit", () => child.kill("SIGTERM"));
-  return { url, stop: () => child.kill("SIGTERM") };
-}
 
 async function api(base, token, method, url, body, headers = {}) {
   const response = await fetch(`${base}${url}`, {
@@ -79,7 +66,7 @@ async function benchUser(base) {
     },
     await csrfHeaders(base),
   );
-  const admin = await api(base, null, "POST", "/api/admin/login", ADMIN, {
+  const admin = await api(base, null, "POST", "/api/admin/login", BENCH_ADMIN, {
     authorization: "Bearer bench",
   });
   await api(base, admin.token, "PUT", `/api/admin/users/${user.id}/tier`, { tier: "pro" });
@@ -132,7 +119,7 @@ const fmt = (ms) => `${ms.toFixed(2)} ms`;
 
 const ENTRY = process.env.BENCH_SERVER_ENTRY ?? "apps/server/dist/main.js";
 if (ENTRY === "apps/server/dist/main.js") await buildIfStale({ only: ["server"] });
-const fake = await startFakeProvider();
+const fake = await startFakeProvider({ ttftMs: TTFT_MS, chunkMs: CHUNK_MS, chunks: CHUNKS });
 const server = await startServer({
   entry: ENTRY,
   env: {
@@ -140,8 +127,7 @@ const server = await startServer({
     RATE_LIMIT_PER_MINUTE: "1000000000",
     ACCESS_TOKEN_RATE_PER_MINUTE: "1000000000",
     COCHAT_MESSAGES_PER_HOUR: LIMIT,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    ...BENCH_ADMIN_ENV,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
