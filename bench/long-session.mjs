@@ -369,6 +369,10 @@ try {
     const dir = process.env.BENCH_SCREENSHOTS;
     await page.screenshot({ path: `${dir}/long-session-open.png` });
     await page.getByText("Load earlier runs").first().scrollIntoViewIfNeeded();
+    // Two frames: turns skipped off screen (content-visibility) are painted once they are on it.
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     await page.screenshot({ path: `${dir}/long-session-top.png` });
   }
   opens.sort((a, b) => a.at - b.at);
