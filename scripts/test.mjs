@@ -5,9 +5,11 @@
 // TEST_SECOND_NODE (the path of another Node binary, e.g. Node 24 from the `node` package
 // that .ci/run installs), unit and integration run once more on that Node: on PostgreSQL
 // when it is set (then this Node runs them on PGlite only), else on PGlite.
-// Ends with one line: "N passed, N failed, N skipped".
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+// The fault tests and that second pass run in the background beside the browser tests, which
+// mostly wait on pages (a core sat idle through them); each step's line gives its time and
+// how busy the machine's CPU was meanwhile. Ends with one line: "N passed, N failed, N skipped".
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,19 +38,77 @@ function missingTool(what, lines) {
   }
 }
 
+/** The machine's busy and total CPU ticks (all cores), from /proc/stat where there is one. */
+function cpuTicks() {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1);
+    const ticks = fields.map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    const idle = ticks[3] + (ticks[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** "(N s, CPU busy P %)": how long a step took and how busy the whole machine was meanwhile. */
+function took(started, ticks) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const now = cpuTicks();
+  if (!ticks || !now || now.total === ticks.total) return `${seconds} s`;
+  const busy = Math.round((100 * (now.busy - ticks.busy)) / (now.total - ticks.total));
+  return `${seconds} s, CPU busy ${busy} %`;
+}
+
+/** Runs a command with its output live; resolves to whether it passed. */
 function step(name, command, args, env = {}) {
   const started = Date.now();
+  const ticks = cpuTicks();
   console.log(`\n▶ ${name}`);
-  const result = spawnSync(command, args, {
+  // Not spawnSync: a step in the background (backgroundStep) goes on meanwhile.
+  const child = spawn(command, args, {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, ...env },
   });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const ok = result.status === 0;
-  console.log(`${ok ? "✔" : "✖"} ${name} (${seconds} s)`);
-  if (!ok) failures.push(name);
-  return ok;
+  return new Promise((resolve) => {
+    child.on("error", () => resolve(false));
+    child.on("close", (status) => {
+      const ok = status === 0;
+      console.log(`${ok ? "✔" : "✖"} ${name} (${took(started, ticks)})`);
+      if (!ok) failures.push(name);
+      resolve(ok);
+    });
+  });
+}
+
+/**
+ * The same as step, in the background: the command's output goes to a file, printed whole
+ * when it ends (two live outputs would interleave line by line), while the caller goes on.
+ */
+function backgroundStep(name, command, args, env = {}) {
+  const started = Date.now();
+  const ticks = cpuTicks();
+  const log = path.join(mkdtempSync(path.join(tmpdir(), "cohort-step-")), "output.log");
+  const fd = openSync(log, "w");
+  console.log(`\n▶ ${name} (in the background; its output follows when it ends)`);
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ["ignore", fd, fd],
+    env: { ...process.env, ...env },
+  });
+  closeSync(fd);
+  return new Promise((resolve) => {
+    child.on("error", () => resolve(false));
+    child.on("close", (status) => {
+      const ok = status === 0;
+      console.log(`\n▶ ${name}: its output (it ran in the background)`);
+      process.stdout.write(readFileSync(log, "utf8"));
+      console.log(`${ok ? "✔" : "✖"} ${name} (${took(started, ticks)})`);
+      if (!ok) failures.push(name);
+      resolve(ok);
+    });
+  });
 }
 
 /** The step's slowest files, so a CI log shows where its time goes. */
@@ -64,7 +124,8 @@ function printSlowest(name, files, count = 8) {
     console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
 }
 
-function vitest(name, projects, extra = [], node = process.execPath) {
+/** vitest's arguments for some projects, writing its JSON report to a file of its own. */
+function vitestCommand(projects, extra, node) {
   const report = path.join(mkdtempSync(path.join(tmpdir(), "cohort-vitest-")), "report.json");
   const args = [
     "run",
@@ -75,12 +136,28 @@ function vitest(name, projects, extra = [], node = process.execPath) {
     ...extra,
   ];
   // A second Node runs vitest's own entry, first on PATH so that what tests spawn uses it too.
-  const ok =
-    node === process.execPath
-      ? step(name, bin("vitest"), args)
-      : step(name, node, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
-          PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}`,
-        });
+  if (node === process.execPath) return { report, command: bin("vitest"), args, env: {} };
+  return {
+    report,
+    command: node,
+    args: [path.join(root, "node_modules/vitest/vitest.mjs"), ...args],
+    env: { PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}` },
+  };
+}
+
+async function vitest(name, projects, extra = [], node = process.execPath) {
+  const { report, command, args, env } = vitestCommand(projects, extra, node);
+  readReport(name, report, await step(name, command, args, env));
+}
+
+/** vitest in the background (backgroundStep); resolves when it has ended and been counted. */
+async function vitestInBackground(name, projects, extra = [], node = process.execPath) {
+  const { report, command, args, env } = vitestCommand(projects, extra, node);
+  readReport(name, report, await backgroundStep(name, command, args, env));
+}
+
+/** Adds a vitest run's JSON report to the totals, with its slowest and its failed tests. */
+function readReport(name, report, ok) {
   try {
     const json = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += json.numPassedTests;
@@ -109,11 +186,11 @@ function vitest(name, projects, extra = [], node = process.execPath) {
   }
 }
 
-step("typecheck", bin("tsc"), ["-p", "packages/contracts"]) &&
-  step("typecheck server", bin("tsc"), ["-p", "apps/server"]) &&
-  step("typecheck web", bin("tsc"), ["-p", "apps/web"]) &&
-  step("typecheck tools", bin("tsc"), ["-p", "tsconfig.tools.json"]);
-step("lint", bin("biome"), ["ci", "."]);
+(await step("typecheck", bin("tsc"), ["-p", "packages/contracts"])) &&
+  (await step("typecheck server", bin("tsc"), ["-p", "apps/server"])) &&
+  (await step("typecheck web", bin("tsc"), ["-p", "apps/web"])) &&
+  (await step("typecheck tools", bin("tsc"), ["-p", "tsconfig.tools.json"]));
+await step("lint", bin("biome"), ["ci", "."]);
 
 // The Firebase Auth emulator (firebase-tools, ~600 packages) is not in the project's own
 // install: it has a package of its own, installed here the first time (decision 055).
@@ -156,41 +233,56 @@ const splitAcrossNodes = postgres && secondVersion !== "";
 // database schema and Redis prefix. 1,916 tests in 450 s instead of about 800 s. Files share
 // their worker's module graph (isolate: false in vitest.config.ts): 2,129 tests in 481 s
 // instead of 745 s.
-vitest(
+await vitest(
   "unit + integration",
   postgres && !splitAcrossNodes
     ? ["unit", "integration", "integration-postgres"]
     : ["unit", "integration"],
   ["--maxWorkers=2"],
 );
-if (secondVersion) {
-  vitest(
-    `unit + integration${splitAcrossNodes ? " on PostgreSQL" : ""} on Node ${secondVersion}`,
-    ["unit", splitAcrossNodes ? "integration-postgres" : "integration"],
-    ["--maxWorkers=2"],
-    secondNode,
-  );
-}
-
 // The fault tests start their own PostgreSQL server and redis-server (never the shared ones),
-// so they need the binaries, not the services; their global setup builds the server.
+// so they need the binaries, not the services; they run the built server.
 const faultTools = findFaultTools();
-if (faultTools.ok) {
-  vitest("fault tests (several instances, PostgreSQL, Redis)", ["faults"]);
-} else {
-  missingTool("fault tests (PostgreSQL or redis-server is missing)", [
-    `THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.`,
-    "Install them (Debian: apt-get install -y postgresql redis-server).",
-  ]);
+const chromium = findChromium();
+if (chromium || faultTools.ok) {
+  console.log("\n▶ build for the fault and browser tests");
+  await buildIfStale();
 }
 
-const chromium = findChromium();
+/**
+ * The fault tests, then the second Node's pass: in the background while the browser tests
+ * run (below). A browser file mostly waits on the page, so the machine had a core idle
+ * through them; the two lanes share nothing (own ports, own databases, schemas and Redis
+ * prefixes). The browser files that race a stream (e2e-alone) wait until this lane is done.
+ */
+async function secondLane() {
+  if (faultTools.ok) {
+    await vitestInBackground("fault tests (several instances, PostgreSQL, Redis)", ["faults"]);
+  } else {
+    missingTool("fault tests (PostgreSQL or redis-server is missing)", [
+      `THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.`,
+      "Install them (Debian: apt-get install -y postgresql redis-server).",
+    ]);
+  }
+  if (secondVersion) {
+    await vitestInBackground(
+      `unit + integration${splitAcrossNodes ? " on PostgreSQL" : ""} on Node ${secondVersion}`,
+      ["unit", splitAcrossNodes ? "integration-postgres" : "integration"],
+      ["--maxWorkers=2"],
+      secondNode,
+    );
+  }
+}
+const lane = secondLane();
+
 if (chromium) {
-  console.log("\n▶ build for browser tests");
-  await buildIfStale();
-  // Two browser files at a time in the e2e project (vitest.config.ts); e2e-alone one by one.
-  vitest("browser tests (Chromium)", ["e2e", "e2e-alone"], ["--maxWorkers=2"]);
+  // Two browser files at a time in the e2e project (vitest.config.ts)…
+  await vitest("browser tests (Chromium)", ["e2e"], ["--maxWorkers=2"]);
+  await lane;
+  // …and the ones that race a stream one by one, with nothing else running.
+  await vitest("browser tests that race a stream (Chromium, one at a time)", ["e2e-alone"]);
 } else {
+  await lane;
   missingTool("browser tests (no Chromium)", [
     "NO CHROMIUM FOUND: the browser tests were NOT run.",
     "Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.",
