@@ -186,11 +186,14 @@ function readReport(name, report, ok) {
   }
 }
 
-(await step("typecheck", bin("tsc"), ["-p", "packages/contracts"])) &&
-  (await step("typecheck server", bin("tsc"), ["-p", "apps/server"])) &&
-  (await step("typecheck web", bin("tsc"), ["-p", "apps/web"])) &&
-  (await step("typecheck tools", bin("tsc"), ["-p", "tsconfig.tools.json"]));
-await step("lint", bin("biome"), ["ci", "."]);
+/** Typecheck and lint: in the background beside the unit and integration pass (they emit nothing). */
+async function checks() {
+  (await backgroundStep("typecheck", bin("tsc"), ["-p", "packages/contracts"])) &&
+    (await backgroundStep("typecheck server", bin("tsc"), ["-p", "apps/server"])) &&
+    (await backgroundStep("typecheck web", bin("tsc"), ["-p", "apps/web"])) &&
+    (await backgroundStep("typecheck tools", bin("tsc"), ["-p", "tsconfig.tools.json"]));
+  await backgroundStep("lint", bin("biome"), ["ci", "."]);
+}
 
 // The Firebase Auth emulator (firebase-tools, ~600 packages) is not in the project's own
 // install: it has a package of its own, installed here the first time (decision 055).
@@ -233,6 +236,7 @@ const splitAcrossNodes = postgres && secondVersion !== "";
 // database schema and Redis prefix. 1,916 tests in 450 s instead of about 800 s. Files share
 // their worker's module graph (isolate: false in vitest.config.ts): 2,129 tests in 481 s
 // instead of 745 s.
+const checked = checks();
 await vitest(
   "unit + integration",
   postgres && !splitAcrossNodes
@@ -240,6 +244,7 @@ await vitest(
     : ["unit", "integration"],
   ["--maxWorkers=2"],
 );
+await checked;
 // The fault tests start their own PostgreSQL server and redis-server (never the shared ones),
 // so they need the binaries, not the services; they run the built server.
 const faultTools = findFaultTools();
