@@ -21,8 +21,8 @@ export interface PopupResult {
 }
 
 type Loaded = {
-  auth: import("firebase/auth").Auth;
-  sdk: typeof import("firebase/auth");
+  auth: import("@firebase/auth").Auth;
+  sdk: typeof import("@firebase/auth");
 };
 
 let loading: { key: string; promise: Promise<Loaded> } | null = null;
@@ -32,8 +32,8 @@ function load(config: TFirebaseClientConfig): Promise<Loaded> {
   if (loading?.key === key) return loading.promise;
   const promise = (async () => {
     const [{ initializeApp, getApps, deleteApp }, sdk] = await Promise.all([
-      import("firebase/app"),
-      import("firebase/auth"),
+      import("@firebase/app"),
+      import("@firebase/auth"),
     ]);
     // A changed configuration (another deployment behind the same origin) starts afresh.
     await Promise.all(getApps().map((app) => deleteApp(app)));
