@@ -9,6 +9,7 @@ import {
   type TWorkspaceShareList,
 } from "@cohort/contracts";
 import { api } from "../../lib/api/api";
+import { readEvents } from "../../lib/api/read-events";
 
 /** The Share dialog's calls (members) and the public page's (anyone with the link). */
 export function createShare(sessionId: string, body: TCreateShare): Promise<TShareCreated> {
@@ -48,33 +49,47 @@ export interface ShareStreamHandlers {
 }
 
 /**
- * A live link's run events after `after`, through the browser's EventSource (no socket for
- * viewers). The stream is closed on its `end` or on any error instead of letting the
- * browser reconnect from the first cursor; the page then re-reads the view (a 404 shows
- * the link is gone) and opens a new stream from where it is.
+ * How long one stream of a live link is read before it is opened afresh: the API client times
+ * out every call, and a viewer may keep a page open for hours. The page re-reads the view and
+ * goes on from its cursor, so nothing is missed.
+ */
+const SHARE_STREAM_MS = 10 * 60_000;
+
+/**
+ * A live link's run events after `after` (no socket for viewers), read with the API client's
+ * stream and the web's one reader of Server-Sent Events (decision 074). On the stream's `end`,
+ * its close or any error the page is told to stop; it then re-reads the view (a 404 shows the
+ * link is gone) and opens a new stream from where it is.
  */
 export function openShareStream(
   token: string,
   after: number,
   handlers: ShareStreamHandlers,
 ): () => void {
-  const source = new EventSource(
-    `/api/share/${encodeURIComponent(token)}/events?after=${encodeURIComponent(after)}`,
-  );
+  const abort = new AbortController();
   let open = true;
   const stop = () => {
     if (!open) return;
     open = false;
-    source.close();
+    abort.abort();
     handlers.onStop();
   };
-  source.addEventListener(SHARE_STREAM_EVENTS.run, (message) => {
-    handlers.onEvent(JSON.parse((message as MessageEvent<string>).data) as TSharedRunEvent);
-  });
-  source.addEventListener(SHARE_STREAM_EVENTS.end, stop);
-  source.addEventListener("error", stop);
+  const read = async () => {
+    const stream = await api.stream("GET", `/share/${encodeURIComponent(token)}/events`, {
+      query: { after },
+      signal: abort.signal,
+      timeoutMs: SHARE_STREAM_MS,
+      // A viewer is usually signed out: a 401 here is nobody's lost sign-in.
+      redirectOnUnauthorized: false,
+    });
+    for await (const { event, data } of readEvents(stream.chunks())) {
+      if (!open || event === SHARE_STREAM_EVENTS.end) return;
+      if (event === SHARE_STREAM_EVENTS.run) handlers.onEvent(JSON.parse(data) as TSharedRunEvent);
+    }
+  };
+  read().then(stop, stop);
   return () => {
     open = false;
-    source.close();
+    abort.abort();
   };
 }
