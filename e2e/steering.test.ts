@@ -9,7 +9,7 @@ import { useOwnServer } from "./support/own-server";
 import { horizontalOverflow } from "./support/ui";
 
 /**
- * Steering the team (issue 32, decision 069) in a real browser, on the simulator: "Review the
+ * Steering the team (decision 069) in a real browser, on the simulator: "Review the
  * plan first" stops the run with its plan editable (reordered, a step removed, one added, a
  * role and a model changed) and the run follows the edited plan; a message sent meanwhile is
  * received and taken into account; Steer on a streaming lane continues it with the note,
