@@ -27,7 +27,7 @@ import { waitFor } from "./support/wait";
 
 /**
  * A crash (SIGKILL) loses nothing of a conversation's branches, forks and pending approvals
- * (issues 32 and 30), on PostgreSQL with the queue on Redis, against the built server and the
+ * (decisions 069 and 059), on PostgreSQL with the queue on Redis, against the built server and the
  * built-in simulator (no provider key). One instance at a time: it is killed, and another
  * starts on the same database, as a restart after a crash does. The simulator's pace is set
  * per instance: at once where a test only needs the work done, slow where a call must still
