@@ -2,6 +2,7 @@ import type { TTelemetryPreferences } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { Card } from "../../components/card";
+import { SectionHeader } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { analytics, browserDeclinesTracking } from "../../lib/telemetry/telemetry";
@@ -52,7 +53,7 @@ export function AnalyticsPreference() {
 
   return (
     <Card className="p-5 sm:p-6">
-      <h2 className="text-base font-semibold text-ink-950">Privacy</h2>
+      <SectionHeader title="Privacy" />
       <div className="mt-3 flex items-start gap-3">
         <input
           id={checkboxId}

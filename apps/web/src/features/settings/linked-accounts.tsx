@@ -12,6 +12,7 @@ import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { ProviderIcon } from "../../components/provider-icon";
+import { SectionHeader } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
@@ -134,12 +135,14 @@ export function LinkedAccounts() {
   ]);
   return (
     <Card className="p-5 sm:p-6">
-      <h2 className="text-base font-semibold text-ink-950">Linked sign-in accounts</h2>
-      <p className="mt-1 text-sm text-ink-600">
-        {identities.data?.hasPassword
-          ? "Besides your password, these accounts can sign you in."
-          : "These accounts sign you in. Keep at least one, or set a password first."}
-      </p>
+      <SectionHeader
+        title="Linked sign-in accounts"
+        lead={
+          identities.data?.hasPassword
+            ? "Besides your password, these accounts can sign you in."
+            : "These accounts sign you in. Keep at least one, or set a password first."
+        }
+      />
       {identities.isPending || providers.isPending ? (
         <div className="py-6">
           <Spinner label="Loading your linked accounts…" />

@@ -8,6 +8,7 @@ import { LOGGED_OUT_MESSAGE } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { SectionHeader } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
@@ -79,10 +80,10 @@ export function SignInsList() {
   });
   return (
     <Card className="p-5 sm:p-6">
-      <h2 className="text-base font-semibold text-ink-950">Where you're signed in</h2>
-      <p className="mt-1 text-sm text-ink-600">
-        The browsers and apps signed in to your account. Sign out any you do not recognise.
-      </p>
+      <SectionHeader
+        title="Where you're signed in"
+        lead="The browsers and apps signed in to your account. Sign out any you do not recognise."
+      />
       {isPending ? (
         <div className="py-6">
           <Spinner label="Loading your signed-in devices…" />

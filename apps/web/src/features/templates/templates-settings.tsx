@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { inputClasses } from "../../components/form";
+import { SectionHeader } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -163,13 +164,11 @@ export function TemplatesSettings() {
       className="p-5 sm:p-6"
       data-testid="templates-settings"
     >
-      <h2 id="templates-title" className="text-base font-semibold text-ink-950">
-        Templates
-      </h2>
-      <p className="mt-1 text-sm text-ink-600">
-        Saved session setups: coordinator, team, models, instructions, budget and documents. Save
-        one from a session's ⋯ menu; start from one in the New session dialog.
-      </p>
+      <SectionHeader
+        id="templates-title"
+        title="Templates"
+        lead="Saved session setups: coordinator, team, models, instructions, budget and documents. Save one from a session's ⋯ menu; start from one in the New session dialog."
+      />
       {unlocked ? null : (
         <div className="mt-3">
           <TemplatesUpgradeHint />
