@@ -12,8 +12,8 @@ import {
   solidPng,
 } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { createSession, eventsOf, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /**
  * CoVision makes images (decision 064): the real `@ai-sdk/openai` client against a local
@@ -47,13 +47,11 @@ afterAll(async () => {
 beforeEach(() => fake.reset({ text: "Here is the lighthouse you asked for." }));
 
 async function designerRun(app: TestApp, message = "A poster of a lighthouse at dusk") {
-  const owner = await signUp(app.app);
-  await setCredits(app.app, owner.user.id, 500);
+  const owner = await signUpWithCredits(app.app, 500);
   const session = await createSession(owner.client, {
     agent_preferences: { designer: { enabled: true, model: "covision" } },
   });
-  const started = await sendMessage(owner.client, session.id, message);
-  const events = await waitForRunEnd(owner.client, session.id, started.run_id, 60_000);
+  const { events } = await runToEnd(owner.client, session.id, message, 60_000);
   const detail = (await owner.client.get(`/api/sessions/${session.id}`)).json();
   const run = detail.runs.at(-1) as TRun;
   const answer = (detail.messages as { role: string; content: string }[])
@@ -391,8 +389,7 @@ describe("generate_image, the Designer's tool", () => {
 
 describe("generate_image in a run", () => {
   it("the Designer calls it by default; its picture is stored, priced, listed as the result's file", async () => {
-    const owner = await signUp(keyless.app);
-    await setCredits(keyless.app, owner.user.id, 500);
+    const owner = await signUpWithCredits(keyless.app, 500);
     const session = await createSession(owner.client, {
       manual_agent_selection: true,
       agent_preferences: { designer: { enabled: true, model: null, instructions: "" } },

@@ -7,18 +7,18 @@ import {
   takeNewEvents,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import {
   createSession,
   eventsOf,
+  runToEnd,
   sendMessage,
   sessionEvents,
   waitForEvent,
   waitForRunEnd,
 } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, setCredits, signUpWithCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
 
 /** Re-running one step of an ended run on another model (decision 031), on the simulator. */
@@ -45,8 +45,7 @@ const TEAM = {
 };
 
 async function user(credits = 200) {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, credits);
+  const signed = await signUpWithCredits(t.app, credits);
   return signed;
 }
 
@@ -290,8 +289,7 @@ describe("two re-runs of one run at once", () => {
   });
 
   it("starts one and refuses the other with 409 rerun_in_progress", async () => {
-    const signed = await signUp(paced.app);
-    await setCredits(paced.app, signed.user.id, 200);
+    const signed = await signUpWithCredits(paced.app, 200);
     const { session, run, coderStep } = await completedRun(signed.client);
     const both = await Promise.all([
       signed.client.post(rerunUrl(session.id, run.id, coderStep), { model: "coquick" }),
@@ -554,8 +552,7 @@ describe("re-runs and running work", () => {
   afterAll(() => slow.close());
 
   it("answers 409 while the run is still going", async () => {
-    const signed = await signUp(slow.app);
-    await setCredits(slow.app, signed.user.id, 200);
+    const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
     const session = await createSession(client, TEAM);
     const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
@@ -573,8 +570,7 @@ describe("re-runs and running work", () => {
   });
 
   it("gives a lane stopped mid-stream the tokens it used (estimated), charged for what it showed", async () => {
-    const signed = await signUp(slow.app);
-    await setCredits(slow.app, signed.user.id, 200);
+    const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
     const session = await createSession(client, TEAM);
     const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
@@ -604,12 +600,10 @@ describe("re-runs and running work", () => {
     const paced = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "150", SIGNUP_CREDITS: "0" });
     try {
       await paced.app.ready();
-      const signed = await signUp(paced.app);
-      await setCredits(paced.app, signed.user.id, 200);
+      const signed = await signUpWithCredits(paced.app, 200);
       const { client } = signed;
       const session = await createSession(client, TEAM);
-      const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
-      await waitForRunEnd(client, session.id, run_id, 60_000);
+      const { run_id } = await runToEnd(client, session.id, "Write a CSV parser", 60_000);
       const run = await runOf(client, session.id, run_id);
       const step = run.plan?.steps.find((s) => s.role === "coder")?.id ?? "";
       const before = await balanceOf(paced.app, signed.user.id);

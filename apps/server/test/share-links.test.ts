@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd, sendMessage } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { parseSse, type SseEvent } from "./support/sse";
 import { createTeam } from "./support/workspaces";
 
@@ -34,8 +34,7 @@ const TEAM = {
 };
 
 async function owner(): Promise<SignedUp> {
-  const signed = await signUp(t.app, { firstName: "Grace", lastName: "Hopper" });
-  await setCredits(t.app, signed.user.id, 200);
+  const signed = await signUpWithCredits(t.app, 200, { firstName: "Grace", lastName: "Hopper" });
   return signed;
 }
 
@@ -44,8 +43,7 @@ async function sessionWithRuns(who: SignedUp, messages: string[]) {
   const session = await createSession(who.client, { title: "Launch plan", ...TEAM });
   const runIds: string[] = [];
   for (const message of messages) {
-    const { run_id } = await sendMessage(who.client, session.id, message);
-    await waitForRunEnd(who.client, session.id, run_id);
+    const { run_id } = await runToEnd(who.client, session.id, message);
     runIds.push(run_id);
   }
   return { session, runIds };
