@@ -12,7 +12,7 @@ import {
   solidPng,
 } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import { createSession, eventsOf, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, eventsOf, runToEnd } from "./support/runs";
 import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /**
@@ -396,12 +396,12 @@ describe("generate_image in a run", () => {
       // The Designer's default tools include generate_image; costly, so no asking here.
       tools: { policy: "never_ask", roles: {} },
     });
-    const started = await sendMessage(
+    const { events } = await runToEnd(
       owner.client,
       session.id,
       "Generate an image for the landing page: a lighthouse at dusk",
+      90_000,
     );
-    const events = await waitForRunEnd(owner.client, session.id, started.run_id, 90_000);
     const result = eventsOf(events, "tool.result").find((e) => e.tool === "generate_image");
     expect(result).toMatchObject({ status: "completed", credits: 4.2 });
     const file = result?.files?.[0];

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import {
+  CODER_AND_CRITIC,
   createSession,
   eventsOf,
   runToEnd,
@@ -36,28 +37,18 @@ afterAll(async () => {
   await t.close();
 });
 
-const TEAM = {
-  manual_agent_selection: true,
-  agent_preferences: {
-    coder: { enabled: true, model: "cologic" },
-    critic: { enabled: true, model: "coreason" },
-  },
-};
-
-async function user(credits = 200) {
-  const signed = await signUpWithCredits(t.app, credits);
-  return signed;
+function user(credits = 200) {
+  return signUpWithCredits(t.app, credits);
 }
 
 /** A session with one completed run of the Coder and the Critic. */
 async function completedRun(client: TestClient) {
-  const session = await createSession(client, TEAM);
-  const { run_id } = await sendMessage(
+  const session = await createSession(client, CODER_AND_CRITIC);
+  const { run_id, events } = await runToEnd(
     client,
     session.id,
     "Write a Python function that parses CSV",
   );
-  const events = await waitForRunEnd(client, session.id, run_id);
   expect(events.at(-1)?.type).toBe("run.completed");
   const run = await runOf(client, session.id, run_id);
   const coder = run.plan?.steps.find((s) => s.role === "coder");
@@ -176,7 +167,7 @@ describe("re-running a step with another model", () => {
     const { client } = await user(200);
     const { client: stranger } = await user(200);
     const { session, run, coderStep } = await completedRun(client);
-    const other = await createSession(client, TEAM);
+    const other = await createSession(client, CODER_AND_CRITIC);
     const cases: [TestClient, string, unknown, number, string][] = [
       [stranger, rerunUrl(session.id, run.id, coderStep), { model: "coquick" }, 404, "not_found"],
       [client, rerunUrl(other.id, run.id, coderStep), { model: "coquick" }, 404, "not_found"],
@@ -419,7 +410,7 @@ describe("re-writing the answer with a re-run version", () => {
     const { client } = await user(200);
     const { client: stranger } = await user(200);
     const { session, run, coderStep } = await rerunVersion(client, false);
-    const other = await createSession(client, TEAM);
+    const other = await createSession(client, CODER_AND_CRITIC);
     const cases: [TestClient, string, number, string][] = [
       [stranger, synthesizeUrl(session.id, run.id, coderStep, 2), 404, "not_found"],
       [client, synthesizeUrl(other.id, run.id, coderStep, 2), 404, "not_found"],
@@ -554,7 +545,7 @@ describe("re-runs and running work", () => {
   it("answers 409 while the run is still going", async () => {
     const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
-    const session = await createSession(client, TEAM);
+    const session = await createSession(client, CODER_AND_CRITIC);
     const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
     const early = await client.post(rerunUrl(session.id, run_id, "s1"), { model: "coquick" });
     expect(early.statusCode).toBe(409);
@@ -572,7 +563,7 @@ describe("re-runs and running work", () => {
   it("gives a lane stopped mid-stream the tokens it used (estimated), charged for what it showed", async () => {
     const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
-    const session = await createSession(client, TEAM);
+    const session = await createSession(client, CODER_AND_CRITIC);
     const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
     await waitForEvent(client, session.id, (e) => e.type === "agent.delta" && e.kind === "agent");
     await client.post(`/api/ai/chat/${run_id}/cancel`);
@@ -602,7 +593,7 @@ describe("re-runs and running work", () => {
       await paced.app.ready();
       const signed = await signUpWithCredits(paced.app, 200);
       const { client } = signed;
-      const session = await createSession(client, TEAM);
+      const session = await createSession(client, CODER_AND_CRITIC);
       const { run_id } = await runToEnd(client, session.id, "Write a CSV parser", 60_000);
       const run = await runOf(client, session.id, run_id);
       const step = run.plan?.steps.find((s) => s.role === "coder")?.id ?? "";

@@ -11,7 +11,7 @@ import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { SOLAR, uploadProcessed } from "./support/documents";
-import { createSession, runToEnd, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd, sessionEvents } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { untilIdle } from "./support/wait";
 
@@ -115,12 +115,11 @@ describe("a run with attached documents", () => {
     const session = await createSession(a.client);
     await attach(a.client, session.id, [solar.id, bread.id]);
 
-    const started = await sendMessage(
+    const { events, ...started } = await runToEnd(
       a.client,
       session.id,
       "Plan the installation of solar panels on our roof",
     );
-    const events = await waitForRunEnd(a.client, session.id, started.run_id);
     const completed = eventsOfType(events, "run.completed")[0];
     expect(completed, events.map((e) => e.type).join(", ")).toBeDefined();
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
 import { signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
-import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd, sessionEvents } from "./support/runs";
 import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
 
@@ -196,12 +196,12 @@ describe("tools in runs", () => {
     expect(ack.ok).toBe(true);
 
     executed.length = 0;
-    const { run_id } = await sendMessage(
+    const { run_id, events } = await runToEnd(
       client,
       session.id,
       "Lookup inventory, fetch the huge report, run the slow forecast and check the broken ledger, then write the restock script.",
+      60_000,
     );
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
 
     const calls = events.filter((e): e is TRunEventOf<"tool.call"> => e.type === "tool.call");
@@ -265,12 +265,12 @@ describe("tools in runs", () => {
     const { client, user } = await signUpWithCredits(t.app, 100);
     const session = await coderSession(client);
     executed.length = 0;
-    const { run_id } = await sendMessage(
+    const { events } = await runToEnd(
       client,
       session.id,
       "Get a priced quote and delete records of old orders.",
+      60_000,
     );
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
 
     const priced = resultsOf(events, "priced_quote");
