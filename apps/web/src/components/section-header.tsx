@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
+import { Card } from "./card";
 
 /**
  * A settings card's heading and the sentence under it (Profile, Provider keys, Your data), with
@@ -31,5 +32,43 @@ export function SectionHeader({
       <div className="min-w-0 max-w-xl">{heading}</div>
       {action}
     </div>
+  );
+}
+
+/**
+ * A settings card: a region named by its SectionHeader, then its content. `id` is the heading's
+ * id when something else points at it (a form's aria-labelledby); `anchor` is the card's own id
+ * (/settings#templates).
+ */
+export function SectionCard({
+  id,
+  anchor,
+  title,
+  lead,
+  action,
+  testId,
+  children,
+}: {
+  id?: string;
+  anchor?: string;
+  title: ReactNode;
+  lead?: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+  children: ReactNode;
+}) {
+  const generated = useId();
+  const headingId = id ?? generated;
+  return (
+    <Card
+      id={anchor}
+      role="region"
+      aria-labelledby={headingId}
+      className="p-5 sm:p-6"
+      data-testid={testId}
+    >
+      <SectionHeader id={headingId} title={title} lead={lead} action={action} />
+      {children}
+    </Card>
   );
 }

@@ -10,9 +10,8 @@ import { failureMessage } from "../../auth/account-api";
 import { fetchAuthProviders } from "../../auth/google-sign-in";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { ProviderIcon } from "../../components/provider-icon";
-import { SectionHeader } from "../../components/section-header";
+import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
@@ -134,15 +133,14 @@ export function LinkedAccounts() {
     ...(identities.data?.identities.map((identity) => identity.provider) ?? []),
   ]);
   return (
-    <Card className="p-5 sm:p-6">
-      <SectionHeader
-        title="Linked sign-in accounts"
-        lead={
-          identities.data?.hasPassword
-            ? "Besides your password, these accounts can sign you in."
-            : "These accounts sign you in. Keep at least one, or set a password first."
-        }
-      />
+    <SectionCard
+      title="Linked sign-in accounts"
+      lead={
+        identities.data?.hasPassword
+          ? "Besides your password, these accounts can sign you in."
+          : "These accounts sign you in. Keep at least one, or set a password first."
+      }
+    >
       {identities.isPending || providers.isPending ? (
         <div className="py-6">
           <Spinner label="Loading your linked accounts…" />
@@ -165,6 +163,6 @@ export function LinkedAccounts() {
           ))}
         </ul>
       )}
-    </Card>
+    </SectionCard>
   );
 }

@@ -2,8 +2,7 @@ import type { TLocalModelServersResponse } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
-import { SectionHeader } from "../../components/section-header";
+import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { chatKeys } from "../chat/chat-api";
@@ -56,23 +55,18 @@ export function LocalModels() {
   };
 
   return (
-    <Card className="p-5 sm:p-6" data-testid="local-models">
-      <SectionHeader
-        title="Local models"
-        lead="Models running on this server's machine answer for free, with no key: Ollama (port 11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) are found by themselves."
-        action={
-          data?.discovery === "on" ? (
-            <Button
-              variant="secondary"
-              size="sm"
-              disabled={looking}
-              onClick={() => void lookAgain()}
-            >
-              {looking ? "Looking…" : "Look again"}
-            </Button>
-          ) : null
-        }
-      />
+    <SectionCard
+      testId="local-models"
+      title="Local models"
+      lead="Models running on this server's machine answer for free, with no key: Ollama (port 11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) are found by themselves."
+      action={
+        data?.discovery === "on" ? (
+          <Button variant="secondary" size="sm" disabled={looking} onClick={() => void lookAgain()}>
+            {looking ? "Looking…" : "Look again"}
+          </Button>
+        ) : null
+      }
+    >
       {data === undefined ? null : data.discovery === "configured" ? (
         <p className="mt-3 text-sm text-ink-700">
           This installation names its model server (OPENAI_COMPATIBLE_BASE_URL), so Cohort does not
@@ -99,6 +93,6 @@ export function LocalModels() {
           ))}
         </ul>
       )}
-    </Card>
+    </SectionCard>
   );
 }

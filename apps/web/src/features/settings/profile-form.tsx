@@ -3,9 +3,8 @@ import { type FormEvent, useState } from "react";
 import { failureMessage, updateProfile } from "../../auth/account-api";
 import { setSignedIn } from "../../auth/auth-store";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { Field, FormMessage } from "../../components/form";
-import { SectionHeader } from "../../components/section-header";
+import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 
 export const PROFILE_SAVED_MESSAGE = "Profile updated";
@@ -42,17 +41,16 @@ export function ProfileForm({ user }: { user: TUserProfile }) {
   };
 
   return (
-    <Card className="p-5 sm:p-6">
-      <SectionHeader
-        id="profile-title"
-        title="Profile"
-        lead={
-          <>
-            How you appear in Cohort. Your email address is{" "}
-            <span className="font-medium text-ink-800">{user.email}</span>.
-          </>
-        }
-      />
+    <SectionCard
+      id="profile-title"
+      title="Profile"
+      lead={
+        <>
+          How you appear in Cohort. Your email address is{" "}
+          <span className="font-medium text-ink-800">{user.email}</span>.
+        </>
+      }
+    >
       <form aria-labelledby="profile-title" onSubmit={onSubmit} className="mt-5 grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
@@ -97,6 +95,6 @@ export function ProfileForm({ user }: { user: TUserProfile }) {
           </Button>
         </div>
       </form>
-    </Card>
+    </SectionCard>
   );
 }
