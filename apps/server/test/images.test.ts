@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { TRun, TSharedView } from "@cohort/contracts";
+import type { TRun, TRunEvent, TSharedView } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
@@ -45,6 +45,14 @@ afterAll(async () => {
   await fake?.close();
 });
 beforeEach(() => fake.reset({ text: "Here is the lighthouse you asked for." }));
+
+/** The id of the picture the Designer's lane links to. */
+function imageIdOf(events: TRunEvent[]): string {
+  const lane = eventsOf(events, "agent.delta")
+    .map((e) => e.text)
+    .join("");
+  return IMAGE_PATH.exec(lane)?.[3] as string;
+}
 
 async function designerRun(app: TestApp, message = "A poster of a lighthouse at dusk") {
   const owner = await signUpWithCredits(app.app, 500);
@@ -138,11 +146,7 @@ describe("CoVision through OpenAI's images API", () => {
   it("serves the image to no one else: a stranger and a signed-out caller get 404 and 401", async () => {
     fake.next({ json: ONE_DESIGNER });
     const { events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
     const stranger = await signUp(t.app);
     const denied = await stranger.client.get(`/api/images/${id}`);
     expect(denied.statusCode).toBe(404);
@@ -159,11 +163,7 @@ describe("CoVision through OpenAI's images API", () => {
   it("shows the picture through a share link with the link's own path, and only there", async () => {
     fake.next({ json: ONE_DESIGNER });
     const { owner, session, events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
     const created = await owner.client.post(`/api/sessions/${session.id}/shares`, {});
     expect(created.statusCode).toBe(201);
     const token = created.json().share.token as string;
@@ -214,11 +214,7 @@ describe("exports of a session with a picture", () => {
   it("link it in Markdown, list it by reference in JSON and embed it in the PDF", async () => {
     fake.next({ json: ONE_DESIGNER });
     const { owner, session, events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
 
     const markdown = await owner.client.get(`/api/sessions/${session.id}/export?format=markdown`);
     expect(markdown.statusCode).toBe(200);
@@ -298,11 +294,7 @@ describe("a PNG of another size", () => {
     const big = solidPng(64, [200, 30, 30]);
     fake.next({ json: ONE_DESIGNER }, { image: big });
     const { owner, events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
     const served = await owner.client.get(`/api/images/${id}`);
     expect(served.headers["content-length"]).toBe(String(big.length));
     expect(Buffer.compare(served.rawPayload, big)).toBe(0);

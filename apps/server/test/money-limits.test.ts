@@ -27,6 +27,16 @@ async function runsOf(client: TestClient, sessionId: string) {
   return detail.runs as { status: string; total_credits: number; steps: TRunStep[] }[];
 }
 
+/** Asks for a run the money cannot pay: the 402's error. */
+async function refusedRun(client: TestClient, sessionId: string) {
+  const refused = await client.post("/api/ai/chat", {
+    session_id: sessionId,
+    message: "Plan a product launch",
+  });
+  expect(refused.statusCode).toBe(402);
+  return refused.json().error;
+}
+
 /** balance = Σ ledger, nothing held, nothing negative. */
 async function expectSettled(t: Pick<TestApp, "db">, accountId: string) {
   const balance = await getBalance(t.db, accountId);
@@ -127,12 +137,7 @@ describe("holds that grow with the answer", () => {
   it("answers 402 before planning when the smallest run does not fit: nothing stored or charged", async () => {
     const me = await signUpWithCredits(t.app, 0.3);
     const session = await createSession(me.client);
-    const refused = await me.client.post("/api/ai/chat", {
-      session_id: session.id,
-      message: "Plan a product launch",
-    });
-    expect(refused.statusCode).toBe(402);
-    const error = refused.json().error;
+    const error = await refusedRun(me.client, session.id);
     expect(error.code).toBe("insufficient_credits");
     expect(error.details).toMatchObject({ limit: "balance", available: 0.3 });
     expect(error.details.required).toBeGreaterThan(0.3);
@@ -224,12 +229,7 @@ describe("the personal monthly spending limit", () => {
       remaining: 0.3,
     });
     const session = await createSession(me.client);
-    const refused = await me.client.post("/api/ai/chat", {
-      session_id: session.id,
-      message: "Plan a product launch",
-    });
-    expect(refused.statusCode).toBe(402);
-    const error = refused.json().error;
+    const error = await refusedRun(me.client, session.id);
     expect(error.code).toBe("personal_limit_reached");
     expect(error.details).toMatchObject({ limit: "personal_limit", available: 0.3 });
     expect(error.message).toBe(

@@ -56,6 +56,16 @@ async function completedRun(client: TestClient) {
   return { session, run, coderStep: coder.id };
 }
 
+/** What a re-run or a re-written answer leaves as it was: the run's end, score, cost and answer. */
+function endOf(run: TRun) {
+  return {
+    status: "completed",
+    critic_score: run.critic_score,
+    total_credits: run.total_credits,
+    result_message_id: run.result_message_id,
+  };
+}
+
 async function runOf(client: TestClient, sessionId: string, runId: string): Promise<TRun> {
   const detail = (await client.get(`/api/sessions/${sessionId}`)).json();
   return detail.runs.find((r: TRun) => r.id === runId);
@@ -116,12 +126,7 @@ describe("re-running a step with another model", () => {
 
     // Stored: both versions, the new one linked to the first, with its cost and score.
     const after = await runOf(client, session.id, run.id);
-    expect(after).toMatchObject({
-      status: "completed",
-      critic_score: run.critic_score,
-      total_credits: run.total_credits,
-      result_message_id: run.result_message_id,
-    });
+    expect(after).toMatchObject(endOf(run));
     const versions = after.steps.filter((s) => s.kind === "agent" && s.step_id === coderStep);
     expect(versions.map((s) => [s.version, s.model, s.rerun_of])).toEqual([
       [1, "cologic", null],
@@ -364,12 +369,7 @@ describe("re-writing the answer with a re-run version", () => {
 
     // Stored: a synthesis row linked to the re-run, beside the run's own; the run unchanged.
     const after = await runOf(client, session.id, run.id);
-    expect(after).toMatchObject({
-      status: "completed",
-      critic_score: run.critic_score,
-      total_credits: run.total_credits,
-      result_message_id: run.result_message_id,
-    });
+    expect(after).toMatchObject(endOf(run));
     const answers = after.steps.filter((s) => s.kind === "synthesis");
     expect(answers.map((s) => [s.version, s.rerun_of])).toEqual([
       [1, null],
