@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { SOLAR, uploadProcessed } from "./support/documents";
 import { createSession, runToEnd, sessionEvents } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 import { untilIdle } from "./support/wait";
 
 /**
@@ -31,9 +31,8 @@ let b: SignedUp;
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
   await t.app.ready();
-  a = await signUp(t.app);
+  a = await signUpWithCredits(t.app, 500);
   b = await signUp(t.app);
-  await setCredits(t.app, a.user.id, 500);
 });
 afterAll(async () => {
   await t?.close();
