@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { uploadProcessed } from "./support/documents";
 import { createSession } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 import { addTeamMember, createTeam } from "./support/workspaces";
 
 /**
@@ -47,10 +47,9 @@ interface Seeded {
 
 /** A user with something of every kind: sessions, a document, CoChat, a memory, credits, a hold. */
 async function seedUser(label: string): Promise<Seeded> {
-  const signed = await signUp(t.app);
+  const signed = await signUpWithCredits(t.app, 40);
   const userId = signed.user.id;
   const secret = `${label}-secret-${userId.slice(0, 8)}`;
-  await setCredits(t.app, userId, 40);
   const session = await createSession(signed.client, { title: `${label} plans for Q3` });
   const team = await createTeam(t.app, userId, [], `${label} solo team`);
   const teamSession = await createSession(signed.client, {

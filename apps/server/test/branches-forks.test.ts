@@ -10,7 +10,7 @@ import type { ModelGateway } from "../src/modules/models/gateway";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd, sessionEvents, waitForRunEnd } from "./support/runs";
 import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /** Branches (edit in place, versions of an answer) and forks from a step (decision 070). */
@@ -85,9 +85,8 @@ async function detailOf(client: TestClient, sessionId: string): Promise<TSession
 }
 
 async function send(client: TestClient, sessionId: string, text: string) {
-  const started = await sendMessage(client, sessionId, text);
-  const events = await waitForRunEnd(client, sessionId, started.run_id);
-  expect(events.at(-1)?.type).toBe("run.completed");
+  const started = await runToEnd(client, sessionId, text);
+  expect(started.events.at(-1)?.type).toBe("run.completed");
   await t.app.orchestration.control.idle();
   return started;
 }

@@ -17,8 +17,8 @@ import { sweepExpiredHolds } from "../src/modules/credits/sweep-expired-holds";
 import { AppError } from "../src/platform/errors";
 import { adminClient, signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp, testDbKind } from "./support/app";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 const ADMIN_EMAIL = "credits-admin@cohort.example";
 const ADMIN_PASSWORD = "a credits admin passphrase";
@@ -301,8 +301,7 @@ describe("the hold sweeper", () => {
     try {
       await short.app.ready();
       const shortDeps = creditsDeps(short.app);
-      const { user } = await signUp(short.app);
-      await setCredits(short.app, user.id, 10);
+      const { user } = await signUpWithCredits(short.app, 10);
       const stale = await reserveCredits(
         shortDeps,
         personalPayer(user.id),
@@ -340,8 +339,7 @@ describe("the hold sweeper", () => {
     });
     try {
       await timed.app.ready();
-      const { user } = await signUp(timed.app);
-      await setCredits(timed.app, user.id, 5);
+      const { user } = await signUpWithCredits(timed.app, 5);
       await reserveCredits(
         creditsDeps(timed.app),
         personalPayer(user.id),
@@ -502,16 +500,14 @@ describe("HTTP: the credit history groups a run's calls (decision 032)", () => {
 
   async function completedRun(client: Parameters<typeof createSession>[0], title: string) {
     const session = await createSession(client, { title });
-    const { run_id } = await sendMessage(client, session.id, "Plan a product launch");
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const { run_id, events } = await runToEnd(client, session.id, "Plan a product launch");
     const end = events.at(-1);
     if (end?.type !== "run.completed") throw new Error(`the run ended with ${end?.type}`);
     return { session, runId: run_id, cost: end.total_credits };
   }
 
   it("makes one row per run, linked to its session, and pages by rows", async () => {
-    const { user, client } = await signUp(fast.app);
-    await setCredits(fast.app, user.id, 100);
+    const { user, client } = await signUpWithCredits(fast.app, 100);
     const kept = await completedRun(client, "Launch plan");
     const gone = await completedRun(client, "Deleted later");
     expect((await client.delete(`/api/sessions/${gone.session.id}`)).statusCode).toBe(200);
@@ -581,8 +577,7 @@ describe("HTTP: the credit history groups a run's calls (decision 032)", () => {
   });
 
   it("shows a user only their own history", async () => {
-    const { user, client } = await signUp(fast.app);
-    await setCredits(fast.app, user.id, 50);
+    const { client } = await signUpWithCredits(fast.app, 50);
     await completedRun(client, "Mine");
     const { client: other } = await signUp(fast.app);
     expect((await other.get("/api/billing/credit-history")).json()).toEqual({

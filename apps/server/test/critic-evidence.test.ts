@@ -1,6 +1,5 @@
 import type { TRun } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signUp } from "./support/accounts";
 import type { TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import type {
@@ -9,8 +8,8 @@ import type {
 } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
 import { pdfText } from "./support/pdf";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, eventsOf, runToEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * The evidence-based Critic (decision 062): the Coder's code and tests run in the embedded
@@ -70,15 +69,13 @@ const CODER_DRAFT = [
 
 async function runTask(client: TestClient) {
   const session = await createSession(client);
-  const started = await sendMessage(client, session.id, "Write a library fine calculator");
-  const events = await waitForRunEnd(client, session.id, started.run_id, 150_000);
+  const { events } = await runToEnd(client, session.id, "Write a library fine calculator", 150_000);
   const detail = (await client.get(`/api/sessions/${session.id}`)).json();
   return { events, run: detail.runs.at(-1) as TRun };
 }
 
 async function user() {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, 500);
+  const signed = await signUpWithCredits(t.app, 500);
   return signed;
 }
 

@@ -13,7 +13,7 @@ import type { TestClient } from "./support/client";
 import { SOLAR, uploadProcessed } from "./support/documents";
 import { pdfText } from "./support/pdf";
 import { createSession, runToEnd } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 import { createTeam } from "./support/workspaces";
 
 /**
@@ -42,12 +42,11 @@ beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
   await t.app.ready();
   [owner, viewer, member, outsider] = [
-    await signUp(t.app),
+    await signUpWithCredits(t.app, 500),
     await signUp(t.app),
     await signUp(t.app),
     await signUp(t.app),
   ];
-  await setCredits(t.app, owner.user.id, 500);
 
   const solar = await uploadProcessed(owner.client, "solar-roof.md", SOLAR);
   const session = await createSession(owner.client, {

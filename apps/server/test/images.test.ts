@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { TRun, TSharedView } from "@cohort/contracts";
+import type { TRun, TRunEvent, TSharedView } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
@@ -12,8 +12,8 @@ import {
   solidPng,
 } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { createSession, eventsOf, runToEnd } from "./support/runs";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 
 /**
  * CoVision makes images (decision 064): the real `@ai-sdk/openai` client against a local
@@ -46,14 +46,20 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset({ text: "Here is the lighthouse you asked for." }));
 
+/** The id of the picture the Designer's lane links to. */
+function imageIdOf(events: TRunEvent[]): string {
+  const lane = eventsOf(events, "agent.delta")
+    .map((e) => e.text)
+    .join("");
+  return IMAGE_PATH.exec(lane)?.[3] as string;
+}
+
 async function designerRun(app: TestApp, message = "A poster of a lighthouse at dusk") {
-  const owner = await signUp(app.app);
-  await setCredits(app.app, owner.user.id, 500);
+  const owner = await signUpWithCredits(app.app, 500);
   const session = await createSession(owner.client, {
     agent_preferences: { designer: { enabled: true, model: "covision" } },
   });
-  const started = await sendMessage(owner.client, session.id, message);
-  const events = await waitForRunEnd(owner.client, session.id, started.run_id, 60_000);
+  const { events } = await runToEnd(owner.client, session.id, message, 60_000);
   const detail = (await owner.client.get(`/api/sessions/${session.id}`)).json();
   const run = detail.runs.at(-1) as TRun;
   const answer = (detail.messages as { role: string; content: string }[])
@@ -140,11 +146,7 @@ describe("CoVision through OpenAI's images API", () => {
   it("serves the image to no one else: a stranger and a signed-out caller get 404 and 401", async () => {
     fake.next({ json: ONE_DESIGNER });
     const { events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
     const stranger = await signUp(t.app);
     const denied = await stranger.client.get(`/api/images/${id}`);
     expect(denied.statusCode).toBe(404);
@@ -161,11 +163,7 @@ describe("CoVision through OpenAI's images API", () => {
   it("shows the picture through a share link with the link's own path, and only there", async () => {
     fake.next({ json: ONE_DESIGNER });
     const { owner, session, events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
     const created = await owner.client.post(`/api/sessions/${session.id}/shares`, {});
     expect(created.statusCode).toBe(201);
     const token = created.json().share.token as string;
@@ -216,11 +214,7 @@ describe("exports of a session with a picture", () => {
   it("link it in Markdown, list it by reference in JSON and embed it in the PDF", async () => {
     fake.next({ json: ONE_DESIGNER });
     const { owner, session, events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
 
     const markdown = await owner.client.get(`/api/sessions/${session.id}/export?format=markdown`);
     expect(markdown.statusCode).toBe(200);
@@ -300,11 +294,7 @@ describe("a PNG of another size", () => {
     const big = solidPng(64, [200, 30, 30]);
     fake.next({ json: ONE_DESIGNER }, { image: big });
     const { owner, events } = await designerRun(t);
-    const id = IMAGE_PATH.exec(
-      eventsOf(events, "agent.delta")
-        .map((e) => e.text)
-        .join(""),
-    )?.[3] as string;
+    const id = imageIdOf(events);
     const served = await owner.client.get(`/api/images/${id}`);
     expect(served.headers["content-length"]).toBe(String(big.length));
     expect(Buffer.compare(served.rawPayload, big)).toBe(0);
@@ -391,20 +381,19 @@ describe("generate_image, the Designer's tool", () => {
 
 describe("generate_image in a run", () => {
   it("the Designer calls it by default; its picture is stored, priced, listed as the result's file", async () => {
-    const owner = await signUp(keyless.app);
-    await setCredits(keyless.app, owner.user.id, 500);
+    const owner = await signUpWithCredits(keyless.app, 500);
     const session = await createSession(owner.client, {
       manual_agent_selection: true,
       agent_preferences: { designer: { enabled: true, model: null, instructions: "" } },
       // The Designer's default tools include generate_image; costly, so no asking here.
       tools: { policy: "never_ask", roles: {} },
     });
-    const started = await sendMessage(
+    const { events } = await runToEnd(
       owner.client,
       session.id,
       "Generate an image for the landing page: a lighthouse at dusk",
+      90_000,
     );
-    const events = await waitForRunEnd(owner.client, session.id, started.run_id, 90_000);
     const result = eventsOf(events, "tool.result").find((e) => e.tool === "generate_image");
     expect(result).toMatchObject({ status: "completed", credits: 4.2 });
     const file = result?.files?.[0];

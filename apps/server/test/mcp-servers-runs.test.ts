@@ -2,7 +2,7 @@ import type { TRunEventOf } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NotesServer, startNotesServer } from "../../../test-support/mcp-notes-server";
 import { createTestApp, type TestApp } from "./support/app";
-import { createSession, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { signUpWithCredits } from "./support/runs-credits";
 
 /**
@@ -55,12 +55,12 @@ async function setup(mcp: boolean) {
 describe("MCP tools in runs", () => {
   it("calls mcp__notes__list_notes in the Coder's lane, with the server as its source", async () => {
     const { client, session, serverId } = await setup(true);
-    const { run_id } = await sendMessage(
+    const { events } = await runToEnd(
       client,
       session.id,
       "List notes about groceries, then plan the shopping.",
+      60_000,
     );
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
     const calls = events.filter((e): e is TRunEventOf<"tool.call"> => e.type === "tool.call");
     expect(calls.map((c) => [c.tool, c.risk, c.source])).toContainEqual([

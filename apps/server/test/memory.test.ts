@@ -13,11 +13,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proposeMemories } from "../src/modules/memory/propose-memories";
 import { findRelevantMemories } from "../src/modules/memory/relevant-memories";
-import { adminClient, type SignedUp, signUp } from "./support/accounts";
+import { adminClient, type SignedUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { connected, socketOpener } from "./support/sockets";
 
 /**
@@ -45,8 +45,7 @@ afterAll(async () => {
 
 /** A signed-up user with credits and the tier set through the admin API, as support grants it. */
 async function userWithTier(tier: TSubscriptionTier): Promise<SignedUp> {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, 200);
+  const signed = await signUpWithCredits(t.app, 200);
   await setTier(signed.user.id, tier);
   return signed;
 }
@@ -60,8 +59,7 @@ async function setTier(userId: string, tier: TSubscriptionTier) {
 /** A completed simulated run, then the engine's memory step for it. */
 async function runAndPropose(signed: SignedUp, message = TASK) {
   const session = await createSession(signed.client);
-  const { run_id } = await sendMessage(signed.client, session.id, message);
-  const events = await waitForRunEnd(signed.client, session.id, run_id);
+  const { run_id, events } = await runToEnd(signed.client, session.id, message);
   const completed = events.find((e) => e.type === "run.completed");
   expect(completed?.type).toBe("run.completed");
   // The engine proposes after the run, in the background (decision 037): wait for it.

@@ -1,5 +1,5 @@
 import { hundredthsOf as h, type TRunEvent, type TRunStep } from "@cohort/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type CreditsDeps, creditsDeps } from "../src/modules/credits/credits-deps";
 import { getBalance } from "../src/modules/credits/get-balance";
 import { sumLedger } from "../src/modules/credits/list-ledger";
@@ -7,7 +7,7 @@ import { reserveCredits } from "../src/modules/credits/reserve-credits";
 import { settleHold } from "../src/modules/credits/settle-hold";
 import { createTestAccessToken } from "./support/access-tokens";
 import { type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, type TestApp } from "./support/app";
+import { appForBlock, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { createSession, eventsOf, runToEnd, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits, signUpWithCredits } from "./support/runs-credits";
@@ -27,8 +27,18 @@ async function runsOf(client: TestClient, sessionId: string) {
   return detail.runs as { status: string; total_credits: number; steps: TRunStep[] }[];
 }
 
+/** Asks for a run the money cannot pay: the 402's error. */
+async function refusedRun(client: TestClient, sessionId: string) {
+  const refused = await client.post("/api/ai/chat", {
+    session_id: sessionId,
+    message: "Plan a product launch",
+  });
+  expect(refused.statusCode).toBe(402);
+  return refused.json().error;
+}
+
 /** balance = Σ ledger, nothing held, nothing negative. */
-async function expectSettled(t: TestApp, accountId: string) {
+async function expectSettled(t: Pick<TestApp, "db">, accountId: string) {
   const balance = await getBalance(t.db, accountId);
   expect(balance.balance).toBeCloseTo(await sumLedger(t.db, accountId), 10);
   expect(balance.balance).toBeGreaterThanOrEqual(0);
@@ -36,14 +46,11 @@ async function expectSettled(t: TestApp, accountId: string) {
 }
 
 describe("holds that grow with the answer", () => {
-  let t: TestApp;
+  const t = appForBlock(HEAVY);
   let deps: CreditsDeps;
-  beforeAll(async () => {
-    t = await createTestApp(HEAVY);
-    await t.app.ready();
+  beforeAll(() => {
     deps = creditsDeps(t.app);
   });
-  afterAll(() => t.close());
 
   async function team(members: number, pool: number) {
     const crew = await createCrew(t.app, members);
@@ -130,12 +137,7 @@ describe("holds that grow with the answer", () => {
   it("answers 402 before planning when the smallest run does not fit: nothing stored or charged", async () => {
     const me = await signUpWithCredits(t.app, 0.3);
     const session = await createSession(me.client);
-    const refused = await me.client.post("/api/ai/chat", {
-      session_id: session.id,
-      message: "Plan a product launch",
-    });
-    expect(refused.statusCode).toBe(402);
-    const error = refused.json().error;
+    const error = await refusedRun(me.client, session.id);
     expect(error.code).toBe("insufficient_credits");
     expect(error.details).toMatchObject({ limit: "balance", available: 0.3 });
     expect(error.details.required).toBeGreaterThan(0.3);
@@ -203,12 +205,7 @@ describe("holds that grow with the answer", () => {
 });
 
 describe("the personal monthly spending limit", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(HEAVY);
-    await t.app.ready();
-  });
-  afterAll(() => t.close());
+  const t = appForBlock(HEAVY);
 
   it("is read and set in Settings, and refuses a run it cannot pay before planning", async () => {
     const me = await signUpWithCredits(t.app, 100);
@@ -232,12 +229,7 @@ describe("the personal monthly spending limit", () => {
       remaining: 0.3,
     });
     const session = await createSession(me.client);
-    const refused = await me.client.post("/api/ai/chat", {
-      session_id: session.id,
-      message: "Plan a product launch",
-    });
-    expect(refused.statusCode).toBe(402);
-    const error = refused.json().error;
+    const error = await refusedRun(me.client, session.id);
     expect(error.code).toBe("personal_limit_reached");
     expect(error.details).toMatchObject({ limit: "personal_limit", available: 0.3 });
     expect(error.message).toBe(
@@ -274,12 +266,7 @@ describe("the personal monthly spending limit", () => {
 });
 
 describe("simulated answers", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ ...HEAVY, SIMULATOR_CHARGES: "0" });
-    await t.app.ready();
-  });
-  afterAll(() => t.close());
+  const t = appForBlock({ ...HEAVY, SIMULATOR_CHARGES: "0" });
 
   it("cost nothing, and each call keeps what it would have cost", async () => {
     const me = await signUpWithCredits(t.app, 5);
@@ -343,12 +330,7 @@ describe("simulated answers", () => {
 });
 
 describe("the cost estimate", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(HEAVY);
-    await t.app.ready();
-  });
-  afterAll(() => t.close());
+  const t = appForBlock(HEAVY);
 
   it("gives a range for the run about to start, its wallet and its tightest limit", async () => {
     const me = await signUpWithCredits(t.app, 50);

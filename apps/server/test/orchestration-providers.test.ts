@@ -8,7 +8,6 @@ import {
 } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
-import { signUp } from "./support/accounts";
 import { createTestApp, createTestDb, type TestApp, testConfig } from "./support/app";
 import { TestClient } from "./support/client";
 import {
@@ -19,12 +18,13 @@ import { startHostedOpenAiApp } from "./support/hosted-openai";
 import {
   createSession,
   eventsOf,
+  runToEnd,
   sendMessage,
   sessionEvents,
   waitForEvent,
   waitForRunEnd,
 } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, setCredits, signUpWithCredits } from "./support/runs-credits";
 
 /**
  * Runs against a local server that speaks OpenAI's (and Anthropic's) real wire format, with
@@ -54,15 +54,13 @@ const ONE_CODER = {
 const bodyOf = (request: RecordedRequest | undefined) => JSON.stringify(request?.body ?? {});
 
 async function user(credits = 500) {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, credits);
+  const signed = await signUpWithCredits(t.app, credits);
   return signed;
 }
 
 async function runTask(client: TestClient, message = "Write a CSV parser") {
   const session = await createSession(client);
-  const started = await sendMessage(client, session.id, message);
-  const events = await waitForRunEnd(client, session.id, started.run_id);
+  const { events, ...started } = await runToEnd(client, session.id, message);
   const detail = (await client.get(`/api/sessions/${session.id}`)).json();
   return { session, ...started, events, detail, run: detail.runs.at(-1) as TRun };
 }
@@ -128,8 +126,7 @@ describe("planning", () => {
       },
       { json: ONE_CODER },
     );
-    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const { events } = await runToEnd(client, session.id, "Write a CSV parser");
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(bodyOf(fake.requests[0])).toContain("Use only these roles: Coder.");
     expect(bodyOf(fake.requests[1])).toContain(
@@ -269,11 +266,9 @@ describe("agents, review and synthesis", () => {
     const { client } = await user();
     const session = await createSession(client);
     fake.next({ json: ONE_CODER }, { text: "draft" }, { text: "FINAL-ANSWER-ONE" });
-    const first = await sendMessage(client, session.id, "FIRST-QUESTION");
-    await waitForRunEnd(client, session.id, first.run_id);
+    await runToEnd(client, session.id, "FIRST-QUESTION");
     fake.next({ json: ONE_CODER });
-    const second = await sendMessage(client, session.id, "SECOND-QUESTION");
-    await waitForRunEnd(client, session.id, second.run_id);
+    await runToEnd(client, session.id, "SECOND-QUESTION");
     const plan = bodyOf(fake.requests[3]);
     expect(plan).toContain("FIRST-QUESTION");
     expect(plan).toContain("FINAL-ANSWER-ONE");
@@ -297,8 +292,7 @@ describe("the user's own key", () => {
       coordinator_model: "gpt-4.1",
       agent_preferences: { strategist: onKey, coder: onKey, designer: onKey, critic: onKey },
     });
-    const started = await sendMessage(client, session.id, "Write a CSV parser");
-    const events = await waitForRunEnd(client, session.id, started.run_id);
+    const { events } = await runToEnd(client, session.id, "Write a CSV parser");
     const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs.at(-1) as TRun;
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(fake.requests.length).toBe(3);
@@ -328,8 +322,7 @@ describe("a user's key the provider refuses", () => {
       coordinator_model: "coreason",
       agent_preferences: { coder: { enabled: true, model: "gpt-4.1" } },
     });
-    const started = await sendMessage(client, session.id, "Write a CSV parser");
-    const events = await waitForRunEnd(client, session.id, started.run_id);
+    const { events } = await runToEnd(client, session.id, "Write a CSV parser");
 
     expect(fake.requests.map((r) => r.headers.authorization)).toEqual([
       "Bearer sk-hosted",
@@ -455,10 +448,8 @@ describe("stopping", () => {
     expect(second.json().error.code).toBe("run_in_progress");
     expect((await client.post(`/api/ai/chat/${run_id}/cancel`)).json().status).toBe("cancelled");
     fake.next({ json: ONE_CODER });
-    const third = await sendMessage(client, session.id, "Third");
-    expect((await waitForRunEnd(client, session.id, third.run_id)).at(-1)?.type).toBe(
-      "run.completed",
-    );
+    const third = await runToEnd(client, session.id, "Third");
+    expect(third.events.at(-1)?.type).toBe("run.completed");
     const messages = (await client.get(`/api/sessions/${session.id}`)).json().messages;
     expect(messages.map((m: { content: string }) => m.content)).toEqual([
       "First",
@@ -523,8 +514,7 @@ describe("stopping", () => {
     const app = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
     let next: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
-      const { client, user: me, token } = await signUp(app);
-      await setCredits(app, me.id, 50);
+      const { client, user: me, token } = await signUpWithCredits(app, 50);
       const session = await createSession(client);
       fake.next({ json: ONE_CODER }, { hang: true });
       const { run_id } = await sendMessage(client, session.id, "Long task");
@@ -588,8 +578,7 @@ describe("a provider failing mid-run", () => {
   });
 
   it("falls back to the next provider first, else goes on without the agent and says so", async () => {
-    const { client, user: me } = await signUp(two.app);
-    await setCredits(two.app, me.id, 500);
+    const { client, user: me } = await signUpWithCredits(two.app, 500);
     const session = await createSession(client, {
       manual_agent_selection: true,
       agent_preferences: {
@@ -612,8 +601,7 @@ describe("a provider failing mid-run", () => {
     });
     openai.defaultReply = { text: "OPENAI-DRAFT" };
     anthropic.defaultReply = { status: 500, errorMessage: "overloaded" };
-    const { run_id } = await sendMessage(client, session.id, "Build a landing page");
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const { events } = await runToEnd(client, session.id, "Build a landing page");
     expect(events.at(-1)?.type).toBe("run.completed");
     const done = Object.fromEntries(eventsOf(events, "agent.done").map((e) => [e.step_id, e]));
     expect(done.s1).toMatchObject({ status: "completed", provider: "openai" });

@@ -7,18 +7,19 @@ import {
   takeNewEvents,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import {
+  CODER_AND_CRITIC,
   createSession,
   eventsOf,
+  runToEnd,
   sendMessage,
   sessionEvents,
   waitForEvent,
   waitForRunEnd,
 } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { balanceOf, setCredits, signUpWithCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
 
 /** Re-running one step of an ended run on another model (decision 031), on the simulator. */
@@ -36,34 +37,33 @@ afterAll(async () => {
   await t.close();
 });
 
-const TEAM = {
-  manual_agent_selection: true,
-  agent_preferences: {
-    coder: { enabled: true, model: "cologic" },
-    critic: { enabled: true, model: "coreason" },
-  },
-};
-
-async function user(credits = 200) {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, credits);
-  return signed;
+function user(credits = 200) {
+  return signUpWithCredits(t.app, credits);
 }
 
 /** A session with one completed run of the Coder and the Critic. */
 async function completedRun(client: TestClient) {
-  const session = await createSession(client, TEAM);
-  const { run_id } = await sendMessage(
+  const session = await createSession(client, CODER_AND_CRITIC);
+  const { run_id, events } = await runToEnd(
     client,
     session.id,
     "Write a Python function that parses CSV",
   );
-  const events = await waitForRunEnd(client, session.id, run_id);
   expect(events.at(-1)?.type).toBe("run.completed");
   const run = await runOf(client, session.id, run_id);
   const coder = run.plan?.steps.find((s) => s.role === "coder");
   if (!coder) throw new Error("the plan has no Coder step");
   return { session, run, coderStep: coder.id };
+}
+
+/** What a re-run or a re-written answer leaves as it was: the run's end, score, cost and answer. */
+function endOf(run: TRun) {
+  return {
+    status: "completed",
+    critic_score: run.critic_score,
+    total_credits: run.total_credits,
+    result_message_id: run.result_message_id,
+  };
 }
 
 async function runOf(client: TestClient, sessionId: string, runId: string): Promise<TRun> {
@@ -126,12 +126,7 @@ describe("re-running a step with another model", () => {
 
     // Stored: both versions, the new one linked to the first, with its cost and score.
     const after = await runOf(client, session.id, run.id);
-    expect(after).toMatchObject({
-      status: "completed",
-      critic_score: run.critic_score,
-      total_credits: run.total_credits,
-      result_message_id: run.result_message_id,
-    });
+    expect(after).toMatchObject(endOf(run));
     const versions = after.steps.filter((s) => s.kind === "agent" && s.step_id === coderStep);
     expect(versions.map((s) => [s.version, s.model, s.rerun_of])).toEqual([
       [1, "cologic", null],
@@ -177,7 +172,7 @@ describe("re-running a step with another model", () => {
     const { client } = await user(200);
     const { client: stranger } = await user(200);
     const { session, run, coderStep } = await completedRun(client);
-    const other = await createSession(client, TEAM);
+    const other = await createSession(client, CODER_AND_CRITIC);
     const cases: [TestClient, string, unknown, number, string][] = [
       [stranger, rerunUrl(session.id, run.id, coderStep), { model: "coquick" }, 404, "not_found"],
       [client, rerunUrl(other.id, run.id, coderStep), { model: "coquick" }, 404, "not_found"],
@@ -290,8 +285,7 @@ describe("two re-runs of one run at once", () => {
   });
 
   it("starts one and refuses the other with 409 rerun_in_progress", async () => {
-    const signed = await signUp(paced.app);
-    await setCredits(paced.app, signed.user.id, 200);
+    const signed = await signUpWithCredits(paced.app, 200);
     const { session, run, coderStep } = await completedRun(signed.client);
     const both = await Promise.all([
       signed.client.post(rerunUrl(session.id, run.id, coderStep), { model: "coquick" }),
@@ -375,12 +369,7 @@ describe("re-writing the answer with a re-run version", () => {
 
     // Stored: a synthesis row linked to the re-run, beside the run's own; the run unchanged.
     const after = await runOf(client, session.id, run.id);
-    expect(after).toMatchObject({
-      status: "completed",
-      critic_score: run.critic_score,
-      total_credits: run.total_credits,
-      result_message_id: run.result_message_id,
-    });
+    expect(after).toMatchObject(endOf(run));
     const answers = after.steps.filter((s) => s.kind === "synthesis");
     expect(answers.map((s) => [s.version, s.rerun_of])).toEqual([
       [1, null],
@@ -421,7 +410,7 @@ describe("re-writing the answer with a re-run version", () => {
     const { client } = await user(200);
     const { client: stranger } = await user(200);
     const { session, run, coderStep } = await rerunVersion(client, false);
-    const other = await createSession(client, TEAM);
+    const other = await createSession(client, CODER_AND_CRITIC);
     const cases: [TestClient, string, number, string][] = [
       [stranger, synthesizeUrl(session.id, run.id, coderStep, 2), 404, "not_found"],
       [client, synthesizeUrl(other.id, run.id, coderStep, 2), 404, "not_found"],
@@ -554,10 +543,9 @@ describe("re-runs and running work", () => {
   afterAll(() => slow.close());
 
   it("answers 409 while the run is still going", async () => {
-    const signed = await signUp(slow.app);
-    await setCredits(slow.app, signed.user.id, 200);
+    const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
-    const session = await createSession(client, TEAM);
+    const session = await createSession(client, CODER_AND_CRITIC);
     const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
     const early = await client.post(rerunUrl(session.id, run_id, "s1"), { model: "coquick" });
     expect(early.statusCode).toBe(409);
@@ -573,10 +561,9 @@ describe("re-runs and running work", () => {
   });
 
   it("gives a lane stopped mid-stream the tokens it used (estimated), charged for what it showed", async () => {
-    const signed = await signUp(slow.app);
-    await setCredits(slow.app, signed.user.id, 200);
+    const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
-    const session = await createSession(client, TEAM);
+    const session = await createSession(client, CODER_AND_CRITIC);
     const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
     await waitForEvent(client, session.id, (e) => e.type === "agent.delta" && e.kind === "agent");
     await client.post(`/api/ai/chat/${run_id}/cancel`);
@@ -604,12 +591,10 @@ describe("re-runs and running work", () => {
     const paced = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "150", SIGNUP_CREDITS: "0" });
     try {
       await paced.app.ready();
-      const signed = await signUp(paced.app);
-      await setCredits(paced.app, signed.user.id, 200);
+      const signed = await signUpWithCredits(paced.app, 200);
       const { client } = signed;
-      const session = await createSession(client, TEAM);
-      const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
-      await waitForRunEnd(client, session.id, run_id, 60_000);
+      const session = await createSession(client, CODER_AND_CRITIC);
+      const { run_id } = await runToEnd(client, session.id, "Write a CSV parser", 60_000);
       const run = await runOf(client, session.id, run_id);
       const step = run.plan?.steps.find((s) => s.role === "coder")?.id ?? "";
       const before = await balanceOf(paced.app, signed.user.id);

@@ -8,12 +8,11 @@ import {
 } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signUp } from "./support/accounts";
 import { listenLocally, type TestApp } from "./support/app";
 import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
 
 let t: TestApp;
@@ -45,8 +44,7 @@ function open(token: string): Socket {
 }
 
 async function signedIn(credits = 200) {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, credits);
+  const signed = await signUpWithCredits(t.app, credits);
   return signed;
 }
 
@@ -104,8 +102,7 @@ describe("join-session", () => {
     left.on(SERVER_EVENTS.runEvent, (event: TRunEvent) => seenAfterLeaving.push(event));
 
     fake.next({ json: ONE_CODER });
-    const { run_id } = await sendMessage(owner.client, session.id, "Hello");
-    const stored = await waitForRunEnd(owner.client, session.id, run_id);
+    const { events: stored } = await runToEnd(owner.client, session.id, "Hello");
     await until(() => seen.length === stored.length, "every live event");
     expect(seen).toEqual(stored);
     expect(seenAfterLeaving).toEqual([]);
@@ -181,8 +178,7 @@ describe("join-session", () => {
     const owner = await signedIn();
     const session = await createSession(owner.client);
     fake.next({ json: ONE_CODER }, { text: "A short answer." }, { text: "Done." });
-    const { run_id } = await sendMessage(owner.client, session.id, "Answer briefly");
-    const stored = await waitForRunEnd(owner.client, session.id, run_id);
+    const { events: stored } = await runToEnd(owner.client, session.id, "Answer briefly");
     const last = stored.at(-1) as TRunEvent;
     const socket = open(owner.token);
     await connected(socket);

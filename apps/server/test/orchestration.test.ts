@@ -271,10 +271,8 @@ describe("credits and budgets", () => {
     expect((await balanceOf(t.app, me.id)).held).toBe(0);
     // Raising the budget lets the next message run.
     await client.request("PATCH", `/api/sessions/${session.id}`, { budget_credits: 500 });
-    const again = await sendMessage(client, session.id, "Try again");
-    expect((await waitForRunEnd(client, session.id, again.run_id)).at(-1)?.type).toBe(
-      "run.completed",
-    );
+    const again = await runToEnd(client, session.id, "Try again");
+    expect(again.events.at(-1)?.type).toBe("run.completed");
   });
 });
 

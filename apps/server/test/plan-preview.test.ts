@@ -8,12 +8,11 @@ import {
   type TRunEvent,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import { createSession, eventsOf, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, eventsOf, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { socketOpener } from "./support/sockets";
 
 /** The plan streams into the view as the coordinator writes it (decision 079). */
@@ -42,8 +41,7 @@ const PLAN = {
 };
 
 async function signedIn() {
-  const signed = await signUp(t.app);
-  await setCredits(t.app, signed.user.id, 200);
+  const signed = await signUpWithCredits(t.app, 200);
   return signed;
 }
 
@@ -132,8 +130,7 @@ describe("the plan's preview", () => {
     const owner = await signedIn();
     const session = await createSession(owner.client);
     fake.next({ json: PLAN, chunkDelayMs: 5 }, { text: "A." }, { text: "B." }, { text: "C." });
-    const { run_id } = await sendMessage(owner.client, session.id, "Build a task tracker");
-    await waitForRunEnd(owner.client, session.id, run_id);
+    const { run_id } = await runToEnd(owner.client, session.id, "Build a task tracker");
 
     const { backlog } = await joined(owner.token, session.id, 0);
     const plans = eventsOf(backlog, "run.plan");
@@ -163,8 +160,7 @@ describe("the plan's preview", () => {
       { text: "B." },
       { text: "C." },
     );
-    const { run_id } = await sendMessage(owner.client, session.id, "Build a task tracker");
-    const events = await waitForRunEnd(owner.client, session.id, run_id);
+    const { events } = await runToEnd(owner.client, session.id, "Build a task tracker");
     const calls = [...new Set(eventsOf(events, "plan.delta").map((d) => d.call_id))];
     expect(calls).toHaveLength(2);
     const [plan] = eventsOf(events, "run.plan");
@@ -180,11 +176,9 @@ describe("the simulator's plan", () => {
   it("streams too", async () => {
     const sim = await createTestApp({});
     try {
-      const signed = await signUp(sim.app);
-      await setCredits(sim.app, signed.user.id, 200);
+      const signed = await signUpWithCredits(sim.app, 200);
       const session = await createSession(signed.client);
-      const { run_id } = await sendMessage(signed.client, session.id, "Plan a small garden");
-      const events = await waitForRunEnd(signed.client, session.id, run_id);
+      const { events } = await runToEnd(signed.client, session.id, "Plan a small garden");
       const [plan] = eventsOf(events, "run.plan");
       expect(plan).toBeDefined();
       const draft = draftOf(events);

@@ -20,7 +20,7 @@ import { AppError } from "../src/platform/errors";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp, testDbKind } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 import { createCrew } from "./support/workspaces";
 
@@ -207,8 +207,7 @@ describe("runs in a team workspace", () => {
     await setCredits(t.app, crew.id, 300);
     await setCredits(t.app, member.user.id, 50);
     const session = await createSession(member.client, { workspace_id: crew.id });
-    const { run_id } = await sendMessage(member.client, session.id, "Plan a small launch party");
-    const events = await waitForRunEnd(member.client, session.id, run_id);
+    const { events } = await runToEnd(member.client, session.id, "Plan a small launch party");
     expect(events.at(-1)?.type).toBe("run.completed");
 
     expect(await balanceOf(t.app, member.user.id)).toEqual({ balance: 50, held: 0, available: 50 });

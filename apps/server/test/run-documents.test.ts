@@ -11,8 +11,8 @@ import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { SOLAR, uploadProcessed } from "./support/documents";
-import { createSession, runToEnd, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { createSession, runToEnd, sessionEvents } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { untilIdle } from "./support/wait";
 
 /**
@@ -31,9 +31,8 @@ let b: SignedUp;
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
   await t.app.ready();
-  a = await signUp(t.app);
+  a = await signUpWithCredits(t.app, 500);
   b = await signUp(t.app);
-  await setCredits(t.app, a.user.id, 500);
 });
 afterAll(async () => {
   await t?.close();
@@ -115,12 +114,11 @@ describe("a run with attached documents", () => {
     const session = await createSession(a.client);
     await attach(a.client, session.id, [solar.id, bread.id]);
 
-    const started = await sendMessage(
+    const { events, ...started } = await runToEnd(
       a.client,
       session.id,
       "Plan the installation of solar panels on our roof",
     );
-    const events = await waitForRunEnd(a.client, session.id, started.run_id);
     const completed = eventsOfType(events, "run.completed")[0];
     expect(completed, events.map((e) => e.type).join(", ")).toBeDefined();
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { createSession, runToEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * A long session a page at a time (decision 077): `GET /api/sessions/:id?runs=N` gives the
@@ -25,8 +25,7 @@ const QUESTIONS = ["First question", "Second question", "Third question", "Fourt
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0" });
   await t.app.ready();
-  [owner, outsider] = [await signUp(t.app), await signUp(t.app)];
-  await setCredits(t.app, owner.user.id, 500);
+  [owner, outsider] = [await signUpWithCredits(t.app, 500), await signUp(t.app)];
   const session = await createSession(owner.client, { title: "Long" });
   sessionId = session.id;
   for (const question of QUESTIONS) {

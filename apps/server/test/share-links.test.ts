@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
-import { setCredits } from "./support/runs-credits";
+import { CODER_AND_CRITIC, createSession, runToEnd, sendMessage } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 import { parseSse, type SseEvent } from "./support/sse";
 import { createTeam } from "./support/workspaces";
 
@@ -25,27 +25,16 @@ afterAll(async () => {
   await t.close();
 });
 
-const TEAM = {
-  manual_agent_selection: true,
-  agent_preferences: {
-    coder: { enabled: true, model: "cologic" },
-    critic: { enabled: true, model: "coreason" },
-  },
-};
-
-async function owner(): Promise<SignedUp> {
-  const signed = await signUp(t.app, { firstName: "Grace", lastName: "Hopper" });
-  await setCredits(t.app, signed.user.id, 200);
-  return signed;
+function owner(): Promise<SignedUp> {
+  return signUpWithCredits(t.app, 200, { firstName: "Grace", lastName: "Hopper" });
 }
 
 /** A session of `who` with one completed run per message. */
 async function sessionWithRuns(who: SignedUp, messages: string[]) {
-  const session = await createSession(who.client, { title: "Launch plan", ...TEAM });
+  const session = await createSession(who.client, { title: "Launch plan", ...CODER_AND_CRITIC });
   const runIds: string[] = [];
   for (const message of messages) {
-    const { run_id } = await sendMessage(who.client, session.id, message);
-    await waitForRunEnd(who.client, session.id, run_id);
+    const { run_id } = await runToEnd(who.client, session.id, message);
     runIds.push(run_id);
   }
   return { session, runIds };
@@ -286,7 +275,7 @@ async function openStream(token: string, after = 0) {
 describe("live links", () => {
   it("stream a run's events as they happen, without costs, and end when revoked", async () => {
     const grace = await owner();
-    const session = await createSession(grace.client, { title: "Live", ...TEAM });
+    const session = await createSession(grace.client, { title: "Live", ...CODER_AND_CRITIC });
     const made = await share(grace.client, session.id, { live: true });
     const before = (await view(made.share.token)).json() as TSharedView;
     expect(before.share.live).toBe(true);

@@ -19,7 +19,7 @@ import {
   waitForResume,
   waitForRunEnd,
 } from "./support/runs";
-import { setCredits, signUpWithCredits } from "./support/runs-credits";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * Steering a run (decision 069) through the API and real runs of the simulator: a run of a
@@ -38,9 +38,8 @@ let other: SignedUp;
 
 beforeAll(async () => {
   t = await createTestApp(ENV);
-  me = await signUp(t.app);
+  me = await signUpWithCredits(t.app, 500);
   other = await signUp(t.app);
-  await setCredits(t.app, me.user.id, 500);
 }, RUN_MS);
 afterAll(() => t?.close());
 

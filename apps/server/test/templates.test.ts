@@ -16,7 +16,7 @@ import type { TestClient } from "./support/client";
 import { uploadProcessed } from "./support/documents";
 import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { createTeam, type Team } from "./support/workspaces";
 
@@ -386,8 +386,7 @@ describe("a role's instructions", () => {
         ],
       },
     });
-    const run = await sendMessage(user.client, session.id, "Build a CSV parser");
-    const events = await waitForRunEnd(user.client, session.id, run.run_id);
+    const { events } = await runToEnd(user.client, session.id, "Build a CSV parser");
     expect(events.map((e) => e.type)).toContain("run.completed");
 
     const prompts = fake.requests.map((request) => JSON.stringify(request.body));

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAccessToken } from "./support/access-tokens";
 import { createTestApp, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import { createSession, eventsOf, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, eventsOf, runToEnd } from "./support/runs";
 import { signUpWithCredits } from "./support/runs-credits";
 import { fakeDns } from "./support/sse";
 import { addTestNotesProvider, type TestNotes } from "./support/tools";
@@ -108,12 +108,12 @@ describe("the plan names each step's tools", () => {
       },
     });
     notes.calls.length = 0;
-    const { run_id } = await sendMessage(
+    const { run_id, events } = await runToEnd(
       client,
       session.id,
       "Create a note about the launch plan for the bakery, then list the notes.",
+      RUN_MS,
     );
-    const events = await waitForRunEnd(client, session.id, run_id, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
     const steps = planOf(events).steps;
     const byRole = (role: string) => steps.filter((s) => s.role === role);

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../src/modules/tools/tool-definition";
 import { signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
-import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "./support/runs";
-import { balanceOf, setCredits } from "./support/runs-credits";
+import { createSession, runToEnd, sessionEvents } from "./support/runs";
+import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
 
 /**
@@ -185,8 +185,7 @@ describe("tools in runs", () => {
   });
 
   it("runs the lane's tools as events that replay exactly as they were sent live; a huge answer is capped, a slow tool times out, a throwing one fails, and the run goes on", async () => {
-    const { client, user, token } = await signUp(t.app);
-    await setCredits(t.app, user.id, 100);
+    const { client, token } = await signUpWithCredits(t.app, 100);
     const session = await coderSession(client);
 
     const socket: Socket = opener.open({ token });
@@ -197,12 +196,12 @@ describe("tools in runs", () => {
     expect(ack.ok).toBe(true);
 
     executed.length = 0;
-    const { run_id } = await sendMessage(
+    const { run_id, events } = await runToEnd(
       client,
       session.id,
       "Lookup inventory, fetch the huge report, run the slow forecast and check the broken ledger, then write the restock script.",
+      60_000,
     );
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
 
     const calls = events.filter((e): e is TRunEventOf<"tool.call"> => e.type === "tool.call");
@@ -263,16 +262,15 @@ describe("tools in runs", () => {
   }, 90_000);
 
   it("holds and settles a priced tool, and denies a write call nobody approves in time", async () => {
-    const { client, user } = await signUp(t.app);
-    await setCredits(t.app, user.id, 100);
+    const { client, user } = await signUpWithCredits(t.app, 100);
     const session = await coderSession(client);
     executed.length = 0;
-    const { run_id } = await sendMessage(
+    const { events } = await runToEnd(
       client,
       session.id,
       "Get a priced quote and delete records of old orders.",
+      60_000,
     );
-    const events = await waitForRunEnd(client, session.id, run_id, 60_000);
     expect(events.at(-1)?.type).toBe("run.completed");
 
     const priced = resultsOf(events, "priced_quote");

@@ -16,7 +16,7 @@ import { adminClient, type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
 import { multipartBody, waitProcessed } from "./support/documents";
-import { createSession, sendMessage, waitForRunEnd } from "./support/runs";
+import { createSession, runToEnd, sendMessage, waitForRunEnd } from "./support/runs";
 import { balanceOf, setCredits } from "./support/runs-credits";
 import { socketOpener } from "./support/sockets";
 import { createTeam, type Team } from "./support/workspaces";
@@ -384,12 +384,11 @@ describe("documents in a team workspace", () => {
   });
 
   it("a member's run in the team session cites the team's document", async () => {
-    const { run_id } = await sendMessage(
+    const { run_id, events } = await runToEnd(
       member.client,
       teamSession.id,
       "When does the pelican plan ship?",
     );
-    const events = await waitForRunEnd(member.client, teamSession.id, run_id);
     expect(events.some((e) => e.type === "run.completed")).toBe(true);
     const detail = await viewer.client.get(`/api/sessions/${teamSession.id}`);
     const run = detail.json().runs.find((r: { id: string }) => r.id === run_id);

@@ -18,7 +18,7 @@ import type { TestClient } from "./support/client";
 import { upload, waitProcessed } from "./support/documents";
 import type { FakeProviderServer } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import { sendMessage, waitForRunEnd } from "./support/runs";
+import { runToEnd } from "./support/runs";
 import { setCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
 import { addTeamMember } from "./support/workspaces";
@@ -706,8 +706,7 @@ describe("open sockets", () => {
     expect(await joinSession(memberSocket, sessionId)).toEqual({ ok: false, error: "not_found" });
 
     fake.next({ json: ONE_CODER });
-    const { run_id } = await sendMessage(owner.client, sessionId, "Hello team");
-    const stored = await waitForRunEnd(owner.client, sessionId, run_id);
+    const { events: stored } = await runToEnd(owner.client, sessionId, "Hello team");
     await until(() => ownerEvents.length === stored.length, "the owner's live events");
     expect(ownerEvents).toEqual(stored);
     expect(memberEvents).toEqual([]);

@@ -1,9 +1,9 @@
 import type { TMemory, TSharedView, TShareLink } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, type SignedUp, signUp } from "../support/accounts";
+import { adminClient, type SignedUp } from "../support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "../support/app";
-import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
-import { setCredits } from "../support/runs-credits";
+import { createSession, runToEnd, sendMessage } from "../support/runs";
+import { signUpWithCredits } from "../support/runs-credits";
 import { openShareStream } from "../support/share-stream";
 import type { SseEvent } from "../support/sse";
 
@@ -31,14 +31,12 @@ afterAll(async () => {
 
 /** A Pro+ user (memory is a paid feature) with an approved memory from a first run. */
 async function ownerWithMemory(): Promise<{ owner: SignedUp; sessionId: string; memory: TMemory }> {
-  const owner = await signUp(t.app);
-  await setCredits(t.app, owner.user.id, 300);
+  const owner = await signUpWithCredits(t.app, 300);
   const admin = await adminClient(t.app, ADMIN.ADMIN_EMAIL, ADMIN.ADMIN_PASSWORD);
   const tier = await admin.put(`/api/admin/users/${owner.user.id}/tier`, { tier: "pro+" });
   expect(tier.statusCode).toBe(200);
   const session = await createSession(owner.client);
-  const { run_id } = await sendMessage(owner.client, session.id, TASK);
-  await waitForRunEnd(owner.client, session.id, run_id);
+  const { run_id } = await runToEnd(owner.client, session.id, TASK);
   const deadline = Date.now() + 20_000;
   let proposals: TMemory[] = [];
   while (proposals.length === 0) {

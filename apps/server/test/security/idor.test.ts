@@ -8,7 +8,7 @@ import { adminClient, logIn, type SignedUp, signUp } from "../support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "../support/app";
 import type { TestClient } from "../support/client";
 import { uploadProcessed } from "../support/documents";
-import { createSession, sendMessage, waitForRunEnd } from "../support/runs";
+import { createSession, runToEnd, waitForRunEnd } from "../support/runs";
 import { balanceOf, setCredits } from "../support/runs-credits";
 import { connected, joinSession } from "../support/sockets";
 import { parseSse } from "../support/sse";
@@ -84,8 +84,7 @@ beforeAll(async () => {
   await setCredits(t.app, a.user.id, 500);
   await setCredits(t.app, b.user.id, 500);
   const session = await createSession(a.client, { title: SECRET_TITLE });
-  const started = await sendMessage(a.client, session.id, SECRET_MESSAGE);
-  await waitForRunEnd(a.client, session.id, started.run_id);
+  const started = await runToEnd(a.client, session.id, SECRET_MESSAGE);
 
   const chat = await a.client.post("/api/cochat/chat", {
     messages: [{ role: "user", content: SECRET_COCHAT }],
@@ -665,8 +664,7 @@ describe("join-session with A's session id", () => {
     const session = await createSession(a.client, { title: SECRET_TITLE });
     const ownAck: TJoinSessionAck = await joinSession(socket, session.id);
     expect(ownAck).toEqual({ ok: false, error: "not_found" });
-    const started = await sendMessage(a.client, session.id, SECRET_MESSAGE);
-    await waitForRunEnd(a.client, session.id, started.run_id);
+    await runToEnd(a.client, session.id, SECRET_MESSAGE);
     expect(heard).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import {
   testDbKind,
 } from "../support/app";
 import { createSession, sendMessage, sessionEvents, waitForRunEnd } from "../support/runs";
-import { setCredits } from "../support/runs-credits";
+import { signUpWithCredits } from "../support/runs-credits";
 import { openShareStream, type ShareStreamReader } from "../support/share-stream";
 
 /**
@@ -99,8 +99,7 @@ describe.runIf(testDbKind === "postgres" && Boolean(process.env.TEST_REDIS_URL))
       const b = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
       try {
         const bUrl = await listenLocally(b);
-        const owner = await signUp(a);
-        await setCredits(a, owner.user.id, 100);
+        const owner = await signUpWithCredits(a, 100);
         const session = await createSession(owner.client, { title: "Across" });
         const made = await owner.client.post(`/api/sessions/${session.id}/shares`, { live: true });
         const link = made.json().share as TShareLink;

@@ -7,7 +7,7 @@ import {
   FakeProviderServer,
   type RecordedRequest,
 } from "../support/fake-provider/fake-provider-server";
-import { createSession, runToEnd, sendMessage, waitForRunEnd } from "../support/runs";
+import { createSession, runToEnd } from "../support/runs";
 import { setCredits } from "../support/runs-credits";
 import { fakeDns, parseSse } from "../support/sse";
 
@@ -128,8 +128,8 @@ async function runOnLocalModel(client: TestClient) {
     coordinator_model: "local:llama3.1",
     agent_preferences: { coder: { model: "local:llama3.1" } },
   });
-  const started = await sendMessage(client, session.id, "Write a CSV parser");
-  return waitForRunEnd(client, session.id, started.run_id);
+  const started = await runToEnd(client, session.id, "Write a CSV parser");
+  return started.events;
 }
 
 function chat(client: TestClient, model = "local:llama3.1") {

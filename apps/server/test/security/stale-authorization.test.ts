@@ -5,10 +5,10 @@ import {
   type TWorkspaceShareLink,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SignedUp, signUp, TEST_PASSWORD } from "../support/accounts";
+import { type SignedUp, TEST_PASSWORD } from "../support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "../support/app";
 import { createSession, sendMessage } from "../support/runs";
-import { setCredits } from "../support/runs-credits";
+import { setCredits, signUpWithCredits } from "../support/runs-credits";
 import { openShareStream } from "../support/share-stream";
 import { createTeam } from "../support/workspaces";
 
@@ -31,8 +31,7 @@ afterAll(async () => {
 });
 
 async function person(firstName: string): Promise<SignedUp> {
-  const signed = await signUp(t.app, { firstName, lastName: "Test" });
-  await setCredits(t.app, signed.user.id, 200);
+  const signed = await signUpWithCredits(t.app, 200, { firstName, lastName: "Test" });
   return signed;
 }
 

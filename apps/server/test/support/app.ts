@@ -153,6 +153,31 @@ export function restartableInstances(env: Env = {}): { start(): Promise<FastifyI
   };
 }
 
+/**
+ * One ready app for the enclosing describe block: built before its tests, closed after them.
+ * Read `app` and `db` inside the block's tests and hooks (its hooks run after this one's).
+ */
+export function appForBlock(env: Env = {}): Omit<TestApp, "close"> {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(env);
+    await current.app.ready();
+  });
+  afterAll(() => current?.close());
+  const started = (): TestApp => {
+    if (!current) throw new Error("the block's app is read inside its tests and hooks");
+    return current;
+  };
+  return {
+    get app() {
+      return started().app;
+    },
+    get db() {
+      return started().db;
+    },
+  };
+}
+
 /** The message of the ConfigError that this test setup plus `env` stops start-up with. */
 export function configErrorOf(env: Env): string {
   try {

@@ -2,6 +2,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { TRunEvent, TSession } from "@cohort/contracts";
 import type { TestClient } from "./client";
 
+/** A session's team chosen by hand: the Coder on CoLogic and the Critic on CoReason. */
+export const CODER_AND_CRITIC = {
+  manual_agent_selection: true,
+  agent_preferences: {
+    coder: { enabled: true, model: "cologic" },
+    critic: { enabled: true, model: "coreason" },
+  },
+};
+
 /**
  * Helpers for tests of sessions and runs: create a session, send a message, and wait for
  * the run's end through the stored events (the same data join-session replays).

@@ -4,6 +4,29 @@ import { cn } from "./cn";
 /** A header cell's label, or the label of a right-aligned (figures) column. */
 export type DataColumn = string | { label: string; end: true };
 
+function columnLabel(column: DataColumn): string {
+  return typeof column === "string" ? column : column.label;
+}
+
+/** One header cell per column, each with the same classes (figures' columns right-aligned). */
+export function HeaderCells({
+  columns,
+  className,
+}: {
+  columns: readonly DataColumn[];
+  className: string;
+}) {
+  return columns.map((column) => (
+    <th
+      key={columnLabel(column)}
+      scope="col"
+      className={cn(className, typeof column !== "string" && "text-right")}
+    >
+      {columnLabel(column)}
+    </th>
+  ));
+}
+
 /**
  * The app's data tables (admin lists, a team's usage): scrolls sideways on a narrow screen, an
  * optional caption for screen readers, one header cell per column; the rows are the caller's.
@@ -31,7 +54,7 @@ export function DataTable({
         <thead className="text-xs text-ink-600">
           <tr>
             {columns.map((column, index) => {
-              const label = typeof column === "string" ? column : column.label;
+              const label = columnLabel(column);
               return (
                 <th
                   key={label}

@@ -1,4 +1,4 @@
-import { Container } from "../container";
+import { MarketingSection, MarketingSectionTitle } from "./marketing-section";
 
 /** A marketing page's titled section of three-across cards, each a title and a short text. */
 export function CardsSection({
@@ -12,20 +12,16 @@ export function CardsSection({
   items: readonly { title: string; text: string }[];
 }) {
   return (
-    <section aria-labelledby={id} className="py-16 sm:py-20">
-      <Container>
-        <h2 id={id} className="text-2xl font-bold tracking-tight text-ink-950">
-          {title}
-        </h2>
-        <ul className="mt-8 grid gap-6 md:grid-cols-3">
-          {items.map((item) => (
-            <li key={item.title} className="rounded-2xl border border-ink-200 p-6">
-              <h3 className="font-semibold text-ink-950">{item.title}</h3>
-              <p className="mt-2 text-sm leading-6 text-ink-600">{item.text}</p>
-            </li>
-          ))}
-        </ul>
-      </Container>
-    </section>
+    <MarketingSection id={id}>
+      <MarketingSectionTitle id={id}>{title}</MarketingSectionTitle>
+      <ul className="mt-8 grid gap-6 md:grid-cols-3">
+        {items.map((item) => (
+          <li key={item.title} className="rounded-2xl border border-ink-200 p-6">
+            <h3 className="font-semibold text-ink-950">{item.title}</h3>
+            <p className="mt-2 text-sm leading-6 text-ink-600">{item.text}</p>
+          </li>
+        ))}
+      </ul>
+    </MarketingSection>
   );
 }

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { DayAxisLabels } from "../../components/charts/day-axis-labels";
 import { ValueAxis } from "../../components/charts/value-axis";
+import { HeaderCells } from "../../components/data-table";
 import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
 import { formatDay } from "../../lib/format/dates";
 
@@ -101,17 +102,14 @@ export function DayBarChart({
           <caption className="sr-only">{title} per day</caption>
           <thead className="text-ink-600">
             <tr>
-              <th scope="col" className="py-1 font-medium">
-                Day
-              </th>
-              <th scope="col" className="py-1 text-right font-medium">
-                {firstLabel ?? title}
-              </th>
-              {second ? (
-                <th scope="col" className="py-1 text-right font-medium">
-                  {second.label}
-                </th>
-              ) : null}
+              <HeaderCells
+                columns={[
+                  "Day",
+                  { label: firstLabel ?? title, end: true },
+                  ...(second ? [{ label: second.label, end: true as const }] : []),
+                ]}
+                className="py-1 font-medium"
+              />
             </tr>
           </thead>
           <tbody className="tabular-nums">

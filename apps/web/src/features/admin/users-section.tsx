@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
+import { type DataColumn, HeaderCells } from "../../components/data-table";
 import { inputClasses } from "../../components/form";
 import { formatDate } from "../../lib/format/dates";
 import { formatNumber } from "../../lib/format/numbers";
@@ -17,6 +18,14 @@ const SORT_LABELS: Record<TAdminUsersQuery["sort"], string> = {
 };
 
 /** Users: search by email or name, sort, page; each row opens the user's page. */
+const USER_COLUMNS: readonly DataColumn[] = [
+  "User",
+  "Tier",
+  { label: "Credits", end: true },
+  "Joined",
+  "State",
+];
+
 export function UsersSection() {
   const search = useAdminListSearch();
   const { params, q, page, update } = search;
@@ -75,21 +84,7 @@ export function UsersSection() {
                 <caption className="sr-only">Users, {SORT_LABELS[sort].toLowerCase()}</caption>
                 <thead className="bg-ink-50 text-xs text-ink-600">
                   <tr>
-                    <th scope="col" className="px-4 py-2.5 font-medium">
-                      User
-                    </th>
-                    <th scope="col" className="px-4 py-2.5 font-medium">
-                      Tier
-                    </th>
-                    <th scope="col" className="px-4 py-2.5 text-right font-medium">
-                      Credits
-                    </th>
-                    <th scope="col" className="px-4 py-2.5 font-medium">
-                      Joined
-                    </th>
-                    <th scope="col" className="px-4 py-2.5 font-medium">
-                      State
-                    </th>
+                    <HeaderCells columns={USER_COLUMNS} className="px-4 py-2.5 font-medium" />
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-ink-100">

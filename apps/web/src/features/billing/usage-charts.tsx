@@ -7,6 +7,7 @@ import {
 import { type ReactNode, useId } from "react";
 import { DayAxisLabels } from "../../components/charts/day-axis-labels";
 import { ValueAxis } from "../../components/charts/value-axis";
+import { type DataColumn, HeaderCells } from "../../components/data-table";
 import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
 import { formatDay } from "../../lib/format/dates";
 import { formatCount, formatCredits, formatNumber } from "../../lib/format/numbers";
@@ -18,6 +19,13 @@ import { useModelNames } from "./use-model-names";
  * anyone who cannot see the bars). The day chart is one labelled image with a text summary
  * and the full numbers behind a disclosure; the model chart is a plain list, readable as is.
  */
+
+const DAY_COLUMNS: readonly DataColumn[] = [
+  "Day",
+  { label: "Requests", end: true },
+  { label: "Tokens", end: true },
+  { label: "Credits", end: true },
+];
 
 const creditsText = formatCredits;
 
@@ -79,18 +87,7 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
             <caption className="sr-only">Usage per day</caption>
             <thead className="sticky top-0 bg-ink-50 text-ink-600">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Day
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Requests
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Tokens
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Credits
-                </th>
+                <HeaderCells columns={DAY_COLUMNS} className="px-3 py-2 font-medium" />
               </tr>
             </thead>
             <tbody className="divide-y divide-ink-100 tabular-nums">

@@ -1,8 +1,11 @@
 import { COMPARED_MODELS } from "@cohort/contracts";
 import { useParams } from "react-router";
 import { ButtonLink } from "../../components/button";
-import { Container } from "../../components/container";
 import { CtaBand } from "../../components/marketing/cta-band";
+import {
+  MarketingSection,
+  MarketingSectionTitle,
+} from "../../components/marketing/marketing-section";
 import { PageHeader } from "../../components/marketing/page-header";
 import { RelatedLinks } from "../../components/marketing/related-links";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
@@ -48,70 +51,57 @@ export function ComparePage() {
           Get Started
         </ButtonLink>
       </PageHeader>
-      <section aria-labelledby="table-title" className="py-16 sm:py-20">
-        <Container>
-          <h2 id="table-title" className="text-2xl font-bold tracking-tight text-ink-950">
-            Side by side
-          </h2>
-          <div className="mt-8 overflow-x-auto rounded-2xl border border-ink-200">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <caption className="sr-only">
-                {content.name} used alone compared with {content.name} inside a Cohort team
-              </caption>
-              <thead className="bg-ink-50">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold text-ink-900">
-                    <span className="sr-only">Aspect</span>
+      <MarketingSection id="table-title">
+        <MarketingSectionTitle id="table-title">Side by side</MarketingSectionTitle>
+        <div className="mt-8 overflow-x-auto rounded-2xl border border-ink-200">
+          <table className="w-full min-w-[36rem] text-left text-sm">
+            <caption className="sr-only">
+              {content.name} used alone compared with {content.name} inside a Cohort team
+            </caption>
+            <thead className="bg-ink-50">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold text-ink-900">
+                  <span className="sr-only">Aspect</span>
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold text-ink-900">
+                  {content.name} alone
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold text-brand-700">
+                  Cohort
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-ink-100">
+              {comparisonRows(content).map(([aspect, alone, cohort]) => (
+                <tr key={aspect}>
+                  <th scope="row" className="px-4 py-3 font-medium text-ink-900">
+                    {aspect}
                   </th>
-                  <th scope="col" className="px-4 py-3 font-semibold text-ink-900">
-                    {content.name} alone
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold text-brand-700">
-                    Cohort
-                  </th>
+                  <td className="px-4 py-3 text-ink-600">{alone}</td>
+                  <td className="px-4 py-3 text-ink-900">{cohort}</td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-ink-100">
-                {comparisonRows(content).map(([aspect, alone, cohort]) => (
-                  <tr key={aspect}>
-                    <th scope="row" className="px-4 py-3 font-medium text-ink-900">
-                      {aspect}
-                    </th>
-                    <td className="px-4 py-3 text-ink-600">{alone}</td>
-                    <td className="px-4 py-3 text-ink-900">{cohort}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </MarketingSection>
+      <MarketingSection id="choose-title" tone="grey">
+        <MarketingSectionTitle id="choose-title">Which one to reach for</MarketingSectionTitle>
+        <div className="mt-8 grid gap-6 md:grid-cols-2">
+          <div className="rounded-2xl border border-ink-200 bg-white p-6">
+            <h3 className="font-semibold text-ink-950">{content.name} on its own is enough for</h3>
+            <CheckList items={content.aloneIsEnough} />
           </div>
-        </Container>
-      </section>
-      <section
-        aria-labelledby="choose-title"
-        className="border-y border-ink-200 bg-ink-50 py-16 sm:py-20"
-      >
-        <Container>
-          <h2 id="choose-title" className="text-2xl font-bold tracking-tight text-ink-950">
-            Which one to reach for
-          </h2>
-          <div className="mt-8 grid gap-6 md:grid-cols-2">
-            <div className="rounded-2xl border border-ink-200 bg-white p-6">
-              <h3 className="font-semibold text-ink-950">
-                {content.name} on its own is enough for
-              </h3>
-              <CheckList items={content.aloneIsEnough} />
-            </div>
-            <div className="rounded-2xl border border-brand-200 bg-white p-6 ring-1 ring-brand-100">
-              <h3 className="font-semibold text-ink-950">Cohort is the better fit for</h3>
-              <CheckList items={content.cohortHelps} />
-            </div>
+          <div className="rounded-2xl border border-brand-200 bg-white p-6 ring-1 ring-brand-100">
+            <h3 className="font-semibold text-ink-950">Cohort is the better fit for</h3>
+            <CheckList items={content.cohortHelps} />
           </div>
-          <p className="mt-8 max-w-3xl text-ink-700">
-            <strong className="font-semibold text-ink-950">{content.name} inside Cohort. </strong>
-            {content.seat}
-          </p>
-        </Container>
-      </section>
+        </div>
+        <p className="mt-8 max-w-3xl text-ink-700">
+          <strong className="font-semibold text-ink-950">{content.name} inside Cohort. </strong>
+          {content.seat}
+        </p>
+      </MarketingSection>
       <RelatedLinks
         label="Also compare:"
         links={COMPARED_MODELS.filter((other) => other !== slug).map((other) => ({

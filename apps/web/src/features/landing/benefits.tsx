@@ -1,4 +1,4 @@
-import { Container } from "../../components/container";
+import { MarketingSection } from "../../components/marketing/marketing-section";
 import { SectionHeading } from "../../components/marketing/section-heading";
 
 interface Benefit {
@@ -53,35 +53,33 @@ const BENEFITS: readonly Benefit[] = [
 
 export function Benefits() {
   return (
-    <section aria-labelledby="benefits-title" className="py-20 sm:py-24">
-      <Container>
-        <SectionHeading
-          id="benefits-title"
-          eyebrow="Why Cohort"
-          title="The benefits of a team, without the meetings"
-          lead="One model gives you one perspective. Cohort gives you a coordinated team — and shows you exactly what it's doing and what it costs."
-        />
-        <ul className="mt-14 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-4">
-          {BENEFITS.map((benefit) => (
-            <li key={benefit.title}>
-              <span className="flex size-11 items-center justify-center rounded-xl bg-brand-50 ring-1 ring-brand-100">
-                <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6 text-brand-700">
-                  <path
-                    d={benefit.icon}
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="1.75"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                  />
-                </svg>
-              </span>
-              <h3 className="mt-4 text-base font-semibold text-ink-950">{benefit.title}</h3>
-              <p className="mt-2 text-sm leading-6 text-ink-600">{benefit.text}</p>
-            </li>
-          ))}
-        </ul>
-      </Container>
-    </section>
+    <MarketingSection id="benefits-title" spacing="landing">
+      <SectionHeading
+        id="benefits-title"
+        eyebrow="Why Cohort"
+        title="The benefits of a team, without the meetings"
+        lead="One model gives you one perspective. Cohort gives you a coordinated team — and shows you exactly what it's doing and what it costs."
+      />
+      <ul className="mt-14 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-4">
+        {BENEFITS.map((benefit) => (
+          <li key={benefit.title}>
+            <span className="flex size-11 items-center justify-center rounded-xl bg-brand-50 ring-1 ring-brand-100">
+              <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6 text-brand-700">
+                <path
+                  d={benefit.icon}
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.75"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
+              </svg>
+            </span>
+            <h3 className="mt-4 text-base font-semibold text-ink-950">{benefit.title}</h3>
+            <p className="mt-2 text-sm leading-6 text-ink-600">{benefit.text}</p>
+          </li>
+        ))}
+      </ul>
+    </MarketingSection>
   );
 }

@@ -1,4 +1,4 @@
-import { Container } from "../../components/container";
+import { MarketingSection } from "../../components/marketing/marketing-section";
 import { SectionHeading } from "../../components/marketing/section-heading";
 
 const STEPS = [
@@ -22,39 +22,30 @@ const STEPS = [
 
 export function HowItWorks() {
   return (
-    <section
-      id="how-it-works"
-      aria-labelledby="how-title"
-      className="border-y border-ink-200 bg-ink-50 py-20 sm:py-24"
-    >
-      <Container>
-        <SectionHeading
-          id="how-title"
-          eyebrow="How a run works"
-          title="From one message to one answer, in four visible steps"
-        />
-        <ol className="mt-14 grid gap-6 md:grid-cols-2 lg:grid-cols-4">
-          {STEPS.map((step, index) => (
-            <li
-              key={step.title}
-              className="relative rounded-2xl border border-ink-200 bg-white p-6"
+    <MarketingSection id="how-title" anchor="how-it-works" tone="grey" spacing="landing">
+      <SectionHeading
+        id="how-title"
+        eyebrow="How a run works"
+        title="From one message to one answer, in four visible steps"
+      />
+      <ol className="mt-14 grid gap-6 md:grid-cols-2 lg:grid-cols-4">
+        {STEPS.map((step, index) => (
+          <li key={step.title} className="relative rounded-2xl border border-ink-200 bg-white p-6">
+            <span
+              aria-hidden="true"
+              className="flex size-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white"
             >
-              <span
-                aria-hidden="true"
-                className="flex size-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white"
-              >
-                {index + 1}
-              </span>
-              <h3 className="mt-4 font-semibold text-ink-950">{step.title}</h3>
-              <p className="mt-2 text-sm leading-6 text-ink-600">{step.text}</p>
-            </li>
-          ))}
-        </ol>
-        <p className="mt-8 text-sm text-ink-600">
-          Press stop at any moment: every model call in the run is cancelled and its unused credits
-          are released.
-        </p>
-      </Container>
-    </section>
+              {index + 1}
+            </span>
+            <h3 className="mt-4 font-semibold text-ink-950">{step.title}</h3>
+            <p className="mt-2 text-sm leading-6 text-ink-600">{step.text}</p>
+          </li>
+        ))}
+      </ol>
+      <p className="mt-8 text-sm text-ink-600">
+        Press stop at any moment: every model call in the run is cancelled and its unused credits
+        are released.
+      </p>
+    </MarketingSection>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { Container } from "../../components/container";
 import { type FaqItem, FaqList } from "../../components/marketing/faq-list";
+import { MarketingSection } from "../../components/marketing/marketing-section";
 import { SectionHeading } from "../../components/marketing/section-heading";
 
 const ITEMS: readonly FaqItem[] = [
@@ -56,13 +56,11 @@ const ITEMS: readonly FaqItem[] = [
 
 export function LandingFaq() {
   return (
-    <section aria-labelledby="faq-title" className="py-20 sm:py-24">
-      <Container size="prose">
-        <SectionHeading id="faq-title" eyebrow="FAQ" title="Frequently asked questions" />
-        <div className="mt-10">
-          <FaqList items={ITEMS} />
-        </div>
-      </Container>
-    </section>
+    <MarketingSection id="faq-title" spacing="landing" width="prose">
+      <SectionHeading id="faq-title" eyebrow="FAQ" title="Frequently asked questions" />
+      <div className="mt-10">
+        <FaqList items={ITEMS} />
+      </div>
+    </MarketingSection>
   );
 }

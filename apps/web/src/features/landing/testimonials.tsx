@@ -1,4 +1,4 @@
-import { Container } from "../../components/container";
+import { MarketingSection } from "../../components/marketing/marketing-section";
 import { SectionHeading } from "../../components/marketing/section-heading";
 
 /**
@@ -29,39 +29,37 @@ const TESTIMONIALS = [
 
 export function Testimonials() {
   return (
-    <section aria-labelledby="testimonials-title" className="bg-ink-950 py-20 sm:py-24">
-      <Container>
-        <SectionHeading
-          id="testimonials-title"
-          eyebrow="In practice"
-          title="What working with a team of models is like"
-          lead="Illustrative quotes written by the Cohort team, each describing something the product does today. They are not endorsements by named customers."
-          inverse
-        />
-        <ul className="mt-14 grid gap-6 lg:grid-cols-3">
-          {TESTIMONIALS.map((item) => (
-            <li key={item.role}>
-              <figure
-                data-testid="testimonial"
-                className="flex h-full flex-col rounded-2xl border border-white/10 bg-white/5 p-6"
-              >
-                <blockquote className="flex-1 text-base leading-7 text-ink-100">
-                  <p>“{item.quote}”</p>
-                </blockquote>
-                <figcaption className="mt-6 flex items-center gap-3">
-                  <span
-                    aria-hidden="true"
-                    className="flex size-10 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white"
-                  >
-                    {item.initials}
-                  </span>
-                  <span className="block font-semibold text-white">{item.role}</span>
-                </figcaption>
-              </figure>
-            </li>
-          ))}
-        </ul>
-      </Container>
-    </section>
+    <MarketingSection id="testimonials-title" tone="dark" spacing="landing">
+      <SectionHeading
+        id="testimonials-title"
+        eyebrow="In practice"
+        title="What working with a team of models is like"
+        lead="Illustrative quotes written by the Cohort team, each describing something the product does today. They are not endorsements by named customers."
+        inverse
+      />
+      <ul className="mt-14 grid gap-6 lg:grid-cols-3">
+        {TESTIMONIALS.map((item) => (
+          <li key={item.role}>
+            <figure
+              data-testid="testimonial"
+              className="flex h-full flex-col rounded-2xl border border-white/10 bg-white/5 p-6"
+            >
+              <blockquote className="flex-1 text-base leading-7 text-ink-100">
+                <p>“{item.quote}”</p>
+              </blockquote>
+              <figcaption className="mt-6 flex items-center gap-3">
+                <span
+                  aria-hidden="true"
+                  className="flex size-10 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white"
+                >
+                  {item.initials}
+                </span>
+                <span className="block font-semibold text-white">{item.role}</span>
+              </figcaption>
+            </figure>
+          </li>
+        ))}
+      </ul>
+    </MarketingSection>
   );
 }

@@ -99,9 +99,10 @@ export function LoginPage() {
     staleTime: Number.POSITIVE_INFINITY,
   });
   // The route table always has Continue with Google; Firebase may add GitHub, Facebook and X.
-  const extraProviders = (providers.data?.firebase?.providers ?? []).filter(
-    (provider) => provider !== "google",
-  );
+  const signInProviders: readonly TSignInProvider[] = [
+    "google",
+    ...(providers.data?.firebase?.providers ?? []).filter((provider) => provider !== "google"),
+  ];
   /** A notice in the form (a declined agreement); failures of a call are toasts (the error texts). */
   const [formNotice, setFormNotice] = useState<string | null>(null);
   /** The address sign-up found taken: the form offers to sign in with it instead. */
@@ -150,12 +151,17 @@ export function LoginPage() {
     }
   }, [auth, navigate, location.state]);
 
-  const update = (field: keyof FormValues) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setValues((previous) => ({ ...previous, [field]: value }));
-    if (field === "password") setPasswordError(null);
-    if (field === "email") setTakenEmail(null);
-  };
+  /** A form field's name, value and change handler, held in `values`. */
+  const bind = (field: keyof FormValues) => ({
+    name: field,
+    value: values[field],
+    onChange: (event: { target: { value: string } }) => {
+      const value = event.target.value;
+      setValues((previous) => ({ ...previous, [field]: value }));
+      if (field === "password") setPasswordError(null);
+      if (field === "email") setTakenEmail(null);
+    },
+  });
 
   const switchMode = (next: Mode) => {
     setMode(next);
@@ -331,17 +337,7 @@ export function LoginPage() {
           {invitation ? <InvitationNotice preview={invitation} /> : null}
 
           <div className="mt-8 grid gap-3">
-            <Button
-              variant="outline"
-              size="lg"
-              className="w-full"
-              onClick={() => onProvider("google")}
-              disabled={providerBusy}
-            >
-              <ProviderIcon provider="google" />
-              Continue with Google
-            </Button>
-            {extraProviders.map((provider) => (
+            {signInProviders.map((provider) => (
               <Button
                 key={provider}
                 variant="outline"
@@ -367,30 +363,24 @@ export function LoginPage() {
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field
                   label="First Name"
-                  name="firstName"
                   autoComplete="given-name"
                   required
-                  value={values.firstName}
-                  onChange={update("firstName")}
+                  {...bind("firstName")}
                 />
                 <Field
                   label="Last Name"
-                  name="lastName"
                   autoComplete="family-name"
                   required
-                  value={values.lastName}
-                  onChange={update("lastName")}
+                  {...bind("lastName")}
                 />
               </div>
             ) : null}
             <Field
               label="Email address"
-              name="email"
               type="email"
               autoComplete="email"
               required
-              value={values.email}
-              onChange={update("email")}
+              {...bind("email")}
               aria-describedby={takenEmail ? "email-taken" : undefined}
             />
             <div aria-live="polite">
@@ -410,11 +400,9 @@ export function LoginPage() {
             <PasswordField
               id={PASSWORD_INPUT_ID}
               label="Password"
-              name="password"
               autoComplete={signingUp ? "new-password" : "current-password"}
               required
-              value={values.password}
-              onChange={update("password")}
+              {...bind("password")}
               hint={LOGIN_TEXTS.passwordHint}
               error={passwordError}
             />

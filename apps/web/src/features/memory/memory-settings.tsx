@@ -5,14 +5,14 @@ import {
   type TMemorySettings,
 } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { useDeferredValue, useId, useState } from "react";
+import { useDeferredValue, useState } from "react";
 import { Link } from "react-router";
 import { failureMessage } from "../../auth/account-api";
 import { useAuth } from "../../auth/use-auth";
 import { Button, buttonClasses } from "../../components/button";
 import { Card } from "../../components/card";
 import { CheckboxField } from "../../components/checkbox-field";
-import { inputClasses } from "../../components/form";
+import { Field } from "../../components/form";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -258,7 +258,6 @@ function MemoryManager() {
   const q = useDeferredValue(search.trim());
   const memories = useMemories(q);
   const settings = useMemorySettings();
-  const searchId = useId();
   const { workspace } = useCurrentWorkspace();
   const locked = isApiError(memories.error) && memories.error.code === MEMORY_ERROR_CODES.locked;
   if (locked) return <MemoryGate />;
@@ -283,20 +282,15 @@ function MemoryManager() {
       <MemorySwitches settings={settings.data} />
       <PendingProposals />
       <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <div className="w-full sm:max-w-xs">
-          <label htmlFor={searchId} className="block text-sm font-medium text-ink-800">
-            Search memories
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            className={`${inputClasses} mt-1.5`}
-            placeholder="e.g. TypeScript"
-            value={search}
-            maxLength={200}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <Field
+          label="Search memories"
+          type="search"
+          className="w-full sm:max-w-xs"
+          placeholder="e.g. TypeScript"
+          value={search}
+          maxLength={200}
+          onChange={(event) => setSearch(event.target.value)}
+        />
         <div className="flex flex-wrap gap-2">
           <a
             href={MEMORY_EXPORT_URL}

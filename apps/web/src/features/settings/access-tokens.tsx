@@ -14,10 +14,10 @@ import { Link } from "react-router";
 import { failureMessage } from "../../auth/account-api";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses } from "../../components/form";
+import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { formatDateTime, formatShortDate } from "../../lib/format/dates";
@@ -325,23 +325,21 @@ export function AccessTokens() {
   };
 
   return (
-    <Card role="region" aria-labelledby="access-tokens-title" className="p-5 sm:p-6">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 max-w-xl">
-          <h2 id="access-tokens-title" className="text-base font-semibold text-ink-950">
-            Access tokens
-          </h2>
-          <p className="mt-1 text-sm text-ink-600">
-            Access tokens let your own code and tools call Cohort's API (the OpenAI-compatible{" "}
-            <code className="font-mono text-xs">/api/v1</code> endpoints and the MCP server) as you,
-            spending your credits. They are not the provider keys above.{" "}
-            <Link to="/api" className="font-semibold text-brand-700 hover:underline">
-              Read the API docs
-            </Link>
-          </p>
-        </div>
-        <Button onClick={() => openChange(true)}>Create token</Button>
-      </div>
+    <SectionCard
+      id="access-tokens-title"
+      title="Access tokens"
+      lead={
+        <>
+          Access tokens let your own code and tools call Cohort's API (the OpenAI-compatible{" "}
+          <code className="font-mono text-xs">/api/v1</code> endpoints and the MCP server) as you,
+          spending your credits. They are not the provider keys above.{" "}
+          <Link to="/api" className="font-semibold text-brand-700 hover:underline">
+            Read the API docs
+          </Link>
+        </>
+      }
+      action={<Button onClick={() => openChange(true)}>Create token</Button>}
+    >
       {tokens.isPending ? (
         <div className="py-6">
           <Spinner label="Loading your access tokens…" />
@@ -374,6 +372,6 @@ export function AccessTokens() {
           <CreateTokenForm key={formKey} onCreated={setCreated} />
         )}
       </DialogFrame>
-    </Card>
+    </SectionCard>
   );
 }

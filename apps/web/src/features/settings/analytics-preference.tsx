@@ -1,7 +1,7 @@
 import type { TTelemetryPreferences } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import { Card } from "../../components/card";
+import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { analytics, browserDeclinesTracking } from "../../lib/telemetry/telemetry";
@@ -51,8 +51,7 @@ export function AnalyticsPreference() {
   };
 
   return (
-    <Card className="p-5 sm:p-6">
-      <h2 className="text-base font-semibold text-ink-950">Privacy</h2>
+    <SectionCard title="Privacy">
       <div className="mt-3 flex items-start gap-3">
         <input
           id={checkboxId}
@@ -80,6 +79,6 @@ export function AnalyticsPreference() {
           ) : null}
         </label>
       </div>
-    </Card>
+    </SectionCard>
   );
 }

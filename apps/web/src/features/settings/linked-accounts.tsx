@@ -10,8 +10,8 @@ import { failureMessage } from "../../auth/account-api";
 import { fetchAuthProviders } from "../../auth/google-sign-in";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { ProviderIcon } from "../../components/provider-icon";
+import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
@@ -133,13 +133,14 @@ export function LinkedAccounts() {
     ...(identities.data?.identities.map((identity) => identity.provider) ?? []),
   ]);
   return (
-    <Card className="p-5 sm:p-6">
-      <h2 className="text-base font-semibold text-ink-950">Linked sign-in accounts</h2>
-      <p className="mt-1 text-sm text-ink-600">
-        {identities.data?.hasPassword
+    <SectionCard
+      title="Linked sign-in accounts"
+      lead={
+        identities.data?.hasPassword
           ? "Besides your password, these accounts can sign you in."
-          : "These accounts sign you in. Keep at least one, or set a password first."}
-      </p>
+          : "These accounts sign you in. Keep at least one, or set a password first."
+      }
+    >
       {identities.isPending || providers.isPending ? (
         <div className="py-6">
           <Spinner label="Loading your linked accounts…" />
@@ -162,6 +163,6 @@ export function LinkedAccounts() {
           ))}
         </ul>
       )}
-    </Card>
+    </SectionCard>
   );
 }

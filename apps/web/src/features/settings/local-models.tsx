@@ -2,7 +2,7 @@ import type { TLocalModelServersResponse } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
+import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { chatKeys } from "../chat/chat-api";
@@ -55,21 +55,18 @@ export function LocalModels() {
   };
 
   return (
-    <Card className="p-5 sm:p-6" data-testid="local-models">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h2 className="text-base font-semibold text-ink-950">Local models</h2>
-          <p className="mt-1 text-sm text-ink-700">
-            Models running on this server's machine answer for free, with no key: Ollama (port
-            11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) are found by themselves.
-          </p>
-        </div>
-        {data?.discovery === "on" ? (
+    <SectionCard
+      testId="local-models"
+      title="Local models"
+      lead="Models running on this server's machine answer for free, with no key: Ollama (port 11434), LM Studio (1234), llama.cpp (8080) and vLLM (8000) are found by themselves."
+      action={
+        data?.discovery === "on" ? (
           <Button variant="secondary" size="sm" disabled={looking} onClick={() => void lookAgain()}>
             {looking ? "Looking…" : "Look again"}
           </Button>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       {data === undefined ? null : data.discovery === "configured" ? (
         <p className="mt-3 text-sm text-ink-700">
           This installation names its model server (OPENAI_COMPATIBLE_BASE_URL), so Cohort does not
@@ -96,6 +93,6 @@ export function LocalModels() {
           ))}
         </ul>
       )}
-    </Card>
+    </SectionCard>
   );
 }

@@ -3,8 +3,8 @@ import { type FormEvent, useState } from "react";
 import { failureMessage, updateProfile } from "../../auth/account-api";
 import { setSignedIn } from "../../auth/auth-store";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { Field, FormMessage } from "../../components/form";
+import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 
 export const PROFILE_SAVED_MESSAGE = "Profile updated";
@@ -41,14 +41,16 @@ export function ProfileForm({ user }: { user: TUserProfile }) {
   };
 
   return (
-    <Card className="p-5 sm:p-6">
-      <h2 id="profile-title" className="text-base font-semibold text-ink-950">
-        Profile
-      </h2>
-      <p className="mt-1 text-sm text-ink-600">
-        How you appear in Cohort. Your email address is{" "}
-        <span className="font-medium text-ink-800">{user.email}</span>.
-      </p>
+    <SectionCard
+      id="profile-title"
+      title="Profile"
+      lead={
+        <>
+          How you appear in Cohort. Your email address is{" "}
+          <span className="font-medium text-ink-800">{user.email}</span>.
+        </>
+      }
+    >
       <form aria-labelledby="profile-title" onSubmit={onSubmit} className="mt-5 grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
@@ -93,6 +95,6 @@ export function ProfileForm({ user }: { user: TUserProfile }) {
           </Button>
         </div>
       </form>
-    </Card>
+    </SectionCard>
   );
 }

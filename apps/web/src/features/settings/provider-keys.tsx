@@ -16,9 +16,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { failureMessage } from "../../auth/account-api";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
 import { Field, FormMessage, inputClasses } from "../../components/form";
+import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -409,15 +409,11 @@ function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
 export function ProviderKeys() {
   const keys = useProviderKeys();
   return (
-    <Card role="region" aria-labelledby="provider-keys-title" className="p-5 sm:p-6">
-      <h2 id="provider-keys-title" className="text-base font-semibold text-ink-950">
-        Provider keys
-      </h2>
-      <p className="mt-1 text-sm text-ink-600">
-        Use your own OpenAI, Anthropic, Google or OpenAI-compatible keys for those providers' models
-        (GPT, Claude, Gemini, local): calls on them cost no credits. Keys are encrypted and never
-        shown again, only their last four characters.
-      </p>
+    <SectionCard
+      id="provider-keys-title"
+      title="Provider keys"
+      lead="Use your own OpenAI, Anthropic, Google or OpenAI-compatible keys for those providers' models (GPT, Claude, Gemini, local): calls on them cost no credits. Keys are encrypted and never shown again, only their last four characters."
+    >
       <div className="mt-4">
         {keys.isPending ? (
           <div className="py-4">
@@ -444,6 +440,6 @@ export function ProviderKeys() {
       <div className="mt-6">
         <AddKeyForm stored={keys.data ?? []} />
       </div>
-    </Card>
+    </SectionCard>
   );
 }

@@ -7,7 +7,7 @@ import { setSignedOut } from "../../auth/auth-store";
 import { LOGGED_OUT_MESSAGE } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
+import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
@@ -78,11 +78,10 @@ export function SignInsList() {
     queryFn: ({ signal }) => listSignIns(signal),
   });
   return (
-    <Card className="p-5 sm:p-6">
-      <h2 className="text-base font-semibold text-ink-950">Where you're signed in</h2>
-      <p className="mt-1 text-sm text-ink-600">
-        The browsers and apps signed in to your account. Sign out any you do not recognise.
-      </p>
+    <SectionCard
+      title="Where you're signed in"
+      lead="The browsers and apps signed in to your account. Sign out any you do not recognise."
+    >
       {isPending ? (
         <div className="py-6">
           <Spinner label="Loading your signed-in devices…" />
@@ -98,6 +97,6 @@ export function SignInsList() {
           ))}
         </ul>
       )}
-    </Card>
+    </SectionCard>
   );
 }

@@ -6,6 +6,7 @@ import { Button } from "../../components/button";
 import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
 import { Field } from "../../components/form";
+import { SectionHeader } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatMonth } from "../../lib/format/dates";
@@ -138,13 +139,11 @@ export function SpendingLimit() {
       data-testid="spending-limit"
     >
       <div>
-        <h2 id="spending-limit-title" className="text-base font-semibold text-ink-950">
-          Monthly spending limit
-        </h2>
-        <p className="mt-1 text-sm text-ink-600">
-          The most your runs may spend in a calendar month (UTC), from your own credits and every
-          team pool together. A run that reaches it stops there and says so.
-        </p>
+        <SectionHeader
+          id="spending-limit-title"
+          title="Monthly spending limit"
+          lead="The most your runs may spend in a calendar month (UTC), from your own credits and every team pool together. A run that reaches it stops there and says so."
+        />
       </div>
       {limit.data ? (
         <>

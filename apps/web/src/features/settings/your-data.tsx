@@ -10,9 +10,9 @@ import { useNavigate } from "react-router";
 import { failureMessage } from "../../auth/account-api";
 import { setSignedOut } from "../../auth/auth-store";
 import { Button, ButtonAnchor } from "../../components/button";
-import { Card } from "../../components/card";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage } from "../../components/form";
+import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { buildApiUrl } from "../../lib/api/client";
@@ -25,15 +25,11 @@ import { IDENTITIES_QUERY_KEY, listIdentities } from "./linked-accounts";
 export function YourData({ email }: { email: string }) {
   const [deleting, setDeleting] = useState(false);
   return (
-    <Card className="p-5 sm:p-6" aria-labelledby="your-data-heading" role="region">
-      <h2 id="your-data-heading" className="text-base font-semibold text-ink-950">
-        Your data
-      </h2>
-      <p className="mt-1 text-sm text-ink-600">
-        Download a copy of everything Cohort stores about you: your profile, the sessions you
-        created, CoChat conversations, your documents with their original files, memories,
-        workspaces and your credit ledger, as one zip file. A few downloads an hour.
-      </p>
+    <SectionCard
+      id="your-data-heading"
+      title="Your data"
+      lead="Download a copy of everything Cohort stores about you: your profile, the sessions you created, CoChat conversations, your documents with their original files, memories, workspaces and your credit ledger, as one zip file. A few downloads an hour."
+    >
       <div className="mt-4 flex flex-col gap-3 sm:flex-row">
         <ButtonAnchor variant="outline" href={buildApiUrl(ACCOUNT_DATA_ROUTES.export)} download>
           Download my data
@@ -47,7 +43,7 @@ export function YourData({ email }: { email: string }) {
         </Button>
       </div>
       {deleting ? <DeleteAccountDialog email={email} onClose={() => setDeleting(false)} /> : null}
-    </Card>
+    </SectionCard>
   );
 }
 

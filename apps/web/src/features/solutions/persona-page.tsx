@@ -1,10 +1,13 @@
 import { PERSONAS } from "@cohort/contracts";
 import { useParams } from "react-router";
 import { ButtonLink } from "../../components/button";
-import { Container } from "../../components/container";
 import { CardsSection } from "../../components/marketing/cards-section";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
+import {
+  MarketingSection,
+  MarketingSectionTitle,
+} from "../../components/marketing/marketing-section";
 import { PageHeader } from "../../components/marketing/page-header";
 import { RelatedLinks } from "../../components/marketing/related-links";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
@@ -42,31 +45,24 @@ export function PersonaPage() {
         title={`What changes for ${content.name.toLowerCase()}`}
         items={content.pains}
       />
-      <section
-        aria-labelledby="gains-title"
-        className="border-y border-ink-200 bg-ink-50 py-16 sm:py-20"
-      >
-        <Container className="grid gap-10 lg:grid-cols-2">
-          <div>
-            <h2 id="gains-title" className="text-2xl font-bold tracking-tight text-ink-950">
-              What you get
-            </h2>
-            <ul className="mt-6 space-y-3 text-ink-700">
-              {content.gains.map((gain) => (
-                <li key={gain} className="flex gap-3">
-                  <span
-                    aria-hidden="true"
-                    className="mt-2.5 size-1.5 shrink-0 rounded-full bg-brand-500"
-                  />
-                  <span>{gain}</span>
-                </li>
-              ))}
-            </ul>
-            <p className="mt-6 text-sm text-ink-600">{content.planHint}</p>
-          </div>
-          <ExamplePrompt prompt={content.examplePrompt} />
-        </Container>
-      </section>
+      <MarketingSection id="gains-title" tone="grey" className="grid gap-10 lg:grid-cols-2">
+        <div>
+          <MarketingSectionTitle id="gains-title">What you get</MarketingSectionTitle>
+          <ul className="mt-6 space-y-3 text-ink-700">
+            {content.gains.map((gain) => (
+              <li key={gain} className="flex gap-3">
+                <span
+                  aria-hidden="true"
+                  className="mt-2.5 size-1.5 shrink-0 rounded-full bg-brand-500"
+                />
+                <span>{gain}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-6 text-sm text-ink-600">{content.planHint}</p>
+        </div>
+        <ExamplePrompt prompt={content.examplePrompt} />
+      </MarketingSection>
       <RelatedLinks
         label="Cohort for:"
         links={PERSONAS.filter((other) => other !== slug).map((other) => ({

@@ -2,8 +2,8 @@ import { TEMPLATE_NAME_MAX, type TTemplate } from "@cohort/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { inputClasses } from "../../components/form";
+import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -156,20 +156,13 @@ export function TemplatesSettings() {
   const team = useCurrentWorkspace().workspace?.kind === "team";
   const list = templates.data?.templates ?? [];
   return (
-    <Card
-      id="templates"
-      role="region"
-      aria-labelledby="templates-title"
-      className="p-5 sm:p-6"
-      data-testid="templates-settings"
+    <SectionCard
+      anchor="templates"
+      testId="templates-settings"
+      id="templates-title"
+      title="Templates"
+      lead="Saved session setups: coordinator, team, models, instructions, budget and documents. Save one from a session's ⋯ menu; start from one in the New session dialog."
     >
-      <h2 id="templates-title" className="text-base font-semibold text-ink-950">
-        Templates
-      </h2>
-      <p className="mt-1 text-sm text-ink-600">
-        Saved session setups: coordinator, team, models, instructions, budget and documents. Save
-        one from a session's ⋯ menu; start from one in the New session dialog.
-      </p>
       {unlocked ? null : (
         <div className="mt-3">
           <TemplatesUpgradeHint />
@@ -194,6 +187,6 @@ export function TemplatesSettings() {
           ))}
         </ul>
       )}
-    </Card>
+    </SectionCard>
   );
 }

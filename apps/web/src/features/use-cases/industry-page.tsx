@@ -6,6 +6,10 @@ import { CardsSection } from "../../components/marketing/cards-section";
 import { CautionNote } from "../../components/marketing/caution-note";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
+import {
+  MarketingSection,
+  MarketingSectionTitle,
+} from "../../components/marketing/marketing-section";
 import { PageHeader } from "../../components/marketing/page-header";
 import { RoleGrid } from "../../components/marketing/role-grid";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
@@ -39,26 +43,25 @@ export function IndustryPage() {
         </div>
       </PageHeader>
       <CardsSection id="workflows-title" title="Where it helps" items={content.workflows} />
-      <section
-        aria-labelledby="team-title"
-        className="border-y border-ink-200 bg-ink-50 py-16 sm:py-20"
+      <MarketingSection
+        id="team-title"
+        tone="grey"
+        className="grid gap-10 lg:grid-cols-[1fr_1.2fr]"
       >
-        <Container className="grid gap-10 lg:grid-cols-[1fr_1.2fr]">
-          <div>
-            <h2 id="team-title" className="text-2xl font-bold tracking-tight text-ink-950">
-              How the team divides the work
-            </h2>
-            <p className="mt-3 text-ink-600">
-              The coordinator decides who is needed for each task. For {content.name.toLowerCase()}{" "}
-              work, this is what each role usually contributes.
-            </p>
-            <div className="mt-8">
-              <ExamplePrompt prompt={content.examplePrompt} />
-            </div>
+        <div>
+          <MarketingSectionTitle id="team-title">
+            How the team divides the work
+          </MarketingSectionTitle>
+          <p className="mt-3 text-ink-600">
+            The coordinator decides who is needed for each task. For {content.name.toLowerCase()}{" "}
+            work, this is what each role usually contributes.
+          </p>
+          <div className="mt-8">
+            <ExamplePrompt prompt={content.examplePrompt} />
           </div>
-          <RoleGrid roles={content.roles} />
-        </Container>
-      </section>
+        </div>
+        <RoleGrid roles={content.roles} />
+      </MarketingSection>
       {content.caution ? (
         <Container className="pt-12">
           <CautionNote>{content.caution}</CautionNote>

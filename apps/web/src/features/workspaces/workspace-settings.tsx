@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { Card } from "../../components/card";
+import { SectionHeader } from "../../components/section-header";
 import { useCurrentWorkspace } from "./current-workspace";
 import { workspaceKindLabel } from "./workspace-labels";
 
@@ -22,14 +23,13 @@ export function WorkspaceSettings() {
       data-testid="workspace-settings"
     >
       <div>
-        <h2 id="workspace-title" className="text-base font-semibold text-ink-950">
-          Workspace: {team.name}
-        </h2>
-        <p className="mt-1 text-sm text-ink-600">
-          {workspaceKindLabel(team)} · {team.member_count}{" "}
-          {team.member_count === 1 ? "member" : "members"}. Memory, templates and documents on this
-          page are this workspace's.
-        </p>
+        <SectionHeader
+          id="workspace-title"
+          title={`Workspace: ${team.name}`}
+          lead={`${workspaceKindLabel(team)} · ${team.member_count} ${
+            team.member_count === 1 ? "member" : "members"
+          }. Memory, templates and documents on this page are this workspace's.`}
+        />
       </div>
       <Link
         to="/team"
