@@ -100,7 +100,7 @@ declare module "fastify" {
     appVersion: string;
     /**
      * Set when the process was asked to stop (SIGTERM): readiness answers 503 so the load
-     * balancer sends nothing new while running work finishes (main.ts).
+     * balancer sends nothing new while running work finishes (serve.ts).
      */
     lifecycle: { draining: boolean };
     /**
@@ -149,7 +149,7 @@ const ZOD_COMPILERS = {
 
 /**
  * Builds the whole application without listening (docs/conventions.md): tests `inject` into it,
- * main.ts listens. Migrations run here, so an app that is built is ready to serve.
+ * serve.ts listens. Migrations run here, so an app that is built is ready to serve.
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
   // Warn/error lines of a request also go to the telemetry store (decision 021).
