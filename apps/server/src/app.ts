@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { MAX_BODY_BYTES, REQUEST_ID_HEADER } from "@cohort/contracts";
 import cookie from "@fastify/cookie";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
 import type { DestinationStream } from "pino";
@@ -96,7 +100,7 @@ declare module "fastify" {
     appVersion: string;
     /**
      * Set when the process was asked to stop (SIGTERM): readiness answers 503 so the load
-     * balancer sends nothing new while running work finishes (main.ts).
+     * balancer sends nothing new while running work finishes (serve.ts).
      */
     lifecycle: { draining: boolean };
     /**
@@ -128,9 +132,24 @@ export interface AppDeps {
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]
+>;
+
+/**
+ * zod checks and serialises every route (fastify-type-provider-zod). Named as the compilers'
+ * factories too (what setValidatorCompiler/setSerializerCompiler install), Fastify does not
+ * load its default ones (ajv, fast-json-stringify) at start-up only to replace them
+ * (decision 085). Fastify's types name those defaults' factories, hence the cast.
+ */
+const ZOD_COMPILERS = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as CompilersFactory;
+
 /**
  * Builds the whole application without listening (docs/conventions.md): tests `inject` into it,
- * main.ts listens. Migrations run here, so an app that is built is ready to serve.
+ * serve.ts listens. Migrations run here, so an app that is built is ready to serve.
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
   // Warn/error lines of a request also go to the telemetry store (decision 021).
@@ -152,6 +171,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     // (HAProxy in `npm run cluster`): the balancer, not Node's 5 s default, closes idle ones,
     // so a request never lands on a connection Node is closing at that moment.
     keepAliveTimeout: 75_000,
+    schemaController: { compilersFactory: ZOD_COMPILERS },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,3 +1,4 @@
+import type { Worker } from "node:worker_threads";
 import type pg from "pg";
 import { migrationScript } from "./migrate";
 import { createPgliteDb } from "./pglite-client";
@@ -45,6 +46,11 @@ export interface DbOptions {
   /** PostgreSQL schema to use (tests isolate each file in its own). */
   schema?: string | undefined;
   maxConnections?: number;
+  /**
+   * The embedded database's thread, started before the options were known (main.ts,
+   * pglite-client.ts `startPgliteThread`); without it, PGlite starts its own.
+   */
+  embeddedThread?: Worker | undefined;
 }
 
 const isoTimestampStatements = new Set<string>();
@@ -79,7 +85,9 @@ export function timestampText(parseDate: (text: string) => Date) {
 }
 
 export async function createDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? createPostgres(options) : createPglite(options);
+  if (!options.databaseUrl) return createPglite(options);
+  await options.embeddedThread?.terminate();
+  return createPostgres(options);
 }
 
 /**
@@ -98,7 +106,7 @@ const PGLITE_CONF = `shared_buffers=8MB\n${SEARCH_CONF}`;
 
 async function createPglite(options: DbOptions): Promise<Db> {
   if (options.dataDir) prepareDataDir(options.dataDir, PGLITE_CONF, migrationScript());
-  return createPgliteDb({ dataDir: options.dataDir, conf: PGLITE_CONF });
+  return createPgliteDb({ dataDir: options.dataDir, conf: PGLITE_CONF }, options.embeddedThread);
 }
 
 async function createPostgres(options: DbOptions): Promise<Db> {

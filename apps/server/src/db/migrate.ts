@@ -15,6 +15,7 @@ const SCHEMA_MIGRATIONS =
  * concurrent instances wait for each other instead of racing.
  */
 export async function migrate(db: Db, list: readonly Migration[] = migrations): Promise<string[]> {
+  if (await allApplied(db, list)) return [];
   return db.transaction(async (tx) => {
     // The lock first, then the bookkeeping table: two instances starting on an empty
     // database would otherwise both create it (a duplicate pg_type row for one of them).
@@ -35,6 +36,25 @@ export async function migrate(db: Db, list: readonly Migration[] = migrations): 
     }
     return pending.map((m) => m.id);
   });
+}
+
+/**
+ * A start on an up-to-date database (every start but the first after an upgrade) is one
+ * statement: no transaction, no lock, no DDL (decision 085). Anything else (a migration not
+ * applied, no bookkeeping table yet) takes the locked path above, which decides again.
+ */
+async function allApplied(db: Db, list: readonly Migration[]): Promise<boolean> {
+  try {
+    const { rows } = await db.query<{ applied: number }>(
+      "SELECT count(*)::int AS applied FROM schema_migrations WHERE id = ANY($1::text[])",
+      [list.map((m) => m.id)],
+    );
+    return rows[0]?.applied === list.length;
+  } catch (error) {
+    // undefined_table: a database no migration has touched yet.
+    if ((error as { code?: unknown } | null)?.code === "42P01") return false;
+    throw error;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, isUniqueViolation, prepared } from "./client";
-import { createPgliteDb } from "./pglite-client";
+import { createPgliteDb, startPgliteThread } from "./pglite-client";
 
 // Each embedded database is a new cluster (initdb: seconds on a busy 2-core machine).
 const SLOW = 120_000;
@@ -207,6 +207,13 @@ describe("the PGlite thread's life", () => {
       } finally {
         await again.close();
       }
+      // A thread started before the data directory was known (main.ts) opens the one it is sent.
+      const early = await createDb({ dataDir, embeddedThread: startPgliteThread() });
+      try {
+        expect((await early.query("SELECT v FROM kept")).rows).toEqual([{ v: "still here" }]);
+      } finally {
+        await early.close();
+      }
     },
     SLOW,
   );
@@ -217,6 +224,7 @@ describe("the PGlite thread's life", () => {
       // A thread with a small heap that is asked for more rows than fit really runs out.
       const db = await createPgliteDb(
         { dataDir: undefined, conf: "shared_buffers=8MB" },
+        undefined,
         { maxOldGenerationSizeMb: 48 },
       );
       const huge = db.query("SELECT repeat('x', 1000) || i AS v FROM generate_series(1, 400000) i");

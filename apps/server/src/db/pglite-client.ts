@@ -22,10 +22,13 @@ interface Pending {
  */
 export async function createPgliteDb(
   data: PgliteWorkerData,
-  /** The thread's own heap limits, over THREAD_LIMITS. */
+  /** A thread from `startPgliteThread`, told now what to open; otherwise one is started. */
+  started?: Worker,
+  /** The thread's own heap limits, over THREAD_LIMITS (a thread started here). */
   limits?: ResourceLimits,
 ): Promise<Db> {
-  const worker = startWorker(data, limits);
+  const worker = started ?? startWorker(data, limits);
+  if (started) started.postMessage(data);
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let stopped: Error | null = null;
@@ -143,6 +146,15 @@ export async function createPgliteDb(
 }
 
 /**
+ * The database's thread, started before what it opens is known: it starts and loads PGlite
+ * while the server's thread reads its configuration and loads the rest (main.ts, decision
+ * 085), and opens what `createPgliteDb` then sends it.
+ */
+export function startPgliteThread(): Worker {
+  return startWorker(null, undefined);
+}
+
+/**
  * Statements make short-lived objects only (parameters, rows on their way out): a small young
  * generation serves them, and V8's default one grows to tens of MB that an idle server keeps
  * resident (the embedded default's idle RSS target is 200 MB).
@@ -154,7 +166,7 @@ const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 1 };
  * TypeScript sources (tests, tsx) the worker is a .ts file, which Node 20 cannot run alone,
  * so tsx's loader is registered in the thread before the worker is imported.
  */
-function startWorker(data: PgliteWorkerData, limits: ResourceLimits | undefined): Worker {
+function startWorker(data: PgliteWorkerData | null, limits: ResourceLimits | undefined): Worker {
   return startWorkerThread(
     import.meta.url,
     { source: "./pglite-worker.ts", built: "./pglite-worker.js" },

@@ -25,7 +25,14 @@ import { toNumber } from "./to-number";
  */
 if (!parentPort) throw new Error("pglite-worker runs as a worker thread only");
 const port = parentPort;
-const options = workerData as PgliteWorkerData;
+/**
+ * What to open: given at the thread's start, or as its first message by a thread started
+ * before the server had read its configuration (pglite-client.ts `startPgliteThread`). No
+ * other message comes before the opening's reply.
+ */
+const options =
+  (workerData as PgliteWorkerData | null) ??
+  (await new Promise<PgliteWorkerData>((resolve) => port.once("message", resolve)));
 
 /**
  * V8 compiles PGlite's 9 MB of WebAssembly with its baseline compiler and then again, for the

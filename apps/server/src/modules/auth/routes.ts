@@ -20,7 +20,6 @@ import { loginMeta, replySignedIn, requestMeta } from "./reply-signed-in";
 import { signInRoutes } from "./sign-in-routes";
 import { signUp } from "./sign-up";
 import { verificationRoutes } from "./verification-routes";
-import { prepareDummyHash } from "./verify-password";
 
 const tags = ["auth"];
 
@@ -34,7 +33,6 @@ export async function authRoutes(app: FastifyInstance) {
   const deps = authDeps(app);
   registerSocketAuth(app);
   watchSocketSignIns(app);
-  await prepareDummyHash();
 
   r.post(
     "/api/user-auth/signup",

@@ -1,6 +1,5 @@
 import path from "node:path";
 import type { TDocumentKind } from "@cohort/contracts";
-import { fileTypeFromBuffer } from "file-type";
 
 export type Detection =
   | { ok: true; kind: TDocumentKind; mediaType: string }
@@ -21,6 +20,17 @@ const CODE = new Set(
   ).split(" "),
 );
 
+let fileType: Promise<typeof import("file-type")> | undefined;
+
+/**
+ * file-type (an ES module, with its parsers' packages) loads at the first file checked, not
+ * at start-up (decision 085); concurrent first uploads share the one load.
+ */
+function loadFileType(): Promise<typeof import("file-type")> {
+  fileType ??= import("file-type");
+  return fileType;
+}
+
 /** Text formats file-type recognises by their first bytes; they are read as text. */
 const TEXTUAL_MIME = /^(text\/|application\/(xml|json)|image\/svg\+xml)/;
 
@@ -36,7 +46,7 @@ export async function detectDocumentType(input: {
   isUtf8Text: boolean;
   name: string;
 }): Promise<Detection> {
-  const found = await fileTypeFromBuffer(input.head);
+  const found = await (await loadFileType()).fileTypeFromBuffer(input.head);
   if (found?.mime === "application/pdf") {
     return { ok: true, kind: "pdf", mediaType: found.mime };
   }
