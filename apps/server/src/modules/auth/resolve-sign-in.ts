@@ -8,17 +8,22 @@ import { SIGN_IN_TOUCH_INTERVAL_MS, type SignInSettings } from "./sign-in-settin
 
 interface SignInRow extends UserRow {
   sign_in_id: string;
-  last_used_at: Date | string;
-  idle_expires_at: Date | string;
-  expires_at: Date | string;
+  /** The sign-in's own timestamps as epoch milliseconds: numbers, no date parsed per request. */
+  last_used_ms: number;
+  idle_expires_ms: number;
+  expires_ms: number;
   balance: number | null;
   has_provider_keys: boolean;
   /** What a rider read (decision 084); absent from the plain statement. */
   ridden?: string | null;
 }
 
+/** A timestamptz as a float8 of epoch milliseconds (microseconds as its fraction). */
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
+
 const signInStatement = (rider: string) => `
-  SELECT s.id AS sign_in_id, s.last_used_at, s.idle_expires_at, s.expires_at,
+  SELECT s.id AS sign_in_id, ${epochMs("s.last_used_at")} AS last_used_ms,
+    ${epochMs("s.idle_expires_at")} AS idle_expires_ms, ${epochMs("s.expires_at")} AS expires_ms,
     ${USER_COLUMNS_U}, ${balanceSubquery("u.id")} AS balance,
     ${providerKeysExistSubquery("u.id")} AS has_provider_keys${rider}
   FROM sign_ins s JOIN users u ON u.id = s.user_id
@@ -81,15 +86,16 @@ async function signIn(
   const { rows } = await db.query<SignInRow>(statement, [hashOpaqueToken(token), ...params]);
   const row = rows[0];
   if (!row) return null;
-  let idleExpiresAt = new Date(row.idle_expires_at);
-  if (Date.now() - new Date(row.last_used_at).getTime() > SIGN_IN_TOUCH_INTERVAL_MS) {
+  // A Date of a fractional time truncates to the millisecond, as the driver's Dates did.
+  let idleExpiresAt = new Date(row.idle_expires_ms);
+  if (Date.now() - row.last_used_ms > SIGN_IN_TOUCH_INTERVAL_MS) {
     idleExpiresAt = await touchSignIn(db, row.sign_in_id, settings);
   }
   return {
     principal: {
       user: toUserProfile(row, creditsFromBalanceColumn(row.balance)),
       signInId: row.sign_in_id,
-      expiresAt: new Date(row.expires_at),
+      expiresAt: new Date(row.expires_ms),
       idleExpiresAt,
       hasProviderKeys: row.has_provider_keys,
     },
