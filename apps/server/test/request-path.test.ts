@@ -99,6 +99,26 @@ describe("an authenticated product call", () => {
     expect(statements.join("\n")).not.toMatch(/agreement/);
   });
 
+  it("gives the same page with a search, ridden or named by its workspace id", async () => {
+    const { client, user } = await signUp(a);
+    for (const title of ["Alpha one", "Beta", "Alpha two"]) {
+      expect((await client.post("/api/sessions", { title })).statusCode).toBe(201);
+    }
+    statements.length = 0;
+    const ridden = await client.get("/api/sessions?q=alpha&pageSize=5");
+    expect(statements).toHaveLength(1);
+    statements.length = 0;
+    const named = await client.get(`/api/sessions?q=alpha&pageSize=5&workspace_id=${user.id}`);
+    expect(statements).toHaveLength(2);
+    expect(ridden.statusCode).toBe(200);
+    expect(ridden.json().sessions.map((s: { title: string }) => s.title)).toEqual([
+      "Alpha two",
+      "Alpha one",
+    ]);
+    expect(ridden.json()).toMatchObject({ total: 2, page: 1, pageSize: 5 });
+    expect(named.json()).toEqual(ridden.json());
+  });
+
   it("still counts every session on a page past the end", async () => {
     const { client } = await signUp(a);
     expect((await client.post("/api/sessions", { title: "Only" })).statusCode).toBe(201);
