@@ -20,7 +20,7 @@ import { agreementRoutes } from "./modules/agreements/routes";
 import { seedDefaultAgreement } from "./modules/agreements/seed-default-agreement";
 import { registerApprovals } from "./modules/approvals/register-approvals";
 import { ensureAdmin } from "./modules/auth/ensure-admin";
-import { resolveSignIn } from "./modules/auth/resolve-sign-in";
+import { resolveSignIn, resolveSignInRiding } from "./modules/auth/resolve-sign-in";
 import { authRoutes } from "./modules/auth/routes";
 import { createPayments } from "./modules/billing/payments";
 import { billingRoutes } from "./modules/billing/routes";
@@ -248,7 +248,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     );
   }
   const signIns = { idleDays: config.signInIdleDays, maxDays: config.signInMaxDays };
-  registerAuth(app, (token) => resolveSignIn(db, token, signIns));
+  registerAuth(
+    app,
+    (token) => resolveSignIn(db, token, signIns),
+    (token, rider, params) => resolveSignInRiding(db, token, signIns, rider, params),
+  );
   registerAgreementChecks(app, { redisPrefix: prefix });
   // Created before the modules, which add their handshake steps and events to it.
   app.decorate(

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { expectConsoleError } from "../../../test-support/fail-on-console-error";
 import { CSRF_COOKIE, issueCsrfToken } from "../src/platform/csrf";
@@ -321,6 +321,34 @@ describe("a failing dependency", () => {
     const response = await broken.app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ status: "degraded", database: { status: "down" } });
+    await broken.app.close();
+  });
+
+  it("answers from the last round trip while the next one runs, and from that one within the second", async () => {
+    const broken = await createTestApp();
+    await broken.app.ready();
+    expectConsoleError(0);
+    // Only the clock the health check reads is moved; every timer stays real.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const check = () => broken.app.inject({ method: "GET", url: "/api/health" });
+      const first = await check();
+      expect(first.statusCode).toBe(200);
+      const t0 = Date.now();
+      await broken.db.close();
+      vi.setSystemTime(t0 + 100);
+      expect((await check()).json()).toEqual(first.json());
+      // 500 ms old: answered from it at once, while a new round trip finds the database down.
+      vi.setSystemTime(t0 + 500);
+      expect((await check()).json()).toMatchObject({ status: "ok", database: { status: "up" } });
+      // Over a second after the first round trip: never answered from it again.
+      vi.setSystemTime(t0 + 1100);
+      const later = await check();
+      expect(later.statusCode).toBe(503);
+      expect(later.json()).toMatchObject({ status: "degraded", database: { status: "down" } });
+    } finally {
+      vi.useRealTimers();
+    }
     await broken.app.close();
   });
 });

@@ -29,9 +29,36 @@ export interface Principal {
 
 export type ResolveSignIn = (token: string) => Promise<Principal | null>;
 
+/**
+ * A value read in the sign-in's own statement, so that a call whose answer depends only on
+ * who is calling costs one statement, not two (decision 084). The owning module writes the
+ * SQL (a scalar subquery of one text value); the auth module adds it to its statement.
+ */
+export interface SignInRider {
+  /**
+   * The subquery, given the signed-in user's id as an SQL expression; its parameters are
+   * numbered from $2 ($1 is the sign-in's). Asked once per rider (the statement is prepared),
+   * so it must be the same text every time.
+   */
+  subquery(userId: string): string;
+}
+
+/** A principal with what its rider read (null when the subquery gave no row). */
+export interface SignedIn {
+  principal: Principal;
+  ridden: string | null;
+}
+
+export type ResolveSignInRiding = (
+  token: string,
+  rider: SignInRider,
+  params: readonly unknown[],
+) => Promise<SignedIn | null>;
+
 declare module "fastify" {
   interface FastifyInstance {
     resolveSignIn: ResolveSignIn;
+    resolveSignInRiding: ResolveSignInRiding;
   }
   interface FastifyRequest {
     /** Memoised result of the first guard that looked, so later guards cost nothing. */
@@ -56,8 +83,13 @@ export function readSignInToken(
   return cookies[SIGN_IN_COOKIE] ?? null;
 }
 
-export function registerAuth(app: FastifyInstance, resolveSignIn: ResolveSignIn): void {
+export function registerAuth(
+  app: FastifyInstance,
+  resolveSignIn: ResolveSignIn,
+  resolveSignInRiding: ResolveSignInRiding,
+): void {
   app.decorate("resolveSignIn", resolveSignIn);
+  app.decorate("resolveSignInRiding", resolveSignInRiding);
   app.decorateRequest("principal", null);
 }
 
@@ -72,6 +104,30 @@ export function currentPrincipal(request: FastifyRequest): Promise<Principal | n
     request.principal = token ? request.server.resolveSignIn(token) : Promise.resolve(null);
   }
   return request.principal;
+}
+
+/**
+ * Starts resolving the request's principal with `rider` read in the same statement
+ * (decision 084), and gives what the rider read once it is known; the guards that follow
+ * (`requireUser`, `requireAgreement`) wait for the same principal and decide as always.
+ * Undefined when nothing rode along (the principal was already asked for, or the request
+ * carries no sign-in): the caller then reads the value itself, after its guards.
+ */
+export function currentPrincipalRiding(
+  request: FastifyRequest,
+  rider: SignInRider,
+  params: readonly unknown[],
+): Promise<string | null> | undefined {
+  if (request.principal) return undefined;
+  const token = readSignInToken(request.headers.authorization, request.cookies);
+  if (!token) return undefined;
+  const signedIn = request.server.resolveSignInRiding(token, rider, params);
+  request.principal = signedIn.then((s) => s?.principal ?? null);
+  const ridden = signedIn.then((s) => s?.ridden ?? null);
+  // A failed statement fails the request through its guard, which awaits the principal; a
+  // caller whose guard threw never awaits this one.
+  ridden.catch(() => {});
+  return ridden;
 }
 
 /**

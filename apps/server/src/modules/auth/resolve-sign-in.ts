@@ -1,5 +1,5 @@
 import { prepared, type Queryable } from "../../db/client";
-import type { Principal } from "../../platform/auth";
+import type { Principal, SignedIn, SignInRider } from "../../platform/auth";
 import { balanceSubquery, creditsFromBalanceColumn } from "../credits/get-balance";
 import { providerKeysExistSubquery } from "../users/load-user-keys";
 import { toUserProfile, USER_COLUMNS_U, type UserRow } from "../users/user-row";
@@ -8,21 +8,41 @@ import { SIGN_IN_TOUCH_INTERVAL_MS, type SignInSettings } from "./sign-in-settin
 
 interface SignInRow extends UserRow {
   sign_in_id: string;
-  last_used_at: Date | string;
-  idle_expires_at: Date | string;
-  expires_at: Date | string;
+  /** The sign-in's own timestamps as epoch milliseconds: numbers, no date parsed per request. */
+  last_used_ms: number;
+  idle_expires_ms: number;
+  expires_ms: number;
   balance: number | null;
   has_provider_keys: boolean;
+  /** What a rider read (decision 084); absent from the plain statement. */
+  ridden?: string | null;
 }
 
-/** Every authenticated request runs it: prepared once per PostgreSQL connection. */
-const SIGN_IN = prepared(`
-  SELECT s.id AS sign_in_id, s.last_used_at, s.idle_expires_at, s.expires_at,
+/** A timestamptz as a float8 of epoch milliseconds (microseconds as its fraction). */
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
+
+const signInStatement = (rider: string) => `
+  SELECT s.id AS sign_in_id, ${epochMs("s.last_used_at")} AS last_used_ms,
+    ${epochMs("s.idle_expires_at")} AS idle_expires_ms, ${epochMs("s.expires_at")} AS expires_ms,
     ${USER_COLUMNS_U}, ${balanceSubquery("u.id")} AS balance,
-    ${providerKeysExistSubquery("u.id")} AS has_provider_keys
+    ${providerKeysExistSubquery("u.id")} AS has_provider_keys${rider}
   FROM sign_ins s JOIN users u ON u.id = s.user_id
   WHERE s.token_hash = $1 AND s.revoked_at IS NULL
-    AND s.idle_expires_at > now() AND s.expires_at > now()`);
+    AND s.idle_expires_at > now() AND s.expires_at > now()`;
+
+/** Every authenticated request runs it: prepared once per PostgreSQL connection. */
+const SIGN_IN = prepared(signInStatement(""));
+
+/** The sign-in's statement with each rider's subquery, made and prepared once per rider. */
+const ridingStatements = new WeakMap<SignInRider, string>();
+function ridingStatement(rider: SignInRider): string {
+  let statement = ridingStatements.get(rider);
+  if (!statement) {
+    statement = prepared(signInStatement(`, (${rider.subquery("u.id")}) AS ridden`));
+    ridingStatements.set(rider, statement);
+  }
+  return statement;
+}
 
 /**
  * The principal behind a sign-in token, or null when the token is unknown, revoked, or past
@@ -38,20 +58,48 @@ export async function resolveSignIn(
   token: string,
   settings: SignInSettings,
 ): Promise<Principal | null> {
+  return (await signIn(db, token, settings, SIGN_IN, []))?.principal ?? null;
+}
+
+/**
+ * The same, with a rider's subquery in the same statement (decision 084): the sign-in is
+ * read exactly as above, every request, and the rider's value comes with it.
+ */
+export function resolveSignInRiding(
+  db: Queryable,
+  token: string,
+  settings: SignInSettings,
+  rider: SignInRider,
+  params: readonly unknown[],
+): Promise<SignedIn | null> {
+  return signIn(db, token, settings, ridingStatement(rider), params);
+}
+
+async function signIn(
+  db: Queryable,
+  token: string,
+  settings: SignInSettings,
+  statement: string,
+  params: readonly unknown[],
+): Promise<SignedIn | null> {
   if (token.length < 20 || token.length > 200) return null;
-  const { rows } = await db.query<SignInRow>(SIGN_IN, [hashOpaqueToken(token)]);
+  const { rows } = await db.query<SignInRow>(statement, [hashOpaqueToken(token), ...params]);
   const row = rows[0];
   if (!row) return null;
-  let idleExpiresAt = new Date(row.idle_expires_at);
-  if (Date.now() - new Date(row.last_used_at).getTime() > SIGN_IN_TOUCH_INTERVAL_MS) {
+  // A Date of a fractional time truncates to the millisecond, as the driver's Dates did.
+  let idleExpiresAt = new Date(row.idle_expires_ms);
+  if (Date.now() - row.last_used_ms > SIGN_IN_TOUCH_INTERVAL_MS) {
     idleExpiresAt = await touchSignIn(db, row.sign_in_id, settings);
   }
   return {
-    user: toUserProfile(row, creditsFromBalanceColumn(row.balance)),
-    signInId: row.sign_in_id,
-    expiresAt: new Date(row.expires_at),
-    idleExpiresAt,
-    hasProviderKeys: row.has_provider_keys,
+    principal: {
+      user: toUserProfile(row, creditsFromBalanceColumn(row.balance)),
+      signInId: row.sign_in_id,
+      expiresAt: new Date(row.expires_ms),
+      idleExpiresAt,
+      hasProviderKeys: row.has_provider_keys,
+    },
+    ridden: row.ridden ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { TRunStatus, TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
 import { prepared, type Queryable, timestampText } from "../../db/client";
+import type { SignInRider } from "../../platform/auth";
 import { addActivity, endedOf } from "./session-activity";
 import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
@@ -11,21 +12,47 @@ const ORDER = "ORDER BY created_at DESC, id DESC";
  * the run engine's part, decision 032). One value instead of a page of rows × 13 columns:
  * PostgreSQL puts one value out instead of 260, and the driver parses one string. Measured
  * on PGlite, the page cost half the WebAssembly execution, and none of the per-value parsing
- * and cloning to the server's thread (decision 027).
+ * and cloning to the server's thread (decision 027). `workspace` is the workspace's id as an
+ * SQL expression: `$1`, or the signed-in user's id when the page rides on the sign-in's
+ * statement (decision 084); the other parameters are $2–$4 either way.
  */
+function pageSelect(newestRunJoin: string, workspace: string): string {
+  return `
+      SELECT json_agg(p ${ORDER})::text AS page FROM (
+        SELECT ${SESSION_COLUMNS}, newest_run.*, count(*) OVER ()::int AS total
+        FROM sessions ${newestRunJoin}
+        WHERE workspace_id = ${workspace} AND ($2::text IS NULL OR lower(title) LIKE $2)
+        ${ORDER} LIMIT $3 OFFSET $4
+      ) p`;
+}
 const pages = new Map<string, string>();
 function pageStatement(newestRunJoin: string): string {
   let statement = pages.get(newestRunJoin);
   if (!statement) {
-    statement = prepared(`
-      SELECT json_agg(p ${ORDER})::text AS page FROM (
-        SELECT ${SESSION_COLUMNS}, newest_run.*, count(*) OVER ()::int AS total
-        FROM sessions ${newestRunJoin} ${WHERE}
-        ${ORDER} LIMIT $3 OFFSET $4
-      ) p`);
+    statement = prepared(pageSelect(newestRunJoin, "$1"));
     pages.set(newestRunJoin, statement);
   }
   return statement;
+}
+
+const riders = new Map<string, SignInRider>();
+/**
+ * The personal workspace's page (its id is the user's) as a rider of the sign-in's statement:
+ * an authenticated page of one's own sessions costs one statement (decision 084).
+ */
+export function personalPageRider(newestRunJoin: string): SignInRider {
+  let rider = riders.get(newestRunJoin);
+  if (!rider) {
+    rider = { subquery: (userId) => pageSelect(newestRunJoin, userId) };
+    riders.set(newestRunJoin, rider);
+  }
+  return rider;
+}
+
+/** The page's parameters after the workspace: $2–$4 of either statement. */
+export function pageParams(query: TSessionsQuery): [string | null, number, number] {
+  const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
+  return [pattern, query.pageSize, (query.page - 1) * query.pageSize];
 }
 
 /** A page row: the session, the total, and its newest run's facts (nulls without a run). */
@@ -45,22 +72,29 @@ const isoFromJson = timestampText((text) => new Date(text));
 /**
  * One page of a workspace's sessions (the caller has checked access), newest first, optionally those whose title has `q`. The
  * page and the total come from one statement (a window count); only a page past the end,
- * which has no row to carry the total, costs a second one.
+ * which has no row to carry the total, costs a second one. `ridden`: the page as the
+ * sign-in's statement already read it (`personalPageRider`, for this workspace and query).
  */
 export async function listSessions(
   db: Queryable,
   workspaceId: string,
   query: TSessionsQuery,
   newestRunJoin: string,
+  ridden?: string | null,
 ): Promise<TSessionsResponse> {
-  const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
-  const { rows } = await db.query<{ page: string | null }>(pageStatement(newestRunJoin), [
-    workspaceId,
-    pattern,
-    query.pageSize,
-    (query.page - 1) * query.pageSize,
-  ]);
-  const page = JSON.parse(rows[0]?.page ?? "[]") as PageRow[];
+  const [pattern, limit, offset] = pageParams(query);
+  const text =
+    ridden !== undefined
+      ? ridden
+      : (
+          await db.query<{ page: string | null }>(pageStatement(newestRunJoin), [
+            workspaceId,
+            pattern,
+            limit,
+            offset,
+          ])
+        ).rows[0]?.page;
+  const page = JSON.parse(text ?? "[]") as PageRow[];
   const total =
     page[0]?.total ??
     (

@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { currentPrincipalRiding } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { requireAgreement } from "../agreements/require-agreement";
 import { checkToolSettings } from "../tools/check-tool-settings";
@@ -27,7 +28,7 @@ import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
 import { findSessionFor, requireSessionDeletable } from "./find-session";
 import { listMessages } from "./list-messages";
-import { listSessions } from "./list-sessions";
+import { listSessions, pageParams, personalPageRider } from "./list-sessions";
 import { type NewestRun, newestOf, withActivity } from "./session-activity";
 import { type StoredSession, toStoredSession } from "./session-row";
 import { setSessionStatus } from "./set-session-status";
@@ -77,6 +78,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
   const { runs: sessionRuns } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const catalogue = app.models.catalogue;
+  const pageRider = personalPageRider(sessionRuns.newestRunJoin);
   /** The session as the API shows it: with what it is doing now (decision 032). */
   const shown = async (session: StoredSession) =>
     withActivity(session, (await sessionRuns.newest([session.id])).get(session.id));
@@ -126,10 +128,23 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       },
     },
     async (request, reply) => {
+      const { query } = request;
+      // One's own page (the default) rides on the sign-in's statement: one statement, with
+      // every guard below deciding exactly as before (decision 084).
+      const ridden =
+        query.workspace_id === undefined
+          ? currentPrincipalRiding(request, pageRider, pageParams(query))
+          : undefined;
       const { user } = await requireAgreement(request);
-      const access = await requireWorkspaceAccess(app.db, user.id, request.query.workspace_id);
+      const access = await requireWorkspaceAccess(app.db, user.id, query.workspace_id);
       reply.header("cache-control", "no-store");
-      return listSessions(app.db, access.workspaceId, request.query, sessionRuns.newestRunJoin);
+      return listSessions(
+        app.db,
+        access.workspaceId,
+        query,
+        sessionRuns.newestRunJoin,
+        ridden === undefined ? undefined : await ridden,
+      );
     },
   );
 
