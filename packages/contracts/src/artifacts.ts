@@ -76,11 +76,17 @@ function collectCode(blocks: Block[], into: { lang: string; text: string }[]): v
   }
 }
 
-/** The artifacts of a text, in order: its finished fenced blocks of a previewable kind. */
-export function findArtifacts(text: string): TFoundArtifact[] {
+/**
+ * The artifacts of a text, in order: its finished fenced blocks of a previewable kind. `read`
+ * reads its Markdown: a streaming text's own reader (`createMarkdownReader`) reads only its end.
+ */
+export function findArtifacts(
+  text: string,
+  read: (text: string) => Block[] = parseMarkdown,
+): TFoundArtifact[] {
   if (!text.includes("```") && !text.includes("~~~")) return [];
   const code: { lang: string; text: string }[] = [];
-  collectCode(parseMarkdown(text), code);
+  collectCode(read(text), code);
   const counts = new Map<TArtifactKind, number>();
   const found: TFoundArtifact[] = [];
   for (const block of code) {

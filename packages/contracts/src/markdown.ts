@@ -293,7 +293,7 @@ function startsBlock(line: string): boolean {
   );
 }
 
-function parseLines(lines: string[]): Block[] {
+function parseLines(lines: string[], ends?: number[]): Block[] {
   const blocks: Block[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -302,120 +302,118 @@ function parseLines(lines: string[]): Block[] {
       i++;
       continue;
     }
-
-    const fence = FENCE.exec(line);
-    if (fence?.[1]) {
-      const marker = fence[1];
-      const indent = indentOf(line);
-      const body: string[] = [];
-      let closed = false;
-      i++;
-      while (i < lines.length) {
-        const next = lines[i] as string;
-        const trimmed = next.trim();
-        if (trimmed.startsWith(marker[0] as string) && /^(`{3,}|~{3,})$/.test(trimmed)) {
-          if (trimmed.length >= marker.length && trimmed[0] === marker[0]) {
-            closed = true;
-            i++;
-            break;
-          }
-        }
-        body.push(next.slice(Math.min(indent, indentOf(next))));
-        i++;
-      }
-      blocks.push({
-        type: "code",
-        lang: (fence[2] ?? "").toLowerCase(),
-        text: body.join("\n"),
-        closed,
-      });
-      continue;
-    }
-
-    const heading = HEADING.exec(line);
-    if (heading?.[1]) {
-      blocks.push({
-        type: "heading",
-        level: heading[1].length as 1 | 2 | 3 | 4 | 5 | 6,
-        children: parseInline(heading[2] ?? ""),
-      });
-      i++;
-      continue;
-    }
-
-    if (RULE.test(line)) {
-      blocks.push({ type: "rule" });
-      i++;
-      continue;
-    }
-
-    if (QUOTE.test(line)) {
-      const inner: string[] = [];
-      while (i < lines.length && !isBlank(lines[i] as string)) {
-        const quoted = QUOTE.exec(lines[i] as string);
-        inner.push(quoted ? (quoted[1] ?? "") : (lines[i] as string));
-        i++;
-      }
-      blocks.push({ type: "quote", children: parseLines(inner) });
-      continue;
-    }
-
-    const item = LIST_ITEM.exec(line);
-    if (item) {
-      const parsed = parseList(lines, i);
-      blocks.push(parsed.block);
-      i = parsed.next;
-      continue;
-    }
-
-    const next = lines[i + 1];
-    if (
-      line.includes("|") &&
-      next !== undefined &&
-      TABLE_DELIMITER.test(next) &&
-      next.includes("-")
-    ) {
-      const head = splitRow(line);
-      const align: Align[] = splitRow(next).map((cell) => {
-        const left = cell.startsWith(":");
-        const right = cell.endsWith(":");
-        return left && right ? "center" : right ? "right" : left ? "left" : null;
-      });
-      const rows: Inline[][][] = [];
-      i += 2;
-      while (
-        i < lines.length &&
-        !isBlank(lines[i] as string) &&
-        (lines[i] as string).includes("|")
-      ) {
-        const cells = splitRow(lines[i] as string);
-        rows.push(head.map((_, c) => parseInline(cells[c] ?? "")));
-        i++;
-      }
-      blocks.push({
-        type: "table",
-        align: head.map((_, c) => align[c] ?? null),
-        head: head.map(parseInline),
-        rows,
-      });
-      continue;
-    }
-
-    const paragraph: string[] = [line.trim()];
-    i++;
-    while (i < lines.length) {
-      const following = lines[i] as string;
-      if (isBlank(following) || startsBlock(following)) break;
-      paragraph.push(following.trim());
-      i++;
-    }
-    blocks.push({ type: "paragraph", children: parseInline(paragraph.join("\n")) });
+    const read = readBlock(lines, i, line);
+    blocks.push(read.block);
+    i = read.next;
+    ends?.push(i);
   }
   return blocks;
 }
 
+/**
+ * The block that starts at `lines[i]` (not blank; `line` is it with tabs expanded) and the
+ * line after it. It looks at no line before `i`, and at no line after the one it stops at:
+ * what streaming reads (`createMarkdownReader`) relies on.
+ */
+function readBlock(lines: string[], from: number, line: string): { block: Block; next: number } {
+  let i = from;
+  const fence = FENCE.exec(line);
+  if (fence?.[1]) {
+    const marker = fence[1];
+    const indent = indentOf(line);
+    const body: string[] = [];
+    let closed = false;
+    i++;
+    while (i < lines.length) {
+      const next = lines[i] as string;
+      const trimmed = next.trim();
+      if (trimmed.startsWith(marker[0] as string) && /^(`{3,}|~{3,})$/.test(trimmed)) {
+        if (trimmed.length >= marker.length && trimmed[0] === marker[0]) {
+          closed = true;
+          i++;
+          break;
+        }
+      }
+      body.push(next.slice(Math.min(indent, indentOf(next))));
+      i++;
+    }
+    return {
+      block: { type: "code", lang: (fence[2] ?? "").toLowerCase(), text: body.join("\n"), closed },
+      next: i,
+    };
+  }
+
+  const heading = HEADING.exec(line);
+  if (heading?.[1]) {
+    return {
+      block: {
+        type: "heading",
+        level: heading[1].length as 1 | 2 | 3 | 4 | 5 | 6,
+        children: parseInline(heading[2] ?? ""),
+      },
+      next: i + 1,
+    };
+  }
+
+  if (RULE.test(line)) return { block: { type: "rule" }, next: i + 1 };
+
+  if (QUOTE.test(line)) {
+    const inner: string[] = [];
+    while (i < lines.length && !isBlank(lines[i] as string)) {
+      const quoted = QUOTE.exec(lines[i] as string);
+      inner.push(quoted ? (quoted[1] ?? "") : (lines[i] as string));
+      i++;
+    }
+    return { block: { type: "quote", children: parseLines(inner) }, next: i };
+  }
+
+  if (LIST_ITEM.test(line)) return parseList(lines, i);
+
+  const next = lines[i + 1];
+  if (
+    line.includes("|") &&
+    next !== undefined &&
+    TABLE_DELIMITER.test(next) &&
+    next.includes("-")
+  ) {
+    const head = splitRow(line);
+    const align: Align[] = splitRow(next).map((cell) => {
+      const left = cell.startsWith(":");
+      const right = cell.endsWith(":");
+      return left && right ? "center" : right ? "right" : left ? "left" : null;
+    });
+    const rows: Inline[][][] = [];
+    i += 2;
+    while (i < lines.length && !isBlank(lines[i] as string) && (lines[i] as string).includes("|")) {
+      const cells = splitRow(lines[i] as string);
+      rows.push(head.map((_, c) => parseInline(cells[c] ?? "")));
+      i++;
+    }
+    return {
+      block: {
+        type: "table",
+        align: head.map((_, c) => align[c] ?? null),
+        head: head.map(parseInline),
+        rows,
+      },
+      next: i,
+    };
+  }
+
+  const paragraph: string[] = [line.trim()];
+  i++;
+  while (i < lines.length) {
+    const following = lines[i] as string;
+    if (isBlank(following) || startsBlock(following)) break;
+    paragraph.push(following.trim());
+    i++;
+  }
+  return { block: { type: "paragraph", children: parseInline(paragraph.join("\n")) }, next: i };
+}
+
 function parseList(lines: string[], from: number): { block: Block; next: number } {
-  const first = LIST_ITEM.exec(lines[from] as string) as RegExpExecArray;
+  // Tabs expanded, as the caller saw the line ("-\tx" is an item): read raw, it was none.
+  const first = LIST_ITEM.exec((lines[from] as string).replace(/\t/g, "    ")) as RegExpExecArray;
   const baseIndent = (first[1] ?? "").length;
   const ordered = /\d/.test(first[2] ?? "");
   const start = ordered ? Number.parseInt(first[2] ?? "1", 10) : 1;
@@ -466,11 +464,51 @@ function parseList(lines: string[], from: number): { block: Block; next: number 
   const last = items.at(-1);
   while (last && last.length > 0 && isBlank(last.at(-1) as string)) last.pop();
   return {
-    block: { type: "list", ordered, start, tight, items: items.map(parseLines) },
+    block: { type: "list", ordered, start, tight, items: items.map((item) => parseLines(item)) },
     next: i,
   };
 }
 
 export function parseMarkdown(source: string): Block[] {
   return parseLines(source.replace(/\r\n?/g, "\n").split("\n"));
+}
+
+/**
+ * A reader for one text that grows at its end while it streams: `read(text)` equals
+ * `parseMarkdown(text)`, but the blocks that more text can no longer change are read once
+ * and kept (the same objects, so a view can skip drawing them again); each call reads only
+ * from the last of those on. A block is kept when every line looked at to end it is whole
+ * (a newline follows it), and the kept part is reused only while the text still starts with
+ * those lines — so any text, grown or not, reads the same as `parseMarkdown` would.
+ */
+export function createMarkdownReader(): (source: string) => Block[] {
+  /** The text of the kept blocks' lines and of the line that ended the last one. */
+  let seen = "";
+  /** Where the lines after the kept blocks start, in `seen`. */
+  let restAt = 0;
+  let kept: Block[] = [];
+  return (source) => {
+    const text = source.replace(/\r\n?/g, "\n");
+    if (!text.startsWith(seen)) {
+      seen = "";
+      restAt = 0;
+      kept = [];
+    }
+    const lines = text.slice(restAt).split("\n");
+    const ends: number[] = [];
+    const blocks = parseLines(lines, ends);
+    const all = kept.length === 0 ? blocks : kept.concat(blocks);
+    // A block ending at line `end` looked at lines up to `end`: whole when it is not the last.
+    let settled = 0;
+    while (settled < blocks.length && (ends[settled] as number) < lines.length - 1) settled++;
+    if (settled > 0) {
+      const end = ends[settled - 1] as number;
+      let at = restAt;
+      for (let l = 0; l < end; l++) at += (lines[l] as string).length + 1;
+      seen = text.slice(0, at + (lines[end] as string).length + 1);
+      restAt = at;
+      kept = all.slice(0, kept.length + settled);
+    }
+    return all;
+  };
 }

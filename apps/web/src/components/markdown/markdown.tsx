@@ -7,11 +7,12 @@ import {
   type ReactNode,
   useContext,
   useMemo,
+  useState,
 } from "react";
 import { cn } from "../cn";
 import { type Citations, CitationsContext, CitedText } from "./cited-text";
 import { CodeBlock } from "./code-block";
-import { type Block, type Inline, parseMarkdown } from "./parse-markdown";
+import { type Block, createMarkdownReader, type Inline } from "./parse-markdown";
 
 /**
  * Renders model output (Markdown) as React elements. Nothing from the text becomes raw HTML:
@@ -196,106 +197,129 @@ function renderBlocks(
   keyPrefix = "",
   top: TopHeading = "h3",
 ): ReactNode[] {
-  return blocks.map((block, index) => {
-    const key = `${keyPrefix}${index}`;
-    switch (block.type) {
-      case "heading": {
-        // Headings inside an answer sit under the page's own headings (h1–h2), so h3 is the top.
-        const Tag = HEADING_TAGS[top][block.level - 1] ?? "h6";
-        return (
-          <Tag
-            key={key}
-            className={cn("mt-4 mb-2 text-ink-950 first:mt-0", HEADING_CLASSES[size][block.level])}
-          >
-            {renderInline(block.children)}
-          </Tag>
-        );
-      }
-      case "paragraph":
-        return tight ? (
-          <Fragment key={key}>{renderInline(block.children)}</Fragment>
-        ) : (
-          <p key={key} className="my-2 first:mt-0 last:mb-0">
-            {renderInline(block.children)}
-          </p>
-        );
-      case "code":
-        return <MarkdownCode key={key} code={block.text} lang={block.lang} closed={block.closed} />;
-      case "quote":
-        return (
-          <blockquote
-            key={key}
-            className="my-3 border-l-4 border-brand-200 pl-3 text-ink-700 italic"
-          >
-            {renderBlocks(block.children, size, false, `${key}.`, top)}
-          </blockquote>
-        );
-      case "list": {
-        const items = block.items.map((item, itemIndex) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
-          <li key={itemIndex} className="pl-1">
-            {renderBlocks(item, size, block.tight, `${key}.${itemIndex}.`, top)}
-          </li>
-        ));
-        return block.ordered ? (
-          <ol
-            key={key}
-            start={block.start === 1 ? undefined : block.start}
-            className="my-2 list-decimal space-y-1 pl-6 marker:font-semibold marker:text-ink-500"
-          >
-            {items}
-          </ol>
-        ) : (
-          <ul key={key} className="my-2 list-disc space-y-1 pl-6 marker:text-brand-400">
-            {items}
-          </ul>
-        );
-      }
-      case "table":
-        return (
-          <div key={key} className="my-3 overflow-x-auto rounded-lg border border-ink-200">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-ink-50">
-                <tr>
-                  {block.head.map((cell, c) => (
-                    <th
+  return blocks.map((block, index) => renderBlock(block, `${keyPrefix}${index}`, size, tight, top));
+}
+
+function renderBlock(
+  block: Block,
+  key: string,
+  size: Size,
+  tight: boolean,
+  top: TopHeading,
+): ReactNode {
+  switch (block.type) {
+    case "heading": {
+      // Headings inside an answer sit under the page's own headings (h1–h2), so h3 is the top.
+      const Tag = HEADING_TAGS[top][block.level - 1] ?? "h6";
+      return (
+        <Tag
+          key={key}
+          className={cn("mt-4 mb-2 text-ink-950 first:mt-0", HEADING_CLASSES[size][block.level])}
+        >
+          {renderInline(block.children)}
+        </Tag>
+      );
+    }
+    case "paragraph":
+      return tight ? (
+        <Fragment key={key}>{renderInline(block.children)}</Fragment>
+      ) : (
+        <p key={key} className="my-2 first:mt-0 last:mb-0">
+          {renderInline(block.children)}
+        </p>
+      );
+    case "code":
+      return <MarkdownCode key={key} code={block.text} lang={block.lang} closed={block.closed} />;
+    case "quote":
+      return (
+        <blockquote key={key} className="my-3 border-l-4 border-brand-200 pl-3 text-ink-700 italic">
+          {renderBlocks(block.children, size, false, `${key}.`, top)}
+        </blockquote>
+      );
+    case "list": {
+      const items = block.items.map((item, itemIndex) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: list items are positional
+        <li key={itemIndex} className="pl-1">
+          {renderBlocks(item, size, block.tight, `${key}.${itemIndex}.`, top)}
+        </li>
+      ));
+      return block.ordered ? (
+        <ol
+          key={key}
+          start={block.start === 1 ? undefined : block.start}
+          className="my-2 list-decimal space-y-1 pl-6 marker:font-semibold marker:text-ink-500"
+        >
+          {items}
+        </ol>
+      ) : (
+        <ul key={key} className="my-2 list-disc space-y-1 pl-6 marker:text-brand-400">
+          {items}
+        </ul>
+      );
+    }
+    case "table":
+      return (
+        <div key={key} className="my-3 overflow-x-auto rounded-lg border border-ink-200">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-ink-50">
+              <tr>
+                {block.head.map((cell, c) => (
+                  <th
+                    // biome-ignore lint/suspicious/noArrayIndexKey: table cells are positional
+                    key={c}
+                    scope="col"
+                    style={{ textAlign: block.align[c] ?? undefined }}
+                    className="border-b border-ink-200 px-3 py-2 font-semibold text-ink-900"
+                  >
+                    {renderInline(cell)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {block.rows.map((row, r) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: table rows are positional
+                <tr key={r} className="border-b border-ink-100 last:border-0">
+                  {row.map((cell, c) => (
+                    <td
                       // biome-ignore lint/suspicious/noArrayIndexKey: table cells are positional
                       key={c}
-                      scope="col"
                       style={{ textAlign: block.align[c] ?? undefined }}
-                      className="border-b border-ink-200 px-3 py-2 font-semibold text-ink-900"
+                      className="px-3 py-2 align-top"
                     >
                       {renderInline(cell)}
-                    </th>
+                    </td>
                   ))}
                 </tr>
-              </thead>
-              <tbody>
-                {block.rows.map((row, r) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: table rows are positional
-                  <tr key={r} className="border-b border-ink-100 last:border-0">
-                    {row.map((cell, c) => (
-                      <td
-                        // biome-ignore lint/suspicious/noArrayIndexKey: table cells are positional
-                        key={c}
-                        style={{ textAlign: block.align[c] ?? undefined }}
-                        className="px-3 py-2 align-top"
-                      >
-                        {renderInline(cell)}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        );
-      case "rule":
-        return <hr key={key} className="my-4 border-ink-200" />;
-    }
-    return null;
-  });
+              ))}
+            </tbody>
+          </table>
+        </div>
+      );
+    case "rule":
+      return <hr key={key} className="my-4 border-ink-200" />;
+  }
+  return null;
 }
+
+/**
+ * One block of the text. A streaming text's finished blocks are the same objects from one
+ * delta to the next (`createMarkdownReader`), so only its last, still growing block is drawn
+ * again (decision 077).
+ */
+const MarkdownBlock = memo(function MarkdownBlock({
+  block,
+  index,
+  size,
+  top,
+}: {
+  block: Block;
+  index: number;
+  size: Size;
+  top: TopHeading;
+}) {
+  return renderBlock(block, String(index), size, false, top);
+});
 
 export interface MarkdownProps {
   text: string;
@@ -315,11 +339,16 @@ export const Markdown = memo(function Markdown({
   topHeading = "h3",
   citations,
 }: MarkdownProps) {
-  const blocks = useMemo(() => parseMarkdown(text), [text]);
+  // A text that grows (a streaming lane or answer) reads only its new end (decision 077).
+  const [read] = useState(createMarkdownReader);
+  const blocks = useMemo(() => read(text), [read, text]);
   return (
     <div className={cn("text-sm leading-6 break-words text-ink-800", className)}>
       <CitationsContext.Provider value={citations ?? null}>
-        {renderBlocks(blocks, size, false, "", topHeading)}
+        {blocks.map((block, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional; a kept one keeps its place
+          <MarkdownBlock key={index} block={block} index={index} size={size} top={topHeading} />
+        ))}
       </CitationsContext.Provider>
     </div>
   );

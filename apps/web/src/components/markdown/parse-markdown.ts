@@ -5,6 +5,7 @@
 export {
   type Align,
   type Block,
+  createMarkdownReader,
   type Inline,
   parseInline,
   parseMarkdown,

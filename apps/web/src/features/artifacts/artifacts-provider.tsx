@@ -7,7 +7,11 @@ import type { ConversationState } from "../chat/run-state";
 import { ArtifactCodeBlock } from "./artifact-block";
 import { ArtifactViewer } from "./artifact-viewer";
 import { type ArtifactsApi, ArtifactsContext, useArtifacts } from "./artifacts-context";
-import { ARTIFACT_PARAM, ARTIFACT_VERSION_PARAM, collectArtifacts } from "./collect-artifacts";
+import {
+  ARTIFACT_PARAM,
+  ARTIFACT_VERSION_PARAM,
+  createArtifactCollector,
+} from "./collect-artifacts";
 
 /**
  * Gives a session's screen its artifacts (decision 063): code blocks of a previewable kind
@@ -21,7 +25,8 @@ export function ArtifactsProvider({
   state: ConversationState;
   children: ReactNode;
 }) {
-  const artifacts = useMemo(() => collectArtifacts(state), [state]);
+  const [collect] = useState(createArtifactCollector);
+  const artifacts = useMemo(() => collect(state), [collect, state]);
   const [viewing, setViewing] = useState<{ key: string; version: number } | null>(null);
   const [search] = useSearchParams();
   const linked = useRef(false);

@@ -2,7 +2,7 @@ import type { TChatMessage, TRunEvent, TRunPlanView } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import { at, eventStream, lane, R, S } from "../../test-support/run-events";
 import { applyRunEvents, EMPTY_CONVERSATION } from "../chat/run-state";
-import { collectArtifacts, locateArtifact } from "./collect-artifacts";
+import { collectArtifacts, createArtifactCollector, locateArtifact } from "./collect-artifacts";
 
 const ref = { model: "cologic", model_name: "CoLogic", provider: "simulator", simulated: true };
 
@@ -96,5 +96,26 @@ describe("collectArtifacts", () => {
     // The Critic quotes code; a review is not an artifact of the session.
     expect(artifacts.some((a) => a.versions.some((v) => v.code === "<p>x</p>"))).toBe(false);
     expect(locateArtifact(artifacts, page("\n<p>Meets Fridays</p>"))?.version.n).toBe(2);
+  });
+
+  it("as a collector, finds what collectArtifacts finds after every piece of a streamed run", () => {
+    const collect = createArtifactCollector();
+    // Every delta cut in pieces of 7 characters, as a stream brings them.
+    const events = run().flatMap((event): TRunEvent[] =>
+      event.type === "agent.delta" || event.type === "final.delta"
+        ? (event.text.match(/[\s\S]{1,7}/g) ?? []).map((text) => ({ ...event, text }))
+        : [event],
+    );
+    let state = EMPTY_CONVERSATION;
+    let last = collect(state);
+    for (const event of events) {
+      state = applyRunEvents(state, [event]);
+      const artifacts = collect(state);
+      expect(artifacts).toEqual(collectArtifacts(state));
+      // Nothing new: the same list, so what reads it is not drawn again.
+      if (JSON.stringify(artifacts) === JSON.stringify(last)) expect(artifacts).toBe(last);
+      last = artifacts;
+    }
+    expect(last.map((a) => a.key)).toEqual(["html-book-club", "svg-1"]);
   });
 });

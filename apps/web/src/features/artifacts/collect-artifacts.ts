@@ -2,10 +2,13 @@ import {
   AGENT_ROLE_NAMES,
   ARTIFACT_MAX_CHARS,
   artifactTitle,
+  type Block,
+  createMarkdownReader,
   findArtifacts,
   type TArtifactKind,
+  type TFoundArtifact,
 } from "@cohort/contracts";
-import { type ConversationState, timelineOf } from "../chat/run-state";
+import { type ConversationState, type RunView, sameRunPlaces, timelineOf } from "../chat/run-state";
 
 /** One version of an artifact: its source and where in the session it was written. */
 export interface ArtifactVersion {
@@ -44,10 +47,16 @@ function slug(text: string): string {
  * ("the second SVG of a text"); a block that repeats the previous version's source exactly
  * (the answer quoting the Coder) is no new version.
  */
-export function collectArtifacts(state: ConversationState): Artifact[] {
+export function collectArtifacts(
+  state: ConversationState,
+  find: (text: string, source: string, runId: string) => TFoundArtifact[] = (text) =>
+    findArtifacts(text),
+  /** The state's runs in the order of its timeline, when the caller knows them already. */
+  runs: readonly RunView[] = runsInOrder(state),
+): Artifact[] {
   const byKey = new Map<string, Artifact>();
   const add = (text: string, source: string, runId: string) => {
-    for (const found of findArtifacts(text)) {
+    for (const found of find(text, source, runId)) {
       if (found.code.length > ARTIFACT_MAX_CHARS) continue;
       const title = artifactTitle(found.kind, found.code);
       const named = title !== artifactTitle(found.kind, "");
@@ -71,9 +80,7 @@ export function collectArtifacts(state: ConversationState): Artifact[] {
       });
     }
   };
-  for (const entry of timelineOf(state)) {
-    const run = entry.run;
-    if (!run) continue;
+  for (const run of runs) {
     for (const lane of run.lanes) {
       if (lane.kind === "critic") continue;
       const name = AGENT_ROLE_NAMES[lane.role];
@@ -91,6 +98,73 @@ export function collectArtifacts(state: ConversationState): Artifact[] {
     });
   }
   return [...byKey.values()];
+}
+
+function runsInOrder(state: ConversationState): RunView[] {
+  return timelineOf(state).flatMap((entry) => (entry.run ? [entry.run] : []));
+}
+
+const sameArtifacts = (a: readonly Artifact[], b: readonly Artifact[]) =>
+  a.length === b.length &&
+  a.every((artifact, i) => {
+    const other = b[i];
+    return (
+      other !== undefined &&
+      artifact.key === other.key &&
+      artifact.kind === other.kind &&
+      artifact.title === other.title &&
+      artifact.versions.length === other.versions.length &&
+      artifact.versions.every((v, j) => {
+        const w = other.versions[j];
+        return (
+          w !== undefined &&
+          v.n === w.n &&
+          v.code === w.code &&
+          v.lang === w.lang &&
+          v.source === w.source &&
+          v.runId === w.runId
+        );
+      })
+    );
+  });
+
+/**
+ * `collectArtifacts` for a screen whose state changes on every streamed frame (decision 077):
+ * a text it read last time is not read again, a growing one is read from where its Markdown
+ * still changes, and while the artifacts stay the same it gives back the same list, so the
+ * code blocks that read it are not drawn again.
+ */
+export function createArtifactCollector(): (state: ConversationState) => Artifact[] {
+  let found = new Map<string, TFoundArtifact[]>();
+  let readers = new Map<string, (text: string) => Block[]>();
+  let last: Artifact[] = [];
+  let order: { state: ConversationState; ids: string[] } | null = null;
+  return (state) => {
+    const foundNow = new Map<string, TFoundArtifact[]>();
+    const readersNow = new Map<string, (text: string) => Block[]>();
+    // The runs' order changes only when a run is placed anew, not with a delta.
+    const runs =
+      order && sameRunPlaces(order.state, state)
+        ? order.ids.flatMap((id) => state.runs[id] ?? [])
+        : runsInOrder(state);
+    order = { state, ids: runs.map((run) => run.id) };
+    const next = collectArtifacts(
+      state,
+      (text, source, runId) => {
+        const where = `${runId} ${source}`;
+        const read = readers.get(where) ?? readersNow.get(where) ?? createMarkdownReader();
+        readersNow.set(where, read);
+        const artifacts = found.get(text) ?? foundNow.get(text) ?? findArtifacts(text, read);
+        foundNow.set(text, artifacts);
+        return artifacts;
+      },
+      runs,
+    );
+    found = foundNow;
+    readers = readersNow;
+    if (!sameArtifacts(last, next)) last = next;
+    return last;
+  };
 }
 
 /** Where an inline block sits among the session's artifacts: its artifact and version. */

@@ -1,5 +1,5 @@
 import { conversationPath, forkedSteps, type TChatMessage, type TRunFork } from "@cohort/contracts";
-import type { ConversationState, RunView } from "./run-state";
+import { type ConversationState, type RunView, sameRunPlaces } from "./run-state";
 
 /**
  * The conversation on screen (decision 070): from the first turn, through the version of each
@@ -21,11 +21,18 @@ const picked = (picks: Picks, id: string, stored: string | undefined) => {
   return n === undefined ? stored : `~${String(n).padStart(8, "0")}`;
 };
 
+type Forks = Readonly<Record<string, TRunFork>>;
+const NO_FORKS: Forks = {};
+
+/** A run as the branch shows it: with its fork started on this page, until one is stored. */
+const viewOf = (run: RunView, forks: Forks): RunView =>
+  run.fork || !forks[run.id] ? run : { ...run, fork: forks[run.id] };
+
 export function branchTimeline(
   state: ConversationState,
   picks: Picks,
   /** Forks started on this page, before a reload brings their stored origin. */
-  forks: Readonly<Record<string, TRunFork>> = {},
+  forks: Forks = {},
 ): BranchTurn[] {
   const messages = state.messages.map((m) => ({
     ...m,
@@ -39,7 +46,7 @@ export function branchTimeline(
             message_id: run.messageId,
             created_at: run.createdAt ?? "",
             shown_at: picked(picks, run.id, run.shownAt),
-            view: run.fork || !forks[run.id] ? run : { ...run, fork: forks[run.id] },
+            view: viewOf(run, forks),
           },
         ]
       : [],
@@ -51,6 +58,33 @@ export function branchTimeline(
     runs: turn.runs.map((r) => r.view),
     run: turn.run?.view ?? null,
   }));
+}
+
+/**
+ * `branchTimeline` for a page whose state changes on every streamed frame (decision 077):
+ * while the messages, the picks and where each run sits stay the same (a delta changes a
+ * run's contents only), the last turns are kept and only those of changed runs are made
+ * again, instead of walking the whole session each frame. The same turns either way.
+ */
+export function createBranchTimeline() {
+  let last: { state: ConversationState; picks: Picks; forks: Forks; turns: BranchTurn[] } | null =
+    null;
+  return (state: ConversationState, picks: Picks, forks: Forks = NO_FORKS): BranchTurn[] => {
+    let turns: BranchTurn[];
+    if (last && last.picks === picks && last.forks === forks && sameRunPlaces(last.state, state)) {
+      const before = last.state.runs;
+      const now = state.runs;
+      turns = last.turns.map((turn) => {
+        if (turn.runs.every((r) => before[r.id] === now[r.id])) return turn;
+        const runs = turn.runs.map((r) => viewOf(now[r.id] ?? r, forks));
+        return { ...turn, runs, run: runs.find((r) => r.id === turn.run?.id) ?? null };
+      });
+    } else {
+      turns = branchTimeline(state, picks, forks);
+    }
+    last = { state, picks, forks, turns };
+    return turns;
+  };
 }
 
 /** What an answer version is, in a few words. */

@@ -19,7 +19,7 @@ import { AGREEMENT_STATUS_QUERY_KEY } from "../agreement/agreement-api";
 import { ArtifactsPanelButton, ArtifactsProvider } from "../artifacts/artifacts-provider";
 import { useShowSessionWorkspace } from "../workspaces/charged-workspace";
 import { useReadOnlyReason } from "../workspaces/use-read-only-reason";
-import { branchTimeline } from "./branch-timeline";
+import { createBranchTimeline } from "./branch-timeline";
 import { BranchTurns } from "./branch-turns";
 import { cancelRun, regenerateRun, sendChatMessage, showBranch } from "./chat-api";
 import { Composer } from "./composer";
@@ -147,7 +147,11 @@ export function Conversation({
       });
       return next;
     });
-  const turns = useMemo(() => branchTimeline(state, picks, localForks), [state, picks, localForks]);
+  const [timeline] = useState(createBranchTimeline);
+  const turns = useMemo(
+    () => timeline(state, picks, localForks),
+    [timeline, state, picks, localForks],
+  );
   // A long session shows the turns whose runs it holds in full (decision 077).
   const firstShown = earlier ? firstLoadedTurn(turns) : 0;
   const shownTurns = useMemo(() => turns.slice(firstShown), [turns, firstShown]);
@@ -163,6 +167,42 @@ export function Conversation({
   const sendRef = useRef<((text: string) => Promise<boolean>) | null>(null);
   const pinToBottom = useStickToBottom(state);
   useDocumentMeta({ title: session ? `${session.title} · Cohort Chat` : "Cohort Chat" });
+
+  const blockedReason = !session
+    ? null
+    : (viewerReason ??
+      (session.status === "active"
+        ? null
+        : session.status === "paused"
+          ? "This session is paused. Resume it to send a message."
+          : session.status === "completed"
+            ? "This session is complete. Reopen it to send a message."
+            : "This session is archived. Restore it to send a message."));
+  const canStart = active === null && blockedReason === null && pending === null;
+  // The contexts' values change only when what they say changes: a new value would make React
+  // visit every turn's tree on each streamed frame to find their readers (decision 077).
+  const actions = useMemo<ChatActions | null>(
+    () =>
+      session && {
+        sessionId: session.id,
+        canStart,
+        // Asked first, with the new run's estimated cost.
+        regenerate: (runId) => setRunAgain(runId),
+        edit: (text) => setPrefill((p) => ({ text, key: (p?.key ?? 0) + 1 })),
+        session,
+        onSessionChange: conversation.setSession,
+        fork: (run, lane) => setForkTarget({ run, lane }),
+      },
+    [session, canStart, conversation.setSession],
+  );
+  const approvalActions = useMemo(
+    () => ({
+      sessionId,
+      canDecide: viewerReason === null,
+      onDecided: conversation.approvalDecided,
+    }),
+    [sessionId, viewerReason, conversation.approvalDecided],
+  );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new session starts clean
   useEffect(() => {
@@ -211,16 +251,6 @@ export function Conversation({
     );
   }
 
-  const blockedReason =
-    viewerReason ??
-    (session.status === "active"
-      ? null
-      : session.status === "paused"
-        ? "This session is paused. Resume it to send a message."
-        : session.status === "completed"
-          ? "This session is complete. Reopen it to send a message."
-          : "This session is archived. Restore it to send a message.");
-
   const send = async (text: string): Promise<boolean> => {
     setFailure(null);
     setPending({ content: text, at: new Date().toISOString() });
@@ -264,17 +294,6 @@ export function Conversation({
     } catch (error) {
       setFailure(describeSendFailure(error, session, user?.id));
     }
-  };
-
-  const actions: ChatActions = {
-    sessionId: session.id,
-    canStart: active === null && blockedReason === null && pending === null,
-    // Asked first, with the new run's estimated cost.
-    regenerate: (runId) => setRunAgain(runId),
-    edit: (text) => setPrefill((p) => ({ text, key: (p?.key ?? 0) + 1 })),
-    session,
-    onSessionChange: conversation.setSession,
-    fork: (run, lane) => setForkTarget({ run, lane }),
   };
 
   const showVersion = (kind: "message" | "run", id: string) => {
@@ -337,13 +356,7 @@ export function Conversation({
             </div>
           ) : null}
           <ChatActionsContext.Provider value={actions}>
-            <ApprovalActionsContext.Provider
-              value={{
-                sessionId: session.id,
-                canDecide: viewerReason === null,
-                onDecided: conversation.approvalDecided,
-              }}
-            >
+            <ApprovalActionsContext.Provider value={approvalActions}>
               <ol className="grid grid-cols-1 gap-6" aria-label="Conversation">
                 {earlier && firstShown > 0 ? (
                   <EarlierRunsLoader
@@ -356,7 +369,7 @@ export function Conversation({
                   turns={shownTurns}
                   models={models}
                   sessionId={session.id}
-                  canStart={actions.canStart}
+                  canStart={canStart}
                   onShow={showVersion}
                   onEdited={(sent) => {
                     conversation.addSent(sent);

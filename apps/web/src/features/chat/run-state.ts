@@ -487,6 +487,35 @@ export function mergeEarlierRuns(
 }
 
 /**
+ * Whether two states place their runs alike: the same messages and runs, each of the same
+ * message, result, times, fork and outline. A streamed delta changes a run's contents, never
+ * these, so what is ordered by them need not be ordered again (decision 077).
+ */
+export function sameRunPlaces(a: ConversationState, b: ConversationState): boolean {
+  if (a.messages !== b.messages) return false;
+  let count = 0;
+  for (const id in b.runs) {
+    count++;
+    const x = a.runs[id];
+    const y = b.runs[id];
+    if (x === y) continue;
+    if (
+      !x ||
+      !y ||
+      x.messageId !== y.messageId ||
+      x.resultMessageId !== y.resultMessageId ||
+      x.createdAt !== y.createdAt ||
+      x.shownAt !== y.shownAt ||
+      x.fork !== y.fork ||
+      x.outline !== y.outline
+    ) {
+      return false;
+    }
+  }
+  return count === Object.keys(a.runs).length;
+}
+
+/**
  * Where the turns on screen start (decision 077): after the last turn with a run still an
  * outline, so every turn shown has all its answer versions in full. 0: every turn.
  */

@@ -12,6 +12,8 @@ interface Seen {
   approvals: Map<string, string>;
   /** An outline (decision 077): read in full later, it is old news, not a change. */
   outline: boolean;
+  /** The run as last seen: the same object has nothing new to say (decision 077). */
+  view: RunView;
 }
 
 const ANSWER_PREVIEW_CHARS = 280;
@@ -144,6 +146,8 @@ export function useRunAnnouncements(state: ConversationState): string {
     const messages: string[] = [];
     for (const run of Object.values(state.runs)) {
       const before = seen.current.get(run.id);
+      // Untouched runs keep their objects: a frame of streaming looks at its own run only.
+      if (before?.view === run) continue;
       if (primed.current && !before?.outline) {
         messages.push(
           ...(run.settled ? describeReruns(run, before) : describeChanges(run, before)),
@@ -166,6 +170,7 @@ export function useRunAnnouncements(state: ConversationState): string {
         status: run.status,
         approvals: new Map(run.approvals.map((a) => [a.id, a.status])),
         outline: run.outline === true,
+        view: run,
       });
     }
     if (Object.keys(state.runs).length > 0 || state.messages.length > 0) primed.current = true;
