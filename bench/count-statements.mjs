@@ -1,8 +1,8 @@
 // Preloaded into the server by `BENCH_COUNT_STATEMENTS=file` (NODE_OPTIONS=--import …):
 // counts every statement the PostgreSQL driver sends (the app's pool, the health probe and
-// the run queue alike: they share the one `pg` package), by its text's first 120 characters.
+// the run queue alike: they share the one `pg` package), by its text (whitespace collapsed).
 // On SIGUSR2 it writes the counts so far to the file (JSON, text → count), so a benchmark can
-// read them between two moments without stopping the server. Decision 086.
+// read them between two moments without stopping the server (decision 086).
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -16,7 +16,7 @@ const original = pg.Client.prototype.query;
 pg.Client.prototype.query = function query(config, ...rest) {
   const text = typeof config === "string" ? config : config?.text;
   if (typeof text === "string") {
-    const key = text.replace(/\s+/g, " ").trim().slice(0, 120);
+    const key = text.replace(/\s+/g, " ").trim();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return original.call(this, config, ...rest);
