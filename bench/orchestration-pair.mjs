@@ -5,7 +5,8 @@
 // each pair, the medians and the after/before ratios. The "after" bundle is this checkout's
 // (built when stale); the "before" one is any other build of the server, e.g. a worktree of
 // an earlier commit (`git worktree add /tmp/before <commit>`, `npm ci`, `npm run build`) and
-// its `apps/server/dist/main.js`. PGlite always; PostgreSQL too when BENCH_DATABASE_URL is
+// its `apps/server/dist/main.js`; a second path names another "after" bundle (a copy of a
+// build, kept while the source changes on). PGlite always; PostgreSQL too when BENCH_DATABASE_URL is
 // set. BENCH_PAIRS (default 3) pairs of BENCH_RUNS (default 30) runs each.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -19,8 +20,8 @@ if (!before || !existsSync(before)) {
   console.error("usage: npm run bench:orchestration-pair -- <path of the before server bundle>");
   process.exit(2);
 }
-const after = "apps/server/dist/main.js";
-await buildIfStale({ only: ["server"] });
+const after = process.argv[3] ?? "apps/server/dist/main.js";
+if (!process.argv[3]) await buildIfStale({ only: ["server"] });
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const RUNS = process.env.BENCH_RUNS ?? "30";
 const databases = [

@@ -21,11 +21,13 @@
 //     commits and row writes per run (PostgreSQL's pg_stat_database on the fresh database:
 //     each statement outside a transaction is one commit, each transaction one).
 // The fake provider (bench/fake-provider.mjs) runs in its own process. BENCH_ONLY=overhead
-// measures (1) only; BENCH_ANCHOR=0 leaves the anchor out.
+// measures (1) only; BENCH_ANCHOR=0 leaves the anchor out. BENCH_ONLY=counts measures what a
+// loaded machine moves least (decision 086): the server's CPU per run at C=1 and, on
+// PostgreSQL, the commits and the statements per run, each statement's text with its count.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import http, { Agent } from "node:http";
-import { cpus, loadavg } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -74,9 +76,13 @@ async function freshDatabase(url) {
   await stats.connect();
   return {
     url: fresh.toString(),
-    /** Commits and row writes so far (the statistics collector lags: wait before reading). */
+    /**
+     * Commits and row writes so far. The statistics lag: a backend that goes idle reports
+     * within a second, or within 10 s when it reported less than a second before (PostgreSQL
+     * 15), so an exact count (BENCH_ONLY=counts) waits the 10 s.
+     */
     async counters() {
-      await sleep(1200);
+      await sleep(process.env.BENCH_ONLY === "counts" ? 11_000 : 1200);
       const { rows } = await stats.query(
         `SELECT xact_commit::int AS commits, tup_inserted::int AS inserts, tup_updated::int AS updates,
                 tup_deleted::int AS deletes
@@ -405,14 +411,27 @@ async function scanConcurrency(measure, from = 1) {
   return { levels, pass, fail, saturation };
 }
 
+/**
+ * The statements the server has sent so far, text → count, when it was started with
+ * bench/count-statements.mjs (BENCH_ONLY=counts); null otherwise. Read after
+ * `database.counters()`, whose wait lets the server write the file the signal asks for.
+ */
+const STATEMENTS_FILE = path.join(mkdtempSync(path.join(tmpdir(), "cohort-statements-")), "c.json");
+const statementCounts = (pid) => {
+  if (process.env.BENCH_ONLY !== "counts") return null;
+  process.kill(pid, "SIGUSR2");
+  return async () => JSON.parse(readFileSync(STATEMENTS_FILE, "utf8"));
+};
+
 /** Statements per run: a few runs in a row, alone, between two readings of the counters. */
-async function measureStatements(base, token, database) {
+async function measureStatements(base, token, database, pid, runs = 5) {
   const client = openSocket(base, token, null);
   await client.ready;
   const sessionId = await newSession(base, token, "statements");
   await client.join(sessionId);
-  const runs = 5;
+  const readBefore = statementCounts(pid);
   const before = await database.counters();
+  const textsBefore = await readBefore?.();
   for (let i = 0; i < runs; i++) {
     const { run_id } = await api(base, token, "POST", "/api/ai/chat", {
       session_id: sessionId,
@@ -420,14 +439,34 @@ async function measureStatements(base, token, database) {
     });
     await client.end(run_id);
   }
+  const readAfter = statementCounts(pid);
   const after = await database.counters();
+  const textsAfter = await readAfter?.();
   client.close();
   const per = (key) => (after[key] - before[key]) / runs;
+  const texts = textsAfter
+    ? Object.entries(textsAfter)
+        .map(([text, n]) => [text, (n - (textsBefore[text] ?? 0)) / runs])
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1])
+    : null;
   return {
     commits: per("commits"),
     inserts: per("inserts"),
     updates: per("updates"),
     deletes: per("deletes"),
+    statements: texts?.reduce((sum, [, n]) => sum + n, 0),
+    // The run queue's workers poll for jobs on a timer, however many runs there are
+    // (decision 083): counted apart, as they are not the run's.
+    queuePolls: texts
+      ?.filter(([text]) => text.includes("graphile_worker"))
+      .reduce((sum, [, n]) => sum + n, 0),
+    // Events are stored in batches, one per 50 ms while anything streams (decisions 048 and 049): their
+    // count per run follows the run's wall time, which a loaded machine stretches.
+    eventBatches: texts
+      ?.filter(([text]) => text.includes("INSERT INTO run_events"))
+      .reduce((sum, [, n]) => sum + n, 0),
+    texts,
   };
 }
 
@@ -564,17 +603,24 @@ const server = await startServer({
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
     ...(database ? { DATABASE_URL: database.url } : {}),
-    // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops.
-    ...(process.env.BENCH_CPU_PROF
-      ? {
-          NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile.mjs")}`,
-          BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF,
-        }
-      : {}),
+    // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops;
+    // BENCH_ONLY=counts: the server counts the statements it sends (bench/count-statements.mjs).
+    NODE_OPTIONS: [
+      ...(process.env.BENCH_CPU_PROF
+        ? [`--import ${path.join(root, "bench/cpu-profile.mjs")}`]
+        : []),
+      ...(process.env.BENCH_ONLY === "counts"
+        ? [`--import ${path.join(root, "bench/count-statements.mjs")}`]
+        : []),
+    ].join(" "),
+    ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF } : {}),
+    BENCH_COUNT_STATEMENTS_FILE: STATEMENTS_FILE,
   },
 });
 const anchor =
-  WITH_ANCHOR && process.env.BENCH_ONLY !== "overhead" ? await startAnchor(fake.url) : null;
+  WITH_ANCHOR && !["overhead", "counts"].includes(process.env.BENCH_ONLY ?? "")
+    ? await startAnchor(fake.url)
+    : null;
 const config = () =>
   `server ${ENTRY}, database ${database ? "PostgreSQL (fresh database)" : "PGlite (embedded)"}, LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}, load ${loadavg()
     .map((l) => l.toFixed(1))
@@ -589,6 +635,27 @@ async function measureEngine(name, base, token, pid) {
   );
   console.log(`${name} stages (mean ms): ${describeStages(overhead.stages)}`);
   if (process.env.BENCH_ONLY === "overhead") return { overhead };
+  if (process.env.BENCH_ONLY === "counts") {
+    // CPU per run with runs side by side (BENCH_COUNTS_C at a time, for BENCH_WINDOW_S).
+    const loaded = await measureConcurrency(
+      base,
+      token,
+      Number(process.env.BENCH_COUNTS_C ?? 8),
+      pid,
+    );
+    console.log(
+      `${name} C=${loaded.concurrency}: ${describe(loaded)} (load ${loadavg()[0].toFixed(1)})`,
+    );
+    if (!database) return { overhead };
+    const counted = await measureStatements(base, token, database, pid, 10);
+    console.log(
+      `${name} database per run: ${fmt(counted.statements - counted.queuePolls, 1)} statements besides the run queue's ${fmt(counted.queuePolls, 1)} polls (${fmt(counted.statements - counted.queuePolls - counted.eventBatches, 1)} besides the ${fmt(counted.eventBatches, 1)} event batches too); ${fmt(counted.commits, 1)} commits (the polls and the readings' 11 s waits included), ${fmt(counted.inserts, 1)} rows inserted, ${fmt(counted.updates, 1)} updated, ${fmt(counted.deletes, 1)} deleted`,
+    );
+    for (const [text, n] of counted.texts) {
+      console.log(`${fmt(n, 1).padStart(6)}  ${text.slice(0, 120)}`);
+    }
+    return { overhead };
+  }
   const scan = await scanConcurrency(async (c) => {
     const result = await measureConcurrency(base, token, c, pid);
     console.log(`  ${name} C=${c}: ${describe(result)} (load ${loadavg()[0].toFixed(1)})`);
@@ -616,7 +683,8 @@ try {
   const cohort = await measureEngine("Cohort", server.url, token, server.child.pid);
   // BENCH_ONLY=overhead stops here: the overhead alone, for before/after pairs of server
   // bundles (BENCH_SERVER_ENTRY) run one after another on the same machine.
-  if (process.env.BENCH_ONLY === "overhead") throw ONLY_OVERHEAD;
+  if (process.env.BENCH_ONLY === "overhead" || process.env.BENCH_ONLY === "counts")
+    throw ONLY_OVERHEAD;
   const overhead = cohort.overhead;
   const { levels, pass, fail, saturation } = cohort;
   const anchorScan = anchor
@@ -626,7 +694,9 @@ try {
         return result;
       }, SCAN_FROM)
     : null;
-  const statements = database ? await measureStatements(server.url, token, database) : null;
+  const statements = database
+    ? await measureStatements(server.url, token, database, server.child.pid)
+    : null;
   // BENCH_FLOOR_SCAN=1 adds the bare client's scan (7 or more windows of BENCH_WINDOW_S).
   const floorScan =
     process.env.BENCH_FLOOR_SCAN !== "1"

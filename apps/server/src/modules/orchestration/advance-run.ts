@@ -2,13 +2,13 @@ import {
   canAdvanceRun,
   creditsOf,
   type Hundredths,
-  type TChatMessage,
   type TRunHalt,
   type TRunPassage,
   type TRunPlanView,
   type TRunStatus,
 } from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
+import { storeAnswerAndFinish } from "./call-statements";
 import { type RunContext, throwIfHalted, track } from "./run-context";
 import type { RunEventInput } from "./run-events";
 import { finishRun, storeRunPhase } from "./run-store";
@@ -25,7 +25,8 @@ export type RunMove =
   | { to: "synthesizing" }
   | {
       to: "completed";
-      message: TChatMessage;
+      /** The answer, stored with the run's end (decision 086). */
+      answer: { id: string; content: string };
       synthesis: {
         callId: string;
         result: ModelCallResult;
@@ -153,15 +154,22 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       break;
     case "completed": {
       await phaseWrites.get(ctx)?.catch(() => {});
-      stored = await finishRun(db, ctx.runId, {
-        outcome: { status: "completed" },
-        ...totals(),
-        resultMessageId: move.message.id,
-      });
+      const answered = await storeAnswerAndFinish(
+        db,
+        {
+          id: move.answer.id,
+          sessionId: ctx.sessionId,
+          role: "assistant",
+          content: move.answer.content,
+          runId: ctx.runId,
+        },
+        { outcome: { status: "completed" }, ...totals() },
+      );
+      stored = answered.finished;
       const { callId, result, charged } = move.synthesis;
       event = {
         type: "run.completed",
-        message: move.message,
+        message: answered.message,
         critic_score: ctx.criticScore,
         total_credits: creditsOf(ctx.totals.credits),
         input_tokens: ctx.totals.inputTokens,

@@ -1,6 +1,12 @@
-import { conversationPath, type TChatMessage } from "@cohort/contracts";
+import {
+  conversationPath,
+  isRunActive,
+  type TChatMessage,
+  type TRunStatus,
+} from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { listMessages } from "../sessions/list-messages";
+import type { RunRef } from "./run-store";
 
 /**
  * A conversation's branches (decision 070): which messages a call sees. A user message
@@ -22,30 +28,68 @@ export interface BranchTree {
   runs: RunLink[];
 }
 
+interface RunLinkRow {
+  id: string;
+  message_id: string;
+  result_message_id: string | null;
+  created_at: Date | string;
+  shown_at: Date | string;
+}
+
+const RUN_LINK_COLUMNS = "id, message_id, result_message_id, created_at, shown_at";
+
+const toRunLink = (r: RunLinkRow): RunLink => ({
+  id: r.id,
+  message_id: r.message_id,
+  result_message_id: r.result_message_id,
+  created_at: new Date(r.created_at).toISOString(),
+  shown_at: new Date(r.shown_at).toISOString(),
+});
+
 export async function loadBranchTree(db: Queryable, sessionId: string): Promise<BranchTree> {
   const [messages, runs] = await Promise.all([
     listMessages(db, sessionId),
-    db.query<{
-      id: string;
-      message_id: string;
-      result_message_id: string | null;
-      created_at: Date | string;
-      shown_at: Date | string;
-    }>(
-      `SELECT id, message_id, result_message_id, created_at, shown_at FROM runs
-       WHERE session_id = $1 ORDER BY created_at, id`,
+    db.query<RunLinkRow>(
+      `SELECT ${RUN_LINK_COLUMNS} FROM runs WHERE session_id = $1 ORDER BY created_at, id`,
       [sessionId],
     ),
   ]);
+  return { messages, runs: runs.rows.map(toRunLink) };
+}
+
+/** The tree, and what starting a run checks beside it (`readForStart`). */
+export interface StartTree {
+  tree: BranchTree;
+  /** The session's active run, if any. */
+  active: RunRef | null;
+  /** Whether a step of an ended run is being re-run in the session. */
+  rerunning: boolean;
+}
+
+/**
+ * The tree as a start reads it: the session's runs come with their status, which names the
+ * active run, and with whether a step's re-run goes on (one flag for the session), in one
+ * statement instead of three (decision 086). A session with no run has neither.
+ */
+export async function loadStartTree(db: Queryable, sessionId: string): Promise<StartTree> {
+  const [messages, runs] = await Promise.all([
+    listMessages(db, sessionId),
+    db.query<RunLinkRow & { user_id: string; status: TRunStatus; rerunning: boolean }>(
+      `SELECT ${RUN_LINK_COLUMNS}, user_id, status,
+         EXISTS (SELECT 1 FROM run_steps s JOIN runs r ON r.id = s.run_id
+                 WHERE r.session_id = $1 AND s.status = 'running' AND s.rerun_of IS NOT NULL)
+           AS rerunning
+       FROM runs WHERE session_id = $1 ORDER BY created_at, id`,
+      [sessionId],
+    ),
+  ]);
+  const active = runs.rows.find((r) => isRunActive(r.status));
   return {
-    messages,
-    runs: runs.rows.map((r) => ({
-      id: r.id,
-      message_id: r.message_id,
-      result_message_id: r.result_message_id,
-      created_at: new Date(r.created_at).toISOString(),
-      shown_at: new Date(r.shown_at).toISOString(),
-    })),
+    tree: { messages, runs: runs.rows.map(toRunLink) },
+    active: active
+      ? { id: active.id, sessionId, userId: active.user_id, status: active.status }
+      : null,
+    rerunning: runs.rows[0]?.rerunning ?? false,
   };
 }
 

@@ -1,15 +1,18 @@
+import type { TChatMessage } from "@cohort/contracts";
 import { prepared, type Queryable } from "../../db/client";
 import type { ComposedStatement } from "../credits/composed-statement";
 import { RESERVE_CTES, RESERVE_PARAMS, RESERVED_RESULT } from "../credits/reserve-credits";
 import { SETTLE_OPEN_CTES, SETTLE_PARAMS, SETTLED_RESULT } from "../credits/settle-hold";
-import { addMessagePart, type NewMessage } from "../sessions/add-message";
+import { addMessagePart, type NewMessage, storedMessage } from "../sessions/add-message";
 import { sessionSpendUpdate } from "../sessions/record-session-spend";
 import {
   endStepPart,
+  finishRunPart,
   insertRunPart,
   type NewRun,
   type NewStep,
   openStepPart,
+  type RunEnding,
   type StepEnding,
 } from "./run-store";
 
@@ -169,4 +172,39 @@ export function settleAndEndStep(
   ending: StepEnding,
 ): ComposedStatement {
   return { text: SETTLE_AND_END_STEP, params: [sessionId, ...endPart(callId, ending).params] };
+}
+
+/** The answer's message id is the run's result: any values give the same text. */
+const SAMPLE_ENDING_RUN: RunEnding = {
+  outcome: { status: "completed" },
+  totalCredits: 0 as RunEnding["totalCredits"],
+  inputTokens: 0,
+  outputTokens: 0,
+};
+
+const STORE_ANSWER_AND_FINISH = prepared(`WITH ${addMessagePart(1, SAMPLE_START.message).ctes},
+  finished AS (${finishRunPart(7, "", SAMPLE_ENDING_RUN).sql} RETURNING id)
+  SELECT ${STARTED}, EXISTS (SELECT 1 FROM finished) AS finished`);
+
+/**
+ * A completed run's answer and its end in one statement (decision 086), once its charges are
+ * booked: the message is stored whatever happens to the run (as a separate write stored it
+ * before); the run ends only if it is still active (false: another instance ended it).
+ */
+export async function storeAnswerAndFinish(
+  db: Queryable,
+  answer: NewMessage & { id: string },
+  ending: RunEnding,
+): Promise<{ message: TChatMessage; finished: boolean }> {
+  const message = addMessagePart(1, answer);
+  const finish = finishRunPart(7, answer.runId as string, {
+    ...ending,
+    resultMessageId: answer.id,
+  });
+  const { rows } = await db.query<StartedRun & { finished: boolean }>(STORE_ANSWER_AND_FINISH, [
+    ...message.params,
+    ...finish.params,
+  ]);
+  const row = rows[0] as StartedRun & { finished: boolean };
+  return { message: storedMessage(answer, row.message_created_at), finished: row.finished };
 }

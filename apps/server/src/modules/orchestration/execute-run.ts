@@ -1,4 +1,4 @@
-import { addMessage } from "../sessions/add-message";
+import { randomUUID } from "node:crypto";
 import { advance } from "./advance-run";
 import { gatherMaterial } from "./gather-material";
 import { releaseReserved } from "./hold-credits";
@@ -46,17 +46,14 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     }
     if (ctx.status !== "synthesizing") await advance(ctx, { to: "synthesizing" });
     const final = resume?.answer ?? (await synthesizeAnswer(ctx, plan, drafts, review));
-    // The answer is stored while the last charges are booked: the run's end needs both.
-    const [message] = await Promise.all([
-      addMessage(deps.db, {
-        sessionId: ctx.sessionId,
-        role: "assistant",
-        content: final.result.text,
-        runId: ctx.runId,
-      }),
-      drain(ctx),
-    ]);
-    const stored = await advance(ctx, { to: "completed", message, synthesis: final });
+    // Once the last charges are booked (the run's totals), the answer and the run's end are
+    // one statement (decision 086).
+    await drain(ctx);
+    const stored = await advance(ctx, {
+      to: "completed",
+      answer: { id: randomUUID(), content: final.result.text },
+      synthesis: final,
+    });
     return stored ? final.result.text : null;
   } catch (error) {
     const { end } = haltForError(ctx, error);

@@ -413,16 +413,28 @@ export interface RunEnding {
   resultMessageId?: string | undefined;
 }
 
-/** Ends an active run once; returns false when it had ended already (another instance). */
-export async function finishRun(db: Queryable, runId: string, ending: RunEnding): Promise<boolean> {
+/**
+ * A run's end as a statement's part (parameters from `$first`): the update of the row, if it
+ * is still active. `finishRun` runs it alone; the completed run's answer comes with it
+ * (call-statements.ts).
+ */
+export function finishRunPart(
+  first: number,
+  runId: string,
+  ending: RunEnding,
+): { sql: string; params: unknown[] } {
   const { outcome } = ending;
-  const { rowCount } = await db.query(
-    `UPDATE runs SET status = $2, total_credits = $3, input_tokens = $4, output_tokens = $5,
-       error_code = $6, error_message = $7, result_message_id = $8,
-       critic_score = CASE WHEN $9::boolean THEN $10 ELSE critic_score END,
+  const [id, status, total, input, output, code, message, result, scored, score] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+  ].map((i) => `$${first + i}`);
+  return {
+    sql: `UPDATE runs SET status = ${status}, total_credits = ${total}, input_tokens = ${input},
+       output_tokens = ${output}, error_code = ${code}, error_message = ${message},
+       result_message_id = ${result}::uuid,
+       critic_score = CASE WHEN ${scored}::boolean THEN ${score} ELSE critic_score END,
        finished_at = clock_timestamp()
-     WHERE id = $1 AND status IN ${ACTIVE_STATUSES_SQL}`,
-    [
+     WHERE id = ${id} AND status IN ${ACTIVE_STATUSES_SQL}`,
+    params: [
       runId,
       outcome.status,
       ending.totalCredits,
@@ -434,7 +446,13 @@ export async function finishRun(db: Queryable, runId: string, ending: RunEnding)
       ending.criticScore !== undefined,
       ending.criticScore ?? null,
     ],
-  );
+  };
+}
+
+/** Ends an active run once; returns false when it had ended already (another instance). */
+export async function finishRun(db: Queryable, runId: string, ending: RunEnding): Promise<boolean> {
+  const { sql, params } = finishRunPart(1, runId, ending);
+  const { rowCount } = await db.query(sql, params);
   return rowCount > 0;
 }
 
@@ -756,14 +774,4 @@ export async function stopOpenReruns(db: Queryable, runId: string): Promise<stri
     [runId],
   );
   return rows.flatMap((r) => (r.hold_id ? [r.hold_id] : []));
-}
-
-/** True while a step of one of the session's runs is being re-run (decision 031). */
-export async function hasRunningRerun(db: Queryable, sessionId: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM run_steps s JOIN runs r ON r.id = s.run_id
-     WHERE r.session_id = $1 AND s.status = 'running' AND s.rerun_of IS NOT NULL LIMIT 1`,
-    [sessionId],
-  );
-  return rows.length > 0;
 }

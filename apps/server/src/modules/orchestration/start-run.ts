@@ -17,7 +17,7 @@ import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
 import { findSessionFor } from "../sessions/find-session";
 import type { OwnedSession } from "../sessions/session-row";
-import { ancestorsOf, type BranchTree, loadBranchTree, shownEnd } from "./branch-history";
+import { ancestorsOf, type BranchTree, loadStartTree, shownEnd } from "./branch-history";
 import {
   type RunStart,
   reserveAndStartRun,
@@ -34,14 +34,7 @@ import { HISTORY_MESSAGES, messagesFor, PLAN_MAX_OUTPUT_TOKENS, planSystem } fro
 import { createRunContext, type EngineDeps } from "./run-context";
 import type { RunControl } from "./run-control";
 import type { RunEventLogDeps } from "./run-events";
-import {
-  findActiveRun,
-  getRun,
-  hasRunningRerun,
-  insertRun,
-  isUniqueViolation,
-  type RunRef,
-} from "./run-store";
+import { getRun, insertRun, isUniqueViolation, type RunRef } from "./run-store";
 import { prefetchRunTools } from "./tool-loop";
 
 function runInProgress(): AppError {
@@ -132,13 +125,13 @@ export async function readForStart(
   principal: Principal,
   sessionId: string | null,
 ): Promise<StartReads> {
-  const [active, rerunning, tree, userKeys] = await Promise.all([
-    sessionId ? findActiveRun(deps.db, sessionId) : null,
-    sessionId ? hasRunningRerun(deps.db, sessionId) : false,
-    sessionId ? loadBranchTree(deps.db, sessionId) : { messages: [], runs: [] },
+  const [start, userKeys] = await Promise.all([
+    sessionId
+      ? loadStartTree(deps.db, sessionId)
+      : { tree: { messages: [], runs: [] }, active: null, rerunning: false },
     deps.loadUserKeys(principal),
   ]);
-  return { userId: principal.user.id, userKeys, active, rerunning, tree };
+  return { userId: principal.user.id, userKeys, ...start };
 }
 
 export function checkCanStart(

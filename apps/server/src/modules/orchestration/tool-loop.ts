@@ -99,12 +99,22 @@ async function loadRunTools(ctx: RunContext): Promise<ToolDefinition[]> {
   return own ? [own, ...offered.filter((t) => t.name !== own.name)] : offered;
 }
 
+/**
+ * Each zod input schema's JSON Schema, made once: the tools' schemas are the same objects for
+ * every call, and converting them at every call was a visible part of a run's CPU (decision
+ * 086).
+ */
+const jsonSchemas = new WeakMap<object, GatewayTool["inputSchema"] | undefined>();
+
 /** A tool as the model is offered it. */
 export function gatewayToolOf(tool: ToolDefinition): GatewayTool {
-  const inputSchema =
-    tool.input.kind === "json"
-      ? tool.input.schema
-      : (tool.input.schema.toJSONSchema?.() as GatewayTool["inputSchema"] | undefined);
+  let inputSchema: GatewayTool["inputSchema"] | undefined;
+  if (tool.input.kind === "json") inputSchema = tool.input.schema;
+  else if (jsonSchemas.has(tool.input.schema)) inputSchema = jsonSchemas.get(tool.input.schema);
+  else {
+    inputSchema = tool.input.schema.toJSONSchema?.() as GatewayTool["inputSchema"] | undefined;
+    jsonSchemas.set(tool.input.schema, inputSchema);
+  }
   return {
     name: tool.name,
     description: tool.description.slice(0, 2000),

@@ -15,3 +15,12 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<TUs
   );
   return rows[0] ? toUserProfileOf(db, rows[0]) : null;
 }
+
+/**
+ * The subscription tier of the user whose id is the SQL expression `userIdSql`, as a scalar
+ * subquery: for hot paths that need only the tier beside their own rows in one statement
+ * (a run's memory check, decision 086). Null when there is no such user.
+ */
+export function subscriptionTierSubquery(userIdSql: string): string {
+  return `(SELECT subscription_tier FROM users WHERE id = ${userIdSql})`;
+}
