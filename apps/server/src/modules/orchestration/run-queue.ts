@@ -37,15 +37,28 @@ export interface RunJob {
 const QUEUE_CONNECTIONS = 4;
 
 /**
- * How often an idle worker looks for a job LISTEN/NOTIFY did not announce: a run handed on
- * by a draining instance is due again only after the queue's back-off (~3 s), and only a
- * poll finds it. graphile-worker 0.16 runs one worker per concurrent run, each polling on
- * its own: at 1 s, 100 idle workers were 100 job queries a second per instance, in bursts,
- * when nothing was queued (about a seventh of a core over both instances and PostgreSQL,
- * measured idle). At 5 s a handed-on run waits at most ~8 s, well inside the 30 s a
- * resumption may take; a dead instance's runs are announced by the sweep (`unlock`).
+ * How often the instance looks for a job LISTEN/NOTIFY did not announce: a run handed on by
+ * a draining instance is due again only after the queue's back-off (~3 s), and only a poll
+ * finds it. At 5 s a handed-on run waits at most ~8 s, well inside the 30 s a resumption may
+ * take; a dead instance's runs are announced by the sweep (`unlock`). graphile-worker 0.16
+ * runs one worker per concurrent run (100), each polling on its own: 20 job queries a second
+ * per idle instance. So the instance polls once for all of them (decision 086): one count of
+ * this app's due, unlocked jobs, which announces them as `add` does (a NOTIFY wakes that many
+ * idle workers), and nothing when there are none.
  */
 const POLL_INTERVAL_MS = 5000;
+
+/**
+ * The workers' own poll, kept only as a fallback behind the instance's (and for a worker
+ * whose job fetch failed, which the instance's poll also wakes).
+ */
+const WORKER_POLL_INTERVAL_MS = 10 * 60_000;
+
+/** Announces this app's due jobs no NOTIFY announced; nothing when there are none. */
+const ANNOUNCE_DUE_JOBS = `SELECT pg_notify('jobs:insert', json_build_object('count', count(*))::text)
+  FROM graphile_worker.jobs
+  WHERE task_identifier = $1 AND locked_at IS NULL AND run_at <= now() AND attempts < max_attempts
+  HAVING count(*) > 0`;
 
 /** A job is one pickup of a run; resumptions are limited by the run itself (resume_count). */
 const MAX_ATTEMPTS = 10;
@@ -100,13 +113,26 @@ export async function startRunQueue(options: {
     logger,
     concurrency: options.concurrency,
     noHandleSignals: true,
-    pollInterval: POLL_INTERVAL_MS,
+    pollInterval: WORKER_POLL_INTERVAL_MS,
     taskList: {
       [task]: async (payload, helpers) => {
         await options.handle(payload as RunJob, helpers.job.locked_by ?? "");
       },
     },
   });
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    // A failed poll (the database restarting) is retried at the next interval.
+    pool
+      .query(ANNOUNCE_DUE_JOBS, [task])
+      .catch(() => undefined)
+      .finally(() => {
+        polling = false;
+      });
+  }, POLL_INTERVAL_MS);
+  poll.unref();
   async function holder(runId: string): Promise<string | null | undefined> {
     const { rows } = await pool.query<{ locked_by: string | null }>(
       "SELECT locked_by FROM graphile_worker.jobs WHERE key = $1 AND task_identifier = $2",
@@ -132,6 +158,7 @@ export async function startRunQueue(options: {
       await pool.query(`SELECT pg_notify('jobs:insert', '{"count":1}')`);
     },
     async stop() {
+      clearInterval(poll);
       await runner.stop().catch(() => undefined);
       await Promise.resolve(utils.release()).catch(() => undefined);
       await pool.end().catch(() => undefined);
