@@ -93,6 +93,16 @@ function writePhase(ctx: RunContext, write: () => Promise<unknown>): void {
 }
 
 /**
+ * The run's events so far, written now instead of with the next gathered write: its end is
+ * announced only once they are stored, so a client that reads the run on its end event finds
+ * what they carry (a verdict's evidence, the draft scores; decision 086). A failed write was
+ * logged; the end goes on.
+ */
+function storedEvents(ctx: RunContext): Promise<void> {
+  return ctx.events.flush().catch(() => {});
+}
+
+/**
  * The one way a run's status changes: checked against RUN_STATUS_TRANSITIONS, its event sent
  * and its row written. A move to a phase is written beside the run (`writePhase`); the run's
  * end waits for those, is stored, and only then sent. A halted run moves only to its end.
@@ -154,17 +164,20 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       break;
     case "completed": {
       await phaseWrites.get(ctx)?.catch(() => {});
-      const answered = await storeAnswerAndFinish(
-        db,
-        {
-          id: move.answer.id,
-          sessionId: ctx.sessionId,
-          role: "assistant",
-          content: move.answer.content,
-          runId: ctx.runId,
-        },
-        { outcome: { status: "completed" }, ...totals() },
-      );
+      const [answered] = await Promise.all([
+        storeAnswerAndFinish(
+          db,
+          {
+            id: move.answer.id,
+            sessionId: ctx.sessionId,
+            role: "assistant",
+            content: move.answer.content,
+            runId: ctx.runId,
+          },
+          { outcome: { status: "completed" }, ...totals() },
+        ),
+        storedEvents(ctx),
+      ]);
       stored = answered.finished;
       const { callId, result, charged } = move.synthesis;
       event = {
@@ -189,7 +202,10 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
     }
     case "halted":
       await phaseWrites.get(ctx)?.catch(() => {});
-      stored = await finishRun(db, ctx.runId, { outcome: move.end, ...totals() });
+      [stored] = await Promise.all([
+        finishRun(db, ctx.runId, { outcome: move.end, ...totals() }),
+        storedEvents(ctx),
+      ]);
       event = runEndEvent(move.end, ctx.totals.credits);
       break;
   }

@@ -1,8 +1,8 @@
 import type { TRunEvent } from "@cohort/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
-import { createEventHub, createRunEventLog, readRunEvents } from "./run-events";
+import { createEventHub, createRunEventLog, readRunEvents, STORE_AFTER_MS } from "./run-events";
 
 const SESSION = "00000000-0000-4000-8000-000000000001";
 const RUN = "00000000-0000-4000-8000-000000000002";
@@ -62,6 +62,32 @@ const log = { error: () => {} };
 const delta = (text: string) => ({ type: "final.delta", call_id: "c1", text }) as const;
 
 describe("send first (one process)", () => {
+  it("writes what waits for the next gathered write at once when flushed (a run's end)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const { db, stored, release } = fakeDb();
+      release();
+      const { realtime } = fakeRealtime();
+      const deps = { db, realtime, log, events: createEventHub({ sendFirst: true }) };
+      const events = createRunEventLog(deps, SESSION, RUN);
+      void events.append(delta("a"));
+      await vi.advanceTimersByTimeAsync(STORE_AFTER_MS);
+      expect(stored.map((e) => e.seq)).toEqual([1]);
+      // The next event waits for the gathering delay; a flush does not.
+      void events.append(delta("b"));
+      let flushed = false;
+      const flushing = events.flush().then(() => {
+        flushed = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(stored.map((e) => e.seq)).toEqual([1, 2]);
+      expect(flushed).toBe(true);
+      await flushing;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("sends at once, serves in-flight events to joins, and numbers on across runs", async () => {
     const { db, stored, release, hold } = fakeDb();
     const { realtime, sent } = fakeRealtime();

@@ -85,7 +85,10 @@ export interface RunEventLogDeps {
 export interface RunEventLog {
   /** Resolves when the event is stored (and sent). */
   append(event: RunEventInput): Promise<TRunEvent>;
-  /** Resolves when everything appended so far is stored and sent. */
+  /**
+   * Resolves when everything appended so far is stored and sent; what still waits for the
+   * next gathered write is written at once (a run's end, decision 086).
+   */
   flush(): Promise<void>;
   /** After the last flush: the stream lets go of the session. */
   close(): void;
@@ -156,6 +159,8 @@ type Unnumbered = Gathered<Omit<TRunEvent, "seq">>;
 
 interface Gatherer<T> {
   push(item: T): void;
+  /** A write that waits for its delay starts now. */
+  hurry(): void;
 }
 
 /**
@@ -212,13 +217,25 @@ function gatherWrites<T extends Gathered<unknown>>(
     }
     busy = false;
   };
+  /** The delay before the next write, while one is waiting to start. */
+  let timer: NodeJS.Timeout | null = null;
   return {
     push(item) {
       queue.push(item);
       if (busy) return;
       busy = true;
-      if (delayMs > 0) setTimeout(() => void drain(), delayMs);
-      else setImmediate(() => void drain());
+      if (delayMs > 0) {
+        timer = setTimeout(() => {
+          timer = null;
+          void drain();
+        }, delayMs);
+      } else setImmediate(() => void drain());
+    },
+    hurry() {
+      if (!timer) return;
+      clearTimeout(timer);
+      timer = null;
+      void drain();
     },
   };
 }
@@ -313,8 +330,11 @@ function pending<E>(event: E): { entry: Pending<E>; stored: Promise<TRunEvent> }
   return { entry: entry as Pending<E>, stored };
 }
 
-/** A log's events not yet stored (or failed): its `flush` waits for them. */
-function unstoredEvents() {
+/**
+ * A log's events not yet stored (or failed): its `flush` starts their write now if it waits
+ * for its delay (`gatherer`), and waits for them.
+ */
+function unstoredEvents(gatherer?: () => Pick<Gatherer<unknown>, "hurry"> | null) {
   const unstored = new Set<Promise<TRunEvent>>();
   return {
     add(stored: Promise<TRunEvent>) {
@@ -323,7 +343,10 @@ function unstoredEvents() {
       unstored.add(settled);
     },
     async flush() {
-      while (unstored.size > 0) await Promise.allSettled([...unstored]);
+      while (unstored.size > 0) {
+        gatherer?.()?.hurry();
+        await Promise.allSettled([...unstored]);
+      }
     },
   };
 }
@@ -348,7 +371,7 @@ function sendFirstLog(scope: Scope, hub: Hub): RunEventLog {
   let stream: SessionStream | null = null;
   let unnumbered: Pending<Omit<TRunEvent, "seq">>[] = [];
   let waiting = false;
-  const unstored = unstoredEvents();
+  const unstored = unstoredEvents(() => hub.store);
   hub.store ??= storeTogether(scope.deps);
   const store = hub.store;
 
