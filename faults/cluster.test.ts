@@ -55,7 +55,8 @@ beforeAll(async () => {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
-      CLUSTER_FIRST_PORT: String(await freePort()),
+      // Its two instances listen on this port and the next.
+      CLUSTER_FIRST_PORT: String(await freePort(2)),
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "cohort-cluster-")),

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 /** Debian's packages: python3-jupyter-server and python3-ipykernel (decision 062). */
 const PYTHON = process.env.JUPYTER_PYTHON ?? "/usr/bin/python3";
@@ -28,15 +28,6 @@ export interface LocalJupyter {
   token: string;
   root: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A real `jupyter server` on a loopback port with a random token, in a folder of its own. */

@@ -1,22 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-const root = path.resolve(import.meta.dirname, "../..");
+export { freePort } from "../../test-support/free-port";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+const root = path.resolve(import.meta.dirname, "../..");
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
   // Generous: a loaded machine (CI beside other work) can take far longer than the usual 2 s.
