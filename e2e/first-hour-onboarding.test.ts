@@ -163,9 +163,12 @@ describe("a new user's first steps", () => {
     await page.getByRole("heading", { level: 1, name: title }).waitFor();
     await page.getByTestId("run").first().waitFor();
     expect(await page.getByTestId("run").count()).toBe(1);
-    expect(
-      await page.getByRole("complementary", { name: "Your sessions" }).getByText(title).count(),
-    ).toBe(1);
+    // The list of sessions loads beside the session itself.
+    await expect
+      .poll(() =>
+        page.getByRole("complementary", { name: "Your sessions" }).getByText(title).count(),
+      )
+      .toBe(1);
     // The title taken from the message is editable later, like any session's.
     await page.getByRole("button", { name: "Session actions" }).click();
     await page.getByRole("menuitem", { name: "Edit details…" }).click();
