@@ -60,10 +60,12 @@ async function newSession(page: Page, title: string, documents: string[] = []): 
 async function runTask(page: Page, text: string): Promise<Locator> {
   const box = page.getByRole("textbox", { name: "Message" });
   await expect.poll(() => box.isEnabled()).toBe(true);
+  const runs = await page.getByTestId("run").count();
   await box.fill(text);
   await box.press("Enter");
-  const run = page.getByTestId("run").last();
-  await run.waitFor({ timeout: RUN_TIMEOUT });
+  // The new run, not the last one before it (already completed when a second task is sent).
+  await expect.poll(() => page.getByTestId("run").count(), { timeout: RUN_TIMEOUT }).toBe(runs + 1);
+  const run = page.getByTestId("run").nth(runs);
   await expect
     .poll(() => run.getAttribute("data-status"), { timeout: RUN_TIMEOUT, interval: 100 })
     .toBe("completed");
