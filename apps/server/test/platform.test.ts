@@ -305,6 +305,15 @@ describe("the web app", () => {
     },
   );
 
+  it.each(["/blog/", "/assets/", "//index.html"])(
+    "answers the folder or odd path %s from the app's routes, not as a file",
+    async (url) => {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.headers["content-type"]).toContain("text/html");
+      expect(response.body).toContain('<div id="root">');
+    },
+  );
+
   it("serves hashed assets with long-lived caching", async () => {
     const response = await t.app.inject({ method: "GET", url: "/assets/app.js" });
     expect(response.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { BLOG_FEED_PATH, ERROR_CODES, matchAppRoute, type TRouteMatch } from "@cohort/contracts";
 import fastifyStatic from "@fastify/static";
@@ -61,10 +61,12 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
   registerArtifactFrame(app);
 
   if (built) {
+    // One `/*` route answers the built files, known by name at start: `@fastify/static`'s own
+    // routes (`wildcard: false`) were a GET and a HEAD route per file, over 300, held for the
+    // process's life (decision 085). Any other path goes to the app's routes, as before.
     await app.register(fastifyStatic, {
       root: webDistDir,
-      prefix: "/",
-      wildcard: false,
+      serve: false,
       index: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -87,7 +89,7 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
     return reply.send(html);
   }
 
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+  async function answerPath(request: FastifyRequest, reply: FastifyReply) {
     const url = request.url;
     if (isApiPath(url) || !["GET", "HEAD"].includes(request.method)) {
       return reply
@@ -122,5 +124,32 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string) {
     return match.route.noindex
       ? sendHtml(reply, 200, notFoundHtml, true)
       : sendHtml(reply, 200, indexHtml);
-  });
+  }
+
+  app.setNotFoundHandler(answerPath);
+  if (built) {
+    const files = builtFiles(webDistDir);
+    app.get<{ Params: { "*": string } }>(
+      "/*",
+      { schema: { hide: true } },
+      async (request, reply) => {
+        // The router hands the path decoded (`/%69ndex.html` is `/index.html`), without the query.
+        const file = request.params["*"];
+        return files.has(file) ? reply.sendFile(file) : answerPath(request, reply);
+      },
+    );
+  }
+}
+
+/** Every file of the build, by its path below the build's folder (`assets/index-abc.js`). */
+function builtFiles(webDistDir: string): ReadonlySet<string> {
+  const entries = readdirSync(webDistDir, { recursive: true, withFileTypes: true });
+  return new Set(
+    entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const relative = path.relative(webDistDir, path.join(entry.parentPath, entry.name));
+        return relative.split(path.sep).join("/");
+      }),
+  );
 }
