@@ -20,7 +20,7 @@ import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Field, FormMessage, inputClasses, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
@@ -334,20 +334,20 @@ export function NewSessionDialog({
           autoFocus
           placeholder="e.g. Launch plan for the mobile app"
         />
-        <div>
-          <label htmlFor={`${ids}-description`} className="block text-sm font-medium text-ink-800">
-            Description <span className="font-normal text-ink-500">(optional)</span>
-          </label>
-          <textarea
-            id={`${ids}-description`}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            maxLength={SESSION_DESCRIPTION_MAX}
-            rows={2}
-            placeholder="Context every agent should know: audience, constraints, tone…"
-            className={cn(inputClasses, "mt-1.5 resize-y")}
-          />
-        </div>
+        <TextAreaField
+          id={`${ids}-description`}
+          label={
+            <>
+              Description <span className="font-normal text-ink-500">(optional)</span>
+            </>
+          }
+          text="prose"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={SESSION_DESCRIPTION_MAX}
+          rows={2}
+          placeholder="Context every agent should know: audience, constraints, tone…"
+        />
 
         <div className="rounded-2xl border border-ink-200 bg-ink-50/40 p-3">
           <DocumentPicker

@@ -16,7 +16,7 @@ import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Field, FormMessage, inputClasses, SelectField } from "../../components/form";
 import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
@@ -225,24 +225,19 @@ function CreateTokenForm({ onCreated }: { onCreated(created: TCreatedAccessToken
           ))}
         </div>
       </fieldset>
-      <div>
-        <label htmlFor={`${id}-expiry`} className="block text-sm font-medium text-ink-800">
-          Expires
-        </label>
-        <select
-          id={`${id}-expiry`}
-          value={expiry}
-          onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}
-          className={cn(inputClasses, "mt-1.5")}
-        >
-          {ACCESS_TOKEN_EXPIRY_DAYS.map((days) => (
-            <option key={days} value={String(days)}>
-              In {expiryLabel(days)}
-            </option>
-          ))}
-          <option value="never">Never</option>
-        </select>
-      </div>
+      <SelectField
+        id={`${id}-expiry`}
+        label="Expires"
+        value={expiry}
+        onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}
+      >
+        {ACCESS_TOKEN_EXPIRY_DAYS.map((days) => (
+          <option key={days} value={String(days)}>
+            In {expiryLabel(days)}
+          </option>
+        ))}
+        <option value="never">Never</option>
+      </SelectField>
       <FormMessage>{error}</FormMessage>
       <div className="flex justify-end">
         <Button type="submit" disabled={busy}>

@@ -17,7 +17,7 @@ import { type FormEvent, useId, useState } from "react";
 import { failureMessage } from "../../auth/account-api";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Field, FormMessage, SelectField } from "../../components/form";
 import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
@@ -292,26 +292,21 @@ function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
         Add a key
       </h3>
       <div className="grid gap-4 sm:grid-cols-[15rem_minmax(0,1fr)]">
-        <div>
-          <label htmlFor={`${id}-provider`} className="block text-sm font-medium text-ink-800">
-            Provider
-          </label>
-          <select
-            id={`${id}-provider`}
-            value={provider}
-            onChange={(event) => {
-              setProvider(event.target.value as TProviderId);
-              reset();
-            }}
-            className={cn(inputClasses, "mt-1.5")}
-          >
-            {PROVIDER_IDS.map((p) => (
-              <option key={p} value={p}>
-                {PROVIDER_NAMES[p]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id={`${id}-provider`}
+          label="Provider"
+          value={provider}
+          onChange={(event) => {
+            setProvider(event.target.value as TProviderId);
+            reset();
+          }}
+        >
+          {PROVIDER_IDS.map((p) => (
+            <option key={p} value={p}>
+              {PROVIDER_NAMES[p]}
+            </option>
+          ))}
+        </SelectField>
         <Field
           label="API key"
           type="password"
