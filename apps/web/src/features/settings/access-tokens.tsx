@@ -15,6 +15,7 @@ import { failureMessage } from "../../auth/account-api";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { ConfirmButtons } from "../../components/confirm-buttons";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses, SelectField } from "../../components/form";
 import { SectionCard } from "../../components/section-header";
@@ -117,18 +118,13 @@ function TokenRow({ token }: { token: TAccessTokenInfo }) {
       {token.revoked_at ? null : confirming ? (
         <div className="flex flex-wrap items-center gap-2">
           <span className="text-sm text-ink-700">Revoke? Code using it stops working at once.</span>
-          <Button
-            size="sm"
-            variant="outline"
-            className="border-red-300 text-red-700 hover:bg-red-50"
-            onClick={revoke}
-            disabled={revoking}
-          >
-            {revoking ? "Revoking…" : "Revoke"}
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
+          <ConfirmButtons
+            action="Revoke"
+            pendingAction="Revoking…"
+            pending={revoking}
+            onConfirm={revoke}
+            onCancel={() => setConfirming(false)}
+          />
         </div>
       ) : (
         <Button

@@ -17,6 +17,7 @@ import { type FormEvent, useId, useState } from "react";
 import { failureMessage } from "../../auth/account-api";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { ConfirmButtons } from "../../components/confirm-buttons";
 import { Field, FormMessage, SelectField } from "../../components/form";
 import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
@@ -156,18 +157,13 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
       {confirming ? (
         <div className="flex items-center gap-2">
           <span className="text-sm text-ink-700">Remove this key?</span>
-          <Button
-            size="sm"
-            variant="outline"
-            className="border-red-300 text-red-700 hover:bg-red-50"
-            onClick={remove}
-            disabled={removing}
-          >
-            {removing ? "Removing…" : "Remove"}
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
+          <ConfirmButtons
+            action="Remove"
+            pendingAction="Removing…"
+            pending={removing}
+            onConfirm={remove}
+            onCancel={() => setConfirming(false)}
+          />
         </div>
       ) : (
         <div className="flex items-center gap-2">
