@@ -42,6 +42,7 @@ import { ModelBadge } from "./model-badge";
 import { ReviewPlanField } from "./review-plan-field";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";
+import { parseSessionBudget } from "./session-budget";
 
 interface RoleChoice {
   enabled: boolean;
@@ -268,16 +269,12 @@ export function NewSessionDialog({
       setError("Choose the Strategist, the Coder or the Designer (the Critic only reviews).");
       return;
     }
-    let budgetCredits: number | null = null;
-    if (budget.trim()) {
-      const value = Number(budget);
-      if (!Number.isFinite(value) || value <= 0 || value > SESSION_BUDGET_MAX) {
-        setError(
-          `The budget must be a number of credits between 0.01 and ${formatNumber(SESSION_BUDGET_MAX)}.`,
-        );
-        return;
-      }
-      budgetCredits = Math.round(value * 100) / 100;
+    const budgetCredits = parseSessionBudget(budget);
+    if (budgetCredits === "invalid") {
+      setError(
+        `The budget must be a number of credits between 0.01 and ${formatNumber(SESSION_BUDGET_MAX)}.`,
+      );
+      return;
     }
     const customised =
       manual ||
