@@ -18,7 +18,7 @@ import { cn } from "../../components/cn";
 import { ConfirmButtons } from "../../components/confirm-buttons";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses, SelectField } from "../../components/form";
-import { SectionCard } from "../../components/section-header";
+import { SectionCard, SectionLoadError, SectionLoading } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { formatDateTime, formatShortDate } from "../../lib/format/dates";
@@ -332,13 +332,11 @@ export function AccessTokens() {
       action={<Button onClick={() => openChange(true)}>Create token</Button>}
     >
       {tokens.isPending ? (
-        <div className="py-6">
-          <Spinner label="Loading your access tokens…" />
-        </div>
+        <SectionLoading label="Loading your access tokens…" />
       ) : tokens.isError ? (
-        <p role="alert" className="mt-4 text-sm text-red-700">
+        <SectionLoadError>
           Could not load your access tokens. Please reload the page.
-        </p>
+        </SectionLoadError>
       ) : tokens.data.length === 0 ? (
         <p className="mt-4 text-sm text-ink-500 italic">No access tokens yet.</p>
       ) : (
