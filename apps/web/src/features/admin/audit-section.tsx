@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Card } from "../../components/card";
+import { HeaderCells } from "../../components/data-table";
 import { inputClasses } from "../../components/form";
 import { formatDateTime } from "../../lib/format/dates";
 import { adminKeys, fetchAudit } from "./admin-api";
@@ -58,13 +59,17 @@ export function AuditTable({
           <caption className="sr-only">Admin actions</caption>
           <thead className="text-xs text-ink-600">
             <tr>
-              {["When", "Who", "What", ...(showTarget ? ["Target"] : []), "Details", "Reason"].map(
-                (label) => (
-                  <th key={label} scope="col" className="py-2 pr-3 font-medium">
-                    {label}
-                  </th>
-                ),
-              )}
+              <HeaderCells
+                columns={[
+                  "When",
+                  "Who",
+                  "What",
+                  ...(showTarget ? ["Target"] : []),
+                  "Details",
+                  "Reason",
+                ]}
+                className="py-2 pr-3 font-medium"
+              />
             </tr>
           </thead>
           <tbody className="divide-y divide-ink-100 align-top">

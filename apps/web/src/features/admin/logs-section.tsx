@@ -5,6 +5,7 @@ import { useSearchParams } from "react-router";
 import { Badge, type BadgeTone } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
+import { HeaderCells } from "../../components/data-table";
 import { Field, inputClasses } from "../../components/form";
 import { formatDateTime } from "../../lib/format/dates";
 import { adminKeys, fetchLogs, fetchTrail } from "./admin-api";
@@ -150,11 +151,10 @@ function LogTable({
         <caption className="sr-only">Log entries</caption>
         <thead className="bg-ink-50 text-xs text-ink-600">
           <tr>
-            {["When", "Level", "Source", "Message", "Request"].map((label) => (
-              <th key={label} scope="col" className="px-3 py-2 font-medium">
-                {label}
-              </th>
-            ))}
+            <HeaderCells
+              columns={["When", "Level", "Source", "Message", "Request"]}
+              className="px-3 py-2 font-medium"
+            />
           </tr>
         </thead>
         <tbody className="divide-y divide-ink-100 align-top">
