@@ -4,9 +4,9 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Card } from "../../components/card";
 import { HeaderCells } from "../../components/data-table";
-import { inputClasses } from "../../components/form";
 import { formatDateTime } from "../../lib/format/dates";
 import { adminKeys, fetchAudit } from "./admin-api";
+import { AdminSelect } from "./admin-list-search";
 import { AdminPage, QueryState } from "./admin-page";
 import { auditSentence } from "./audit-sentence";
 import { Pager } from "./pager";
@@ -126,34 +126,26 @@ export function AuditSection() {
     >
       <Card className="p-5">
         <div className="flex flex-wrap gap-3">
-          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
-            Action
-            <select
-              className={inputClasses}
-              value={action ?? ""}
-              onChange={(e) =>
-                setAction((e.target.value || undefined) as TAdminAuditQuery["action"])
-              }
-            >
-              <option value="">All actions</option>
-              {ADMIN_ACTIONS.map((value) => (
-                <option key={value} value={value}>
-                  {ACTION_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
-            Order
-            <select
-              className={inputClasses}
-              value={sort}
-              onChange={(e) => setSort(e.target.value as TAdminAuditQuery["sort"])}
-            >
-              <option value="newest">Newest first</option>
-              <option value="oldest">Oldest first</option>
-            </select>
-          </label>
+          <AdminSelect
+            label="Action"
+            value={action ?? ""}
+            onChange={(e) => setAction((e.target.value || undefined) as TAdminAuditQuery["action"])}
+          >
+            <option value="">All actions</option>
+            {ADMIN_ACTIONS.map((value) => (
+              <option key={value} value={value}>
+                {ACTION_LABELS[value]}
+              </option>
+            ))}
+          </AdminSelect>
+          <AdminSelect
+            label="Order"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as TAdminAuditQuery["sort"])}
+          >
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </AdminSelect>
         </div>
         <AuditTable key={`${action}-${sort}`} query={{ action, sort, pageSize: 25 }} />
       </Card>
