@@ -1,6 +1,7 @@
 import {
   type InputHTMLAttributes,
   type ReactNode,
+  type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
   useId,
   useState,
@@ -10,6 +11,23 @@ import { cn } from "./cn";
 
 export const inputClasses =
   "block w-full rounded-lg border border-ink-300 bg-white px-3 py-2.5 text-sm text-ink-950 shadow-xs placeholder:text-ink-400 focus:border-brand-500 focus:outline-2 focus:outline-offset-0 focus:outline-brand-500/30 disabled:bg-ink-50 disabled:text-ink-500 aria-invalid:border-red-400";
+
+function FieldLabel({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
+  return (
+    <label htmlFor={htmlFor} className="block text-sm font-medium text-ink-800">
+      {children}
+    </label>
+  );
+}
+
+/** A control's hint, under it; nothing when there is none. */
+function FieldHint({ id, children }: { id: string; children?: ReactNode }) {
+  return children ? (
+    <p id={id} className="mt-1.5 text-xs text-ink-500">
+      {children}
+    </p>
+  ) : null;
+}
 
 export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -29,9 +47,7 @@ export function Field({ label, hint, error, trailing, id, className, ...props }:
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ");
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="block text-sm font-medium text-ink-800">
-        {label}
-      </label>
+      <FieldLabel htmlFor={inputId}>{label}</FieldLabel>
       <div className="relative mt-1.5">
         <input
           id={inputId}
@@ -44,11 +60,7 @@ export function Field({ label, hint, error, trailing, id, className, ...props }:
           <div className="absolute inset-y-0 right-0 flex items-center pr-1.5">{trailing}</div>
         ) : null}
       </div>
-      {hint ? (
-        <p id={hintId} className="mt-1.5 text-xs text-ink-500">
-          {hint}
-        </p>
-      ) : null}
+      <FieldHint id={hintId}>{hint}</FieldHint>
       {error ? (
         <p id={errorId} className="mt-1.5 text-xs font-medium text-red-700">
           {error}
@@ -78,9 +90,7 @@ export function TextAreaField({
   const inputId = id ?? generated;
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="block text-sm font-medium text-ink-800">
-        {label}
-      </label>
+      <FieldLabel htmlFor={inputId}>{label}</FieldLabel>
       <textarea
         id={inputId}
         aria-describedby={hint ? `${inputId}-hint` : undefined}
@@ -91,11 +101,35 @@ export function TextAreaField({
         )}
         {...props}
       />
-      {hint ? (
-        <p id={`${inputId}-hint`} className="mt-1.5 text-xs text-ink-500">
-          {hint}
-        </p>
-      ) : null}
+      <FieldHint id={`${inputId}-hint`}>{hint}</FieldHint>
+    </div>
+  );
+}
+
+export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: ReactNode;
+  /** Shown below the select and read as its description. */
+  hint?: ReactNode;
+  /** The options. */
+  children: ReactNode;
+}
+
+/** A labelled select with an optional hint, in the look of Field. */
+export function SelectField({ label, hint, id, className, children, ...props }: SelectFieldProps) {
+  const generated = useId();
+  const selectId = id ?? generated;
+  return (
+    <div className={className}>
+      <FieldLabel htmlFor={selectId}>{label}</FieldLabel>
+      <select
+        id={selectId}
+        aria-describedby={hint ? `${selectId}-hint` : undefined}
+        className={cn(inputClasses, "mt-1.5")}
+        {...props}
+      >
+        {children}
+      </select>
+      <FieldHint id={`${selectId}-hint`}>{hint}</FieldHint>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from "react";
 import { Card } from "./card";
+import { Spinner } from "./spinner";
 
 /**
  * A settings card's heading and the sentence under it (Profile, Provider keys, Your data), with
@@ -70,5 +71,23 @@ export function SectionCard({
       <SectionHeader id={headingId} title={title} lead={lead} action={action} />
       {children}
     </Card>
+  );
+}
+
+/** A card's content while it loads (a settings card, an admin list). */
+export function SectionLoading({ label }: { label: string }) {
+  return (
+    <div className="py-6">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
+/** A card's content when it could not be read: the sentence, announced. */
+export function SectionLoadError({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="mt-4 text-sm text-red-700">
+      {children}
+    </p>
   );
 }

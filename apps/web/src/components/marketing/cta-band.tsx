@@ -1,6 +1,5 @@
-import { SIGN_UP_PATH } from "../../lib/site";
-import { ButtonLink } from "../button";
 import { Container } from "../container";
+import { GetStartedButtons } from "./get-started-buttons";
 
 export interface CtaBandProps {
   title?: string;
@@ -25,19 +24,9 @@ export function CtaBand({
               {title}
             </h2>
             <p className="mt-4 text-lg leading-8 text-ink-300">{text}</p>
-            <div className="mt-8 flex flex-wrap gap-3">
-              <ButtonLink to={SIGN_UP_PATH} variant="inverse" size="lg">
-                Get Started
-              </ButtonLink>
-              <ButtonLink
-                to="/docs"
-                size="lg"
-                variant="ghost"
-                className="text-white hover:bg-white/10 hover:text-white"
-              >
-                Read the docs
-              </ButtonLink>
-            </div>
+            <GetStartedButtons to="/docs" dark className="mt-8">
+              Read the docs
+            </GetStartedButtons>
           </div>
         </div>
       </Container>

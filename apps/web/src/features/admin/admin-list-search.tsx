@@ -1,7 +1,7 @@
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, type SelectHTMLAttributes, useState } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "../../components/button";
-import { Field } from "../../components/form";
+import { Field, inputClasses } from "../../components/form";
 import { QueryState } from "./admin-page";
 import { Pager } from "./pager";
 
@@ -94,5 +94,21 @@ export function AdminListResults<Page extends { page: number; pageSize: number; 
         onPage={(next) => search.update({ page: String(next) })}
       />
     </>
+  );
+}
+
+/** A filter or sort choice of an admin list: its name above a select wrapped in one label. */
+export function AdminSelect({
+  label,
+  children,
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; children: ReactNode }) {
+  return (
+    <label className="grid gap-1.5 text-sm font-medium text-ink-800">
+      {label}
+      <select className={inputClasses} {...props}>
+        {children}
+      </select>
+    </label>
   );
 }

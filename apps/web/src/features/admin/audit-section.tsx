@@ -3,9 +3,10 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Card } from "../../components/card";
-import { inputClasses } from "../../components/form";
+import { HeaderCells } from "../../components/data-table";
 import { formatDateTime } from "../../lib/format/dates";
 import { adminKeys, fetchAudit } from "./admin-api";
+import { AdminSelect } from "./admin-list-search";
 import { AdminPage, QueryState } from "./admin-page";
 import { auditSentence } from "./audit-sentence";
 import { Pager } from "./pager";
@@ -58,13 +59,17 @@ export function AuditTable({
           <caption className="sr-only">Admin actions</caption>
           <thead className="text-xs text-ink-600">
             <tr>
-              {["When", "Who", "What", ...(showTarget ? ["Target"] : []), "Details", "Reason"].map(
-                (label) => (
-                  <th key={label} scope="col" className="py-2 pr-3 font-medium">
-                    {label}
-                  </th>
-                ),
-              )}
+              <HeaderCells
+                columns={[
+                  "When",
+                  "Who",
+                  "What",
+                  ...(showTarget ? ["Target"] : []),
+                  "Details",
+                  "Reason",
+                ]}
+                className="py-2 pr-3 font-medium"
+              />
             </tr>
           </thead>
           <tbody className="divide-y divide-ink-100 align-top">
@@ -121,34 +126,26 @@ export function AuditSection() {
     >
       <Card className="p-5">
         <div className="flex flex-wrap gap-3">
-          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
-            Action
-            <select
-              className={inputClasses}
-              value={action ?? ""}
-              onChange={(e) =>
-                setAction((e.target.value || undefined) as TAdminAuditQuery["action"])
-              }
-            >
-              <option value="">All actions</option>
-              {ADMIN_ACTIONS.map((value) => (
-                <option key={value} value={value}>
-                  {ACTION_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
-            Order
-            <select
-              className={inputClasses}
-              value={sort}
-              onChange={(e) => setSort(e.target.value as TAdminAuditQuery["sort"])}
-            >
-              <option value="newest">Newest first</option>
-              <option value="oldest">Oldest first</option>
-            </select>
-          </label>
+          <AdminSelect
+            label="Action"
+            value={action ?? ""}
+            onChange={(e) => setAction((e.target.value || undefined) as TAdminAuditQuery["action"])}
+          >
+            <option value="">All actions</option>
+            {ADMIN_ACTIONS.map((value) => (
+              <option key={value} value={value}>
+                {ACTION_LABELS[value]}
+              </option>
+            ))}
+          </AdminSelect>
+          <AdminSelect
+            label="Order"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as TAdminAuditQuery["sort"])}
+          >
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </AdminSelect>
         </div>
         <AuditTable key={`${action}-${sort}`} query={{ action, sort, pageSize: 25 }} />
       </Card>

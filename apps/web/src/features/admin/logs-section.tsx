@@ -5,9 +5,11 @@ import { useSearchParams } from "react-router";
 import { Badge, type BadgeTone } from "../../components/badge";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
-import { Field, inputClasses } from "../../components/form";
+import { HeaderCells } from "../../components/data-table";
+import { Field } from "../../components/form";
 import { formatDateTime } from "../../lib/format/dates";
 import { adminKeys, fetchLogs, fetchTrail } from "./admin-api";
+import { AdminSelect } from "./admin-list-search";
 import { AdminPage, QueryState } from "./admin-page";
 import { Pager } from "./pager";
 
@@ -79,25 +81,19 @@ export function LogsSection() {
       {trail ? <TrailCard requestId={trail} onClose={() => setParam({ trail: "" })} /> : null}
       <Card className="grid gap-4 p-5">
         <form onSubmit={onFilter} className="grid gap-3 sm:grid-cols-4" aria-label="Log filters">
-          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
-            Level
-            <select className={inputClasses} {...field("level")}>
-              <option value="">Any level</option>
-              {LOG_LEVELS.map((level) => (
-                <option key={level} value={level}>
-                  {level}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
-            Source
-            <select className={inputClasses} {...field("source")}>
-              <option value="">Client and server</option>
-              <option value="client">Client</option>
-              <option value="server">Server</option>
-            </select>
-          </label>
+          <AdminSelect label="Level" {...field("level")}>
+            <option value="">Any level</option>
+            {LOG_LEVELS.map((level) => (
+              <option key={level} value={level}>
+                {level}
+              </option>
+            ))}
+          </AdminSelect>
+          <AdminSelect label="Source" {...field("source")}>
+            <option value="">Client and server</option>
+            <option value="client">Client</option>
+            <option value="server">Server</option>
+          </AdminSelect>
           <Field label="User id" {...field("userId")} />
           <Field label="Session id" {...field("sessionId")} />
           <Field label="Request id" {...field("requestId")} />
@@ -150,11 +146,10 @@ function LogTable({
         <caption className="sr-only">Log entries</caption>
         <thead className="bg-ink-50 text-xs text-ink-600">
           <tr>
-            {["When", "Level", "Source", "Message", "Request"].map((label) => (
-              <th key={label} scope="col" className="px-3 py-2 font-medium">
-                {label}
-              </th>
-            ))}
+            <HeaderCells
+              columns={["When", "Level", "Source", "Message", "Request"]}
+              className="px-3 py-2 font-medium"
+            />
           </tr>
         </thead>
         <tbody className="divide-y divide-ink-100 align-top">

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/button";
 import { Card } from "../../components/card";
-import { Spinner } from "../../components/spinner";
+import { SectionLoadError, SectionLoading } from "../../components/section-header";
 import { formatDateTime } from "../../lib/format/dates";
 import { fetchOutbox, OUTBOX_QUERY_KEY } from "./admin-api";
 import { AdminPage } from "./admin-page";
@@ -28,13 +28,9 @@ export function OutboxList() {
         </Button>
       </div>
       {isPending ? (
-        <div className="py-6">
-          <Spinner label="Loading the outbox…" />
-        </div>
+        <SectionLoading label="Loading the outbox…" />
       ) : isError ? (
-        <p role="alert" className="mt-4 text-sm text-red-700">
-          Could not load the outbox.
-        </p>
+        <SectionLoadError>Could not load the outbox.</SectionLoadError>
       ) : data.messages.length === 0 ? (
         <p className="mt-4 text-sm text-ink-600">No emails yet.</p>
       ) : (

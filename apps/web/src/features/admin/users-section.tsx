@@ -4,11 +4,15 @@ import { Link } from "react-router";
 import { Badge } from "../../components/badge";
 import { Card } from "../../components/card";
 import { type DataColumn, HeaderCells } from "../../components/data-table";
-import { inputClasses } from "../../components/form";
 import { formatDate } from "../../lib/format/dates";
 import { formatNumber } from "../../lib/format/numbers";
 import { adminKeys, fetchUsers } from "./admin-api";
-import { AdminListResults, AdminSearchForm, useAdminListSearch } from "./admin-list-search";
+import {
+  AdminListResults,
+  AdminSearchForm,
+  AdminSelect,
+  useAdminListSearch,
+} from "./admin-list-search";
 import { AdminPage } from "./admin-page";
 
 const SORT_LABELS: Record<TAdminUsersQuery["sort"], string> = {
@@ -52,20 +56,17 @@ export function UsersSection() {
           placeholder="Email or name"
           search={search}
         >
-          <label className="grid gap-1.5 text-sm font-medium text-ink-800">
-            Sort
-            <select
-              className={inputClasses}
-              value={sort}
-              onChange={(e) => update({ sort: e.target.value, page: "" })}
-            >
-              {ADMIN_USER_SORTS.map((value) => (
-                <option key={value} value={value}>
-                  {SORT_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <AdminSelect
+            label="Sort"
+            value={sort}
+            onChange={(e) => update({ sort: e.target.value, page: "" })}
+          >
+            {ADMIN_USER_SORTS.map((value) => (
+              <option key={value} value={value}>
+                {SORT_LABELS[value]}
+              </option>
+            ))}
+          </AdminSelect>
         </AdminSearchForm>
         <AdminListResults
           result={result}

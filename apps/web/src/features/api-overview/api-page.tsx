@@ -181,24 +181,11 @@ export function ApiPage() {
         <pre>
           <code>{ERROR_EXAMPLE}</code>
         </pre>
-        <ScrollTable>
-          <thead>
-            <tr>
-              <th scope="col">Code</th>
-              <th scope="col">Meaning</th>
-            </tr>
-          </thead>
-          <tbody>
-            {Object.values(ERROR_CODES).map((code) => (
-              <tr key={code}>
-                <td>
-                  <code>{code}</code>
-                </td>
-                <td>{ERROR_MEANINGS[code]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </ScrollTable>
+        <ScrollTable
+          head={["Code", "Meaning"]}
+          code={[0]}
+          rows={Object.values(ERROR_CODES).map((code) => [code, ERROR_MEANINGS[code]])}
+        />
         <p>
           Server errors (5xx) never include internal details; the message is generic and the request
           id is what to send us.
@@ -215,21 +202,7 @@ export function ApiPage() {
         {ENDPOINT_GROUPS.map((group) => (
           <section key={group.title} aria-label={group.title}>
             <h4>{group.title}</h4>
-            <ScrollTable>
-              <tbody>
-                {group.rows.map(([method, path, text]) => (
-                  <tr key={`${method} ${path}`}>
-                    <td className="w-20">
-                      <code>{method}</code>
-                    </td>
-                    <td className="w-1/2">
-                      <code>{path}</code>
-                    </td>
-                    <td>{text}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </ScrollTable>
+            <ScrollTable code={[0, 1]} widths={["w-20", "w-1/2"]} rows={group.rows} />
           </section>
         ))}
 

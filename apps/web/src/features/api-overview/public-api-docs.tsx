@@ -125,24 +125,11 @@ export function PublicApiDocs() {
         has its own rate limit, spends your credits with the same reservations as the web app, and
         stops working the moment you revoke it. The examples read it from <code>{TOKEN_ENV}</code>.
       </p>
-      <ScrollTable>
-        <thead>
-          <tr>
-            <th scope="col">Scope</th>
-            <th scope="col">Allows</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ACCESS_TOKEN_SCOPES.map((scope) => (
-            <tr key={scope}>
-              <td>
-                <code>{scope}</code>
-              </td>
-              <td>{ACCESS_TOKEN_SCOPE_LABELS[scope]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+      <ScrollTable
+        head={["Scope", "Allows"]}
+        code={[0]}
+        rows={ACCESS_TOKEN_SCOPES.map((scope) => [scope, ACCESS_TOKEN_SCOPE_LABELS[scope]])}
+      />
 
       <h2 id="openai">OpenAI-compatible API</h2>
       <p>
@@ -151,30 +138,28 @@ export function PublicApiDocs() {
         key.
       </p>
       <ScrollTable>
-        <tbody>
-          <tr>
-            <td>
-              <code>GET</code>
-            </td>
-            <td>
-              <code>/v1/models</code>
-            </td>
-            <td>
-              <code>{COHORT_TEAM_MODEL}</code> and the catalogue's models. Any scope.
-            </td>
-          </tr>
-          <tr>
-            <td>
-              <code>POST</code>
-            </td>
-            <td>
-              <code>/v1/chat/completions</code>
-            </td>
-            <td>
-              A chat completion. Needs the <code>chat</code> scope; spends your credits.
-            </td>
-          </tr>
-        </tbody>
+        <tr>
+          <td>
+            <code>GET</code>
+          </td>
+          <td>
+            <code>/v1/models</code>
+          </td>
+          <td>
+            <code>{COHORT_TEAM_MODEL}</code> and the catalogue's models. Any scope.
+          </td>
+        </tr>
+        <tr>
+          <td>
+            <code>POST</code>
+          </td>
+          <td>
+            <code>/v1/chat/completions</code>
+          </td>
+          <td>
+            A chat completion. Needs the <code>chat</code> scope; spends your credits.
+          </td>
+        </tr>
       </ScrollTable>
       <p>
         Chat completions stream (<code>stream: true</code>: server-sent{" "}
@@ -231,26 +216,15 @@ export function PublicApiDocs() {
           )}
         />
       </div>
-      <ScrollTable>
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">type</th>
-            <th scope="col">When</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ERROR_ROWS.map(([status, text]) => (
-            <tr key={status}>
-              <td>{status === 500 ? "5xx" : status}</td>
-              <td>
-                <code>{OPENAI_ERROR_TYPES[status]}</code>
-              </td>
-              <td>{text}</td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+      <ScrollTable
+        head={["Status", "type", "When"]}
+        code={[1]}
+        rows={ERROR_ROWS.map(([status, text]) => [
+          status === 500 ? "5xx" : status,
+          OPENAI_ERROR_TYPES[status],
+          text,
+        ])}
+      />
       <p>
         A team run that fails after it started answers 402 when the credits ran out and 502
         otherwise; in a stream the failure arrives as a final <code>data:</code> frame holding the
@@ -265,28 +239,7 @@ export function PublicApiDocs() {
         the same response). Authenticate with your access token in the <code>Authorization</code>{" "}
         header; a missing or bad token gets 401 with <code>WWW-Authenticate: Bearer</code>.
       </p>
-      <ScrollTable>
-        <thead>
-          <tr>
-            <th scope="col">Tool</th>
-            <th scope="col">Scope</th>
-            <th scope="col">What it does</th>
-          </tr>
-        </thead>
-        <tbody>
-          {TOOL_ROWS.map(([tool, scope, text]) => (
-            <tr key={tool}>
-              <td>
-                <code>{tool}</code>
-              </td>
-              <td>
-                <code>{scope}</code>
-              </td>
-              <td>{text}</td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+      <ScrollTable head={["Tool", "Scope", "What it does"]} code={[0, 1]} rows={TOOL_ROWS} />
       <p>
         A team run takes from seconds to minutes. When your request carries a progress token,{" "}
         <code>run_team</code> sends <code>notifications/progress</code> as it goes — the plan made,

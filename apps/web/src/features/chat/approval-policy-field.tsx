@@ -4,9 +4,7 @@ import {
   TOOL_POLICY_LABELS,
   type TToolPolicy,
 } from "@cohort/contracts";
-import { useId } from "react";
-import { cn } from "../../components/cn";
-import { inputClasses } from "../../components/form";
+import { SelectField } from "../../components/form";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
 
 const HINTS: Record<TToolPolicy, string> = {
@@ -31,32 +29,22 @@ export function ApprovalPolicyField({
   /** The session's policy as saved: a member keeps an admin's never_ask. */
   current?: TToolPolicy;
 }) {
-  const id = useId();
   const { workspace } = useCurrentWorkspace();
   const mayNeverAsk = !workspace || roleAtLeast(workspace.role, "admin") || current === "never_ask";
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-ink-800">
-        Tool approvals
-      </label>
-      <select
-        id={id}
-        value={value}
-        onChange={(event) => onChange(event.target.value as TToolPolicy)}
-        aria-describedby={`${id}-hint`}
-        className={cn(inputClasses, "mt-1.5")}
-        data-testid="approval-policy"
-      >
-        {TOOL_POLICIES.map((policy) => (
-          <option key={policy} value={policy} disabled={policy === "never_ask" && !mayNeverAsk}>
-            {TOOL_POLICY_LABELS[policy]}
-            {policy === "never_ask" && !mayNeverAsk ? " (owners and admins only)" : ""}
-          </option>
-        ))}
-      </select>
-      <p id={`${id}-hint`} className="mt-1.5 text-xs text-ink-500">
-        {HINTS[value]}
-      </p>
-    </div>
+    <SelectField
+      label="Tool approvals"
+      hint={HINTS[value]}
+      value={value}
+      onChange={(event) => onChange(event.target.value as TToolPolicy)}
+      data-testid="approval-policy"
+    >
+      {TOOL_POLICIES.map((policy) => (
+        <option key={policy} value={policy} disabled={policy === "never_ask" && !mayNeverAsk}>
+          {TOOL_POLICY_LABELS[policy]}
+          {policy === "never_ask" && !mayNeverAsk ? " (owners and admins only)" : ""}
+        </option>
+      ))}
+    </SelectField>
   );
 }

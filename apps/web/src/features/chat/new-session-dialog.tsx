@@ -20,7 +20,7 @@ import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Field, FormMessage, inputClasses, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
 import { isApiError } from "../../lib/api/api-error";
@@ -42,6 +42,7 @@ import { ModelBadge } from "./model-badge";
 import { ReviewPlanField } from "./review-plan-field";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";
+import { parseSessionBudget } from "./session-budget";
 
 interface RoleChoice {
   enabled: boolean;
@@ -268,16 +269,12 @@ export function NewSessionDialog({
       setError("Choose the Strategist, the Coder or the Designer (the Critic only reviews).");
       return;
     }
-    let budgetCredits: number | null = null;
-    if (budget.trim()) {
-      const value = Number(budget);
-      if (!Number.isFinite(value) || value <= 0 || value > SESSION_BUDGET_MAX) {
-        setError(
-          `The budget must be a number of credits between 0.01 and ${formatNumber(SESSION_BUDGET_MAX)}.`,
-        );
-        return;
-      }
-      budgetCredits = Math.round(value * 100) / 100;
+    const budgetCredits = parseSessionBudget(budget);
+    if (budgetCredits === "invalid") {
+      setError(
+        `The budget must be a number of credits between 0.01 and ${formatNumber(SESSION_BUDGET_MAX)}.`,
+      );
+      return;
     }
     const customised =
       manual ||
@@ -334,20 +331,20 @@ export function NewSessionDialog({
           autoFocus
           placeholder="e.g. Launch plan for the mobile app"
         />
-        <div>
-          <label htmlFor={`${ids}-description`} className="block text-sm font-medium text-ink-800">
-            Description <span className="font-normal text-ink-500">(optional)</span>
-          </label>
-          <textarea
-            id={`${ids}-description`}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            maxLength={SESSION_DESCRIPTION_MAX}
-            rows={2}
-            placeholder="Context every agent should know: audience, constraints, tone…"
-            className={cn(inputClasses, "mt-1.5 resize-y")}
-          />
-        </div>
+        <TextAreaField
+          id={`${ids}-description`}
+          label={
+            <>
+              Description <span className="font-normal text-ink-500">(optional)</span>
+            </>
+          }
+          text="prose"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={SESSION_DESCRIPTION_MAX}
+          rows={2}
+          placeholder="Context every agent should know: audience, constraints, tone…"
+        />
 
         <div className="rounded-2xl border border-ink-200 bg-ink-50/40 p-3">
           <DocumentPicker

@@ -1,6 +1,5 @@
 import {
   AGENT_ROLES,
-  SESSION_BUDGET_MAX,
   SESSION_DESCRIPTION_MAX,
   SESSION_STATUS_TRANSITIONS,
   SESSION_TITLE_MAX,
@@ -29,6 +28,7 @@ import { ModelBadge } from "./model-badge";
 import { ReviewPlanField } from "./review-plan-field";
 import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
+import { parseSessionBudget } from "./session-budget";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
 import { ShareDialog } from "./share-dialog";
@@ -105,14 +105,10 @@ function EditSessionDialog({
       setError("Give the session a title.");
       return;
     }
-    let budgetCredits: number | null = null;
-    if (budget.trim()) {
-      const value = Number(budget);
-      if (!Number.isFinite(value) || value <= 0 || value > SESSION_BUDGET_MAX) {
-        setError("The budget must be a positive number of credits, or empty for no cap.");
-        return;
-      }
-      budgetCredits = Math.round(value * 100) / 100;
+    const budgetCredits = parseSessionBudget(budget);
+    if (budgetCredits === "invalid") {
+      setError("The budget must be a positive number of credits, or empty for no cap.");
+      return;
     }
     void run(async () => {
       const { session: saved } = await updateSession(session.id, {

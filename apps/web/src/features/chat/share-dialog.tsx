@@ -9,7 +9,7 @@ import { Button } from "../../components/button";
 import { CheckboxField } from "../../components/checkbox-field";
 import { cn } from "../../components/cn";
 import { DialogFrame } from "../../components/dialog-frame";
-import { FormMessage, inputClasses } from "../../components/form";
+import { FormMessage, inputClasses, SelectField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatShortDate, formatWhen } from "../../lib/format/dates";
@@ -196,41 +196,31 @@ export function ShareDialog({
     >
       <form onSubmit={submit} className="grid grid-cols-1 gap-4 px-5 py-5 sm:px-6" noValidate>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <div>
-            <label htmlFor={`${ids}-what`} className="block text-sm font-medium text-ink-800">
-              What to share
-            </label>
-            <select
-              id={`${ids}-what`}
-              value={what}
-              onChange={(event) => setWhat(event.target.value)}
-              className={cn(inputClasses, "mt-1.5")}
-            >
-              <option value={WHOLE_SESSION}>The whole session</option>
-              {runs.map((run, index) => (
-                <option key={run.id} value={run.id}>
-                  {runLabel(run, index, messages)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor={`${ids}-expiry`} className="block text-sm font-medium text-ink-800">
-              Link expires
-            </label>
-            <select
-              id={`${ids}-expiry`}
-              value={expiry}
-              onChange={(event) => setExpiry(event.target.value)}
-              className={cn(inputClasses, "mt-1.5")}
-            >
-              {SHARE_EXPIRY_CHOICES.map((days) => (
-                <option key={days ?? "never"} value={days ?? "never"}>
-                  {expiryLabel(days)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id={`${ids}-what`}
+            label="What to share"
+            value={what}
+            onChange={(event) => setWhat(event.target.value)}
+          >
+            <option value={WHOLE_SESSION}>The whole session</option>
+            {runs.map((run, index) => (
+              <option key={run.id} value={run.id}>
+                {runLabel(run, index, messages)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            id={`${ids}-expiry`}
+            label="Link expires"
+            value={expiry}
+            onChange={(event) => setExpiry(event.target.value)}
+          >
+            {SHARE_EXPIRY_CHOICES.map((days) => (
+              <option key={days ?? "never"} value={days ?? "never"}>
+                {expiryLabel(days)}
+              </option>
+            ))}
+          </SelectField>
         </div>
         <fieldset className="grid grid-cols-1 gap-3">
           <legend className="mb-2 text-sm font-medium text-ink-800">The link also shows</legend>

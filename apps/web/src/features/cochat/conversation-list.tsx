@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { ConfirmButtons } from "../../components/confirm-buttons";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -86,23 +87,14 @@ function ConversationRow({
       {confirming ? (
         <div className="flex items-center gap-2 px-3 pb-2.5">
           <span className="text-xs font-medium text-ink-700">Delete?</span>
-          <Button
-            size="sm"
-            variant="outline"
-            className="h-7 border-red-300 px-2 text-xs text-red-700 hover:bg-red-50"
-            onClick={remove}
-            disabled={deleting}
-          >
-            {deleting ? "Deleting…" : "Delete"}
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            className="h-7 px-2 text-xs"
-            onClick={() => setConfirming(false)}
-          >
-            Cancel
-          </Button>
+          <ConfirmButtons
+            small
+            action="Delete"
+            pendingAction="Deleting…"
+            pending={deleting}
+            onConfirm={remove}
+            onCancel={() => setConfirming(false)}
+          />
         </div>
       ) : (
         <>

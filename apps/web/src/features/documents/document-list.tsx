@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "../../components/button";
 import { cn } from "../../components/cn";
+import { ConfirmButtons } from "../../components/confirm-buttons";
 import { inputClasses } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -208,18 +209,14 @@ function DocumentRow({ document }: { document: TDocument }) {
             Delete {document.name}? The file and its index go too.
           </span>
           <span className="flex items-center gap-2">
-            <Button
-              size="sm"
-              variant="outline"
-              className="border-red-300 text-red-700 hover:bg-red-50"
-              onClick={remove}
-              disabled={deleting}
-            >
-              {deleting ? "Deleting…" : "Delete"}
-            </Button>
-            <Button size="sm" variant="ghost" onClick={() => setMode("view")} disabled={deleting}>
-              Cancel
-            </Button>
+            <ConfirmButtons
+              action="Delete"
+              pendingAction="Deleting…"
+              pending={deleting}
+              onConfirm={remove}
+              onCancel={() => setMode("view")}
+              cancelDisabled={deleting}
+            />
           </span>
         </div>
       ) : null}

@@ -1,9 +1,8 @@
 import { formatCredits, formatUsd, PLANS } from "@cohort/contracts";
-import { ButtonLink } from "../../components/button";
 import { cn } from "../../components/cn";
 import { Container } from "../../components/container";
+import { GetStartedButtons } from "../../components/marketing/get-started-buttons";
 import { ROLE_COPY } from "../../content/agent-roles";
-import { SIGN_UP_PATH } from "../../lib/site";
 
 interface PreviewAgent {
   role: string;
@@ -145,19 +144,9 @@ export function Hero() {
             each on the model that suits it — GPT, Claude, Gemini or our own Co* models. Watch the
             plan, the drafts and the cost of every agent as they happen.
           </p>
-          <div className="mt-10 flex flex-wrap gap-3">
-            <ButtonLink to={SIGN_UP_PATH} size="lg" variant="inverse">
-              Get Started
-            </ButtonLink>
-            <ButtonLink
-              to="/features"
-              size="lg"
-              variant="ghost"
-              className="text-white hover:bg-white/10 hover:text-white"
-            >
-              See how it works <span aria-hidden="true">→</span>
-            </ButtonLink>
-          </div>
+          <GetStartedButtons to="/features" dark className="mt-10">
+            See how it works <span aria-hidden="true">→</span>
+          </GetStartedButtons>
           {starter ? (
             <p className="mt-6 text-sm text-ink-400">
               Starter is {formatUsd(starter.priceCentsMonthly / 100)} a month with{" "}

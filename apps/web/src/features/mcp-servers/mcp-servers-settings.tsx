@@ -11,7 +11,7 @@ import { failureMessage } from "../../auth/account-api";
 import { Badge, type BadgeTone } from "../../components/badge";
 import { Button, ButtonAnchor } from "../../components/button";
 import { Card } from "../../components/card";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { Field, FormMessage, SelectField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import {
   addMcpServer,
@@ -195,8 +195,6 @@ function AddServerForm({
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const transportId = useId();
-  const authId = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -248,38 +246,26 @@ function AddServerForm({
           placeholder="https://mcp.example.com/mcp"
           onChange={(e) => setUrl(e.target.value)}
         />
-        <div>
-          <label htmlFor={transportId} className="block text-sm font-medium text-ink-800">
-            Transport
-          </label>
-          <select
-            id={transportId}
-            className={`${inputClasses} mt-1.5`}
-            value={transport}
-            onChange={(e) => setTransport(e.target.value as typeof transport)}
-          >
-            {MCP_REMOTE_TRANSPORTS.map((t) => (
-              <option key={t} value={t}>
-                {TRANSPORT_LABELS[t]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={authId} className="block text-sm font-medium text-ink-800">
-            Authentication
-          </label>
-          <select
-            id={authId}
-            className={`${inputClasses} mt-1.5`}
-            value={authKind}
-            onChange={(e) => setAuthKind(e.target.value as AuthKind)}
-          >
-            <option value="none">None</option>
-            <option value="bearer">Bearer token</option>
-            <option value="oauth">OAuth (sign in at the server)</option>
-          </select>
-        </div>
+        <SelectField
+          label="Transport"
+          value={transport}
+          onChange={(e) => setTransport(e.target.value as typeof transport)}
+        >
+          {MCP_REMOTE_TRANSPORTS.map((t) => (
+            <option key={t} value={t}>
+              {TRANSPORT_LABELS[t]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Authentication"
+          value={authKind}
+          onChange={(e) => setAuthKind(e.target.value as AuthKind)}
+        >
+          <option value="none">None</option>
+          <option value="bearer">Bearer token</option>
+          <option value="oauth">OAuth (sign in at the server)</option>
+        </SelectField>
         {authKind === "bearer" ? (
           <Field
             label="Token"

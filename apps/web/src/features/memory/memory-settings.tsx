@@ -13,6 +13,7 @@ import { Button, buttonClasses } from "../../components/button";
 import { Card } from "../../components/card";
 import { CheckboxField } from "../../components/checkbox-field";
 import { Field } from "../../components/form";
+import { PLAN_NOTE_LINK, PlanNote, UpgradeLink } from "../../components/plan-note";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -46,10 +47,7 @@ function MemoryGate() {
   return (
     <Card id="memory" role="region" aria-labelledby="memory-title" className="p-5 sm:p-6">
       <SectionTitle />
-      <div
-        className="mt-3 rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-ink-800"
-        data-testid="memory-gate"
-      >
+      <PlanNote className="mt-3" testId="memory-gate">
         <p>
           <strong className="font-semibold">
             Memory is part of the Pro+ and Enterprise plans.
@@ -59,16 +57,13 @@ function MemoryGate() {
           every session.
         </p>
         <p className="mt-2">
-          <Link to="/billing" className="font-semibold text-brand-700 underline">
-            Upgrade on the Billing page
-          </Link>{" "}
-          or{" "}
-          <Link to="/pricing" className="font-semibold text-brand-700 underline">
+          <UpgradeLink /> or{" "}
+          <Link to="/pricing" className={PLAN_NOTE_LINK}>
             compare plans
           </Link>
           .
         </p>
-      </div>
+      </PlanNote>
     </Card>
   );
 }

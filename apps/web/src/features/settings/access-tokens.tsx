@@ -15,9 +15,10 @@ import { failureMessage } from "../../auth/account-api";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
+import { ConfirmButtons } from "../../components/confirm-buttons";
 import { DialogFrame } from "../../components/dialog-frame";
-import { Field, FormMessage, inputClasses } from "../../components/form";
-import { SectionCard } from "../../components/section-header";
+import { Field, FormMessage, inputClasses, SelectField } from "../../components/form";
+import { SectionCard, SectionLoadError, SectionLoading } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { formatDateTime, formatShortDate } from "../../lib/format/dates";
@@ -117,18 +118,13 @@ function TokenRow({ token }: { token: TAccessTokenInfo }) {
       {token.revoked_at ? null : confirming ? (
         <div className="flex flex-wrap items-center gap-2">
           <span className="text-sm text-ink-700">Revoke? Code using it stops working at once.</span>
-          <Button
-            size="sm"
-            variant="outline"
-            className="border-red-300 text-red-700 hover:bg-red-50"
-            onClick={revoke}
-            disabled={revoking}
-          >
-            {revoking ? "Revoking…" : "Revoke"}
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
+          <ConfirmButtons
+            action="Revoke"
+            pendingAction="Revoking…"
+            pending={revoking}
+            onConfirm={revoke}
+            onCancel={() => setConfirming(false)}
+          />
         </div>
       ) : (
         <Button
@@ -225,24 +221,19 @@ function CreateTokenForm({ onCreated }: { onCreated(created: TCreatedAccessToken
           ))}
         </div>
       </fieldset>
-      <div>
-        <label htmlFor={`${id}-expiry`} className="block text-sm font-medium text-ink-800">
-          Expires
-        </label>
-        <select
-          id={`${id}-expiry`}
-          value={expiry}
-          onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}
-          className={cn(inputClasses, "mt-1.5")}
-        >
-          {ACCESS_TOKEN_EXPIRY_DAYS.map((days) => (
-            <option key={days} value={String(days)}>
-              In {expiryLabel(days)}
-            </option>
-          ))}
-          <option value="never">Never</option>
-        </select>
-      </div>
+      <SelectField
+        id={`${id}-expiry`}
+        label="Expires"
+        value={expiry}
+        onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}
+      >
+        {ACCESS_TOKEN_EXPIRY_DAYS.map((days) => (
+          <option key={days} value={String(days)}>
+            In {expiryLabel(days)}
+          </option>
+        ))}
+        <option value="never">Never</option>
+      </SelectField>
       <FormMessage>{error}</FormMessage>
       <div className="flex justify-end">
         <Button type="submit" disabled={busy}>
@@ -341,13 +332,11 @@ export function AccessTokens() {
       action={<Button onClick={() => openChange(true)}>Create token</Button>}
     >
       {tokens.isPending ? (
-        <div className="py-6">
-          <Spinner label="Loading your access tokens…" />
-        </div>
+        <SectionLoading label="Loading your access tokens…" />
       ) : tokens.isError ? (
-        <p role="alert" className="mt-4 text-sm text-red-700">
+        <SectionLoadError>
           Could not load your access tokens. Please reload the page.
-        </p>
+        </SectionLoadError>
       ) : tokens.data.length === 0 ? (
         <p className="mt-4 text-sm text-ink-500 italic">No access tokens yet.</p>
       ) : (

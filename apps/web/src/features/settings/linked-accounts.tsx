@@ -11,8 +11,7 @@ import { fetchAuthProviders } from "../../auth/google-sign-in";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { ProviderIcon } from "../../components/provider-icon";
-import { SectionCard } from "../../components/section-header";
-import { Spinner } from "../../components/spinner";
+import { SectionCard, SectionLoadError, SectionLoading } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 
@@ -142,13 +141,11 @@ export function LinkedAccounts() {
       }
     >
       {identities.isPending || providers.isPending ? (
-        <div className="py-6">
-          <Spinner label="Loading your linked accounts…" />
-        </div>
+        <SectionLoading label="Loading your linked accounts…" />
       ) : identities.isError ? (
-        <p role="alert" className="mt-4 text-sm text-red-700">
+        <SectionLoadError>
           Could not load your linked accounts. Please reload the page.
-        </p>
+        </SectionLoadError>
       ) : shown.size === 0 ? (
         <p className="mt-4 text-sm text-ink-600">No sign-in providers are set up on this server.</p>
       ) : (

@@ -17,7 +17,8 @@ import { type FormEvent, useId, useState } from "react";
 import { failureMessage } from "../../auth/account-api";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
-import { Field, FormMessage, inputClasses } from "../../components/form";
+import { ConfirmButtons } from "../../components/confirm-buttons";
+import { Field, FormMessage, SelectField } from "../../components/form";
 import { SectionCard } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
@@ -156,18 +157,13 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
       {confirming ? (
         <div className="flex items-center gap-2">
           <span className="text-sm text-ink-700">Remove this key?</span>
-          <Button
-            size="sm"
-            variant="outline"
-            className="border-red-300 text-red-700 hover:bg-red-50"
-            onClick={remove}
-            disabled={removing}
-          >
-            {removing ? "Removing…" : "Remove"}
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
+          <ConfirmButtons
+            action="Remove"
+            pendingAction="Removing…"
+            pending={removing}
+            onConfirm={remove}
+            onCancel={() => setConfirming(false)}
+          />
         </div>
       ) : (
         <div className="flex items-center gap-2">
@@ -292,26 +288,21 @@ function AddKeyForm({ stored }: { stored: readonly TApiKeyInfo[] }) {
         Add a key
       </h3>
       <div className="grid gap-4 sm:grid-cols-[15rem_minmax(0,1fr)]">
-        <div>
-          <label htmlFor={`${id}-provider`} className="block text-sm font-medium text-ink-800">
-            Provider
-          </label>
-          <select
-            id={`${id}-provider`}
-            value={provider}
-            onChange={(event) => {
-              setProvider(event.target.value as TProviderId);
-              reset();
-            }}
-            className={cn(inputClasses, "mt-1.5")}
-          >
-            {PROVIDER_IDS.map((p) => (
-              <option key={p} value={p}>
-                {PROVIDER_NAMES[p]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id={`${id}-provider`}
+          label="Provider"
+          value={provider}
+          onChange={(event) => {
+            setProvider(event.target.value as TProviderId);
+            reset();
+          }}
+        >
+          {PROVIDER_IDS.map((p) => (
+            <option key={p} value={p}>
+              {PROVIDER_NAMES[p]}
+            </option>
+          ))}
+        </SelectField>
         <Field
           label="API key"
           type="password"

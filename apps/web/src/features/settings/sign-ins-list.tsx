@@ -7,8 +7,7 @@ import { setSignedOut } from "../../auth/auth-store";
 import { LOGGED_OUT_MESSAGE } from "../../auth/use-sign-out";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
-import { SectionCard } from "../../components/section-header";
-import { Spinner } from "../../components/spinner";
+import { SectionCard, SectionLoadError, SectionLoading } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
 import { formatDateTime } from "../../lib/format/dates";
@@ -83,13 +82,11 @@ export function SignInsList() {
       lead="The browsers and apps signed in to your account. Sign out any you do not recognise."
     >
       {isPending ? (
-        <div className="py-6">
-          <Spinner label="Loading your signed-in devices…" />
-        </div>
+        <SectionLoading label="Loading your signed-in devices…" />
       ) : isError ? (
-        <p role="alert" className="mt-4 text-sm text-red-700">
+        <SectionLoadError>
           Could not load where you are signed in. Please reload the page.
-        </p>
+        </SectionLoadError>
       ) : (
         <ul className="mt-2 divide-y divide-ink-200" data-testid="sign-ins-list">
           {data.sign_ins.map((signIn) => (

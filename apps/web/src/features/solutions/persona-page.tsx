@@ -1,9 +1,9 @@
 import { PERSONAS } from "@cohort/contracts";
 import { useParams } from "react-router";
-import { ButtonLink } from "../../components/button";
 import { CardsSection } from "../../components/marketing/cards-section";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
+import { GetStartedButtons } from "../../components/marketing/get-started-buttons";
 import {
   MarketingSection,
   MarketingSectionTitle,
@@ -11,7 +11,6 @@ import {
 import { PageHeader } from "../../components/marketing/page-header";
 import { RelatedLinks } from "../../components/marketing/related-links";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { SIGN_UP_PATH } from "../../lib/site";
 import { PERSONA_CONTENT, type TPersona } from "./personas";
 
 function isPersona(value: string | undefined): value is TPersona {
@@ -31,14 +30,7 @@ export function PersonaPage() {
   return (
     <>
       <PageHeader eyebrow={`Solutions · ${content.name}`} title={content.title} lead={content.lead}>
-        <div className="flex flex-wrap gap-3">
-          <ButtonLink to={SIGN_UP_PATH} size="lg">
-            Get Started
-          </ButtonLink>
-          <ButtonLink to="/pricing" size="lg" variant="outline">
-            See pricing
-          </ButtonLink>
-        </div>
+        <GetStartedButtons to="/pricing">See pricing</GetStartedButtons>
       </PageHeader>
       <CardsSection
         id="pains-title"

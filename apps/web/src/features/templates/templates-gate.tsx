@@ -1,6 +1,6 @@
 import { hasTemplateAccess } from "@cohort/contracts";
-import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
+import { PlanNote, UpgradeLink } from "../../components/plan-note";
 
 /** Whether the signed-in user's plan includes templates (Pro+ and Enterprise). */
 export function useTemplatesUnlocked(): boolean {
@@ -14,10 +14,7 @@ export function useTemplatesUnlocked(): boolean {
  */
 export function TemplatesUpgradeHint({ compact = false }: { compact?: boolean }) {
   return (
-    <div
-      className="rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-ink-800"
-      data-testid="templates-gate"
-    >
+    <PlanNote testId="templates-gate">
       <p>
         <strong className="font-semibold">
           Templates are part of the Pro+ and Enterprise plans.
@@ -25,11 +22,8 @@ export function TemplatesUpgradeHint({ compact = false }: { compact?: boolean })
         {compact
           ? " "
           : " Save a session's team, models, instructions, budget and documents, share them with your workspace, and start new sessions from them in one step. "}
-        <Link to="/billing" className="font-semibold text-brand-700 underline">
-          Upgrade on the Billing page
-        </Link>
-        .
+        <UpgradeLink />.
       </p>
-    </div>
+    </PlanNote>
   );
 }

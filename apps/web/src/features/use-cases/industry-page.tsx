@@ -1,11 +1,11 @@
 import { INDUSTRIES } from "@cohort/contracts";
 import { Link, useParams } from "react-router";
-import { ButtonLink } from "../../components/button";
 import { Container } from "../../components/container";
 import { CardsSection } from "../../components/marketing/cards-section";
 import { CautionNote } from "../../components/marketing/caution-note";
 import { CtaBand } from "../../components/marketing/cta-band";
 import { ExamplePrompt } from "../../components/marketing/example-prompt";
+import { GetStartedButtons } from "../../components/marketing/get-started-buttons";
 import {
   MarketingSection,
   MarketingSectionTitle,
@@ -13,7 +13,6 @@ import {
 import { PageHeader } from "../../components/marketing/page-header";
 import { RoleGrid } from "../../components/marketing/role-grid";
 import { useDocumentMeta } from "../../lib/dom/use-document-meta";
-import { SIGN_UP_PATH } from "../../lib/site";
 import { INDUSTRY_CONTENT, type TIndustry } from "./industries";
 
 function isIndustry(value: string | undefined): value is TIndustry {
@@ -33,14 +32,7 @@ export function IndustryPage() {
   return (
     <>
       <PageHeader eyebrow={`Use cases · ${content.name}`} title={content.title} lead={content.lead}>
-        <div className="flex flex-wrap gap-3">
-          <ButtonLink to={SIGN_UP_PATH} size="lg">
-            Get Started
-          </ButtonLink>
-          <ButtonLink to="/use-cases" size="lg" variant="outline">
-            All use cases
-          </ButtonLink>
-        </div>
+        <GetStartedButtons to="/use-cases">All use cases</GetStartedButtons>
       </PageHeader>
       <CardsSection id="workflows-title" title="Where it helps" items={content.workflows} />
       <MarketingSection

@@ -4,9 +4,9 @@ import {
   type TWorkspace,
   type TWorkspaceInvitation,
 } from "@cohort/contracts";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "../../components/button";
-import { Field, inputClasses } from "../../components/form";
+import { Field, SelectField } from "../../components/form";
 import { formatShortDate } from "../../lib/format/dates";
 import { useWorkspaceAction } from "./use-workspace-action";
 import { ROLE_LABELS } from "./workspace-labels";
@@ -18,7 +18,6 @@ function invitableBy(role: TWorkspace["role"]): readonly TInvitableRole[] {
 }
 
 function InviteForm({ workspace }: { workspace: TWorkspace }) {
-  const roleId = useId();
   const { run, busy } = useWorkspaceAction();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<TInvitableRole>("member");
@@ -47,23 +46,17 @@ function InviteForm({ workspace }: { workspace: TWorkspace }) {
         placeholder="name@company.com"
         required
       />
-      <div>
-        <label htmlFor={roleId} className="block text-sm font-medium text-ink-800">
-          Role
-        </label>
-        <select
-          id={roleId}
-          className={`${inputClasses} mt-1.5`}
-          value={role}
-          onChange={(event) => setRole(event.target.value as TInvitableRole)}
-        >
-          {invitableBy(workspace.role).map((option) => (
-            <option key={option} value={option}>
-              {ROLE_LABELS[option]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="Role"
+        value={role}
+        onChange={(event) => setRole(event.target.value as TInvitableRole)}
+      >
+        {invitableBy(workspace.role).map((option) => (
+          <option key={option} value={option}>
+            {ROLE_LABELS[option]}
+          </option>
+        ))}
+      </SelectField>
       <Button type="submit" disabled={busy !== null} aria-busy={busy !== null || undefined}>
         {busy ? "Sending…" : "Send invitation"}
       </Button>
