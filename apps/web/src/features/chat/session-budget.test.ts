@@ -12,6 +12,7 @@ describe("parseSessionBudget", () => {
 
   it("refuses zero, negatives, words and more than the maximum", () => {
     expect(parseSessionBudget("0")).toBe("invalid");
+    expect(parseSessionBudget("0.004")).toBe("invalid");
     expect(parseSessionBudget("-5")).toBe("invalid");
     expect(parseSessionBudget("ten")).toBe("invalid");
     expect(parseSessionBudget(String(SESSION_BUDGET_MAX + 1))).toBe("invalid");

@@ -7,6 +7,8 @@ import { SESSION_BUDGET_MAX } from "@cohort/contracts";
 export function parseSessionBudget(text: string): number | null | "invalid" {
   if (text.trim() === "") return null;
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0 || value > SESSION_BUDGET_MAX) return "invalid";
-  return Math.round(value * 100) / 100;
+  if (!Number.isFinite(value) || value > SESSION_BUDGET_MAX) return "invalid";
+  // Kept to the hundredth first: 0.001 would be a budget of 0, which no run could keep to.
+  const credits = Math.round(value * 100) / 100;
+  return credits > 0 ? credits : "invalid";
 }
