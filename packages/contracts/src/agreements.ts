@@ -11,6 +11,8 @@ export const AGREEMENT_MESSAGES = {
   /** The validation rules, with {site} = Cohort. */
   declineNotAllowed: "You must accept the agreement to continue using Cohort",
   required: "Please accept the current Cohort User Agreement to continue.",
+  notCurrent:
+    "This is not the current version of the agreement. Please review the current version.",
 } as const;
 
 export const AGREEMENT_SOURCES = ["web", "api"] as const;

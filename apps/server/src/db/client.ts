@@ -70,6 +70,11 @@ export function isoTimestamp(value: Date | string): string {
   return typeof value === "string" ? value : value.toISOString();
 }
 
+/** A nullable timestamptz column, as `isoTimestamp`. */
+export function isoTimestampOrNull(value: Date | string | null): string | null {
+  return value === null ? null : isoTimestamp(value);
+}
+
 // PostgreSQL's text for a UTC timestamptz, as a column (`2026-11-23 15:30:27.774158+00`) or
 // inside JSON (`2026-11-23T15:30:27.774158+00:00`); other offsets, infinity and BC take the
 // Date path.

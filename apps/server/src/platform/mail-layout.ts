@@ -1,3 +1,5 @@
+import type { MailMessage } from "./mail";
+
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -25,4 +27,25 @@ ${body}
 <p style="margin:24px 0 0;font-size:13px;color:#6e6e73">— The Cohort team</p>
 </td></tr></table></td></tr></table>
 </body></html>`;
+}
+
+/**
+ * A mail whose point is one link, as text and as HTML: a greeting, what the link is for, the
+ * link (the button in HTML, `linkText: url` in text), then what else to know.
+ */
+export function linkEmail(message: {
+  to: string;
+  subject: string;
+  /** The greeting, the paragraph before the link and the one after it. */
+  lines: [string, string, string];
+  linkText: string;
+  action: { label: string; url: string };
+}): MailMessage {
+  const { to, subject, lines, linkText, action } = message;
+  return {
+    to,
+    subject,
+    text: `${lines[0]}\n\n${lines[1]}\n\n${linkText}: ${action.url}\n\n${lines[2]}\n\n— The Cohort team\n`,
+    html: emailLayout(subject, lines, action),
+  };
 }

@@ -25,3 +25,19 @@ export function startWorkerThread(
   });`;
   return new Worker(boot, { ...options, eval: true });
 }
+
+/**
+ * The `finish` of a worker thread's one job: the first outcome (an answer, an error, the exit,
+ * a limit, a stop) wins; `cleanup` clears the job's own timers and listeners, the thread is
+ * terminated, then the outcome runs. Later outcomes are ignored.
+ */
+export function finishOnce(worker: Worker, cleanup: () => void): (outcome: () => void) => void {
+  let settled = false;
+  return (outcome) => {
+    if (settled) return;
+    settled = true;
+    cleanup();
+    void worker.terminate();
+    outcome();
+  };
+}

@@ -1,5 +1,5 @@
 import { ACCESS_TOKEN_PREFIX, type TAccessTokenInfo, ZAccessTokenScope } from "@cohort/contracts";
-import { isoTimestamp } from "../../db/client";
+import { isoTimestamp, isoTimestampOrNull } from "../../db/client";
 
 /** The access_tokens table as the owner's list reads it: never the hash. */
 export interface AccessTokenRow {
@@ -17,8 +17,6 @@ export interface AccessTokenRow {
 export const ACCESS_TOKEN_INFO_COLUMNS =
   "id, name, last4, scopes, created_at, expires_at, last_used_at, last_used_ip, revoked_at";
 
-const isoOrNull = (value: Date | string | null) => (value === null ? null : isoTimestamp(value));
-
 export function toAccessTokenInfo(row: AccessTokenRow): TAccessTokenInfo {
   return {
     id: row.id,
@@ -31,9 +29,9 @@ export function toAccessTokenInfo(row: AccessTokenRow): TAccessTokenInfo {
       return parsed.success ? [parsed.data] : [];
     }),
     created_at: isoTimestamp(row.created_at),
-    expires_at: isoOrNull(row.expires_at),
-    last_used_at: isoOrNull(row.last_used_at),
+    expires_at: isoTimestampOrNull(row.expires_at),
+    last_used_at: isoTimestampOrNull(row.last_used_at),
     last_used_ip: row.last_used_ip,
-    revoked_at: isoOrNull(row.revoked_at),
+    revoked_at: isoTimestampOrNull(row.revoked_at),
   };
 }

@@ -1,4 +1,9 @@
-import { AGREEMENT_ERROR_CODES, ERROR_CODES, type TAgreementAcceptance } from "@cohort/contracts";
+import {
+  AGREEMENT_ERROR_CODES,
+  AGREEMENT_MESSAGES,
+  ERROR_CODES,
+  type TAgreementAcceptance,
+} from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { AppError } from "../../platform/errors";
 import { type AcceptanceRow, toAcceptance } from "./agreement-row";
@@ -27,11 +32,7 @@ export async function acceptAgreement(
   if (input.currentOnly) {
     const current = await getCurrentAgreement(db);
     if (current?.id !== agreement.id) {
-      throw new AppError(
-        AGREEMENT_ERROR_CODES.notCurrent,
-        409,
-        "This is not the current version of the agreement. Please review the current version.",
-      );
+      throw new AppError(AGREEMENT_ERROR_CODES.notCurrent, 409, AGREEMENT_MESSAGES.notCurrent);
     }
   }
   await db.query(

@@ -14,11 +14,7 @@ export async function declineAgreement(
   const current = await getCurrentAgreement(db);
   if (!current) throw new AppError(ERROR_CODES.notFound, 404, "There is no agreement to decline.");
   if (input.agreementId !== undefined && input.agreementId !== current.id) {
-    throw new AppError(
-      AGREEMENT_ERROR_CODES.notCurrent,
-      409,
-      "This is not the current version of the agreement. Please review the current version.",
-    );
+    throw new AppError(AGREEMENT_ERROR_CODES.notCurrent, 409, AGREEMENT_MESSAGES.notCurrent);
   }
   if (!current.allowDecline) {
     throw new AppError(

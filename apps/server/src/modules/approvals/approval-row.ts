@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { TApprovalStatus, TToolApproval, TToolApprovalReason } from "@cohort/contracts";
-import { isoTimestamp } from "../../db/client";
+import { isoTimestamp, isoTimestampOrNull } from "../../db/client";
 
 /** The tool_approvals table as queries return it; only this module's files read it. */
 export interface ApprovalRow {
@@ -51,7 +51,7 @@ export function toApproval(row: ApprovalRow): TToolApproval {
     expires_at: isoTimestamp(row.expires_at),
     decided_by: row.decided_by,
     decided_by_name: row.decided_by_name,
-    decided_at: row.decided_at === null ? null : isoTimestamp(row.decided_at),
+    decided_at: isoTimestampOrNull(row.decided_at),
     decided_args: row.decided_args,
     always: row.always,
     note: row.note,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { type Sweeper, startPeriodicSweep } from "../../platform/periodic-sweep";
 import type { CreditsDeps } from "./credits-deps";
 import { releaseHold } from "./release-hold";
 
@@ -22,34 +23,16 @@ export async function sweepExpiredHolds(deps: CreditsDeps): Promise<number> {
   }
 }
 
-export interface Sweeper {
-  stop(): Promise<void>;
-}
-
 /** Runs the sweep every `intervalMs`; a run still going when the next is due is not doubled. */
 export function startHoldSweeper(
   deps: CreditsDeps,
   intervalMs: number,
   log: FastifyBaseLogger,
 ): Sweeper {
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = sweepExpiredHolds(deps)
-      .then((count) => {
-        if (count > 0) log.info({ count }, "expired credit holds released");
-      })
-      .catch((error: unknown) => log.error({ err: error }, "credit hold sweep failed"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicSweep(() => sweepExpiredHolds(deps), {
+    intervalMs,
+    log,
+    swept: "expired credit holds released",
+    failed: "credit hold sweep failed",
+  });
 }

@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import type { TDocumentKind } from "@cohort/contracts";
-import { startWorkerThread } from "../../platform/worker-thread";
+import { finishOnce, startWorkerThread } from "../../platform/worker-thread";
 import type { Extraction, ExtractionLimits } from "./extract-text";
 
 export interface ExtractOptions extends ExtractionLimits {
@@ -41,16 +41,11 @@ export function extractDocument(
   const residentAtStart = process.memoryUsage.rss();
   const maxGrowthMb = 2 * options.memoryMb;
   return new Promise<Extraction>((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
+    const finish = finishOnce(worker, () => {
       clearTimeout(timer);
       clearInterval(watch);
       options.signal?.removeEventListener("abort", abort);
-      void worker.terminate();
-      outcome();
-    };
+    });
     const timer = setTimeout(
       () =>
         finish(() =>

@@ -1,5 +1,5 @@
 import type { TChatMessage, TRun, TSharedView } from "@cohort/contracts";
-import { isoTimestamp, type Queryable } from "../../db/client";
+import { isoTimestampOrNull, type Queryable } from "../../db/client";
 import { listToolCalls } from "../orchestration/list-tool-calls";
 import { listRuns } from "../orchestration/run-store";
 import { getSession } from "../sessions/find-session";
@@ -65,7 +65,7 @@ export async function buildSharedView(
       show_costs: share.show_costs,
       show_names: share.show_names,
       live: share.live,
-      expires_at: share.expires_at === null ? null : isoTimestamp(share.expires_at),
+      expires_at: isoTimestampOrNull(share.expires_at),
     },
     session: {
       title: session.title,

@@ -2,7 +2,7 @@ import type { Worker } from "node:worker_threads";
 import { EXPORT_ERROR_CODES } from "@cohort/contracts";
 import type { PdfExportConfig } from "../../config";
 import { AppError } from "../../platform/errors";
-import { startWorkerThread } from "../../platform/worker-thread";
+import { finishOnce, startWorkerThread } from "../../platform/worker-thread";
 
 /** Seconds a refused export is told to wait: a typical render's length. */
 const RETRY_AFTER_SECONDS = 5;
@@ -62,15 +62,10 @@ export function createPdfRenderer(config: PdfExportConfig): PdfRenderer {
         },
       );
       return new Promise<Buffer>((resolve, reject) => {
-        let settled = false;
-        const finish = (outcome: () => void) => {
-          if (settled) return;
-          settled = true;
+        const finish = finishOnce(worker, () => {
           clearTimeout(timer);
           running.delete(worker);
-          void worker.terminate();
-          outcome();
-        };
+        });
         running.set(worker, (error) => finish(() => reject(error)));
         const timer = setTimeout(
           () => finish(() => reject(tooLarge(formatSeconds(config.timeoutMs)))),

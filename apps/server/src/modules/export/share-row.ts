@@ -1,5 +1,5 @@
 import { sharePagePath, type TShareLink, type TShareStatus } from "@cohort/contracts";
-import { isoTimestamp } from "../../db/client";
+import { isoTimestamp, isoTimestampOrNull } from "../../db/client";
 
 /** The share_links table as this module's queries return it (creator's name joined in). */
 export interface ShareRow {
@@ -46,8 +46,6 @@ function statusOf(row: ShareRow, now: number): TShareStatus {
   return "active";
 }
 
-const isoOrNull = (value: Date | string | null) => (value === null ? null : isoTimestamp(value));
-
 export function toShareLink(
   row: ShareRow,
   publicUrl: string,
@@ -64,11 +62,11 @@ export function toShareLink(
     show_names: row.show_names,
     live: row.live,
     status: statusOf(row, now),
-    expires_at: isoOrNull(row.expires_at),
-    revoked_at: isoOrNull(row.revoked_at),
+    expires_at: isoTimestampOrNull(row.expires_at),
+    revoked_at: isoTimestampOrNull(row.revoked_at),
     created_at: isoTimestamp(row.created_at),
     created_by: createdByName,
     view_count: Number(row.view_count),
-    last_viewed_at: isoOrNull(row.last_viewed_at),
+    last_viewed_at: isoTimestampOrNull(row.last_viewed_at),
   };
 }

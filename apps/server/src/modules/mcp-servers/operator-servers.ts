@@ -37,6 +37,13 @@ export type OperatorMcpServer = (z.infer<typeof ZRemote> | z.infer<typeof ZStdio
   slug: string;
 };
 
+const OPERATOR_ID_PREFIX = "operator:";
+
+/** Whether an MCP server id names one of the operator's servers rather than a stored one. */
+export function isOperatorServerId(id: string): boolean {
+  return id.startsWith(OPERATOR_ID_PREFIX);
+}
+
 export function parseOperatorMcpServers(json: unknown): OperatorMcpServer[] {
   const parsed = ZOperatorFile.safeParse(json);
   if (!parsed.success) {
@@ -47,7 +54,7 @@ export function parseOperatorMcpServers(json: unknown): OperatorMcpServer[] {
     const slug = mcpSlug(server.name);
     if (seen.has(slug)) throw new Error(`two servers are named "${slug}"`);
     seen.add(slug);
-    return { ...server, id: `operator:${slug}`, slug };
+    return { ...server, id: `${OPERATOR_ID_PREFIX}${slug}`, slug };
   });
 }
 

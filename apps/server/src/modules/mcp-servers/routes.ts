@@ -32,6 +32,7 @@ import {
 import { loadMcpClientSdk } from "./mcp-client-sdk";
 import { type McpServersDeps, mcpServersDeps } from "./mcp-servers-deps";
 import { mcpToolProvider } from "./mcp-tool-provider";
+import { isOperatorServerId } from "./operator-servers";
 import {
   createOperatorServers,
   type OperatorServerStatus,
@@ -226,7 +227,7 @@ async function mcpServerRoutes(
     },
     async (request) => {
       const { user } = await requireUser(request);
-      if (request.params.id.startsWith("operator:")) {
+      if (isOperatorServerId(request.params.id)) {
         const entry = await operator.refresh(request.params.id);
         if (!entry) throw serverNotFound();
         return { server: operatorServer(entry), authorization_url: null };
@@ -252,7 +253,7 @@ async function mcpServerRoutes(
     },
     async (request) => {
       const { user } = await requireUser(request);
-      if (request.params.id.startsWith("operator:")) {
+      if (isOperatorServerId(request.params.id)) {
         throw new AppError(
           MCP_SERVER_ERROR_CODES.operatorServer,
           403,

@@ -1,3 +1,4 @@
+import { readCappedBody } from "../../platform/read-capped-body";
 import type { ModelsConfig } from "./models-config";
 
 /**
@@ -55,20 +56,10 @@ interface ModelEntry {
 async function readLimited(response: Response): Promise<string | null> {
   const length = Number(response.headers.get("content-length") ?? 0);
   if (length > MAX_ANSWER_BYTES || !response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const { body, truncated } = await readCappedBody(response, MAX_ANSWER_BYTES);
+  return truncated
+    ? null
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
 }
 
 /** One port: its server and models, or null when nothing (or no model server) answers. */

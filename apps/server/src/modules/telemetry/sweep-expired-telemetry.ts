@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Queryable } from "../../db/client";
+import { type Sweeper, startPeriodicSweep } from "../../platform/periodic-sweep";
 
 /** Deleted per statement, so one sweep never holds a long lock on a busy table. */
 const CHUNK = 5_000;
@@ -38,33 +39,15 @@ export async function sweepExpiredTelemetry(
   return deleted;
 }
 
-export interface TelemetrySweeper {
-  stop(): Promise<void>;
-}
-
 /** Runs the retention sweep every `intervalMs`; a sweep still going is not doubled. */
 export function startTelemetrySweeper(
   db: Queryable,
   options: { retentionDays: number; intervalMs: number; log: FastifyBaseLogger },
-): TelemetrySweeper {
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = sweepExpiredTelemetry(db, options.retentionDays)
-      .then((count) => {
-        if (count > 0) options.log.info({ count }, "expired telemetry deleted");
-      })
-      .catch((error: unknown) => options.log.error({ err: error }, "telemetry sweep failed"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+): Sweeper {
+  return startPeriodicSweep(() => sweepExpiredTelemetry(db, options.retentionDays), {
+    intervalMs: options.intervalMs,
+    log: options.log,
+    swept: "expired telemetry deleted",
+    failed: "telemetry sweep failed",
+  });
 }

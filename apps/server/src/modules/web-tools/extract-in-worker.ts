@@ -1,4 +1,4 @@
-import { startWorkerThread } from "../../platform/worker-thread";
+import { finishOnce, startWorkerThread } from "../../platform/worker-thread";
 import type { ExtractedText } from "./extract-text";
 import type { ExtractionReply, ExtractionRequest } from "./extraction-worker";
 
@@ -30,15 +30,10 @@ export function extractInWorker(
     { resourceLimits: { maxOldGenerationSizeMb: WORKER_MEMORY_MB, maxYoungGenerationSizeMb: 16 } },
   );
   return new Promise<ExtractedText>((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
+    const finish = finishOnce(worker, () => {
       clearTimeout(timer);
       options.signal.removeEventListener("abort", abort);
-      void worker.terminate();
-      outcome();
-    };
+    });
     const fail = (reason: ExtractionFailedError["reason"], message: string) =>
       finish(() => reject(new ExtractionFailedError(reason, message)));
     const seconds = Math.round(options.timeoutMs / 100) / 10;

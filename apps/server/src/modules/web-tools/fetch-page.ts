@@ -1,3 +1,4 @@
+import { readCappedBody } from "../../platform/read-capped-body";
 import type { SsrfGuard } from "../../platform/ssrf";
 import { UrlNotAllowedError } from "../../platform/ssrf";
 
@@ -127,7 +128,7 @@ export async function fetchPage(
       const charset = params
         .map((p) => /^charset\s*=\s*"?([^";\s]+)"?$/i.exec(p)?.[1])
         .find((c) => c !== undefined);
-      const { body, truncated } = await readCapped(response, options.maxBytes);
+      const { body, truncated } = await readCappedBody(response, options.maxBytes);
       return {
         url,
         status: response.status,
@@ -149,30 +150,4 @@ export async function fetchPage(
       message: `The page could not be fetched (${typeof code === "string" ? code : "network error"}).`,
     });
   }
-}
-
-/** Reads at most maxBytes of the body; the rest is never downloaded (the stream is cancelled). */
-async function readCapped(
-  response: Response,
-  maxBytes: number,
-): Promise<{ body: Uint8Array; truncated: boolean }> {
-  if (!response.body) return { body: new Uint8Array(0), truncated: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.byteLength > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - total));
-      total = maxBytes;
-      truncated = true;
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-    chunks.push(value);
-    total += value.byteLength;
-  }
-  return { body: Buffer.concat(chunks, total), truncated };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withoutNul } from "../../platform/nul";
+import { readCappedBody } from "../../platform/read-capped-body";
 import { parseDocument } from "./extract-text";
 import type { WebSearchProviderConfig } from "./web-tools-config";
 
@@ -231,21 +232,9 @@ function statusMessage(label: string, status: number): string {
 }
 
 async function readText(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new SearchFailedError("response", "The search answer was too large.");
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks, total));
+  const { body, truncated } = await readCappedBody(response, maxBytes);
+  if (truncated) throw new SearchFailedError("response", "The search answer was too large.");
+  return new TextDecoder().decode(body);
 }
 
 function parse<T>(label: string, schema: z.ZodType<T>, body: unknown): T {

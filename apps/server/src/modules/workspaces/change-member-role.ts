@@ -2,13 +2,7 @@ import type { TWorkspaceRole } from "@cohort/contracts";
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
 import { notifyWorkspaceChanged } from "./drop-member-sockets";
-import {
-  lockedActorRole,
-  lockMemberRoles,
-  memberNotFound,
-  requireAnotherOwner,
-  requireMayManage,
-} from "./member-rules";
+import { lockMemberChange, requireAnotherOwner, requireMayManage } from "./member-rules";
 import { recordWorkspaceAudit } from "./record-workspace-audit";
 
 /**
@@ -24,10 +18,7 @@ export async function changeMemberRole(
 ): Promise<void> {
   const { workspaceId, actorId, userId, role } = input;
   const changed = await db.transaction(async (tx) => {
-    const roles = await lockMemberRoles(tx, workspaceId);
-    const actorRole = lockedActorRole(roles, actorId, "admin");
-    const from = roles.get(userId);
-    if (!from) throw memberNotFound();
+    const { roles, actorRole, targetRole: from } = await lockMemberChange(tx, input, "admin");
     if (from === role) return false;
     requireMayManage(actorRole, from, role);
     if (role !== "owner") requireAnotherOwner(roles, userId);

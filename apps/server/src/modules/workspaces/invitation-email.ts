@@ -1,6 +1,6 @@
 import { INVITATION_TTL_DAYS, type TInvitableRole } from "@cohort/contracts";
 import type { MailMessage } from "../../platform/mail";
-import { emailLayout } from "../../platform/mail-layout";
+import { linkEmail } from "../../platform/mail-layout";
 
 export const INVITATION_SUBJECT = "You are invited to a team workspace on Cohort";
 
@@ -33,15 +33,16 @@ export function invitationEmail(
 ): MailMessage {
   const url = `${publicUrl}/dashboard?invite=${encodeURIComponent(token)}`;
   const subject = INVITATION_SUBJECT;
-  const lines = [
+  const lines: [string, string, string] = [
     "Hi,",
     `${quoted(invite.inviterName)} (${invite.inviterEmail}) invited you to join the team workspace ${quoted(invite.workspaceName)} on Cohort as ${ROLE_WORDS[invite.role]}.`,
     `Sign in (or create an account) with ${invite.email} to accept. The link works once and expires in ${INVITATION_TTL_DAYS} days. If you do not know this person, you can ignore this email.`,
   ];
-  return {
+  return linkEmail({
     to: invite.email,
     subject,
-    text: `${lines[0]}\n\n${lines[1]}\n\nAccept the invitation: ${url}\n\n${lines[2]}\n\n— The Cohort team\n`,
-    html: emailLayout(subject, lines, { label: "Accept the invitation", url }),
-  };
+    lines,
+    linkText: "Accept the invitation",
+    action: { label: "Accept the invitation", url },
+  });
 }

@@ -31,6 +31,29 @@ export function lockedActorRole(
   return role;
 }
 
+/** A change to one member, read under the lock: every role, the caller's and the member's. */
+export interface LockedMemberChange {
+  roles: LockedRoles;
+  actorRole: TWorkspaceRole;
+  targetRole: TWorkspaceRole;
+}
+
+/**
+ * Locks the memberships for a change to `userId`, then checks the caller (at least `least`,
+ * as `lockedActorRole`) before the member (404 when not one).
+ */
+export async function lockMemberChange(
+  db: Queryable,
+  change: { workspaceId: string; actorId: string; userId: string },
+  least: TWorkspaceRole,
+): Promise<LockedMemberChange> {
+  const roles = await lockMemberRoles(db, change.workspaceId);
+  const actorRole = lockedActorRole(roles, change.actorId, least);
+  const targetRole = roles.get(change.userId);
+  if (!targetRole) throw memberNotFound();
+  return { roles, actorRole, targetRole };
+}
+
 export function memberNotFound(): AppError {
   return new AppError("not_found", 404, WORKSPACE_MESSAGES.memberNotFound);
 }

@@ -1,13 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
 import { dropMember } from "./drop-member-sockets";
-import {
-  lockedActorRole,
-  lockMemberRoles,
-  memberNotFound,
-  requireAnotherOwner,
-  requireMayManage,
-} from "./member-rules";
+import { lockMemberChange, requireAnotherOwner, requireMayManage } from "./member-rules";
 import { recordWorkspaceAudit } from "./record-workspace-audit";
 
 /**
@@ -23,10 +17,8 @@ export async function removeMember(
   const { workspaceId, actorId, userId } = input;
   const leaving = actorId === userId;
   await db.transaction(async (tx) => {
-    const roles = await lockMemberRoles(tx, workspaceId);
-    const actorRole = lockedActorRole(roles, actorId, leaving ? "viewer" : "admin");
-    const role = roles.get(userId);
-    if (!role) throw memberNotFound();
+    const least = leaving ? "viewer" : "admin";
+    const { roles, actorRole, targetRole: role } = await lockMemberChange(tx, input, least);
     if (!leaving) requireMayManage(actorRole, role);
     requireAnotherOwner(roles, userId);
     await tx.query("DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2", [

@@ -20,7 +20,7 @@ import type { MemberUsage } from "../credits/list-member-usage";
 import { setMemberCap } from "../credits/set-member-cap";
 import { findUserById } from "../users/find-user";
 import { listMemberSpend } from "./list-member-spend";
-import { lockedActorRole, lockMemberRoles, memberNotFound, requireMayCap } from "./member-rules";
+import { lockMemberChange, requireMayCap } from "./member-rules";
 import { recordWorkspaceAudit } from "./record-workspace-audit";
 import { payerFor, requireWorkspaceAccess, type WorkspaceAccess } from "./workspace-access";
 
@@ -144,10 +144,8 @@ export async function workspaceCreditRoutes(app: FastifyInstance): Promise<void>
       const change = await app.db.transaction(async (tx) => {
         // Roles read under the lock that role changes take, so a demotion racing this cannot
         // let an admin cap an owner (decision 052).
-        const roles = await lockMemberRoles(tx, access.workspaceId);
-        const actorRole = lockedActorRole(roles, user.id, "admin");
-        const targetRole = roles.get(userId);
-        if (!targetRole) throw memberNotFound();
+        const member = { workspaceId: access.workspaceId, actorId: user.id, userId };
+        const { actorRole, targetRole } = await lockMemberChange(tx, member, "admin");
         requireMayCap(actorRole, targetRole);
         const changed = await setMemberCap(tx, access.workspaceId, userId, cap);
         await recordWorkspaceAudit(tx, {
