@@ -276,14 +276,16 @@ describe("agents, review and synthesis", () => {
   });
 });
 
+/** Saves `apiKey` as the user's own OpenAI key. */
+async function saveOpenAiKey(client: TestClient, apiKey: string) {
+  const saved = await client.put("/api/users/api-keys", { provider: "openai", apiKey });
+  expect(saved.statusCode).toBe(200);
+}
+
 describe("the user's own key", () => {
   it("runs every call on it, for no credits, still recording the usage", async () => {
     const { client, user: me } = await user(0);
-    const saved = await client.put("/api/users/api-keys", {
-      provider: "openai",
-      apiKey: "sk-user-own-key",
-    });
-    expect(saved.statusCode).toBe(200);
+    await saveOpenAiKey(client, "sk-user-own-key");
     fake.next({ json: ONE_CODER });
     // The key serves OpenAI's models the user picks; Cohort's Co* models stay on Cohort's
     // keys (decision 029).
@@ -311,11 +313,7 @@ describe("the user's own key", () => {
 describe("a user's key the provider refuses", () => {
   it("ends the run with that refusal when every agent's step was on the refused key", async () => {
     const { client, user: me } = await user(100);
-    const saved = await client.put("/api/users/api-keys", {
-      provider: "openai",
-      apiKey: "sk-user-revoked",
-    });
-    expect(saved.statusCode).toBe(200);
+    await saveOpenAiKey(client, "sk-user-revoked");
     // The plan runs on Cohort's key (CoReason); the Coder's step on the user's (GPT-4.1).
     fake.next({ json: ONE_CODER }, { status: 401, errorMessage: "Incorrect API key provided" });
     const session = await createSession(client, {
