@@ -2,7 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../src/modules/tools/tool-definition";
 import { createTestApp, type TestApp } from "../support/app";
 import { fakeDns } from "../support/sse";
-import { ALL_METADATA_HOSTS, INWARD_HOSTS } from "../support/ssrf-forms";
+import {
+  ALL_METADATA_HOSTS,
+  INWARD_HOSTS,
+  PUBLIC_ONLY_DNS,
+  resetLanDns,
+} from "../support/ssrf-forms";
 import { callTool, toolOf } from "../support/tools";
 import { type StandIn, startSite } from "../support/web-stand-ins";
 
@@ -45,12 +50,7 @@ beforeAll(async () => {
     createTestApp(
       { USER_BASE_URL_ALLOWED_NETWORKS: "127.0.0.0/8,10.0.0.0/8" },
       {
-        resolveHost: fakeDns({
-          "public.example.test": ["93.184.216.34"],
-          "split.example.test": ["93.184.216.34", "127.0.0.1"],
-          "split6.example.test": ["93.184.216.34", "::1"],
-          localhost: ["127.0.0.1", "::1"],
-        }),
+        resolveHost: fakeDns(PUBLIC_ONLY_DNS),
       },
     ),
     createTestApp(
@@ -70,19 +70,8 @@ afterAll(async () => {
 beforeEach(() => {
   outside.reset();
   inside.reset();
-  for (const name of Object.keys(lanDns)) delete lanDns[name];
   for (const path of Object.keys(redirects)) delete redirects[path];
-  Object.assign(lanDns, {
-    "news.example.test": ["127.0.0.1"],
-    "inward.example.test": ["10.0.0.8"],
-    "inside.example.test": ["127.0.0.2"],
-    "meta.example.test": ["169.254.169.254"],
-    "meta-nat64.example.test": ["64:ff9b::a9fe:a9fe"],
-    "mapped-loopback.example.test": ["::ffff:127.0.0.2"],
-    "mixed.example.test": ["127.0.0.1", "10.0.0.8"],
-    "mixed-meta.example.test": ["127.0.0.1", "169.254.170.2"],
-    "mixed-inside.example.test": ["127.0.0.1", "127.0.0.2"],
-  });
+  resetLanDns(lanDns, "news.example.test");
 });
 
 async function read(t: TestApp, url: string) {

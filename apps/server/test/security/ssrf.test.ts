@@ -6,7 +6,12 @@ import { TestClient } from "../support/client";
 import { FakeProviderServer } from "../support/fake-provider/fake-provider-server";
 import { createSession, runToEnd } from "../support/runs";
 import { fakeDns, parseSse } from "../support/sse";
-import { ALL_METADATA_HOSTS, INWARD_HOSTS } from "../support/ssrf-forms";
+import {
+  ALL_METADATA_HOSTS,
+  INWARD_HOSTS,
+  PUBLIC_ONLY_DNS,
+  resetLanDns,
+} from "../support/ssrf-forms";
 
 /**
  * Advisory class: server-side request forgery. A user gives Cohort the base URL of "their"
@@ -45,12 +50,7 @@ beforeAll(async () => {
   strict = await createTestApp(
     {},
     {
-      resolveHost: fakeDns({
-        "public.example.test": ["93.184.216.34"],
-        "split.example.test": ["93.184.216.34", "127.0.0.1"],
-        "split6.example.test": ["93.184.216.34", "::1"],
-        localhost: ["127.0.0.1", "::1"],
-      }),
+      resolveHost: fakeDns(PUBLIC_ONLY_DNS),
     },
   );
   // A self-hosted installation that lets users reach one LAN address (the `outside` fake).
@@ -77,18 +77,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   for (const fake of [outside, inside, hosted]) fake.reset();
-  for (const name of Object.keys(lanDns)) delete lanDns[name];
-  Object.assign(lanDns, {
-    "llm.example.test": ["127.0.0.1"],
-    "inward.example.test": ["10.0.0.8"],
-    "inside.example.test": ["127.0.0.2"],
-    "meta.example.test": ["169.254.169.254"],
-    "meta-nat64.example.test": ["64:ff9b::a9fe:a9fe"],
-    "mapped-loopback.example.test": ["::ffff:127.0.0.2"],
-    "mixed.example.test": ["127.0.0.1", "10.0.0.8"],
-    "mixed-meta.example.test": ["127.0.0.1", "169.254.170.2"],
-    "mixed-inside.example.test": ["127.0.0.1", "127.0.0.2"],
-  });
+  resetLanDns(lanDns, "llm.example.test");
 });
 
 // --- Helpers ------------------------------------------------------------------------------
