@@ -308,6 +308,25 @@ export function httpFailureReplies(keyRefused: string, badRequest: string) {
   ];
 }
 
+/** An HTTP failure the fake provider answers twice fails in our reader as in the SDK's. */
+export async function expectSameHttpFailure(
+  fake: FakeProviderServer,
+  models: { sdk: LanguageModelV3; ours: LanguageModelV3 },
+  prompt: LanguageModelV3Prompt,
+  reply: ReturnType<typeof httpFailureReplies>[number],
+  provider?: TProviderId,
+): Promise<void> {
+  fake.next(reply, reply);
+  const { fromSdk, fromUs } = await failuresOf(
+    models,
+    (model) => model.doStream({ prompt }),
+    provider,
+  );
+  expect(fromUs).toEqual(fromSdk);
+  expect(fromUs.statusCode).toBe(reply.status);
+  expect(fromUs.message).toBe(reply.errorMessage);
+}
+
 /** A 502 without an error body (empty, then an HTML page) fails in our reader as in the SDK's. */
 export async function expectSameFailureWithoutErrorBody(
   scripted: ScriptedServer,

@@ -8,8 +8,8 @@ import {
   expectLeftToSdk,
   expectSameFailureOnCutBody,
   expectSameFailureWithoutErrorBody,
+  expectSameHttpFailure,
   failureOf,
-  failuresOf,
   httpFailureReplies,
   partsOf,
   recordingFetch,
@@ -241,15 +241,13 @@ describe("failures", () => {
   it.each(httpFailureReplies("Incorrect API key provided", "Invalid value for 'messages'"))(
     "an HTTP $status is the SDK's APICallError",
     async (reply) => {
-      servers.fake.next(reply, reply);
-      const { fromSdk, fromUs } = await failuresOf(
+      await expectSameHttpFailure(
+        servers.fake,
         modelsFor(servers.fake.baseUrls.openaiCompatible),
-        (model) => model.doStream({ prompt }),
+        prompt,
+        reply,
         NAME,
       );
-      expect(fromUs).toEqual(fromSdk);
-      expect(fromUs.statusCode).toBe(reply.status);
-      expect(fromUs.message).toBe(reply.errorMessage);
     },
   );
 

@@ -12,6 +12,7 @@ import {
   expectLeftToSdk,
   expectSameFailureOnCutBody,
   expectSameFailureWithoutErrorBody,
+  expectSameHttpFailure,
   failureOf,
   failuresOf,
   httpFailureReplies,
@@ -303,14 +304,12 @@ describe("failures", () => {
   it.each(httpFailureReplies("Incorrect API key provided: sk-tes***", "Invalid value for 'input'"))(
     "an HTTP $status is the SDK's APICallError",
     async (reply) => {
-      servers.fake.next(reply, reply);
-      const { fromSdk, fromUs } = await failuresOf(
+      await expectSameHttpFailure(
+        servers.fake,
         modelsFor(servers.fake.baseUrls.openai, "gpt-4.1"),
-        (model) => model.doStream({ prompt }),
+        prompt,
+        reply,
       );
-      expect(fromUs).toEqual(fromSdk);
-      expect(fromUs.statusCode).toBe(reply.status);
-      expect(fromUs.message).toBe(reply.errorMessage);
       expect(sent[1]?.headers["user-agent"]).not.toMatch(SDK_HTTP_LAYER);
     },
   );
