@@ -324,17 +324,20 @@ describe("fallback and failure", () => {
     ).toMatchObject({ billable: false, worstCaseCredits: 0 });
   });
 
-  it("says the user's key in Settings was refused: one request, no retry, no hosted key", async () => {
-    fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
-    const error = await expectAppError(
-      app.app.models.streamModel({
-        modelId: "gpt-4.1",
-        messages,
-        userKeys: { openai: { apiKey: "sk-user-bad" } },
-      }),
+  /** Streams `modelId` on the user's keys, which its provider must refuse (a 400 for the user). */
+  const refusedOnUserKey = (
+    modelId: string,
+    userKeys: { openai?: { apiKey: string }; anthropic?: { apiKey: string } },
+  ) =>
+    expectAppError(
+      app.app.models.streamModel({ modelId, messages, userKeys }),
       MODEL_ERROR_CODES.providerKeyRejected,
       400,
     );
+
+  it("says the user's key in Settings was refused: one request, no retry, no hosted key", async () => {
+    fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
+    const error = await refusedOnUserKey("gpt-4.1", { openai: { apiKey: "sk-user-bad" } });
     expect(error.message).toBe(
       "Your OpenAI key in Settings was refused (OpenAI answered 401), so GPT-4.1 could not answer. Replace or remove the key in Settings.",
     );
@@ -343,15 +346,9 @@ describe("fallback and failure", () => {
     expect(fakes.openai.requests[0]?.headers.authorization).toBe("Bearer sk-user-bad");
 
     fakes.anthropic.next({ status: 403 });
-    const claude = await expectAppError(
-      app.app.models.streamModel({
-        modelId: "claude-sonnet-4",
-        messages,
-        userKeys: { anthropic: { apiKey: "sk-ant-user-bad" } },
-      }),
-      MODEL_ERROR_CODES.providerKeyRejected,
-      400,
-    );
+    const claude = await refusedOnUserKey("claude-sonnet-4", {
+      anthropic: { apiKey: "sk-ant-user-bad" },
+    });
     expect(claude.message).toMatch(/^Your Anthropic key in Settings was refused \(Anthropic/);
     expect(fakes.anthropic.requests).toHaveLength(1);
     // The provider's health is not blamed for a user's key.
@@ -361,15 +358,7 @@ describe("fallback and failure", () => {
       ).providers.find((p) => p.provider === "openai");
     const before = await openaiHealth();
     fakes.openai.next({ status: 403 });
-    await expectAppError(
-      app.app.models.streamModel({
-        modelId: "gpt-4.1",
-        messages,
-        userKeys: { openai: { apiKey: "sk-user-bad" } },
-      }),
-      MODEL_ERROR_CODES.providerKeyRejected,
-      400,
-    );
+    await refusedOnUserKey("gpt-4.1", { openai: { apiKey: "sk-user-bad" } });
     // It is counted as a call on a user's key, whose failure it was (decision 056).
     const after = await openaiHealth();
     const uncounted = { user_key_calls: 0, user_key_failures: 0 };
