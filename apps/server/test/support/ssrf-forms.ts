@@ -114,3 +114,12 @@ export function resetLanDns(dns: Record<string, string[]>, allowedName: string):
   for (const name of Object.keys(dns)) delete dns[name];
   Object.assign(dns, structuredClone({ [allowedName]: ["127.0.0.1"], ...INWARD_DNS }));
 }
+
+/** Loopback addresses beside 127.0.0.1, in several spellings: refused where only 127.0.0.1/32 is allowed. */
+export const LOOPBACK_BESIDE_ALLOWED = [
+  "127.0.0.2",
+  "[::1]",
+  "[::ffff:127.0.0.2]",
+  "[2002:7f00:2::]",
+  "127.1.0.1",
+];
