@@ -146,6 +146,12 @@ export async function publishAgreement(
   return response.json().agreement;
 }
 
+/** How many accounts the app's database holds. */
+export async function countUsers(t: Pick<TestApp, "db">): Promise<number> {
+  const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users");
+  return rows[0]?.n ?? 0;
+}
+
 /** A fresh app and one user signed up on it, for files that test one account's calls. */
 export async function appWithUser(env: Env = {}): Promise<{ t: TestApp; user: SignedUp }> {
   const t = await createTestApp(env);
