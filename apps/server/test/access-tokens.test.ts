@@ -12,7 +12,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateAccessToken } from "../src/modules/access-tokens/authenticate-access-token";
 import { createTestAccessToken } from "./support/access-tokens";
-import { adminClient, type SignedUp, signUp } from "./support/accounts";
+import { adminClient, publishAgreement, type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 
@@ -437,18 +437,12 @@ describe("a new agreement version", () => {
     const { token } = await createTestAccessToken(frank.client);
     expect((await withToken(token, "GET", "/api/__test/pat/any")).statusCode).toBe(200);
     const admin = await adminClient(t.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const published = await admin.post("/api/admin/agreements", {
-      version: "2.0",
-      content: "# Cohort User Agreement\n\nVersion 2.0.",
-      effectiveDate: "2026-03-01",
-      allowDecline: false,
-    });
-    expect(published.statusCode).toBe(201);
+    const published = await publishAgreement(admin, "2.0");
     const held = await withToken(token, "GET", "/api/__test/pat/any");
     expect(held.statusCode).toBe(403);
     expect(held.json().error.code).toBe("agreement_required");
     const accepted = await frank.client.post("/api/agreements/accept", {
-      agreementId: published.json().agreement.id,
+      agreementId: published.id,
       source: "web",
     });
     expect(accepted.statusCode).toBe(200);

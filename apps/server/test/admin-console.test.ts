@@ -1,7 +1,7 @@
 import { ACCOUNT_DISABLED, SERVER_EVENTS } from "@cohort/contracts";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, logIn, signUp, TEST_PASSWORD } from "./support/accounts";
+import { adminClient, logIn, publishAgreement, signUp, TEST_PASSWORD } from "./support/accounts";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 import { exampleFor } from "./support/json-schema-arbitrary";
@@ -223,13 +223,10 @@ describe("users", () => {
 describe("agreements", () => {
   it("publishes a version, counts acceptances and lists who has not accepted", async () => {
     const before = await signUp(t.app);
-    const published = await admin.post("/api/admin/agreements", {
-      version: "9.0-console",
+    const published = await publishAgreement(admin, "9.0-console", {
       effectiveDate: "2026-11-01",
       content: "# Terms\n\nNew terms.",
-      allowDecline: false,
     });
-    expect(published.statusCode).toBe(201);
     const after = await signUp(t.app);
 
     const versions = (await admin.get("/api/admin/agreements")).json();
@@ -250,7 +247,7 @@ describe("agreements", () => {
 
     const audit = (await admin.get("/api/admin/audit?action=agreement.publish")).json();
     expect(audit.entries[0]).toMatchObject({
-      target_id: published.json().agreement.id,
+      target_id: published.id,
       after: { version: "9.0-console" },
     });
   });

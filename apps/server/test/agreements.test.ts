@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireAgreement } from "../src/modules/agreements/require-agreement";
 import { USER_AGREEMENT_V1 } from "../src/modules/agreements/user-agreement-v1";
-import { adminClient, signUp, uniqueEmail } from "./support/accounts";
+import { adminClient, publishAgreement, signUp, uniqueEmail } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 
@@ -26,15 +26,8 @@ async function currentAgreement(client = new TestClient(t.app)) {
   return response.json().agreement as { id: string; version: string; allowDecline: boolean };
 }
 
-async function publish(version: string, allowDecline = false) {
-  const response = await admin.post("/api/admin/agreements", {
-    version,
-    content: `# Cohort User Agreement\n\nVersion ${version}.`,
-    effectiveDate: "2026-03-01",
-    allowDecline,
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json().agreement as { id: string; version: string };
+function publish(version: string, allowDecline = false) {
+  return publishAgreement(admin, version, { allowDecline });
 }
 
 describe("the current agreement", () => {

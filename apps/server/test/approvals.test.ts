@@ -12,16 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, restartableInstances, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import {
-  createSession,
-  eventsOf,
-  runToEnd,
-  sendMessage,
-  sessionEvents,
-  waitForEvent,
-  waitForResume,
-  waitForRunEnd,
-} from "./support/runs";
+import * as runs from "./support/runs";
 import { setCredits, signUpWithCredits } from "./support/runs-credits";
 import { addTestNotesProvider, coderWithNotes, type TestNotes } from "./support/tools";
 import { createTeam, type Team } from "./support/workspaces";
@@ -65,7 +56,7 @@ const decide = (client: TestClient, sessionId: string, approvalId: string, body:
   client.post(`/api/sessions/${sessionId}/approvals/${approvalId}`, body);
 
 async function firstApproval(client: TestClient, sessionId: string, runId: string) {
-  return (await waitForEvent(
+  return (await runs.waitForEvent(
     client,
     sessionId,
     (e) => e.run_id === runId && e.type === "tool.approval",
@@ -74,14 +65,14 @@ async function firstApproval(client: TestClient, sessionId: string, runId: strin
 }
 
 async function teamSession(policy?: "ask_all" | "ask_risky") {
-  return createSession(owner.client, { workspace_id: team.id, ...coderWithNotes(policy) });
+  return runs.createSession(owner.client, { workspace_id: team.id, ...coderWithNotes(policy) });
 }
 
 describe("a write call waiting for approval", () => {
   it("pauses its lane; a member approves with edited arguments, the tool runs with them once, and the decision is audited", async () => {
     const session = await teamSession();
     const calls = notes.calls.length;
-    const { run_id } = await sendMessage(member.client, session.id, TASK);
+    const { run_id } = await runs.sendMessage(member.client, session.id, TASK);
     const asked = await firstApproval(member.client, session.id, run_id);
     expect(asked).toMatchObject({
       tool: "create_note",
@@ -145,9 +136,9 @@ describe("a write call waiting for approval", () => {
       message: "This request was approved already.",
     });
 
-    const events = await waitForRunEnd(member.client, session.id, run_id, RUN_MS);
+    const events = await runs.waitForRunEnd(member.client, session.id, run_id, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
-    expect(eventsOf(events, "tool.approval.decided")).toMatchObject([
+    expect(runs.eventsOf(events, "tool.approval.decided")).toMatchObject([
       {
         approval_id: asked.approval_id,
         decision: "approved",
@@ -158,7 +149,7 @@ describe("a write call waiting for approval", () => {
         note: null,
       },
     ]);
-    expect(eventsOf(events, "tool.result")).toMatchObject([
+    expect(runs.eventsOf(events, "tool.result")).toMatchObject([
       { tool: "create_note", status: "completed", error: null },
     ]);
     expect(notes.calls.slice(calls)).toEqual([{ tool: "create_note", args: edited }]);
@@ -190,7 +181,7 @@ describe("a write call waiting for approval", () => {
   it("denied: the tool is not called, the lane and the model hear who denied it, and the run goes on", async () => {
     const session = await teamSession();
     const calls = notes.calls.length;
-    const { run_id } = await sendMessage(member.client, session.id, TASK);
+    const { run_id } = await runs.sendMessage(member.client, session.id, TASK);
     const asked = await firstApproval(member.client, session.id, run_id);
     const bad = await decide(member.client, session.id, asked.approval_id, {
       decision: "deny",
@@ -203,12 +194,12 @@ describe("a write call waiting for approval", () => {
     const note = `Denied by ${owner.user.displayName}: the tool was not called.`;
     expect(denied.json().approval).toMatchObject({ status: "denied", note });
 
-    const events = await waitForRunEnd(member.client, session.id, run_id, RUN_MS);
+    const events = await runs.waitForRunEnd(member.client, session.id, run_id, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
-    expect(eventsOf(events, "tool.approval.decided")).toMatchObject([
+    expect(runs.eventsOf(events, "tool.approval.decided")).toMatchObject([
       { decision: "denied", by_name: owner.user.displayName, note },
     ]);
-    expect(eventsOf(events, "tool.result")).toMatchObject([
+    expect(runs.eventsOf(events, "tool.result")).toMatchObject([
       { tool: "create_note", status: "denied", error: { message: note } },
     ]);
     expect(notes.calls.length).toBe(calls);
@@ -216,7 +207,7 @@ describe("a write call waiting for approval", () => {
 
   it("always allowed in the session: the next run's call goes without asking; other sessions still ask", async () => {
     const session = await teamSession();
-    const first = await sendMessage(member.client, session.id, TASK);
+    const first = await runs.sendMessage(member.client, session.id, TASK);
     const asked = await firstApproval(member.client, session.id, first.run_id);
     const approved = await decide(member.client, session.id, asked.approval_id, {
       decision: "approve",
@@ -224,47 +215,51 @@ describe("a write call waiting for approval", () => {
     });
     expect(approved.statusCode).toBe(200);
     expect(approved.json().approval).toMatchObject({ status: "approved", always: true });
-    await waitForRunEnd(member.client, session.id, first.run_id, RUN_MS);
+    await runs.waitForRunEnd(member.client, session.id, first.run_id, RUN_MS);
     const listed = await member.client.get(`/api/sessions/${session.id}/approvals`);
     expect((listed.json() as TToolApprovalsResponse).always_allowed).toEqual(["create_note"]);
 
     const calls = notes.calls.length;
-    const { events } = await runToEnd(member.client, session.id, TASK, RUN_MS);
+    const { events } = await runs.runToEnd(member.client, session.id, TASK, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
-    expect(eventsOf(events, "tool.approval")).toEqual([]);
-    expect(eventsOf(events, "tool.result")).toMatchObject([
+    expect(runs.eventsOf(events, "tool.approval")).toEqual([]);
+    expect(runs.eventsOf(events, "tool.result")).toMatchObject([
       { tool: "create_note", status: "completed" },
     ]);
     expect(notes.calls.slice(calls).map((c) => c.tool)).toEqual(["create_note"]);
 
     const other = await teamSession();
-    const third = await sendMessage(member.client, other.id, TASK);
+    const third = await runs.sendMessage(member.client, other.id, TASK);
     const askedAgain = await firstApproval(member.client, other.id, third.run_id);
     expect(askedAgain.tool).toBe("create_note");
     await decide(member.client, other.id, askedAgain.approval_id, { decision: "deny" });
-    await waitForRunEnd(member.client, other.id, third.run_id, RUN_MS);
+    await runs.waitForRunEnd(member.client, other.id, third.run_id, RUN_MS);
   });
 
   it("reads go on without asking under ask_risky; ask_all asks for them too", async () => {
     const session = await teamSession("ask_all");
-    const { run_id } = await sendMessage(member.client, session.id, "List notes about the bakery.");
+    const { run_id } = await runs.sendMessage(
+      member.client,
+      session.id,
+      "List notes about the bakery.",
+    );
     const asked = await firstApproval(member.client, session.id, run_id);
     expect(asked).toMatchObject({ tool: "list_notes", risk: "read", reason: "policy" });
     await decide(member.client, session.id, asked.approval_id, { decision: "approve" });
-    const events = await waitForRunEnd(member.client, session.id, run_id, RUN_MS);
-    expect(eventsOf(events, "tool.result")).toMatchObject([
+    const events = await runs.waitForRunEnd(member.client, session.id, run_id, RUN_MS);
+    expect(runs.eventsOf(events, "tool.result")).toMatchObject([
       { tool: "list_notes", status: "completed" },
     ]);
 
     const risky = await teamSession("ask_risky");
-    const { events: quiet } = await runToEnd(
+    const { events: quiet } = await runs.runToEnd(
       member.client,
       risky.id,
       "List notes about the bakery.",
       RUN_MS,
     );
-    expect(eventsOf(quiet, "tool.approval")).toEqual([]);
-    expect(eventsOf(quiet, "tool.result")).toMatchObject([
+    expect(runs.eventsOf(quiet, "tool.approval")).toEqual([]);
+    expect(runs.eventsOf(quiet, "tool.result")).toMatchObject([
       { tool: "list_notes", status: "completed" },
     ]);
   });
@@ -304,8 +299,8 @@ describe("the approval policy", () => {
 
     // Under never_ask the write call runs without asking.
     const calls = notes.calls.length;
-    const { events } = await runToEnd(member.client, session.id, TASK, RUN_MS);
-    expect(eventsOf(events, "tool.approval")).toEqual([]);
+    const { events } = await runs.runToEnd(member.client, session.id, TASK, RUN_MS);
+    expect(runs.eventsOf(events, "tool.approval")).toEqual([]);
     expect(notes.calls.slice(calls).map((c) => c.tool)).toEqual(["create_note"]);
   });
 });
@@ -321,14 +316,14 @@ describe("an unanswered request", () => {
 
   it("expires as denied with a clear note; answering it later is a 409", async () => {
     const me = await signUpWithCredits(short.app, 100);
-    const session = await createSession(me.client, coderWithNotes());
-    const { events } = await runToEnd(me.client, session.id, TASK, RUN_MS);
+    const session = await runs.createSession(me.client, coderWithNotes());
+    const { events } = await runs.runToEnd(me.client, session.id, TASK, RUN_MS);
     expect(events.at(-1)?.type).toBe("run.completed");
     const note =
       "Nobody answered the approval request within 1 second: the call was denied and the tool was not called.";
-    const [decided] = eventsOf(events, "tool.approval.decided");
+    const [decided] = runs.eventsOf(events, "tool.approval.decided");
     expect(decided).toMatchObject({ decision: "expired", by_user_id: null, by_name: null, note });
-    expect(eventsOf(events, "tool.result")).toMatchObject([
+    expect(runs.eventsOf(events, "tool.result")).toMatchObject([
       { tool: "create_note", status: "denied", error: { message: note } },
     ]);
     expect(shortNotes.calls).toEqual([]);
@@ -356,8 +351,8 @@ describe("a restart during a pending approval", () => {
       const store: TestNotes = { notes: [], calls: [] };
       const first = await start(store);
       const me = await signUpWithCredits(first, 100);
-      const session = await createSession(me.client, coderWithNotes());
-      const { run_id } = await sendMessage(me.client, session.id, TASK);
+      const session = await runs.createSession(me.client, coderWithNotes());
+      const { run_id } = await runs.sendMessage(me.client, session.id, TASK);
       const asked = await firstApproval(me.client, session.id, run_id);
       // The instance goes away while the lane waits: its run is handed on, not ended.
       await first.close();
@@ -367,7 +362,7 @@ describe("a restart during a pending approval", () => {
         // The same signed-in browser, now talking to the new instance.
         const client = me.client.on(second);
         // The resumed lane asks again: with the same request, still pending.
-        await waitForResume(client, session.id, run_id, RUN_MS);
+        await runs.waitForResume(client, session.id, run_id, RUN_MS);
         const listed = await client.get(`/api/sessions/${session.id}/approvals`);
         expect((listed.json() as TToolApprovalsResponse).approvals.map((a) => a.id)).toEqual([
           asked.approval_id,
@@ -376,16 +371,16 @@ describe("a restart during a pending approval", () => {
           decision: "approve",
         });
         expect(approved.statusCode).toBe(200);
-        const events = await waitForRunEnd(client, session.id, run_id, RUN_MS);
-        expect(eventsOf(events, "run.completed")).toHaveLength(1);
-        expect(new Set(eventsOf(events, "tool.approval").map((e) => e.approval_id))).toEqual(
+        const events = await runs.waitForRunEnd(client, session.id, run_id, RUN_MS);
+        expect(runs.eventsOf(events, "run.completed")).toHaveLength(1);
+        expect(new Set(runs.eventsOf(events, "tool.approval").map((e) => e.approval_id))).toEqual(
           new Set([asked.approval_id]),
         );
-        expect(eventsOf(events, "tool.approval.decided")).toMatchObject([
+        expect(runs.eventsOf(events, "tool.approval.decided")).toMatchObject([
           { approval_id: asked.approval_id, decision: "approved" },
         ]);
         expect(store.calls.map((c) => c.tool)).toEqual(["create_note"]);
-        const all = await sessionEvents(client, session.id);
+        const all = await runs.sessionEvents(client, session.id);
         expect(all.filter((e) => e.type === "run.completed")).toHaveLength(1);
       } finally {
         await second.close();

@@ -14,7 +14,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The sign-up form as a new browser sends it, with no agreement: for what the server refuses. */
-function postSignUp(fields: { email?: string; password: string; firstName?: string }) {
+function postSignUp(fields: {
+  email?: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+}) {
   return new TestClient(t.app).post("/api/user-auth/signup", {
     email: uniqueEmail(),
     firstName: "A",
@@ -73,8 +78,7 @@ describe("sign-up", () => {
 
   it("refuses an address that is taken, whatever its case", async () => {
     const { email } = await signUp(t.app);
-    const client = new TestClient(t.app);
-    const response = await client.post("/api/user-auth/signup", {
+    const response = await postSignUp({
       email: email.toUpperCase(),
       password: TEST_PASSWORD,
       firstName: "Eve",

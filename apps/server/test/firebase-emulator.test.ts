@@ -7,7 +7,7 @@ import {
   type IdpAccount,
   startFirebaseAuthEmulator,
 } from "../../../test-support/firebase-emulator";
-import { signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
+import { countUsers, signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 
@@ -63,11 +63,6 @@ async function register(account: IdpAccount, client = new TestClient(t.app)) {
     idToken,
   });
   return { response, client, localId, idToken };
-}
-
-async function countUsers(app: TestApp): Promise<number> {
-  const { rows } = await app.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users");
-  return rows[0]?.n ?? 0;
 }
 
 describe("POST /api/auth/register with emulator tokens", () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { SIGN_IN_COOKIE } from "@cohort/contracts";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logIn, signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
+import { countUsers, logIn, signUp, TEST_PASSWORD, uniqueEmail } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 
@@ -89,11 +89,6 @@ async function signInAsX(claims: Partial<TokenOptions>) {
 
 function register(body: Record<string, unknown>) {
   return new TestClient(t.app).post("/api/auth/register", body);
-}
-
-async function countUsers(): Promise<number> {
-  const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users");
-  return rows[0]?.n ?? 0;
 }
 
 describe("Firebase Google sign-in (POST /api/auth/register)", () => {
@@ -208,7 +203,7 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
       }),
     ],
   ])("refuses %s and creates nothing", async (_case, makeBody) => {
-    const before = await countUsers();
+    const before = await countUsers(t);
     const response = await register({
       displayName: "Forged",
       photoURL: null,
@@ -217,6 +212,6 @@ describe("Firebase Google sign-in (POST /api/auth/register)", () => {
     expect([400, 401]).toContain(response.statusCode);
     if (response.statusCode === 401) expect(response.json().error.code).toBe("invalid_id_token");
     expect(response.cookies.find((c) => c.name === SIGN_IN_COOKIE)).toBeUndefined();
-    expect(await countUsers()).toBe(before);
+    expect(await countUsers(t)).toBe(before);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NotesServer, startNotesServer } from "../../../test-support/mcp-notes-server";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
+import type { TestClient } from "./support/client";
 import { fakeDns } from "./support/sse";
 import { toolContext } from "./support/tools";
 import { createTeam } from "./support/workspaces";
@@ -57,15 +58,21 @@ function scopeOf(userId: string, workspaceId: string | null = null) {
   return { userId, workspaceId, sessionId: "00000000-0000-4000-8000-000000000000" };
 }
 
+/** Adds an MCP server as `client`; the answer must be 201. */
+async function addServer(client: TestClient, body: Record<string, unknown>) {
+  const created = await client.post("/api/mcp-servers", body);
+  expect(created.statusCode).toBe(201);
+  return created;
+}
+
 describe("connecting MCP servers", () => {
   it("adds a Streamable HTTP server, lists its tools with risks and capped descriptions, removes it", async () => {
     const { client, user } = await signUp(t.app);
-    const created = await client.post("/api/mcp-servers", {
+    const created = await addServer(client, {
       name: "My Notes",
       url: notes.url,
       transport: "streamable_http",
     });
-    expect(created.statusCode).toBe(201);
     const { server, authorization_url } = ZMcpServerResponse.parse(created.json());
     expect(authorization_url).toBeNull();
     expect(server).toMatchObject({
@@ -138,12 +145,11 @@ describe("connecting MCP servers", () => {
 
   it("works over the older SSE transport", async () => {
     const { client, user } = await signUp(t.app);
-    const created = await client.post("/api/mcp-servers", {
+    const created = await addServer(client, {
       name: "legacy",
       url: notes.sseUrl,
       transport: "sse",
     });
-    expect(created.statusCode).toBe(201);
     expect(created.json().server.state).toBe("connected");
     const [list] = await t.app.mcpTools.tools(scopeOf(user.id));
     expect(list?.name).toBe("mcp__legacy__list_notes");
@@ -153,12 +159,11 @@ describe("connecting MCP servers", () => {
 
   it("stores a bearer token encrypted, shows its last four, and sends it", async () => {
     const { client, user } = await signUp(t.app);
-    const created = await client.post("/api/mcp-servers", {
+    const created = await addServer(client, {
       name: "secured",
       url: secured.url,
       auth: { kind: "bearer", token: TOKEN },
     });
-    expect(created.statusCode).toBe(201);
     expect(created.json().server).toMatchObject({
       state: "connected",
       auth: { kind: "bearer", last4: "1234" },
@@ -173,12 +178,11 @@ describe("connecting MCP servers", () => {
     const tools = await t.app.mcpTools.tools(scopeOf(user.id));
     expect(tools).toHaveLength(2);
 
-    const wrong = await client.post("/api/mcp-servers", {
+    const wrong = await addServer(client, {
       name: "secured-wrong",
       url: secured.url,
       auth: { kind: "bearer", token: "not-the-token" },
     });
-    expect(wrong.statusCode).toBe(201);
     expect(wrong.json().server).toMatchObject({
       state: "error",
       last_error:
@@ -262,12 +266,11 @@ describe("connecting MCP servers", () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe("workspace_role_too_low");
 
-    const created = await owner.client.post("/api/mcp-servers", {
+    const created = await addServer(owner.client, {
       workspace_id: team.id,
       name: "team notes",
       url: notes.url,
     });
-    expect(created.statusCode).toBe(201);
     const id = created.json().server.id as string;
     expect(created.json().server).toMatchObject({ owner: "workspace", workspace_id: team.id });
 

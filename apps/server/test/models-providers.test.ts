@@ -71,48 +71,60 @@ async function expectAppError(promise: Promise<unknown>, code: string, status: n
   return error as AppError;
 }
 
+/** A provider's requests carry its key in this header. */
+const keyIn = (header: string, value: string) => (r: RecordedRequest) =>
+  r.headers[header] === value;
+const OPENAI_KEY = keyIn("authorization", "Bearer sk-openai-hosted");
+
+/** One wire format: its fake server, the model called on it, and the path its stream is read from. */
+const wireFormat = (
+  name: string,
+  fake: keyof typeof fakes,
+  modelId: string,
+  path: string,
+  auth: (r: RecordedRequest) => boolean,
+  gatewayApp: () => TestApp = () => app,
+) => ({
+  name,
+  fake: () => fakes[fake],
+  gateway: () => gatewayApp().app.models,
+  modelId,
+  path,
+  auth,
+});
+
 const variants = [
-  {
-    name: "OpenAI responses API",
-    fake: () => fakes.openai,
-    gateway: () => app.app.models,
-    modelId: "gpt-4.1",
-    path: "/v1/responses",
-    auth: (r: RecordedRequest) => r.headers.authorization === "Bearer sk-openai-hosted",
-  },
-  {
-    name: "OpenAI chat completions",
-    fake: () => fakes.openaiChat,
-    gateway: () => chatApp.app.models,
-    modelId: "gpt-4.1",
-    path: "/v1/chat/completions",
-    auth: (r: RecordedRequest) => r.headers.authorization === "Bearer sk-openai-hosted",
-  },
-  {
-    name: "Anthropic messages",
-    fake: () => fakes.anthropic,
-    gateway: () => app.app.models,
-    modelId: "claude-sonnet-4",
-    path: "/v1/messages",
-    auth: (r: RecordedRequest) => r.headers["x-api-key"] === "sk-ant-hosted",
-  },
-  {
-    name: "Gemini streamGenerateContent",
-    fake: () => fakes.google,
-    gateway: () => app.app.models,
-    modelId: "gemini-2.5-pro",
-    path: "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
-    auth: (r: RecordedRequest) => r.headers["x-goog-api-key"] === "google-hosted",
-  },
-  {
-    name: "OpenAI-compatible server",
-    fake: () => fakes.compat,
-    gateway: () => app.app.models,
-    modelId: "local:llama3.1",
-    path: "/v1/chat/completions",
-    auth: () => true,
-  },
-] as const;
+  wireFormat("OpenAI responses API", "openai", "gpt-4.1", "/v1/responses", OPENAI_KEY),
+  wireFormat(
+    "OpenAI chat completions",
+    "openaiChat",
+    "gpt-4.1",
+    "/v1/chat/completions",
+    OPENAI_KEY,
+    () => chatApp,
+  ),
+  wireFormat(
+    "Anthropic messages",
+    "anthropic",
+    "claude-sonnet-4",
+    "/v1/messages",
+    keyIn("x-api-key", "sk-ant-hosted"),
+  ),
+  wireFormat(
+    "Gemini streamGenerateContent",
+    "google",
+    "gemini-2.5-pro",
+    "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+    keyIn("x-goog-api-key", "google-hosted"),
+  ),
+  wireFormat(
+    "OpenAI-compatible server",
+    "compat",
+    "local:llama3.1",
+    "/v1/chat/completions",
+    () => true,
+  ),
+];
 
 describe.each(variants)("$name", (variant) => {
   const messages = [{ role: "user" as const, content: "Say hello" }];
@@ -157,20 +169,34 @@ describe.each(variants)("$name", (variant) => {
     expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(990);
   });
 
-  it("fails clearly when the stream is cut mid-way, without retrying a half-sent answer", async () => {
+  it.each([
+    {
+      title: "fails clearly when the stream is cut mid-way, without retrying a half-sent answer",
+      reply: { text: LONG_ANSWER, cutAfterChunks: 5 },
+      timeout: {},
+      failure: [MODEL_ERROR_CODES.streamInterrupted, 502, /was cut off/],
+    },
+    {
+      title: "times out a stream that stalls mid-answer, keeping what the caller already saw",
+      reply: { text: LONG_ANSWER, chunkDelayMs: 200 },
+      timeout: { timeoutMs: 800 },
+      failure: [MODEL_ERROR_CODES.providerTimeout, 504, /stopped answering/],
+    },
+  ] as const)("$title", async ({ reply, timeout, failure: [code, status, message] }) => {
     const fake = variant.fake();
-    fake.next({ text: LONG_ANSWER, cutAfterChunks: 5 });
+    fake.next(reply);
     const deltas: string[] = [];
     const error = await expectAppError(
       variant.gateway().streamModel({
         modelId: variant.modelId,
         messages,
+        ...timeout,
         onDelta: (d) => deltas.push(d),
       }),
-      MODEL_ERROR_CODES.streamInterrupted,
-      502,
+      code,
+      status,
     );
-    expect(error.message).toMatch(/was cut off/);
+    expect(error.message).toMatch(message);
     expect(deltas.length).toBeGreaterThan(0);
     expect(fake.requests).toHaveLength(1);
   });
@@ -187,25 +213,6 @@ describe.each(variants)("$name", (variant) => {
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(error.message).toMatch(/did not answer within/);
     expect(await fake.requests[0]?.closed).toEqual({ early: true });
-  });
-
-  it("times out a stream that stalls mid-answer, keeping what the caller already saw", async () => {
-    const fake = variant.fake();
-    fake.next({ text: LONG_ANSWER, chunkDelayMs: 200 });
-    const deltas: string[] = [];
-    const error = await expectAppError(
-      variant.gateway().streamModel({
-        modelId: variant.modelId,
-        messages,
-        timeoutMs: 800,
-        onDelta: (d) => deltas.push(d),
-      }),
-      MODEL_ERROR_CODES.providerTimeout,
-      504,
-    );
-    expect(error.message).toMatch(/stopped answering/);
-    expect(deltas.length).toBeGreaterThan(0);
-    expect(fake.requests).toHaveLength(1);
   });
 
   it("aborts the provider request when the caller stops", async () => {
@@ -317,17 +324,20 @@ describe("fallback and failure", () => {
     ).toMatchObject({ billable: false, worstCaseCredits: 0 });
   });
 
-  it("says the user's key in Settings was refused: one request, no retry, no hosted key", async () => {
-    fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
-    const error = await expectAppError(
-      app.app.models.streamModel({
-        modelId: "gpt-4.1",
-        messages,
-        userKeys: { openai: { apiKey: "sk-user-bad" } },
-      }),
+  /** Streams `modelId` on the user's keys, which its provider must refuse (a 400 for the user). */
+  const refusedOnUserKey = (
+    modelId: string,
+    userKeys: { openai?: { apiKey: string }; anthropic?: { apiKey: string } },
+  ) =>
+    expectAppError(
+      app.app.models.streamModel({ modelId, messages, userKeys }),
       MODEL_ERROR_CODES.providerKeyRejected,
       400,
     );
+
+  it("says the user's key in Settings was refused: one request, no retry, no hosted key", async () => {
+    fakes.openai.next({ status: 401, errorMessage: "Incorrect API key provided: sk-user***" });
+    const error = await refusedOnUserKey("gpt-4.1", { openai: { apiKey: "sk-user-bad" } });
     expect(error.message).toBe(
       "Your OpenAI key in Settings was refused (OpenAI answered 401), so GPT-4.1 could not answer. Replace or remove the key in Settings.",
     );
@@ -336,15 +346,9 @@ describe("fallback and failure", () => {
     expect(fakes.openai.requests[0]?.headers.authorization).toBe("Bearer sk-user-bad");
 
     fakes.anthropic.next({ status: 403 });
-    const claude = await expectAppError(
-      app.app.models.streamModel({
-        modelId: "claude-sonnet-4",
-        messages,
-        userKeys: { anthropic: { apiKey: "sk-ant-user-bad" } },
-      }),
-      MODEL_ERROR_CODES.providerKeyRejected,
-      400,
-    );
+    const claude = await refusedOnUserKey("claude-sonnet-4", {
+      anthropic: { apiKey: "sk-ant-user-bad" },
+    });
     expect(claude.message).toMatch(/^Your Anthropic key in Settings was refused \(Anthropic/);
     expect(fakes.anthropic.requests).toHaveLength(1);
     // The provider's health is not blamed for a user's key.
@@ -354,15 +358,7 @@ describe("fallback and failure", () => {
       ).providers.find((p) => p.provider === "openai");
     const before = await openaiHealth();
     fakes.openai.next({ status: 403 });
-    await expectAppError(
-      app.app.models.streamModel({
-        modelId: "gpt-4.1",
-        messages,
-        userKeys: { openai: { apiKey: "sk-user-bad" } },
-      }),
-      MODEL_ERROR_CODES.providerKeyRejected,
-      400,
-    );
+    await refusedOnUserKey("gpt-4.1", { openai: { apiKey: "sk-user-bad" } });
     // It is counted as a call on a user's key, whose failure it was (decision 056).
     const after = await openaiHealth();
     const uncounted = { user_key_calls: 0, user_key_failures: 0 };
@@ -472,17 +468,11 @@ describe("fallback and failure", () => {
     );
   });
 
-  it("rejects a plan that is not JSON as the model's fault", async () => {
-    fakes.openai.next({ text: "{not json" });
-    await expectAppError(
-      app.app.models.generatePlan({ modelId: "gpt-4.1", request: "Anything" }),
-      MODEL_ERROR_CODES.invalidOutput,
-      502,
-    );
-  });
-
-  it("rejects a plan that does not match the schema as the model's fault", async () => {
-    fakes.openai.next({ json: { rationale: "x", steps: [] } });
+  it.each([
+    ["is not JSON", { text: "{not json" }],
+    ["does not match the schema", { json: { rationale: "x", steps: [] } }],
+  ])("rejects a plan that %s as the model's fault", async (_, reply) => {
+    fakes.openai.next(reply);
     await expectAppError(
       app.app.models.generatePlan({ modelId: "gpt-4.1", request: "Anything" }),
       MODEL_ERROR_CODES.invalidOutput,

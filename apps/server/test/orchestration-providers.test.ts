@@ -15,15 +15,7 @@ import {
   type RecordedRequest,
 } from "./support/fake-provider/fake-provider-server";
 import { startHostedOpenAiApp } from "./support/hosted-openai";
-import {
-  createSession,
-  eventsOf,
-  runToEnd,
-  sendMessage,
-  sessionEvents,
-  waitForEvent,
-  waitForRunEnd,
-} from "./support/runs";
+import * as runs from "./support/runs";
 import { balanceOf, setCredits, signUpWithCredits } from "./support/runs-credits";
 
 /**
@@ -59,8 +51,8 @@ async function user(credits = 500) {
 }
 
 async function runTask(client: TestClient, message = "Write a CSV parser") {
-  const session = await createSession(client);
-  const { events, ...started } = await runToEnd(client, session.id, message);
+  const session = await runs.createSession(client);
+  const { events, ...started } = await runs.runToEnd(client, session.id, message);
   const detail = (await client.get(`/api/sessions/${session.id}`)).json();
   return { session, ...started, events, detail, run: detail.runs.at(-1) as TRun };
 }
@@ -71,7 +63,7 @@ describe("planning", () => {
     fake.next({ text: "Sure! Here is my plan: first code, then review." }, { json: ONE_CODER });
     const { events, run } = await runTask(client);
     expect(events.at(-1)?.type).toBe("run.completed");
-    expect(eventsOf(events, "run.plan")[0]).toMatchObject({
+    expect(runs.eventsOf(events, "run.plan")[0]).toMatchObject({
       repaired: true,
       plan: { rationale: "One coder step is enough.", steps: [{ id: "s1", role: "coder" }] },
     });
@@ -110,7 +102,7 @@ describe("planning", () => {
 
   it("in manual mode, repairs a plan that uses a role the user did not choose", async () => {
     const { client } = await user();
-    const session = await createSession(client, {
+    const session = await runs.createSession(client, {
       manual_agent_selection: true,
       agent_preferences: { coder: { enabled: true } },
     });
@@ -126,13 +118,13 @@ describe("planning", () => {
       },
       { json: ONE_CODER },
     );
-    const { events } = await runToEnd(client, session.id, "Write a CSV parser");
+    const { events } = await runs.runToEnd(client, session.id, "Write a CSV parser");
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(bodyOf(fake.requests[0])).toContain("Use only these roles: Coder.");
     expect(bodyOf(fake.requests[1])).toContain(
       "step s1 uses the Strategist, who is not on the team",
     );
-    expect(eventsOf(events, "run.plan")[0]?.plan.steps.map((s) => s.role)).toEqual(["coder"]);
+    expect(runs.eventsOf(events, "run.plan")[0]?.plan.steps.map((s) => s.role)).toEqual(["coder"]);
   });
 
   it("fails the run with a clear error when the repair does not help, keeping the message", async () => {
@@ -182,12 +174,14 @@ describe("agents, review and synthesis", () => {
     expect(Math.max(started("s1"), started("s2"))).toBeLessThan(Math.min(done("s1"), done("s2")));
     const criticStarted = index((e) => e.type === "agent.started" && e.kind === "critic");
     expect(criticStarted).toBeGreaterThan(Math.max(done("s1"), done("s2")));
-    expect(eventsOf(events, "critic.verdict")[0]).toMatchObject({
+    expect(runs.eventsOf(events, "critic.verdict")[0]).toMatchObject({
       score: 8,
       verdict: "approve",
       revise_step_ids: [],
     });
-    expect(eventsOf(events, "agent.started").filter((e) => e.kind === "revision")).toHaveLength(0);
+    expect(
+      runs.eventsOf(events, "agent.started").filter((e) => e.kind === "revision"),
+    ).toHaveLength(0);
   });
 
   it("below the bar, revises the weakest draft once and keeps the score", async () => {
@@ -209,7 +203,7 @@ describe("agents, review and synthesis", () => {
     );
     const { events, run: stored } = await runTask(client);
     expect(events.at(-1)).toMatchObject({ type: "run.completed", critic_score: 4 });
-    expect(eventsOf(events, "critic.verdict")[0]).toMatchObject({
+    expect(runs.eventsOf(events, "critic.verdict")[0]).toMatchObject({
       score: 4,
       bar: 7,
       verdict: "revise",
@@ -253,7 +247,7 @@ describe("agents, review and synthesis", () => {
     const words = Array.from({ length: 400 }, (_, i) => `w${i}`).join(" ");
     fake.next({ json: ONE_CODER }, { text: words, chunkDelayMs: 1 });
     const { events, run: stored } = await runTask(client);
-    const deltas = eventsOf(events, "agent.delta");
+    const deltas = runs.eventsOf(events, "agent.delta");
     expect(deltas.map((d) => d.text).join("")).toBe(words);
     expect(stored.steps.find((s) => s.kind === "agent")?.output).toBe(words);
     // 400 chunks gathered into windows: typically ~10 events; the bound leaves room for a
@@ -264,11 +258,11 @@ describe("agents, review and synthesis", () => {
 
   it("gives later runs the conversation so far", async () => {
     const { client } = await user();
-    const session = await createSession(client);
+    const session = await runs.createSession(client);
     fake.next({ json: ONE_CODER }, { text: "draft" }, { text: "FINAL-ANSWER-ONE" });
-    await runToEnd(client, session.id, "FIRST-QUESTION");
+    await runs.runToEnd(client, session.id, "FIRST-QUESTION");
     fake.next({ json: ONE_CODER });
-    await runToEnd(client, session.id, "SECOND-QUESTION");
+    await runs.runToEnd(client, session.id, "SECOND-QUESTION");
     const plan = bodyOf(fake.requests[3]);
     expect(plan).toContain("FIRST-QUESTION");
     expect(plan).toContain("FINAL-ANSWER-ONE");
@@ -276,23 +270,25 @@ describe("agents, review and synthesis", () => {
   });
 });
 
+/** Saves `apiKey` as the user's own OpenAI key. */
+async function saveOpenAiKey(client: TestClient, apiKey: string) {
+  const saved = await client.put("/api/users/api-keys", { provider: "openai", apiKey });
+  expect(saved.statusCode).toBe(200);
+}
+
 describe("the user's own key", () => {
   it("runs every call on it, for no credits, still recording the usage", async () => {
     const { client, user: me } = await user(0);
-    const saved = await client.put("/api/users/api-keys", {
-      provider: "openai",
-      apiKey: "sk-user-own-key",
-    });
-    expect(saved.statusCode).toBe(200);
+    await saveOpenAiKey(client, "sk-user-own-key");
     fake.next({ json: ONE_CODER });
     // The key serves OpenAI's models the user picks; Cohort's Co* models stay on Cohort's
     // keys (decision 029).
     const onKey = { enabled: true, model: "gpt-4.1" };
-    const session = await createSession(client, {
+    const session = await runs.createSession(client, {
       coordinator_model: "gpt-4.1",
       agent_preferences: { strategist: onKey, coder: onKey, designer: onKey, critic: onKey },
     });
-    const { events } = await runToEnd(client, session.id, "Write a CSV parser");
+    const { events } = await runs.runToEnd(client, session.id, "Write a CSV parser");
     const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs.at(-1) as TRun;
     expect(events.at(-1)?.type).toBe("run.completed");
     expect(fake.requests.length).toBe(3);
@@ -301,7 +297,7 @@ describe("the user's own key", () => {
     }
     expect(stored.total_credits).toBe(0);
     expect(stored.steps.every((s) => s.credits === 0 && s.status === "completed")).toBe(true);
-    expect(eventsOf(events, "credits.changed")).toEqual([]);
+    expect(runs.eventsOf(events, "credits.changed")).toEqual([]);
     expect(await balanceOf(t.app, me.id)).toEqual({ balance: 0, held: 0, available: 0 });
     const usage = (await client.get("/api/users/usage")).json();
     expect(usage.totals).toMatchObject({ total_requests: 3, total_credits_used: 0 });
@@ -311,18 +307,14 @@ describe("the user's own key", () => {
 describe("a user's key the provider refuses", () => {
   it("ends the run with that refusal when every agent's step was on the refused key", async () => {
     const { client, user: me } = await user(100);
-    const saved = await client.put("/api/users/api-keys", {
-      provider: "openai",
-      apiKey: "sk-user-revoked",
-    });
-    expect(saved.statusCode).toBe(200);
+    await saveOpenAiKey(client, "sk-user-revoked");
     // The plan runs on Cohort's key (CoReason); the Coder's step on the user's (GPT-4.1).
     fake.next({ json: ONE_CODER }, { status: 401, errorMessage: "Incorrect API key provided" });
-    const session = await createSession(client, {
+    const session = await runs.createSession(client, {
       coordinator_model: "coreason",
       agent_preferences: { coder: { enabled: true, model: "gpt-4.1" } },
     });
-    const { events } = await runToEnd(client, session.id, "Write a CSV parser");
+    const { events } = await runs.runToEnd(client, session.id, "Write a CSV parser");
 
     expect(fake.requests.map((r) => r.headers.authorization)).toEqual([
       "Bearer sk-hosted",
@@ -341,7 +333,7 @@ describe("a user's key the provider refuses", () => {
       error: { code: "provider_key_rejected", message },
     });
     // The lane still says what the run did next.
-    expect(eventsOf(events, "agent.done")[0]?.error?.message).toBe(
+    expect(runs.eventsOf(events, "agent.done")[0]?.error?.message).toBe(
       `${message} The run continues without the Coder.`,
     );
     expect((await balanceOf(t.app, me.id)).held).toBe(0);
@@ -351,11 +343,11 @@ describe("a user's key the provider refuses", () => {
 describe("stopping", () => {
   it("cancels mid-stream: aborts the call, keeps the partial output as stopped, charges what it showed", async () => {
     const { client, user: me } = await user(100);
-    const session = await createSession(client);
+    const session = await runs.createSession(client);
     const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
     fake.next({ json: ONE_CODER }, { text: words, chunkDelayMs: 30 });
-    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
-    await waitForEvent(client, session.id, (e) => e.type === "agent.delta");
+    const { run_id } = await runs.sendMessage(client, session.id, "Write a CSV parser");
+    await runs.waitForEvent(client, session.id, (e) => e.type === "agent.delta");
     const agentRequest = fake.requests[1];
 
     const cancel = await client.post(`/api/ai/chat/${run_id}/cancel`);
@@ -363,7 +355,9 @@ describe("stopping", () => {
     expect(cancel.json()).toEqual({ run_id, status: "cancelled" });
     expect(await agentRequest?.closed).toEqual({ early: true });
 
-    const events = (await sessionEvents(client, session.id)).filter((e) => e.run_id === run_id);
+    const events = (await runs.sessionEvents(client, session.id)).filter(
+      (e) => e.run_id === run_id,
+    );
     expect(events.at(-1)).toMatchObject({ type: "run.cancelled", reason: "user" });
     const stored = (await client.get(`/api/sessions/${session.id}`)).json().runs[0] as TRun;
     expect(stored.status).toBe("cancelled");
@@ -388,7 +382,7 @@ describe("stopping", () => {
         outputTokens: estimateTokens(words),
       }),
     );
-    expect(eventsOf(events, "agent.done")).toEqual([
+    expect(runs.eventsOf(events, "agent.done")).toEqual([
       expect.objectContaining({
         step_id: "s1",
         status: "stopped",
@@ -399,7 +393,8 @@ describe("stopping", () => {
     expect(words.startsWith(agent?.output ?? "x")).toBe(true);
     expect(agent?.output.length).toBeLessThan(words.length);
     expect(
-      eventsOf(events, "agent.delta")
+      runs
+        .eventsOf(events, "agent.delta")
         .map((d) => d.text)
         .join(""),
     ).toBe(agent?.output);
@@ -413,16 +408,16 @@ describe("stopping", () => {
 
   it("aborts a call started beside its hold when the hold is refused, showing nothing of it", async () => {
     const { client, user: me } = await user(100);
-    const session = await createSession(client);
+    const session = await runs.createSession(client);
     // The plan costs its whole hold, and nothing else is left: the Coder's hold is refused.
     fake.next(
       { json: ONE_CODER, firstByteDelayMs: 300, usage: { inputTokens: 1e7, outputTokens: 1e7 } },
       { text: "This draft must never be shown.", firstByteDelayMs: 200 },
     );
-    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
+    const { run_id } = await runs.sendMessage(client, session.id, "Write a CSV parser");
     await setCredits(t.app, me.id, (await balanceOf(t.app, me.id)).held);
 
-    const events = await waitForRunEnd(client, session.id, run_id);
+    const events = await runs.waitForRunEnd(client, session.id, run_id);
     expect(events.at(-1)).toMatchObject({ type: "run.failed", code: "insufficient_credits" });
     expect(events.filter((e) => e.type.startsWith("agent."))).toEqual([]);
     // Whether or not the Coder's request had gone out when the hold was refused, none ran on.
@@ -436,10 +431,10 @@ describe("stopping", () => {
 
   it("allows one run at a time per session (409 run_in_progress) until it is stopped", async () => {
     const { client } = await user();
-    const session = await createSession(client);
+    const session = await runs.createSession(client);
     fake.next({ hang: true });
     const asked = fake.requests.length;
-    const { run_id } = await sendMessage(client, session.id, "First");
+    const { run_id } = await runs.sendMessage(client, session.id, "First");
     // The first run's planning call takes the hanging reply (with the job queue the run
     // starts a moment after the answer, and a stop before that would leave the reply unused).
     await fake.waitForRequests(asked + 1);
@@ -448,7 +443,7 @@ describe("stopping", () => {
     expect(second.json().error.code).toBe("run_in_progress");
     expect((await client.post(`/api/ai/chat/${run_id}/cancel`)).json().status).toBe("cancelled");
     fake.next({ json: ONE_CODER });
-    const third = await runToEnd(client, session.id, "Third");
+    const third = await runs.runToEnd(client, session.id, "Third");
     expect(third.events.at(-1)?.type).toBe("run.completed");
     const messages = (await client.get(`/api/sessions/${session.id}`)).json().messages;
     expect(messages.map((m: { content: string }) => m.content)).toEqual([
@@ -460,7 +455,7 @@ describe("stopping", () => {
 
   it("starts one of two runs sent at once, holding and storing nothing for the other", async () => {
     const { client, user: me } = await user();
-    const session = await createSession(client);
+    const session = await runs.createSession(client);
     fake.next({ hang: true });
     const responses = await Promise.all(
       ["One", "Two"].map((message) =>
@@ -481,15 +476,15 @@ describe("stopping", () => {
     expect(rows[0]?.n).toBe(1);
     const started = responses.find((r) => r.statusCode === 202)?.json().run_id as string;
     expect((await client.post(`/api/ai/chat/${started}/cancel`)).json().status).toBe("cancelled");
-    await waitForRunEnd(client, session.id, started);
+    await runs.waitForRunEnd(client, session.id, started);
     expect((await balanceOf(t.app, me.id)).held).toBe(0);
   });
 
   it("stops the running task when the session is paused or deleted", async () => {
     const { client, user: me } = await user();
-    const session = await createSession(client);
+    const session = await runs.createSession(client);
     fake.next({ hang: true });
-    const first = await sendMessage(client, session.id, "First");
+    const first = await runs.sendMessage(client, session.id, "First");
     const paused = await client.put(`/api/sessions/${session.id}/status`, { status: "paused" });
     expect(paused.json().session.status).toBe("paused");
     const detail = (await client.get(`/api/sessions/${session.id}`)).json();
@@ -497,7 +492,7 @@ describe("stopping", () => {
 
     await client.put(`/api/sessions/${session.id}/status`, { status: "active" });
     fake.next({ hang: true });
-    await sendMessage(client, session.id, "Second");
+    await runs.sendMessage(client, session.id, "Second");
     expect((await client.delete(`/api/sessions/${session.id}`)).statusCode).toBe(200);
     expect((await client.get(`/api/sessions/${session.id}`)).statusCode).toBe(404);
     expect((await balanceOf(t.app, me.id)).held).toBe(0);
@@ -515,9 +510,9 @@ describe("stopping", () => {
     let next: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
       const { client, user: me, token } = await signUpWithCredits(app, 50);
-      const session = await createSession(client);
+      const session = await runs.createSession(client);
       fake.next({ json: ONE_CODER }, { hang: true });
-      const { run_id } = await sendMessage(client, session.id, "Long task");
+      const { run_id } = await runs.sendMessage(client, session.id, "Long task");
       await fake.waitForRequests(2);
       await app.close();
       // Handed on, not ended: the planning call is kept, the cut-off call stopped and released.
@@ -536,7 +531,7 @@ describe("stopping", () => {
       next = await buildApp(env, { db: testDb.db, redisPrefix: prefix });
       const viaNext = new TestClient(next);
       viaNext.bearer = token;
-      const events = await waitForRunEnd(viaNext, session.id, run_id, 40_000);
+      const events = await runs.waitForRunEnd(viaNext, session.id, run_id, 40_000);
       expect(events.find((e) => e.type === "run.resumed")).toMatchObject({
         from_status: "running",
         reused_steps: 1,
@@ -579,7 +574,7 @@ describe("a provider failing mid-run", () => {
 
   it("falls back to the next provider first, else goes on without the agent and says so", async () => {
     const { client, user: me } = await signUpWithCredits(two.app, 500);
-    const session = await createSession(client, {
+    const session = await runs.createSession(client, {
       manual_agent_selection: true,
       agent_preferences: {
         coder: { enabled: true, model: "gpt-4.1" },
@@ -601,9 +596,9 @@ describe("a provider failing mid-run", () => {
     });
     openai.defaultReply = { text: "OPENAI-DRAFT" };
     anthropic.defaultReply = { status: 500, errorMessage: "overloaded" };
-    const { events } = await runToEnd(client, session.id, "Build a landing page");
+    const { events } = await runs.runToEnd(client, session.id, "Build a landing page");
     expect(events.at(-1)?.type).toBe("run.completed");
-    const done = Object.fromEntries(eventsOf(events, "agent.done").map((e) => [e.step_id, e]));
+    const done = Object.fromEntries(runs.eventsOf(events, "agent.done").map((e) => [e.step_id, e]));
     expect(done.s1).toMatchObject({ status: "completed", provider: "openai" });
     expect(done.s2).toMatchObject({ status: "completed", provider: "openai" });
     expect(done.s3).toMatchObject({

@@ -43,25 +43,39 @@ const env = () =>
 
 const modelRef = { model: "cologic", model_name: "CoLogic", provider: "openai", simulated: false };
 
+/**
+ * The start of a run an instance was making when it crashed: a user with 20 credits, their
+ * session and message, and `heldHundredths` held for the run's `holdPart`; the instance is
+ * closed, and the test writes the rest of what the crash left.
+ */
+async function crashedRunOf(message: string, heldHundredths: number, holdPart: string) {
+  const first = await startInstance(env(), testDb.db);
+  const { client, user, token } = await signUpWithCredits(first, 20);
+  const session = await createSession(client);
+  const runId = randomUUID();
+  const hold = await reserveCredits(
+    creditsDeps(first),
+    personalPayer(user.id),
+    hundredths(heldHundredths),
+    `run:${runId}:${holdPart}`,
+  );
+  await first.close();
+  const messageId = randomUUID();
+  await testDb.db.query(
+    `INSERT INTO session_messages (id, session_id, role, content, run_id) VALUES ($1, $2, 'user', $3, $4)`,
+    [messageId, session.id, message, runId],
+  );
+  return { first, user, token, session, runId, hold, messageId };
+}
+
 describe("a run left running by a crash", () => {
   it("is resumed from its last completed step: the cut-off call is released and made again, nothing is paid twice", async () => {
-    const first = await startInstance(env(), testDb.db);
-    const { client: firstClient, user, token } = await signUpWithCredits(first, 20);
-    const session = await createSession(firstClient);
     // What a crash mid-run leaves behind: an active run with its plan, one agent's call
     // completed (and paid), the other's cut off with its hold still open.
-    const runId = randomUUID();
-    const hold = await reserveCredits(
-      creditsDeps(first),
-      personalPayer(user.id),
-      hundredths(500),
-      `run:${runId}:crashed`,
-    );
-    await first.close();
-    const messageId = randomUUID();
-    await testDb.db.query(
-      `INSERT INTO session_messages (id, session_id, role, content, run_id) VALUES ($1, $2, 'user', 'Lost?', $3)`,
-      [messageId, session.id, runId],
+    const { first, user, token, session, runId, hold, messageId } = await crashedRunOf(
+      "Lost?",
+      500,
+      "crashed",
     );
     const plan = {
       mode: "automatic",
@@ -138,21 +152,10 @@ describe("a run left running by a crash", () => {
   });
 
   it("ends as failed, its holds released, once it was resumed too often", async () => {
-    const app = await startInstance(env(), testDb.db);
-    const { client, user, token } = await signUpWithCredits(app, 20);
-    const session = await createSession(client);
-    const runId = randomUUID();
-    const hold = await reserveCredits(
-      creditsDeps(app),
-      personalPayer(user.id),
-      hundredths(300),
-      `run:${runId}:plan`,
-    );
-    await app.close();
-    const messageId = randomUUID();
-    await testDb.db.query(
-      `INSERT INTO session_messages (id, session_id, role, content, run_id) VALUES ($1, $2, 'user', 'Again?', $3)`,
-      [messageId, session.id, runId],
+    const { user, token, session, runId, hold, messageId } = await crashedRunOf(
+      "Again?",
+      300,
+      "plan",
     );
     await testDb.db.query(
       `INSERT INTO runs (id, session_id, user_id, message_id, status, mode, coordinator_model, instance_id, heartbeat_at, first_seq, resume_count)

@@ -9,16 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import {
-  CODER_AND_CRITIC,
-  createSession,
-  eventsOf,
-  runToEnd,
-  sendMessage,
-  sessionEvents,
-  waitForEvent,
-  waitForRunEnd,
-} from "./support/runs";
+import * as runs from "./support/runs";
 import { balanceOf, setCredits, signUpWithCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
 
@@ -43,8 +34,8 @@ function user(credits = 200) {
 
 /** A session with one completed run of the Coder and the Critic. */
 async function completedRun(client: TestClient) {
-  const session = await createSession(client, CODER_AND_CRITIC);
-  const { run_id, events } = await runToEnd(
+  const session = await runs.createSession(client, runs.CODER_AND_CRITIC);
+  const { run_id, events } = await runs.runToEnd(
     client,
     session.id,
     "Write a Python function that parses CSV",
@@ -88,7 +79,7 @@ describe("re-running a step with another model", () => {
     const { client, user: me } = await user(200);
     const { session, run, coderStep } = await completedRun(client);
     const before = await balanceOf(t.app, me.id);
-    const seqBefore = (await sessionEvents(client, session.id)).at(-1)?.seq ?? 0;
+    const seqBefore = (await runs.sessionEvents(client, session.id)).at(-1)?.seq ?? 0;
 
     const response = await client.post(rerunUrl(session.id, run.id, coderStep), {
       model: "coquick",
@@ -100,11 +91,11 @@ describe("re-running a step with another model", () => {
     await rerunFinished(run.id);
 
     // The events: the usual lane events of the run, marked as version 2, then the review.
-    const events = (await sessionEvents(client, session.id, seqBefore)) as TRunEvent[];
+    const events = (await runs.sessionEvents(client, session.id, seqBefore)) as TRunEvent[];
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => seqBefore + 1 + i));
     expect(events.every((e) => e.run_id === run.id)).toBe(true);
     const v1 = run.steps.find((s) => s.kind === "agent" && s.step_id === coderStep);
-    const started = eventsOf(events, "agent.started");
+    const started = runs.eventsOf(events, "agent.started");
     expect(started[0]).toMatchObject({
       call_id: accepted.call_id,
       step_id: coderStep,
@@ -115,9 +106,9 @@ describe("re-running a step with another model", () => {
       rerun_of: v1?.id,
       temperature: 0.3,
     });
-    const done = eventsOf(events, "agent.done").find((e) => e.call_id === accepted.call_id);
+    const done = runs.eventsOf(events, "agent.done").find((e) => e.call_id === accepted.call_id);
     expect(done).toMatchObject({ status: "completed", error: null });
-    const verdict = eventsOf(events, "critic.verdict")[0];
+    const verdict = runs.eventsOf(events, "critic.verdict")[0];
     expect(verdict?.rerun_call_id).toBe(accepted.call_id);
     expect(verdict?.revise_step_ids).toEqual([]);
     expect(started[1]).toMatchObject({ kind: "critic", version: 2, rerun_of: accepted.call_id });
@@ -147,7 +138,7 @@ describe("re-running a step with another model", () => {
     expect(balance.balance).toBeCloseTo(before.balance - spent, 2);
     const detail = (await client.get(`/api/sessions/${session.id}`)).json();
     expect(detail.session.spent_credits).toBeCloseTo(run.total_credits + spent, 2);
-    const charges = eventsOf(events, "credits.changed").map((c) => c.call_id);
+    const charges = runs.eventsOf(events, "credits.changed").map((c) => c.call_id);
     expect(charges).toEqual([accepted.call_id, review?.id]);
 
     // A third version without review: no Critic call.
@@ -172,7 +163,7 @@ describe("re-running a step with another model", () => {
     const { client } = await user(200);
     const { client: stranger } = await user(200);
     const { session, run, coderStep } = await completedRun(client);
-    const other = await createSession(client, CODER_AND_CRITIC);
+    const other = await runs.createSession(client, runs.CODER_AND_CRITIC);
     const cases: [TestClient, string, unknown, number, string][] = [
       [stranger, rerunUrl(session.id, run.id, coderStep), { model: "coquick" }, 404, "not_found"],
       [client, rerunUrl(other.id, run.id, coderStep), { model: "coquick" }, 404, "not_found"],
@@ -330,7 +321,7 @@ describe("re-writing the answer with a re-run version", () => {
     const { session, run, coderStep, rerunCallId } = await rerunVersion(client);
     const before = await balanceOf(t.app, me.id);
     const detailBefore = (await client.get(`/api/sessions/${session.id}`)).json();
-    const seqBefore = (await sessionEvents(client, session.id)).at(-1)?.seq ?? 0;
+    const seqBefore = (await runs.sessionEvents(client, session.id)).at(-1)?.seq ?? 0;
 
     const response = await client.post(synthesizeUrl(session.id, run.id, coderStep, 2));
     expect(response.statusCode).toBe(202);
@@ -345,14 +336,14 @@ describe("re-writing the answer with a re-run version", () => {
 
     // Events: the answer's start, its text as final.delta marked with the re-run, its end and
     // its charge; no run event.
-    const events = (await sessionEvents(client, session.id, seqBefore)) as TRunEvent[];
+    const events = (await runs.sessionEvents(client, session.id, seqBefore)) as TRunEvent[];
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => seqBefore + 1 + i));
     expect(events.map((e) => e.type).filter((type, i, all) => all.indexOf(type) === i)).toEqual([
       "final.version",
       "final.delta",
       "credits.changed",
     ]);
-    const versions = eventsOf(events, "final.version");
+    const versions = runs.eventsOf(events, "final.version");
     expect(versions.map((e) => e.status)).toEqual(["running", "completed"]);
     expect(versions[0]).toMatchObject({
       call_id: accepted.call_id,
@@ -361,7 +352,7 @@ describe("re-writing the answer with a re-run version", () => {
       version: 2,
       model: run.coordinator_model,
     });
-    const deltas = eventsOf(events, "final.delta");
+    const deltas = runs.eventsOf(events, "final.delta");
     expect(deltas.every((d) => d.call_id === accepted.call_id)).toBe(true);
     expect(deltas.every((d) => d.rerun_call_id === rerunCallId)).toBe(true);
     const text = deltas.map((d) => d.text).join("");
@@ -387,7 +378,7 @@ describe("re-writing the answer with a re-run version", () => {
 
     // Money: charged once, nothing held, the session's spend follows; the run's total stays.
     expect(answer?.credits).toBeGreaterThan(0);
-    expect(eventsOf(events, "credits.changed").map((c) => [c.call_id, c.credits])).toEqual([
+    expect(runs.eventsOf(events, "credits.changed").map((c) => [c.call_id, c.credits])).toEqual([
       [accepted.call_id, answer?.credits],
     ]);
     const balance = await balanceOf(t.app, me.id);
@@ -410,7 +401,7 @@ describe("re-writing the answer with a re-run version", () => {
     const { client } = await user(200);
     const { client: stranger } = await user(200);
     const { session, run, coderStep } = await rerunVersion(client, false);
-    const other = await createSession(client, CODER_AND_CRITIC);
+    const other = await runs.createSession(client, runs.CODER_AND_CRITIC);
     const cases: [TestClient, string, number, string][] = [
       [stranger, synthesizeUrl(session.id, run.id, coderStep, 2), 404, "not_found"],
       [client, synthesizeUrl(other.id, run.id, coderStep, 2), 404, "not_found"],
@@ -478,7 +469,7 @@ describe("a re-run over the session's socket", () => {
   it("streams live to a joined client, numbered after the run's events, the same as stored", async () => {
     const { client, token } = await user(200);
     const { session, run, coderStep } = await completedRun(client);
-    const stored = await sessionEvents(client, session.id);
+    const stored = await runs.sessionEvents(client, session.id);
     const lastSeq = stored.at(-1)?.seq ?? 0;
     const socket = sockets.open({ token });
     const live: TRunEvent[] = [];
@@ -491,7 +482,7 @@ describe("a re-run over the session's socket", () => {
       await client.post(rerunUrl(session.id, run.id, coderStep), { model: "coquick" })
     ).json();
     await rerunFinished(run.id);
-    const after = await sessionEvents(client, session.id, lastSeq);
+    const after = await runs.sessionEvents(client, session.id, lastSeq);
     const deadline = Date.now() + 5_000;
     while (live.length < after.length && Date.now() < deadline) await sleep(10);
     expect(takeNewEvents(lastSeq, live).events).toEqual(after);
@@ -517,7 +508,7 @@ describe("regenerating an answer", () => {
     const again = response.json();
     expect(again.message_id).toBe(run.message_id);
     expect(again.run_id).not.toBe(run.id);
-    const events = await waitForRunEnd(client, session.id, again.run_id);
+    const events = await runs.waitForRunEnd(client, session.id, again.run_id);
     expect(events[0]).toMatchObject({ type: "run.started", message: { id: run.message_id } });
     expect(events.at(-1)?.type).toBe("run.completed");
 
@@ -545,8 +536,8 @@ describe("re-runs and running work", () => {
   it("answers 409 while the run is still going", async () => {
     const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
-    const session = await createSession(client, CODER_AND_CRITIC);
-    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
+    const session = await runs.createSession(client, runs.CODER_AND_CRITIC);
+    const { run_id } = await runs.sendMessage(client, session.id, "Write a CSV parser");
     const early = await client.post(rerunUrl(session.id, run_id, "s1"), { model: "coquick" });
     expect(early.statusCode).toBe(409);
     expect(early.json().error.code).toBe("run_in_progress");
@@ -556,19 +547,23 @@ describe("re-runs and running work", () => {
     expect(answer.statusCode).toBe(409);
     expect(answer.json().error.code).toBe("run_in_progress");
     await client.post(`/api/ai/chat/${run_id}/cancel`);
-    await waitForRunEnd(client, session.id, run_id);
+    await runs.waitForRunEnd(client, session.id, run_id);
     expect((await balanceOf(slow.app, signed.user.id)).held).toBe(0);
   });
 
   it("gives a lane stopped mid-stream the tokens it used (estimated), charged for what it showed", async () => {
     const signed = await signUpWithCredits(slow.app, 200);
     const { client } = signed;
-    const session = await createSession(client, CODER_AND_CRITIC);
-    const { run_id } = await sendMessage(client, session.id, "Write a CSV parser");
-    await waitForEvent(client, session.id, (e) => e.type === "agent.delta" && e.kind === "agent");
+    const session = await runs.createSession(client, runs.CODER_AND_CRITIC);
+    const { run_id } = await runs.sendMessage(client, session.id, "Write a CSV parser");
+    await runs.waitForEvent(
+      client,
+      session.id,
+      (e) => e.type === "agent.delta" && e.kind === "agent",
+    );
     await client.post(`/api/ai/chat/${run_id}/cancel`);
-    const events = await waitForRunEnd(client, session.id, run_id);
-    const stopped = eventsOf(events, "agent.done").find((e) => e.status === "stopped");
+    const events = await runs.waitForRunEnd(client, session.id, run_id);
+    const stopped = runs.eventsOf(events, "agent.done").find((e) => e.status === "stopped");
     const text = events
       .filter((e) => e.type === "agent.delta" && e.call_id === stopped?.call_id)
       .map((e) => (e.type === "agent.delta" ? e.text : ""))
@@ -593,8 +588,8 @@ describe("re-runs and running work", () => {
       await paced.app.ready();
       const signed = await signUpWithCredits(paced.app, 200);
       const { client } = signed;
-      const session = await createSession(client, CODER_AND_CRITIC);
-      const { run_id } = await runToEnd(client, session.id, "Write a CSV parser", 60_000);
+      const session = await runs.createSession(client, runs.CODER_AND_CRITIC);
+      const { run_id } = await runs.runToEnd(client, session.id, "Write a CSV parser", 60_000);
       const run = await runOf(client, session.id, run_id);
       const step = run.plan?.steps.find((s) => s.role === "coder")?.id ?? "";
       const before = await balanceOf(paced.app, signed.user.id);
@@ -625,9 +620,9 @@ describe("re-runs and running work", () => {
       if (stopped?.output === "") expect(charged).toBe(0);
       else expect(charged).toBeGreaterThan(0);
       expect(after.status).toBe("completed");
-      const done = eventsOf(await sessionEvents(client, session.id), "agent.done").find(
-        (e) => e.call_id === call_id,
-      );
+      const done = runs
+        .eventsOf(await runs.sessionEvents(client, session.id), "agent.done")
+        .find((e) => e.call_id === call_id);
       expect(done).toMatchObject({ status: "stopped", credits: charged });
 
       // A stopped version is no draft to write an answer from.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import type { Db, Queryable } from "../src/db/client";
 import { setUserRole } from "../src/modules/users/set-user-role";
-import { adminClient, logIn, signUp } from "./support/accounts";
+import { adminClient, logIn, publishAgreement, signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig } from "./support/app";
 import type { TestClient } from "./support/client";
 
@@ -66,16 +66,9 @@ afterAll(async () => {
 });
 
 let published = 0;
-async function publishNewVersion(): Promise<{ id: string; version: string }> {
+function publishNewVersion(): Promise<{ id: string; version: string }> {
   published += 1;
-  const response = await adminA.post("/api/admin/agreements", {
-    version: `9.${published}`,
-    content: `# Cohort User Agreement\n\nVersion 9.${published}.`,
-    effectiveDate: "2026-03-01",
-    allowDecline: false,
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json().agreement;
+  return publishAgreement(adminA, `9.${published}`);
 }
 
 describe("an authenticated product call", () => {

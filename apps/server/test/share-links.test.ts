@@ -4,9 +4,9 @@ import {
   type TSharedView,
   type TShareLink,
 } from "@cohort/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
-import { createTestApp, listenLocally, type TestApp } from "./support/app";
+import { listeningAppForBlock } from "./support/app";
 import { TestClient } from "./support/client";
 import { CODER_AND_CRITIC, createSession, runToEnd, sendMessage } from "./support/runs";
 import { signUpWithCredits } from "./support/runs-credits";
@@ -14,16 +14,7 @@ import { parseSse, type SseEvent } from "./support/sse";
 import { createTeam } from "./support/workspaces";
 
 /** Read-only share links to a session or one run (decision 045): access, filtering, revocation. */
-let t: TestApp;
-let url = "";
-
-beforeAll(async () => {
-  t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
-  url = await listenLocally(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = listeningAppForBlock({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
 
 function owner(): Promise<SignedUp> {
   return signUpWithCredits(t.app, 200, { firstName: "Grace", lastName: "Hopper" });
@@ -238,7 +229,7 @@ describe("the public view", () => {
 /** Reads a live stream over real HTTP, frame by frame. */
 async function openStream(token: string, after = 0) {
   const controller = new AbortController();
-  const response = await fetch(`${url}/api/share/${token}/events?after=${after}`, {
+  const response = await fetch(`${t.url}/api/share/${token}/events?after=${after}`, {
     signal: controller.signal,
   });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -306,7 +297,7 @@ describe("live links", () => {
     const last = await stream.readUntil(() => false);
     expect(stream.ended()).toBe(true);
     expect(last.at(-1)).toEqual({ event: "end", data: { reason: "gone" } });
-    expect((await fetch(`${url}/api/share/${made.share.token}/events`)).status).toBe(404);
+    expect((await fetch(`${t.url}/api/share/${made.share.token}/events`)).status).toBe(404);
   });
 
   it("has no stream for a link that is not live", async () => {

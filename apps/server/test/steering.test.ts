@@ -9,16 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedUp, signUp } from "./support/accounts";
 import { createTestApp, restartableInstances, type TestApp } from "./support/app";
 import type { TestClient } from "./support/client";
-import {
-  createSession,
-  eventsOf,
-  runToEnd,
-  sendMessage,
-  sessionEvents,
-  waitForEvent,
-  waitForResume,
-  waitForRunEnd,
-} from "./support/runs";
+import * as runs from "./support/runs";
 import { signUpWithCredits } from "./support/runs-credits";
 
 /**
@@ -47,8 +38,8 @@ const planUrl = (sessionId: string, runId: string) =>
   `/api/sessions/${sessionId}/runs/${runId}/plan`;
 
 async function plannedRun(client: TestClient, sessionId: string) {
-  const { run_id } = await sendMessage(client, sessionId, TASK);
-  const planned = (await waitForEvent(
+  const { run_id } = await runs.sendMessage(client, sessionId, TASK);
+  const planned = (await runs.waitForEvent(
     client,
     sessionId,
     (e) => e.run_id === run_id && e.type === "run.planned",
@@ -69,7 +60,7 @@ const editOf = (review: TPlanReview): TPlanEditStep[] =>
 
 describe("plan review", () => {
   it("waits in planned; bad plans are 400s; an edited plan runs as edited: a removed step never runs, a changed model is used", async () => {
-    const session = await createSession(me.client, {
+    const session = await runs.createSession(me.client, {
       review_plan: true,
       manual_agent_selection: true,
       agent_preferences: {
@@ -87,8 +78,10 @@ describe("plan review", () => {
     });
     expect(new Date(review.expires_at).getTime()).toBeGreaterThan(Date.now());
     // Nothing runs while it waits.
-    const before = (await sessionEvents(me.client, session.id)).filter((e) => e.run_id === run_id);
-    expect(eventsOf(before, "agent.started")).toHaveLength(0);
+    const before = (await runs.sessionEvents(me.client, session.id)).filter(
+      (e) => e.run_id === run_id,
+    );
+    expect(runs.eventsOf(before, "agent.started")).toHaveLength(0);
     const detail = await me.client.get(`/api/sessions/${session.id}`);
     expect(JSON.stringify(detail.json())).toContain('"planned"');
 
@@ -145,12 +138,12 @@ describe("plan review", () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe(STEERING_ERROR_CODES.notPlanned);
 
-    const events = await waitForRunEnd(me.client, session.id, run_id, RUN_MS);
-    expect(eventsOf(events, "run.completed")).toHaveLength(1);
-    expect(eventsOf(events, "plan.started")).toMatchObject([
+    const events = await runs.waitForRunEnd(me.client, session.id, run_id, RUN_MS);
+    expect(runs.eventsOf(events, "run.completed")).toHaveLength(1);
+    expect(runs.eventsOf(events, "plan.started")).toMatchObject([
       { edited: true, by_name: me.user.displayName },
     ]);
-    const lanes = eventsOf(events, "agent.started").filter((e) => e.kind === "agent");
+    const lanes = runs.eventsOf(events, "agent.started").filter((e) => e.kind === "agent");
     expect(lanes.map((e) => e.step_id)).not.toContain(removed.id);
     expect(lanes.find((e) => e.step_id === changed.id)).toMatchObject({ model: newModel });
     const ended = (await me.client.get(planUrl(session.id, run_id))).json() as TPlanReview;
@@ -158,15 +151,15 @@ describe("plan review", () => {
   });
 
   it("is off by default: a run goes straight on", async () => {
-    const session = await createSession(me.client);
+    const session = await runs.createSession(me.client);
     expect(session.review_plan).toBe(false);
-    const { events } = await runToEnd(me.client, session.id, TASK, RUN_MS);
-    expect(eventsOf(events, "run.planned")).toHaveLength(0);
-    expect(eventsOf(events, "run.completed")).toHaveLength(1);
+    const { events } = await runs.runToEnd(me.client, session.id, TASK, RUN_MS);
+    expect(runs.eventsOf(events, "run.planned")).toHaveLength(0);
+    expect(runs.eventsOf(events, "run.completed")).toHaveLength(1);
   });
 
   it("a message sent while the run waits is queued and taken at the first step", async () => {
-    const session = await createSession(me.client, { review_plan: true });
+    const session = await runs.createSession(me.client, { review_plan: true });
     const { run_id, review } = await plannedRun(me.client, session.id);
     const url = `/api/sessions/${session.id}/runs/${run_id}/messages`;
     const queued = await me.client.post(url, { message: "Use a blue colour scheme." });
@@ -174,15 +167,15 @@ describe("plan review", () => {
     expect(queued.json()).toMatchObject({ mode: "queue", message: STEERING_MESSAGES.queued });
     expect((await me.client.post(url, { message: "  " })).statusCode).toBe(400);
     expect((await me.client.post(`${planUrl(session.id, run_id)}/start`, {})).statusCode).toBe(200);
-    const events = await waitForRunEnd(me.client, session.id, run_id, RUN_MS);
-    expect(eventsOf(events, "message.queued")).toMatchObject([
+    const events = await runs.waitForRunEnd(me.client, session.id, run_id, RUN_MS);
+    expect(runs.eventsOf(events, "message.queued")).toMatchObject([
       { queued_id: queued.json().queued_id, text: "Use a blue colour scheme." },
     ]);
     const firstLane = review.plan.steps.filter((s) => s.phase === "agent").map((s) => s.id);
-    expect(eventsOf(events, "message.taken")).toMatchObject([
+    expect(runs.eventsOf(events, "message.taken")).toMatchObject([
       { queued_ids: [queued.json().queued_id] },
     ]);
-    expect(firstLane).toContain(eventsOf(events, "message.taken")[0]?.before_step);
+    expect(firstLane).toContain(runs.eventsOf(events, "message.taken")[0]?.before_step);
     // After the run, queuing is refused.
     const late = await me.client.post(url, { message: "too late" });
     expect(late.statusCode).toBe(409);
@@ -198,15 +191,15 @@ describe("plan review time-out", () => {
 
   it("a plan nobody starts ends the run as failed with the expiry message", async () => {
     const user = await signUpWithCredits(short.app, 100);
-    const session = await createSession(user.client, { review_plan: true });
-    const { run_id, events } = await runToEnd(user.client, session.id, TASK, RUN_MS);
-    expect(eventsOf(events, "run.failed")).toMatchObject([
+    const session = await runs.createSession(user.client, { review_plan: true });
+    const { run_id, events } = await runs.runToEnd(user.client, session.id, TASK, RUN_MS);
+    expect(runs.eventsOf(events, "run.failed")).toMatchObject([
       {
         code: STEERING_ERROR_CODES.planReviewExpired,
         message: STEERING_MESSAGES.expired(1),
       },
     ]);
-    expect(eventsOf(events, "agent.started")).toHaveLength(0);
+    expect(runs.eventsOf(events, "agent.started")).toHaveLength(0);
     const review = (await user.client.get(planUrl(session.id, run_id))).json() as TPlanReview;
     expect(review).toMatchObject({ status: "expired", run_status: "failed" });
     const late = await user.client.post(`${planUrl(session.id, run_id)}/start`, {});
@@ -223,28 +216,30 @@ describe("a restart while the plan waits", () => {
     async () => {
       const first = await start();
       const user = await signUpWithCredits(first, 100);
-      const session = await createSession(user.client, { review_plan: true });
+      const session = await runs.createSession(user.client, { review_plan: true });
       const { run_id, review } = await plannedRun(user.client, session.id);
       await first.close();
 
       const second = await start();
       try {
         const client = user.client.on(second);
-        await waitForResume(client, session.id, run_id, RUN_MS);
+        await runs.waitForResume(client, session.id, run_id, RUN_MS);
         const again = (await client.get(planUrl(session.id, run_id))).json() as TPlanReview;
         expect(again).toMatchObject({ id: review.id, status: "pending", run_status: "planned" });
         expect(again.plan).toEqual(review.plan);
         // A reloaded page replays the plan and the wait.
-        const replay = (await sessionEvents(client, session.id)).filter((e) => e.run_id === run_id);
-        expect(new Set(eventsOf(replay, "run.planned").map((e) => e.review_id))).toEqual(
+        const replay = (await runs.sessionEvents(client, session.id)).filter(
+          (e) => e.run_id === run_id,
+        );
+        expect(new Set(runs.eventsOf(replay, "run.planned").map((e) => e.review_id))).toEqual(
           new Set([review.id]),
         );
         expect((await client.post(`${planUrl(session.id, run_id)}/start`, {})).statusCode).toBe(
           200,
         );
-        const events = await waitForRunEnd(client, session.id, run_id, RUN_MS);
-        expect(eventsOf(events, "run.completed")).toHaveLength(1);
-        expect(eventsOf(events, "plan.started")).toHaveLength(1);
+        const events = await runs.waitForRunEnd(client, session.id, run_id, RUN_MS);
+        expect(runs.eventsOf(events, "run.completed")).toHaveLength(1);
+        expect(runs.eventsOf(events, "plan.started")).toHaveLength(1);
       } finally {
         await second.close();
       }
@@ -265,7 +260,7 @@ describe("steering lanes", () => {
   it(
     "Steer stops a lane mid-stream, keeps its text and goes on with the note; Skip ends another; the run completes",
     async () => {
-      const session = await createSession(user.client, {
+      const session = await runs.createSession(user.client, {
         review_plan: true,
         manual_agent_selection: true,
         agent_preferences: {
@@ -285,7 +280,7 @@ describe("steering lanes", () => {
       ).toBe(200);
       const steered = steps[0] as TPlanEditStep;
       const skipped = steps[1] as TPlanEditStep;
-      await waitForEvent(
+      await runs.waitForEvent(
         user.client,
         session.id,
         (e) => e.run_id === run_id && e.type === "agent.delta" && e.step_id === steered.id,
@@ -301,9 +296,9 @@ describe("steering lanes", () => {
       expect(steer.statusCode).toBe(202);
       const skip = await user.client.post(lane(skipped.id), { action: "skip" });
       expect(skip.statusCode).toBe(202);
-      const events = await waitForRunEnd(user.client, session.id, run_id, RUN_MS * 2);
-      expect(eventsOf(events, "run.completed")).toHaveLength(1);
-      expect(eventsOf(events, "lane.steered")).toEqual(
+      const events = await runs.waitForRunEnd(user.client, session.id, run_id, RUN_MS * 2);
+      expect(runs.eventsOf(events, "run.completed")).toHaveLength(1);
+      expect(runs.eventsOf(events, "lane.steered")).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
             lane: steered.id,
@@ -315,7 +310,7 @@ describe("steering lanes", () => {
       );
       // The steered lane: its first call stopped with its text kept and counted, then a
       // second call on the same step completed.
-      const calls = eventsOf(events, "agent.done").filter((e) => e.step_id === steered.id);
+      const calls = runs.eventsOf(events, "agent.done").filter((e) => e.step_id === steered.id);
       expect(calls.map((c) => c.status)).toEqual(["stopped", "completed"]);
       expect(calls[0]?.output_tokens).toBeGreaterThan(0);
       const firstText = events
@@ -324,14 +319,16 @@ describe("steering lanes", () => {
         .join("");
       expect(firstText.length).toBeGreaterThan(0);
       // The skipped lane ended stopped, and never started again.
-      const skippedCalls = eventsOf(events, "agent.done").filter((e) => e.step_id === skipped.id);
+      const skippedCalls = runs
+        .eventsOf(events, "agent.done")
+        .filter((e) => e.step_id === skipped.id);
       expect(skippedCalls.length).toBeLessThanOrEqual(1);
       // A lane that ended cannot be steered.
       const late = await user.client.post(lane(steered.id), { action: "skip" });
       expect(late.statusCode).toBe(409);
       expect(late.json().error.code).toBe(STEERING_ERROR_CODES.laneNotRunning);
       // Send now: a new run with the partial work as context.
-      const next = await sendMessage(user.client, session.id, "One more thing.");
+      const next = await runs.sendMessage(user.client, session.id, "One more thing.");
       const now = await user.client.post(
         `/api/sessions/${session.id}/runs/${next.run_id}/messages`,
         {
@@ -343,17 +340,17 @@ describe("steering lanes", () => {
       expect(now.json().mode).toBe("now");
       const newRun = now.json().run_id as string;
       expect(newRun).not.toBe(next.run_id);
-      const stopped = await waitForRunEnd(user.client, session.id, next.run_id, RUN_MS);
-      expect(eventsOf(stopped, "run.cancelled")).toHaveLength(1);
-      await waitForEvent(
+      const stopped = await runs.waitForRunEnd(user.client, session.id, next.run_id, RUN_MS);
+      expect(runs.eventsOf(stopped, "run.cancelled")).toHaveLength(1);
+      await runs.waitForEvent(
         user.client,
         session.id,
         (e) => e.run_id === newRun && e.type === "run.planned",
         RUN_MS,
       );
       await user.client.post(`${planUrl(session.id, newRun)}/start`, {});
-      const after = await waitForRunEnd(user.client, session.id, newRun, RUN_MS * 2);
-      expect(eventsOf(after, "run.completed")).toHaveLength(1);
+      const after = await runs.waitForRunEnd(user.client, session.id, newRun, RUN_MS * 2);
+      expect(runs.eventsOf(after, "run.completed")).toHaveLength(1);
     },
     RUN_MS * 4,
   );

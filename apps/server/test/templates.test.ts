@@ -61,8 +61,9 @@ const SETUP: TTemplateSetup = {
   document_ids: [],
 };
 
-function patch(client: TestClient, url: string, body: unknown) {
-  return client.request("PATCH", url, body);
+/** Changes a template as `client`. */
+function patch(client: TestClient, templateId: string, body: unknown) {
+  return client.request("PATCH", TEMPLATE_ROUTES.one(templateId), body);
 }
 
 async function saveTemplate(client: TestClient, body: Record<string, unknown>) {
@@ -90,7 +91,7 @@ describe("the Pro+ gate", () => {
       const user = await userWithTier(tier);
       const attempts = [
         await user.client.post(TEMPLATE_ROUTES.list, { name: "Mine", setup: SETUP }),
-        await patch(user.client, TEMPLATE_ROUTES.one(template.id), { name: "Renamed" }),
+        await patch(user.client, template.id, { name: "Renamed" }),
         await user.client.post(TEMPLATE_ROUTES.sessions(template.id), { title: "Try" }),
       ];
       for (const response of attempts) {
@@ -175,7 +176,7 @@ describe("templates in a team workspace", () => {
       await outsider.client.get(`${TEMPLATE_ROUTES.list}?workspace_id=${team.id}`),
       await outsider.client.get(TEMPLATE_ROUTES.one(saved.id)),
       await outsider.client.post(TEMPLATE_ROUTES.sessions(saved.id), { title: "Outsider's" }),
-      await patch(outsider.client, TEMPLATE_ROUTES.one(saved.id), { name: "Taken" }),
+      await patch(outsider.client, saved.id, { name: "Taken" }),
       await outsider.client.delete(TEMPLATE_ROUTES.one(saved.id)),
     ]) {
       expect(response.statusCode).toBe(404);
@@ -193,7 +194,7 @@ describe("templates in a team workspace", () => {
     expect((await owner.client.get(TEMPLATE_ROUTES.one(template.id))).statusCode).toBe(404);
     expect((await viewer.client.get(TEMPLATE_ROUTES.one(template.id))).statusCode).toBe(404);
 
-    const shared = await patch(member.client, TEMPLATE_ROUTES.one(template.id), {
+    const shared = await patch(member.client, template.id, {
       shared: true,
     });
     expect(shared.statusCode).toBe(200);
@@ -210,7 +211,7 @@ describe("templates in a team workspace", () => {
       name: "Owner's setup",
       shared: true,
     });
-    const byMember = await patch(member.client, TEMPLATE_ROUTES.one(template.id), {
+    const byMember = await patch(member.client, template.id, {
       name: "Hijacked",
     });
     expect(byMember.statusCode).toBe(403);
@@ -228,7 +229,7 @@ describe("templates in a team workspace", () => {
       shared: true,
     });
     // The owner (an admin and more) renames a member's shared template and deletes it.
-    const renamed = await patch(owner.client, TEMPLATE_ROUTES.one(memberTemplate.id), {
+    const renamed = await patch(owner.client, memberTemplate.id, {
       name: "Member's setup, tidied",
       description: "The team's usual Rust crew",
     });

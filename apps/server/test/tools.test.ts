@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  APPROVAL_MESSAGES,
   SERVER_EVENTS,
   type TJoinSessionAck,
   type TRun,
@@ -16,6 +15,7 @@ import { createTestApp, listenLocally, type TestApp } from "./support/app";
 import { createSession, runToEnd, sessionEvents } from "./support/runs";
 import { balanceOf, signUpWithCredits } from "./support/runs-credits";
 import { connected, joinSession, socketOpener } from "./support/sockets";
+import { expectDeniedUnanswered } from "./support/tools";
 
 /**
  * The tool layer in runs (decision 058), on the built-in simulator, which calls the
@@ -279,15 +279,7 @@ describe("tools in runs", () => {
       expect(result.status).toBe("completed");
       expect(result.credits).toBe(0.5);
     }
-    const denied = resultsOf(events, "delete_records");
-    expect(denied.length).toBeGreaterThanOrEqual(1);
-    for (const result of denied) {
-      expect(result.status).toBe("denied");
-      expect(result.error).toEqual({
-        code: "tool_denied",
-        message: APPROVAL_MESSAGES.expiredNote(1),
-      });
-    }
+    expectDeniedUnanswered(resultsOf(events, "delete_records"));
     expect(executed).not.toContain("delete_records");
     // The lane's step credits are its whole step: its model turns and its priced tools
     // (decision 067), in the live event, the stored row and the run's total alike.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../src/modules/tools/tool-definition";
 import { createTestApp, type TestApp } from "../support/app";
 import { fakeDns } from "../support/sse";
-import { ALL_METADATA_HOSTS, INWARD_HOSTS } from "../support/ssrf-forms";
+import * as forms from "../support/ssrf-forms";
 import { callTool, toolOf } from "../support/tools";
 import { type StandIn, startSite } from "../support/web-stand-ins";
 
@@ -45,12 +45,7 @@ beforeAll(async () => {
     createTestApp(
       { USER_BASE_URL_ALLOWED_NETWORKS: "127.0.0.0/8,10.0.0.0/8" },
       {
-        resolveHost: fakeDns({
-          "public.example.test": ["93.184.216.34"],
-          "split.example.test": ["93.184.216.34", "127.0.0.1"],
-          "split6.example.test": ["93.184.216.34", "::1"],
-          localhost: ["127.0.0.1", "::1"],
-        }),
+        resolveHost: fakeDns(forms.PUBLIC_ONLY_DNS),
       },
     ),
     createTestApp(
@@ -70,19 +65,8 @@ afterAll(async () => {
 beforeEach(() => {
   outside.reset();
   inside.reset();
-  for (const name of Object.keys(lanDns)) delete lanDns[name];
   for (const path of Object.keys(redirects)) delete redirects[path];
-  Object.assign(lanDns, {
-    "news.example.test": ["127.0.0.1"],
-    "inward.example.test": ["10.0.0.8"],
-    "inside.example.test": ["127.0.0.2"],
-    "meta.example.test": ["169.254.169.254"],
-    "meta-nat64.example.test": ["64:ff9b::a9fe:a9fe"],
-    "mapped-loopback.example.test": ["::ffff:127.0.0.2"],
-    "mixed.example.test": ["127.0.0.1", "10.0.0.8"],
-    "mixed-meta.example.test": ["127.0.0.1", "169.254.170.2"],
-    "mixed-inside.example.test": ["127.0.0.1", "127.0.0.2"],
-  });
+  forms.resetLanDns(lanDns, "news.example.test");
 });
 
 async function read(t: TestApp, url: string) {
@@ -99,7 +83,7 @@ async function expectRefused(t: TestApp, url: string, reason: string) {
 }
 
 describe("read_url and addresses that point inward", () => {
-  it.each(Object.entries(INWARD_HOSTS))(
+  it.each(Object.entries(forms.INWARD_HOSTS))(
     "refuses every form of a %s address",
     async (reason, hosts) => {
       for (const host of hosts) {
@@ -118,7 +102,7 @@ describe("read_url and addresses that point inward", () => {
 
   it("refuses every form of every cloud metadata address, whatever the operator allows", async () => {
     for (const t of [strict, wide, lan]) {
-      for (const host of ALL_METADATA_HOSTS) {
+      for (const host of forms.ALL_METADATA_HOSTS) {
         await expectRefused(t, `http://${host}/latest/meta-data/`, "metadata");
       }
     }
@@ -130,13 +114,7 @@ describe("read_url and addresses that point inward", () => {
     expect(page.text).toContain("Nothing secret here.");
     // The same address spelt another way is the same address: allowed too.
     expect((await read(lan, `http://2130706433:${outside.port}/page`)).isError).toBeUndefined();
-    for (const host of [
-      "127.0.0.2",
-      "[::1]",
-      "[::ffff:127.0.0.2]",
-      "[2002:7f00:2::]",
-      "127.1.0.1",
-    ]) {
+    for (const host of forms.LOOPBACK_BESIDE_ALLOWED) {
       await expectRefused(lan, `http://${host}:${inside.port}/secret`, "loopback");
     }
     await expectRefused(lan, "http://10.0.0.1/secret", "private");

@@ -6,7 +6,7 @@ import { TestClient } from "../support/client";
 import { FakeProviderServer } from "../support/fake-provider/fake-provider-server";
 import { createSession, runToEnd } from "../support/runs";
 import { fakeDns, parseSse } from "../support/sse";
-import { ALL_METADATA_HOSTS, INWARD_HOSTS } from "../support/ssrf-forms";
+import * as forms from "../support/ssrf-forms";
 
 /**
  * Advisory class: server-side request forgery. A user gives Cohort the base URL of "their"
@@ -45,12 +45,7 @@ beforeAll(async () => {
   strict = await createTestApp(
     {},
     {
-      resolveHost: fakeDns({
-        "public.example.test": ["93.184.216.34"],
-        "split.example.test": ["93.184.216.34", "127.0.0.1"],
-        "split6.example.test": ["93.184.216.34", "::1"],
-        localhost: ["127.0.0.1", "::1"],
-      }),
+      resolveHost: fakeDns(forms.PUBLIC_ONLY_DNS),
     },
   );
   // A self-hosted installation that lets users reach one LAN address (the `outside` fake).
@@ -77,18 +72,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   for (const fake of [outside, inside, hosted]) fake.reset();
-  for (const name of Object.keys(lanDns)) delete lanDns[name];
-  Object.assign(lanDns, {
-    "llm.example.test": ["127.0.0.1"],
-    "inward.example.test": ["10.0.0.8"],
-    "inside.example.test": ["127.0.0.2"],
-    "meta.example.test": ["169.254.169.254"],
-    "meta-nat64.example.test": ["64:ff9b::a9fe:a9fe"],
-    "mapped-loopback.example.test": ["::ffff:127.0.0.2"],
-    "mixed.example.test": ["127.0.0.1", "10.0.0.8"],
-    "mixed-meta.example.test": ["127.0.0.1", "169.254.170.2"],
-    "mixed-inside.example.test": ["127.0.0.1", "127.0.0.2"],
-  });
+  forms.resetLanDns(lanDns, "llm.example.test");
 });
 
 // --- Helpers ------------------------------------------------------------------------------
@@ -130,7 +114,7 @@ async function storedKeys(client: TestClient) {
 // --- Tests ----------------------------------------------------------------------------------
 
 describe("saving a base URL that points inward", () => {
-  it.each(Object.entries(INWARD_HOSTS))(
+  it.each(Object.entries(forms.INWARD_HOSTS))(
     "refuses every form of a %s address",
     async (reason, hosts) => {
       const { client } = await freshUser(strict);
@@ -145,7 +129,7 @@ describe("saving a base URL that points inward", () => {
   it("refuses every form of every cloud metadata address, whatever the operator allows", async () => {
     for (const t of [strict, wide, lan]) {
       const { client } = await freshUser(t);
-      for (const host of ALL_METADATA_HOSTS) {
+      for (const host of forms.ALL_METADATA_HOSTS) {
         await expectRefused(client, `http://${host}/latest/meta-data/`, "metadata");
       }
       expect(await storedKeys(client)).toEqual([]);
@@ -161,13 +145,7 @@ describe("saving a base URL that points inward", () => {
     expect((await saveCompatKey(client, `http://2130706433:${outsidePort}/v1`)).statusCode).toBe(
       200,
     );
-    for (const host of [
-      "127.0.0.2",
-      "[::1]",
-      "[::ffff:127.0.0.2]",
-      "[2002:7f00:2::]",
-      "127.1.0.1",
-    ]) {
+    for (const host of forms.LOOPBACK_BESIDE_ALLOWED) {
       await expectRefused(client, `http://${host}:${outsidePort}/v1`, "loopback");
     }
     await expectRefused(client, "http://10.0.0.1/v1", "private");

@@ -4,9 +4,9 @@ import {
   type TShareLink,
   type TWorkspaceShareLink,
 } from "@cohort/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type SignedUp, TEST_PASSWORD } from "../support/accounts";
-import { createTestApp, listenLocally, type TestApp } from "../support/app";
+import { listeningAppForBlock } from "../support/app";
 import { createSession, sendMessage } from "../support/runs";
 import { setCredits, signUpWithCredits } from "../support/runs-credits";
 import { openShareStream } from "../support/share-stream";
@@ -19,16 +19,7 @@ import { createTeam } from "../support/workspaces";
  * owners and admins find and revoke every link of the workspace in one list.
  */
 
-let t: TestApp;
-let url = "";
-
-beforeAll(async () => {
-  t = await createTestApp({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
-  url = await listenLocally(t.app);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = listeningAppForBlock({ SIMULATOR_TOKENS_PER_SECOND: "0", SIGNUP_CREDITS: "0" });
 
 async function person(firstName: string): Promise<SignedUp> {
   const signed = await signUpWithCredits(t.app, 200, { firstName, lastName: "Test" });
@@ -67,15 +58,15 @@ async function share(who: SignedUp, sessionId: string, body: Record<string, unkn
   return response.json().share as TShareLink;
 }
 
-const viewStatus = async (token: string) => (await fetch(`${url}/api/share/${token}`)).status;
+const viewStatus = async (token: string) => (await fetch(`${t.url}/api/share/${token}`)).status;
 
 describe("a share link speaks for its creator", () => {
   it("stops working, stream included, once its creator is removed from the workspace", async () => {
     const t1 = await team();
     const link = await share(t1.member, t1.sessionId, { live: true });
     expect(await viewStatus(link.token)).toBe(200);
-    const view = (await (await fetch(`${url}/api/share/${link.token}`)).json()) as TSharedView;
-    const stream = await openShareStream(url, link.token, view.last_seq);
+    const view = (await (await fetch(`${t.url}/api/share/${link.token}`)).json()) as TSharedView;
+    const stream = await openShareStream(t.url, link.token, view.last_seq);
     await stream.readUntil((events) => events.some((e) => e.event === "open"));
 
     const removed = await t1.owner.client.delete(
@@ -88,12 +79,12 @@ describe("a share link speaks for its creator", () => {
     expect(last.at(-1)).toEqual({ event: "end", data: { reason: "gone" } });
     await sendMessage(t1.owner.client, t1.sessionId, "A plan made after the member left");
 
-    const dead = await fetch(`${url}/api/share/${link.token}`);
+    const dead = await fetch(`${t.url}/api/share/${link.token}`);
     expect(dead.status).toBe(404);
     expect(((await dead.json()) as { error: { message: string } }).error.message).toBe(
       SHARE_MESSAGES.notFound,
     );
-    expect((await fetch(`${url}/api/share/${link.token}/events`)).status).toBe(404);
+    expect((await fetch(`${t.url}/api/share/${link.token}/events`)).status).toBe(404);
 
     // The team's list says why it no longer opens.
     const listed = (await t1.owner.client.get(`/api/sessions/${t1.sessionId}/shares`)).json()

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { TAuthResponse, TOutboxMessage, TUserProfile } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import { expect } from "vitest";
 import type { Env } from "../../src/config";
 import { listOutbox } from "../../src/platform/mail";
 import { createTestApp, type TestApp } from "./app";
@@ -124,6 +125,31 @@ export async function adminClient(
     throw new Error(`admin login failed: ${response.statusCode} ${response.body}`);
   }
   return client;
+}
+
+/**
+ * Publishes a new agreement version as `admin` (by default effective 2026-03-01, its text
+ * naming the version, not declinable); the answer must be 201.
+ */
+export async function publishAgreement(
+  admin: TestClient,
+  version: string,
+  fields: { content?: string; effectiveDate?: string; allowDecline?: boolean } = {},
+): Promise<{ id: string; version: string; allowDecline: boolean }> {
+  const response = await admin.post("/api/admin/agreements", {
+    version,
+    content: fields.content ?? `# Cohort User Agreement\n\nVersion ${version}.`,
+    effectiveDate: fields.effectiveDate ?? "2026-03-01",
+    allowDecline: fields.allowDecline ?? false,
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().agreement;
+}
+
+/** How many accounts the app's database holds. */
+export async function countUsers(t: Pick<TestApp, "db">): Promise<number> {
+  const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users");
+  return rows[0]?.n ?? 0;
 }
 
 /** A fresh app and one user signed up on it, for files that test one account's calls. */

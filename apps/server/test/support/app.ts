@@ -178,6 +178,29 @@ export function appForBlock(env: Env = {}): Omit<TestApp, "close"> {
   };
 }
 
+/** `appForBlock`, listening on a loopback port for real sockets and HTTP clients: `url` is its origin. */
+export function listeningAppForBlock(
+  env: Env = {},
+): Omit<TestApp, "close"> & { readonly url: string } {
+  const block = appForBlock(env);
+  let origin: string | undefined;
+  beforeAll(async () => {
+    origin = await listenLocally(block.app);
+  });
+  return {
+    get app() {
+      return block.app;
+    },
+    get db() {
+      return block.db;
+    },
+    get url() {
+      if (!origin) throw new Error("the block's url is read inside its tests and hooks");
+      return origin;
+    },
+  };
+}
+
 /** The message of the ConfigError that this test setup plus `env` stops start-up with. */
 export function configErrorOf(env: Env): string {
   try {

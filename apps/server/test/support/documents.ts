@@ -64,6 +64,16 @@ export async function uploadProcessed(
   return waitProcessed(client, response.json().document.id);
 }
 
+/** `size` zero bytes with these little-endian fields written: [offset, bytes (2 or 4), value]. */
+function littleEndian(size: number, fields: readonly [number, 2 | 4, number][]): Buffer {
+  const buffer = Buffer.alloc(size);
+  for (const [at, bytes, value] of fields) {
+    if (bytes === 2) buffer.writeUInt16LE(value, at);
+    else buffer.writeUInt32LE(value, at);
+  }
+  return buffer;
+}
+
 /**
  * A zip holding these parts (stored or deflated as given), with honest or understated sizes.
  * `raw` parts are already raw-deflated and declare `declaredSize` as their uncompressed size.
@@ -78,33 +88,38 @@ export function makeZip(
     const name = Buffer.from(part.name);
     const compressed = part.raw ? part.data : deflateRawSync(part.data);
     const size = part.declaredSize ?? (part.raw ? compressed.length : part.data.length);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const header = Buffer.alloc(46);
-    header.writeUInt32LE(0x02014b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(20, 6);
-    header.writeUInt16LE(8, 10);
-    header.writeUInt32LE(compressed.length, 20);
-    header.writeUInt32LE(size, 24);
-    header.writeUInt16LE(name.length, 28);
-    header.writeUInt32LE(offset, 42);
+    // Signature, version needed (2.0), method 8 (deflate), sizes, name length.
+    const local = littleEndian(30, [
+      [0, 4, 0x04034b50],
+      [4, 2, 20],
+      [8, 2, 8],
+      [18, 4, compressed.length],
+      [22, 4, size],
+      [26, 2, name.length],
+    ]);
+    // The same in the central directory, with the version made by and the local offset.
+    const header = littleEndian(46, [
+      [0, 4, 0x02014b50],
+      [4, 2, 20],
+      [6, 2, 20],
+      [10, 2, 8],
+      [20, 4, compressed.length],
+      [24, 4, size],
+      [28, 2, name.length],
+      [42, 4, offset],
+    ]);
     locals.push(local, name, compressed);
     central.push(header, name);
     offset += local.length + name.length + compressed.length;
   }
   const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = littleEndian(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, parts.length],
+    [10, 2, parts.length],
+    [12, 4, directory.length],
+    [16, 4, offset],
+  ]);
   return Buffer.concat([...locals, directory, end]);
 }
 

@@ -297,3 +297,99 @@ export async function expectLeftToSdk(
   expect(requests).toHaveLength(calls.length + 1);
   for (const request of requests) expect(request.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
 }
+
+/** The HTTP failures each reader must report as the SDK does (its 401 and 400 in its API's words). */
+export function httpFailureReplies(keyRefused: string, badRequest: string) {
+  return [
+    { status: 401, errorMessage: keyRefused },
+    { status: 429, headers: { "retry-after": "7" }, errorMessage: "Rate limit reached" },
+    { status: 500, errorMessage: "The server had an error" },
+    { status: 400, errorMessage: badRequest },
+  ];
+}
+
+/** An HTTP failure the fake provider answers twice fails in our reader as in the SDK's. */
+export async function expectSameHttpFailure(
+  fake: FakeProviderServer,
+  models: { sdk: LanguageModelV3; ours: LanguageModelV3 },
+  prompt: LanguageModelV3Prompt,
+  reply: ReturnType<typeof httpFailureReplies>[number],
+  provider?: TProviderId,
+): Promise<void> {
+  fake.next(reply, reply);
+  const { fromSdk, fromUs } = await failuresOf(
+    models,
+    (model) => model.doStream({ prompt }),
+    provider,
+  );
+  expect(fromUs).toEqual(fromSdk);
+  expect(fromUs.statusCode).toBe(reply.status);
+  expect(fromUs.message).toBe(reply.errorMessage);
+}
+
+/** A 502 without an error body (empty, then an HTML page) fails in our reader as in the SDK's. */
+export async function expectSameFailureWithoutErrorBody(
+  scripted: ScriptedServer,
+  models: { sdk: LanguageModelV3; ours: LanguageModelV3 },
+  prompt: LanguageModelV3Prompt,
+  provider?: TProviderId,
+): Promise<void> {
+  for (const body of ["", "<html>Bad gateway</html>"]) {
+    await scripted.failing(502, { "content-type": "text/html" }, body, async () => {
+      const { fromSdk, fromUs } = await failuresOf(
+        models,
+        (model) => model.doStream({ prompt }),
+        provider,
+      );
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.message).toBe("Bad Gateway");
+    });
+  }
+}
+
+/** A body the fake provider cuts mid-stream fails in our reader as in the SDK's (headers aside). */
+export async function expectSameFailureOnCutBody(
+  fake: FakeProviderServer,
+  models: { sdk: LanguageModelV3; ours: LanguageModelV3 },
+  prompt: LanguageModelV3Prompt,
+  provider?: TProviderId,
+): Promise<void> {
+  const reply = { text: "one two three four five six", cutAfterChunks: 2 };
+  fake.next(reply, reply);
+  const { fromSdk, fromUs } = await failuresOf(
+    models,
+    (model) => partsOf(model, { prompt }),
+    provider,
+  );
+  const { responseHeaders: _a, ...ourFields } = fromUs;
+  const { responseHeaders: _b, ...sdkFields } = fromSdk;
+  expect(ourFields).toEqual(sdkFields);
+  expect(fromUs.message).toBe("Failed to process successful response");
+}
+
+/** Reads a stream until its first text delta and leaves the reader there. */
+export async function readToFirstText(
+  stream: ReadableStream<LanguageModelV3StreamPart>,
+): Promise<ReadableStreamDefaultReader<LanguageModelV3StreamPart>> {
+  const reader = stream.getReader();
+  for (;;) {
+    const { value } = await reader.read();
+    if (value?.type === "text-delta") return reader;
+  }
+}
+
+/** Streams from `model` until its first text, aborts the call, and returns what reading on threw. */
+export async function abortAfterFirstText(
+  model: LanguageModelV3,
+  prompt: LanguageModelV3Prompt,
+): Promise<unknown> {
+  const controller = new AbortController();
+  const { stream } = await model.doStream({ prompt, abortSignal: controller.signal });
+  const reader = await readToFirstText(stream);
+  controller.abort();
+  return failureOf(
+    (async () => {
+      for (;;) if ((await reader.read()).done) return;
+    })(),
+  );
+}

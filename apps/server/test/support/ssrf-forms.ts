@@ -85,3 +85,41 @@ export const INWARD_HOSTS: Record<string, string[]> = {
   unspecified: [...formsOf("0.0.0.0"), "0", "0.1.2.3", "[::]", "[0:0:0:0:0:0:0:0]"],
   multicast: [...formsOf("224.0.0.1"), "239.255.255.250", "[ff02::1]", "[ff0e::1]"],
 };
+
+/** The DNS of an app that allows no inward network: a public name, and names split with loopback. */
+export const PUBLIC_ONLY_DNS: Record<string, string[]> = {
+  "public.example.test": ["93.184.216.34"],
+  "split.example.test": ["93.184.216.34", "127.0.0.1"],
+  "split6.example.test": ["93.184.216.34", "::1"],
+  localhost: ["127.0.0.1", "::1"],
+};
+
+/** Names that resolve inward (another address, cloud metadata, an IPv6 spelling, mixed answers). */
+const INWARD_DNS: Record<string, string[]> = {
+  "inward.example.test": ["10.0.0.8"],
+  "inside.example.test": ["127.0.0.2"],
+  "meta.example.test": ["169.254.169.254"],
+  "meta-nat64.example.test": ["64:ff9b::a9fe:a9fe"],
+  "mapped-loopback.example.test": ["::ffff:127.0.0.2"],
+  "mixed.example.test": ["127.0.0.1", "10.0.0.8"],
+  "mixed-meta.example.test": ["127.0.0.1", "169.254.170.2"],
+  "mixed-inside.example.test": ["127.0.0.1", "127.0.0.2"],
+};
+
+/**
+ * Sets the DNS table of an app that allows 127.0.0.1 back to what each test starts from:
+ * `allowedName` on 127.0.0.1 and every inward name, without the names a test re-pointed.
+ */
+export function resetLanDns(dns: Record<string, string[]>, allowedName: string): void {
+  for (const name of Object.keys(dns)) delete dns[name];
+  Object.assign(dns, structuredClone({ [allowedName]: ["127.0.0.1"], ...INWARD_DNS }));
+}
+
+/** Loopback addresses beside 127.0.0.1, in several spellings: refused where only 127.0.0.1/32 is allowed. */
+export const LOOPBACK_BESIDE_ALLOWED = [
+  "127.0.0.2",
+  "[::1]",
+  "[::ffff:127.0.0.2]",
+  "[2002:7f00:2::]",
+  "127.1.0.1",
+];

@@ -1,4 +1,6 @@
+import { APPROVAL_MESSAGES } from "@cohort/contracts";
 import type { FastifyInstance } from "fastify";
+import { expect } from "vitest";
 import { z } from "zod";
 import type {
   ToolContext,
@@ -81,6 +83,14 @@ export interface TestNotes {
   calls: { tool: string; args: unknown }[];
 }
 
+/** What the test notes tools share: built in, free, their output trusted, 5 s to answer. */
+const FREE_BUILTIN = {
+  source: { kind: "builtin" },
+  price: 0,
+  untrustedOutput: false,
+  timeoutMs: 5_000,
+} as const;
+
 export function addTestNotesProvider(app: FastifyInstance, store?: TestNotes): TestNotes {
   const notes: TestNotes = store ?? { notes: [], calls: [] };
   const createNote: ToolDefinition<{ title: string; body: string }> = {
@@ -92,10 +102,7 @@ export function addTestNotesProvider(app: FastifyInstance, store?: TestNotes): T
       schema: z.object({ title: z.string().min(1).max(200), body: z.string().max(2000) }),
     },
     risk: "write",
-    source: { kind: "builtin" },
-    price: 0,
-    untrustedOutput: false,
-    timeoutMs: 5_000,
+    ...FREE_BUILTIN,
     async execute(input) {
       notes.calls.push({ tool: "create_note", args: input });
       notes.notes.push(input);
@@ -108,10 +115,7 @@ export function addTestNotesProvider(app: FastifyInstance, store?: TestNotes): T
     description: "Lists the user's notes.",
     input: { kind: "zod", schema: z.object({ query: z.string().max(200).optional() }) },
     risk: "read",
-    source: { kind: "builtin" },
-    price: 0,
-    untrustedOutput: false,
-    timeoutMs: 5_000,
+    ...FREE_BUILTIN,
     async execute(input) {
       notes.calls.push({ tool: "list_notes", args: input });
       return { text: notes.notes.map((n, i) => `- [n${i + 1}] ${n.title}`).join("\n") || "none" };
@@ -137,4 +141,21 @@ export function coderWithNotes(policy: "ask_all" | "ask_risky" | "never_ask" = "
       roles: { coder: { builtins: ["create_note", "list_notes"], mcp_servers: [] } },
     },
   };
+}
+
+/**
+ * At least one tool result, each denied because nobody answered its approval request within
+ * the test's 1 s timeout.
+ */
+export function expectDeniedUnanswered(
+  results: readonly { status: string; error: { code: string; message: string } | null }[],
+): void {
+  expect(results.length).toBeGreaterThanOrEqual(1);
+  for (const result of results) {
+    expect(result.status).toBe("denied");
+    expect(result.error).toEqual({
+      code: "tool_denied",
+      message: APPROVAL_MESSAGES.expiredNote(1),
+    });
+  }
 }

@@ -6,20 +6,30 @@ import {
   recordRouteVisit,
 } from "./route-loop-detector";
 
-function clock(start = 1_000_000) {
+/** A detector on a clock the test moves by hand. */
+function detectorOnClock(start = 1_000_000) {
   let time = start;
-  return {
+  const c = {
     now: () => time,
     advance(ms: number) {
       time += ms;
     },
   };
+  return { c, detector: createRouteLoopDetector(c.now) };
+}
+
+/** Visits `path` `times` times at the same instant. */
+function visitTimes(
+  detector: ReturnType<typeof createRouteLoopDetector>,
+  path: string,
+  times: number,
+): void {
+  for (let i = 0; i < times; i++) detector.visit(path);
 }
 
 describe("route-loop detector", () => {
   it("flags a path visited more than 3 times within 5 s", () => {
-    const c = clock();
-    const detector = createRouteLoopDetector(c.now);
+    const { c, detector } = detectorOnClock();
     const seen: boolean[] = [];
     for (let i = 0; i < 4; i++) {
       seen.push(detector.visit("/login"));
@@ -33,8 +43,7 @@ describe("route-loop detector", () => {
   });
 
   it("does not flag 4 visits spread over more than 5 s", () => {
-    const c = clock();
-    const detector = createRouteLoopDetector(c.now);
+    const { c, detector } = detectorOnClock();
     for (let i = 0; i < 4; i++) {
       expect(detector.visit("/dashboard")).toBe(false);
       c.advance(1_700);
@@ -49,12 +58,10 @@ describe("route-loop detector", () => {
   });
 
   it("forgets what it saw 10 s after it started recording", () => {
-    const c = clock();
-    const detector = createRouteLoopDetector(c.now);
+    const { c, detector } = detectorOnClock();
     detector.visit("/login");
     c.advance(3_000);
-    detector.visit("/login");
-    detector.visit("/login");
+    visitTimes(detector, "/login", 2);
     c.advance(7_000);
     // 10 s since the first visit: the slate is wiped, so this is visit 1, not visit 4.
     expect(detector.visit("/login")).toBe(false);
@@ -62,20 +69,17 @@ describe("route-loop detector", () => {
   });
 
   it("counts only visits within the 5 s window even before a reset", () => {
-    const c = clock();
-    const detector = createRouteLoopDetector(c.now);
+    const { c, detector } = detectorOnClock();
     detector.visit("/a");
     c.advance(5_000);
-    detector.visit("/a");
-    detector.visit("/a");
+    visitTimes(detector, "/a", 2);
     expect(detector.visit("/a")).toBe(false);
     expect(detector.visit("/a")).toBe(true);
   });
 
   it("can be reset", () => {
-    const c = clock();
-    const detector = createRouteLoopDetector(c.now);
-    for (let i = 0; i < 4; i++) detector.visit("/x");
+    const { detector } = detectorOnClock();
+    visitTimes(detector, "/x", 4);
     expect(detector.looping).toBe(true);
     detector.reset();
     expect(detector.looping).toBe(false);

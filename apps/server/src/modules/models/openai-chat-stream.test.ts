@@ -2,11 +2,15 @@ import { createOpenAICompatible, VERSION } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import {
+  abortAfterFirstText,
   callErrorFields,
   comparableParts,
   expectLeftToSdk,
+  expectSameFailureOnCutBody,
+  expectSameFailureWithoutErrorBody,
+  expectSameHttpFailure,
   failureOf,
-  failuresOf,
+  httpFailureReplies,
   partsOf,
   recordingFetch,
   refusedBaseUrl,
@@ -234,49 +238,35 @@ describe("the stream parts", () => {
 describe("failures", () => {
   const prompt = [user("Hello")];
 
-  it.each([
-    { status: 401, errorMessage: "Incorrect API key provided" },
-    { status: 429, headers: { "retry-after": "7" }, errorMessage: "Rate limit reached" },
-    { status: 500, errorMessage: "The server had an error" },
-    { status: 400, errorMessage: "Invalid value for 'messages'" },
-  ])("an HTTP $status is the SDK's APICallError", async (reply) => {
-    servers.fake.next(reply, reply);
-    const { fromSdk, fromUs } = await failuresOf(
-      modelsFor(servers.fake.baseUrls.openaiCompatible),
-      (model) => model.doStream({ prompt }),
-      NAME,
-    );
-    expect(fromUs).toEqual(fromSdk);
-    expect(fromUs.statusCode).toBe(reply.status);
-    expect(fromUs.message).toBe(reply.errorMessage);
-  });
+  it.each(httpFailureReplies("Incorrect API key provided", "Invalid value for 'messages'"))(
+    "an HTTP $status is the SDK's APICallError",
+    async (reply) => {
+      await expectSameHttpFailure(
+        servers.fake,
+        modelsFor(servers.fake.baseUrls.openaiCompatible),
+        prompt,
+        reply,
+        NAME,
+      );
+    },
+  );
 
   it("an HTTP failure without an error body is the SDK's APICallError", async () => {
-    for (const body of ["", "<html>Bad gateway</html>"]) {
-      await servers.scripted.failing(502, { "content-type": "text/html" }, body, async () => {
-        const { fromSdk, fromUs } = await failuresOf(
-          modelsFor(servers.scripted.url),
-          (model) => model.doStream({ prompt }),
-          NAME,
-        );
-        expect(fromUs).toEqual(fromSdk);
-        expect(fromUs.message).toBe("Bad Gateway");
-      });
-    }
+    await expectSameFailureWithoutErrorBody(
+      servers.scripted,
+      modelsFor(servers.scripted.url),
+      prompt,
+      NAME,
+    );
   });
 
   it("a body cut mid-stream fails as the SDK's does", async () => {
-    const reply = { text: "one two three four five six", cutAfterChunks: 2 };
-    servers.fake.next(reply, reply);
-    const { fromSdk, fromUs } = await failuresOf(
+    await expectSameFailureOnCutBody(
+      servers.fake,
       modelsFor(servers.fake.baseUrls.openaiCompatible),
-      (model) => partsOf(model, { prompt }),
+      prompt,
       NAME,
     );
-    const { responseHeaders: _a, ...ourFields } = fromUs;
-    const { responseHeaders: _b, ...sdkFields } = fromSdk;
-    expect(ourFields).toEqual(sdkFields);
-    expect(fromUs.message).toBe("Failed to process successful response");
   });
 
   it("a server that refuses the connection is a retryable APICallError, as the SDK's", async () => {
@@ -310,21 +300,9 @@ describe("on node:http, as the hosted OpenAI-compatible server is called", () =>
       text: Array.from({ length: 50 }, (_, i) => `w${i}`).join(" "),
       chunkDelayMs: 20,
     });
-    const controller = new AbortController();
-    const { stream } = await overNode(servers.fake.baseUrls.openaiCompatible).doStream({
+    const error = await abortAfterFirstText(
+      overNode(servers.fake.baseUrls.openaiCompatible),
       prompt,
-      abortSignal: controller.signal,
-    });
-    const reader = stream.getReader();
-    for (;;) {
-      const { value } = await reader.read();
-      if (value?.type === "text-delta") break;
-    }
-    controller.abort();
-    const error = await failureOf(
-      (async () => {
-        for (;;) if ((await reader.read()).done) return;
-      })(),
     );
     expect((error as Error).name).toBe("AbortError");
     expect(await servers.fake.requests.at(-1)?.closed).toEqual({ early: true });

@@ -6,12 +6,18 @@ import {
 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import {
+  abortAfterFirstText,
   callErrorFields,
   comparableParts,
   expectLeftToSdk,
+  expectSameFailureOnCutBody,
+  expectSameFailureWithoutErrorBody,
+  expectSameHttpFailure,
   failureOf,
   failuresOf,
+  httpFailureReplies,
   partsOf,
+  readToFirstText,
   recordingFetch,
   refusedBaseUrl,
   SDK_HTTP_LAYER,
@@ -295,34 +301,25 @@ describe("the stream parts", () => {
 describe("failures", () => {
   const prompt = [user("Hello")];
 
-  it.each([
-    { status: 401, errorMessage: "Incorrect API key provided: sk-tes***" },
-    { status: 429, headers: { "retry-after": "7" }, errorMessage: "Rate limit reached" },
-    { status: 500, errorMessage: "The server had an error" },
-    { status: 400, errorMessage: "Invalid value for 'input'" },
-  ])("an HTTP $status is the SDK's APICallError", async (reply) => {
-    servers.fake.next(reply, reply);
-    const { fromSdk, fromUs } = await failuresOf(
-      modelsFor(servers.fake.baseUrls.openai, "gpt-4.1"),
-      (model) => model.doStream({ prompt }),
-    );
-    expect(fromUs).toEqual(fromSdk);
-    expect(fromUs.statusCode).toBe(reply.status);
-    expect(fromUs.message).toBe(reply.errorMessage);
-    expect(sent[1]?.headers["user-agent"]).not.toMatch(SDK_HTTP_LAYER);
-  });
+  it.each(httpFailureReplies("Incorrect API key provided: sk-tes***", "Invalid value for 'input'"))(
+    "an HTTP $status is the SDK's APICallError",
+    async (reply) => {
+      await expectSameHttpFailure(
+        servers.fake,
+        modelsFor(servers.fake.baseUrls.openai, "gpt-4.1"),
+        prompt,
+        reply,
+      );
+      expect(sent[1]?.headers["user-agent"]).not.toMatch(SDK_HTTP_LAYER);
+    },
+  );
 
   it("an HTTP failure without an OpenAI error body is the SDK's APICallError", async () => {
-    for (const body of ["", "<html>Bad gateway</html>"]) {
-      await servers.scripted.failing(502, { "content-type": "text/html" }, body, async () => {
-        const { fromSdk, fromUs } = await failuresOf(
-          modelsFor(servers.scripted.url, "gpt-4.1"),
-          (model) => model.doStream({ prompt }),
-        );
-        expect(fromUs).toEqual(fromSdk);
-        expect(fromUs.message).toBe("Bad Gateway");
-      });
-    }
+    await expectSameFailureWithoutErrorBody(
+      servers.scripted,
+      modelsFor(servers.scripted.url, "gpt-4.1"),
+      prompt,
+    );
   });
 
   it("an error event before any output is thrown as the SDK's APICallError", async () => {
@@ -352,16 +349,11 @@ describe("failures", () => {
   });
 
   it("a body cut mid-stream fails as the SDK's does", async () => {
-    const reply = { text: "one two three four five six", cutAfterChunks: 2 };
-    servers.fake.next(reply, reply);
-    const { fromSdk, fromUs } = await failuresOf(
+    await expectSameFailureOnCutBody(
+      servers.fake,
       modelsFor(servers.fake.baseUrls.openai, "gpt-4.1"),
-      (model) => partsOf(model, { prompt }),
+      prompt,
     );
-    const { responseHeaders: _a, ...ourFields } = fromUs;
-    const { responseHeaders: _b, ...sdkFields } = fromSdk;
-    expect(ourFields).toEqual(sdkFields);
-    expect(fromUs.message).toBe("Failed to process successful response");
   });
 });
 
@@ -412,33 +404,15 @@ describe.each(["fetch", "node:http"] as const)("stopping (%s)", (transport) => {
 
   it("the call's abort signal stops the read and closes the connection", async () => {
     servers.fake.next(slow);
-    const ours = oursOver(transport);
-    const controller = new AbortController();
-    const { stream } = await ours.doStream({ prompt, abortSignal: controller.signal });
-    const reader = stream.getReader();
-    for (;;) {
-      const { value } = await reader.read();
-      if (value?.type === "text-delta") break;
-    }
-    controller.abort();
-    const error = await failureOf(
-      (async () => {
-        for (;;) if ((await reader.read()).done) return;
-      })(),
-    );
+    const error = await abortAfterFirstText(oursOver(transport), prompt);
     expect((error as Error).name).toBe("AbortError");
     expect(await servers.fake.requests[0]?.closed).toEqual({ early: true });
   });
 
   it("a consumer that stops reading closes the connection", async () => {
     servers.fake.next(slow);
-    const ours = oursOver(transport);
-    const { stream } = await ours.doStream({ prompt });
-    const reader = stream.getReader();
-    for (;;) {
-      const { value } = await reader.read();
-      if (value?.type === "text-delta") break;
-    }
+    const { stream } = await oursOver(transport).doStream({ prompt });
+    const reader = await readToFirstText(stream);
     await reader.cancel();
     expect(await servers.fake.requests[0]?.closed).toEqual({ early: true });
   });

@@ -5,7 +5,6 @@ import type {
   TRunPlanView,
   TRunStep,
   TSession,
-  TSessionDetailResponse,
 } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import { at, eventStream, lane, R, S } from "../../test-support/run-events";
@@ -344,15 +343,12 @@ describe("the plan as the coordinator writes it (decision 079)", () => {
 
 describe("session detail → conversation", () => {
   const session = {} as TSession;
+  /** A reload's conversation: these stored runs after the user's message (and the answer, unless told). */
+  const reload = (runs: TRun[], messages: TChatMessage[] = [userMessage, answer]) =>
+    conversationFromDetail({ session, messages, runs, last_seq: 40 });
 
   it("takes finished runs as stored and ignores their old events", () => {
-    const detail: TSessionDetailResponse = {
-      session,
-      messages: [userMessage, answer],
-      runs: [storedRun("completed")],
-      last_seq: 40,
-    };
-    const { state, afterSeq } = conversationFromDetail(detail);
+    const { state, afterSeq } = reload([storedRun("completed")]);
     expect(afterSeq).toBe(40);
     const run = state.runs[R];
     expect(run?.final?.text).toBe(answer.content);
@@ -363,13 +359,7 @@ describe("session detail → conversation", () => {
 
   it("keeps an outline until its page is read, then the run in full (decision 077)", () => {
     const outline: TRun = { ...storedRun("completed"), plan: null, steps: [], outline: true };
-    const detail: TSessionDetailResponse = {
-      session,
-      messages: [userMessage, answer],
-      runs: [outline],
-      last_seq: 40,
-    };
-    const { state } = conversationFromDetail(detail);
+    const { state } = reload([outline]);
     expect(state.runs[R]).toMatchObject({ outline: true, status: "completed", lanes: [] });
     const merged = mergeEarlierRuns(state, [storedRun("completed")]);
     expect(merged.runs[R]?.outline).toBeUndefined();
@@ -407,49 +397,43 @@ describe("session detail → conversation", () => {
       credits: 0,
       sources: [],
     };
-    const detail: TSessionDetailResponse = {
-      session,
-      messages: [userMessage, answer],
-      runs: [
-        {
-          ...storedRun("completed"),
-          tool_calls: [
-            {
-              ...call,
-              tool_call_id: "t1",
-              status: "completed",
-              duration_ms: 42,
-              output_chars: 20,
-              text_preview: "Created note n3: Launch",
-              error: null,
-              approval: { decision: "approved", by_name: "Ann", at: at(5) },
-            },
-            {
-              ...call,
-              tool_call_id: "t2",
-              status: "denied",
-              duration_ms: null,
-              output_chars: null,
-              text_preview: "",
-              error: { code: "tool_denied", message: "Denied by Ann: the tool was not called." },
-              approval: { decision: "denied", by_name: "Ann", at: at(6) },
-            },
-            {
-              ...call,
-              tool_call_id: "t3",
-              status: "running",
-              duration_ms: null,
-              output_chars: null,
-              text_preview: "",
-              error: null,
-              approval: null,
-            },
-          ],
-        },
-      ],
-      last_seq: 40,
-    };
-    const { state } = conversationFromDetail(detail);
+    const { state } = reload([
+      {
+        ...storedRun("completed"),
+        tool_calls: [
+          {
+            ...call,
+            tool_call_id: "t1",
+            status: "completed",
+            duration_ms: 42,
+            output_chars: 20,
+            text_preview: "Created note n3: Launch",
+            error: null,
+            approval: { decision: "approved", by_name: "Ann", at: at(5) },
+          },
+          {
+            ...call,
+            tool_call_id: "t2",
+            status: "denied",
+            duration_ms: null,
+            output_chars: null,
+            text_preview: "",
+            error: { code: "tool_denied", message: "Denied by Ann: the tool was not called." },
+            approval: { decision: "denied", by_name: "Ann", at: at(6) },
+          },
+          {
+            ...call,
+            tool_call_id: "t3",
+            status: "running",
+            duration_ms: null,
+            output_chars: null,
+            text_preview: "",
+            error: null,
+            approval: null,
+          },
+        ],
+      },
+    ]);
     expect(state.runs[R]?.toolCalls).toEqual([
       {
         toolCallId: "t1",
@@ -505,54 +489,48 @@ describe("session detail → conversation", () => {
       text_preview: "",
       error: null,
     };
-    const detail: TSessionDetailResponse = {
-      session,
-      messages: [userMessage, answer],
-      runs: [
-        {
-          ...storedRun("completed"),
-          tool_calls: [
-            {
-              ...base,
-              tool_call_id: "t1",
-              status: "completed",
-              approval: {
-                decision: "approved",
-                by_name: "Ann",
-                at: at(5),
-                id: "ap1",
-                reason: "policy",
-                note: null,
-                always: true,
-              },
+    const { state } = reload([
+      {
+        ...storedRun("completed"),
+        tool_calls: [
+          {
+            ...base,
+            tool_call_id: "t1",
+            status: "completed",
+            approval: {
+              decision: "approved",
+              by_name: "Ann",
+              at: at(5),
+              id: "ap1",
+              reason: "policy",
+              note: null,
+              always: true,
             },
-            {
-              ...base,
-              tool_call_id: "t2",
-              status: "denied",
-              approval: {
-                decision: "denied",
-                by_name: "Bo",
-                at: at(6),
-                id: "ap2",
-                reason: "untrusted",
-                note: "Denied by Bo: the tool was not called.",
-                always: false,
-              },
+          },
+          {
+            ...base,
+            tool_call_id: "t2",
+            status: "denied",
+            approval: {
+              decision: "denied",
+              by_name: "Bo",
+              at: at(6),
+              id: "ap2",
+              reason: "untrusted",
+              note: "Denied by Bo: the tool was not called.",
+              always: false,
             },
-            // Stored before the request's id was kept: its row says who, no card.
-            {
-              ...base,
-              tool_call_id: "t3",
-              status: "completed",
-              approval: { decision: "approved", by_name: "Ann", at: at(7) },
-            },
-          ],
-        },
-      ],
-      last_seq: 40,
-    };
-    const { state } = conversationFromDetail(detail);
+          },
+          // Stored before the request's id was kept: its row says who, no card.
+          {
+            ...base,
+            tool_call_id: "t3",
+            status: "completed",
+            approval: { decision: "approved", by_name: "Ann", at: at(7) },
+          },
+        ],
+      },
+    ]);
     expect(state.runs[R]?.approvals).toEqual([
       {
         id: "ap1",
@@ -584,13 +562,7 @@ describe("session detail → conversation", () => {
   });
 
   it("replays a run in progress from its first event", () => {
-    const detail: TSessionDetailResponse = {
-      session,
-      messages: [userMessage],
-      runs: [storedRun("running")],
-      last_seq: 40,
-    };
-    const { state, afterSeq } = conversationFromDetail(detail);
+    const { state, afterSeq } = reload([storedRun("running")], [userMessage]);
     expect(afterSeq).toBe(4);
     expect(state.runs[R]?.lanes).toEqual([]);
     const replayed = applyRunEvents(state, fullRun().slice(0, 5));
@@ -598,13 +570,7 @@ describe("session detail → conversation", () => {
   });
 
   it("replays a run in progress with its plan's preview: the final plan once, no draft (decision 079)", () => {
-    const detail: TSessionDetailResponse = {
-      session,
-      messages: [userMessage],
-      runs: [storedRun("running")],
-      last_seq: 40,
-    };
-    const { state, afterSeq } = conversationFromDetail(detail);
+    const { state, afterSeq } = reload([storedRun("running")], [userMessage]);
     expect(afterSeq).toBe(4);
     stream.seq = 0;
     const events = [
@@ -627,13 +593,7 @@ describe("session detail → conversation", () => {
   });
 
   it("adds a step's re-run to a stored run as a version beside the first (decision 031)", () => {
-    const detail: TSessionDetailResponse = {
-      session,
-      messages: [userMessage, answer],
-      runs: [storedRun("completed")],
-      last_seq: 40,
-    };
-    const { state } = conversationFromDetail(detail);
+    const { state } = reload([storedRun("completed")]);
     const started = ev("agent.started", {
       ...lane("v2", "s1"),
       role: "strategist",
@@ -709,12 +669,7 @@ describe("session detail → conversation", () => {
       result_message_id: null,
       created_at: at(40),
     };
-    const { state } = conversationFromDetail({
-      session,
-      messages: [userMessage, answer],
-      runs: [storedRun("completed"), second],
-      last_seq: 40,
-    });
+    const { state } = reload([storedRun("completed"), second]);
     expect(timelineOf(state).map((e) => [e.message?.id ?? null, e.run?.id, e.again])).toEqual([
       [userMessage.id, R, false],
       [null, "run-2", true],
@@ -736,21 +691,16 @@ describe("session detail → conversation", () => {
       status,
       output,
     });
-    const { state, afterSeq } = conversationFromDetail({
-      session,
-      messages: [userMessage, answer],
-      runs: [
-        {
-          ...base,
-          steps: [
-            ...base.steps,
-            stored("v2", 2, "completed", "Whole v2"),
-            stored("v3", 3, "running", ""),
-          ],
-        },
-      ],
-      last_seq: 40,
-    });
+    const { state, afterSeq } = reload([
+      {
+        ...base,
+        steps: [
+          ...base.steps,
+          stored("v2", 2, "completed", "Whole v2"),
+          stored("v3", 3, "running", ""),
+        ],
+      },
+    ]);
     expect(afterSeq).toBe(4);
     const replayed = applyRunEvents(state, [
       ev("agent.delta", { ...lane("v2", "s1"), text: "Whole v2" }),
@@ -784,22 +734,17 @@ describe("session detail → conversation", () => {
       output,
       credits: status === "completed" ? 0.3 : 0,
     });
-    const { state, afterSeq } = conversationFromDetail({
-      session,
-      messages: [userMessage, answer],
-      runs: [
-        {
-          ...base,
-          steps: [
-            ...base.steps,
-            v2,
-            answerRow("a1", "completed", "First re-write"),
-            answerRow("a2", "running", ""),
-          ],
-        },
-      ],
-      last_seq: 40,
-    });
+    const { state, afterSeq } = reload([
+      {
+        ...base,
+        steps: [
+          ...base.steps,
+          v2,
+          answerRow("a1", "completed", "First re-write"),
+          answerRow("a2", "running", ""),
+        ],
+      },
+    ]);
     expect(afterSeq).toBe(4);
     const version = (id: string, status: "running" | "completed", credits: number) =>
       ev("final.version", {

@@ -1,4 +1,4 @@
-import type { TToolApproval } from "@cohort/contracts";
+import type { TRunEvent, TToolApproval } from "@cohort/contracts";
 import { describe, expect, it } from "vitest";
 import { at, eventStream, R, S } from "../../test-support/run-events";
 import {
@@ -21,31 +21,35 @@ const ids = (callId: string, toolCallId: string) => ({
 const source = { kind: "mcp" as const, server_id: "srv1", server_name: "Notes" };
 const args = { title: "Launch", body: "Plan" };
 
-const started = ev("agent.started", {
-  call_id: "c2",
-  step_id: "s2",
-  kind: "agent",
-  role: "coder",
-  task: "Create a note",
-  ...ref,
-});
-const call = ev("tool.call", {
-  ...ids("c2", "t1"),
-  title: "Create a note",
-  source,
-  risk: "write",
-  args,
-  status: "running",
-});
-const asked = ev("tool.approval", {
-  ...ids("c2", "t1"),
-  approval_id: "a1",
-  args,
-  risk: "write",
-  source,
-  reason: "policy",
-  expires_at: at(59),
-});
+/** The Coder's lane `callId` starts, calls the notes tool as `toolCallId`, and is asked to approve it. */
+const laneAsking = (callId: string, toolCallId: string): [TRunEvent, TRunEvent, TRunEvent] => [
+  ev("agent.started", {
+    call_id: callId,
+    step_id: "s2",
+    kind: "agent",
+    role: "coder",
+    task: "Create a note",
+    ...ref,
+  }),
+  ev("tool.call", {
+    ...ids(callId, toolCallId),
+    title: "Create a note",
+    source,
+    risk: "write",
+    args,
+    status: "running",
+  }),
+  ev("tool.approval", {
+    ...ids(callId, toolCallId),
+    approval_id: "a1",
+    args,
+    risk: "write",
+    source,
+    reason: "policy",
+    expires_at: at(59),
+  }),
+];
+const [started, call, asked] = laneAsking("c2", "t1");
 
 describe("tool calls and approvals in the run state", () => {
   it("a call waits with its card, is approved with edited arguments, and ends with its result", () => {
@@ -110,31 +114,7 @@ describe("tool calls and approvals in the run state", () => {
     ]);
     expect(state.runs[R]?.toolCalls[0]).toMatchObject({ status: "failed", error: TOOL_CUT_OFF });
     state = applyRunEvents(state, [
-      ev("agent.started", {
-        call_id: "c9",
-        step_id: "s2",
-        kind: "agent",
-        role: "coder",
-        task: "Create a note",
-        ...ref,
-      }),
-      ev("tool.call", {
-        ...ids("c9", "t9"),
-        title: "Create a note",
-        source,
-        risk: "write",
-        args,
-        status: "running",
-      }),
-      ev("tool.approval", {
-        ...ids("c9", "t9"),
-        approval_id: "a1",
-        args,
-        risk: "write",
-        source,
-        reason: "policy",
-        expires_at: at(59),
-      }),
+      ...laneAsking("c9", "t9"),
       ev("tool.approval.decided", {
         ...ids("c9", "t9"),
         approval_id: "a1",
