@@ -410,12 +410,18 @@ describe("stopping", () => {
     const { client, user: me } = await user(100);
     const session = await runs.createSession(client);
     // The plan costs its whole hold, and nothing else is left: the Coder's hold is refused.
+    // The plan answers only once the balance is down to what it holds.
+    let planMayAnswer = () => {};
+    const creditsSet = new Promise<void>((resolve) => {
+      planMayAnswer = resolve;
+    });
     fake.next(
-      { json: ONE_CODER, firstByteDelayMs: 300, usage: { inputTokens: 1e7, outputTokens: 1e7 } },
+      { json: ONE_CODER, until: creditsSet, usage: { inputTokens: 1e7, outputTokens: 1e7 } },
       { text: "This draft must never be shown.", firstByteDelayMs: 200 },
     );
     const { run_id } = await runs.sendMessage(client, session.id, "Write a CSV parser");
     await setCredits(t.app, me.id, (await balanceOf(t.app, me.id)).held);
+    planMayAnswer();
 
     const events = await runs.waitForRunEnd(client, session.id, run_id);
     expect(events.at(-1)).toMatchObject({ type: "run.failed", code: "insufficient_credits" });

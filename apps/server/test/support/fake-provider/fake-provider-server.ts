@@ -36,6 +36,8 @@ export interface FakeReply {
   cutAfterChunks?: number;
   /** Never answer; the request stays open until the client gives up. */
   hang?: boolean;
+  /** Answer only once this settles (then after firstByteDelayMs): the test decides when. */
+  until?: Promise<unknown>;
   usage?: { inputTokens: number; outputTokens: number };
   /** Send no usage at all (some local servers do not). */
   omitUsage?: boolean;
@@ -276,6 +278,7 @@ export class FakeProviderServer {
     const reply = this.queue.shift() ?? this.defaultReply;
     const wait = (ms: number | undefined) => (ms && ms > 0 ? sleep(ms) : Promise.resolve());
     if (reply.hang) return;
+    await reply.until;
     await wait(reply.firstByteDelayMs);
     if (!connectionOpen) return;
     // GET …/models: the model list OpenAI-compatible servers (and OpenAI) answer, which a key
