@@ -17,12 +17,17 @@ const ORDER = "ORDER BY created_at DESC, id DESC";
  * statement (decision 084); the other parameters are $2–$4 either way.
  */
 function pageSelect(newestRunJoin: string, workspace: string): string {
+  // The newest runs are joined to the page's rows only, after the LIMIT (decision 088): one
+  // probe of `runs` per row sent, not one per session of the workspace. The page keeps the
+  // name `sessions`, which the join refers to.
   return `
       SELECT json_agg(p ${ORDER})::text AS page FROM (
-        SELECT ${SESSION_COLUMNS}, newest_run.*, count(*) OVER ()::int AS total
-        FROM sessions ${newestRunJoin}
-        WHERE workspace_id = ${workspace} AND ($2::text IS NULL OR lower(title) LIKE $2)
-        ${ORDER} LIMIT $3 OFFSET $4
+        SELECT sessions.*, newest_run.* FROM (
+          SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total
+          FROM sessions
+          WHERE workspace_id = ${workspace} AND ($2::text IS NULL OR lower(title) LIKE $2)
+          ${ORDER} LIMIT $3 OFFSET $4
+        ) sessions ${newestRunJoin}
       ) p`;
 }
 const pages = new Map<string, string>();
