@@ -4,7 +4,7 @@ import {
   SESSION_STATUSES,
   type TSessionStatus,
 } from "@cohort/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
@@ -357,6 +357,49 @@ describe("what a session is doing (activity, decision 032)", () => {
     expect(paused.json().session).toMatchObject({ status: "paused", activity: "active" });
     await age(session.id, SESSION_IDLE_AFTER_MS);
     expect(await shown(client, session.id)).toMatchObject({ status: "paused", activity: "idle" });
+  });
+});
+
+describe("a page answered again (decision 088)", () => {
+  it("is the same answer for the same page, and a change in the database shows at once", async () => {
+    const { client } = await signUp(t.app);
+    const { client: other } = await signUp(t.app);
+    const session = await createSession(client, { title: "First" });
+    await createSession(client, { title: "Second" });
+    const first = await client.get("/api/sessions");
+    await other.get("/api/sessions");
+    const again = await client.get("/api/sessions");
+    expect(again.payload).toBe(first.payload);
+    expect(again.headers["content-type"]).toBe(first.headers["content-type"]);
+    expect(again.headers["cache-control"]).toBe("no-store");
+    // Another page size is another answer, though the rows are the same.
+    const wider = (await client.get("/api/sessions?pageSize=30")).json();
+    expect(wider).toEqual({ ...first.json(), pageSize: 30 });
+    await patch(client, `/api/sessions/${session.id}`, { title: "Renamed" });
+    const renamed = (await client.get("/api/sessions")).json();
+    expect(renamed.sessions.map((s: { title: string }) => s.title)).toEqual(["Second", "Renamed"]);
+    await client.delete(`/api/sessions/${session.id}`);
+    expect((await client.get("/api/sessions")).json()).toMatchObject({ total: 1 });
+  });
+
+  it("turns a session idle when the clock alone passes 30 minutes, and back when it is set back", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client);
+    const listed = async () => (await client.get("/api/sessions")).json().sessions[0];
+    expect(await listed()).toMatchObject({ id: session.id, activity: "active" });
+    const last = Date.parse(session.last_activity_at);
+    // Only the clock the server reads is moved; the rows stay as they are.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(last + SESSION_IDLE_AFTER_MS - 1);
+      expect(await listed()).toMatchObject({ activity: "active" });
+      vi.setSystemTime(last + SESSION_IDLE_AFTER_MS);
+      expect(await listed()).toMatchObject({ activity: "idle" });
+      vi.setSystemTime(last + SESSION_IDLE_AFTER_MS - 1);
+      expect(await listed()).toMatchObject({ activity: "active" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

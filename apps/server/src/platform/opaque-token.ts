@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /**
  * Secrets handed out in links and headers (sign-ins, email links, access tokens, workspace
@@ -10,7 +10,11 @@ export function newOpaqueToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** Only this digest is stored: a leaked table does not let anyone sign in or reset a password. */
+/**
+ * Only this digest is stored: a leaked table does not let anyone sign in or reset a password.
+ * Every authenticated request hashes its sign-in's token: the one-shot `hash` (the same
+ * SHA-256) makes no Hash object per request (decision 088).
+ */
 export function hashOpaqueToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
+  return hash("sha256", token, "base64url");
 }

@@ -17,12 +17,17 @@ const ORDER = "ORDER BY created_at DESC, id DESC";
  * statement (decision 084); the other parameters are $2–$4 either way.
  */
 function pageSelect(newestRunJoin: string, workspace: string): string {
+  // The newest runs are joined to the page's rows only, after the LIMIT (decision 088): one
+  // probe of `runs` per row sent, not one per session of the workspace. The page keeps the
+  // name `sessions`, which the join refers to.
   return `
       SELECT json_agg(p ${ORDER})::text AS page FROM (
-        SELECT ${SESSION_COLUMNS}, newest_run.*, count(*) OVER ()::int AS total
-        FROM sessions ${newestRunJoin}
-        WHERE workspace_id = ${workspace} AND ($2::text IS NULL OR lower(title) LIKE $2)
-        ${ORDER} LIMIT $3 OFFSET $4
+        SELECT sessions.*, newest_run.* FROM (
+          SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total
+          FROM sessions
+          WHERE workspace_id = ${workspace} AND ($2::text IS NULL OR lower(title) LIKE $2)
+          ${ORDER} LIMIT $3 OFFSET $4
+        ) sessions ${newestRunJoin}
       ) p`;
 }
 const pages = new Map<string, string>();
@@ -55,6 +60,23 @@ export function pageParams(query: TSessionsQuery): [string | null, number, numbe
   return [pattern, query.pageSize, (query.page - 1) * query.pageSize];
 }
 
+/** The page's text as the database gives it (null: no row), for `listSessions`. */
+export async function readPage(
+  db: Queryable,
+  workspaceId: string,
+  query: TSessionsQuery,
+  newestRunJoin: string,
+): Promise<string | null> {
+  const [pattern, limit, offset] = pageParams(query);
+  const { rows } = await db.query<{ page: string | null }>(pageStatement(newestRunJoin), [
+    workspaceId,
+    pattern,
+    limit,
+    offset,
+  ]);
+  return rows[0]?.page ?? null;
+}
+
 /** A page row: the session, the total, and its newest run's facts (nulls without a run). */
 interface PageRow extends SessionRow {
   created_at: string;
@@ -81,19 +103,11 @@ export async function listSessions(
   query: TSessionsQuery,
   newestRunJoin: string,
   ridden?: string | null,
+  now = Date.now(),
 ): Promise<TSessionsResponse> {
-  const [pattern, limit, offset] = pageParams(query);
+  const [pattern] = pageParams(query);
   const text =
-    ridden !== undefined
-      ? ridden
-      : (
-          await db.query<{ page: string | null }>(pageStatement(newestRunJoin), [
-            workspaceId,
-            pattern,
-            limit,
-            offset,
-          ])
-        ).rows[0]?.page;
+    ridden !== undefined ? ridden : await readPage(db, workspaceId, query, newestRunJoin);
   const page = JSON.parse(text ?? "[]") as PageRow[];
   const total =
     page[0]?.total ??
@@ -104,7 +118,6 @@ export async function listSessions(
       ])
     ).rows[0]?.total ??
     0;
-  const now = Date.now();
   return {
     // Each row is this call's own (just parsed): its timestamps are rewritten in place and
     // the session made from it gets its activity added, not copied (decision 082).

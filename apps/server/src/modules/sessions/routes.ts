@@ -14,8 +14,8 @@ import {
   ZUpdateSessionRequest,
   ZUpdateSessionStatusRequest,
 } from "@cohort/contracts";
-import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { serializerCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentPrincipalRiding } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
@@ -28,7 +28,8 @@ import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
 import { findSessionFor, requireSessionDeletable } from "./find-session";
 import { listMessages } from "./list-messages";
-import { listSessions, pageParams, personalPageRider } from "./list-sessions";
+import { listSessions, pageParams, personalPageRider, readPage } from "./list-sessions";
+import { createPageAnswers } from "./page-answers";
 import { type NewestRun, newestOf, withActivity } from "./session-activity";
 import { type StoredSession, toStoredSession } from "./session-row";
 import { setSessionStatus } from "./set-session-status";
@@ -79,6 +80,11 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const catalogue = app.models.catalogue;
   const pageRider = personalPageRider(sessionRuns.newestRunJoin);
+  // The page's answer is what the route's serializer (zod's check, then JSON.stringify, as
+  // every route's) makes of it, made once per page text and kept (decision 088).
+  const pageAnswers = createPageAnswers(
+    serializerCompiler({ schema: ZSessionsResponse, method: "GET", url: "/api/sessions" }),
+  );
   /** The session as the API shows it: with what it is doing now (decision 032). */
   const shown = async (session: StoredSession) =>
     withActivity(session, (await sessionRuns.newest([session.id])).get(session.id));
@@ -137,14 +143,20 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
           : undefined;
       const { user } = await requireAgreement(request);
       const access = await requireWorkspaceAccess(app.db, user.id, query.workspace_id);
-      reply.header("cache-control", "no-store");
-      return listSessions(
-        app.db,
-        access.workspaceId,
-        query,
-        sessionRuns.newestRunJoin,
-        ridden === undefined ? undefined : await ridden,
+      const { newestRunJoin } = sessionRuns;
+      const text =
+        ridden === undefined
+          ? await readPage(app.db, access.workspaceId, query, newestRunJoin)
+          : await ridden;
+      // The route's own serializer's answer, made once per page text (decision 088).
+      const json = await pageAnswers(user.id, text, query, (now) =>
+        listSessions(app.db, access.workspaceId, query, newestRunJoin, text, now),
       );
+      reply.header("cache-control", "no-store");
+      // A JSON text with its JSON content type is sent as it is: the serializer already ran.
+      reply.header("content-type", "application/json; charset=utf-8");
+      const sent: FastifyReply = reply;
+      return sent.send(json);
     },
   );
 

@@ -32,6 +32,15 @@ export const USER_COLUMNS_U = USER_COLUMNS.split(", ")
   .join(", ");
 
 /**
+ * The same columns as `json_build_object` arguments (`'id', u.id, …`): a statement that
+ * gives its row as one JSON value (the sign-in's, decision 088). Its timestamps arrive as
+ * PostgreSQL's JSON text of them, which `toUserProfile` reads as it reads a Date.
+ */
+export const USER_JSON_FIELDS_U = USER_COLUMNS.split(", ")
+  .map((column) => `'${column}', u.${column}`)
+  .join(", ");
+
+/**
  * Profiles for user rows. The balance belongs to the credits module (its ledger), so it is
  * read through that module's service rather than from a users column.
  */

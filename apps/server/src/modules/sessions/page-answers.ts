@@ -1,0 +1,80 @@
+import {
+  SESSION_IDLE_AFTER_MS,
+  type TSessionsQuery,
+  type TSessionsResponse,
+} from "@cohort/contracts";
+
+/** The text of a page as the database gave it (null: no row), and the answer made of it. */
+interface Answer {
+  text: string;
+  page: number;
+  pageSize: number;
+  /** The clock times between which every session's `activity` reads as it did: [from, until). */
+  from: number;
+  until: number;
+  json: string;
+}
+
+/** Characters kept at most (the texts and the answers together), oldest user's first out. */
+const MAX_CHARS = 4_000_000;
+
+/**
+ * A page of sessions as sent, remembered per user (decision 088). The page is still read
+ * from the database on every request (with the sign-in, decision 084); what is remembered is
+ * what the route made of that text: its parse, the rows' mapping, the response contract's
+ * check and the serialisation. The answer is a function of the text, the page asked for and
+ * the clock, and the clock only decides, per session, whether `now - last activity` has
+ * reached SESSION_IDLE_AFTER_MS (`sessionActivity`). So an answer is used again only for the
+ * same text and page, while the clock is within the interval in which no session's side of
+ * that comparison changed; anything else is made afresh, exactly as before.
+ */
+export function createPageAnswers(serialize: (page: TSessionsResponse) => string) {
+  const answers = new Map<string, Answer>();
+  let chars = 0;
+  const forget = (key: string) => {
+    const kept = answers.get(key);
+    if (!kept) return;
+    chars -= kept.text.length + kept.json.length;
+    answers.delete(key);
+  };
+  return async function answer(
+    key: string,
+    text: string | null,
+    query: TSessionsQuery,
+    make: (now: number) => Promise<TSessionsResponse>,
+  ): Promise<string> {
+    const now = Date.now();
+    const kept = answers.get(key);
+    if (
+      kept !== undefined &&
+      kept.text === text &&
+      kept.page === query.page &&
+      kept.pageSize === query.pageSize &&
+      now >= kept.from &&
+      now < kept.until
+    ) {
+      return kept.json;
+    }
+    const page = await make(now);
+    const json = serialize(page);
+    forget(key);
+    // A page past the end carries no row: its total is counted afresh each time.
+    if (text === null || page.sessions.length === 0) return json;
+    let from = Number.NEGATIVE_INFINITY;
+    let until = Number.POSITIVE_INFINITY;
+    for (const session of page.sessions) {
+      // Where `now - last activity >= SESSION_IDLE_AFTER_MS` turns for this session; every
+      // session counts, also those whose activity the clock cannot change (running, completed).
+      const turn = Date.parse(session.last_activity_at) + SESSION_IDLE_AFTER_MS;
+      if (turn <= now) from = Math.max(from, turn);
+      else until = Math.min(until, turn);
+    }
+    answers.set(key, { text, page: query.page, pageSize: query.pageSize, from, until, json });
+    chars += text.length + json.length;
+    for (const oldest of answers.keys()) {
+      if (chars <= MAX_CHARS) break;
+      forget(oldest);
+    }
+    return json;
+  };
+}
