@@ -3,8 +3,8 @@ import { estimateTokens, priceCall, type TFinishReason } from "@cohort/contracts
 import type { Principal } from "../../platform/auth";
 import { personalPayer } from "../credits/payer";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
-import type { CallUsage, CreditHold } from "../orchestration/credits-port";
-import type { Grown } from "../orchestration/hold-credits";
+import type { CreditHold } from "../orchestration/credits-port";
+import { callUsageOf, type Grown } from "../orchestration/hold-credits";
 import { firstHold } from "../orchestration/hold-slices";
 import { MeteredText } from "../orchestration/metered-text";
 import type { EngineDeps } from "../orchestration/run-context";
@@ -47,14 +47,6 @@ function finishReasonOf(unified: string, stopped: boolean): TFinishReason {
 
 /** An extension that failed (not refused): the call stops at the balance, as on a refusal. */
 const notExtended = (): Grown => ({ ok: false, limit: "balance" });
-
-const usageOf = (result: ModelCallResult): CallUsage => ({
-  model: result.modelId,
-  provider: result.provider,
-  inputTokens: result.usage.inputTokens,
-  outputTokens: result.usage.outputTokens,
-  credits: result.credits,
-});
 
 /**
  * One catalogue model call for /api/v1, billed as the run engine bills its calls (decision
@@ -165,7 +157,7 @@ export async function completeWithModel(
     meter.flush();
     if (meter.stoppedAt || meter.pending.length > 0) return await stoppedEnd();
     show(filter.flush());
-    const usage = usageOf(result);
+    const usage = callUsageOf(result);
     if (hold) await deps.credits.settle(hold, usage);
     else await deps.credits.recordFree(payer, reference, usage);
     return {
