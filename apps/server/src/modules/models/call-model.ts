@@ -328,6 +328,21 @@ export function createModelCaller(deps: ModelCallerDeps): ModelCaller {
     deltasForwarded: boolean;
   }
 
+  /**
+   * Hands text to the caller's onDelta: from then on the call cannot fall back to another
+   * attempt, and what onDelta throws is the caller's bug (ConsumerError), not a provider's
+   * failure.
+   */
+  function forwardText(input: StreamModelInput, call: CallState, text: string): void {
+    if (!input.onDelta) return;
+    call.deltasForwarded = true;
+    try {
+      input.onDelta(text);
+    } catch (error) {
+      throw new ConsumerError(error);
+    }
+  }
+
   async function runAttempt(
     target: ModelTarget,
     resolved: ResolvedModel,
@@ -375,14 +390,7 @@ export function createModelCaller(deps: ModelCallerDeps): ModelCaller {
         attemptFirstToken = performance.now();
         usage = { inputTokens: estimateTokens(prompt), outputTokens: 0 };
         finishReason = "stop";
-        if (input.onDelta) {
-          call.deltasForwarded = true;
-          try {
-            input.onDelta(text);
-          } catch (error) {
-            throw new ConsumerError(error);
-          }
-        }
+        forwardText(input, call, text);
       }
       const stream = target.imageModel
         ? emptyParts()
@@ -400,14 +408,7 @@ export function createModelCaller(deps: ModelCallerDeps): ModelCaller {
           if (delta.length === 0) continue;
           text += delta;
           attemptFirstToken ??= performance.now();
-          if (input.onDelta) {
-            call.deltasForwarded = true;
-            try {
-              input.onDelta(delta);
-            } catch (error) {
-              throw new ConsumerError(error);
-            }
-          }
+          forwardText(input, call, delta);
           if (output && input.onPartial) {
             try {
               input.onPartial(text);

@@ -21,6 +21,7 @@ import type { CatalogueModel } from "../models/catalogue-schema";
 import type { GatewayMessage, MadeImage, ModelCallInput, ModelCallResult } from "../models/gateway";
 import type { ToolDefinition } from "../tools/tool-definition";
 import { reserveAndOpenStep } from "./call-statements";
+import type { CreditHold } from "./credits-port";
 import {
   growHold,
   type HeldResult,
@@ -30,7 +31,8 @@ import {
   reserveCall,
   withHold,
 } from "./hold-credits";
-import { coveredOutputTokens, firstHold, priceOf, SLICE_TOKENS } from "./hold-slices";
+import { coveredOutputTokens, firstHold, priceOf } from "./hold-slices";
+import { MeteredText } from "./metered-text";
 import {
   failed,
   haltOf,
@@ -41,14 +43,7 @@ import {
   throwIfHalted,
 } from "./run-context";
 import { runToolTurns, type TurnHooks } from "./tool-loop";
-import {
-  openStep,
-  refuseStep,
-  STOPPED,
-  type StepTarget,
-  type StepWriter,
-  stepRowOf,
-} from "./write-step";
+import { openStep, refuseStep, STOPPED, type StepTarget, stepRowOf } from "./write-step";
 
 /** One model call of a run, as a phase asks for it. */
 export interface CallSpec<T> {
@@ -187,59 +182,11 @@ export async function callModel<T = undefined>(
     route.input.maxOutputTokens = Math.max(1, covered);
   }
   const refused = new AbortController();
-  let step: StepWriter | null = null;
-  // The text is shown only as far as the hold pays for it (decision 053): `shown` is paid
-  // for, `pending` waits for the hold to grow; an extension that cannot be had stops the
-  // call there, its text kept and charged for what was produced.
+  // The text is shown only as far as the hold pays for it (decision 053, `MeteredText`); an
+  // extension that cannot be had stops the call there, its text kept and charged for what
+  // was produced.
   let reserved: Reserved | null = null;
-  let shown = "";
-  let pending = "";
-  let growing: Promise<void> | null = null;
-  let exhausted: TCreditLimitKind | null = null;
-  let stoppedAt: TCreditLimitKind | null = null;
-  const coveredChars = () => {
-    const hold = reserved?.hold;
-    if (!reserved || !hold) return Number.POSITIVE_INFINITY;
-    return (
-      coveredOutputTokens(route.model, route.inputTokens, hold.amount, route.maxOutputTokens) * 4
-    );
-  };
-  const stopAtLimit = (limit: TCreditLimitKind) => {
-    if (stoppedAt) return;
-    stoppedAt = limit;
-    refused.abort(new StoppedAtLimit(limit));
-  };
-  const flush = () => {
-    if (!reserved || stoppedAt) return;
-    const room = coveredChars() - shown.length;
-    if (pending.length > 0 && room > 0) {
-      const piece = pending.slice(0, room);
-      pending = pending.slice(piece.length);
-      shown += piece;
-      step?.delta(piece);
-    }
-    const left = coveredChars() - shown.length;
-    if (pending.length > 0 && exhausted) {
-      stopAtLimit(exhausted);
-      return;
-    }
-    // Half a slice before the end of what is held, the hold grows by a slice.
-    if (
-      reserved.hold &&
-      !growing &&
-      !exhausted &&
-      left < (SLICE_TOKENS * 4) / 2 &&
-      coveredChars() < route.maxOutputTokens * 4
-    ) {
-      const wanted = priceOf(route.model, 0, SLICE_TOKENS);
-      const current = reserved;
-      growing = growHold(ctx, current, wanted).then((grown) => {
-        growing = null;
-        if (!grown.ok) exhausted = grown.limit;
-        flush();
-      });
-    }
-  };
+  const meter = new MeteredText<CreditHold>(route);
   let laneOpened: () => void = () => {};
   const hooks: TurnHooks = {
     laneOpen: new Promise<void>((resolve) => {
@@ -272,11 +219,7 @@ export async function callModel<T = undefined>(
     spec,
     input,
     AbortSignal.any([ctx.controller.signal, refused.signal, ...(spec.signal ? [spec.signal] : [])]),
-    (delta) => {
-      if (stoppedAt) return;
-      pending += delta;
-      flush();
-    },
+    (delta) => meter.push(delta),
     callId,
     hooks,
     sources,
@@ -291,10 +234,14 @@ export async function callModel<T = undefined>(
     throw error;
   }
   const current = reserved;
-  step = openStep(ctx, route.target);
+  const step = openStep(ctx, route.target);
   step.start(current);
   laneOpened();
-  flush();
+  meter.open(current.hold, {
+    show: (piece) => step.delta(piece),
+    stop: (limit) => refused.abort(new StoppedAtLimit(limit)),
+    grow: (_hold, wanted) => growHold(ctx, current, wanted),
+  });
   if (onPartial && partial !== null) onPartial(partial);
   let object: T | undefined;
   const output = (result: ModelCallResult) =>
@@ -309,27 +256,28 @@ export async function callModel<T = undefined>(
         try {
           answer = await answering;
         } catch (error) {
-          if (stoppedAt) return stoppedResult(route, shown, stoppedAt);
+          if (meter.stoppedAt) return stoppedResult(route, meter.text, meter.stoppedAt);
           const halt = haltOf(ctx);
           if (!halt && spec.signal?.aborted) {
             // A person stopped this lane (decision 069): kept and charged like a stop.
-            while (growing) await growing;
-            if (shown.length === 0) throw error;
-            return stoppedResult(route, shown, null);
+            while (meter.growing) await meter.growing;
+            if (meter.text.length === 0) throw error;
+            return stoppedResult(route, meter.text, null);
           }
           if (!halt || !chargesCutCall(halt)) throw error;
           // The run was halted mid-answer (a user's Stop, a client that left): the text
           // shown so far is kept and charged, whatever ended the stream (decision 053). A
           // call that showed nothing is given back, as on /api/v1.
-          while (growing) await growing;
-          if (shown.length === 0) throw error;
-          return stoppedResult(route, shown, null);
+          while (meter.growing) await meter.growing;
+          if (meter.text.length === 0) throw error;
+          return stoppedResult(route, meter.text, null);
         }
         // The answer is complete: what still waits for the hold gets its last chance.
-        while (growing) await growing;
-        flush();
-        if (stoppedAt || pending.length > 0) {
-          return stoppedResult(route, shown, stoppedAt ?? exhausted ?? "balance", answer.result);
+        while (meter.growing) await meter.growing;
+        meter.flush();
+        if (meter.stoppedAt || meter.pending.length > 0) {
+          const limit = meter.stoppedAt ?? meter.exhausted ?? "balance";
+          return stoppedResult(route, meter.text, limit, answer.result);
         }
         object = answer.object;
         return answer.result;
@@ -346,9 +294,9 @@ export async function callModel<T = undefined>(
       halt || interrupted
         ? STOPPED
         : failureOf(error, spec.failureNote, "The call failed unexpectedly.");
-    step.failed(failure, shown, halt !== null || interrupted);
+    step.failed(failure, meter.text, halt !== null || interrupted);
     if (halt) throw new RunHalted(halt);
-    return { ok: false, callId, failure, partial: shown };
+    return { ok: false, callId, failure, partial: meter.text };
   }
   step.completed(held, output(held.result));
   const halt = held.result.halted ? haltOf(ctx) : null;

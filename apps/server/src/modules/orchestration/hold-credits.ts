@@ -16,7 +16,7 @@ import type { ComposedStatement } from "../credits/composed-statement";
 import type { ModelCallResult } from "../models/gateway";
 import { recordSessionSpend } from "../sessions/record-session-spend";
 import { type SettledCall, settleAndEndStep } from "./call-statements";
-import type { CreditHold } from "./credits-port";
+import type { CallUsage, CreditHold } from "./credits-port";
 import { drain, type RunContext, track } from "./run-context";
 import type { StepEnding } from "./run-store";
 
@@ -205,6 +205,17 @@ export async function releaseReserved(ctx: RunContext, reserved: Reserved): Prom
   if (reserved.hold) await releaseQuietly(ctx, reserved.hold);
 }
 
+/** What a finished call's charge and usage row are booked with. */
+export function callUsageOf(result: ModelCallResult): CallUsage {
+  return {
+    model: result.modelId,
+    provider: result.provider,
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    credits: result.credits,
+  };
+}
+
 async function book(
   ctx: RunContext,
   { callId, hold }: Reserved,
@@ -213,13 +224,7 @@ async function book(
   step: StepToEnd | undefined,
 ): Promise<Booked> {
   const { deps } = ctx;
-  const usage = {
-    model: result.modelId,
-    provider: result.provider,
-    inputTokens: result.usage.inputTokens,
-    outputTokens: result.usage.outputTokens,
-    credits: result.credits,
-  };
+  const usage = callUsageOf(result);
   let booked = NO_CREDITS;
   let balance: Booked["balance"] = null;
   let settled: SettledCall | null = null;

@@ -1,20 +1,12 @@
 import { randomUUID } from "node:crypto";
-import {
-  estimateTokens,
-  priceCall,
-  type TCreditLimitKind,
-  type TFinishReason,
-} from "@cohort/contracts";
+import { estimateTokens, priceCall, type TFinishReason } from "@cohort/contracts";
 import type { Principal } from "../../platform/auth";
 import { personalPayer } from "../credits/payer";
 import type { GatewayMessage, ModelCallInput, ModelCallResult } from "../models/gateway";
-import type { CallUsage, CreditHold } from "../orchestration/credits-port";
-import {
-  coveredOutputTokens,
-  firstHold,
-  priceOf,
-  SLICE_TOKENS,
-} from "../orchestration/hold-slices";
+import type { CreditHold } from "../orchestration/credits-port";
+import { callUsageOf, type Grown } from "../orchestration/hold-credits";
+import { firstHold } from "../orchestration/hold-slices";
+import { MeteredText } from "../orchestration/metered-text";
 import type { EngineDeps } from "../orchestration/run-context";
 import { createStopFilter } from "./stop-filter";
 
@@ -53,13 +45,8 @@ function finishReasonOf(unified: string, stopped: boolean): TFinishReason {
   return "stop";
 }
 
-const usageOf = (result: ModelCallResult): CallUsage => ({
-  model: result.modelId,
-  provider: result.provider,
-  inputTokens: result.usage.inputTokens,
-  outputTokens: result.usage.outputTokens,
-  credits: result.credits,
-});
+/** An extension that failed (not refused): the call stops at the balance, as on a refusal. */
+const notExtended = (): Grown => ({ ok: false, limit: "balance" });
 
 /**
  * One catalogue model call for /api/v1, billed as the run engine bills its calls (decision
@@ -94,71 +81,21 @@ export async function completeWithModel(
   const filter = createStopFilter(input.stop);
   const { model, inputTokensEstimate: inputTokens, maxOutputTokens } = estimate;
   let hold: CreditHold | null = null;
-  let opened = false;
   let shown = "";
-  // What the provider produced and the hold paid for, shown or held back by the stop filter:
-  // what a call cut short (the client left, a failure, the limit) is charged for. `pending`
-  // waits for the hold (its first one, or the next slice).
-  let produced = "";
-  let pending = "";
-  let growing: Promise<void> | null = null;
-  let exhausted: TCreditLimitKind | null = null;
-  let stoppedAt: TCreditLimitKind | null = null;
+  // What the provider produced and the hold paid for (`meter.text`), shown or held back by
+  // the stop filter: what a call cut short (the client left, a failure, the limit) is charged
+  // for. Text waits in the meter for the hold (its first one, or the next slice).
+  const meter = new MeteredText<CreditHold>({ model, inputTokens, maxOutputTokens });
   // Resolves when the call stops at the limit: the provider's stream, aborted from inside its
   // own delta callback, may never settle, so the answer does not wait for it.
   let stopNow = () => {};
   const stopping = new Promise<null>((resolve) => {
     stopNow = () => resolve(null);
   });
-  const coveredChars = () =>
-    hold
-      ? coveredOutputTokens(model, inputTokens, hold.amount, maxOutputTokens) * 4
-      : Number.POSITIVE_INFINITY;
   const show = (text: string) => {
     if (!text) return;
     shown += text;
     output.text(text);
-  };
-  const flush = () => {
-    if (!opened || stoppedAt) return;
-    const room = coveredChars() - produced.length;
-    if (pending.length > 0 && room > 0) {
-      const piece = pending.slice(0, room);
-      pending = pending.slice(piece.length);
-      produced += piece;
-      show(filter.push(piece));
-    }
-    if (pending.length > 0 && exhausted) {
-      stoppedAt = exhausted;
-      refused.abort(new Error("stopped at the credit limit"));
-      stopNow();
-      return;
-    }
-    // Half a slice before the end of what is held, the hold grows by a slice.
-    const current = hold;
-    if (
-      current &&
-      !growing &&
-      !exhausted &&
-      coveredChars() - produced.length < (SLICE_TOKENS * 4) / 2 &&
-      coveredChars() < maxOutputTokens * 4
-    ) {
-      growing = deps.credits
-        .extend(payer, current.id, priceOf(model, 0, SLICE_TOKENS))
-        .then(
-          (grown) => {
-            if (grown.ok) current.amount = grown.amount;
-            else exhausted = grown.limit;
-          },
-          () => {
-            exhausted = "balance";
-          },
-        )
-        .then(() => {
-          growing = null;
-          flush();
-        });
-    }
   };
   const first = firstHold(model, inputTokens, maxOutputTokens);
   const holding: Promise<CreditHold | null> =
@@ -170,11 +107,7 @@ export async function completeWithModel(
   const answering = deps.models.streamModel({
     ...call,
     abortSignal: AbortSignal.any([input.clientGone, refused.signal]),
-    onDelta: (delta) => {
-      if (stoppedAt) return;
-      pending += delta;
-      flush();
-    },
+    onDelta: (delta) => meter.push(delta),
   });
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
@@ -188,7 +121,7 @@ export async function completeWithModel(
   // Whatever ended the stream, what was produced is charged: the provider reports no usage
   // for a cut call, so its tokens are estimated from the prompt and the text passed on.
   const chargeProduced = async (current: CreditHold) => {
-    const cut = { inputTokens, outputTokens: estimateTokens(produced) };
+    const cut = { inputTokens, outputTokens: estimateTokens(meter.text) };
     await deps.credits.settle(current, {
       model: model.id,
       provider: estimate.simulated ? "simulator" : "unknown",
@@ -199,22 +132,32 @@ export async function completeWithModel(
   };
   try {
     output.open(estimate.simulated);
-    opened = true;
-    flush();
+    meter.open(hold, {
+      show: (piece) => show(filter.push(piece)),
+      stop: () => {
+        refused.abort(new Error("stopped at the credit limit"));
+        stopNow();
+      },
+      grow: (current, wanted) =>
+        deps.credits.extend(payer, current.id, wanted).then((grown) => {
+          if (grown.ok) current.amount = grown.amount;
+          return grown;
+        }, notExtended),
+    });
     let result: ModelCallResult | null;
     try {
       result = await Promise.race([answering, stopping]);
     } catch (error) {
-      if (!stoppedAt) throw error;
+      if (!meter.stoppedAt) throw error;
       result = null;
     }
     if (!result) return await stoppedEnd();
     // The answer is complete: what still waits for the hold gets its last chance.
-    while (growing) await growing;
-    flush();
-    if (stoppedAt || pending.length > 0) return await stoppedEnd();
+    while (meter.growing) await meter.growing;
+    meter.flush();
+    if (meter.stoppedAt || meter.pending.length > 0) return await stoppedEnd();
     show(filter.flush());
-    const usage = usageOf(result);
+    const usage = callUsageOf(result);
     if (hold) await deps.credits.settle(hold, usage);
     else await deps.credits.recordFree(payer, reference, usage);
     return {
@@ -224,15 +167,15 @@ export async function completeWithModel(
       simulated: result.simulated,
     };
   } catch (error) {
-    while (growing) await growing;
-    if (hold && produced.length > 0) await chargeProduced(hold);
+    while (meter.growing) await meter.growing;
+    if (hold && meter.text.length > 0) await chargeProduced(hold);
     else if (hold) await deps.credits.release(hold.id);
     throw error;
   }
 
   /** Stopped where the hold could not grow: the text so far, charged for (decision 053). */
   async function stoppedEnd(): Promise<CompletionEnd> {
-    while (growing) await growing;
+    while (meter.growing) await meter.growing;
     show(filter.flush());
     const usage = hold ? await chargeProduced(hold) : { inputTokens, outputTokens: 0 };
     return {
