@@ -7,6 +7,8 @@ import { setUserRole } from "../src/modules/users/set-user-role";
 import { adminClient, logIn, signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig } from "./support/app";
 import type { TestClient } from "./support/client";
+import { createSession } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * What every authenticated product call costs, and that what the request path keeps in
@@ -219,6 +221,40 @@ describe("provider keys", () => {
     statements.length = 0;
     expect(await cochatOnKey(client)).toBe(false);
     expect(keyReads()).toHaveLength(0);
+  });
+});
+
+describe("a run's start", () => {
+  it("reads its session in the sign-in's statement, and writes nothing for a caller it refuses", async () => {
+    const { client } = await signUpWithCredits(a, 1_000);
+    const session = await createSession(client);
+    const outsider = await signUp(a);
+    const message = { session_id: session.id, message: "Hello" };
+    const wrote = () => statements.filter((sql) => /INSERT|UPDATE/.test(sql));
+
+    statements.length = 0;
+    const refused = await outsider.client.post("/api/ai/chat", message);
+    expect(refused.statusCode).toBe(404);
+    expect(wrote()).toEqual([]);
+    statements.length = 0;
+    const signedOut = await a.inject({
+      method: "POST",
+      url: "/api/ai/chat",
+      headers: { authorization: "Bearer not-a-sign-in" },
+      payload: message,
+    });
+    expect(signedOut.statusCode).toBe(401);
+    expect(wrote()).toEqual([]);
+
+    statements.length = 0;
+    const started = await client.post("/api/ai/chat", message);
+    expect(started.statusCode).toBe(202);
+    // The session and the caller's role came with the sign-in: no read of its own after it.
+    const signIn = statements.filter((sql) => /FROM sign_ins s JOIN users u/.test(sql));
+    expect(signIn).toHaveLength(1);
+    expect(signIn[0]).toMatch(/JOIN workspace_members m/);
+    expect(statements.filter((sql) => /m\.user_id = \$2/.test(sql))).toEqual([]);
+    await a.orchestration.control.idle();
   });
 });
 

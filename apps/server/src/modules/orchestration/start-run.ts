@@ -10,14 +10,26 @@ import {
   type TChatResponse,
   type TSession,
 } from "@cohort/contracts";
+import type { FastifyRequest } from "fastify";
 import { isUuid } from "../../db/uuid";
-import type { Principal } from "../../platform/auth";
+import { currentPrincipalRiding, type Principal } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
-import { findSessionFor } from "../sessions/find-session";
+import {
+  findSessionFor,
+  type SessionAccess,
+  sessionAccessOf,
+  sessionAccessRider,
+} from "../sessions/find-session";
 import type { OwnedSession } from "../sessions/session-row";
-import { ancestorsOf, type BranchTree, loadStartTree, shownEnd } from "./branch-history";
+import {
+  ancestorsOf,
+  type BranchTree,
+  loadStartTree,
+  type StartTree,
+  shownEnd,
+} from "./branch-history";
 import {
   type RunStart,
   reserveAndStartRun,
@@ -45,6 +57,37 @@ function runInProgress(): AppError {
   );
 }
 
+/** What a run's start read before its sign-in was known (`readBeforeSignIn`). */
+export interface EarlyReads {
+  /** The session with the caller's role, read in the sign-in's own statement. */
+  session: Promise<string | null>;
+  /** The session's runs and messages, read beside the sign-in. */
+  start: Promise<StartTree>;
+}
+
+/**
+ * POST /api/ai/chat's reads, sent with and beside the sign-in's statement instead of one round
+ * trip after it (decision 087): the session rides on the sign-in (decision 084), its runs
+ * and messages go at the same moment. They only read, and until the sign-in, the agreement and
+ * the session's access check pass their results are held, never used or shown: a request
+ * that fails them gets the same answer as before. Undefined (the reads come after the guards,
+ * as before) when the request carries no sign-in, its principal was already asked for, or the
+ * session id is no uuid.
+ */
+export function readBeforeSignIn(
+  deps: Pick<EngineDeps, "db">,
+  request: FastifyRequest,
+  sessionId: string,
+): EarlyReads | undefined {
+  if (!isUuid(sessionId)) return undefined;
+  const session = currentPrincipalRiding(request, sessionAccessRider, [sessionId]);
+  if (session === undefined) return undefined;
+  const start = loadStartTree(deps.db, sessionId);
+  // A request whose guard throws never looks at it.
+  start.catch(() => {});
+  return { session, start };
+}
+
 /**
  * POST /api/ai/chat: checks the session, holds the planning call's worst case (so a user
  * who cannot afford the first step hears it now, as a 402) in the same statement that stores
@@ -58,14 +101,18 @@ export async function startRun(
   request: TChatRequest,
   /** "Send now" (decision 069): what the run it stopped had written, as context. */
   partialWork?: string,
+  /** The reads sent with the sign-in (`readBeforeSignIn`), when they were. */
+  early?: EarlyReads,
 ): Promise<TChatResponse> {
   // Independent reads, side by side (one round trip, not four). Until the access check
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
   const sessionId = isUuid(request.session_id) ? request.session_id : null;
   const [session, reads] = await Promise.all([
-    findSessionFor(deps.db, principal.user.id, request.session_id, { least: "member" }),
-    readForStart(deps, principal, sessionId),
+    early
+      ? early.session.then((ridden): SessionAccess => sessionAccessOf(ridden, "member"))
+      : findSessionFor(deps.db, principal.user.id, request.session_id, { least: "member" }),
+    readForStart(deps, principal, sessionId, early?.start),
   ]);
   checkCanStart(session, reads, "send a message");
   // The message follows the branch on screen, and sees only it (decision 070).
@@ -124,11 +171,14 @@ export async function readForStart(
   deps: EngineDeps,
   principal: Principal,
   sessionId: string | null,
+  /** The session's tree, read already (`readBeforeSignIn`). */
+  started?: Promise<StartTree>,
 ): Promise<StartReads> {
   const [start, userKeys] = await Promise.all([
-    sessionId
-      ? loadStartTree(deps.db, sessionId)
-      : { tree: { messages: [], runs: [] }, active: null, rerunning: false },
+    started ??
+      (sessionId
+        ? loadStartTree(deps.db, sessionId)
+        : { tree: { messages: [], runs: [] }, active: null, rerunning: false }),
     deps.loadUserKeys(principal),
   ]);
   return { userId: principal.user.id, userKeys, ...start };

@@ -1,9 +1,16 @@
 import { ERROR_CODES, type TWorkspaceRole } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { isUuid } from "../../db/uuid";
+import type { SignInRider } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { requireRole } from "../workspaces/workspace-access";
-import { type OwnedSession, SESSION_COLUMNS, type SessionRow, toOwnedSession } from "./session-row";
+import {
+  isoFromJson,
+  type OwnedSession,
+  SESSION_COLUMNS,
+  type SessionRow,
+  toOwnedSession,
+} from "./session-row";
 
 export function sessionNotFound(): AppError {
   return new AppError(ERROR_CODES.notFound, 404, "This session does not exist.");
@@ -33,20 +40,49 @@ export async function findSessionFor(
   options: FindSessionOptions = {},
 ): Promise<SessionAccess> {
   if (!isUuid(sessionId)) throw sessionNotFound();
-  const columns = SESSION_COLUMNS.split(", ")
-    .map((column) => `s.${column}`)
-    .join(", ");
-  const { rows } = await db.query<SessionRow & { member_role: TWorkspaceRole }>(
-    `SELECT ${columns}, m.role AS member_role FROM sessions s
+  const { rows } = await db.query<AccessRow>(
+    `SELECT ${COLUMNS}, m.role AS member_role FROM sessions s
      JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.user_id = $2
      WHERE s.id = $1${options.forUpdate ? " FOR UPDATE OF s" : ""}`,
     [sessionId, userId],
   );
-  const row = rows[0];
+  return accessOf(rows[0], options.least);
+}
+
+type AccessRow = SessionRow & { member_role: TWorkspaceRole };
+
+const COLUMNS = SESSION_COLUMNS.split(", ")
+  .map((column) => `s.${column}`)
+  .join(", ");
+
+function accessOf(row: AccessRow | undefined, least: TWorkspaceRole = "viewer"): SessionAccess {
   if (!row) throw sessionNotFound();
   const access = { ...toOwnedSession(row), role: row.member_role };
-  requireRole(access, options.least ?? "viewer");
+  requireRole(access, least);
   return access;
+}
+
+/**
+ * The same read as `findSessionFor`, as a rider of the sign-in's statement (decision 084):
+ * the session ($2, a uuid) with the signed-in user's role, one JSON text. A run's start sends
+ * it with the sign-in instead of one round trip after it (decision 087).
+ */
+export const sessionAccessRider: SignInRider = {
+  subquery: (userId) =>
+    `SELECT row_to_json(x)::text FROM (SELECT ${COLUMNS}, m.role AS member_role FROM sessions s
+     JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.user_id = ${userId}
+     WHERE s.id = $2) x`,
+};
+
+/** What `sessionAccessRider` read, decided as `findSessionFor` decides. */
+export function sessionAccessOf(ridden: string | null, least?: TWorkspaceRole): SessionAccess {
+  if (ridden === null) return accessOf(undefined);
+  const row = JSON.parse(ridden) as AccessRow;
+  row.created_at = isoFromJson(row.created_at as string);
+  row.updated_at = isoFromJson(row.updated_at as string);
+  if (row.imported_export_at)
+    row.imported_export_at = isoFromJson(row.imported_export_at as string);
+  return accessOf(row, least);
 }
 
 /**
