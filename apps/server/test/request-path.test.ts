@@ -225,7 +225,7 @@ describe("provider keys", () => {
 });
 
 describe("a run's start", () => {
-  it("reads its session in the sign-in's statement, and writes nothing for a caller it refuses", async () => {
+  it("reads its session, runs and messages in the sign-in's statement, and writes nothing for a caller it refuses", async () => {
     const { client } = await signUpWithCredits(a, 1_000);
     const session = await createSession(client);
     const outsider = await signUp(a);
@@ -249,11 +249,19 @@ describe("a run's start", () => {
     statements.length = 0;
     const started = await client.post("/api/ai/chat", message);
     expect(started.statusCode).toBe(202);
-    // The session and the caller's role came with the sign-in: no read of its own after it.
-    const signIn = statements.filter((sql) => /FROM sign_ins s JOIN users u/.test(sql));
-    expect(signIn).toHaveLength(1);
-    expect(signIn[0]).toMatch(/JOIN workspace_members m/);
-    expect(statements.filter((sql) => /m\.user_id = \$2/.test(sql))).toEqual([]);
+    // The session with the caller's role, its runs and its messages came with the sign-in:
+    // no read of them of its own before the start statement (the run's prefetched reads of
+    // its documents, memory and MCP servers go beside the start statement).
+    const start = statements.findIndex((sql) => /INSERT INTO session_messages/.test(sql));
+    expect(start).toBeGreaterThan(0);
+    const before = statements
+      .slice(0, start)
+      .filter((sql) => /FROM (session_messages|runs|sessions)\b/.test(sql));
+    expect(before).toHaveLength(1);
+    expect(before[0]).toMatch(/FROM sign_ins s JOIN users u/);
+    expect(before[0]).toMatch(/JOIN workspace_members m/);
+    expect(before[0]).toMatch(/FROM session_messages/);
+    expect(before[0]).toMatch(/FROM runs/);
     await a.orchestration.control.idle();
   });
 });

@@ -42,8 +42,8 @@ export async function orchestrationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      // The session's reads go with the sign-in's statement, not after it (decision 087).
-      const early = readBeforeSignIn(deps, request, request.body.session_id);
+      // The session's reads ride on the sign-in's statement, not after it (decision 087).
+      const early = readBeforeSignIn(request, request.body.session_id);
       const principal = await requireAgreement(request);
       const started = await startRun(deps, control, principal, request.body, undefined, early);
       return reply.status(202).send(started);

@@ -12,15 +12,16 @@ import {
 } from "@cohort/contracts";
 import type { FastifyRequest } from "fastify";
 import { isUuid } from "../../db/uuid";
-import { currentPrincipalRiding, type Principal } from "../../platform/auth";
+import { currentPrincipalRiding, type Principal, type SignInRider } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
 import {
+  type AccessRow,
   findSessionFor,
   type SessionAccess,
+  sessionAccessJson,
   sessionAccessOf,
-  sessionAccessRider,
 } from "../sessions/find-session";
 import type { OwnedSession } from "../sessions/session-row";
 import {
@@ -29,6 +30,8 @@ import {
   loadStartTree,
   type StartTree,
   shownEnd,
+  startTreeFromJson,
+  startTreeJson,
 } from "./branch-history";
 import {
   type RunStart,
@@ -57,35 +60,46 @@ function runInProgress(): AppError {
   );
 }
 
-/** What a run's start read before its sign-in was known (`readBeforeSignIn`). */
-export interface EarlyReads {
-  /** The session with the caller's role, read in the sign-in's own statement. */
-  session: Promise<string | null>;
-  /** The session's runs and messages, read beside the sign-in. */
-  start: Promise<StartTree>;
-}
+/** What a run's start read in its sign-in's statement (`readBeforeSignIn`). */
+export type EarlyReads = Promise<string | null>;
 
 /**
- * POST /api/ai/chat's reads, sent with and beside the sign-in's statement instead of one round
- * trip after it (decision 087): the session rides on the sign-in (decision 084), its runs
- * and messages go at the same moment. They only read, and until the sign-in, the agreement and
- * the session's access check pass their results are held, never used or shown: a request
- * that fails them gets the same answer as before. Undefined (the reads come after the guards,
- * as before) when the request carries no sign-in, its principal was already asked for, or the
- * session id is no uuid.
+ * POST /api/ai/chat's reads ride on the sign-in's own statement (decisions 084 and 087): the
+ * session with the caller's role, its runs and its messages, one JSON text. The head is one
+ * round trip before the start statement, not two. Until the sign-in, the agreement and the
+ * session's access check pass, what was read is only held, never used or shown: a request
+ * that fails them gets the same answer as before, and nothing is written. Undefined (the
+ * reads come after the guards, as before) when the request carries no sign-in, its principal
+ * was already asked for, or the session id is no uuid.
  */
 export function readBeforeSignIn(
-  deps: Pick<EngineDeps, "db">,
   request: FastifyRequest,
   sessionId: string,
 ): EarlyReads | undefined {
   if (!isUuid(sessionId)) return undefined;
-  const session = currentPrincipalRiding(request, sessionAccessRider, [sessionId]);
-  if (session === undefined) return undefined;
-  const start = loadStartTree(deps.db, sessionId);
-  // A request whose guard throws never looks at it.
-  start.catch(() => {});
-  return { session, start };
+  return currentPrincipalRiding(request, START_RIDER, [sessionId]);
+}
+
+const START_RIDER: SignInRider = {
+  subquery: (userId) =>
+    `SELECT json_build_object('session', ${sessionAccessJson(userId, "$2")},
+       'start', ${startTreeJson("$2")})::text`,
+};
+
+/** The early reads, as the access check and `readForStart` use them. */
+async function earlyReads(
+  early: EarlyReads,
+  sessionId: string,
+): Promise<{ session: SessionAccess; start: StartTree }> {
+  const ridden = await early;
+  const value = ridden === null ? null : (JSON.parse(ridden) as RiddenStart);
+  const session = sessionAccessOf(value?.session ?? null, "member");
+  return { session, start: startTreeFromJson(sessionId, (value as RiddenStart).start) };
+}
+
+interface RiddenStart {
+  session: AccessRow | null;
+  start: Parameters<typeof startTreeFromJson>[1];
 }
 
 /**
@@ -108,11 +122,17 @@ export async function startRun(
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
   const sessionId = isUuid(request.session_id) ? request.session_id : null;
+  const ridden = early && sessionId ? earlyReads(early, sessionId) : null;
   const [session, reads] = await Promise.all([
-    early
-      ? early.session.then((ridden): SessionAccess => sessionAccessOf(ridden, "member"))
+    ridden
+      ? ridden.then((r) => r.session)
       : findSessionFor(deps.db, principal.user.id, request.session_id, { least: "member" }),
-    readForStart(deps, principal, sessionId, early?.start),
+    readForStart(
+      deps,
+      principal,
+      sessionId,
+      ridden?.then((r) => r.start),
+    ),
   ]);
   checkCanStart(session, reads, "send a message");
   // The message follows the branch on screen, and sees only it (decision 070).

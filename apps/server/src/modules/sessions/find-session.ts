@@ -1,7 +1,6 @@
 import { ERROR_CODES, type TWorkspaceRole } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { isUuid } from "../../db/uuid";
-import type { SignInRider } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import { requireRole } from "../workspaces/workspace-access";
 import {
@@ -49,7 +48,7 @@ export async function findSessionFor(
   return accessOf(rows[0], options.least);
 }
 
-type AccessRow = SessionRow & { member_role: TWorkspaceRole };
+export type AccessRow = SessionRow & { member_role: TWorkspaceRole };
 
 const COLUMNS = SESSION_COLUMNS.split(", ")
   .map((column) => `s.${column}`)
@@ -63,21 +62,19 @@ function accessOf(row: AccessRow | undefined, least: TWorkspaceRole = "viewer"):
 }
 
 /**
- * The same read as `findSessionFor`, as a rider of the sign-in's statement (decision 084):
- * the session ($2, a uuid) with the signed-in user's role, one JSON text. A run's start sends
- * it with the sign-in instead of one round trip after it (decision 087).
+ * The same read as `findSessionFor` as one JSON value (null: no such session for this user),
+ * for a statement that reads it beside other things: a run's start rides it on the sign-in's
+ * statement (decisions 084 and 087). `userId` and `sessionId` (a uuid) are SQL expressions.
  */
-export const sessionAccessRider: SignInRider = {
-  subquery: (userId) =>
-    `SELECT row_to_json(x)::text FROM (SELECT ${COLUMNS}, m.role AS member_role FROM sessions s
+export function sessionAccessJson(userId: string, sessionId: string): string {
+  return `(SELECT row_to_json(x) FROM (SELECT ${COLUMNS}, m.role AS member_role FROM sessions s
      JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.user_id = ${userId}
-     WHERE s.id = $2) x`,
-};
+     WHERE s.id = ${sessionId}) x)`;
+}
 
-/** What `sessionAccessRider` read, decided as `findSessionFor` decides. */
-export function sessionAccessOf(ridden: string | null, least?: TWorkspaceRole): SessionAccess {
-  if (ridden === null) return accessOf(undefined);
-  const row = JSON.parse(ridden) as AccessRow;
+/** What `sessionAccessJson` read, decided as `findSessionFor` decides. */
+export function sessionAccessOf(row: AccessRow | null, least?: TWorkspaceRole): SessionAccess {
+  if (row === null) return accessOf(undefined);
   row.created_at = isoFromJson(row.created_at as string);
   row.updated_at = isoFromJson(row.updated_at as string);
   if (row.imported_export_at)
