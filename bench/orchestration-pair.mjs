@@ -24,13 +24,16 @@ const after = process.argv[3] ?? "apps/server/dist/main.js";
 if (!process.argv[3]) await buildIfStale({ only: ["server"] });
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const RUNS = process.env.BENCH_RUNS ?? "30";
+// BENCH_PAIR_DATABASES=postgres: PostgreSQL only.
 const databases = [
-  ["PGlite", {}],
+  ...(process.env.BENCH_PAIR_DATABASES === "postgres" ? [] : [["PGlite", {}]]),
   ...(process.env.BENCH_DATABASE_URL
     ? [["PostgreSQL", { BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL }]]
     : []),
 ];
 const LINE = /overhead: mean [\d.]+ ms, p50 ([\d.]+) ms; server CPU ([\d.]+) ms\/run/;
+/** The run's head and tail (mean ms), from the stages line (decision 087). */
+const STAGES = /stages \(mean ms\): head ([\d.]+),.* tail ([\d.]+)/;
 
 function once(entry, env) {
   const result = spawnSync(
@@ -50,7 +53,14 @@ function once(entry, env) {
   );
   const match = LINE.exec(result.stdout);
   if (!match) throw new Error(`no overhead line from ${entry}:\n${result.stdout}${result.stderr}`);
-  return { p50: Number(match[1]), cpu: Number(match[2]), load: loadavg()[0] };
+  const stages = STAGES.exec(result.stdout);
+  return {
+    p50: Number(match[1]),
+    cpu: Number(match[2]),
+    head: Number(stages?.[1] ?? Number.NaN),
+    tail: Number(stages?.[2] ?? Number.NaN),
+    load: loadavg()[0],
+  };
 }
 
 const median = (xs) => {
@@ -73,12 +83,12 @@ for (const [name, env] of databases) {
       const r = once(entry, env);
       rows[label].push(r);
       console.log(
-        `  ${name} ${label.padEnd(6)} overhead p50 ${fmt(r.p50)} ms, server CPU ${fmt(r.cpu)} ms/run (load ${fmt(r.load)})`,
+        `  ${name} ${label.padEnd(6)} overhead p50 ${fmt(r.p50)} ms, server CPU ${fmt(r.cpu)} ms/run, head ${fmt(r.head)} ms, tail ${fmt(r.tail)} ms (load ${fmt(r.load)})`,
       );
     }
   }
   const m = (label, key) => median(rows[label].map((r) => r[key]));
   console.log(
-    `${name}: overhead p50 median ${fmt(m("before", "p50"))} → ${fmt(m("after", "p50"))} ms (×${(m("after", "p50") / m("before", "p50")).toFixed(2)}); server CPU per run median ${fmt(m("before", "cpu"))} → ${fmt(m("after", "cpu"))} ms (×${(m("after", "cpu") / m("before", "cpu")).toFixed(2)})`,
+    `${name}: overhead p50 median ${fmt(m("before", "p50"))} → ${fmt(m("after", "p50"))} ms (×${(m("after", "p50") / m("before", "p50")).toFixed(2)}); server CPU per run median ${fmt(m("before", "cpu"))} → ${fmt(m("after", "cpu"))} ms (×${(m("after", "cpu") / m("before", "cpu")).toFixed(2)}); head ${fmt(m("before", "head"))} → ${fmt(m("after", "head"))} ms, tail ${fmt(m("before", "tail"))} → ${fmt(m("after", "tail"))} ms (medians of the runs' means)`,
   );
 }

@@ -612,8 +612,14 @@ const server = await startServer({
       ...(process.env.BENCH_ONLY === "counts"
         ? [`--import ${path.join(root, "bench/count-statements.mjs")}`]
         : []),
+      ...(process.env.BENCH_TIMELINE
+        ? [`--import ${path.join(root, "bench/run-timeline.mjs")}`]
+        : []),
     ].join(" "),
     ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF } : {}),
+    // BENCH_TIMELINE=file: the server writes when each request, statement and provider call
+    // happened (bench/run-timeline.mjs; read with bench/timeline-summary.mjs).
+    ...(process.env.BENCH_TIMELINE ? { BENCH_TIMELINE: process.env.BENCH_TIMELINE } : {}),
     BENCH_COUNT_STATEMENTS_FILE: STATEMENTS_FILE,
   },
 });

@@ -7,6 +7,8 @@ import { setUserRole } from "../src/modules/users/set-user-role";
 import { adminClient, logIn, publishAgreement, signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig } from "./support/app";
 import type { TestClient } from "./support/client";
+import { createSession } from "./support/runs";
+import { signUpWithCredits } from "./support/runs-credits";
 
 /**
  * What every authenticated product call costs, and that what the request path keeps in
@@ -212,6 +214,48 @@ describe("provider keys", () => {
     statements.length = 0;
     expect(await cochatOnKey(client)).toBe(false);
     expect(keyReads()).toHaveLength(0);
+  });
+});
+
+describe("a run's start", () => {
+  it("reads its session, runs and messages in the sign-in's statement, and writes nothing for a caller it refuses", async () => {
+    const { client } = await signUpWithCredits(a, 1_000);
+    const session = await createSession(client);
+    const outsider = await signUp(a);
+    const message = { session_id: session.id, message: "Hello" };
+    const wrote = () => statements.filter((sql) => /INSERT|UPDATE/.test(sql));
+
+    statements.length = 0;
+    const refused = await outsider.client.post("/api/ai/chat", message);
+    expect(refused.statusCode).toBe(404);
+    expect(wrote()).toEqual([]);
+    statements.length = 0;
+    const signedOut = await a.inject({
+      method: "POST",
+      url: "/api/ai/chat",
+      headers: { authorization: "Bearer not-a-sign-in" },
+      payload: message,
+    });
+    expect(signedOut.statusCode).toBe(401);
+    expect(wrote()).toEqual([]);
+
+    statements.length = 0;
+    const started = await client.post("/api/ai/chat", message);
+    expect(started.statusCode).toBe(202);
+    // The session with the caller's role, its runs and its messages came with the sign-in:
+    // no read of them of its own before the start statement (the run's prefetched reads of
+    // its documents, memory and MCP servers go beside the start statement).
+    const start = statements.findIndex((sql) => /INSERT INTO session_messages/.test(sql));
+    expect(start).toBeGreaterThan(0);
+    const before = statements
+      .slice(0, start)
+      .filter((sql) => /FROM (session_messages|runs|sessions)\b/.test(sql));
+    expect(before).toHaveLength(1);
+    expect(before[0]).toMatch(/FROM sign_ins s JOIN users u/);
+    expect(before[0]).toMatch(/JOIN workspace_members m/);
+    expect(before[0]).toMatch(/FROM session_messages/);
+    expect(before[0]).toMatch(/FROM runs/);
+    await a.orchestration.control.idle();
   });
 });
 

@@ -5,7 +5,8 @@ import {
   type TRunStatus,
 } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
-import { listMessages } from "../sessions/list-messages";
+import { listMessages, messagesFromJson, messagesJson } from "../sessions/list-messages";
+import type { MessageRow } from "../sessions/session-row";
 import type { RunRef } from "./run-store";
 
 /**
@@ -74,23 +75,57 @@ export interface StartTree {
 export async function loadStartTree(db: Queryable, sessionId: string): Promise<StartTree> {
   const [messages, runs] = await Promise.all([
     listMessages(db, sessionId),
-    db.query<RunLinkRow & { user_id: string; status: TRunStatus; rerunning: boolean }>(
-      `SELECT ${RUN_LINK_COLUMNS}, user_id, status,
-         EXISTS (SELECT 1 FROM run_steps s JOIN runs r ON r.id = s.run_id
-                 WHERE r.session_id = $1 AND s.status = 'running' AND s.rerun_of IS NOT NULL)
-           AS rerunning
+    db.query<StartRunRow & { rerunning: boolean }>(
+      `SELECT ${RUN_LINK_COLUMNS}, user_id, status, ${RERUNNING("$1")} AS rerunning
        FROM runs WHERE session_id = $1 ORDER BY created_at, id`,
       [sessionId],
     ),
   ]);
-  const active = runs.rows.find((r) => isRunActive(r.status));
+  return startTreeOf(sessionId, messages, runs.rows, runs.rows[0]?.rerunning ?? false);
+}
+
+type StartRunRow = RunLinkRow & { user_id: string; status: TRunStatus };
+
+/** Whether a step of an ended run of the session (an SQL expression) is being re-run. */
+const RERUNNING = (sessionId: string) =>
+  `EXISTS (SELECT 1 FROM run_steps s JOIN runs r ON r.id = s.run_id
+           WHERE r.session_id = ${sessionId} AND s.status = 'running' AND s.rerun_of IS NOT NULL)`;
+
+function startTreeOf(
+  sessionId: string,
+  messages: TChatMessage[],
+  runs: StartRunRow[],
+  rerunning: boolean,
+): StartTree {
+  const active = runs.find((r) => isRunActive(r.status));
   return {
-    tree: { messages, runs: runs.rows.map(toRunLink) },
+    tree: { messages, runs: runs.map(toRunLink) },
     active: active
       ? { id: active.id, sessionId, userId: active.user_id, status: active.status }
       : null,
-    rerunning: runs.rows[0]?.rerunning ?? false,
+    rerunning: runs.length > 0 && rerunning,
   };
+}
+
+/**
+ * The same reads as `loadStartTree` as one JSON value, for a statement that reads them beside
+ * other things: a run's start rides them on the sign-in's statement (decision 087).
+ * `sessionId` is an SQL expression.
+ */
+export function startTreeJson(sessionId: string): string {
+  return `json_build_object(
+    'messages', ${messagesJson(sessionId)},
+    'runs', (SELECT coalesce(json_agg(r ORDER BY r.created_at, r.id), '[]') FROM
+      (SELECT ${RUN_LINK_COLUMNS}, user_id, status FROM runs WHERE session_id = ${sessionId}) r),
+    'rerunning', ${RERUNNING(sessionId)})`;
+}
+
+/** What `startTreeJson` read, as `loadStartTree` gives it. */
+export function startTreeFromJson(
+  sessionId: string,
+  value: { messages: MessageRow[]; runs: StartRunRow[]; rerunning: boolean },
+): StartTree {
+  return startTreeOf(sessionId, messagesFromJson(value.messages), value.runs, value.rerunning);
 }
 
 /**

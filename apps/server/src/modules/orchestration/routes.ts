@@ -20,7 +20,7 @@ import { estimateRunCost } from "./estimate-run-cost";
 import { findRunFor } from "./find-run-for";
 import { rerunStep } from "./rerun-step";
 import { readRunEvents } from "./run-events";
-import { regenerateRun, startRun } from "./start-run";
+import { readBeforeSignIn, regenerateRun, startRun } from "./start-run";
 import { stepTarget, ZStepParams } from "./step-params";
 import { synthesizeVersion } from "./synthesize-version";
 
@@ -42,8 +42,10 @@ export async function orchestrationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      // The session's reads ride on the sign-in's statement, not after it (decision 087).
+      const early = readBeforeSignIn(request, request.body.session_id);
       const principal = await requireAgreement(request);
-      const started = await startRun(deps, control, principal, request.body);
+      const started = await startRun(deps, control, principal, request.body, undefined, early);
       return reply.status(202).send(started);
     },
   );

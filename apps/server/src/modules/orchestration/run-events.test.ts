@@ -47,7 +47,10 @@ function fakeDb() {
   const hold = () => {
     holding = true;
   };
-  return { db, stored, release, hold };
+  /** How many writes wait; `releaseLast` lets the newest of them through alone. */
+  const waiting = () => held.length;
+  const releaseLast = () => held.pop()?.();
+  return { db, stored, release, hold, waiting, releaseLast };
 }
 
 function fakeRealtime() {
@@ -83,6 +86,41 @@ describe("send first (one process)", () => {
       expect(stored.map((e) => e.seq)).toEqual([1, 2]);
       expect(flushed).toBe(true);
       await flushing;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("writes the last events beside a write still running when flushed; a join reads them in order", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const { db, stored, release, waiting, releaseLast } = fakeDb();
+      const { realtime } = fakeRealtime();
+      const deps = { db, realtime, log, events: createEventHub({ sendFirst: true }) };
+      const events = createRunEventLog(deps, SESSION, RUN);
+      void events.append(delta("a"));
+      await vi.advanceTimersByTimeAsync(STORE_AFTER_MS);
+      expect(waiting()).toBe(1);
+      void events.append(delta("b"));
+      void events.append(delta("c"));
+      const flushing = events.flush();
+      await vi.advanceTimersByTimeAsync(0);
+      // The run's end does not wait for the running write before it starts the next one.
+      expect(waiting()).toBe(2);
+      releaseLast();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(stored.map((e) => e.seq)).toEqual([2, 3]);
+      // A page full of stored events still gets the one in flight below them.
+      const page = await readRunEvents(deps, SESSION, 0, 1);
+      expect(page.events.map((e) => e.seq)).toEqual([1]);
+      expect(page.has_more).toBe(true);
+      expect((await readRunEvents(deps, SESSION, 0, 5)).events.map((e) => e.seq)).toEqual([
+        1, 2, 3,
+      ]);
+      release();
+      await flushing;
+      expect(stored.map((e) => e.seq).sort()).toEqual([1, 2, 3]);
+      events.close();
     } finally {
       vi.useRealTimers();
     }

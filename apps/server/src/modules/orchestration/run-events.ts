@@ -232,10 +232,20 @@ function gatherWrites<T extends Gathered<unknown>>(
       } else setImmediate(() => void drain());
     },
     hurry() {
-      if (!timer) return;
-      clearTimeout(timer);
-      timer = null;
-      void drain();
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+        void drain();
+        return;
+      }
+      // A write runs already: what waits for the one after it goes now, beside it (a run's
+      // end, decision 087), instead of one round trip after the other. Its events may land
+      // before the running write's: a reader merges what is in flight (`readRunEvents`).
+      if (busy && queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        void write(batch).catch((error: unknown) => writeApart(batch, error));
+      }
     },
   };
 }
@@ -511,14 +521,19 @@ export async function readRunEvents(
   const sent = deps.events.lastSent(sessionId);
   const stored = await listStoredRunEvents(deps.db, sessionId, after, limit);
   const page = { ...stored, last_seq: Math.max(stored.last_seq, stored.has_more ? 0 : sent) };
-  if (inflight.length === 0 || page.has_more) return page;
+  if (inflight.length === 0) return page;
+  // Two writes may land out of order (a run's end hurries the last one, decision 087): an
+  // event in flight can sit below stored ones, so it is merged even into a full page.
   const bySeq = new Map(page.events.map((e) => [e.seq, e]));
-  for (const event of inflight) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
+  const below = page.has_more ? (page.events.at(-1)?.seq ?? after) : Number.POSITIVE_INFINITY;
+  for (const event of inflight) {
+    if (event.seq <= below && !bySeq.has(event.seq)) bySeq.set(event.seq, event);
+  }
   const events = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(0, limit);
   return {
     events,
     last_seq: Math.max(page.last_seq, events.at(-1)?.seq ?? 0),
-    has_more: bySeq.size > limit,
+    has_more: page.has_more || bySeq.size > limit,
   };
 }
 

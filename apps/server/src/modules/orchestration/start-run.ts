@@ -10,14 +10,29 @@ import {
   type TChatResponse,
   type TSession,
 } from "@cohort/contracts";
+import type { FastifyRequest } from "fastify";
 import { isUuid } from "../../db/uuid";
-import type { Principal } from "../../platform/auth";
+import { currentPrincipalRiding, type Principal, type SignInRider } from "../../platform/auth";
 import { AppError } from "../../platform/errors";
 import type { UserProviderKeys } from "../models/providers";
 import { storedMessage } from "../sessions/add-message";
-import { findSessionFor } from "../sessions/find-session";
+import {
+  type AccessRow,
+  findSessionFor,
+  type SessionAccess,
+  sessionAccessJson,
+  sessionAccessOf,
+} from "../sessions/find-session";
 import type { OwnedSession } from "../sessions/session-row";
-import { ancestorsOf, type BranchTree, loadStartTree, shownEnd } from "./branch-history";
+import {
+  ancestorsOf,
+  type BranchTree,
+  loadStartTree,
+  type StartTree,
+  shownEnd,
+  startTreeFromJson,
+  startTreeJson,
+} from "./branch-history";
 import {
   type RunStart,
   reserveAndStartRun,
@@ -45,6 +60,48 @@ function runInProgress(): AppError {
   );
 }
 
+/** What a run's start read in its sign-in's statement (`readBeforeSignIn`). */
+export type EarlyReads = Promise<string | null>;
+
+/**
+ * POST /api/ai/chat's reads ride on the sign-in's own statement (decisions 084 and 087): the
+ * session with the caller's role, its runs and its messages, one JSON text. The head is one
+ * round trip before the start statement, not two. Until the sign-in, the agreement and the
+ * session's access check pass, what was read is only held, never used or shown: a request
+ * that fails them gets the same answer as before, and nothing is written. Undefined (the
+ * reads come after the guards, as before) when the request carries no sign-in, its principal
+ * was already asked for, or the session id is no uuid.
+ */
+export function readBeforeSignIn(
+  request: FastifyRequest,
+  sessionId: string,
+): EarlyReads | undefined {
+  if (!isUuid(sessionId)) return undefined;
+  return currentPrincipalRiding(request, START_RIDER, [sessionId]);
+}
+
+const START_RIDER: SignInRider = {
+  subquery: (userId) =>
+    `SELECT json_build_object('session', ${sessionAccessJson(userId, "$2")},
+       'start', ${startTreeJson("$2")})::text`,
+};
+
+/** The early reads, as the access check and `readForStart` use them. */
+async function earlyReads(
+  early: EarlyReads,
+  sessionId: string,
+): Promise<{ session: SessionAccess; start: StartTree }> {
+  const ridden = await early;
+  const value = ridden === null ? null : (JSON.parse(ridden) as RiddenStart);
+  const session = sessionAccessOf(value?.session ?? null, "member");
+  return { session, start: startTreeFromJson(sessionId, (value as RiddenStart).start) };
+}
+
+interface RiddenStart {
+  session: AccessRow | null;
+  start: Parameters<typeof startTreeFromJson>[1];
+}
+
 /**
  * POST /api/ai/chat: checks the session, holds the planning call's worst case (so a user
  * who cannot afford the first step hears it now, as a 402) in the same statement that stores
@@ -58,14 +115,24 @@ export async function startRun(
   request: TChatRequest,
   /** "Send now" (decision 069): what the run it stopped had written, as context. */
   partialWork?: string,
+  /** The reads sent with the sign-in (`readBeforeSignIn`), when they were. */
+  early?: EarlyReads,
 ): Promise<TChatResponse> {
   // Independent reads, side by side (one round trip, not four). Until the access check
   // passes the others' results are only held, never used or shown; an id that is no uuid
   // is refused by the check before anything is read.
   const sessionId = isUuid(request.session_id) ? request.session_id : null;
+  const ridden = early && sessionId ? earlyReads(early, sessionId) : null;
   const [session, reads] = await Promise.all([
-    findSessionFor(deps.db, principal.user.id, request.session_id, { least: "member" }),
-    readForStart(deps, principal, sessionId),
+    ridden
+      ? ridden.then((r) => r.session)
+      : findSessionFor(deps.db, principal.user.id, request.session_id, { least: "member" }),
+    readForStart(
+      deps,
+      principal,
+      sessionId,
+      ridden?.then((r) => r.start),
+    ),
   ]);
   checkCanStart(session, reads, "send a message");
   // The message follows the branch on screen, and sees only it (decision 070).
@@ -124,11 +191,14 @@ export async function readForStart(
   deps: EngineDeps,
   principal: Principal,
   sessionId: string | null,
+  /** The session's tree, read already (`readBeforeSignIn`). */
+  started?: Promise<StartTree>,
 ): Promise<StartReads> {
   const [start, userKeys] = await Promise.all([
-    sessionId
-      ? loadStartTree(deps.db, sessionId)
-      : { tree: { messages: [], runs: [] }, active: null, rerunning: false },
+    started ??
+      (sessionId
+        ? loadStartTree(deps.db, sessionId)
+        : { tree: { messages: [], runs: [] }, active: null, rerunning: false }),
     deps.loadUserKeys(principal),
   ]);
   return { userId: principal.user.id, userKeys, ...start };

@@ -3,7 +3,13 @@ import type { Queryable } from "../../db/client";
 import { isUuid } from "../../db/uuid";
 import { AppError } from "../../platform/errors";
 import { requireRole } from "../workspaces/workspace-access";
-import { type OwnedSession, SESSION_COLUMNS, type SessionRow, toOwnedSession } from "./session-row";
+import {
+  isoFromJson,
+  type OwnedSession,
+  SESSION_COLUMNS,
+  type SessionRow,
+  toOwnedSession,
+} from "./session-row";
 
 export function sessionNotFound(): AppError {
   return new AppError(ERROR_CODES.notFound, 404, "This session does not exist.");
@@ -33,20 +39,47 @@ export async function findSessionFor(
   options: FindSessionOptions = {},
 ): Promise<SessionAccess> {
   if (!isUuid(sessionId)) throw sessionNotFound();
-  const columns = SESSION_COLUMNS.split(", ")
-    .map((column) => `s.${column}`)
-    .join(", ");
-  const { rows } = await db.query<SessionRow & { member_role: TWorkspaceRole }>(
-    `SELECT ${columns}, m.role AS member_role FROM sessions s
+  const { rows } = await db.query<AccessRow>(
+    `SELECT ${COLUMNS}, m.role AS member_role FROM sessions s
      JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.user_id = $2
      WHERE s.id = $1${options.forUpdate ? " FOR UPDATE OF s" : ""}`,
     [sessionId, userId],
   );
-  const row = rows[0];
+  return accessOf(rows[0], options.least);
+}
+
+export type AccessRow = SessionRow & { member_role: TWorkspaceRole };
+
+const COLUMNS = SESSION_COLUMNS.split(", ")
+  .map((column) => `s.${column}`)
+  .join(", ");
+
+function accessOf(row: AccessRow | undefined, least: TWorkspaceRole = "viewer"): SessionAccess {
   if (!row) throw sessionNotFound();
   const access = { ...toOwnedSession(row), role: row.member_role };
-  requireRole(access, options.least ?? "viewer");
+  requireRole(access, least);
   return access;
+}
+
+/**
+ * The same read as `findSessionFor` as one JSON value (null: no such session for this user),
+ * for a statement that reads it beside other things: a run's start rides it on the sign-in's
+ * statement (decisions 084 and 087). `userId` and `sessionId` (a uuid) are SQL expressions.
+ */
+export function sessionAccessJson(userId: string, sessionId: string): string {
+  return `(SELECT row_to_json(x) FROM (SELECT ${COLUMNS}, m.role AS member_role FROM sessions s
+     JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.user_id = ${userId}
+     WHERE s.id = ${sessionId}) x)`;
+}
+
+/** What `sessionAccessJson` read, decided as `findSessionFor` decides. */
+export function sessionAccessOf(row: AccessRow | null, least?: TWorkspaceRole): SessionAccess {
+  if (row === null) return accessOf(undefined);
+  row.created_at = isoFromJson(row.created_at as string);
+  row.updated_at = isoFromJson(row.updated_at as string);
+  if (row.imported_export_at)
+    row.imported_export_at = isoFromJson(row.imported_export_at as string);
+  return accessOf(row, least);
 }
 
 /**

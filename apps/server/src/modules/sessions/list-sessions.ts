@@ -1,8 +1,8 @@
 import type { TRunStatus, TSessionsQuery, TSessionsResponse } from "@cohort/contracts";
-import { prepared, type Queryable, timestampText } from "../../db/client";
+import { prepared, type Queryable } from "../../db/client";
 import type { SignInRider } from "../../platform/auth";
 import { addActivity, endedOf } from "./session-activity";
-import { SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
+import { isoFromJson, SESSION_COLUMNS, type SessionRow, toSession } from "./session-row";
 
 const WHERE = "WHERE workspace_id = $1 AND ($2::text IS NULL OR lower(title) LIKE $2)";
 const ORDER = "ORDER BY created_at DESC, id DESC";
@@ -87,9 +87,6 @@ interface PageRow extends SessionRow {
   newest_run_started_at: string | null;
   newest_run_finished_at: string | null;
 }
-
-/** A timestamptz as `json_agg` writes it (ISO 8601 with its offset), as the API's ISO 8601. */
-const isoFromJson = timestampText((text) => new Date(text));
 
 /**
  * One page of a workspace's sessions (the caller has checked access), newest first, optionally those whose title has `q`. The

@@ -8,7 +8,10 @@ import {
   type TSessionStatus,
   type TSessionToolSettings,
 } from "@cohort/contracts";
-import { isoTimestamp } from "../../db/client";
+import { isoTimestamp, timestampText } from "../../db/client";
+
+/** A timestamptz as `row_to_json` / `json_agg` write it (ISO 8601 with its offset), as the API's ISO 8601. */
+export const isoFromJson = timestampText((text) => new Date(text));
 
 /** The sessions table as queries return it; only this module's files read it. */
 export interface SessionRow {

@@ -1,0 +1,59 @@
+// Preloaded into the server by `BENCH_TIMELINE=file` (NODE_OPTIONS=--import …, like
+// cpu-profile.mjs): records, on the wall clock the fake provider logs with, when each HTTP
+// request arrived and its answer finished, when each outgoing request (undici: the provider)
+// was made, and when each PostgreSQL statement was sent and answered (its text's start).
+// Written as JSON lines to the file when the process exits; `bench/timeline-summary.mjs`
+// reads it run by run (decision 087).
+import { subscribe } from "node:diagnostics_channel";
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const file = process.env.BENCH_TIMELINE;
+const now = () => performance.timeOrigin + performance.now();
+const lines = [];
+const record = (kind, at, detail) => lines.push(JSON.stringify({ kind, at, ...detail }));
+
+subscribe("http.server.request.start", ({ request }) => {
+  record("http.in", now(), { method: request.method, url: request.url });
+});
+subscribe("http.server.response.finish", ({ request }) => {
+  record("http.out", now(), { method: request.method, url: request.url });
+});
+subscribe("undici:request:create", ({ request }) => {
+  record("fetch", now(), { method: request.method, url: `${request.origin}${request.path}` });
+});
+
+// The server's own copy of the driver: resolved from the bundle's folder, as it imports it.
+const require = createRequire(path.join(process.cwd(), "apps/server/package.json"));
+const pg = require("pg");
+const original = pg.Client.prototype.query;
+pg.Client.prototype.query = function query(config, ...rest) {
+  const text = typeof config === "string" ? config : config?.text;
+  if (typeof text !== "string") return original.call(this, config, ...rest);
+  const sent = now();
+  const key = text.replace(/\s+/g, " ").trim().slice(0, 90);
+  const done = (failed) => record("sql", sent, { done: now(), text: key, failed });
+  // pg-pool passes a callback (the answer comes there); a bare client call returns a promise.
+  const last = rest.length - 1;
+  if (typeof rest[last] === "function") {
+    const callback = rest[last];
+    rest[last] = (error, ...answer) => {
+      done(Boolean(error));
+      return callback(error, ...answer);
+    };
+    return original.call(this, config, ...rest);
+  }
+  const result = original.call(this, config, ...rest);
+  if (result && typeof result.then === "function") {
+    result.then(
+      () => done(false),
+      () => done(true),
+    );
+  }
+  return result;
+};
+
+process.once("exit", () => {
+  if (file) writeFileSync(file, `${lines.join("\n")}\n`);
+});
