@@ -158,6 +158,14 @@ describe("the copy is told apart from the original", () => {
     ).json();
     expect(session.title).toBe("Library fines (imported)");
     expect(session.imported_from_export_at).toBe("2026-01-02T03:04:05.000Z");
+    // The sessions page (read in the sign-in's statement, as JSON) says it the same way.
+    const listed = (await user.client.get("/api/sessions")).json().sessions as {
+      id: string;
+      imported_from_export_at?: string;
+    }[];
+    expect(listed.find((s) => s.id === session.id)?.imported_from_export_at).toBe(
+      "2026-01-02T03:04:05.000Z",
+    );
     // An import of an import is not "(imported) (imported)".
     const again = await importExport(handmadeExport({ title: "Library fines (imported)" }));
     expect(again.json().title).toBe("Library fines (imported)");

@@ -121,6 +121,9 @@ export async function listSessions(
     sessions: page.map((row) => {
       row.created_at = isoFromJson(row.created_at);
       row.updated_at = isoFromJson(row.updated_at);
+      if (row.imported_export_at) {
+        row.imported_export_at = isoFromJson(row.imported_export_at as string);
+      }
       return addActivity(
         toSession(row),
         row.newest_run_started_at === null
