@@ -391,10 +391,9 @@ describe("CoChat on real SDKs against the fake provider", () => {
       provider: "openai",
       apiKey: "sk-user-slow-key-1",
     });
+    // The provider never answers, so only COCHAT_TIMEOUT_SECONDS can end the stream.
     openai.next({ hang: true });
-    const started = performance.now();
     const events = parseSse((await chat(pro.client, onKey)).body);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(events.map((e) => e.event)).toEqual(["start", "error"]);
     expect(events[1]?.data).toEqual({
       code: MODEL_ERROR_CODES.providerTimeout,

@@ -203,14 +203,13 @@ describe.each(variants)("$name", (variant) => {
 
   it("times out a provider that never answers, within the configured time", async () => {
     const fake = variant.fake();
+    // The fake never answers, so only the gateway's own timer can end the call.
     fake.next({ hang: true });
-    const started = performance.now();
     const error = await expectAppError(
       variant.gateway().streamModel({ modelId: variant.modelId, messages, timeoutMs: 300 }),
       MODEL_ERROR_CODES.providerTimeout,
       504,
     );
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(error.message).toMatch(/did not answer within/);
     expect(await fake.requests[0]?.closed).toEqual({ early: true });
   });

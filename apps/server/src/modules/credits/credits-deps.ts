@@ -31,12 +31,25 @@ export interface PoolAudience {
 }
 
 /**
+ * The tail of each server's chain of pool publications. One per realtime server, not one per
+ * publisher: every module (an admin's adjustment, a run's hold, a purchase) makes its own
+ * CreditsDeps, and separate chains would let a later change overtake an earlier one.
+ */
+const poolChains = new WeakMap<Realtime, { tail: Promise<void> }>();
+
+/**
  * A personal account's change goes to its user's sockets at once. A pool's change goes to
- * every member's sockets, once the members are read; the reads are chained, so the members
- * receive a pool's changes in the order they happened (the last one is the balance now).
+ * every member's sockets, once the members are read; the reads are chained (one chain per
+ * server), so the members receive a pool's changes in the order they were published, the
+ * last one being the balance now.
  */
 export function publishToSockets(realtime: Realtime, pool?: PoolAudience): CreditsDeps["publish"] {
-  let pooled: Promise<void> = Promise.resolve();
+  let chain = poolChains.get(realtime);
+  if (!chain) {
+    chain = { tail: Promise.resolve() };
+    poolChains.set(realtime, chain);
+  }
+  const pooled = chain;
   return (changes) => {
     for (const { userId, ...event } of changes) {
       if (event.workspace_id === undefined) {
@@ -45,7 +58,7 @@ export function publishToSockets(realtime: Realtime, pool?: PoolAudience): Credi
       }
       if (!pool) continue;
       const workspaceId = event.workspace_id;
-      pooled = pooled
+      pooled.tail = pooled.tail
         .then(() => pool.members(workspaceId))
         .then((members) => {
           const rooms = members.map((memberId) => userRoom(memberId));
