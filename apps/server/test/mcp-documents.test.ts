@@ -62,6 +62,16 @@ describe("documents over MCP", () => {
       document_name: "greenhouse.md",
     });
     expect(passages[0]?.text).toContain("propane");
+    // A passage, not a search page's hit: no ordinal, no highlighted snippet.
+    expect(Object.keys(passages[0] ?? {})).toEqual([
+      "chunk_id",
+      "document_id",
+      "document_name",
+      "page",
+      "section",
+      "text",
+      "score",
+    ]);
 
     const stranger = await member();
     const theirs = await call(stranger.mcp, MCP_TOOLS.searchDocuments, {

@@ -43,16 +43,9 @@ export function documentSearch(app: FastifyInstance): DocumentSearch {
   };
 }
 
-function toPassage(passage: TSearchPassage): Passage {
-  return {
-    chunk_id: passage.chunk_id,
-    document_id: passage.document_id,
-    document_name: passage.document_name,
-    page: passage.page,
-    section: passage.section,
-    text: passage.text,
-    score: passage.score,
-  };
+/** A search hit as other modules take it (runs, MCP): without the ordinal and highlighted snippet. */
+function toPassage({ ordinal: _ordinal, snippet: _snippet, ...passage }: TSearchPassage): Passage {
+  return passage;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
