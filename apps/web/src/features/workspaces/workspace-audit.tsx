@@ -1,7 +1,7 @@
 import type { TWorkspace, TWorkspaceAuditEntry, TWorkspaceRole } from "@cohort/contracts";
 import { formatDateTime } from "../../lib/format/dates";
 import { formatCreditAmount } from "../../lib/format/numbers";
-import { TeamPanelRead } from "./team-panel-read";
+import { TeamPanelList } from "./team-panel-read";
 import { useAuditLog, useMembers } from "./workspaces-api";
 
 /** "member.role_changed" → "Member role changed": an action code nobody taught us to say. */
@@ -114,15 +114,15 @@ export function WorkspaceAudit({ workspace }: { workspace: TWorkspace }) {
       <p className="text-sm text-ink-600">
         Every change to the members, their roles and caps, and the pool, newest first.
       </p>
-      <TeamPanelRead
+      <TeamPanelList
         read={audit}
         what="the audit log"
+        items={(data) => data.entries}
         empty="Nothing recorded yet."
-        isEmpty={(data) => data.entries.length === 0}
       >
-        {(data) => (
+        {(entries) => (
           <ol className="divide-y divide-ink-100" data-testid="workspace-audit">
-            {data.entries.map((entry) => (
+            {entries.map((entry) => (
               <li key={entry.id} className="py-2.5 text-sm" data-testid="audit-entry">
                 <p className="text-ink-900" data-testid="audit-sentence">
                   {describeEntry(entry, nameOf)}
@@ -134,7 +134,7 @@ export function WorkspaceAudit({ workspace }: { workspace: TWorkspace }) {
             ))}
           </ol>
         )}
-      </TeamPanelRead>
+      </TeamPanelList>
     </section>
   );
 }

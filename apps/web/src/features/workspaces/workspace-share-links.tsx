@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { formatWhen } from "../../lib/format/dates";
 import { RevokeShareButton } from "../share/revoke-share-button";
 import { listWorkspaceShares } from "../share/share-api";
-import { TeamPanelRead } from "./team-panel-read";
+import { TeamPanelList } from "./team-panel-read";
 
 const STATUS_LABELS: Record<TWorkspaceShareLink["status"], string> = {
   active: "Active",
@@ -57,23 +57,23 @@ export function WorkspaceShareLinks({ workspace }: { workspace: TWorkspace }) {
       <h3 id="workspace-shares-title" className="text-sm font-semibold text-ink-900">
         Share links
       </h3>
-      <TeamPanelRead
+      <TeamPanelList
         read={shares}
         what="the share links"
+        items={(data) => data.shares}
         empty="No session of this workspace has been shared."
-        isEmpty={(data) => data.shares.length === 0}
       >
-        {(data) => (
+        {(links) => (
           <ul
             className="max-h-80 divide-y divide-ink-100 overflow-y-auto"
             data-testid="workspace-shares"
           >
-            {data.shares.map((link) => (
+            {links.map((link) => (
               <ShareRow key={link.id} link={link} workspaceId={workspace.id} />
             ))}
           </ul>
         )}
-      </TeamPanelRead>
+      </TeamPanelList>
     </section>
   );
 }
