@@ -1,10 +1,41 @@
 /** Small stroke icons shared by the UI; each inherits the text colour and hides from AT. */
-export function CloseIcon({ className = "size-4" }: { className?: string }) {
+
+/** One path drawn in the text colour on a 16-unit square, with rounded ends and joins. */
+function StrokeIcon({
+  d,
+  strokeWidth,
+  className,
+}: {
+  d: string;
+  strokeWidth: string;
+  className: string;
+}) {
   return (
     <svg viewBox="0 0 16 16" aria-hidden="true" className={className}>
-      <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" />
+      <path
+        d={d}
+        stroke="currentColor"
+        strokeWidth={strokeWidth}
+        fill="none"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
+}
+
+export function CloseIcon({ className = "size-4" }: { className?: string }) {
+  return <StrokeIcon d="M4 4l8 8M12 4l-8 8" strokeWidth="1.75" className={className} />;
+}
+
+/** A chooser's "opens a list" mark: a small chevron up over one down. */
+export function UpDownIcon({ className = "size-4" }: { className?: string }) {
+  return <StrokeIcon d="M5 6l3-3 3 3M5 10l3 3 3-3" strokeWidth="1.5" className={className} />;
+}
+
+/** The tick beside a chosen item. */
+export function CheckIcon({ className = "size-4" }: { className?: string }) {
+  return <StrokeIcon d="M3 8.5l3 3 7-7" strokeWidth="2" className={className} />;
 }
 
 /** The narrow layouts' menu button: three bars, or a cross while the menu is open. */

@@ -39,7 +39,7 @@ export function SectionHeader({
 /**
  * A settings card: a region named by its SectionHeader, then its content. `id` is the heading's
  * id when something else points at it (a form's aria-labelledby); `anchor` is the card's own id
- * (/settings#templates).
+ * (/settings#templates), and a card scrolled to stops a little below the window's top.
  */
 export function SectionCard({
   id,
@@ -65,7 +65,7 @@ export function SectionCard({
       id={anchor}
       role="region"
       aria-labelledby={headingId}
-      className="p-5 sm:p-6"
+      className="scroll-mt-6 p-5 sm:p-6"
       data-testid={testId}
     >
       <SectionHeader id={headingId} title={title} lead={lead} action={action} />

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { DayAxisLabels } from "../../components/charts/day-axis-labels";
+import { DayNumbers } from "../../components/charts/day-numbers";
 import { ValueAxis } from "../../components/charts/value-axis";
-import { HeaderCells } from "../../components/data-table";
 import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
 import { formatDay } from "../../lib/format/dates";
 
@@ -94,39 +94,19 @@ export function DayBarChart({
         <div />
         <DayAxisLabels days={days} />
       </div>
-      <details className="text-sm">
-        <summary className="cursor-pointer text-xs font-medium text-brand-700 hover:underline">
-          Show the numbers
-        </summary>
-        <table className="mt-2 w-full text-left text-xs">
-          <caption className="sr-only">{title} per day</caption>
-          <thead className="text-ink-600">
-            <tr>
-              <HeaderCells
-                columns={[
-                  "Day",
-                  { label: firstLabel ?? title, end: true },
-                  ...(second ? [{ label: second.label, end: true as const }] : []),
-                ]}
-                className="py-1 font-medium"
-              />
-            </tr>
-          </thead>
-          <tbody className="tabular-nums">
-            {days.map((day, index) => (
-              <tr key={day.date}>
-                <th scope="row" className="py-0.5 font-normal text-ink-700">
-                  {formatDay(day.date, true)}
-                </th>
-                <td className="py-0.5 text-right">{describe(day.value)}</td>
-                {second ? (
-                  <td className="py-0.5 text-right">{describe(second.days[index]?.value ?? 0)}</td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <DayNumbers
+        caption={`${title} per day`}
+        columns={[
+          "Day",
+          { label: firstLabel ?? title, end: true },
+          ...(second ? [{ label: second.label, end: true as const }] : []),
+        ]}
+        days={days}
+        values={(day, index) => [
+          describe(day.value),
+          ...(second ? [describe(second.days[index]?.value ?? 0)] : []),
+        ]}
+      />
     </figure>
   );
 }

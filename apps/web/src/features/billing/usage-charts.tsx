@@ -6,8 +6,9 @@ import {
 } from "@cohort/contracts";
 import { type ReactNode, useId } from "react";
 import { DayAxisLabels } from "../../components/charts/day-axis-labels";
+import { DayNumbers } from "../../components/charts/day-numbers";
 import { ValueAxis } from "../../components/charts/value-axis";
-import { type DataColumn, HeaderCells } from "../../components/data-table";
+import type { DataColumn } from "../../components/data-table";
 import { barPercent, niceCeiling } from "../../lib/format/chart-scale";
 import { formatDay } from "../../lib/format/dates";
 import { formatCount, formatCredits, formatNumber } from "../../lib/format/numbers";
@@ -78,35 +79,17 @@ export function DailyUsageChart({ days }: { days: readonly TUsageDay[] }) {
         <div />
         <DayAxisLabels days={days} className="sm:gap-0.5" />
       </div>
-      <details className="text-sm">
-        <summary className="cursor-pointer font-medium text-brand-700 hover:underline">
-          Show the numbers
-        </summary>
-        <div className="mt-2 max-h-64 overflow-auto rounded-lg border border-ink-200">
-          <table className="w-full text-left text-xs">
-            <caption className="sr-only">Usage per day</caption>
-            <thead className="sticky top-0 bg-ink-50 text-ink-600">
-              <tr>
-                <HeaderCells columns={DAY_COLUMNS} className="px-3 py-2 font-medium" />
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-ink-100 tabular-nums">
-              {days.map((day) => (
-                <tr key={day.date}>
-                  <th scope="row" className="px-3 py-1.5 font-normal text-ink-700">
-                    {formatDay(day.date, true)}
-                  </th>
-                  <td className="px-3 py-1.5 text-right">{formatNumber(day.requests)}</td>
-                  <td className="px-3 py-1.5 text-right">
-                    {formatTokens(day.input_tokens + day.output_tokens)}
-                  </td>
-                  <td className="px-3 py-1.5 text-right">{formatNumber(day.credits)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <DayNumbers
+        caption="Usage per day"
+        columns={DAY_COLUMNS}
+        days={days}
+        values={(day) => [
+          formatNumber(day.requests),
+          formatTokens(day.input_tokens + day.output_tokens),
+          formatNumber(day.credits),
+        ]}
+        look="boxed"
+      />
     </ChartFigure>
   );
 }

@@ -19,7 +19,7 @@ import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
 import { ConfirmButtons } from "../../components/confirm-buttons";
 import { Field, FormMessage, SelectField } from "../../components/form";
-import { SectionCard } from "../../components/section-header";
+import { SectionCard, SectionLoading } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -407,9 +407,7 @@ export function ProviderKeys() {
     >
       <div className="mt-4">
         {keys.isPending ? (
-          <div className="py-4">
-            <Spinner label="Loading your keys…" />
-          </div>
+          <SectionLoading label="Loading your keys…" />
         ) : keys.isError ? (
           <p className="py-2 text-sm text-red-700">Could not load your keys.</p>
         ) : keys.data.length === 0 ? (

@@ -3,10 +3,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { Button } from "../../components/button";
-import { Card } from "../../components/card";
 import { cn } from "../../components/cn";
 import { Field } from "../../components/form";
-import { SectionHeader } from "../../components/section-header";
+import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatMonth } from "../../lib/format/dates";
@@ -131,32 +130,27 @@ export function SpendingLimit() {
   }, [loaded, hash]);
 
   return (
-    <Card
-      id={SPENDING_LIMIT_SECTION_ID}
-      role="region"
-      aria-labelledby="spending-limit-title"
-      className="grid scroll-mt-6 gap-4 p-5 sm:p-6"
-      data-testid="spending-limit"
+    <SectionCard
+      anchor={SPENDING_LIMIT_SECTION_ID}
+      id="spending-limit-title"
+      testId="spending-limit"
+      title="Monthly spending limit"
+      lead="The most your runs may spend in a calendar month (UTC), from your own credits and every team pool together. A run that reaches it stops there and says so."
     >
-      <div>
-        <SectionHeader
-          id="spending-limit-title"
-          title="Monthly spending limit"
-          lead="The most your runs may spend in a calendar month (UTC), from your own credits and every team pool together. A run that reaches it stops there and says so."
-        />
+      <div className="mt-4 grid gap-4">
+        {limit.data ? (
+          <>
+            <ThisMonth limit={limit.data} />
+            <LimitForm key={String(limit.data.monthly_limit_credits)} limit={limit.data} />
+          </>
+        ) : limit.isError ? (
+          <p role="alert" className="text-sm text-red-700">
+            Your spending limit could not be loaded.
+          </p>
+        ) : (
+          <p className="text-sm text-ink-500">Loading…</p>
+        )}
       </div>
-      {limit.data ? (
-        <>
-          <ThisMonth limit={limit.data} />
-          <LimitForm key={String(limit.data.monthly_limit_credits)} limit={limit.data} />
-        </>
-      ) : limit.isError ? (
-        <p role="alert" className="text-sm text-red-700">
-          Your spending limit could not be loaded.
-        </p>
-      ) : (
-        <p className="text-sm text-ink-500">Loading…</p>
-      )}
-    </Card>
+    </SectionCard>
   );
 }

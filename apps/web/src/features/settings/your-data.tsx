@@ -11,7 +11,7 @@ import { failureMessage } from "../../auth/account-api";
 import { setSignedOut } from "../../auth/auth-store";
 import { Button, ButtonAnchor } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
-import { Field, FormMessage } from "../../components/form";
+import { Field, type FieldProps, FormMessage } from "../../components/form";
 import { SectionCard } from "../../components/section-header";
 import { toast } from "../../components/toast/toast-store";
 import { api } from "../../lib/api/api";
@@ -86,6 +86,16 @@ function DeleteAccountDialog({ email, onClose }: { email: string; onClose(): voi
     }
   };
 
+  // What proves it is you: the password, or for an account without one its email address.
+  const secretField: FieldProps = hasPassword
+    ? { label: "Your password", type: "password", autoComplete: "current-password" }
+    : {
+        label: "Your email address",
+        hint: `You sign in with Google: type ${email} to confirm.`,
+        type: "email",
+        autoComplete: "off",
+      };
+
   return (
     <DialogFrame
       open
@@ -117,26 +127,12 @@ function DeleteAccountDialog({ email, onClose }: { email: string; onClose(): voi
             requires us to keep; nothing in them names you any more.
           </p>
         </div>
-        {hasPassword ? (
-          <Field
-            label="Your password"
-            type="password"
-            autoComplete="current-password"
-            value={secret}
-            onChange={(event) => setSecret(event.target.value)}
-            required
-          />
-        ) : (
-          <Field
-            label="Your email address"
-            hint={`You sign in with Google: type ${email} to confirm.`}
-            type="email"
-            autoComplete="off"
-            value={secret}
-            onChange={(event) => setSecret(event.target.value)}
-            required
-          />
-        )}
+        <Field
+          {...secretField}
+          value={secret}
+          onChange={(event) => setSecret(event.target.value)}
+          required
+        />
         <Field
           label={`Type ${ACCOUNT_DELETE_WORD} to confirm`}
           autoComplete="off"

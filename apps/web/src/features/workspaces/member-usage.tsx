@@ -3,8 +3,8 @@ import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { DataTable } from "../../components/data-table";
 import { inputClasses } from "../../components/form";
-import { Spinner } from "../../components/spinner";
 import { formatCreditAmount } from "../../lib/format/numbers";
+import { TeamPanelRead } from "./team-panel-read";
 import { useWorkspaceAction } from "./use-workspace-action";
 import { ROLE_LABELS } from "./workspace-labels";
 import { setMemberCap, useWorkspaceUsage } from "./workspaces-api";
@@ -88,57 +88,55 @@ export function MemberUsage({
           ? "A member's runs stop once they have used their cap this month; leave it empty for no cap."
           : "What each member's runs used from the pool this month, and how many model calls they made."}
       </p>
-      {usage.isPending ? (
-        <Spinner label="Loading usage" />
-      ) : usage.isError ? (
-        <p className="text-sm text-ink-600">The usage could not be loaded just now.</p>
-      ) : (
-        <DataTable
-          testId="member-usage"
-          columns={[
-            "Member",
-            { label: "Used", end: true },
-            { label: "Calls", end: true },
-            "Monthly cap",
-          ]}
-          className=""
-        >
-          {usage.data.members.map((member) => (
-            <tr key={member.user_id} data-testid="member-usage-row">
-              <td className="py-2 pr-3">
-                <span className="block font-medium text-ink-900">
-                  {member.display_name || member.email}
-                </span>
-                <span className="block text-xs text-ink-500">{ROLE_LABELS[member.role]}</span>
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums" data-testid="member-usage-spent">
-                {formatCreditAmount(member.spent_credits)}
-                {member.held_credits > 0 ? (
-                  <span className="block text-xs text-ink-500">
-                    +{formatCreditAmount(member.held_credits)} held
+      <TeamPanelRead read={usage} what="the usage">
+        {(data) => (
+          <DataTable
+            testId="member-usage"
+            columns={[
+              "Member",
+              { label: "Used", end: true },
+              { label: "Calls", end: true },
+              "Monthly cap",
+            ]}
+            className=""
+          >
+            {data.members.map((member) => (
+              <tr key={member.user_id} data-testid="member-usage-row">
+                <td className="py-2 pr-3">
+                  <span className="block font-medium text-ink-900">
+                    {member.display_name || member.email}
                   </span>
-                ) : null}
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums">{member.calls}</td>
-              <td className="py-2">
-                {editCaps ? (
-                  <CapForm
-                    key={String(member.monthly_cap_credits)}
-                    workspace={workspace}
-                    member={member}
-                  />
-                ) : member.monthly_cap_credits === null ? (
-                  <span className="text-ink-500">No cap</span>
-                ) : (
-                  <span className="tabular-nums">
-                    {formatCreditAmount(member.monthly_cap_credits)} credits
-                  </span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      )}
+                  <span className="block text-xs text-ink-500">{ROLE_LABELS[member.role]}</span>
+                </td>
+                <td className="py-2 pr-3 text-right tabular-nums" data-testid="member-usage-spent">
+                  {formatCreditAmount(member.spent_credits)}
+                  {member.held_credits > 0 ? (
+                    <span className="block text-xs text-ink-500">
+                      +{formatCreditAmount(member.held_credits)} held
+                    </span>
+                  ) : null}
+                </td>
+                <td className="py-2 pr-3 text-right tabular-nums">{member.calls}</td>
+                <td className="py-2">
+                  {editCaps ? (
+                    <CapForm
+                      key={String(member.monthly_cap_credits)}
+                      workspace={workspace}
+                      member={member}
+                    />
+                  ) : member.monthly_cap_credits === null ? (
+                    <span className="text-ink-500">No cap</span>
+                  ) : (
+                    <span className="tabular-nums">
+                      {formatCreditAmount(member.monthly_cap_credits)} credits
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </TeamPanelRead>
     </section>
   );
 }

@@ -3,8 +3,8 @@ import { useId, useState } from "react";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { inputClasses } from "../../components/form";
-import { Spinner } from "../../components/spinner";
 import { assignableRoles, canRemoveMember } from "./member-permissions";
+import { TeamPanelRead } from "./team-panel-read";
 import { useWorkspaceAction } from "./use-workspace-action";
 import { ROLE_LABELS } from "./workspace-labels";
 import { changeMemberRole, removeMember, useMembers } from "./workspaces-api";
@@ -117,22 +117,20 @@ export function MembersList({ workspace, myId }: { workspace: TWorkspace; myId: 
       <h2 id="workspace-members-title" className="text-base font-semibold text-ink-950">
         Members
       </h2>
-      {members.isPending ? (
-        <Spinner label="Loading members" />
-      ) : members.isError ? (
-        <p className="text-sm text-ink-600">The members could not be loaded just now.</p>
-      ) : (
-        <ul className="divide-y divide-ink-100" data-testid="workspace-members">
-          {members.data.map((member) => (
-            <MemberRow
-              key={member.user_id}
-              workspace={workspace}
-              member={member}
-              isMe={member.user_id === myId}
-            />
-          ))}
-        </ul>
-      )}
+      <TeamPanelRead read={members} what="the members">
+        {(list) => (
+          <ul className="divide-y divide-ink-100" data-testid="workspace-members">
+            {list.map((member) => (
+              <MemberRow
+                key={member.user_id}
+                workspace={workspace}
+                member={member}
+                isMe={member.user_id === myId}
+              />
+            ))}
+          </ul>
+        )}
+      </TeamPanelRead>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { TWorkspace, TWorkspaceAuditEntry, TWorkspaceRole } from "@cohort/contracts";
-import { Spinner } from "../../components/spinner";
 import { formatDateTime } from "../../lib/format/dates";
 import { formatCreditAmount } from "../../lib/format/numbers";
+import { TeamPanelList } from "./team-panel-read";
 import { useAuditLog, useMembers } from "./workspaces-api";
 
 /** "member.role_changed" → "Member role changed": an action code nobody taught us to say. */
@@ -114,26 +114,27 @@ export function WorkspaceAudit({ workspace }: { workspace: TWorkspace }) {
       <p className="text-sm text-ink-600">
         Every change to the members, their roles and caps, and the pool, newest first.
       </p>
-      {audit.isPending ? (
-        <Spinner label="Loading the audit log" />
-      ) : audit.isError ? (
-        <p className="text-sm text-ink-600">The audit log could not be loaded just now.</p>
-      ) : audit.data.entries.length === 0 ? (
-        <p className="text-xs text-ink-500">Nothing recorded yet.</p>
-      ) : (
-        <ol className="divide-y divide-ink-100" data-testid="workspace-audit">
-          {audit.data.entries.map((entry) => (
-            <li key={entry.id} className="py-2.5 text-sm" data-testid="audit-entry">
-              <p className="text-ink-900" data-testid="audit-sentence">
-                {describeEntry(entry, nameOf)}
-              </p>
-              <p className="text-xs text-ink-500">
-                <time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
-              </p>
-            </li>
-          ))}
-        </ol>
-      )}
+      <TeamPanelList
+        read={audit}
+        what="the audit log"
+        items={(data) => data.entries}
+        empty="Nothing recorded yet."
+      >
+        {(entries) => (
+          <ol className="divide-y divide-ink-100" data-testid="workspace-audit">
+            {entries.map((entry) => (
+              <li key={entry.id} className="py-2.5 text-sm" data-testid="audit-entry">
+                <p className="text-ink-900" data-testid="audit-sentence">
+                  {describeEntry(entry, nameOf)}
+                </p>
+                <p className="text-xs text-ink-500">
+                  <time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
+                </p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </TeamPanelList>
     </section>
   );
 }

@@ -1,9 +1,9 @@
 import type { TWorkspace, TWorkspaceShareLink } from "@cohort/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Spinner } from "../../components/spinner";
 import { formatWhen } from "../../lib/format/dates";
 import { RevokeShareButton } from "../share/revoke-share-button";
 import { listWorkspaceShares } from "../share/share-api";
+import { TeamPanelList } from "./team-panel-read";
 
 const STATUS_LABELS: Record<TWorkspaceShareLink["status"], string> = {
   active: "Active",
@@ -57,22 +57,23 @@ export function WorkspaceShareLinks({ workspace }: { workspace: TWorkspace }) {
       <h3 id="workspace-shares-title" className="text-sm font-semibold text-ink-900">
         Share links
       </h3>
-      {shares.isPending ? (
-        <Spinner label="Loading the share links" />
-      ) : shares.isError ? (
-        <p className="text-sm text-ink-600">The share links could not be loaded just now.</p>
-      ) : shares.data.shares.length === 0 ? (
-        <p className="text-xs text-ink-500">No session of this workspace has been shared.</p>
-      ) : (
-        <ul
-          className="max-h-80 divide-y divide-ink-100 overflow-y-auto"
-          data-testid="workspace-shares"
-        >
-          {shares.data.shares.map((link) => (
-            <ShareRow key={link.id} link={link} workspaceId={workspace.id} />
-          ))}
-        </ul>
-      )}
+      <TeamPanelList
+        read={shares}
+        what="the share links"
+        items={(data) => data.shares}
+        empty="No session of this workspace has been shared."
+      >
+        {(links) => (
+          <ul
+            className="max-h-80 divide-y divide-ink-100 overflow-y-auto"
+            data-testid="workspace-shares"
+          >
+            {links.map((link) => (
+              <ShareRow key={link.id} link={link} workspaceId={workspace.id} />
+            ))}
+          </ul>
+        )}
+      </TeamPanelList>
     </section>
   );
 }

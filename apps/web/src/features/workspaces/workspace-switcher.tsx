@@ -2,6 +2,7 @@ import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { cn } from "../../components/cn";
+import { CheckIcon, UpDownIcon } from "../../components/icons";
 import { CreateWorkspaceDialog } from "./create-workspace-dialog";
 import { useCurrentWorkspace } from "./current-workspace";
 import { workspaceKindLabel } from "./workspace-labels";
@@ -53,16 +54,7 @@ export function WorkspaceSwitcher() {
               {workspaceKindLabel(workspace)}
             </span>
           </span>
-          <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4 shrink-0 text-ink-400">
-            <path
-              d="M5 6l3-3 3 3M5 10l3 3 3-3"
-              stroke="currentColor"
-              strokeWidth="1.5"
-              fill="none"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <UpDownIcon className="size-4 shrink-0 text-ink-400" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content
@@ -84,16 +76,7 @@ export function WorkspaceSwitcher() {
                     </span>
                   </span>
                   <DropdownMenu.ItemIndicator className="text-brand-700">
-                    <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
-                      <path
-                        d="M3 8.5l3 3 7-7"
-                        stroke="currentColor"
-                        strokeWidth="2"
-                        fill="none"
-                        strokeLinecap="round"
-                        strokeLinejoin="round"
-                      />
-                    </svg>
+                    <CheckIcon />
                   </DropdownMenu.ItemIndicator>
                 </DropdownMenu.RadioItem>
               ))}
