@@ -42,16 +42,23 @@ export function DialogFrame({
                 </Dialog.Description>
               ) : null}
             </div>
-            <Dialog.Close
-              aria-label="Close"
-              className="-mt-1 -mr-2 rounded-lg p-2 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
-            >
-              <CloseIcon />
-            </Dialog.Close>
+            <DialogCloseButton className="-mt-1 -mr-2" />
           </div>
           <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** A dialog's ✕ (named "Close"): DialogFrame's, and a dialog that draws its own header. */
+export function DialogCloseButton({ className }: { className?: string }) {
+  return (
+    <Dialog.Close
+      aria-label="Close"
+      className={cn("rounded-lg p-2 text-ink-500 hover:bg-ink-100 hover:text-ink-900", className)}
+    >
+      <CloseIcon />
+    </Dialog.Close>
   );
 }
