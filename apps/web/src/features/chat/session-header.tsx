@@ -14,6 +14,7 @@ import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Field, FormButtons, FormMessage, TextAreaField } from "../../components/form";
+import { MenuContent, MenuSeparator, menuItemClass } from "../../components/menu";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatRunCredits, formatSpentOfBudget } from "../../lib/format/runs";
@@ -263,9 +264,6 @@ function useShownStatus(session: TSession, runActive: boolean) {
   );
 }
 
-const menuItem =
-  "flex cursor-pointer items-center rounded-lg px-3 py-2 text-sm text-ink-800 outline-none select-none data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 data-[highlighted]:bg-ink-100";
-
 /**
  * Drawn again only when its props change, not on every frame of a streaming run (decision 080).
  */
@@ -382,42 +380,36 @@ export const SessionHeader = memo(function SessionHeader({
                 </svg>
               </Button>
             </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content
-                align="end"
-                sideOffset={6}
-                className="z-50 min-w-48 rounded-xl border border-ink-200 bg-white p-1 shadow-xl"
-              >
-                {targets.map((status) => (
-                  <DropdownMenu.Item
-                    key={status}
-                    className={menuItem}
-                    disabled={changing !== null}
-                    onSelect={() => void changeStatus(status)}
-                  >
-                    {transitionLabel(session.status, status)}
-                  </DropdownMenu.Item>
-                ))}
-                <DropdownMenu.Separator className="my-1 h-px bg-ink-100" />
-                <DropdownMenu.Item className={menuItem} onSelect={() => setRenaming(true)}>
-                  Edit details…
-                </DropdownMenu.Item>
-                <DropdownMenu.Item className={menuItem} onSelect={() => setSharing(true)}>
-                  Share…
-                </DropdownMenu.Item>
-                <ExportMenuItems sessionId={session.id} className={menuItem} />
-                <DropdownMenu.Item className={menuItem} onSelect={() => setSavingTemplate(true)}>
-                  Save as template…
-                </DropdownMenu.Item>
+            <MenuContent align="end" className="z-50 min-w-48">
+              {targets.map((status) => (
                 <DropdownMenu.Item
-                  className={`${menuItem} text-red-700 data-[highlighted]:bg-red-50`}
-                  disabled={runActive}
-                  onSelect={() => setDeleting(true)}
+                  key={status}
+                  className={menuItemClass}
+                  disabled={changing !== null}
+                  onSelect={() => void changeStatus(status)}
                 >
-                  Delete…
+                  {transitionLabel(session.status, status)}
                 </DropdownMenu.Item>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
+              ))}
+              <MenuSeparator />
+              <DropdownMenu.Item className={menuItemClass} onSelect={() => setRenaming(true)}>
+                Edit details…
+              </DropdownMenu.Item>
+              <DropdownMenu.Item className={menuItemClass} onSelect={() => setSharing(true)}>
+                Share…
+              </DropdownMenu.Item>
+              <ExportMenuItems sessionId={session.id} className={menuItemClass} />
+              <DropdownMenu.Item className={menuItemClass} onSelect={() => setSavingTemplate(true)}>
+                Save as template…
+              </DropdownMenu.Item>
+              <DropdownMenu.Item
+                className={`${menuItemClass} text-red-700 data-[highlighted]:bg-red-50`}
+                disabled={runActive}
+                onSelect={() => setDeleting(true)}
+              >
+                Delete…
+              </DropdownMenu.Item>
+            </MenuContent>
           </DropdownMenu.Root>
         </div>
       </div>
