@@ -43,6 +43,7 @@ import { ReviewPlanField } from "./review-plan-field";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";
 import { parseSessionBudget } from "./session-budget";
+import { SessionBudgetField } from "./session-budget-field";
 
 interface RoleChoice {
   enabled: boolean;
@@ -449,17 +450,11 @@ export function NewSessionDialog({
 
         <ReviewPlanField checked={reviewPlan} onChange={setReviewPlan} />
 
-        <Field
+        <SessionBudgetField
           label="Credit budget (optional)"
-          type="number"
-          inputMode="decimal"
-          min={0.01}
-          step={0.01}
-          max={SESSION_BUDGET_MAX}
           value={budget}
-          onChange={(event) => setBudget(event.target.value)}
+          onChange={setBudget}
           hint="A cap on what this session's runs may spend. A run that would pass it stops cleanly."
-          placeholder="No cap"
         />
 
         <ApprovalPolicyField value={policy} onChange={setPolicy} />

@@ -30,6 +30,7 @@ import { ReviewPlanField } from "./review-plan-field";
 import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { parseSessionBudget } from "./session-budget";
+import { SessionBudgetField } from "./session-budget-field";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
 import { ShareDialog } from "./share-dialog";
@@ -147,16 +148,11 @@ function EditSessionDialog({
           onChange={(e) => setDescription(e.target.value)}
         />
         <RoleInstructionsFields session={session} value={instructions} onChange={setInstructions} />
-        <Field
+        <SessionBudgetField
           label="Credit budget"
-          type="number"
-          inputMode="decimal"
-          min={0.01}
-          step={0.01}
           value={budget}
-          onChange={(e) => setBudget(e.target.value)}
+          onChange={setBudget}
           hint={`Spent so far: ${formatRunCredits(session.spent_credits)}. Leave empty for no cap.`}
-          placeholder="No cap"
         />
         <ReviewPlanField checked={reviewPlan} onChange={setReviewPlan} />
         <ApprovalPolicyField value={policy} onChange={setPolicy} current={session.tools.policy} />
