@@ -1,5 +1,5 @@
 import { Dialog } from "radix-ui";
-import type { ReactNode } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { cn } from "./cn";
 import { CloseIcon } from "./icons";
 
@@ -60,5 +60,29 @@ export function DialogCloseButton({ className }: { className?: string }) {
     >
       <CloseIcon />
     </Dialog.Close>
+  );
+}
+
+/**
+ * A DialogFrame's body as a form: its fields in one column, padded like the header; the
+ * caller checks the fields (no browser validation). `loose` spaces a long form's fields wider.
+ */
+export function DialogForm({
+  onSubmit,
+  loose = false,
+  children,
+}: {
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  loose?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      onSubmit={onSubmit}
+      className={cn("grid grid-cols-1 px-5 py-5 sm:px-6", loose ? "gap-5" : "gap-4")}
+      noValidate
+    >
+      {children}
+    </form>
   );
 }

@@ -19,7 +19,7 @@ import { type FormEvent, useId, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
-import { DialogFrame } from "../../components/dialog-frame";
+import { DialogForm, DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
@@ -321,7 +321,7 @@ export function NewSessionDialog({
       wide
       testId="new-session-dialog"
     >
-      <form onSubmit={submit} className="grid grid-cols-1 gap-5 px-5 py-5 sm:px-6" noValidate>
+      <DialogForm onSubmit={submit} loose>
         <TemplatePicker onApply={applyTemplate} />
         <Field
           label="Title"
@@ -474,7 +474,7 @@ export function NewSessionDialog({
             {busy ? "Creating…" : "Create session"}
           </Button>
         </div>
-      </form>
+      </DialogForm>
     </DialogFrame>
   );
 }

@@ -12,7 +12,7 @@ import { AlertDialog, DropdownMenu } from "radix-ui";
 import { type FormEvent, memo, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
-import { DialogFrame } from "../../components/dialog-frame";
+import { DialogForm, DialogFrame } from "../../components/dialog-frame";
 import { Field, FormButtons, FormMessage, TextAreaField } from "../../components/form";
 import { MenuContent, MenuSeparator, menuItemClass } from "../../components/menu";
 import { toast } from "../../components/toast/toast-store";
@@ -130,7 +130,7 @@ function EditSessionDialog({
   };
   return (
     <DialogFrame open={open} onOpenChange={onOpenChange} title="Edit session">
-      <form onSubmit={submit} className="grid grid-cols-1 gap-4 px-5 py-5 sm:px-6" noValidate>
+      <DialogForm onSubmit={submit}>
         <Field
           label="Title"
           value={title}
@@ -170,7 +170,7 @@ function EditSessionDialog({
         <FormButtons onCancel={() => onOpenChange(false)} disabled={busy}>
           {busy ? "Saving…" : "Save"}
         </FormButtons>
-      </form>
+      </DialogForm>
     </DialogFrame>
   );
 }
