@@ -15,8 +15,9 @@ export function MenuSeparator() {
 }
 
 /**
- * A dropdown menu's panel, in a portal just below its trigger: the one look of the app's
- * menus (session actions, the workspace switcher). `className` sets its layer and width.
+ * A dropdown menu's panel, in a portal just below its trigger: the app's menu look (the
+ * session actions; the workspace switcher draws the same panel). `className` sets its layer
+ * and width.
  */
 export function MenuContent({
   align,

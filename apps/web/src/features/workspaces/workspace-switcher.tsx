@@ -2,10 +2,12 @@ import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { cn } from "../../components/cn";
-import { MenuContent, MenuSeparator, menuItemClass } from "../../components/menu";
 import { CreateWorkspaceDialog } from "./create-workspace-dialog";
 import { useCurrentWorkspace } from "./current-workspace";
 import { workspaceKindLabel } from "./workspace-labels";
+
+const menuItem =
+  "flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm text-ink-800 outline-none select-none data-[highlighted]:bg-ink-100";
 
 function Initial({ name, team }: { name: string; team: boolean }) {
   return (
@@ -62,60 +64,63 @@ export function WorkspaceSwitcher() {
             />
           </svg>
         </DropdownMenu.Trigger>
-        <MenuContent
-          align="start"
-          className="z-[60] w-[var(--radix-dropdown-menu-trigger-width)] min-w-64"
-        >
-          <DropdownMenu.Label className="px-3 pt-2 pb-1 text-xs font-medium tracking-wide text-ink-500 uppercase">
-            Workspaces
-          </DropdownMenu.Label>
-          <DropdownMenu.RadioGroup value={workspace.id} onValueChange={switchTo}>
-            {workspaces.map((item) => (
-              <DropdownMenu.RadioItem key={item.id} value={item.id} className={menuItemClass}>
-                <Initial name={item.name} team={item.kind === "team"} />
-                <span className="min-w-0 flex-1">
-                  <span className="block truncate font-medium">{item.name}</span>
-                  <span className="block truncate text-xs text-ink-500">
-                    {workspaceKindLabel(item)}
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content
+            align="start"
+            sideOffset={6}
+            className="z-[60] w-[var(--radix-dropdown-menu-trigger-width)] min-w-64 rounded-xl border border-ink-200 bg-white p-1 shadow-xl"
+          >
+            <DropdownMenu.Label className="px-3 pt-2 pb-1 text-xs font-medium tracking-wide text-ink-500 uppercase">
+              Workspaces
+            </DropdownMenu.Label>
+            <DropdownMenu.RadioGroup value={workspace.id} onValueChange={switchTo}>
+              {workspaces.map((item) => (
+                <DropdownMenu.RadioItem key={item.id} value={item.id} className={menuItem}>
+                  <Initial name={item.name} team={item.kind === "team"} />
+                  <span className="min-w-0 flex-1">
+                    <span className="block truncate font-medium">{item.name}</span>
+                    <span className="block truncate text-xs text-ink-500">
+                      {workspaceKindLabel(item)}
+                    </span>
                   </span>
+                  <DropdownMenu.ItemIndicator className="text-brand-700">
+                    <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
+                      <path
+                        d="M3 8.5l3 3 7-7"
+                        stroke="currentColor"
+                        strokeWidth="2"
+                        fill="none"
+                        strokeLinecap="round"
+                        strokeLinejoin="round"
+                      />
+                    </svg>
+                  </DropdownMenu.ItemIndicator>
+                </DropdownMenu.RadioItem>
+              ))}
+            </DropdownMenu.RadioGroup>
+            <DropdownMenu.Separator className="my-1 h-px bg-ink-100" />
+            {workspace.kind === "team" ? (
+              <DropdownMenu.Item className={menuItem} onSelect={() => navigate("/team")}>
+                <span
+                  aria-hidden="true"
+                  className="flex size-8 items-center justify-center rounded-lg bg-ink-100 text-ink-600"
+                >
+                  ⚙
                 </span>
-                <DropdownMenu.ItemIndicator className="text-brand-700">
-                  <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4">
-                    <path
-                      d="M3 8.5l3 3 7-7"
-                      stroke="currentColor"
-                      strokeWidth="2"
-                      fill="none"
-                      strokeLinecap="round"
-                      strokeLinejoin="round"
-                    />
-                  </svg>
-                </DropdownMenu.ItemIndicator>
-              </DropdownMenu.RadioItem>
-            ))}
-          </DropdownMenu.RadioGroup>
-          <MenuSeparator />
-          {workspace.kind === "team" ? (
-            <DropdownMenu.Item className={menuItemClass} onSelect={() => navigate("/team")}>
+                Manage {workspace.name}…
+              </DropdownMenu.Item>
+            ) : null}
+            <DropdownMenu.Item className={menuItem} onSelect={() => setCreating(true)}>
               <span
                 aria-hidden="true"
-                className="flex size-8 items-center justify-center rounded-lg bg-ink-100 text-ink-600"
+                className="flex size-8 items-center justify-center rounded-lg border border-dashed border-ink-300 text-ink-500"
               >
-                ⚙
+                +
               </span>
-              Manage {workspace.name}…
+              Create team workspace…
             </DropdownMenu.Item>
-          ) : null}
-          <DropdownMenu.Item className={menuItemClass} onSelect={() => setCreating(true)}>
-            <span
-              aria-hidden="true"
-              className="flex size-8 items-center justify-center rounded-lg border border-dashed border-ink-300 text-ink-500"
-            >
-              +
-            </span>
-            Create team workspace…
-          </DropdownMenu.Item>
-        </MenuContent>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
       </DropdownMenu.Root>
       {creating ? <CreateWorkspaceDialog open onOpenChange={setCreating} /> : null}
     </>
