@@ -1,5 +1,5 @@
 import { Dialog } from "radix-ui";
-import type { ReactNode } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { cn } from "./cn";
 import { CloseIcon } from "./icons";
 
@@ -42,16 +42,47 @@ export function DialogFrame({
                 </Dialog.Description>
               ) : null}
             </div>
-            <Dialog.Close
-              aria-label="Close"
-              className="-mt-1 -mr-2 rounded-lg p-2 text-ink-500 hover:bg-ink-100 hover:text-ink-900"
-            >
-              <CloseIcon />
-            </Dialog.Close>
+            <DialogCloseButton className="-mt-1 -mr-2" />
           </div>
           <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** A dialog's ✕ (named "Close"): DialogFrame's, and a dialog that draws its own header. */
+export function DialogCloseButton({ className }: { className?: string }) {
+  return (
+    <Dialog.Close
+      aria-label="Close"
+      className={cn("rounded-lg p-2 text-ink-500 hover:bg-ink-100 hover:text-ink-900", className)}
+    >
+      <CloseIcon />
+    </Dialog.Close>
+  );
+}
+
+/**
+ * A DialogFrame's body as a form: its fields in one column, padded like the header; the
+ * caller checks the fields (no browser validation). `loose` spaces a long form's fields wider.
+ */
+export function DialogForm({
+  onSubmit,
+  loose = false,
+  children,
+}: {
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  loose?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      onSubmit={onSubmit}
+      className={cn("grid grid-cols-1 px-5 py-5 sm:px-6", loose ? "gap-5" : "gap-4")}
+      noValidate
+    >
+      {children}
+    </form>
   );
 }

@@ -2,7 +2,7 @@ import { ARTIFACT_KIND_NAMES } from "@cohort/contracts";
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { cn } from "../../components/cn";
-import { CloseIcon } from "../../components/icons";
+import { DialogCloseButton } from "../../components/dialog-frame";
 import { HighlightedCode } from "../../components/markdown/code-block";
 import { copyArtifactLink, downloadArtifact } from "./artifact-actions";
 import { ArtifactPreview } from "./artifact-preview";
@@ -165,12 +165,7 @@ export function ArtifactViewer({
                   Copy link
                 </button>
               ) : null}
-              <Dialog.Close
-                aria-label="Close"
-                className="rounded-lg p-2 text-ink-500 hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-2 focus-visible:outline-brand-600"
-              >
-                <CloseIcon />
-              </Dialog.Close>
+              <DialogCloseButton className="focus-visible:outline-2 focus-visible:outline-brand-600" />
             </div>
           </div>
           <div className="flex min-h-0 flex-1 flex-col">

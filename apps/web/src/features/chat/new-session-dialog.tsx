@@ -19,7 +19,7 @@ import { type FormEvent, useId, useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
 import { cn } from "../../components/cn";
-import { DialogFrame } from "../../components/dialog-frame";
+import { DialogForm, DialogFrame } from "../../components/dialog-frame";
 import { Field, FormMessage, inputClasses, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { roleCopy } from "../../content/agent-roles";
@@ -43,6 +43,7 @@ import { ReviewPlanField } from "./review-plan-field";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { RoleAvatar } from "./run-parts";
 import { parseSessionBudget } from "./session-budget";
+import { SessionBudgetField } from "./session-budget-field";
 
 interface RoleChoice {
   enabled: boolean;
@@ -320,7 +321,7 @@ export function NewSessionDialog({
       wide
       testId="new-session-dialog"
     >
-      <form onSubmit={submit} className="grid grid-cols-1 gap-5 px-5 py-5 sm:px-6" noValidate>
+      <DialogForm onSubmit={submit} loose>
         <TemplatePicker onApply={applyTemplate} />
         <Field
           label="Title"
@@ -449,17 +450,11 @@ export function NewSessionDialog({
 
         <ReviewPlanField checked={reviewPlan} onChange={setReviewPlan} />
 
-        <Field
+        <SessionBudgetField
           label="Credit budget (optional)"
-          type="number"
-          inputMode="decimal"
-          min={0.01}
-          step={0.01}
-          max={SESSION_BUDGET_MAX}
           value={budget}
-          onChange={(event) => setBudget(event.target.value)}
+          onChange={setBudget}
           hint="A cap on what this session's runs may spend. A run that would pass it stops cleanly."
-          placeholder="No cap"
         />
 
         <ApprovalPolicyField value={policy} onChange={setPolicy} />
@@ -479,7 +474,7 @@ export function NewSessionDialog({
             {busy ? "Creating…" : "Create session"}
           </Button>
         </div>
-      </form>
+      </DialogForm>
     </DialogFrame>
   );
 }

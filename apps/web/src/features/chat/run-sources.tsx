@@ -72,43 +72,73 @@ function DocumentGlyph({ className }: { className?: string }) {
   );
 }
 
-/** The attached documents a plan step searches, by name. */
-export function StepDocuments({ plan, step }: { plan: TRunPlanView; step: TPlannedStep }) {
-  const ids = step.document_ids ?? [];
-  if (ids.length === 0) return null;
-  const names = new Map((plan.documents ?? []).map((d) => [d.id, d.name]));
+/**
+ * A plan step's chips (its documents, its tools): a wrapping list, one tinted chip a name.
+ * `tint` is the chip's colours and type; nothing is drawn for no items.
+ */
+function StepChips({
+  label,
+  testId,
+  tint,
+  items,
+}: {
+  label: string;
+  testId: string;
+  tint: string;
+  items: readonly { key: string; content: ReactNode }[];
+}) {
+  if (items.length === 0) return null;
   return (
-    <ul className="flex flex-wrap items-center gap-1" aria-label="Documents this step uses">
-      {ids.map((id) => (
+    <ul className="flex flex-wrap items-center gap-1" aria-label={label}>
+      {items.map((item) => (
         <li
-          key={id}
-          data-testid="step-document"
-          className="inline-flex max-w-56 items-center gap-1 rounded-md bg-sky-50 px-1.5 py-0.5 text-xs font-medium text-sky-900 ring-1 ring-sky-200 ring-inset"
+          key={item.key}
+          data-testid={testId}
+          className={cn(
+            "inline-flex max-w-56 items-center rounded-md px-1.5 py-0.5 text-xs ring-1 ring-inset",
+            tint,
+          )}
         >
-          <DocumentGlyph className="shrink-0" />
-          <span className="truncate">{names.get(id) ?? "A detached document"}</span>
+          {item.content}
         </li>
       ))}
     </ul>
   );
 }
 
+/** The attached documents a plan step searches, by name. */
+export function StepDocuments({ plan, step }: { plan: TRunPlanView; step: TPlannedStep }) {
+  const names = new Map((plan.documents ?? []).map((d) => [d.id, d.name]));
+  return (
+    <StepChips
+      label="Documents this step uses"
+      testId="step-document"
+      tint="gap-1 bg-sky-50 font-medium text-sky-900 ring-sky-200"
+      items={(step.document_ids ?? []).map((id) => ({
+        key: id,
+        content: (
+          <>
+            <DocumentGlyph className="shrink-0" />
+            <span className="truncate">{names.get(id) ?? "A detached document"}</span>
+          </>
+        ),
+      }))}
+    />
+  );
+}
+
 /** The tools the coordinator expects a plan step to use (decision 067), by name. */
 export function StepTools({ step }: { step: TPlannedStep }) {
-  const tools = step.tools ?? [];
-  if (tools.length === 0) return null;
   return (
-    <ul className="flex flex-wrap items-center gap-1" aria-label="Tools this step expects to use">
-      {tools.map((name) => (
-        <li
-          key={name}
-          data-testid="step-tool"
-          className="inline-flex max-w-56 items-center rounded-md bg-amber-50 px-1.5 py-0.5 font-mono text-xs text-amber-900 ring-1 ring-amber-200 ring-inset"
-        >
-          <span className="truncate">{name}</span>
-        </li>
-      ))}
-    </ul>
+    <StepChips
+      label="Tools this step expects to use"
+      testId="step-tool"
+      tint="bg-amber-50 font-mono text-amber-900 ring-amber-200"
+      items={(step.tools ?? []).map((name) => ({
+        key: name,
+        content: <span className="truncate">{name}</span>,
+      }))}
+    />
   );
 }
 

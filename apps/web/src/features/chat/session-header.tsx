@@ -12,8 +12,9 @@ import { AlertDialog, DropdownMenu } from "radix-ui";
 import { type FormEvent, memo, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/button";
-import { DialogFrame } from "../../components/dialog-frame";
+import { DialogForm, DialogFrame } from "../../components/dialog-frame";
 import { Field, FormButtons, FormMessage, TextAreaField } from "../../components/form";
+import { MenuContent, MenuSeparator, menuItemClass } from "../../components/menu";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
 import { formatRunCredits, formatSpentOfBudget } from "../../lib/format/runs";
@@ -29,6 +30,7 @@ import { ReviewPlanField } from "./review-plan-field";
 import { instructionsOf, RoleInstructionsFields, withInstructions } from "./role-instructions";
 import { type RoleToolChoices, RoleToolsField } from "./role-tools-field";
 import { parseSessionBudget } from "./session-budget";
+import { SessionBudgetField } from "./session-budget-field";
 import { SessionDocumentsButton } from "./session-documents";
 import { SessionStatusBadge, shownStatusAt, useMinuteClock } from "./session-list";
 import { ShareDialog } from "./share-dialog";
@@ -128,7 +130,7 @@ function EditSessionDialog({
   };
   return (
     <DialogFrame open={open} onOpenChange={onOpenChange} title="Edit session">
-      <form onSubmit={submit} className="grid grid-cols-1 gap-4 px-5 py-5 sm:px-6" noValidate>
+      <DialogForm onSubmit={submit}>
         <Field
           label="Title"
           value={title}
@@ -146,16 +148,11 @@ function EditSessionDialog({
           onChange={(e) => setDescription(e.target.value)}
         />
         <RoleInstructionsFields session={session} value={instructions} onChange={setInstructions} />
-        <Field
+        <SessionBudgetField
           label="Credit budget"
-          type="number"
-          inputMode="decimal"
-          min={0.01}
-          step={0.01}
           value={budget}
-          onChange={(e) => setBudget(e.target.value)}
+          onChange={setBudget}
           hint={`Spent so far: ${formatRunCredits(session.spent_credits)}. Leave empty for no cap.`}
-          placeholder="No cap"
         />
         <ReviewPlanField checked={reviewPlan} onChange={setReviewPlan} />
         <ApprovalPolicyField value={policy} onChange={setPolicy} current={session.tools.policy} />
@@ -173,7 +170,7 @@ function EditSessionDialog({
         <FormButtons onCancel={() => onOpenChange(false)} disabled={busy}>
           {busy ? "Saving…" : "Save"}
         </FormButtons>
-      </form>
+      </DialogForm>
     </DialogFrame>
   );
 }
@@ -262,9 +259,6 @@ function useShownStatus(session: TSession, runActive: boolean) {
     runActive,
   );
 }
-
-const menuItem =
-  "flex cursor-pointer items-center rounded-lg px-3 py-2 text-sm text-ink-800 outline-none select-none data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 data-[highlighted]:bg-ink-100";
 
 /**
  * Drawn again only when its props change, not on every frame of a streaming run (decision 080).
@@ -382,42 +376,36 @@ export const SessionHeader = memo(function SessionHeader({
                 </svg>
               </Button>
             </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content
-                align="end"
-                sideOffset={6}
-                className="z-50 min-w-48 rounded-xl border border-ink-200 bg-white p-1 shadow-xl"
-              >
-                {targets.map((status) => (
-                  <DropdownMenu.Item
-                    key={status}
-                    className={menuItem}
-                    disabled={changing !== null}
-                    onSelect={() => void changeStatus(status)}
-                  >
-                    {transitionLabel(session.status, status)}
-                  </DropdownMenu.Item>
-                ))}
-                <DropdownMenu.Separator className="my-1 h-px bg-ink-100" />
-                <DropdownMenu.Item className={menuItem} onSelect={() => setRenaming(true)}>
-                  Edit details…
-                </DropdownMenu.Item>
-                <DropdownMenu.Item className={menuItem} onSelect={() => setSharing(true)}>
-                  Share…
-                </DropdownMenu.Item>
-                <ExportMenuItems sessionId={session.id} className={menuItem} />
-                <DropdownMenu.Item className={menuItem} onSelect={() => setSavingTemplate(true)}>
-                  Save as template…
-                </DropdownMenu.Item>
+            <MenuContent align="end" className="z-50 min-w-48">
+              {targets.map((status) => (
                 <DropdownMenu.Item
-                  className={`${menuItem} text-red-700 data-[highlighted]:bg-red-50`}
-                  disabled={runActive}
-                  onSelect={() => setDeleting(true)}
+                  key={status}
+                  className={menuItemClass}
+                  disabled={changing !== null}
+                  onSelect={() => void changeStatus(status)}
                 >
-                  Delete…
+                  {transitionLabel(session.status, status)}
                 </DropdownMenu.Item>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
+              ))}
+              <MenuSeparator />
+              <DropdownMenu.Item className={menuItemClass} onSelect={() => setRenaming(true)}>
+                Edit details…
+              </DropdownMenu.Item>
+              <DropdownMenu.Item className={menuItemClass} onSelect={() => setSharing(true)}>
+                Share…
+              </DropdownMenu.Item>
+              <ExportMenuItems sessionId={session.id} className={menuItemClass} />
+              <DropdownMenu.Item className={menuItemClass} onSelect={() => setSavingTemplate(true)}>
+                Save as template…
+              </DropdownMenu.Item>
+              <DropdownMenu.Item
+                className={`${menuItemClass} text-red-700 data-[highlighted]:bg-red-50`}
+                disabled={runActive}
+                onSelect={() => setDeleting(true)}
+              >
+                Delete…
+              </DropdownMenu.Item>
+            </MenuContent>
           </DropdownMenu.Root>
         </div>
       </div>

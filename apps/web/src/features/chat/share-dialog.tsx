@@ -8,7 +8,7 @@ import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { Button } from "../../components/button";
 import { CheckboxField } from "../../components/checkbox-field";
 import { cn } from "../../components/cn";
-import { DialogFrame } from "../../components/dialog-frame";
+import { DialogForm, DialogFrame } from "../../components/dialog-frame";
 import { FormMessage, inputClasses, SelectField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { isApiError } from "../../lib/api/api-error";
@@ -194,7 +194,7 @@ export function ShareDialog({
       wide
       testId="share-dialog"
     >
-      <form onSubmit={submit} className="grid grid-cols-1 gap-4 px-5 py-5 sm:px-6" noValidate>
+      <DialogForm onSubmit={submit}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <SelectField
             id={`${ids}-what`}
@@ -269,7 +269,7 @@ export function ShareDialog({
             </div>
           </div>
         ) : null}
-      </form>
+      </DialogForm>
       <section
         aria-labelledby={`${ids}-links`}
         className="border-t border-ink-100 px-5 py-4 sm:px-6"

@@ -2,7 +2,7 @@ import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX, type TSession } from "@coh
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useAuth } from "../../auth/use-auth";
-import { DialogFrame } from "../../components/dialog-frame";
+import { DialogForm, DialogFrame } from "../../components/dialog-frame";
 import { Field, FormButtons, FormMessage, TextAreaField } from "../../components/form";
 import { toast } from "../../components/toast/toast-store";
 import { apiMessage, usePendingAction } from "../../lib/ui/use-pending-action";
@@ -71,7 +71,7 @@ function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): 
       testId="save-template-dialog"
     >
       {unlocked ? (
-        <form onSubmit={submit} className="grid grid-cols-1 gap-4 px-5 py-5 sm:px-6" noValidate>
+        <DialogForm onSubmit={submit}>
           <Field
             label="Name"
             value={name}
@@ -108,7 +108,7 @@ function SaveTemplateForm({ session, onClose }: { session: TSession; onClose(): 
           <FormButtons onCancel={onClose} disabled={busy}>
             {busy ? "Saving…" : "Save template"}
           </FormButtons>
-        </form>
+        </DialogForm>
       ) : (
         <div className="px-5 py-5 sm:px-6">
           <TemplatesUpgradeHint />
