@@ -3,12 +3,10 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { cn } from "../../components/cn";
 import { CheckIcon, UpDownIcon } from "../../components/icons";
+import { MenuContent, MenuSeparator, menuItemClass } from "../../components/menu";
 import { CreateWorkspaceDialog } from "./create-workspace-dialog";
 import { useCurrentWorkspace } from "./current-workspace";
 import { workspaceKindLabel } from "./workspace-labels";
-
-const menuItem =
-  "flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-sm text-ink-800 outline-none select-none data-[highlighted]:bg-ink-100";
 
 function Initial({ name, team }: { name: string; team: boolean }) {
   return (
@@ -56,54 +54,51 @@ export function WorkspaceSwitcher() {
           </span>
           <UpDownIcon className="size-4 shrink-0 text-ink-400" />
         </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            align="start"
-            sideOffset={6}
-            className="z-[60] w-[var(--radix-dropdown-menu-trigger-width)] min-w-64 rounded-xl border border-ink-200 bg-white p-1 shadow-xl"
-          >
-            <DropdownMenu.Label className="px-3 pt-2 pb-1 text-xs font-medium tracking-wide text-ink-500 uppercase">
-              Workspaces
-            </DropdownMenu.Label>
-            <DropdownMenu.RadioGroup value={workspace.id} onValueChange={switchTo}>
-              {workspaces.map((item) => (
-                <DropdownMenu.RadioItem key={item.id} value={item.id} className={menuItem}>
-                  <Initial name={item.name} team={item.kind === "team"} />
-                  <span className="min-w-0 flex-1">
-                    <span className="block truncate font-medium">{item.name}</span>
-                    <span className="block truncate text-xs text-ink-500">
-                      {workspaceKindLabel(item)}
-                    </span>
+        <MenuContent
+          align="start"
+          className="z-[60] w-[var(--radix-dropdown-menu-trigger-width)] min-w-64"
+        >
+          <DropdownMenu.Label className="px-3 pt-2 pb-1 text-xs font-medium tracking-wide text-ink-500 uppercase">
+            Workspaces
+          </DropdownMenu.Label>
+          <DropdownMenu.RadioGroup value={workspace.id} onValueChange={switchTo}>
+            {workspaces.map((item) => (
+              <DropdownMenu.RadioItem key={item.id} value={item.id} className={menuItemClass}>
+                <Initial name={item.name} team={item.kind === "team"} />
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate font-medium">{item.name}</span>
+                  <span className="block truncate text-xs text-ink-500">
+                    {workspaceKindLabel(item)}
                   </span>
-                  <DropdownMenu.ItemIndicator className="text-brand-700">
-                    <CheckIcon />
-                  </DropdownMenu.ItemIndicator>
-                </DropdownMenu.RadioItem>
-              ))}
-            </DropdownMenu.RadioGroup>
-            <DropdownMenu.Separator className="my-1 h-px bg-ink-100" />
-            {workspace.kind === "team" ? (
-              <DropdownMenu.Item className={menuItem} onSelect={() => navigate("/team")}>
-                <span
-                  aria-hidden="true"
-                  className="flex size-8 items-center justify-center rounded-lg bg-ink-100 text-ink-600"
-                >
-                  ⚙
                 </span>
-                Manage {workspace.name}…
-              </DropdownMenu.Item>
-            ) : null}
-            <DropdownMenu.Item className={menuItem} onSelect={() => setCreating(true)}>
+                <DropdownMenu.ItemIndicator className="text-brand-700">
+                  <CheckIcon />
+                </DropdownMenu.ItemIndicator>
+              </DropdownMenu.RadioItem>
+            ))}
+          </DropdownMenu.RadioGroup>
+          <MenuSeparator />
+          {workspace.kind === "team" ? (
+            <DropdownMenu.Item className={menuItemClass} onSelect={() => navigate("/team")}>
               <span
                 aria-hidden="true"
-                className="flex size-8 items-center justify-center rounded-lg border border-dashed border-ink-300 text-ink-500"
+                className="flex size-8 items-center justify-center rounded-lg bg-ink-100 text-ink-600"
               >
-                +
+                ⚙
               </span>
-              Create team workspace…
+              Manage {workspace.name}…
             </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
+          ) : null}
+          <DropdownMenu.Item className={menuItemClass} onSelect={() => setCreating(true)}>
+            <span
+              aria-hidden="true"
+              className="flex size-8 items-center justify-center rounded-lg border border-dashed border-ink-300 text-ink-500"
+            >
+              +
+            </span>
+            Create team workspace…
+          </DropdownMenu.Item>
+        </MenuContent>
       </DropdownMenu.Root>
       {creating ? <CreateWorkspaceDialog open onOpenChange={setCreating} /> : null}
     </>
