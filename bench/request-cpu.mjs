@@ -163,7 +163,7 @@ console.log(
   `${machine()}, ${cpus().length} cores, ${new Date().toISOString()}; ${DATABASE_URL ? "PostgreSQL" : "PGlite"}, LOG_LEVEL=warn, ${CONNECTIONS} connections, ${DURATION_S} s per endpoint; load ${load()}`,
 );
 const entries = [...befores, AFTER];
-const results = new Map(entries.map((e, i) => [i, []]));
+const results = new Map(entries.map((_, i) => [i, []]));
 for (let pair = 0; pair < PAIRS; pair++) {
   for (const [index, entry] of entries.entries()) {
     const m = await measure(entry, index);
