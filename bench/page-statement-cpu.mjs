@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `BENCH_DATABASE_URL=postgres://… node --import tsx bench/page-statement-cpu.mjs`: what the
-// sign-in's statement with one's own page (decision 0XX) costs PostgreSQL and the driver, per
+// sign-in's statement with one's own page (decision 089) costs PostgreSQL and the driver, per
 // execution, on one connection: the backend's CPU from /proc (PostgreSQL on this machine),
 // the client's from process.cpuUsage(). Cases, interleaved in BENCH_ROUNDS (default 5) rounds
 // of BENCH_EXECUTIONS (default 2,000): the page unchanged (the kept version passed), the page

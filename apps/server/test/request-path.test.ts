@@ -94,7 +94,7 @@ describe("an authenticated product call", () => {
     expect(statements.join("\n")).not.toMatch(/agreement/);
 
     // The same page again: the statement finds the kept page's version unchanged and sends
-    // no text; still one statement, the same answer (decision 0XX).
+    // no text; still one statement, the same answer (decision 089).
     statements.length = 0;
     const again = await client.get("/api/sessions?pageSize=2");
     expect(again.payload).toBe(response.payload);

@@ -403,7 +403,7 @@ describe("a page answered again (decision 088)", () => {
   });
 });
 
-describe("one's own page compared by its version (decision 0XX)", () => {
+describe("one's own page compared by its version (decision 089)", () => {
   const titles = (body: { sessions: { title: string }[] }) => body.sessions.map((s) => s.title);
 
   it("shows any change to a row at once, whatever wrote it and whichever column", async () => {

@@ -52,7 +52,7 @@ export interface SignedIn {
 /**
  * A rider's parameters ($2 on), or a function giving them from an opaque key of the sign-in
  * (its token's hash): a rider that conditions its value on what the caller kept from the
- * same sign-in's last request passes that along (decision 0XX). The key only picks what is
+ * same sign-in's last request passes that along (decision 089). The key only picks what is
  * passed; the statement decides, as always, whether the sign-in is valid.
  */
 export type RiderParams = readonly unknown[] | ((signInKey: string) => readonly unknown[]);

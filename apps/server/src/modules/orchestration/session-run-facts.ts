@@ -17,7 +17,7 @@ export interface NewestRun {
  * page, decision 027): joins each row of `sessions` to its newest run's facts, as columns
  * named `newest_run_*` (null without a run). Passed to the sessions module at registration.
  * `newest_run_version` names the run's row version (its id and `xmin`, which every update
- * of the row changes): the page compares it instead of the facts (decision 0XX).
+ * of the row changes): the page compares it instead of the facts (decision 089).
  */
 export const NEWEST_RUN_JOIN = `LEFT JOIN LATERAL (
     SELECT r.id::text || '.' || r.xmin::text AS newest_run_version,

@@ -39,7 +39,7 @@ const pageRows = (workspace: string) => `
           ${ORDER} LIMIT $3 OFFSET $4`;
 
 /**
- * The personal page as the sign-in's rider, conditional (decision 0XX): `$5` is the version
+ * The personal page as the sign-in's rider, conditional (decision 089): `$5` is the version
  * of the page the caller kept from this sign-in's last request (null: none). The page's
  * version lists, in order, each row's version — the session's id and `xmin`, its newest
  * run's id and `xmin` — and the total. Every committed insert, update or delete of a row

@@ -25,7 +25,7 @@ const size = (a: Answer) =>
   (a.version === a.text ? 0 : a.version.length) + a.text.length + a.json.length;
 
 /**
- * A page of sessions as sent, remembered per user or per sign-in (decisions 088 and 0XX). The page is still read
+ * A page of sessions as sent, remembered per user or per sign-in (decisions 088 and 089). The page is still read
  * from the database on every request (with the sign-in, decision 084); what is remembered is
  * what the route made of that text: its parse, the rows' mapping, the response contract's
  * check and the serialisation. The answer is a function of the text, the page asked for and
@@ -35,7 +35,7 @@ const size = (a: Answer) =>
  * that comparison changed; anything else is made afresh, exactly as before. One's own page,
  * read with the sign-in, is compared by its version instead (`personalPageRider`): the
  * database checks the rows' versions against the kept one and sends the text only when they
- * differ, so the same version stands for the same text (decision 0XX).
+ * differ, so the same version stands for the same text (decision 089).
  */
 export function createPageAnswers(serialize: (page: TSessionsResponse) => string) {
   const answers = new Map<string, Answer>();
@@ -47,7 +47,7 @@ export function createPageAnswers(serialize: (page: TSessionsResponse) => string
     answers.delete(key);
   };
   return {
-    /** The version of the page kept under `key`, for the rider's comparison (decision 0XX). */
+    /** The version of the page kept under `key`, for the rider's comparison (decision 089). */
     versionOf(key: string): string | null {
       return answers.get(key)?.version ?? null;
     },

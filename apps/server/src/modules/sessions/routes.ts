@@ -137,7 +137,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
       const { query } = request;
       // One's own page (the default) rides on the sign-in's statement: one statement, with
       // every guard below deciding exactly as before (decision 084). It is conditional on the
-      // page's version this sign-in's last answer was made of (decision 0XX).
+      // page's version this sign-in's last answer was made of (decision 089).
       let signInKey = "";
       const ridden =
         query.workspace_id === undefined
@@ -169,7 +169,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
           }
         }
       }
-      // The route's own serializer's answer, made once per page (decisions 088 and 0XX).
+      // The route's own serializer's answer, made once per page (decisions 088 and 089).
       const json = await pageAnswers.answer(key, version, text, query, (now) =>
         listSessions(app.db, access.workspaceId, query, newestRunJoin, text, now),
       );
