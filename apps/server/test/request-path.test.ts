@@ -92,6 +92,13 @@ describe("an authenticated product call", () => {
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/FROM sign_ins s JOIN users u/);
     expect(statements.join("\n")).not.toMatch(/agreement/);
+
+    // The same page again: the statement finds the kept page's version unchanged and sends
+    // no text; still one statement, the same answer (decision 089).
+    statements.length = 0;
+    const again = await client.get("/api/sessions?pageSize=2");
+    expect(again.payload).toBe(response.payload);
+    expect(statements).toHaveLength(1);
   });
 
   it("gives the same page with a search, ridden or named by its workspace id", async () => {

@@ -5,7 +5,7 @@ import {
   type TSessionStatus,
 } from "@cohort/contracts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { signUp } from "./support/accounts";
+import { logIn, signUp } from "./support/accounts";
 import { createTestApp, type TestApp } from "./support/app";
 import { TestClient } from "./support/client";
 import { createSession, runToEnd, sendMessage } from "./support/runs";
@@ -400,6 +400,73 @@ describe("a page answered again (decision 088)", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("one's own page compared by its version (decision 089)", () => {
+  const titles = (body: { sessions: { title: string }[] }) => body.sessions.map((s) => s.title);
+
+  it("shows any change to a row at once, whatever wrote it and whichever column", async () => {
+    const { client } = await signUp(t.app);
+    const session = await createSession(client, { title: "First" });
+    await createSession(client, { title: "Second" });
+    const first = await client.get("/api/sessions");
+    expect((await client.get("/api/sessions")).payload).toBe(first.payload);
+    // A column the API never writes, changed by another path (in hundredths of a credit),
+    // with updated_at untouched.
+    await t.db.query("UPDATE sessions SET spent_credits = 700 WHERE id = $1", [session.id]);
+    const spent = (await client.get("/api/sessions")).json();
+    expect(spent.sessions.find((s: { id: string }) => s.id === session.id).spent_credits).toBe(7);
+    // A row written again with the same values is read again: the same answer.
+    await t.db.query("UPDATE sessions SET title = title WHERE id = $1", [session.id]);
+    expect((await client.get("/api/sessions")).json()).toEqual(spent);
+    // A session outside the page moves the total.
+    await createSession(client, { title: "Third" });
+    const narrow = (await client.get("/api/sessions?pageSize=1")).json();
+    expect(narrow).toMatchObject({ total: 3, pageSize: 1 });
+    expect(titles(narrow)).toEqual(["Third"]);
+    await t.db.query("DELETE FROM sessions WHERE id = $1", [session.id]);
+    expect((await client.get("/api/sessions?pageSize=1")).json()).toMatchObject({ total: 2 });
+  });
+
+  it("keeps each sign-in's page apart: a change through one shows on the other at once", async () => {
+    const { client, email, password } = await signUp(t.app);
+    const { client: laptop } = await logIn(t.app, email, password);
+    const session = await createSession(client, { title: "Shared" });
+    expect(titles((await client.get("/api/sessions")).json())).toEqual(["Shared"]);
+    expect(titles((await laptop.get("/api/sessions")).json())).toEqual(["Shared"]);
+    await patch(laptop, `/api/sessions/${session.id}`, { title: "Renamed on the laptop" });
+    expect(titles((await client.get("/api/sessions")).json())).toEqual(["Renamed on the laptop"]);
+    expect(titles((await laptop.get("/api/sessions")).json())).toEqual(["Renamed on the laptop"]);
+  });
+
+  it("refuses a sign-in revoked after its page was kept, on the very next request", async () => {
+    const { client, email, password } = await signUp(t.app);
+    const { client: other } = await logIn(t.app, email, password);
+    await createSession(client, { title: "Kept" });
+    const kept = await client.get("/api/sessions");
+    expect((await client.get("/api/sessions")).payload).toBe(kept.payload);
+    // The other sign-in lists two: its own (current) and the first one's.
+    const listed = (await other.get("/api/auth/sign-ins")).json().sign_ins;
+    const first = listed.find((s: { current: boolean }) => !s.current);
+    expect((await other.delete(`/api/auth/sign-ins/${first.id}`)).statusCode).toBe(200);
+    expect((await client.get("/api/sessions")).statusCode).toBe(401);
+  });
+
+  it("gives each of several pages asked at once from one sign-in its own rows", async () => {
+    const { client } = await signUp(t.app);
+    for (const title of ["A", "B", "C", "D"]) await createSession(client, { title });
+    const one = (await client.get("/api/sessions?pageSize=2")).json();
+    const two = (await client.get("/api/sessions?pageSize=2&page=2")).json();
+    expect([titles(one), titles(two)]).toEqual([
+      ["D", "C"],
+      ["B", "A"],
+    ]);
+    // One kept page per sign-in: asked together, each request may find the other's kept.
+    const asked = await Promise.all(
+      [1, 2, 1, 2, 1, 2, 1, 2].map((page) => client.get(`/api/sessions?pageSize=2&page=${page}`)),
+    );
+    expect(asked.map((r) => r.json())).toEqual([one, two, one, two, one, two, one, two]);
   });
 });
 

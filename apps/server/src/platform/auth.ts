@@ -49,10 +49,18 @@ export interface SignedIn {
   ridden: string | null;
 }
 
+/**
+ * A rider's parameters ($2 on), or a function giving them from an opaque key of the sign-in
+ * (its token's hash): a rider that conditions its value on what the caller kept from the
+ * same sign-in's last request passes that along (decision 089). The key only picks what is
+ * passed; the statement decides, as always, whether the sign-in is valid.
+ */
+export type RiderParams = readonly unknown[] | ((signInKey: string) => readonly unknown[]);
+
 export type ResolveSignInRiding = (
   token: string,
   rider: SignInRider,
-  params: readonly unknown[],
+  params: RiderParams,
 ) => Promise<SignedIn | null>;
 
 declare module "fastify" {
@@ -116,7 +124,7 @@ export function currentPrincipal(request: FastifyRequest): Promise<Principal | n
 export function currentPrincipalRiding(
   request: FastifyRequest,
   rider: SignInRider,
-  params: readonly unknown[],
+  params: RiderParams,
 ): Promise<string | null> | undefined {
   if (request.principal) return undefined;
   const token = readSignInToken(request.headers.authorization, request.cookies);

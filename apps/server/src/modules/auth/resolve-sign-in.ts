@@ -1,5 +1,5 @@
 import { prepared, type Queryable } from "../../db/client";
-import type { Principal, SignedIn, SignInRider } from "../../platform/auth";
+import type { Principal, RiderParams, SignedIn, SignInRider } from "../../platform/auth";
 import { balanceSubquery, creditsFromBalanceColumn } from "../credits/get-balance";
 import { providerKeysExistSubquery } from "../users/load-user-keys";
 import { toUserProfile, USER_JSON_FIELDS_U, type UserRow } from "../users/user-row";
@@ -75,7 +75,7 @@ export function resolveSignInRiding(
   token: string,
   settings: SignInSettings,
   rider: SignInRider,
-  params: readonly unknown[],
+  params: RiderParams,
 ): Promise<SignedIn | null> {
   return signIn(db, token, settings, ridingStatement(rider), params);
 }
@@ -85,12 +85,13 @@ async function signIn(
   token: string,
   settings: SignInSettings,
   statement: string,
-  params: readonly unknown[],
+  params: RiderParams,
 ): Promise<SignedIn | null> {
   if (token.length < 20 || token.length > 200) return null;
+  const tokenHash = hashOpaqueToken(token);
   const { rows } = await db.query<{ signed_in: string; ridden?: string | null }>(statement, [
-    hashOpaqueToken(token),
-    ...params,
+    tokenHash,
+    ...(typeof params === "function" ? params(tokenHash) : params),
   ]);
   const found = rows[0];
   if (!found) return null;

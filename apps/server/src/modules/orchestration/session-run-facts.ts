@@ -16,9 +16,12 @@ export interface NewestRun {
  * The same newest run as a part of the sessions module's page statement (one statement per
  * page, decision 027): joins each row of `sessions` to its newest run's facts, as columns
  * named `newest_run_*` (null without a run). Passed to the sessions module at registration.
+ * `newest_run_version` names the run's row version (its id and `xmin`, which every update
+ * of the row changes): the page compares it instead of the facts (decision 089).
  */
 export const NEWEST_RUN_JOIN = `LEFT JOIN LATERAL (
-    SELECT r.status IN ${ACTIVE_STATUSES_SQL} AS newest_run_running,
+    SELECT r.id::text || '.' || r.xmin::text AS newest_run_version,
+      r.status IN ${ACTIVE_STATUSES_SQL} AS newest_run_running,
       r.status AS newest_run_status, r.created_at AS newest_run_started_at,
       r.finished_at AS newest_run_finished_at
     FROM runs r WHERE r.session_id = sessions.id ORDER BY r.created_at DESC LIMIT 1

@@ -17,19 +17,65 @@ const ORDER = "ORDER BY created_at DESC, id DESC";
  * statement (decision 084); the other parameters are $2–$4 either way.
  */
 function pageSelect(newestRunJoin: string, workspace: string): string {
-  // The newest runs are joined to the page's rows only, after the LIMIT (decision 088): one
-  // probe of `runs` per row sent, not one per session of the workspace. The page keeps the
-  // name `sessions`, which the join refers to.
   return `
       SELECT json_agg(p ${ORDER})::text AS page FROM (
-        SELECT sessions.*, newest_run.* FROM (
-          SELECT ${SESSION_COLUMNS}, count(*) OVER ()::int AS total
-          FROM sessions
-          WHERE workspace_id = ${workspace} AND ($2::text IS NULL OR lower(title) LIKE $2)
-          ${ORDER} LIMIT $3 OFFSET $4
-        ) sessions ${newestRunJoin}
+        SELECT ${PAGE_COLUMNS} FROM (${pageRows(workspace)}) sessions ${newestRunJoin}
       ) p`;
 }
+
+/** The page's rows as the JSON text names them: the session, the total, the run's facts. */
+const PAGE_COLUMNS = `${SESSION_COLUMNS}, total, newest_run_running, newest_run_status,
+  newest_run_started_at, newest_run_finished_at`;
+
+/**
+ * The page's sessions, before their newest runs. The newest runs are joined to the page's
+ * rows only, after the LIMIT (decision 088): one probe of `runs` per row sent, not one per
+ * session of the workspace. The caller names the result `sessions`, which the join refers to.
+ */
+const pageRows = (workspace: string) => `
+          SELECT xmin AS row_xmin, ${SESSION_COLUMNS}, count(*) OVER ()::int AS total
+          FROM sessions
+          WHERE workspace_id = ${workspace} AND ($2::text IS NULL OR lower(title) LIKE $2)
+          ${ORDER} LIMIT $3 OFFSET $4`;
+
+/**
+ * The personal page as the sign-in's rider, conditional (decision 089): `$5` is the version
+ * of the page the caller kept from this sign-in's last request (null: none). The page's
+ * version lists, in order, each row's version — the session's id and `xmin`, its newest
+ * run's id and `xmin` — and the total. Every committed insert, update or delete of a row
+ * gives it a new `xmin` (PostgreSQL keeps the raw `xmin` when a row is frozen), so the same
+ * version means the same rows with the same values: the same page text. The value is the
+ * version alone when it equals `$5`; else the version, a newline and the page's JSON text,
+ * made from the same rows (one materialised set, so the text and the version agree even
+ * where two runs tie for newest); null when the page has no row. The rows, their runs and
+ * the window count are read every request either way; only the JSON is skipped.
+ */
+function versionedPageSelect(newestRunJoin: string, workspace: string): string {
+  return `
+      WITH page_rows AS MATERIALIZED (
+        SELECT ${PAGE_COLUMNS}, sessions.id::text || '.' || sessions.row_xmin::text || '.'
+          || coalesce(newest_run_version, '') AS row_version
+        FROM (${pageRows(workspace)}) sessions ${newestRunJoin}
+      ), page_version AS (
+        SELECT string_agg(row_version, ',' ${ORDER}) || ',' || max(total)::text AS version
+        FROM page_rows
+      )
+      SELECT CASE WHEN version = $5::text THEN version ELSE version || E'\\n' || (
+        SELECT json_agg(p ${ORDER})::text FROM (SELECT ${PAGE_COLUMNS} FROM page_rows) p
+      ) END FROM page_version`;
+}
+
+/** The personal page's rider value: its version, and its text unless it was the kept one. */
+export function readRidden(
+  ridden: string | null,
+): { version: string; text: string | undefined } | null {
+  if (ridden === null) return null;
+  const newline = ridden.indexOf("\n");
+  return newline === -1
+    ? { version: ridden, text: undefined }
+    : { version: ridden.slice(0, newline), text: ridden.slice(newline + 1) };
+}
+
 const pages = new Map<string, string>();
 function pageStatement(newestRunJoin: string): string {
   let statement = pages.get(newestRunJoin);
@@ -48,13 +94,13 @@ const riders = new Map<string, SignInRider>();
 export function personalPageRider(newestRunJoin: string): SignInRider {
   let rider = riders.get(newestRunJoin);
   if (!rider) {
-    rider = { subquery: (userId) => pageSelect(newestRunJoin, userId) };
+    rider = { subquery: (userId) => versionedPageSelect(newestRunJoin, userId) };
     riders.set(newestRunJoin, rider);
   }
   return rider;
 }
 
-/** The page's parameters after the workspace: $2–$4 of either statement. */
+/** The page's parameters after the workspace: $2–$4 of either statement (the rider's $5 apart). */
 export function pageParams(query: TSessionsQuery): [string | null, number, number] {
   const pattern = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, "\\$&")}%` : null;
   return [pattern, query.pageSize, (query.page - 1) * query.pageSize];

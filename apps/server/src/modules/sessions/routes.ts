@@ -28,7 +28,7 @@ import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
 import { findSessionFor, requireSessionDeletable } from "./find-session";
 import { listMessages } from "./list-messages";
-import { listSessions, pageParams, personalPageRider, readPage } from "./list-sessions";
+import { listSessions, pageParams, personalPageRider, readPage, readRidden } from "./list-sessions";
 import { createPageAnswers } from "./page-answers";
 import { type NewestRun, newestOf, withActivity } from "./session-activity";
 import { type StoredSession, toStoredSession } from "./session-row";
@@ -136,20 +136,41 @@ export async function sessionRoutes(app: FastifyInstance, options: { runs: Sessi
     async (request, reply) => {
       const { query } = request;
       // One's own page (the default) rides on the sign-in's statement: one statement, with
-      // every guard below deciding exactly as before (decision 084).
+      // every guard below deciding exactly as before (decision 084). It is conditional on the
+      // page's version this sign-in's last answer was made of (decision 089).
+      let signInKey = "";
       const ridden =
         query.workspace_id === undefined
-          ? currentPrincipalRiding(request, pageRider, pageParams(query))
+          ? currentPrincipalRiding(request, pageRider, (key) => {
+              signInKey = `sign-in:${key}`;
+              return [...pageParams(query), pageAnswers.versionOf(signInKey)];
+            })
           : undefined;
       const { user } = await requireAgreement(request);
       const access = await requireWorkspaceAccess(app.db, user.id, query.workspace_id);
       const { newestRunJoin } = sessionRuns;
-      const text =
-        ridden === undefined
-          ? await readPage(app.db, access.workspaceId, query, newestRunJoin)
-          : await ridden;
-      // The route's own serializer's answer, made once per page text (decision 088).
-      const json = await pageAnswers(user.id, text, query, (now) =>
+      let key = signInKey;
+      let version: string | null = null;
+      let text: string | null = null;
+      if (ridden === undefined) {
+        key = `user:${user.id}`;
+        text = await readPage(app.db, access.workspaceId, query, newestRunJoin);
+        version = text;
+      } else {
+        const page = readRidden(await ridden);
+        if (page !== null) {
+          version = page.version;
+          text = page.text ?? pageAnswers.textOf(key, page.version) ?? null;
+          if (text === null) {
+            // The kept page went (another page asked meanwhile, or memory's bound): read it
+            // apart, and keep nothing of this answer.
+            version = null;
+            text = await readPage(app.db, access.workspaceId, query, newestRunJoin);
+          }
+        }
+      }
+      // The route's own serializer's answer, made once per page (decisions 088 and 089).
+      const json = await pageAnswers.answer(key, version, text, query, (now) =>
         listSessions(app.db, access.workspaceId, query, newestRunJoin, text, now),
       );
       reply.header("cache-control", "no-store");
