@@ -1,11 +1,12 @@
 // Preloaded into the server by `BENCH_TIMELINE=file` (NODE_OPTIONS=--import …, like
 // cpu-profile.mjs): records, on the wall clock the fake provider logs with, when each HTTP
-// request arrived and its answer finished, when each outgoing request (undici: the provider)
-// was made, and when each PostgreSQL statement was sent and answered (its text's start).
+// request arrived and its answer finished, when each outgoing request (undici or node:http:
+// the provider) was made, and when each PostgreSQL statement was sent and answered (its text's start).
 // Written as JSON lines to the file when the process exits; `bench/timeline-summary.mjs`
 // reads it run by run (decision 087).
 import { subscribe } from "node:diagnostics_channel";
 import { writeFileSync } from "node:fs";
+import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -23,6 +24,17 @@ subscribe("http.server.response.finish", ({ request }) => {
 subscribe("undici:request:create", ({ request }) => {
   record("fetch", now(), { method: request.method, url: `${request.origin}${request.path}` });
 });
+// Provider requests on node:http (Cohort's own stream readers; the plan's too since the head's
+// second cut, decision 0XX): a request is written on the tick its socket queues, so it is
+// recorded on the tick after, as it leaves (later than undici's, recorded as it is made).
+const onSocket = http.ClientRequest.prototype.onSocket;
+http.ClientRequest.prototype.onSocket = function recordedOnSocket(...args) {
+  const result = onSocket.apply(this, args);
+  process.nextTick(() => {
+    record("fetch", now(), { method: this.method, url: `${this.host}${this.path}` });
+  });
+  return result;
+};
 
 // The server's own copy of the driver: resolved from the bundle's folder, as it imports it.
 const require = createRequire(path.join(process.cwd(), "apps/server/package.json"));
