@@ -12,8 +12,14 @@ import path from "node:path";
 
 const file = process.env.BENCH_TIMELINE;
 const now = () => performance.timeOrigin + performance.now();
+/** The process's CPU so far (ms, user + system): a stage's CPU does not grow with the load. */
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const lines = [];
-const record = (kind, at, detail) => lines.push(JSON.stringify({ kind, at, ...detail }));
+const record = (kind, at, detail) =>
+  lines.push(JSON.stringify({ kind, at, cpu: cpu(), ...detail }));
 
 subscribe("http.server.request.start", ({ request }) => {
   record("http.in", now(), { method: request.method, url: request.url });
@@ -44,8 +50,10 @@ pg.Client.prototype.query = function query(config, ...rest) {
   const text = typeof config === "string" ? config : config?.text;
   if (typeof text !== "string") return original.call(this, config, ...rest);
   const sent = now();
+  const sentCpu = cpu();
   const key = text.replace(/\s+/g, " ").trim().slice(0, 90);
-  const done = (failed) => record("sql", sent, { done: now(), text: key, failed });
+  const done = (failed) =>
+    record("sql", sent, { done: now(), doneCpu: cpu(), cpu: sentCpu, text: key, failed });
   // pg-pool passes a callback (the answer comes there); a bare client call returns a promise.
   const last = rest.length - 1;
   if (typeof rest[last] === "function") {
