@@ -31,7 +31,7 @@ subscribe("undici:request:create", ({ request }) => {
   record("fetch", now(), { method: request.method, url: `${request.origin}${request.path}` });
 });
 // Provider requests on node:http (Cohort's own stream readers; the plan's too since the head's
-// second cut, decision 0XX): a request is written on the tick its socket queues, so it is
+// second cut, decision 090): a request is written on the tick its socket queues, so it is
 // recorded on the tick after, as it leaves (later than undici's, recorded as it is made).
 const onSocket = http.ClientRequest.prototype.onSocket;
 http.ClientRequest.prototype.onSocket = function recordedOnSocket(...args) {

@@ -58,7 +58,7 @@ async function runTask(client: TestClient, message = "Write a CSV parser") {
 }
 
 describe("planning", () => {
-  it("asks for the plan's JSON schema as the SDK would, on Cohort's own reader (decision 0XX)", async () => {
+  it("asks for the plan's JSON schema as the SDK would, on Cohort's own reader (decision 090)", async () => {
     const { client } = await user();
     fake.next({ json: ONE_CODER });
     const { events } = await runTask(client);

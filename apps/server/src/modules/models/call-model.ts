@@ -159,7 +159,7 @@ function jsonSchemaOf(schema: z.ZodType): Promise<JSONSchema7> {
 /**
  * What a structured call asks of the model: at once when its JSON schema was built before
  * (the plan's schemas are constants), so the provider request goes out in the caller's own
- * tick, before anything the caller does next (the plan's step row, decision 0XX).
+ * tick, before anything the caller does next (the plan's step row, decision 090).
  */
 export function structuredOutput(
   schema: z.ZodType,

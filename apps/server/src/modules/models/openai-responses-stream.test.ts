@@ -159,7 +159,7 @@ describe("the request", () => {
     );
   });
 
-  // The plan's structured answer (decision 0XX): its JSON schema goes out as the SDK's
+  // The plan's structured answer (decision 090): its JSON schema goes out as the SDK's
   // `text.format`, on this reader, and the JSON comes back as the SDK's stream parts.
   it.each(["gpt-4.1", "o3", "gpt-5"])(
     "with a JSON schema is the SDK's, byte for byte, with its parts, for %s",

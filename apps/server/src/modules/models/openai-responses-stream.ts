@@ -36,7 +36,7 @@ import {
  * `doStream` runs each chunk through three web-stream stages and a zod union; under load that
  * was the biggest CPU cost of a run. A structured answer with a JSON schema (the plan) is read
  * here too: its request went out through the SDK's fetch a few ms later, at the head of every
- * run (decision 0XX). Everything else (doGenerate, a schema the SDK rewrites, tools, files,
+ * run (decision 090). Everything else (doGenerate, a schema the SDK rewrites, tools, files,
  * provider options, any option not handled here) is the SDK's own model, unchanged.
  *
  * What goes on the wire and what comes back follow the SDK (`@ai-sdk/openai`'s
@@ -96,7 +96,7 @@ function sendsAsIs(schema: JSONSchema7): boolean {
 }
 
 /**
- * The call's `text` field: a JSON schema's format (decision 0XX: the plan's request on this
+ * The call's `text` field: a JSON schema's format (decision 090: the plan's request on this
  * reader, not the SDK's fetch), nothing for plain text, undefined for any other response
  * format (the SDK's model sends it).
  */

@@ -229,7 +229,7 @@ export async function callModel<T = undefined>(
   if (spec.reserved) {
     // node:http writes the request on the next tick, once every microtask queued has run: with
     // the hold there already (the plan's), the step's row and events would go first. They wait
-    // for that tick instead, and the request leaves before them (decision 0XX).
+    // for that tick instead, and the request leaves before them (decision 090).
     await new Promise<void>((resolve) => process.nextTick(resolve));
   }
   try {
