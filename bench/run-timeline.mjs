@@ -1,18 +1,25 @@
 // Preloaded into the server by `BENCH_TIMELINE=file` (NODE_OPTIONS=--import …, like
 // cpu-profile.mjs): records, on the wall clock the fake provider logs with, when each HTTP
-// request arrived and its answer finished, when each outgoing request (undici: the provider)
-// was made, and when each PostgreSQL statement was sent and answered (its text's start).
+// request arrived and its answer finished, when each outgoing request (undici or node:http:
+// the provider) was made, and when each PostgreSQL statement was sent and answered (its text's start).
 // Written as JSON lines to the file when the process exits; `bench/timeline-summary.mjs`
 // reads it run by run (decision 087).
 import { subscribe } from "node:diagnostics_channel";
 import { writeFileSync } from "node:fs";
+import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 
 const file = process.env.BENCH_TIMELINE;
 const now = () => performance.timeOrigin + performance.now();
+/** The process's CPU so far (ms, user + system): a stage's CPU does not grow with the load. */
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const lines = [];
-const record = (kind, at, detail) => lines.push(JSON.stringify({ kind, at, ...detail }));
+const record = (kind, at, detail) =>
+  lines.push(JSON.stringify({ kind, at, cpu: cpu(), ...detail }));
 
 subscribe("http.server.request.start", ({ request }) => {
   record("http.in", now(), { method: request.method, url: request.url });
@@ -23,6 +30,17 @@ subscribe("http.server.response.finish", ({ request }) => {
 subscribe("undici:request:create", ({ request }) => {
   record("fetch", now(), { method: request.method, url: `${request.origin}${request.path}` });
 });
+// Provider requests on node:http (Cohort's own stream readers; the plan's too since the head's
+// second cut, decision 090): a request is written on the tick its socket queues, so it is
+// recorded on the tick after, as it leaves (later than undici's, recorded as it is made).
+const onSocket = http.ClientRequest.prototype.onSocket;
+http.ClientRequest.prototype.onSocket = function recordedOnSocket(...args) {
+  const result = onSocket.apply(this, args);
+  process.nextTick(() => {
+    record("fetch", now(), { method: this.method, url: `${this.host}${this.path}` });
+  });
+  return result;
+};
 
 // The server's own copy of the driver: resolved from the bundle's folder, as it imports it.
 const require = createRequire(path.join(process.cwd(), "apps/server/package.json"));
@@ -32,8 +50,10 @@ pg.Client.prototype.query = function query(config, ...rest) {
   const text = typeof config === "string" ? config : config?.text;
   if (typeof text !== "string") return original.call(this, config, ...rest);
   const sent = now();
+  const sentCpu = cpu();
   const key = text.replace(/\s+/g, " ").trim().slice(0, 90);
-  const done = (failed) => record("sql", sent, { done: now(), text: key, failed });
+  const done = (failed) =>
+    record("sql", sent, { done: now(), doneCpu: cpu(), cpu: sentCpu, text: key, failed });
   // pg-pool passes a callback (the answer comes there); a bare client call returns a promise.
   const last = rest.length - 1;
   if (typeof rest[last] === "function") {

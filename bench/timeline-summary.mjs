@@ -5,7 +5,8 @@
 // Head: the POST's arrival → the start statement (message + run + plan hold) sent → its
 // answer → the first provider request; the statements sent before the start. Tail: the last
 // settlement's round trip, the end statement's, and how long after the end was sent the
-// last event write it waits for returned (`flush`, decision 086).
+// last event write it waits for returned (`flush`, decision 086). With the CPU the server spent
+// from the start's answer, and from the POST, to the provider request (decision 090).
 import { readFileSync } from "node:fs";
 
 const quartiles = (xs) => {
@@ -47,6 +48,10 @@ for (const file of process.argv.slice(2)) {
       "start statement": start.done - start.at,
       "start answered → provider request": fetch.at - start.done,
       "POST → provider request": fetch.at - post.at,
+      // The server's CPU in those stretches (timelines that record it): it does not grow with
+      // the machine's load as their wall time does (decision 090).
+      "  its CPU: start answered → request": fetch.cpu - start.doneCpu,
+      "  its CPU: POST → request": fetch.cpu - post.cpu,
       "statements before the start": events.filter((e) => e.kind === "sql" && e.at < start.at)
         .length,
       "last settlement": settle ? settle.done - settle.at : Number.NaN,

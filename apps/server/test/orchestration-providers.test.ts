@@ -58,6 +58,27 @@ async function runTask(client: TestClient, message = "Write a CSV parser") {
 }
 
 describe("planning", () => {
+  it("asks for the plan's JSON schema as the SDK would, on Cohort's own reader (decision 090)", async () => {
+    const { client } = await user();
+    fake.next({ json: ONE_CODER });
+    const { events } = await runTask(client);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    const plan = fake.requests[0];
+    expect(plan?.api).toBe("openai-responses");
+    expect(plan?.stream).toBe(true);
+    expect(plan?.body.text).toMatchObject({
+      format: {
+        type: "json_schema",
+        strict: true,
+        name: "run_plan",
+        schema: { type: "object", required: expect.arrayContaining(["rationale", "steps"]) },
+      },
+    });
+    // The SDK's HTTP layer names itself in the user-agent; Cohort's reader does not.
+    expect(plan?.headers["user-agent"]).toMatch(/^ai-sdk\/openai\//);
+    expect(plan?.headers["user-agent"]).not.toMatch(/ai-sdk\/provider-utils/);
+  });
+
   it("repairs a plan that is not valid JSON by feeding the problem back once", async () => {
     const { client, user: me } = await user();
     fake.next({ text: "Sure! Here is my plan: first code, then review." }, { json: ONE_CODER });

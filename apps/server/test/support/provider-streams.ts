@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import {
   APICallError,
+  type JSONSchema7,
   type LanguageModelV3,
   type LanguageModelV3CallOptions,
   type LanguageModelV3Prompt,
@@ -273,10 +274,15 @@ export async function expectLeftToSdk(
   ours: LanguageModelV3,
   ownOptions: SharedV3ProviderOptions[],
   sent: SentRequest[],
+  /** The reader sends a JSON schema itself: only one the SDK rewrites (an `allOf`) is left. */
+  readsJsonSchemas = false,
 ): Promise<void> {
   const prompt = [user("Hello")];
+  const schema: JSONSchema7 = readsJsonSchemas
+    ? { type: "object", properties: { a: { allOf: [{ $ref: "#/definitions/a" }] } } }
+    : { type: "object", properties: {} };
   const calls: LanguageModelV3CallOptions[] = [
-    { prompt, responseFormat: { type: "json", schema: { type: "object", properties: {} } } },
+    { prompt, responseFormat: { type: "json", schema } },
     { prompt, tools: [{ type: "function", name: "look", inputSchema: { type: "object" } }] },
     { prompt, topP: 0.5 },
     { prompt, stopSequences: ["END"] },

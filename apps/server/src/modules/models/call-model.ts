@@ -140,25 +140,47 @@ export interface StructuredOutput {
 
 /** A zod schema's JSON schema, as the AI SDK sends it to providers: built once per schema. */
 const jsonSchemas = new WeakMap<z.ZodType, Promise<JSONSchema7>>();
+/** The JSON schemas built so far: a call with one of them starts without waiting a tick. */
+const builtSchemas = new WeakMap<z.ZodType, JSONSchema7>();
 
 function jsonSchemaOf(schema: z.ZodType): Promise<JSONSchema7> {
   let built = jsonSchemas.get(schema);
   if (!built) {
-    built = loadAiSdk().then(async (sdk) => await sdk.zodSchema(schema).jsonSchema);
+    built = loadAiSdk().then(async (sdk) => {
+      const json = await sdk.zodSchema(schema).jsonSchema;
+      builtSchemas.set(schema, json);
+      return json;
+    });
     jsonSchemas.set(schema, built);
   }
   return built;
 }
 
-export async function structuredOutput(
+/**
+ * What a structured call asks of the model: at once when its JSON schema was built before
+ * (the plan's schemas are constants), so the provider request goes out in the caller's own
+ * tick, before anything the caller does next (the plan's step row, decision 090).
+ */
+export function structuredOutput(
   schema: z.ZodType,
   name: string | undefined,
   description: string | undefined,
-): Promise<StructuredOutput> {
+): StructuredOutput | Promise<StructuredOutput> {
+  const built = builtSchemas.get(schema);
+  if (built) return outputOf(schema, built, name, description);
+  return jsonSchemaOf(schema).then((json) => outputOf(schema, json, name, description));
+}
+
+function outputOf(
+  schema: z.ZodType,
+  json: JSONSchema7,
+  name: string | undefined,
+  description: string | undefined,
+): StructuredOutput {
   return {
     responseFormat: {
       type: "json",
-      schema: await jsonSchemaOf(schema),
+      schema: json,
       ...(name ? { name } : {}),
       ...(description ? { description } : {}),
     },

@@ -230,7 +230,9 @@ export function createModelGateway(options: GatewayOptions): ModelGateway {
     input: StructuredCallInput<T>,
   ): Promise<ModelCallResult & { object: T }> {
     const { schema, schemaName, schemaDescription, ...rest } = input;
-    const output = await structuredOutput(schema, schemaName, schemaDescription);
+    // Not awaited when it is there already: the request goes out before the caller goes on.
+    const ready = structuredOutput(schema, schemaName, schemaDescription);
+    const output = ready instanceof Promise ? await ready : ready;
     const result = await call(rest, output);
     // `output.parse` checked it against `schema` inside the attempt: an attempt whose answer
     // does not match fails (and falls back), so a returned call always has a valid object.

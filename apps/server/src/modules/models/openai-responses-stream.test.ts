@@ -1,7 +1,9 @@
 import { createOpenAI, VERSION } from "@ai-sdk/openai";
 import {
   APICallError,
+  type JSONSchema7,
   type LanguageModelV3,
+  type LanguageModelV3CallOptions,
   type LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
@@ -153,8 +155,65 @@ describe("the request", () => {
       modelsFor(servers.fake.baseUrls.openai, "gpt-4.1").ours,
       [{ openai: { store: false } }],
       sent,
+      true,
     );
   });
+
+  // The plan's structured answer (decision 090): its JSON schema goes out as the SDK's
+  // `text.format`, on this reader, and the JSON comes back as the SDK's stream parts.
+  it.each(["gpt-4.1", "o3", "gpt-5"])(
+    "with a JSON schema is the SDK's, byte for byte, with its parts, for %s",
+    async (modelId) => {
+      const models = modelsFor(servers.fake.baseUrls.openai, modelId);
+      const schema: JSONSchema7 = {
+        type: "object",
+        properties: {
+          rationale: { type: "string" },
+          steps: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: { id: { type: "string" }, dependsOn: { type: "array", items: {} } },
+              required: ["id", "dependsOn"],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ["rationale", "steps"],
+        additionalProperties: false,
+        $schema: "http://json-schema.org/draft-07/schema#",
+      };
+      const formats: Record<string, LanguageModelV3CallOptions["responseFormat"]> = {
+        "named and described": {
+          type: "json",
+          schema,
+          name: "run_plan",
+          description: "Who does what.",
+        },
+        unnamed: { type: "json", schema },
+      };
+      for (const [formatName, responseFormat] of Object.entries(formats)) {
+        const label = `${modelId}, ${formatName}`;
+        const { sdkParts, ourParts } = await sameRequest(
+          models,
+          {
+            prompt: TEXT_PROMPTS["system, history and user"] ?? [],
+            responseFormat,
+            ...TEXT_SETTINGS["max tokens and temperature"],
+          },
+          sent,
+          label,
+        );
+        expect(comparableParts(ourParts), label).toEqual(comparableParts(sdkParts));
+        expect(
+          ourParts.some((p) => p.type === "text-delta"),
+          label,
+        ).toBe(true);
+      }
+      const body = JSON.parse(sent.at(-1)?.body ?? "{}") as { text?: { format?: object } };
+      expect(body.text?.format).toMatchObject({ type: "json_schema", strict: true, schema });
+    },
+  );
 });
 
 describe("the stream parts", () => {

@@ -2,6 +2,7 @@ import {
   APICallError,
   type JSONObject,
   JSONParseError,
+  type JSONSchema7,
   type JSONValue,
   type LanguageModelV3,
   type LanguageModelV3CallOptions,
@@ -33,8 +34,10 @@ import {
  * OpenAI's Responses API with plain text streams read by Cohort itself: one body reader, one
  * TextDecoder and eventsource-parser's `createParser`, a few fields checked by hand. The SDK's
  * `doStream` runs each chunk through three web-stream stages and a zod union; under load that
- * was the biggest CPU cost of a run. Everything else (doGenerate, structured output, tools,
- * files, provider options, any option not handled here) is the SDK's own model, unchanged.
+ * was the biggest CPU cost of a run. A structured answer with a JSON schema (the plan) is read
+ * here too: its request went out through the SDK's fetch a few ms later, at the head of every
+ * run (decision 090). Everything else (doGenerate, a schema the SDK rewrites, tools, files,
+ * provider options, any option not handled here) is the SDK's own model, unchanged.
  *
  * What goes on the wire and what comes back follow the SDK (`@ai-sdk/openai`'s
  * OpenAIResponsesLanguageModel): the same body, URL and headers, the same stream parts, the
@@ -64,6 +67,56 @@ interface ResponsesBody {
   input: InputItem[];
   temperature: number | undefined;
   max_output_tokens: number | undefined;
+  /** Structured output (the plan): the SDK's `text.format` for a JSON schema. */
+  text?: { format: JsonSchemaFormat };
+}
+
+/** The SDK's `text.format` for `responseFormat: { type: "json", schema }` (strict by default). */
+interface JsonSchemaFormat {
+  type: "json_schema";
+  strict: true;
+  name: string;
+  description: string | undefined;
+  schema: JSONSchema7;
+}
+
+/**
+ * A JSON schema as the SDK sends it (`normalizeOpenAIJsonSchema`): unchanged unless it has an
+ * `allOf` somewhere (a single `$ref` in one is inlined), so one with `allOf` is left to the SDK.
+ * Worked out once per schema (the plan's are module constants, `jsonSchemaOf`).
+ */
+const sentAsIs = new WeakMap<JSONSchema7, boolean>();
+function sendsAsIs(schema: JSONSchema7): boolean {
+  let asIs = sentAsIs.get(schema);
+  if (asIs === undefined) {
+    asIs = !JSON.stringify(schema).includes('"allOf"');
+    sentAsIs.set(schema, asIs);
+  }
+  return asIs;
+}
+
+/**
+ * The call's `text` field: a JSON schema's format (decision 090: the plan's request on this
+ * reader, not the SDK's fetch), nothing for plain text, undefined for any other response
+ * format (the SDK's model sends it).
+ */
+function textFormat(
+  responseFormat: LanguageModelV3CallOptions["responseFormat"],
+): { text?: { format: JsonSchemaFormat } } | undefined {
+  if (!responseFormat || responseFormat.type === "text") return {};
+  const { schema } = responseFormat;
+  if (!schema || !sendsAsIs(schema)) return undefined;
+  return {
+    text: {
+      format: {
+        type: "json_schema",
+        strict: true,
+        name: responseFormat.name ?? "response",
+        description: responseFormat.description,
+        schema,
+      },
+    },
+  };
 }
 
 interface TextRequest {
@@ -80,8 +133,11 @@ function plainTextRequest(
   modelId: string,
   options: LanguageModelV3CallOptions,
 ): TextRequest | undefined {
-  if (!setsOnlyTextOptions(options)) return undefined;
+  const { responseFormat, ...textOptions } = options;
+  if (!setsOnlyTextOptions(textOptions)) return undefined;
   if (hasOpenAIOptions(options.providerOptions)) return undefined;
+  const format = textFormat(responseFormat);
+  if (!format) return undefined;
   const reasoning = isReasoningModel(modelId);
   const input = responsesInput(options.prompt, reasoning ? "developer" : "system");
   if (!input) return undefined;
@@ -93,6 +149,7 @@ function plainTextRequest(
       input,
       temperature: dropTemperature ? undefined : options.temperature,
       max_output_tokens: options.maxOutputTokens,
+      ...format,
     },
     warnings: dropTemperature
       ? [

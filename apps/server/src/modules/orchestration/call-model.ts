@@ -226,6 +226,12 @@ export async function callModel<T = undefined>(
   );
   // Awaited below once the hold is there; until then a failure is not "unhandled".
   answering.catch(() => undefined);
+  if (spec.reserved) {
+    // node:http writes the request on the next tick, once every microtask queued has run: with
+    // the hold there already (the plan's), the step's row and events would go first. They wait
+    // for that tick instead, and the request leaves before them (decision 090).
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+  }
   try {
     reserved = await reserving;
   } catch (error) {
