@@ -110,6 +110,31 @@ async function expectChargedOnce(accountId: string, runId: string) {
   expect(usage.rows[0]?.n).toBe(usage.rows[0]?.refs);
 }
 
+/** A user who started with 200: down by the run's total, one usage line per call, once. */
+async function expectSpentOnce(client: TestClient, userId: string, stored: TRun) {
+  const balance = await balanceOf(app, userId);
+  expect(balance.held).toBe(0);
+  expect(balance.balance).toBeCloseTo(200 - stored.total_credits, 2);
+  const usage = (await ledgerOf(client)).entries.filter((e) => e.reason === "usage");
+  expect(usage).toHaveLength(stored.steps.length);
+  expect(usage.reduce((sum, e) => sum - e.delta, 0)).toBeCloseTo(stored.total_credits, 2);
+  await expectChargedOnce(userId, stored.id);
+}
+
+/** The synthesis's step completed and charged, as the run's end event says, totals agreeing. */
+function expectSynthesisCharged(
+  picture: Awaited<ReturnType<typeof run>>,
+  completed: ReturnType<typeof completedOf>,
+) {
+  expectTotalsAgree(picture);
+  expect(completed.total_credits).toBeCloseTo(picture.run.total_credits, 2);
+  const synthesis = picture.run.steps.find((s) => s.kind === "synthesis");
+  expect(synthesis?.status).toBe("completed");
+  expect(synthesis?.credits).toBeGreaterThan(0);
+  expect(completed.synthesis.credits).toBeCloseTo(synthesis?.credits ?? -1, 2);
+  return synthesis;
+}
+
 function completedOf(events: readonly TRunEvent[]) {
   const completed = eventsOf(events, "run.completed")[0];
   expect(completed).toBeDefined();
@@ -127,12 +152,7 @@ describe(`the synthesis's charge in the run's end statement (${testDbKind})`, ()
     expect(sent.filter(isFoldedEnd)).toHaveLength(1);
     expect(sent.filter(endsRun)).toHaveLength(1);
 
-    expectTotalsAgree(picture);
-    expect(completed.total_credits).toBeCloseTo(stored.total_credits, 2);
-    const synthesis = stored.steps.find((s) => s.kind === "synthesis");
-    expect(synthesis?.status).toBe("completed");
-    expect(synthesis?.credits).toBeGreaterThan(0);
-    expect(completed.synthesis.credits).toBeCloseTo(synthesis?.credits ?? -1, 2);
+    const synthesis = expectSynthesisCharged(picture, completed);
     expect(completed.message.content.length).toBeGreaterThan(0);
     expect(picture.detail.messages.at(-1)).toMatchObject({
       id: completed.message.id,
@@ -148,17 +168,10 @@ describe(`the synthesis's charge in the run's end statement (${testDbKind})`, ()
     expect(last?.run_credits).toBeCloseTo(stored.total_credits, 2);
 
     // The ledger: one usage line per call, held back to 0, the balance down by the total.
-    const balance = await balanceOf(app, user.id);
-    expect(balance.held).toBe(0);
-    expect(balance.balance).toBeCloseTo(200 - stored.total_credits, 2);
-    const ledger = await ledgerOf(client);
-    const usage = ledger.entries.filter((e) => e.reason === "usage");
-    expect(usage).toHaveLength(stored.steps.length);
-    expect(usage.reduce((sum, e) => sum - e.delta, 0)).toBeCloseTo(stored.total_credits, 2);
+    await expectSpentOnce(client, user.id, stored);
     const stats = (await client.get("/api/billing/usage-stats")).json();
     expect(stats.total_requests).toBe(stored.steps.length);
     expect(stats.total_credits_used).toBeCloseTo(stored.total_credits, 2);
-    await expectChargedOnce(user.id, stored.id);
   });
 
   it("charges a team's pool within the member's cap, counted against the member", async () => {
@@ -201,19 +214,9 @@ describe(`the synthesis's charge in the run's end statement (${testDbKind})`, ()
     const { run: stored } = picture;
     // The folded statement wrote nothing (its hold was not open); the end was stored alone.
     expect(picture.sent.filter(endsRun)).toHaveLength(2);
-    expectTotalsAgree(picture);
-    expect(completed.total_credits).toBeCloseTo(stored.total_credits, 2);
-    const synthesis = stored.steps.find((s) => s.kind === "synthesis");
-    expect(synthesis?.status).toBe("completed");
     // The balance covered it: charged in full, late, once.
-    expect(synthesis?.credits).toBeGreaterThan(0);
-    expect(completed.synthesis.credits).toBeCloseTo(synthesis?.credits ?? -1, 2);
-    const balance = await balanceOf(app, user.id);
-    expect(balance.held).toBe(0);
-    expect(balance.balance).toBeCloseTo(200 - stored.total_credits, 2);
-    const usage = (await ledgerOf(client)).entries.filter((e) => e.reason === "usage");
-    expect(usage).toHaveLength(stored.steps.length);
-    await expectChargedOnce(user.id, stored.id);
+    expectSynthesisCharged(picture, completed);
+    await expectSpentOnce(client, user.id, stored);
   });
 
   it("settles the charge on its own once when the end statement fails, and still completes", async () => {
@@ -225,15 +228,8 @@ describe(`the synthesis's charge in the run's end statement (${testDbKind})`, ()
     expect(fault).toBeNull();
     const completed = completedOf(picture.events);
     const { run: stored } = picture;
-    expectTotalsAgree(picture);
-    expect(completed.total_credits).toBeCloseTo(stored.total_credits, 2);
-    expect(stored.steps.find((s) => s.kind === "synthesis")?.credits).toBeGreaterThan(0);
-    const balance = await balanceOf(app, user.id);
-    expect(balance.held).toBe(0);
-    expect(balance.balance).toBeCloseTo(200 - stored.total_credits, 2);
-    const usage = (await ledgerOf(client)).entries.filter((e) => e.reason === "usage");
-    expect(usage).toHaveLength(stored.steps.length);
-    await expectChargedOnce(user.id, stored.id);
+    expectSynthesisCharged(picture, completed);
+    await expectSpentOnce(client, user.id, stored);
   });
 
   it("charges once and fails the run when its end cannot be stored at all (a trigger raises)", async () => {
@@ -260,12 +256,7 @@ describe(`the synthesis's charge in the run's end statement (${testDbKind})`, ()
         2,
       );
       expect(picture.detail.messages.map((m: { role: string }) => m.role)).toEqual(["user"]);
-      const balance = await balanceOf(app, user.id);
-      expect(balance.held).toBe(0);
-      expect(balance.balance).toBeCloseTo(200 - stored.total_credits, 2);
-      const usage = (await ledgerOf(client)).entries.filter((e) => e.reason === "usage");
-      expect(usage).toHaveLength(stored.steps.length);
-      await expectChargedOnce(user.id, stored.id);
+      await expectSpentOnce(client, user.id, stored);
     } finally {
       await testDb.db.exec(`
         DROP TRIGGER test_refuse_completion ON runs;
