@@ -22,7 +22,7 @@ import {
   settleAndEndStep,
   settleAndFinishRun,
 } from "./call-statements";
-import type { CallUsage, CreditHold } from "./credits-port";
+import type { CallUsage, Charge, CreditHold } from "./credits-port";
 import { drain, type RunContext, track } from "./run-context";
 import type { StepEnding } from "./run-store";
 
@@ -312,7 +312,7 @@ async function book(
       const opened = step ? await step.opened : false;
       const ending = opened && step ? step.ending(result, charged) : null;
       const alone = ending ? settleAndEndStep(ctx.sessionId, callId, ending) : undefined;
-      let charge: Awaited<ReturnType<typeof deps.credits.settle<SettledEnd>>>;
+      let charge: Charge<SettledCall>;
       if (ending && end) {
         // The run's total in the statement is the other calls' plus what this hold settles.
         const others = hundredths(end.ending.totalCredits - charged);
@@ -321,8 +321,9 @@ async function book(
           ending: { ...end.ending, totalCredits: others },
         });
         try {
-          charge = await deps.credits.settle<SettledEnd>(hold, usage, folded);
-          ended = charge.composed;
+          const withEnd = await deps.credits.settle<SettledEnd>(hold, usage, folded);
+          ended = withEnd.composed;
+          charge = withEnd;
         } catch (error) {
           // The end statement failed whole: nothing of it was written, the hold is still open
           // (or, had it committed unseen, closed: then this charges nothing). The charge is
@@ -331,10 +332,10 @@ async function book(
             { err: error, runId: ctx.runId, callId },
             "run end not settled with its charge",
           );
-          charge = await deps.credits.settle<SettledEnd>(hold, usage, alone);
+          charge = await deps.credits.settle<SettledCall>(hold, usage, alone);
         }
       } else {
-        charge = await deps.credits.settle<SettledEnd>(hold, usage, alone);
+        charge = await deps.credits.settle<SettledCall>(hold, usage, alone);
       }
       booked = charge.charged;
       balance = { balance: charge.balance, available: charge.available };
