@@ -5,7 +5,7 @@
 // Head: the POST's arrival → the start statement (message + run + plan hold) sent → its
 // answer → the first provider request; the statements sent before the start. Tail: the last
 // settlement's round trip, the end statement's, and how long after the end was sent the
-// last event write it waits for returned (`flush`, decision 086). Since decision 0XX the
+// last event write it waits for returned (`flush`, decision 086). Since decision 091 the
 // synthesis's settlement is in the end statement: a run with no "WITH message_touch" end
 // ended in its last "WITH hold AS" statement (the timeline keeps only a text's start), which
 // is then both its last settlement and its end; "separate" counts the runs that had two.

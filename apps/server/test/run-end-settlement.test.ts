@@ -15,7 +15,7 @@ import { createCrew } from "./support/workspaces";
 
 /**
  * A completed run's last call (the synthesis) is settled in the run's end statement (decision
- * 0XX): one statement charges it, ends its step, adds it to the session's spend, stores the
+ * 091): one statement charges it, ends its step, adds it to the session's spend, stores the
  * answer and ends the run with its total. Its rare paths keep the money exact: a hold the
  * sweeper expired before the end, an end statement that fails.
  */

@@ -35,7 +35,7 @@ export type RunMove =
         result: ModelCallResult;
         charged: Hundredths;
         citations: TRunPassage[];
-        /** Its charge, booked here in the end's statement (decision 0XX). */
+        /** Its charge, booked here in the end's statement (decision 091). */
         late?: LateBooking | null;
       };
     }
@@ -57,7 +57,7 @@ function planEvent(move: {
 
 /**
  * The answer and the run's end in one statement (decision 086) and, with `late`, the
- * synthesis's charge in it too (decision 0XX): the run's total is computed there. When the
+ * synthesis's charge in it too (decision 091): the run's total is computed there. When the
  * end could not be written with the charge (the hold was not open, or that statement failed
  * and the charge was booked on its own), the end is stored by itself, with the totals as
  * booked. `charged` is what the synthesis's hold settled when `late` booked it.

@@ -91,7 +91,7 @@ export interface CallSpec<T> {
   /** Told the call's id as it starts (the lane's events name it). */
   onCallId?: (callId: string) => void;
   /**
-   * The run's end statement books this call's charge (the synthesis, decision 0XX): an
+   * The run's end statement books this call's charge (the synthesis, decision 091): an
    * answered call returns its `LateBooking`, and the run's end must book it.
    */
   bookAtEnd?: boolean;

@@ -209,7 +209,7 @@ export async function storeAnswerAndFinish(
   return { message: storedMessage(answer, row.message_created_at), finished: row.finished };
 }
 
-/** What a completed run's end statement stores beside a call's settlement (decision 0XX). */
+/** What a completed run's end statement stores beside a call's settlement (decision 091). */
 export interface RunEnd {
   answer: NewMessage & { id: string };
   /** The run's end; its `totalCredits` are the run's calls but the one being settled. */
@@ -254,7 +254,7 @@ export interface SettledEnd extends SettledCall, StartedRun {
 }
 
 /**
- * The run's last call (the synthesis) settled in the run's end statement (decision 0XX): the
+ * The run's last call (the synthesis) settled in the run's end statement (decision 091): the
  * charge, the usage row, the step's end, the session's spend, the answer and the run's end,
  * with the run's total as the other calls' plus what the hold settled. One statement and one
  * round trip instead of two. Everything but the credits' parts reads `hold`, so when the hold

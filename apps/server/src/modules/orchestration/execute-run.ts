@@ -23,7 +23,7 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
   const { deps } = ctx;
   // Steer, Skip and queued messages reach the run while it executes here (decision 069).
   const watching = watchInterventions(ctx);
-  // The synthesis's charge, booked by the run's end (decision 0XX): whatever ends the run
+  // The synthesis's charge, booked by the run's end (decision 091): whatever ends the run
   // books it, once (`book` returns the first outcome to later calls).
   let late: LateBooking | null = null;
   try {
@@ -51,7 +51,7 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     const final = resume?.answer ?? (await synthesizeAnswer(ctx, plan, drafts, review));
     late = final.late ?? null;
     // Once the other calls' charges are booked (the run's totals), the synthesis's charge,
-    // the answer and the run's end are one statement (decisions 086 and 0XX).
+    // the answer and the run's end are one statement (decisions 086 and 091).
     await drain(ctx);
     const stored = await advance(ctx, {
       to: "completed",

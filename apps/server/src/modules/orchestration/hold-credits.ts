@@ -74,7 +74,7 @@ export interface HeldResult {
 }
 
 /**
- * A call whose charge the run's end statement books (the synthesis, decision 0XX): its
+ * A call whose charge the run's end statement books (the synthesis, decision 091): its
  * settlement is not tracked beside the run, so `drain` does not wait for it; the run's end
  * composes it into its own statement. Whatever ends the run must book it exactly once.
  */
@@ -289,7 +289,7 @@ export function callUsageOf(result: ModelCallResult): CallUsage {
 
 /**
  * Settles a call's hold with its usage row and, with `step`, its step's end and the session's
- * spend; with `end` too, the run's answer and end (`settleAndFinishRun`, decision 0XX).
+ * spend; with `end` too, the run's answer and end (`settleAndFinishRun`, decision 091).
  */
 async function book(
   ctx: RunContext,

@@ -429,7 +429,7 @@ export function finishRunPart(
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
   ].map((i) => `$${first + i}`);
   // With `charge` (a call settled in the same statement, e.g. the synthesis's `hold.charged`,
-  // decision 0XX) the run's total is `ending.totalCredits` (the other calls) plus that charge,
+  // decision 091) the run's total is `ending.totalCredits` (the other calls) plus that charge,
   // as the statement settled it.
   const totalSql = charge ? `${total}::bigint + ${charge.credits}` : total;
   return {

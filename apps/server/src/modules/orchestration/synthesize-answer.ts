@@ -29,7 +29,7 @@ export interface FinalAnswer {
   charged: Hundredths;
   /** The passages the answer cites as [n] (decision 037). */
   citations: TRunPassage[];
-  /** The charge the run's end statement books (decision 0XX); absent once booked. */
+  /** The charge the run's end statement books (decision 091); absent once booked. */
   late?: LateBooking | null;
 }
 
@@ -52,7 +52,7 @@ export async function synthesizeAnswer(
     call.messages,
     [notes, skippedNote(ctx)].filter(Boolean).join("\n\n"),
   );
-  // Its charge is booked in the run's end statement, not beside the run (decision 0XX).
+  // Its charge is booked in the run's end statement, not beside the run (decision 091).
   const outcome = await callModel(ctx, { ...call, bookAtEnd: true });
   if (outcome.ok) {
     const cited = new Set(citedIn(outcome.result.text, passages));

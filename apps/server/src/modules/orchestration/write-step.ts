@@ -346,7 +346,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           available: creditsOf(done.balance.available),
         });
       };
-      // A call the run's end books (decision 0XX) sends its event from there, before the
+      // A call the run's end books (decision 091) sends its event from there, before the
       // run's end event; `drain` must not wait for it.
       if (late) late.afterBooked(afterBooked);
       else track(ctx, async () => afterBooked(await booked));

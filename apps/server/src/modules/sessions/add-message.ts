@@ -30,7 +30,7 @@ export async function addMessage(db: Queryable, input: NewMessage): Promise<TCha
  * (which returns the stored row), with parameters from `$first`. With `from` (a CTE of that
  * statement, e.g. the credits' `hold`) both write once per row of it: no hold, no message.
  * With `spend` (an SQL expression: a call's charge settled in the same statement, decision
- * 0XX) the session's spend grows by it in the same update, as `recordSessionSpend` would: a
+ * 091) the session's spend grows by it in the same update, as `recordSessionSpend` would: a
  * statement may update the session's row only once. `message_touch` returns the spend.
  */
 export function addMessagePart(
