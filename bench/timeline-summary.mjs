@@ -6,7 +6,11 @@
 // answer → the first provider request; the statements sent before the start. Tail: the last
 // settlement's round trip, the end statement's, and how long after the end was sent the
 // last event write it waits for returned (`flush`, decision 086). With the CPU the server spent
-// from the start's answer, and from the POST, to the provider request (decision 090).
+// from the start's answer, and from the POST, to the provider request (decision 090). Since
+// decision 091 the synthesis's settlement is in the end statement: a run with no "WITH
+// message_touch" end ended in its last "WITH hold AS" statement (the timeline keeps only a
+// text's start), which is then both its last settlement and its end; "separate" counts the
+// runs that had two.
 import { readFileSync } from "node:fs";
 
 const quartiles = (xs) => {
@@ -29,11 +33,15 @@ for (const file of process.argv.slice(2)) {
     const events = lines.filter((e) => e.at >= post.at && e.at < next);
     const start = sql(events, "WITH account AS")[0];
     const fetch = events.find((e) => e.kind === "fetch");
-    const end = sql(events, "WITH message_touch AS")[0];
+    const alone = sql(events, "WITH message_touch AS")[0];
+    const end = alone ?? sql(events, "WITH hold AS").at(-1);
     if (!start || !fetch || !end) continue;
-    const settle = sql(events, "WITH hold AS")
-      .filter((e) => e.at < end.at)
-      .at(-1);
+    const folded = (e) => e === end && !alone;
+    const settle = alone
+      ? sql(events, "WITH hold AS")
+          .filter((e) => e.at < end.at)
+          .at(-1)
+      : end;
     // The event writes the end waits for: those under way when it was sent or sent beside it,
     // and one that starts as one of them returns (the next gathered write, drained at once).
     const allWrites = sql(events, "WITH e AS");
@@ -56,6 +64,8 @@ for (const file of process.argv.slice(2)) {
         .length,
       "last settlement": settle ? settle.done - settle.at : Number.NaN,
       "end statement": end.done - end.at,
+      "last settlement sent → end answered": end.done - (settle ? settle.at : end.at),
+      "settlement separate from the end": folded(end) ? 0 : 1,
       "end sent → its event writes done": Math.max(end.done, ...writes.map((w) => w.done)) - end.at,
     });
   }

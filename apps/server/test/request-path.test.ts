@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
-import type { Db, Queryable } from "../src/db/client";
 import { setUserRole } from "../src/modules/users/set-user-role";
 import { adminClient, logIn, publishAgreement, signUp } from "./support/accounts";
 import { createTestDb, type TestDb, testConfig } from "./support/app";
 import type { TestClient } from "./support/client";
+import { recording } from "./support/recording-db";
 import { createSession } from "./support/runs";
 import { signUpWithCredits } from "./support/runs-credits";
 
@@ -18,31 +18,6 @@ import { signUpWithCredits } from "./support/runs-credits";
  */
 const ADMIN_EMAIL = "admin@cohort.example";
 const ADMIN_PASSWORD = "admin passphrase for tests";
-
-/** The database as the app sees it, recording every statement the app sends. */
-function recording(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  const wrap = (q: Queryable): Queryable => ({
-    query: <R>(sql: string, params?: unknown[]) => {
-      statements.push(sql);
-      return q.query<R>(sql, params);
-    },
-    exec: (sql) => {
-      statements.push(sql);
-      return q.exec(sql);
-    },
-  });
-  return {
-    statements,
-    db: {
-      ...wrap(db),
-      kind: db.kind,
-      ping: () => db.ping(),
-      transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-      close: () => db.close(),
-    },
-  };
-}
 
 let testDb: TestDb;
 let statements: string[];

@@ -2,16 +2,19 @@ import {
   canAdvanceRun,
   creditsOf,
   type Hundredths,
+  type TChatMessage,
   type TRunHalt,
   type TRunPassage,
   type TRunPlanView,
   type TRunStatus,
 } from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
+import { type NewMessage, storedMessage } from "../sessions/add-message";
 import { storeAnswerAndFinish } from "./call-statements";
+import type { LateBooking } from "./hold-credits";
 import { type RunContext, throwIfHalted, track } from "./run-context";
 import type { RunEventInput } from "./run-events";
-import { finishRun, storeRunPhase } from "./run-store";
+import { finishRun, type RunEnding, storeRunPhase } from "./run-store";
 
 /** A move of a run, with what its stored row and its event need. */
 export type RunMove =
@@ -32,6 +35,8 @@ export type RunMove =
         result: ModelCallResult;
         charged: Hundredths;
         citations: TRunPassage[];
+        /** Its charge, booked here in the end's statement (decision 091). */
+        late?: LateBooking | null;
       };
     }
   | { to: "halted"; end: TRunHalt };
@@ -48,6 +53,39 @@ function planEvent(move: {
     credits: creditsOf(move.planCredits),
     repaired: move.repaired,
   };
+}
+
+/**
+ * The answer and the run's end in one statement (decision 086) and, with `late`, the
+ * synthesis's charge in it too (decision 091): the run's total is computed there. When the
+ * end could not be written with the charge (the hold was not open, or that statement failed
+ * and the charge was booked on its own), the end is stored by itself, with the totals as
+ * booked. `charged` is what the synthesis's hold settled when `late` booked it.
+ */
+async function storeAnswerWithCharge(
+  ctx: RunContext,
+  answer: NewMessage & { id: string },
+  late: LateBooking | null,
+  totals: () => Omit<RunEnding, "outcome">,
+): Promise<{ message: TChatMessage; finished: boolean; charged: Hundredths | null }> {
+  const outcome = { status: "completed" } as const;
+  if (!late) {
+    return {
+      ...(await storeAnswerAndFinish(ctx.deps.db, answer, { outcome, ...totals() })),
+      charged: null,
+    };
+  }
+  const ended = await late.book({ answer, ending: { outcome, ...totals() } });
+  const booked = await late.booked;
+  if (ended) {
+    return {
+      message: storedMessage(answer, ended.message_created_at),
+      finished: ended.finished,
+      charged: booked.charged,
+    };
+  }
+  const alone = await storeAnswerAndFinish(ctx.deps.db, answer, { outcome, ...totals() });
+  return { ...alone, charged: booked.charged };
 }
 
 /** A move the table does not allow is a bug in the engine, never a user's doing. */
@@ -164,22 +202,21 @@ export async function advance(ctx: RunContext, move: RunMove): Promise<boolean> 
       break;
     case "completed": {
       await phaseWrites.get(ctx)?.catch(() => {});
+      const answer: NewMessage & { id: string } = {
+        id: move.answer.id,
+        sessionId: ctx.sessionId,
+        role: "assistant",
+        content: move.answer.content,
+        runId: ctx.runId,
+      };
       const [answered] = await Promise.all([
-        storeAnswerAndFinish(
-          db,
-          {
-            id: move.answer.id,
-            sessionId: ctx.sessionId,
-            role: "assistant",
-            content: move.answer.content,
-            runId: ctx.runId,
-          },
-          { outcome: { status: "completed" }, ...totals() },
-        ),
+        storeAnswerWithCharge(ctx, answer, move.synthesis.late ?? null, totals),
         storedEvents(ctx),
       ]);
       stored = answered.finished;
-      const { callId, result, charged } = move.synthesis;
+      const { callId, result } = move.synthesis;
+      // What the synthesis's hold settled: its price, unless the hold expired mid-call.
+      const charged = answered.charged ?? move.synthesis.charged;
       event = {
         type: "run.completed",
         message: answered.message,

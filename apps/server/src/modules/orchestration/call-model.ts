@@ -26,6 +26,7 @@ import {
   growHold,
   type HeldResult,
   isInsufficient,
+  type LateBooking,
   type Reserved,
   releaseReserved,
   reserveCall,
@@ -89,6 +90,11 @@ export interface CallSpec<T> {
   signal?: AbortSignal;
   /** Told the call's id as it starts (the lane's events name it). */
   onCallId?: (callId: string) => void;
+  /**
+   * The run's end statement books this call's charge (the synthesis, decision 091): an
+   * answered call returns its `LateBooking`, and the run's end must book it.
+   */
+  bookAtEnd?: boolean;
 }
 
 /** Keeps the picture an image model made in this call with the run's session (decision 064). */
@@ -109,6 +115,8 @@ export type CallOutcome<T> =
       object: T | undefined;
       /** What the call took from the balance (0 on the user's own key). */
       charged: Hundredths;
+      /** With `bookAtEnd` and a hold: the charge the run's end must book; else null. */
+      late: LateBooking | null;
     }
   | { ok: false; callId: string; failure: TRunError; partial: string };
 
@@ -289,6 +297,7 @@ export async function callModel<T = undefined>(
         return answer.result;
       },
       step.settling(output),
+      spec.bookAtEnd ? (result) => !result.halted : undefined,
     );
   } catch (error) {
     const halt = haltOf(ctx);
@@ -307,7 +316,7 @@ export async function callModel<T = undefined>(
   step.completed(held, output(held.result));
   const halt = held.result.halted ? haltOf(ctx) : null;
   if (halt) throw new RunHalted(halt);
-  return { ok: true, callId, result: held.result, object, charged: held.charged };
+  return { ok: true, callId, result: held.result, object, charged: held.charged, late: held.late };
 }
 
 /**

@@ -208,3 +208,64 @@ export async function storeAnswerAndFinish(
   const row = rows[0] as StartedRun & { finished: boolean };
   return { message: storedMessage(answer, row.message_created_at), finished: row.finished };
 }
+
+/** What a completed run's end statement stores beside a call's settlement (decision 091). */
+export interface RunEnd {
+  answer: NewMessage & { id: string };
+  /** The run's end; its `totalCredits` are the run's calls but the one being settled. */
+  ending: RunEnding;
+}
+
+/** The step's end from `$first + 0`, then the answer, then the run's end. */
+const endParts = (callId: string, step: StepEnding, end: RunEnd) => {
+  const first = SETTLE_PARAMS + 1;
+  const stepEnd = endStepPart(first, callId, step, { credits: "hold.charged", from: "hold" });
+  const spend = "(SELECT hold.charged FROM hold)";
+  const message = addMessagePart(first + stepEnd.params.length, end.answer, "hold", spend);
+  const finish = finishRunPart(
+    first + stepEnd.params.length + message.params.length,
+    end.answer.runId as string,
+    { ...end.ending, resultMessageId: end.answer.id },
+    { credits: "hold.charged", from: "hold" },
+  );
+  return {
+    ctes: `step AS (${stepEnd.sql}),
+  ${message.ctes},
+  finished AS (${finish.sql} RETURNING runs.id)`,
+    params: [...stepEnd.params, ...message.params, ...finish.params],
+  };
+};
+
+const SAMPLE_END: RunEnd = {
+  answer: { ...SAMPLE_START.message, role: "assistant", runId: "" },
+  ending: SAMPLE_ENDING_RUN,
+};
+
+const SETTLE_AND_FINISH_RUN = prepared(`WITH ${SETTLE_OPEN_CTES},
+  ${endParts("", SAMPLE_ENDING, SAMPLE_END).ctes}
+  SELECT ${SETTLED_RESULT},
+    CASE WHEN hold.charged > 0 THEN (SELECT spent_credits FROM message_touch) END AS session_spent,
+    ${STARTED}, EXISTS (SELECT 1 FROM finished) AS finished
+  FROM hold, account`);
+
+/** What the run's end statement selects beside the credits' result. */
+export interface SettledEnd extends SettledCall, StartedRun {
+  finished: boolean;
+}
+
+/**
+ * The run's last call (the synthesis) settled in the run's end statement (decision 091): the
+ * charge, the usage row, the step's end, the session's spend, the answer and the run's end,
+ * with the run's total as the other calls' plus what the hold settled. One statement and one
+ * round trip instead of two. Everything but the credits' parts reads `hold`, so when the hold
+ * is not open (expired by the sweeper, closed already) none of it is written: the credits
+ * module's rare path settles the hold and the caller stores the end on its own
+ * (`storeAnswerAndFinish`), as before.
+ */
+export function settleAndFinishRun(
+  callId: string,
+  step: StepEnding,
+  end: RunEnd,
+): ComposedStatement {
+  return { text: SETTLE_AND_FINISH_RUN, params: endParts(callId, step, end).params };
+}

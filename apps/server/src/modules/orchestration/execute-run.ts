@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { advance } from "./advance-run";
 import { gatherMaterial } from "./gather-material";
-import { releaseReserved } from "./hold-credits";
+import { type LateBooking, releaseReserved } from "./hold-credits";
 import { afterPlanning, waitForPlanStart } from "./plan-review";
 import { planRun } from "./plan-run";
 import type { ResumePoint } from "./resume-point";
@@ -23,6 +23,9 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
   const { deps } = ctx;
   // Steer, Skip and queued messages reach the run while it executes here (decision 069).
   const watching = watchInterventions(ctx);
+  // The synthesis's charge, booked by the run's end (decision 091): whatever ends the run
+  // books it, once (`book` returns the first outcome to later calls).
+  let late: LateBooking | null = null;
   try {
     // A resumed run (decision 047) goes on from the phase it had reached: what its stored
     // calls completed is kept, not called or paid again.
@@ -46,8 +49,9 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     }
     if (ctx.status !== "synthesizing") await advance(ctx, { to: "synthesizing" });
     const final = resume?.answer ?? (await synthesizeAnswer(ctx, plan, drafts, review));
-    // Once the last charges are booked (the run's totals), the answer and the run's end are
-    // one statement (decision 086).
+    late = final.late ?? null;
+    // Once the other calls' charges are booked (the run's totals), the synthesis's charge,
+    // the answer and the run's end are one statement (decisions 086 and 091).
     await drain(ctx);
     const stored = await advance(ctx, {
       to: "completed",
@@ -57,6 +61,8 @@ export async function executeRun(ctx: RunContext, resume?: ResumePoint): Promise
     return stored ? final.result.text : null;
   } catch (error) {
     const { end } = haltForError(ctx, error);
+    // Booked on its own when the end did not book it (a no-op when it did).
+    await late?.book().catch(() => null);
     if (ctx.handedOff) {
       // Handed on (a drain's end, or another instance took the run over): the run is not
       // over, only this instance's part of it; its interrupted calls are stopped and released.

@@ -15,8 +15,14 @@ import { AppError } from "../../platform/errors";
 import type { ComposedStatement } from "../credits/composed-statement";
 import type { ModelCallResult } from "../models/gateway";
 import { recordSessionSpend } from "../sessions/record-session-spend";
-import { type SettledCall, settleAndEndStep } from "./call-statements";
-import type { CallUsage, CreditHold } from "./credits-port";
+import {
+  type RunEnd,
+  type SettledCall,
+  type SettledEnd,
+  settleAndEndStep,
+  settleAndFinishRun,
+} from "./call-statements";
+import type { CallUsage, Charge, CreditHold } from "./credits-port";
 import { drain, type RunContext, track } from "./run-context";
 import type { StepEnding } from "./run-store";
 
@@ -63,6 +69,28 @@ export interface HeldResult {
   charged: Hundredths;
   /** Resolves when the charge is booked (beside the run: the run ends after it). */
   booked: Promise<Booked>;
+  /** Set when the run's end books the call (`LateBooking`); else it is booked beside the run. */
+  late: LateBooking | null;
+}
+
+/**
+ * A call whose charge the run's end statement books (the synthesis, decision 091): its
+ * settlement is not tracked beside the run, so `drain` does not wait for it; the run's end
+ * composes it into its own statement. Whatever ends the run must book it exactly once.
+ */
+export interface LateBooking {
+  /**
+   * Books the call's charge. With `end`, in the run's end statement (`settleAndFinishRun`)
+   * while its hold is open: then it returns that statement's row. Null when the end was not
+   * written here (no `end`, the hold was not open, or the statement failed and the charge was
+   * booked on its own): the caller stores the end itself. Once only: later calls return the
+   * first one's outcome.
+   */
+  book(end?: RunEnd): Promise<SettledEnd | null>;
+  /** Resolves once `book` booked the charge. */
+  readonly booked: Promise<Booked>;
+  /** Work to run once the charge is booked, before `book` resolves (the step's event). */
+  afterBooked(work: (booked: Booked) => Promise<void>): void;
 }
 
 /**
@@ -177,6 +205,8 @@ export async function withHold(
   reserved: Reserved,
   call: () => Promise<ModelCallResult>,
   step?: StepToEnd,
+  /** The run's end books this result (`LateBooking`) when it says so: the synthesis's. */
+  bookLate?: (result: ModelCallResult) => boolean,
 ): Promise<HeldResult> {
   const { hold } = reserved;
   let result: ModelCallResult;
@@ -192,11 +222,52 @@ export async function withHold(
   ctx.totals.credits = addHundredths(ctx.totals.credits, charged);
   ctx.totals.inputTokens += result.usage.inputTokens;
   ctx.totals.outputTokens += result.usage.outputTokens;
+  if (hold && step && bookLate?.(result)) {
+    const late = lateBooking(ctx, reserved, result, charged, step);
+    return { result, charged, booked: late.booked, late };
+  }
   // Booked from the next turn of the event loop: the run's next call, started as this one
   // returns, gets its provider request on the wire before this statement (decision 026).
-  const booked = nextTurn().then(() => book(ctx, reserved, result, charged, step));
+  const booked = nextTurn().then(
+    async () => (await book(ctx, reserved, result, charged, step)).booked,
+  );
   track(ctx, () => booked.then(() => undefined));
-  return { result, charged, booked };
+  return { result, charged, booked, late: null };
+}
+
+function lateBooking(
+  ctx: RunContext,
+  reserved: Reserved,
+  result: ModelCallResult,
+  charged: Hundredths,
+  step: StepToEnd,
+): LateBooking {
+  let resolveBooked: (booked: Booked) => void = () => {};
+  const booked = new Promise<Booked>((resolve) => {
+    resolveBooked = resolve;
+  });
+  const after: ((booked: Booked) => Promise<void>)[] = [];
+  let outcome: Promise<SettledEnd | null> | null = null;
+  const run = async (end: RunEnd | undefined): Promise<SettledEnd | null> => {
+    const done = await book(ctx, reserved, result, charged, step, end);
+    resolveBooked(done.booked);
+    for (const work of after) {
+      await work(done.booked).catch((error: unknown) => {
+        ctx.deps.log.error({ err: error, runId: ctx.runId }, "run bookkeeping failed");
+      });
+    }
+    return done.ended;
+  };
+  return {
+    booked,
+    book(end) {
+      outcome ??= run(end);
+      return outcome;
+    },
+    afterBooked(work) {
+      after.push(work);
+    },
+  };
 }
 
 /** Gives back a reservation whose call never ran (the run stopped before it). */
@@ -216,27 +287,56 @@ export function callUsageOf(result: ModelCallResult): CallUsage {
   };
 }
 
+/**
+ * Settles a call's hold with its usage row and, with `step`, its step's end and the session's
+ * spend; with `end` too, the run's answer and end (`settleAndFinishRun`, decision 091).
+ */
 async function book(
   ctx: RunContext,
   { callId, hold }: Reserved,
   result: ModelCallResult,
   charged: Hundredths,
   step: StepToEnd | undefined,
-): Promise<Booked> {
+  end?: RunEnd,
+): Promise<{ booked: Booked; ended: SettledEnd | null }> {
   const { deps } = ctx;
   const usage = callUsageOf(result);
   let booked = NO_CREDITS;
   let balance: Booked["balance"] = null;
   let settled: SettledCall | null = null;
+  let ended: SettledEnd | null = null;
   try {
     if (hold) {
       // The step row must be there before the statement that ends it (a planning call's row
       // is written beside its call).
-      const composed =
-        step && (await step.opened)
-          ? settleAndEndStep(ctx.sessionId, callId, step.ending(result, charged))
-          : undefined;
-      const charge = await deps.credits.settle<SettledCall>(hold, usage, composed);
+      const opened = step ? await step.opened : false;
+      const ending = opened && step ? step.ending(result, charged) : null;
+      const alone = ending ? settleAndEndStep(ctx.sessionId, callId, ending) : undefined;
+      let charge: Charge<SettledCall>;
+      if (ending && end) {
+        // The run's total in the statement is the other calls' plus what this hold settles.
+        const others = hundredths(end.ending.totalCredits - charged);
+        const folded = settleAndFinishRun(callId, ending, {
+          ...end,
+          ending: { ...end.ending, totalCredits: others },
+        });
+        try {
+          const withEnd = await deps.credits.settle<SettledEnd>(hold, usage, folded);
+          ended = withEnd.composed;
+          charge = withEnd;
+        } catch (error) {
+          // The end statement failed whole: nothing of it was written, the hold is still open
+          // (or, had it committed unseen, closed: then this charges nothing). The charge is
+          // booked on its own, once, and the caller stores the end by itself.
+          deps.log.error(
+            { err: error, runId: ctx.runId, callId },
+            "run end not settled with its charge",
+          );
+          charge = await deps.credits.settle<SettledCall>(hold, usage, alone);
+        }
+      } else {
+        charge = await deps.credits.settle<SettledCall>(hold, usage, alone);
+      }
       booked = charge.charged;
       balance = { balance: charge.balance, available: charge.available };
       settled = charge.composed;
@@ -253,11 +353,11 @@ async function book(
   }
   if (settled) {
     const sessionSpent = settled.session_spent === null ? null : hundredths(settled.session_spent);
-    return { charged: booked, sessionSpent, balance, stepEnded: true };
+    return { booked: { charged: booked, sessionSpent, balance, stepEnded: true }, ended };
   }
   // The hold was not open (expired mid-call) or could not be settled: the rows one by one.
   const sessionSpent = booked > 0 ? await recordSessionSpend(deps.db, ctx.sessionId, booked) : null;
-  return { charged: booked, sessionSpent, balance, stepEnded: false };
+  return { booked: { charged: booked, sessionSpent, balance, stepEnded: false }, ended: null };
 }
 
 async function releaseQuietly(ctx: RunContext, hold: CreditHold): Promise<void> {

@@ -422,18 +422,23 @@ export function finishRunPart(
   first: number,
   runId: string,
   ending: RunEnding,
+  charge?: { credits: string; from: string },
 ): { sql: string; params: unknown[] } {
   const { outcome } = ending;
   const [id, status, total, input, output, code, message, result, scored, score] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
   ].map((i) => `$${first + i}`);
+  // With `charge` (a call settled in the same statement, e.g. the synthesis's `hold.charged`,
+  // decision 091) the run's total is `ending.totalCredits` (the other calls) plus that charge,
+  // as the statement settled it.
+  const totalSql = charge ? `${total}::bigint + ${charge.credits}` : total;
   return {
-    sql: `UPDATE runs SET status = ${status}, total_credits = ${total}, input_tokens = ${input},
+    sql: `UPDATE runs SET status = ${status}, total_credits = ${totalSql}, input_tokens = ${input},
        output_tokens = ${output}, error_code = ${code}, error_message = ${message},
        result_message_id = ${result}::uuid,
-       critic_score = CASE WHEN ${scored}::boolean THEN ${score} ELSE critic_score END,
+       critic_score = CASE WHEN ${scored}::boolean THEN ${score} ELSE runs.critic_score END,
        finished_at = clock_timestamp()
-     WHERE id = ${id} AND status IN ${ACTIVE_STATUSES_SQL}`,
+     ${charge ? `FROM ${charge.from} ` : ""}WHERE runs.id = ${id} AND runs.status IN ${ACTIVE_STATUSES_SQL}`,
     params: [
       runId,
       outcome.status,

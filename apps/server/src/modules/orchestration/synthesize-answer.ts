@@ -8,6 +8,7 @@ import {
 } from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
 import { type CallSpec, callModel } from "./call-model";
+import type { LateBooking } from "./hold-credits";
 import type { DraftText } from "./prompts";
 import {
   messagesFor,
@@ -28,6 +29,8 @@ export interface FinalAnswer {
   charged: Hundredths;
   /** The passages the answer cites as [n] (decision 037). */
   citations: TRunPassage[];
+  /** The charge the run's end statement books (decision 091); absent once booked. */
+  late?: LateBooking | null;
 }
 
 /** The synthesis: the coordinator streams the final answer from the drafts and the review. */
@@ -49,7 +52,8 @@ export async function synthesizeAnswer(
     call.messages,
     [notes, skippedNote(ctx)].filter(Boolean).join("\n\n"),
   );
-  const outcome = await callModel(ctx, call);
+  // Its charge is booked in the run's end statement, not beside the run (decision 091).
+  const outcome = await callModel(ctx, { ...call, bookAtEnd: true });
   if (outcome.ok) {
     const cited = new Set(citedIn(outcome.result.text, passages));
     // The pictures the lanes made are part of the answer (decision 064): any the coordinator
@@ -65,6 +69,7 @@ export async function synthesizeAnswer(
         : outcome.result,
       charged: outcome.charged,
       citations: passages.filter((p) => cited.has(p.n)),
+      late: outcome.late,
     };
   }
   throw haltRun(

@@ -14,7 +14,7 @@ import {
 } from "@cohort/contracts";
 import type { ModelCallResult } from "../models/gateway";
 import { createDeltaBatcher, type DeltaBatcher } from "./delta-batcher";
-import type { HeldResult, Reserved, StepToEnd } from "./hold-credits";
+import type { Booked, HeldResult, Reserved, StepToEnd } from "./hold-credits";
 import { insertStepPassages } from "./material-store";
 import { type RunContext, track } from "./run-context";
 import type { RunEventInput } from "./run-events";
@@ -290,7 +290,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
       batcher.push(text);
     },
 
-    completed({ result, charged, booked }, output) {
+    completed({ result, charged, booked, late }, output) {
       batcher?.close();
       const cited = citedIn(output, passages);
       storePassages(cited);
@@ -331,8 +331,7 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
       // The row keeps what was booked, which differs from `charged` only when the hold
       // expired mid-call; credits.changed follows the row, so a reader never sees it first.
       // Usually the settlement's statement ended the row; else it is ended here.
-      track(ctx, async () => {
-        const done = await booked;
+      const afterBooked = async (done: Booked) => {
         if (!done.stepEnded) {
           await writeEnd(answeredEnding(result, done.charged, output, toolCredits()));
         }
@@ -346,7 +345,11 @@ export function openStep(ctx: RunContext, target: StepTarget): StepWriter {
           balance: creditsOf(done.balance.balance),
           available: creditsOf(done.balance.available),
         });
-      });
+      };
+      // A call the run's end books (decision 091) sends its event from there, before the
+      // run's end event; `drain` must not wait for it.
+      if (late) late.afterBooked(afterBooked);
+      else track(ctx, async () => afterBooked(await booked));
     },
 
     failed(failure, partial, stopped) {

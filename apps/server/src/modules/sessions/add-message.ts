@@ -29,17 +29,24 @@ export async function addMessage(db: Queryable, input: NewMessage): Promise<TCha
  * and the planning call's hold in one statement): the CTEs `message_touch` and `message`
  * (which returns the stored row), with parameters from `$first`. With `from` (a CTE of that
  * statement, e.g. the credits' `hold`) both write once per row of it: no hold, no message.
+ * With `spend` (an SQL expression: a call's charge settled in the same statement, decision
+ * 091) the session's spend grows by it in the same update, as `recordSessionSpend` would: a
+ * statement may update the session's row only once. `message_touch` returns the spend.
  */
 export function addMessagePart(
   first: number,
   input: NewMessage & { id: string },
   from?: string,
+  spend?: string,
 ): { ctes: string; params: unknown[] } {
   const [id, session, role, content, run, parent] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
   return {
     ctes: `message_touch AS (
-        UPDATE sessions SET updated_at = clock_timestamp()
+        UPDATE sessions SET updated_at = clock_timestamp()${
+          spend ? `, spent_credits = sessions.spent_credits + ${spend}` : ""
+        }
         WHERE id = ${session}${from ? ` AND EXISTS (SELECT 1 FROM ${from})` : ""}
+        RETURNING sessions.spent_credits
       ), message AS (
         INSERT INTO session_messages (id, session_id, role, content, run_id, parent_run_id)
         SELECT ${id}, ${session}, ${role}, ${content}, ${run}, ${parent}::uuid${from ? ` FROM ${from}` : ""}
