@@ -138,22 +138,23 @@ export interface StructuredOutput {
   parse(text: string): unknown;
 }
 
-/** A zod schema's JSON schema, as the AI SDK sends it to providers: built once per schema. */
-const jsonSchemas = new WeakMap<z.ZodType, Promise<JSONSchema7>>();
-/** The JSON schemas built so far: a call with one of them starts without waiting a tick. */
-const builtSchemas = new WeakMap<z.ZodType, JSONSchema7>();
+/**
+ * A zod schema's JSON schema, as the AI SDK sends it to providers: built once per schema. The
+ * promise while it is built, the schema itself once it is, so a call with a built one starts
+ * without waiting a tick.
+ */
+const jsonSchemas = new WeakMap<z.ZodType, JSONSchema7 | Promise<JSONSchema7>>();
 
-function jsonSchemaOf(schema: z.ZodType): Promise<JSONSchema7> {
-  let built = jsonSchemas.get(schema);
-  if (!built) {
-    built = loadAiSdk().then(async (sdk) => {
-      const json = await sdk.zodSchema(schema).jsonSchema;
-      builtSchemas.set(schema, json);
-      return json;
-    });
-    jsonSchemas.set(schema, built);
-  }
-  return built;
+function jsonSchemaOf(schema: z.ZodType): JSONSchema7 | Promise<JSONSchema7> {
+  const known = jsonSchemas.get(schema);
+  if (known) return known;
+  const building = loadAiSdk().then(async (sdk) => {
+    const json = await sdk.zodSchema(schema).jsonSchema;
+    jsonSchemas.set(schema, json);
+    return json;
+  });
+  jsonSchemas.set(schema, building);
+  return building;
 }
 
 /**
@@ -166,9 +167,10 @@ export function structuredOutput(
   name: string | undefined,
   description: string | undefined,
 ): StructuredOutput | Promise<StructuredOutput> {
-  const built = builtSchemas.get(schema);
-  if (built) return outputOf(schema, built, name, description);
-  return jsonSchemaOf(schema).then((json) => outputOf(schema, json, name, description));
+  const json = jsonSchemaOf(schema);
+  return json instanceof Promise
+    ? json.then((built) => outputOf(schema, built, name, description))
+    : outputOf(schema, json, name, description);
 }
 
 function outputOf(
