@@ -11,7 +11,7 @@ import { expectResponsive, probeLiveness } from "../support/liveness";
  * pdfjs inflates into buffers that the extraction worker's heap limit does not count. A PDF's
  * streams are now measured before pdfjs reads them, and the text read is capped (decision
  * 050); the largest document these limits allow is read in its worker while the server
- * answers its liveness probe under 100 ms (over real HTTP on a listening server;
+ * keeps answering its liveness probe (over real HTTP on a listening server;
  * support/liveness.ts).
  *
  * Limits made small to keep the test quick: streams may inflate to 8 MB in total, and
@@ -71,7 +71,7 @@ describe("PDF decompression bombs", () => {
     );
   }, 120_000);
 
-  it("the largest allowed PDF is read while health/live answers under 100 ms", async () => {
+  it("the largest allowed PDF is read while health/live keeps answering", async () => {
     // Just under both limits: ~7.9 MB of content stream, ~750,000 characters of text.
     const largest = await makeInflatingPdf({
       text: "First line",
@@ -80,7 +80,7 @@ describe("PDF decompression bombs", () => {
     });
     const id = await uploaded("largest.pdf", largest);
     let document: TDocument | null = null;
-    const latencies = await probeLiveness(
+    const probes = await probeLiveness(
       base,
       () => document !== null,
       async () => {
@@ -90,6 +90,6 @@ describe("PDF decompression bombs", () => {
     );
     expect((document as TDocument | null)?.failure_reason).toBeNull();
     expect((document as TDocument | null)?.status).toBe("ready");
-    expectResponsive(latencies);
+    expectResponsive(probes);
   }, 180_000);
 });

@@ -12,9 +12,10 @@ import { pdfText } from "../support/pdf";
  * PDF; drawn on the server's thread, one session with a 20,000-character word stopped every
  * request for 10 s, and a 4 MB imported session took minutes and gigabytes while SIGTERM
  * waited. PDFs are now drawn in worker threads with time and memory limits, a bounded number
- * at once (decision 050). These tests hold the liveness probe under 100 ms, over real HTTP
+ * at once (decision 050). These tests probe liveness over real HTTP
  * on a listening server (inject would share the loop just the same, but the probes must
- * travel as a load balancer's do; support/liveness.ts), while the largest exports run.
+ * travel as a load balancer's do; support/liveness.ts) while the largest exports run, and
+ * the server must keep answering throughout.
  */
 
 const WORD = `${"w".repeat(19_997)}END`;
@@ -73,14 +74,14 @@ async function exportPdf(url: string, who: SignedUp, sessionId: string) {
   return { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
-/** The liveness probes' milliseconds while `work` runs, and its result. */
+/** The liveness probes while `work` runs, and its result. */
 async function probeWhile<T>(url: string, work: Promise<T>) {
   let done = false;
   const settled = work.finally(() => {
     done = true;
   });
-  const latencies = await probeLiveness(url, () => done);
-  return { result: await settled, latencies };
+  const probes = await probeLiveness(url, () => done);
+  return { result: await settled, probes };
 }
 
 beforeAll(async () => {
@@ -98,11 +99,11 @@ afterAll(async () => {
 });
 
 describe("PDF export does not stop the server", () => {
-  it("a 20,000-character word: the export keeps every character and health/live stays under 100 ms", async () => {
-    const { result, latencies } = await probeWhile(base, exportPdf(base, owner, wordSession));
+  it("a 20,000-character word: the export keeps every character and health/live answers throughout", async () => {
+    const { result, probes } = await probeWhile(base, exportPdf(base, owner, wordSession));
     expect(result.response.status).toBe(200);
     expect(result.response.headers.get("content-type")).toBe("application/pdf");
-    expectResponsive(latencies);
+    expectResponsive(probes);
     const { text } = await pdfText(result.bytes);
     // The word is broken into lines, never shortened: question and answer both whole (once
     // the page numbers between its pages are taken out).
@@ -110,10 +111,10 @@ describe("PDF export does not stop the server", () => {
     expect(flat.split(WORD)).toHaveLength(3);
   }, 60_000);
 
-  it("a 4 MB imported session: health/live stays under 100 ms; the PDF stops at the page cap with a note", async () => {
-    const { result, latencies } = await probeWhile(base, exportPdf(base, owner, bigSession));
+  it("a 4 MB imported session: health/live answers throughout; the PDF stops at the page cap with a note", async () => {
+    const { result, probes } = await probeWhile(base, exportPdf(base, owner, bigSession));
     expect(result.response.status).toBe(200);
-    expectResponsive(latencies);
+    expectResponsive(probes);
     const { pages, text } = await pdfText(result.bytes);
     expect(pages).toBeGreaterThanOrEqual(300);
     expect(pages).toBeLessThanOrEqual(302);
