@@ -36,9 +36,12 @@ async function startSession(page: Page): Promise<string> {
   await page.waitForURL(/\/chat\/[\w-]+$/);
   const box = page.getByRole("textbox", { name: "Message" });
   await expect.poll(() => box.isEnabled()).toBe(true);
-  await box.fill(
-    "Design the overdue-fine rules for a small library's lending service: a daily fine, a cap per loan, and a data model for books, members and loans.",
-  );
+  const task =
+    "Design the overdue-fine rules for a small library's lending service: a daily fine, a cap per loan, and a data model for books, members and loans.";
+  await box.fill(task);
+  // The box holds the task when Enter is pressed (once, on a loaded machine, it did not and
+  // no run came).
+  await expect.poll(() => box.inputValue()).toBe(task);
   await box.press("Enter");
   const run = page.getByTestId("run").last();
   await run.waitFor();

@@ -14,6 +14,9 @@ describe("the login redirect-loop guard", () => {
   it("stops the 4th redirect to the dashboard within 2 s, clears the stored state and alerts", async () => {
     const user = await createUser();
     const { page, expectNoErrors, close } = await openPage(browser);
+    // The page's clock stands still: the four redirects fall within the guard's 2 s however
+    // long a loaded machine takes to load the pages (timers still run).
+    await page.clock.setFixedTime(Date.now());
     await signInContext(page.context(), user.token);
     for (let i = 1; i <= 3; i++) {
       await page.goto("/login");
@@ -44,6 +47,9 @@ describe("the route-loop detector", () => {
     const { page, expectNoErrors, close } = await openPage(browser, {
       viewport: { width: 1280, height: 800 },
     });
+    // The page's clock stands still, so the four visits fall within the detector's 5 s however
+    // long a loaded machine takes to render them (CI once took longer: the error page never came).
+    await page.clock.setFixedTime(Date.now());
     await page.goto("/debug-auth");
     await page.getByRole("heading", { level: 1, name: "Auth debug" }).waitFor();
     await page.evaluate(() => {
