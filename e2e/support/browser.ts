@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
-import { CHROMIUM_ARGS, findChromium } from "../../scripts/find-chromium.mjs";
+import { CHROMIUM_ARGS, findTestChromium } from "../../scripts/find-chromium.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -19,7 +19,7 @@ export function useBaseURL(url: string | undefined): void {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = findChromium();
+  const executablePath = findTestChromium();
   if (!executablePath) throw new Error("No Chromium found: install it or set CHROMIUM_PATH.");
   return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
@@ -41,7 +41,13 @@ export async function openPage(
   browser: Browser,
   options: BrowserContextOptions = {},
 ): Promise<GuardedPage> {
-  const context = await browser.newContext({ baseURL: baseURL(), ...options });
+  // Reduced motion, as a person may set it: pages do not redraw for spinners and pulsing
+  // dots, which in software rendering was most of Chromium's CPU in CI.
+  const context = await browser.newContext({
+    baseURL: baseURL(),
+    reducedMotion: "reduce",
+    ...options,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   /** Failed loads by URL: the console's text does not name the resource, the report does. */
