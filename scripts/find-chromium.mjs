@@ -13,6 +13,27 @@ export function findChromium(env = process.env) {
   return CANDIDATES.find((candidate) => existsSync(candidate)) ?? null;
 }
 
+/** Debian's chromium-headless-shell: the same Chromium, built without the browser's own UI. */
+const HEADLESS_SHELLS = [
+  "/usr/bin/chromium-headless-shell",
+  "/usr/lib/chromium/chromium-headless-shell",
+];
+
+/**
+ * The browser a browser-test file launches (decision 092): Debian's chromium-headless-shell
+ * when it is installed, as Playwright itself launches headless Chromium, else `findChromium`.
+ * The full browser draws its own windows, tab strip and WebUI pages for every context even
+ * headless, which was half of the browser's CPU in CI. CHROMIUM_PATH, or
+ * E2E_FULL_CHROMIUM=1 (the files that race a stream run so in `npm test`), picks the full one.
+ */
+export function findTestChromium(env = process.env) {
+  if (!env.CHROMIUM_PATH && env.E2E_FULL_CHROMIUM !== "1") {
+    const shell = HEADLESS_SHELLS.find((candidate) => existsSync(candidate));
+    if (shell) return shell;
+  }
+  return findChromium(env);
+}
+
 /** The flags every browser test launches Chromium with (no sandbox as root, no network). */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
