@@ -10,7 +10,8 @@ import { horizontalOverflow, signUpThroughTheUi } from "./support/ui";
  */
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  // The main flow, in the full browser a person runs (the other files may use the shell).
+  browser = await launchBrowser({ full: true });
 });
 afterAll(() => browser?.close());
 

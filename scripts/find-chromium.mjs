@@ -23,8 +23,8 @@ const HEADLESS_SHELLS = [
  * The browser a browser-test file launches (decision 092): Debian's chromium-headless-shell
  * when it is installed, as Playwright itself launches headless Chromium, else `findChromium`.
  * The full browser draws its own windows, tab strip and WebUI pages for every context even
- * headless, which was half of the browser's CPU in CI. CHROMIUM_PATH, or
- * E2E_FULL_CHROMIUM=1 (the files that race a stream run so in `npm test`), picks the full one.
+ * headless, which was half of the browser's CPU in CI. CHROMIUM_PATH picks any browser, and
+ * E2E_FULL_CHROMIUM=1 the full one for every file (the main flow's file always uses it).
  */
 export function findTestChromium(env = process.env) {
   if (!env.CHROMIUM_PATH && env.E2E_FULL_CHROMIUM !== "1") {

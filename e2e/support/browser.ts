@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
-import { CHROMIUM_ARGS, findTestChromium } from "../../scripts/find-chromium.mjs";
+import { CHROMIUM_ARGS, findChromium, findTestChromium } from "../../scripts/find-chromium.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -18,8 +18,13 @@ export function useBaseURL(url: string | undefined): void {
   ownBaseURL = url;
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  const executablePath = findTestChromium();
+/**
+ * Chromium for one browser-test file: Debian's chromium-headless-shell when installed (decision
+ * 092), or with `full` the whole browser a person runs, as the main flow's file (chat.test.ts)
+ * always does.
+ */
+export async function launchBrowser(options: { full?: boolean } = {}): Promise<Browser> {
+  const executablePath = options.full ? findChromium() : findTestChromium();
   if (!executablePath) throw new Error("No Chromium found: install it or set CHROMIUM_PATH.");
   return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
