@@ -19,9 +19,7 @@ describe("receiveUpload", () => {
   it("leaves no spool file behind when the body fails, however early", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cohort-spool-"));
     for (let i = 0; i < 40; i++) {
-      await expect(receiveUpload(failingAtOnce(), dir, `upload-${i}`)).rejects.toThrow(
-        "cut short",
-      );
+      await expect(receiveUpload(failingAtOnce(), dir, `upload-${i}`)).rejects.toThrow("cut short");
     }
     // A file opened after its removal would have been created by now.
     await sleep(50);

@@ -70,7 +70,7 @@ export async function receiveUpload(
     // The spool file opens asynchronously: a body that fails at once fails the pipeline while
     // the file is still being opened, and a removal then would come before the file exists.
     // Removed once the stream has closed (it opens, then closes, when destroyed mid-open).
-    if (!spool.closed) await new Promise((resolve) => spool.once("close", resolve));
+    if (!spool.closed) await new Promise<void>((resolve) => spool.once("close", () => resolve()));
     await rm(spoolFile, { force: true });
     throw error;
   }
