@@ -5,10 +5,9 @@
 // TEST_SECOND_NODE (the path of another Node binary, e.g. Node 24 from the `node` package
 // that .ci/run installs), unit and integration run once more on that Node: on PostgreSQL
 // when it is set (then this Node runs them on PGlite only), else on PGlite.
-// The fault tests run in the background beside the unit and integration pass, and that second
-// pass beside the browser tests, which mostly wait on pages (a core sat idle through them);
-// each step's line gives its time and how busy the machine's CPU was meanwhile. Ends with one
-// line: "N passed, N failed, N skipped".
+// The fault tests and that second pass run in the background beside the browser tests, which
+// mostly wait on pages (a core sat idle through them); each step's line gives its time and
+// how busy the machine's CPU was meanwhile. Ends with one line: "N passed, N failed, N skipped".
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -232,41 +231,12 @@ if (secondNode) {
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 if (!postgres) console.log("\nTEST_DATABASE_URL is not set: integration tests run on PGlite only.");
 const splitAcrossNodes = postgres && secondVersion !== "";
-// The fault tests start their own PostgreSQL server and redis-server (never the shared ones),
-// so they need the binaries, not the services; they run the built server, as do the browser
-// tests: built first.
-const faultTools = findFaultTools();
-const chromium = findChromium();
-if (chromium || faultTools.ok) {
-  console.log("\n▶ build for the fault and browser tests");
-  await buildIfStale();
-}
-
-/**
- * The fault tests, in the background beside the unit and integration pass (decision 092):
- * they share nothing with it (own ports, own PostgreSQL and Redis). Beside the browser tests,
- * where they ran before, they were half of a lane that finished 250 s after the browser
- * tests did; every step runs the machine's CPU at 90–100 %, so only the total and the
- * balance count.
- */
-async function faults() {
-  if (faultTools.ok) {
-    await vitestInBackground("fault tests (several instances, PostgreSQL, Redis)", ["faults"]);
-  } else {
-    missingTool("fault tests (PostgreSQL or redis-server is missing)", [
-      `THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.`,
-      "Install them (Debian: apt-get install -y postgresql redis-server).",
-    ]);
-  }
-}
-
 // Two files at a time even on two cores (vitest's default is cores - 1): the integration
 // files mostly wait on sockets, the PGlite thread and PostgreSQL, and each has its own
 // database schema and Redis prefix. 1,916 tests in 450 s instead of about 800 s. Files share
 // their worker's module graph (isolate: false in vitest.config.ts): 2,129 tests in 481 s
 // instead of 745 s.
 const checked = checks();
-const faulted = faults();
 await vitest(
   "unit + integration",
   postgres && !splitAcrossNodes
@@ -275,15 +245,30 @@ await vitest(
   ["--maxWorkers=2"],
 );
 await checked;
-await faulted;
+// The fault tests start their own PostgreSQL server and redis-server (never the shared ones),
+// so they need the binaries, not the services; they run the built server.
+const faultTools = findFaultTools();
+const chromium = findChromium();
+if (chromium || faultTools.ok) {
+  console.log("\n▶ build for the fault and browser tests");
+  await buildIfStale();
+}
 
 /**
- * The second Node's pass: in the background while the browser tests run (below). A browser
- * file mostly waits on the page, so the machine had a core idle through them; the two share
- * nothing (own ports, own databases and Redis prefixes). The browser files that race a
- * stream (e2e-alone) wait until it is done.
+ * The fault tests, then the second Node's pass: in the background while the browser tests
+ * run (below). A browser file mostly waits on the page, so the machine had a core idle
+ * through them; the two lanes share nothing (own ports, own databases, schemas and Redis
+ * prefixes). The browser files that race a stream (e2e-alone) wait until this lane is done.
  */
 async function secondLane() {
+  if (faultTools.ok) {
+    await vitestInBackground("fault tests (several instances, PostgreSQL, Redis)", ["faults"]);
+  } else {
+    missingTool("fault tests (PostgreSQL or redis-server is missing)", [
+      `THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.`,
+      "Install them (Debian: apt-get install -y postgresql redis-server).",
+    ]);
+  }
   if (secondVersion) {
     await vitestInBackground(
       `unit + integration${splitAcrossNodes ? " on PostgreSQL" : ""} on Node ${secondVersion}`,
