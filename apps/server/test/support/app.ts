@@ -143,6 +143,9 @@ export function testConfig(env: Env = {}) {
     // Most tests are about money on simulated runs: they charge (decision 053). A test of the
     // free default passes SIMULATOR_CHARGES: "0".
     SIMULATOR_CHARGES: "1",
+    // Word by word without pauses: a test that acts while a lane streams sets its own pace
+    // (decision 093).
+    SIMULATOR_TOKENS_PER_SECOND: "0",
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...env,
   });
