@@ -12,6 +12,8 @@ declare module "vitest" {
     /** The account the local Google stand-in signs in as. */
     googleEmail: string;
     googleName: string;
+    /** The shared server's simulator pace, which a file's own server starts with too. */
+    simulatorPace: string;
   }
 }
 
@@ -59,11 +61,12 @@ export async function setup(project: TestProject) {
   const baseURL = `http://127.0.0.1:${port}`;
   const google = await startGoogleStandIn(baseURL);
   googleStandIn = google;
+  // The e2e-alone files race streams in real time (stop a lane mid-stream, reload mid-run):
+  // their server streams at the suite's pace. The others wait for runs to end, and a run
+  // there takes a fraction of the time (a file that needs a slow lane starts its own server).
+  const simulatorPace = project.name === "e2e-alone" ? "120" : E2E_FAST_PACE;
   server = await startServer(port, {
-    // The e2e-alone files race streams in real time (stop a lane mid-stream, reload mid-run):
-    // their server streams at the suite's pace. The others wait for runs to end, and a run
-    // there takes a fraction of the time (a file that needs a slow lane starts its own server).
-    SIMULATOR_TOKENS_PER_SECOND: project.name === "e2e-alone" ? "120" : E2E_FAST_PACE,
+    SIMULATOR_TOKENS_PER_SECOND: simulatorPace,
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     GOOGLE_CLIENT_ID,
@@ -75,6 +78,7 @@ export async function setup(project: TestProject) {
   project.provide("adminPassword", ADMIN_PASSWORD);
   project.provide("googleEmail", GOOGLE_ACCOUNT.email);
   project.provide("googleName", GOOGLE_ACCOUNT.name);
+  project.provide("simulatorPace", simulatorPace);
 }
 
 export async function teardown() {

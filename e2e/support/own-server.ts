@@ -8,7 +8,8 @@ import { freePort, startServer, stopServer } from "./server";
  * that changes what every account on a server sees (a new agreement version blocks all of
  * them until they accept it): the files running beside it keep the shared server unchanged.
  * Pages opened with openPage and the calls of ./accounts go to this server. `env` adds to
- * the suite's settings (e.g. SIMULATOR_CHARGES: "0" for the free simulator).
+ * the suite's settings (e.g. SIMULATOR_CHARGES: "0" for the free simulator, a slower
+ * SIMULATOR_TOKENS_PER_SECOND for a file that catches a lane mid-stream).
  */
 export function useOwnServer(env: Record<string, string> = {}): void {
   let server: ChildProcess | undefined;
@@ -17,6 +18,9 @@ export function useOwnServer(env: Record<string, string> = {}): void {
     server = await startServer(port, {
       ADMIN_EMAIL: inject("adminEmail"),
       ADMIN_PASSWORD: inject("adminPassword"),
+      // The project's pace, as on the shared server: a file of the e2e project waits for
+      // runs to end, so its own server need not stream them slowly (decision 093).
+      SIMULATOR_TOKENS_PER_SECOND: inject("simulatorPace"),
       ...env,
     });
     useBaseURL(`http://127.0.0.1:${port}`);
