@@ -5,9 +5,9 @@
 // TEST_SECOND_NODE (the path of another Node binary, e.g. Node 24 from the `node` package
 // that .ci/run installs), unit and integration run once more on that Node: on PostgreSQL
 // when it is set (then this Node runs them on PGlite only), else on PGlite.
-// The fault tests and that second pass run in the background beside the browser tests, which
-// mostly wait on pages (a core sat idle through them); each step's line gives its time and
-// how busy the machine's CPU was meanwhile. Ends with one line: "N passed, N failed, N skipped".
+// Half the fault tests and that second pass run in the background beside the browser tests,
+// which mostly wait on pages (a core sat idle through them), the other half after the browser
+// tests; each step's line gives its time and how busy the machine's CPU was meanwhile. Ends with one line: "N passed, N failed, N skipped".
 import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -15,6 +15,7 @@ import {
   existsSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statfsSync,
@@ -306,20 +307,48 @@ if (chromium || faultTools.ok) {
 }
 
 /**
- * The fault tests, then the second Node's pass: in the background while the browser tests
- * run (below). A browser file mostly waits on the page, so the machine had a core idle
- * through them; the two lanes share nothing (own ports, own databases, schemas and Redis
- * prefixes). The browser files that race a stream (e2e-alone) wait until this lane is done.
+ * The fault files split in two halves of about equal time (decision 093): the first, then the
+ * second Node's pass, in the background while the browser tests run (below); the second half
+ * after the browser tests, while that pass goes on. A browser file mostly waits on the page,
+ * so the machine had a core idle through them; the lanes share nothing (own ports, own
+ * databases, schemas and Redis prefixes), and the two halves never run at once. The browser
+ * files that race a stream (e2e-alone) wait until both lanes are done.
  */
-async function secondLane() {
+const FAULTS_FIRST = [
+  "faults/crash-branches-approvals.test.ts",
+  "faults/provider-faults.test.ts",
+  "faults/cluster.test.ts",
+];
+const faultFiles = (first) =>
+  readdirSync(path.join(root, "faults"))
+    .filter((name) => name.endsWith(".test.ts"))
+    .map((name) => `faults/${name}`)
+    .filter((file) => FAULTS_FIRST.includes(file) === first);
+
+async function faultTests(part, files) {
   if (faultTools.ok) {
-    await vitestInBackground("fault tests (several instances, PostgreSQL, Redis)", ["faults"]);
-  } else {
+    await vitestInBackground(
+      `fault tests, part ${part} (several instances, PostgreSQL, Redis)`,
+      ["faults"],
+      files,
+    );
+  } else if (part === 1) {
     missingTool("fault tests (PostgreSQL or redis-server is missing)", [
       `THE FAULT TESTS WERE NOT RUN: missing ${faultTools.missing.join("; ")}.`,
       "Install them (Debian: apt-get install -y postgresql redis-server).",
     ]);
   }
+}
+
+const firstFaults = faultTests(1, faultFiles(true));
+/** The second half of the fault files, once the first has ended. */
+const secondFaults = async () => {
+  await firstFaults;
+  await faultTests(2, faultFiles(false));
+};
+
+async function secondLane() {
+  await firstFaults;
   if (secondVersion) {
     await vitestInBackground(
       `unit + integration${splitAcrossNodes ? " on PostgreSQL" : ""} on Node ${secondVersion}`,
@@ -334,10 +363,12 @@ const lane = secondLane();
 if (chromium) {
   // Two browser files at a time in the e2e project (vitest.config.ts)…
   await vitest("browser tests (Chromium)", ["e2e"], ["--maxWorkers=2"]);
+  await secondFaults();
   await lane;
   // …and the ones that race a stream one by one, with nothing else running.
   await vitest("browser tests that race a stream (Chromium, one at a time)", ["e2e-alone"]);
 } else {
+  await secondFaults();
   await lane;
   missingTool("browser tests (no Chromium)", [
     "NO CHROMIUM FOUND: the browser tests were NOT run.",
