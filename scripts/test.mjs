@@ -7,7 +7,8 @@
 // when it is set (then this Node runs them on PGlite only), else on PGlite.
 // Half the fault tests and that second pass run in the background beside the browser tests,
 // which mostly wait on pages (a core sat idle through them), the other half after the browser
-// tests; each step's line gives its time and how busy the machine's CPU was meanwhile. Ends with one line: "N passed, N failed, N skipped".
+// tests; each step's line gives its time and how busy the machine's CPU was meanwhile.
+// Ends with one line: "N passed, N failed, N skipped".
 import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -38,7 +39,7 @@ const reportsDir = tmpdir();
 
 /** Linux's tmpfs, as statfs names it. */
 const TMPFS_MAGIC = 0x01021994;
-/** Room the tests' temporary files may take at the most, with headroom (decision 093). */
+/** The free room /dev/shm must have to take the tests' temporary files (decision 093). */
 const RAM_TMPDIR_MIN_FREE = 8 * 1024 ** 3;
 
 /**
