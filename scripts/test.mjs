@@ -65,17 +65,37 @@ function useRamTmpdir() {
   }
 }
 const ramTmpdir = useRamTmpdir();
-if (ramTmpdir) {
-  // tmpfs keeps its files in memory until they are removed: an interrupted run removes them too.
-  for (const [signal, code] of [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-  ])
-    process.once(signal, () => {
-      rmSync(ramTmpdir, { recursive: true, force: true });
-      process.exit(code);
-    });
+
+/** The steps' processes that are running now. */
+const running = new Set();
+
+/** A step's process, from the root, with the environment and these additions. */
+function spawnStep(command, args, stdio, env) {
+  const child = spawn(command, args, { cwd: root, stdio, env: { ...process.env, ...env } });
+  running.add(child);
+  child.once("close", () => running.delete(child));
+  return child;
 }
+
+/** Resolves once a step's process has ended, sending it `signal` first. */
+function stopStep(child, signal) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("close", () => resolve());
+    child.kill(signal);
+  });
+}
+
+// An interrupted run stops its steps (the signal reaches a step's process only from a
+// terminal, which signals the whole group), so none goes on writing, orphaned; then it removes
+// the tests' temporary files (tmpfs keeps them in memory until then) and lets the signal end
+// it as it would have: the listener is gone once it ran.
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.once(signal, async () => {
+    await Promise.all([...running].map((child) => stopStep(child, signal)));
+    if (ramTmpdir) rmSync(ramTmpdir, { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  });
 
 function banner(lines) {
   const bar = "!".repeat(78);
@@ -119,11 +139,7 @@ function step(name, command, args, env = {}) {
   const ticks = cpuTicks();
   console.log(`\n▶ ${name}`);
   // Not spawnSync: a step in the background (backgroundStep) goes on meanwhile.
-  const child = spawn(command, args, {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, ...env },
-  });
+  const child = spawnStep(command, args, "inherit", env);
   return new Promise((resolve) => {
     child.on("error", () => resolve(false));
     child.on("close", (status) => {
@@ -145,11 +161,7 @@ function backgroundStep(name, command, args, env = {}) {
   const log = path.join(mkdtempSync(path.join(reportsDir, "cohort-step-")), "output.log");
   const fd = openSync(log, "w");
   console.log(`\n▶ ${name} (in the background; its output follows when it ends)`);
-  const child = spawn(command, args, {
-    cwd: root,
-    stdio: ["ignore", fd, fd],
-    env: { ...process.env, ...env },
-  });
+  const child = spawnStep(command, args, ["ignore", fd, fd], env);
   closeSync(fd);
   return new Promise((resolve) => {
     child.on("error", () => resolve(false));
