@@ -233,6 +233,7 @@ const EnvSchema = z.object({
   // A tool call waiting for a person's approval is denied after this long (decision 059).
   APPROVAL_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
   PLAN_REVIEW_TIMEOUT_SECONDS: z.coerce.number().min(1).max(86_400).default(1800),
+  RUN_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   // Credits and billing: without STRIPE_SECRET_KEY payments run on the built-in dev checkout.
   STRIPE_SECRET_KEY: z
     .string()
@@ -388,6 +389,11 @@ export interface AppConfig {
   readonly approvalTimeoutMs: number;
   /** How long a run waits in `planned` for a person to start it (decision 069). */
   readonly planReviewTimeoutMs: number;
+  /**
+   * PostgreSQL: how often an instance looks for runs whose instance stopped beating (0: never;
+   * only for a test that counts its own statements).
+   */
+  readonly runSweepIntervalMs: number;
   readonly documents: DocumentsConfig;
   /** Bounds on share links' open live streams, per address and per link (decision 051). */
   readonly shareStreams: { readonly perAddress: number; readonly perLink: number };
@@ -674,6 +680,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }),
     approvalTimeoutMs: Math.round(e.APPROVAL_TIMEOUT_SECONDS * 1000),
     planReviewTimeoutMs: Math.round(e.PLAN_REVIEW_TIMEOUT_SECONDS * 1000),
+    runSweepIntervalMs: Math.round(e.RUN_SWEEP_INTERVAL_SECONDS * 1000),
     documents: documentsConfig(e, models),
     codeRunner: Object.freeze({
       timeoutMs: Math.round(e.CODE_RUN_TIMEOUT_SECONDS * 1000),

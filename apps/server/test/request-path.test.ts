@@ -30,8 +30,14 @@ beforeAll(async () => {
   const recorded = recording(testDb.db);
   statements = recorded.statements;
   const redisPrefix = `test:${randomBytes(6).toString("hex")}:`;
-  // No background sweeps: only the requests below talk to the database.
-  const env = { ADMIN_EMAIL, ADMIN_PASSWORD, CREDITS_SWEEP_INTERVAL_SECONDS: "0" };
+  // No background sweeps (credits, and on PostgreSQL orphaned runs every 5 s): only the
+  // requests below talk to the database.
+  const env = {
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    CREDITS_SWEEP_INTERVAL_SECONDS: "0",
+    RUN_SWEEP_INTERVAL_SECONDS: "0",
+  };
   a = await buildApp(testConfig(env), { db: recorded.db, redisPrefix });
   b = await buildApp(testConfig(env), { db: testDb.db, redisPrefix });
   adminA = await adminClient(a, ADMIN_EMAIL, ADMIN_PASSWORD);

@@ -86,6 +86,7 @@ export async function registerOrchestration(
   const control = await createRunControl({
     deps,
     redis: app.redis ? { pub: app.redis, channel: `${options.redisPrefix}runs:cancel` } : undefined,
+    sweepMs: app.config.runSweepIntervalMs,
     // PostgreSQL: a run starts where it was posted; through the job queue, a crashed or
     // draining instance's runs are resumed elsewhere (decisions 047, 083).
     queue: app.db.connectionString

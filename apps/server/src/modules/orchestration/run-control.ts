@@ -76,6 +76,8 @@ export interface RunControlOptions {
    * (PGlite): runs start in this process, and a restart resumes them.
    */
   queue?: { connectionString: string; task: string; concurrency: number } | undefined;
+  /** PostgreSQL: how often to look for orphaned runs (`sweep` below); 0 never. */
+  sweepMs?: number | undefined;
 }
 
 /** Thrown to the queue when this instance handed a run on: the queue gives it to another. */
@@ -168,13 +170,14 @@ export async function createRunControl(options: RunControlOptions): Promise<RunC
     }
     await endOrphanedReruns(deps, { staleMs: RERUN_STALE_MS, exceptRunIds: runner.rerunIds() });
   }
+  const sweepMs = options.sweepMs ?? SWEEP_MS;
   const sweeper =
-    deps.db.kind === "postgres"
+    deps.db.kind === "postgres" && sweepMs > 0
       ? setInterval(() => {
           void sweep().catch((error: unknown) =>
             deps.log.warn({ err: error }, "orphaned run sweep failed"),
           );
-        }, SWEEP_MS)
+        }, sweepMs)
       : undefined;
   sweeper?.unref();
 
