@@ -51,3 +51,13 @@ export function MenuIcon({ open = false }: { open?: boolean }) {
     </svg>
   );
 }
+
+/** A disclosure's mark: points right while closed; the caller's class turns it when open. */
+export function ChevronRightIcon({ className = "size-4" }: { className?: string }) {
+  return <StrokeIcon d="M6 4l4 4-4 4" strokeWidth="1.75" className={className} />;
+}
+
+/** A menu's "opens below" mark; the caller's class turns it while the menu is open. */
+export function ChevronDownIcon({ className = "size-4" }: { className?: string }) {
+  return <StrokeIcon d="M4 6l4 4 4-4" strokeWidth="1.5" className={className} />;
+}

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link } from "react-router";
 import { cn } from "../../components/cn";
+import { ChevronRightIcon } from "../../components/icons";
 import { LoadFailed } from "../../components/load-failed";
 import { PageNav } from "../../components/page-nav";
 import { Spinner } from "../../components/spinner";
@@ -97,14 +98,7 @@ function RunRows({ run }: { run: TCreditHistoryRun }) {
             aria-controls={callsId}
             onClick={() => setOpen((value) => !value)}
           >
-            <svg
-              viewBox="0 0 16 16"
-              aria-hidden="true"
-              className={cn("size-3 transition-transform", open && "rotate-90")}
-              fill="none"
-            >
-              <path d="M6 4l4 4-4 4" stroke="currentColor" strokeWidth="1.75" />
-            </svg>
+            <ChevronRightIcon className={cn("size-3 transition-transform", open && "rotate-90")} />
             {open ? `Hide the ${calls}` : `Show the ${calls}`}
           </button>
           <SmallDate iso={run.created_at} />

@@ -3,6 +3,7 @@ import { type ReactNode, useContext } from "react";
 import { Link } from "react-router";
 import { useAuth } from "../../auth/use-auth";
 import { cn } from "../../components/cn";
+import { ChevronRightIcon } from "../../components/icons";
 import { formatWhen } from "../../lib/format/dates";
 import { formatCount } from "../../lib/format/numbers";
 import { ImportedBadge } from "../export/imported-badge";
@@ -336,19 +337,7 @@ export function CollapsedRun({ run, models, again = false }: RunCardProps) {
       <details className="group rounded-2xl border border-ink-200 bg-white shadow-xs">
         <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2 rounded-2xl px-4 py-2.5 text-sm hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
           <span className="flex items-center gap-2 font-medium text-ink-800">
-            <svg
-              viewBox="0 0 16 16"
-              aria-hidden="true"
-              className="size-4 text-ink-500 transition-transform group-open:rotate-90"
-              fill="none"
-            >
-              <path
-                d="M6 4l4 4-4 4"
-                stroke="currentColor"
-                strokeWidth="1.75"
-                strokeLinecap="round"
-              />
-            </svg>
+            <ChevronRightIcon className="size-4 text-ink-500 transition-transform group-open:rotate-90" />
             The team's work
             <span className="font-normal text-ink-500">{summary}</span>
           </span>

@@ -2,6 +2,7 @@ import type { TPlannedStep, TRunPassage, TRunPlanView } from "@cohort/contracts"
 import { createContext, type ReactNode, useContext, useMemo } from "react";
 import { Link } from "react-router";
 import { cn } from "../../components/cn";
+import { ChevronRightIcon } from "../../components/icons";
 import type { Citations } from "../../components/markdown/cited-text";
 import { documentViewerPath } from "../documents/documents-api";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
@@ -161,14 +162,7 @@ export function LanePassages({ lane }: { lane: LaneView }) {
   return (
     <details className="group border-t border-ink-100 text-xs" data-testid="lane-passages">
       <summary className="flex cursor-pointer list-none items-center gap-1.5 px-3 py-1.5 font-semibold text-ink-700 hover:bg-ink-50 [&::-webkit-details-marker]:hidden">
-        <svg
-          viewBox="0 0 16 16"
-          aria-hidden="true"
-          className="size-3.5 text-ink-500 transition-transform group-open:rotate-90"
-          fill="none"
-        >
-          <path d="M6 4l4 4-4 4" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" />
-        </svg>
+        <ChevronRightIcon className="size-3.5 text-ink-500 transition-transform group-open:rotate-90" />
         <DocumentGlyph className="text-sky-700" />
         Passages · {given.length} given
         {lane.status === "running" ? null : (

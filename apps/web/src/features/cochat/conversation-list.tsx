@@ -6,9 +6,11 @@ import { cn } from "../../components/cn";
 import { ConfirmButtons } from "../../components/confirm-buttons";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
+import { useConfirmedAction } from "../../components/use-confirmed-action";
 import { isApiError } from "../../lib/api/api-error";
 import { formatWhen } from "../../lib/format/dates";
 import { formatCount } from "../../lib/format/numbers";
+import { apiMessage } from "../../lib/ui/use-pending-action";
 import {
   cochatKeys,
   deleteConversation,
@@ -28,25 +30,15 @@ function ConversationRow({
   onDeleted(id: string): void;
 }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const deletion = useConfirmedAction(apiMessage("Could not delete the conversation."));
 
   const remove = async () => {
-    setDeleting(true);
-    try {
+    await deletion.run(async () => {
       await deleteConversation(conversation.id);
       onDeleted(conversation.id);
       toast({ title: "Conversation deleted", variant: "success" });
-    } catch (error) {
-      toast({
-        title: isApiError(error) ? error.message : "Could not delete the conversation.",
-        variant: "error",
-      });
-    } finally {
-      setDeleting(false);
-      setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: cochatKeys.conversations });
-    }
+    });
+    await queryClient.invalidateQueries({ queryKey: cochatKeys.conversations });
   };
 
   const [renaming, setRenaming] = useState(false);
@@ -84,16 +76,16 @@ function ConversationRow({
           {formatCount(conversation.message_count, "message")}
         </span>
       </button>
-      {confirming ? (
+      {deletion.confirming ? (
         <div className="flex items-center gap-2 px-3 pb-2.5">
           <span className="text-xs font-medium text-ink-700">Delete?</span>
           <ConfirmButtons
             small
             action="Delete"
             pendingAction="Deleting…"
-            pending={deleting}
+            pending={deletion.pending}
             onConfirm={remove}
-            onCancel={() => setConfirming(false)}
+            onCancel={deletion.cancel}
           />
         </div>
       ) : (
@@ -106,7 +98,7 @@ function ConversationRow({
           />
           <RowIconButton
             label={`Delete conversation: ${conversation.title}`}
-            onClick={() => setConfirming(true)}
+            onClick={deletion.ask}
             className="right-2 hover:text-red-700"
             path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.1a1 1 0 001 .9h3.8a1 1 0 001-.9l.6-8.1"
           />

@@ -15,6 +15,7 @@ const temperatureFormat = new Intl.NumberFormat("en-US", {
 });
 const formatTemperature = (value: number) => temperatureFormat.format(value);
 
+import { ChevronDownIcon } from "../../components/icons";
 import type { ChatSettings } from "./use-cochat";
 
 export const DEFAULT_SETTINGS: Omit<ChatSettings, "model"> = {
@@ -101,14 +102,7 @@ export function AdvancedSettings({
             <span className="sr-only">(changed)</span>
           </>
         ) : null}
-        <svg
-          viewBox="0 0 16 16"
-          aria-hidden="true"
-          className="size-4 transition-transform group-open:rotate-180"
-          fill="none"
-        >
-          <path d="M4 6l4 4 4-4" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
-        </svg>
+        <ChevronDownIcon className="size-4 transition-transform group-open:rotate-180" />
       </summary>
       <div className="absolute right-0 z-20 mt-2 grid w-72 gap-4 rounded-xl border border-ink-200 bg-white p-4 shadow-xl shadow-ink-900/10">
         <div>

@@ -16,6 +16,7 @@ import { Field } from "../../components/form";
 import { PLAN_NOTE_LINK, PlanNote, UpgradeLink } from "../../components/plan-note";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
+import { useConfirmedAction } from "../../components/use-confirmed-action";
 import { isApiError } from "../../lib/api/api-error";
 import { formatShortDate } from "../../lib/format/dates";
 import { useCurrentWorkspace } from "../workspaces/current-workspace";
@@ -178,27 +179,21 @@ function SavedMemory({ memory }: { memory: TMemory }) {
 
 function DeleteAll({ disabled }: { disabled: boolean }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    setBusy(true);
-    try {
+  const deletion = useConfirmedAction((error) =>
+    failureMessage(error, "Could not delete your memories."),
+  );
+  const remove = () =>
+    deletion.run(async () => {
       const deleted = await deleteAllMemories();
       await refreshMemories(queryClient);
       toast({
         title: deleted === 1 ? "1 memory deleted" : `${deleted} memories deleted`,
         variant: "success",
       });
-      setConfirming(false);
-    } catch (error) {
-      toast({ title: failureMessage(error, "Could not delete your memories."), variant: "error" });
-    } finally {
-      setBusy(false);
-    }
-  };
-  if (!confirming) {
+    });
+  if (!deletion.confirming) {
     return (
-      <Button size="sm" variant="outline" disabled={disabled} onClick={() => setConfirming(true)}>
+      <Button size="sm" variant="outline" disabled={disabled} onClick={deletion.ask}>
         Delete all
       </Button>
     );
@@ -213,12 +208,12 @@ function DeleteAll({ disabled }: { disabled: boolean }) {
         size="sm"
         variant="outline"
         className="border-red-300 text-red-700 hover:bg-red-100"
-        disabled={busy}
+        disabled={deletion.pending}
         onClick={() => void remove()}
       >
-        {busy ? "Deleting…" : "Delete all memories"}
+        {deletion.pending ? "Deleting…" : "Delete all memories"}
       </Button>
-      <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+      <Button size="sm" variant="ghost" onClick={deletion.cancel}>
         Cancel
       </Button>
     </div>

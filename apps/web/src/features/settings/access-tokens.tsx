@@ -21,6 +21,7 @@ import { Field, FormMessage, inputClasses, SelectField } from "../../components/
 import { SectionCard, SectionLoadError, SectionLoading } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
+import { useConfirmedAction } from "../../components/use-confirmed-action";
 import { formatDateTime, formatShortDate } from "../../lib/format/dates";
 import {
   ACCESS_TOKENS_QUERY_KEY,
@@ -54,23 +55,18 @@ async function copyToClipboard(text: string, fallback: HTMLInputElement | null):
 
 function TokenRow({ token }: { token: TAccessTokenInfo }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const [revoking, setRevoking] = useState(false);
+  const revocation = useConfirmedAction((error) =>
+    failureMessage(error, "Could not revoke the token."),
+  );
   const expired = isExpired(token);
   const inactive = token.revoked_at !== null || expired;
 
-  const revoke = async () => {
-    setRevoking(true);
-    try {
+  const revoke = () =>
+    revocation.run(async () => {
       await revokeAccessToken(token.id);
       toast({ title: `Token "${token.name}" revoked`, variant: "success" });
       await queryClient.invalidateQueries({ queryKey: ACCESS_TOKENS_QUERY_KEY });
-    } catch (error) {
-      toast({ title: failureMessage(error, "Could not revoke the token."), variant: "error" });
-      setRevoking(false);
-      setConfirming(false);
-    }
-  };
+    });
 
   return (
     <li
@@ -115,22 +111,22 @@ function TokenRow({ token }: { token: TAccessTokenInfo }) {
             : "Never used"}
         </p>
       </div>
-      {token.revoked_at ? null : confirming ? (
+      {token.revoked_at ? null : revocation.confirming ? (
         <div className="flex flex-wrap items-center gap-2">
           <span className="text-sm text-ink-700">Revoke? Code using it stops working at once.</span>
           <ConfirmButtons
             action="Revoke"
             pendingAction="Revoking…"
-            pending={revoking}
+            pending={revocation.pending}
             onConfirm={revoke}
-            onCancel={() => setConfirming(false)}
+            onCancel={revocation.cancel}
           />
         </div>
       ) : (
         <Button
           size="sm"
           variant="outline"
-          onClick={() => setConfirming(true)}
+          onClick={revocation.ask}
           aria-label={`Revoke token ${token.name}`}
         >
           Revoke

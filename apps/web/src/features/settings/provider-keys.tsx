@@ -22,6 +22,7 @@ import { Field, FormMessage, SelectField } from "../../components/form";
 import { SectionCard, SectionLoading } from "../../components/section-header";
 import { Spinner } from "../../components/spinner";
 import { toast } from "../../components/toast/toast-store";
+import { useConfirmedAction } from "../../components/use-confirmed-action";
 import { isApiError } from "../../lib/api/api-error";
 import { formatDateTime, formatShortDate } from "../../lib/format/dates";
 import {
@@ -100,8 +101,7 @@ const KEY_HINTS: Record<TProviderId, string> = {
 
 function KeyRow({ info }: { info: TApiKeyInfo }) {
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const [removing, setRemoving] = useState(false);
+  const removal = useConfirmedAction((error) => failureMessage(error, "Could not remove the key."));
   const [testing, setTesting] = useState(false);
   const name = PROVIDER_NAMES[info.provider];
 
@@ -118,18 +118,12 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
     }
   };
 
-  const remove = async () => {
-    setRemoving(true);
-    try {
+  const remove = () =>
+    removal.run(async () => {
       await removeProviderKey(info.provider);
       toast({ title: `${name} key removed`, variant: "success" });
       await refreshAfterKeyChange(queryClient);
-    } catch (error) {
-      toast({ title: failureMessage(error, "Could not remove the key."), variant: "error" });
-      setRemoving(false);
-      setConfirming(false);
-    }
-  };
+    });
 
   return (
     <li
@@ -154,15 +148,15 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
         </p>
         <LastTest info={info} testing={testing} />
       </div>
-      {confirming ? (
+      {removal.confirming ? (
         <div className="flex items-center gap-2">
           <span className="text-sm text-ink-700">Remove this key?</span>
           <ConfirmButtons
             action="Remove"
             pendingAction="Removing…"
-            pending={removing}
+            pending={removal.pending}
             onConfirm={remove}
-            onCancel={() => setConfirming(false)}
+            onCancel={removal.cancel}
           />
         </div>
       ) : (
@@ -179,7 +173,7 @@ function KeyRow({ info }: { info: TApiKeyInfo }) {
           <Button
             size="sm"
             variant="outline"
-            onClick={() => setConfirming(true)}
+            onClick={removal.ask}
             aria-label={`Remove ${name} key`}
           >
             Remove
