@@ -9,7 +9,9 @@ const dir = process.env.BENCH_CPU_PROF_DIR ?? ".";
 const session = new Session();
 session.connect();
 session.post("Profiler.enable");
-session.post("Profiler.setSamplingInterval", { interval: 1000 });
+// BENCH_CPU_PROF_INTERVAL_US: the sampling interval (default 1 ms; 100 µs for a short window).
+const interval = Number(process.env.BENCH_CPU_PROF_INTERVAL_US ?? 1000);
+session.post("Profiler.setSamplingInterval", { interval });
 session.post("Profiler.start");
 process.once("exit", () => {
   // The same-thread session answers synchronously, so this completes before the exit.

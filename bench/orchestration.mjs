@@ -616,7 +616,12 @@ const server = await startServer({
         ? [`--import ${path.join(root, "bench/run-timeline.mjs")}`]
         : []),
     ].join(" "),
-    ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF } : {}),
+    ...(process.env.BENCH_CPU_PROF
+      ? {
+          BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF,
+          BENCH_CPU_PROF_INTERVAL_US: process.env.BENCH_CPU_PROF_INTERVAL_US ?? "1000",
+        }
+      : {}),
     // BENCH_TIMELINE=file: the server writes when each request, statement and provider call
     // happened (bench/run-timeline.mjs; read with bench/timeline-summary.mjs).
     ...(process.env.BENCH_TIMELINE ? { BENCH_TIMELINE: process.env.BENCH_TIMELINE } : {}),

@@ -20,6 +20,9 @@ const cpu = () => {
 const lines = [];
 const record = (kind, at, detail) =>
   lines.push(JSON.stringify({ kind, at, cpu: cpu(), ...detail }));
+// The wall clock beside the monotonic one V8's CPU profiles stamp their samples with (µs), so
+// bench/window-profile.mjs can put a profile's samples into the timeline's windows.
+record("clock", now(), { monotonicUs: Number(process.hrtime.bigint() / 1000n) });
 
 subscribe("http.server.request.start", ({ request }) => {
   record("http.in", now(), { method: request.method, url: request.url });
