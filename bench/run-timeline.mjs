@@ -42,6 +42,15 @@ http.ClientRequest.prototype.onSocket = function recordedOnSocket(...args) {
   process.nextTick(() => {
     record("fetch", now(), { method: this.method, url: `${this.host}${this.path}` });
   });
+  // And when its answer's last byte was read: the start of a run's tail (decision 094).
+  if (!this.recordedEnd) {
+    this.recordedEnd = true;
+    this.once("response", (response) => {
+      response.once("end", () => {
+        record("fetch.end", now(), { method: this.method, url: `${this.host}${this.path}` });
+      });
+    });
+  }
   return result;
 };
 

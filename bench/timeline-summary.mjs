@@ -62,6 +62,10 @@ for (const file of process.argv.slice(2)) {
       "  its CPU: POST → request": fetch.cpu - post.cpu,
       "statements before the start": events.filter((e) => e.kind === "sql" && e.at < start.at)
         .length,
+      // The provider's answer read to its end → the end statement sent (decision 094).
+      "last answer read → end sent":
+        end.at -
+        (events.filter((e) => e.kind === "fetch.end" && e.at <= end.at).at(-1)?.at ?? Number.NaN),
       "last settlement": settle ? settle.done - settle.at : Number.NaN,
       "end statement": end.done - end.at,
       "last settlement sent → end answered": end.done - (settle ? settle.at : end.at),

@@ -1,5 +1,5 @@
 import { SERVER_EVENTS, type TRunEvent, type TRunEventsResponse } from "@cohort/contracts";
-import type { Db, Queryable } from "../../db/client";
+import { type Db, prepared, type Queryable } from "../../db/client";
 import type { Realtime } from "../../platform/realtime";
 import { chatRoom } from "../../platform/realtime-rooms";
 
@@ -106,7 +106,7 @@ interface Pending<E> {
  * locked in session order, so two instances writing batches of the same sessions queue
  * behind each other instead of deadlocking. Answers each session's highest number.
  */
-const NUMBER_AND_INSERT = `
+const NUMBER_AND_INSERT = prepared(`
   WITH e AS (
     SELECT value, value->>'session_id' AS sid, (value->>'session_id')::uuid AS session_id,
       row_number() OVER (PARTITION BY value->>'session_id' ORDER BY ord) AS n,
@@ -123,13 +123,13 @@ const NUMBER_AND_INSERT = `
       e.value->>'type', e.value
     FROM e JOIN counter USING (session_id)
   )
-  SELECT DISTINCT e.sid AS session_id, counter.last_seq FROM e JOIN counter USING (session_id)`;
+  SELECT DISTINCT e.sid AS session_id, counter.last_seq FROM e JOIN counter USING (session_id)`);
 
 /**
  * Send first: the numbers are given, for any number of sessions and runs at once (each event
  * carries its session and run); each session's counter follows its highest number stored.
  */
-const INSERT_NUMBERED = `
+const INSERT_NUMBERED = prepared(`
   WITH e AS (
     SELECT (value->>'session_id')::uuid AS session_id, (value->>'seq')::bigint AS seq,
       (value->>'run_id')::uuid AS run_id, value->>'type' AS type, value - 'seq' AS data
@@ -141,7 +141,7 @@ const INSERT_NUMBERED = `
       SET last_seq = GREATEST(run_event_counters.last_seq, EXCLUDED.last_seq)
   )
   INSERT INTO run_events (session_id, seq, run_id, type, data)
-  SELECT session_id, seq, run_id, type, data FROM e`;
+  SELECT session_id, seq, run_id, type, data FROM e`);
 
 /** An event waiting for the process's next write, and how to tell its appender. */
 interface Gathered<E> {
