@@ -79,6 +79,33 @@ describe("planning", () => {
     expect(plan?.headers["user-agent"]).not.toMatch(/ai-sdk\/provider-utils/);
   });
 
+  it("reads an agent's turn with tools on Cohort's own reader, its function call run and answered (decision 095)", async () => {
+    const { client } = await user();
+    // The owner's own session may run tools without asking; read_url's address is refused
+    // (not a public address), which is the tool's result the model gets back.
+    const session = await runs.createSession(client, { tools: { policy: "never_ask" } });
+    fake.next(
+      { json: ONE_CODER },
+      { toolCall: { name: "read_url", arguments: '{"url":"http://127.0.0.1/private"}' } },
+      { text: "The page could not be read, so here is the parser from memory." },
+    );
+    const { events } = await runs.runToEnd(client, session.id, "Write a CSV parser");
+    expect(events.at(-1)?.type).toBe("run.completed");
+    const [, withTools, followUp] = fake.requests;
+    // The coder's turn offers its tools and goes out on Cohort's reader, not the SDK's fetch.
+    expect(withTools?.body.tools).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: "function", name: "read_url" })]),
+    );
+    expect(withTools?.headers["user-agent"]).not.toMatch(/ai-sdk\/provider-utils/);
+    // The call ran and its result went back with the call it answers.
+    const input = JSON.stringify(followUp?.body.input ?? []);
+    expect(input).toContain('"type":"function_call"');
+    expect(input).toContain('"call_id":"call_fake"');
+    expect(input).toContain('"type":"function_call_output"');
+    expect(events.filter((e) => e.type === "tool.call")).toMatchObject([{ tool: "read_url" }]);
+    expect(events.filter((e) => e.type === "tool.result")).toHaveLength(1);
+  });
+
   it("repairs a plan that is not valid JSON by feeding the problem back once", async () => {
     const { client, user: me } = await user();
     fake.next({ text: "Sure! Here is my plan: first code, then review." }, { json: ONE_CODER });

@@ -276,6 +276,8 @@ export async function expectLeftToSdk(
   sent: SentRequest[],
   /** The reader sends a JSON schema itself: only one the SDK rewrites (an `allOf`) is left. */
   readsJsonSchemas = false,
+  /** The reader sends function tools itself: only a tool with OpenAI options is left. */
+  readsFunctionTools = false,
 ): Promise<void> {
   const prompt = [user("Hello")];
   const schema: JSONSchema7 = readsJsonSchemas
@@ -283,7 +285,17 @@ export async function expectLeftToSdk(
     : { type: "object", properties: {} };
   const calls: LanguageModelV3CallOptions[] = [
     { prompt, responseFormat: { type: "json", schema } },
-    { prompt, tools: [{ type: "function", name: "look", inputSchema: { type: "object" } }] },
+    {
+      prompt,
+      tools: [
+        {
+          type: "function",
+          name: "look",
+          inputSchema: { type: "object" },
+          ...(readsFunctionTools ? { providerOptions: { openai: { deferLoading: true } } } : {}),
+        },
+      ],
+    },
     { prompt, topP: 0.5 },
     { prompt, stopSequences: ["END"] },
     {

@@ -156,7 +156,80 @@ describe("the request", () => {
       [{ openai: { store: false } }],
       sent,
       true,
+      true,
     );
+  });
+
+  // An agent's turn offers its tools (decision 095): function tools go out as the SDK's
+  // `tools` and `tool_choice`, on this reader.
+  const TOOLS: LanguageModelV3CallOptions["tools"] = [
+    {
+      type: "function",
+      name: "search_documents",
+      description: "Searches the session's documents.",
+      inputSchema: {
+        type: "object",
+        properties: { query: { type: "string" } },
+        required: ["query"],
+        additionalProperties: false,
+        $schema: "http://json-schema.org/draft-07/schema#",
+      },
+    },
+    { type: "function", name: "read_url", inputSchema: { type: "object" }, strict: true },
+    { type: "function", name: "run_code", inputSchema: { type: "object" }, strict: false },
+  ];
+  const CHOICES: Record<string, LanguageModelV3CallOptions["toolChoice"]> = {
+    "no choice": undefined,
+    auto: { type: "auto" },
+    none: { type: "none" },
+    required: { type: "required" },
+    "one tool": { type: "tool", toolName: "read_url" },
+  };
+
+  it.each(["gpt-4.1", "o3", "gpt-5"])(
+    "with function tools is the SDK's, byte for byte, with its parts, for %s",
+    async (modelId) => {
+      const models = modelsFor(servers.fake.baseUrls.openai, modelId);
+      for (const [choiceName, toolChoice] of Object.entries(CHOICES)) {
+        const label = `${modelId}, ${choiceName}`;
+        const { sdkParts, ourParts } = await sameRequest(
+          models,
+          {
+            prompt: TEXT_PROMPTS["system, history and user"] ?? [],
+            tools: TOOLS,
+            toolChoice,
+            ...TEXT_SETTINGS["max tokens and temperature"],
+          },
+          sent,
+          label,
+        );
+        expect(comparableParts(ourParts), label).toEqual(comparableParts(sdkParts));
+      }
+      const body = JSON.parse(sent.at(-1)?.body ?? "{}") as { tools?: object[] };
+      expect(body.tools).toHaveLength(3);
+      // No tools offered is no `tools` field, whatever the choice says.
+      const { ourParts } = await sameRequest(
+        models,
+        { prompt: [user("Hello")], tools: [], toolChoice: { type: "required" } },
+        sent,
+        `${modelId}, empty tools`,
+      );
+      expect(ourParts.at(-1)?.type).toBe("finish");
+      expect(JSON.parse(sent.at(-1)?.body ?? "{}")).not.toHaveProperty("tools");
+    },
+  );
+
+  it("leaves a choice of a built-in tool's name to the SDK, which sends it as that tool", async () => {
+    const { ours } = modelsFor(servers.fake.baseUrls.openai, "gpt-4.1");
+    await partsOf(ours, {
+      prompt: [user("Hello")],
+      tools: [{ type: "function", name: "web_search", inputSchema: { type: "object" } }],
+      toolChoice: { type: "tool", toolName: "web_search" },
+    });
+    expect(sent.at(-1)?.headers["user-agent"]).toMatch(SDK_HTTP_LAYER);
+    expect(JSON.parse(sent.at(-1)?.body ?? "{}")).toMatchObject({
+      tool_choice: { type: "web_search" },
+    });
   });
 
   // The plan's structured answer (decision 090): its JSON schema goes out as the SDK's
@@ -287,6 +360,174 @@ describe("the stream parts", () => {
     expect(fromUs).toEqual(fromSdk);
     expect(fromUs.at(-1)).toMatchObject({
       finishReason: { unified: "length", raw: "max_output_tokens" },
+    });
+  });
+
+  describe("with tools offered (decision 095)", () => {
+    const tools: LanguageModelV3CallOptions["tools"] = [
+      { type: "function", name: "search_documents", inputSchema: { type: "object" } },
+      { type: "function", name: "read_url", inputSchema: { type: "object" } },
+    ];
+    const callAdded = (index: number, id: string, name: string, extra: object = {}) => ({
+      type: "response.output_item.added",
+      sequence_number: 10 + index,
+      output_index: index,
+      item: {
+        id: `fc_${id}`,
+        type: "function_call",
+        status: "in_progress",
+        call_id: `call_${id}`,
+        name,
+        arguments: "",
+        ...extra,
+      },
+    });
+    const argsDelta = (index: number, id: string, text: string) => ({
+      type: "response.function_call_arguments.delta",
+      sequence_number: 30 + index,
+      item_id: `fc_${id}`,
+      output_index: index,
+      delta: text,
+    });
+    const argsDone = (index: number, id: string, args: string) => ({
+      type: "response.function_call_arguments.done",
+      sequence_number: 40 + index,
+      item_id: `fc_${id}`,
+      output_index: index,
+      arguments: args,
+    });
+    const callDone = (index: number, id: string, name: string, args: string, extra = {}) => ({
+      type: "response.output_item.done",
+      sequence_number: 50 + index,
+      output_index: index,
+      item: {
+        id: `fc_${id}`,
+        type: "function_call",
+        status: "completed",
+        call_id: `call_${id}`,
+        name,
+        arguments: args,
+        ...extra,
+      },
+    });
+
+    async function bothWithTools(body: string) {
+      servers.scripted.body = body;
+      const { sdk, ours } = modelsFor(servers.scripted.url, "gpt-4.1");
+      const fromSdk = await partsOf(sdk, { prompt, tools });
+      const fromUs = await partsOf(ours, { prompt, tools });
+      expect(sent.at(-1)?.headers["user-agent"]).not.toMatch(SDK_HTTP_LAYER);
+      return { fromSdk, fromUs };
+    }
+
+    it("are the SDK's for a text answer and for two calls streamed side by side", async () => {
+      const text = await bothWithTools(
+        sseBody(
+          created("gpt-4.1"),
+          messageAdded,
+          delta("No tool needed.", 1),
+          messageDone,
+          completed(),
+        ),
+      );
+      expect(text.fromUs).toEqual(text.fromSdk);
+      expect(text.fromUs.at(-1)).toMatchObject({ finishReason: { unified: "stop" } });
+
+      const calls = await bothWithTools(
+        sseBody(
+          created("gpt-4.1"),
+          callAdded(0, "a", "search_documents"),
+          callAdded(1, "b", "read_url", { async: false }),
+          argsDelta(0, "a", '{"query":'),
+          argsDelta(1, "b", '{"url":"https://example.com/"}'),
+          argsDelta(0, "a", '"late fines"}'),
+          argsDone(0, "a", '{"query":"late fines"}'),
+          callDone(0, "a", "search_documents", '{"query":"late fines"}'),
+          callDone(1, "b", "read_url", '{"url":"https://example.com/"}', { namespace: "web" }),
+          completed(),
+        ),
+      );
+      expect(calls.fromUs).toEqual(calls.fromSdk);
+      expect(calls.fromUs.filter((p) => p.type === "tool-call")).toMatchObject([
+        { toolCallId: "call_a", toolName: "search_documents", input: '{"query":"late fines"}' },
+        { toolCallId: "call_b", toolName: "read_url" },
+      ]);
+      expect(calls.fromUs.at(-1)).toMatchObject({ finishReason: { unified: "tool-calls" } });
+    });
+
+    it("are the SDK's for a call cut at max_output_tokens and one with no added event", async () => {
+      const { fromSdk, fromUs } = await bothWithTools(
+        sseBody(created("gpt-4.1"), callDone(0, "a", "search_documents", '{"query":"x"}'), {
+          ...completed({
+            status: "incomplete",
+            incomplete_details: { reason: "max_output_tokens" },
+          }),
+          type: "response.incomplete",
+        }),
+      );
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.at(-1)).toMatchObject({ finishReason: { unified: "length" } });
+    });
+
+    it("are the SDK's for an undeclared `parallel` call, expanded or left whole", async () => {
+      const uses = JSON.stringify({
+        tool_uses: [
+          { recipient_name: "functions.search_documents", parameters: { query: "a" } },
+          { recipient_name: "functions.read_url", parameters: { url: "https://example.com/" } },
+        ],
+      });
+      const cases = {
+        expanded: [argsDelta(0, "p", uses.slice(0, 20)), argsDelta(0, "p", uses.slice(20))],
+        "an unknown recipient": [
+          argsDelta(0, "p", uses.replace("functions.read_url", "functions.x")),
+        ],
+        "not JSON": [argsDelta(0, "p", "{not json")],
+        "a __proto__ key": [argsDelta(0, "p", '{"__proto__":{"tool_uses":[]}}')],
+      };
+      for (const [name, deltas] of Object.entries(cases)) {
+        const args = deltas.map((d) => d.delta).join("");
+        const { fromSdk, fromUs } = await bothWithTools(
+          sseBody(
+            created("gpt-4.1"),
+            callAdded(0, "p", "parallel"),
+            ...deltas,
+            callDone(0, "p", "parallel", args),
+            completed(),
+          ),
+        );
+        expect(fromUs, name).toEqual(fromSdk);
+      }
+      // Arguments only in the done item are its one delta.
+      const { fromSdk, fromUs } = await bothWithTools(
+        sseBody(
+          created("gpt-4.1"),
+          callAdded(0, "p", "parallel"),
+          callDone(0, "p", "parallel", uses),
+          completed(),
+        ),
+      );
+      expect(fromUs).toEqual(fromSdk);
+      expect(fromUs.filter((p) => p.type === "tool-call").map((p) => p.toolName)).toEqual([
+        "search_documents",
+        "read_url",
+      ]);
+    });
+
+    it("fail as the SDK's do for a malformed function call", async () => {
+      for (const bad of [
+        { ...callAdded(0, "a", "search_documents"), item: { type: "function_call", id: "fc_a" } },
+        { ...argsDelta(0, "a", "x"), delta: 7 },
+        {
+          ...callDone(0, "a", "search_documents", "{}"),
+          item: { ...callDone(0, "a", "search_documents", "{}").item, status: "done" },
+        },
+      ]) {
+        const { fromSdk, fromUs } = await bothWithTools(
+          sseBody(created("gpt-4.1"), callAdded(0, "a", "search_documents"), bad, completed()),
+        );
+        expect(comparableParts(fromUs)).toEqual(comparableParts(fromSdk));
+        expect(fromUs.some((p) => p.type === "error")).toBe(true);
+      }
     });
   });
 

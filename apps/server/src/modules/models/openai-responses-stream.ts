@@ -1,5 +1,6 @@
 import {
   APICallError,
+  isJSONObject,
   type JSONObject,
   JSONParseError,
   type JSONSchema7,
@@ -36,8 +37,11 @@ import {
  * `doStream` runs each chunk through three web-stream stages and a zod union; under load that
  * was the biggest CPU cost of a run. A structured answer with a JSON schema (the plan) is read
  * here too: its request went out through the SDK's fetch a few ms later, at the head of every
- * run (decision 090). Everything else (doGenerate, a schema the SDK rewrites, tools, files,
- * provider options, any option not handled here) is the SDK's own model, unchanged.
+ * run (decision 090). An agent's turn that offers function tools is read here too, its
+ * function calls streamed as the SDK streams them (decision 095): four of a run's six calls
+ * offer tools. Everything else (doGenerate, a schema the SDK rewrites, a prompt that carries
+ * tool calls or results, provider tools, files, provider options, any option not handled
+ * here) is the SDK's own model, unchanged.
  *
  * What goes on the wire and what comes back follow the SDK (`@ai-sdk/openai`'s
  * OpenAIResponsesLanguageModel): the same body, URL and headers, the same stream parts, the
@@ -69,7 +73,35 @@ interface ResponsesBody {
   max_output_tokens: number | undefined;
   /** Structured output (the plan): the SDK's `text.format` for a JSON schema. */
   text?: { format: JsonSchemaFormat };
+  /** Function tools offered (an agent's turn, decision 095), after every other field. */
+  tools?: FunctionTool[];
+  tool_choice?: ToolChoice;
 }
+
+/** prepareFunctionTool for a tool without OpenAI provider options. */
+interface FunctionTool {
+  type: "function";
+  name: string;
+  description: string | undefined;
+  parameters: JSONSchema7;
+  strict?: boolean;
+}
+
+type ToolChoice = "auto" | "none" | "required" | { type: "function"; name: string };
+
+/**
+ * Tool names the SDK's `tool_choice` sends as a built-in's type rather than as a function
+ * (`prepareResponsesTools`); a call that names one is left to the SDK.
+ */
+const BUILT_IN_TOOL_CHOICES: ReadonlySet<string> = new Set([
+  "code_interpreter",
+  "file_search",
+  "image_generation",
+  "web_search_preview",
+  "web_search",
+  "mcp",
+  "apply_patch",
+]);
 
 /** The SDK's `text.format` for `responseFormat: { type: "json", schema }` (strict by default). */
 interface JsonSchemaFormat {
@@ -122,6 +154,35 @@ function textFormat(
 interface TextRequest {
   body: ResponsesBody;
   warnings: SharedV3Warning[];
+  /** The function tools' names: a call of an undeclared `parallel` tool is expanded. */
+  toolNames: ReadonlySet<string>;
+}
+
+/**
+ * The call's `tools` and `tool_choice` as `prepareResponsesTools` makes them for function
+ * tools without provider options: nothing when no tool is offered, undefined (the SDK's model
+ * sends the call) for a provider tool, a tool's OpenAI options, or a choice of a built-in's name.
+ */
+function toolFields(
+  tools: LanguageModelV3CallOptions["tools"],
+  toolChoice: LanguageModelV3CallOptions["toolChoice"],
+): { tools?: FunctionTool[]; tool_choice?: ToolChoice } | undefined {
+  if (!tools || tools.length === 0) return {};
+  const functions: FunctionTool[] = [];
+  for (const tool of tools) {
+    if (tool.type !== "function" || hasOpenAIOptions(tool.providerOptions)) return undefined;
+    functions.push({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+      ...(tool.strict != null ? { strict: tool.strict } : {}),
+    });
+  }
+  if (!toolChoice) return { tools: functions };
+  if (toolChoice.type !== "tool") return { tools: functions, tool_choice: toolChoice.type };
+  if (BUILT_IN_TOOL_CHOICES.has(toolChoice.toolName)) return undefined;
+  return { tools: functions, tool_choice: { type: "function", name: toolChoice.toolName } };
 }
 
 function hasOpenAIOptions(options: SharedV3ProviderOptions | undefined): boolean {
@@ -133,11 +194,13 @@ function plainTextRequest(
   modelId: string,
   options: LanguageModelV3CallOptions,
 ): TextRequest | undefined {
-  const { responseFormat, ...textOptions } = options;
+  const { responseFormat, tools, toolChoice, ...textOptions } = options;
   if (!setsOnlyTextOptions(textOptions)) return undefined;
   if (hasOpenAIOptions(options.providerOptions)) return undefined;
   const format = textFormat(responseFormat);
   if (!format) return undefined;
+  const offered = toolFields(tools, toolChoice);
+  if (!offered) return undefined;
   const reasoning = isReasoningModel(modelId);
   const input = responsesInput(options.prompt, reasoning ? "developer" : "system");
   if (!input) return undefined;
@@ -150,7 +213,9 @@ function plainTextRequest(
       temperature: dropTemperature ? undefined : options.temperature,
       max_output_tokens: options.maxOutputTokens,
       ...format,
+      ...offered,
     },
+    toolNames: new Set(offered.tools?.map((tool) => tool.name)),
     warnings: dropTemperature
       ? [
           {
@@ -207,6 +272,7 @@ interface CallContext extends RequestContext {
   /** The request body as the SDK reports it (no `stream`): in errors from stream events. */
   body: ResponsesBody;
   sent: ResponsesBody & { stream: true };
+  toolNames: ReadonlySet<string>;
 }
 
 async function readTextStream(
@@ -215,7 +281,12 @@ async function readTextStream(
   connection: ProviderConnection,
 ): Promise<LanguageModelV3StreamResult> {
   const url = `${withoutTrailingSlash(connection.baseURL)}/responses`;
-  const context: CallContext = { url, body: request.body, sent: { ...request.body, stream: true } };
+  const context: CallContext = {
+    url,
+    body: request.body,
+    sent: { ...request.body, stream: true },
+    toolNames: request.toolNames,
+  };
   const response = await postForStream(context, abortSignal, connection);
   const { statusCode, responseHeaders } = response.context;
   const reader = createEventReader(response.body, { ...context, statusCode, responseHeaders });
@@ -244,6 +315,19 @@ interface ReadState {
   serviceTier: string | undefined;
   reasoningContext: JSONValue | undefined;
   promptCacheDiagnostics: JSONValue | undefined;
+  /** A function call was completed: the finish reason is `tool-calls`. */
+  hasFunctionCall: boolean;
+  /** Function calls under way, by output index. */
+  toolCalls: Map<number, OngoingToolCall>;
+  toolNames: ReadonlySet<string>;
+}
+
+interface OngoingToolCall {
+  toolName: string;
+  toolCallId: string;
+  /** An undeclared `parallel` call: its arguments are held until it can be expanded. */
+  buffered: string[] | undefined;
+  async: JSONValue | undefined;
 }
 
 type Emit = (part: LanguageModelV3StreamPart) => void;
@@ -290,6 +374,9 @@ function createEventReader(body: BodyReader, context: StreamContext) {
     serviceTier: undefined,
     reasoningContext: undefined,
     promptCacheDiagnostics: undefined,
+    hasFunctionCall: false,
+    toolCalls: new Map(),
+    toolNames: context.toolNames,
   };
   const pending: LanguageModelV3StreamPart[] = [];
   const emit: Emit = (part) => pending.push(part);
@@ -430,9 +517,10 @@ function isErrorFrame(event: ResponsesEvent): boolean {
 type EventHandler = (event: ResponsesEvent, state: ReadState, emit: Emit) => boolean;
 
 /**
- * The events of a text answer, each as the SDK's doStream turns it into parts. Returns false
- * for an event that lacks a field the SDK requires. Tool, annotation and reasoning-summary
- * events cannot come in a call without tools or provider options, and are skipped.
+ * The events of an answer, each as the SDK's doStream turns it into parts. Returns false
+ * for an event that lacks a field the SDK requires. Function calls are read (decision 095);
+ * provider tools' items, annotations and reasoning summaries cannot come in a call without
+ * provider tools or provider options, and are skipped.
  */
 const EVENT_HANDLERS = new Map<string, EventHandler>(
   Object.entries({
@@ -468,6 +556,16 @@ const EVENT_HANDLERS = new Map<string, EventHandler>(
             openai: { itemId: item.id, ...(item.phase != null ? { phase: item.phase } : {}) },
           },
         });
+      } else if (item.type === "function_call") {
+        if (!isFunctionCallItem(item)) return false;
+        const buffered = isUndeclaredParallelCall(item.name, state) ? [] : undefined;
+        state.toolCalls.set(event.output_index, {
+          toolName: item.name,
+          toolCallId: item.call_id,
+          buffered,
+          async: item.async ?? undefined,
+        });
+        if (!buffered) emit({ type: "tool-input-start", id: item.call_id, toolName: item.name });
       } else if (item.type === "reasoning") {
         if (typeof item.id !== "string" || !isNullishString(item.encrypted_content)) return false;
         state.reasoning.add(item.id);
@@ -493,6 +591,12 @@ const EVENT_HANDLERS = new Map<string, EventHandler>(
           id: item.id,
           providerMetadata: { openai: { itemId: item.id, ...(phase != null ? { phase } : {}) } },
         });
+      } else if (item.type === "function_call") {
+        if (!isFunctionCallItem(item) || !isCallStatus(item.status)) return false;
+        const ongoing = state.toolCalls.get(event.output_index);
+        state.toolCalls.delete(event.output_index);
+        state.hasFunctionCall = true;
+        endToolCall(item, ongoing, state, emit);
       } else if (item.type === "reasoning") {
         if (typeof item.id !== "string" || !isNullishString(item.encrypted_content)) return false;
         if (state.reasoning.delete(item.id)) {
@@ -510,6 +614,23 @@ const EVENT_HANDLERS = new Map<string, EventHandler>(
       }
       return true;
     },
+    "response.function_call_arguments.delta": (event, state, emit) => {
+      if (
+        typeof event.item_id !== "string" ||
+        typeof event.output_index !== "number" ||
+        typeof event.delta !== "string"
+      ) {
+        return false;
+      }
+      const call = state.toolCalls.get(event.output_index);
+      if (call?.buffered) call.buffered.push(event.delta);
+      else if (call) emit({ type: "tool-input-delta", id: call.toolCallId, delta: event.delta });
+      return true;
+    },
+    "response.function_call_arguments.done": (event) =>
+      typeof event.item_id === "string" &&
+      typeof event.output_index === "number" &&
+      typeof event.arguments === "string",
     "response.output_text.delta": (event, _state, emit) => {
       if (typeof event.item_id !== "string" || typeof event.delta !== "string") return false;
       emit({ type: "text-delta", id: event.item_id, delta: event.delta });
@@ -534,7 +655,7 @@ const EVENT_HANDLERS = new Map<string, EventHandler>(
       state.promptCacheDiagnostics = response.prompt_cache_diagnostics ?? undefined;
       const reason = incompleteReason(response);
       state.finishReason = {
-        unified: reason ? unifiedFinishReason(reason, false) : "error",
+        unified: reason ? unifiedFinishReason(reason, false, state.hasFunctionCall) : "error",
         raw: reason ?? "error",
       };
       state.usage = isRecord(response.usage) ? response.usage : undefined;
@@ -566,6 +687,163 @@ const EVENT_HANDLERS = new Map<string, EventHandler>(
   } satisfies Record<string, EventHandler>),
 );
 
+// --- Function calls, as the SDK's doStream streams them ---------------------------------
+
+type FunctionCallItem = JSONObject & {
+  id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+  async?: boolean | null;
+  namespace?: string | null;
+};
+
+function isFunctionCallItem(item: JSONObject): item is FunctionCallItem {
+  return (
+    typeof item.id === "string" &&
+    typeof item.call_id === "string" &&
+    typeof item.name === "string" &&
+    typeof item.arguments === "string" &&
+    (item.async == null || typeof item.async === "boolean") &&
+    isNullishString(item.namespace)
+  );
+}
+
+const isCallStatus = (status: JSONValue | undefined) =>
+  status === "in_progress" || status === "completed" || status === "incomplete";
+
+/** The SDK's `parallelToolName`: a model may wrap several calls in one undeclared tool. */
+const PARALLEL_TOOL = "parallel";
+const RECIPIENT_PREFIX = "functions.";
+
+function isUndeclaredParallelCall(toolName: string, state: ReadState): boolean {
+  return toolName === PARALLEL_TOOL && !state.toolNames.has(PARALLEL_TOOL);
+}
+
+/** The end of one function call: its input's end and the call, or the calls it wraps. */
+function endToolCall(
+  item: FunctionCallItem,
+  ongoing: OngoingToolCall | undefined,
+  state: ReadState,
+  emit: Emit,
+): void {
+  const buffered = ongoing
+    ? ongoing.buffered
+    : isUndeclaredParallelCall(item.name, state)
+      ? []
+      : undefined;
+  const expanded = buffered ? expandParallelCall(item, state) : undefined;
+  if (expanded) {
+    for (const call of expanded) {
+      emit({ type: "tool-input-start", id: call.toolCallId, toolName: call.toolName });
+      emit({ type: "tool-input-delta", id: call.toolCallId, delta: call.input });
+      emit({ type: "tool-input-end", id: call.toolCallId });
+      emit(call);
+    }
+    return;
+  }
+  if (buffered) {
+    emit({ type: "tool-input-start", id: item.call_id, toolName: item.name });
+    const deltas =
+      buffered.length > 0 ? buffered : item.arguments.length > 0 ? [item.arguments] : [];
+    for (const delta of deltas) emit({ type: "tool-input-delta", id: item.call_id, delta });
+  }
+  const namespace = item.namespace ?? undefined;
+  emit({
+    type: "tool-input-end",
+    id: item.call_id,
+    ...(namespace !== undefined ? { providerMetadata: { openai: { namespace } } } : {}),
+  });
+  const async = item.async ?? ongoing?.async ?? undefined;
+  emit({
+    type: "tool-call",
+    toolCallId: item.call_id,
+    toolName: item.name,
+    input: item.arguments,
+    providerMetadata: {
+      openai: {
+        itemId: item.id,
+        ...(async !== undefined ? { async } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+      },
+    },
+  });
+}
+
+/**
+ * expandParallelToolCall: an undeclared `parallel` call whose arguments list uses of declared
+ * tools (`{"tool_uses": [{"recipient_name": "functions.x", "parameters": {…}}]}`) is those
+ * calls; anything else is left as the one call it is.
+ */
+function expandParallelCall(
+  item: FunctionCallItem,
+  state: ReadState,
+): (LanguageModelV3StreamPart & { type: "tool-call" })[] | undefined {
+  const parsed = parseJsonSecurely(item.arguments);
+  if (parsed === undefined || !isJSONObject(parsed)) return undefined;
+  const uses = parsed.tool_uses;
+  if (!Array.isArray(uses) || uses.length === 0) return undefined;
+  const calls: (LanguageModelV3StreamPart & { type: "tool-call" })[] = [];
+  for (const [index, use] of uses.entries()) {
+    if (!isJSONObject(use)) return undefined;
+    const recipient = use.recipient_name;
+    const parameters = use.parameters;
+    if (
+      typeof recipient !== "string" ||
+      !recipient.startsWith(RECIPIENT_PREFIX) ||
+      !isJSONObject(parameters)
+    ) {
+      return undefined;
+    }
+    const toolName = recipient.slice(RECIPIENT_PREFIX.length);
+    if (toolName.length === 0 || !state.toolNames.has(toolName)) return undefined;
+    calls.push({
+      type: "tool-call",
+      toolCallId: `${item.call_id}_${index}`,
+      toolName,
+      input: JSON.stringify(parameters),
+      providerMetadata: {
+        openai: {
+          parallelToolCall: {
+            itemId: item.id,
+            toolCallId: item.call_id,
+            toolName: item.name,
+            ...(index === 0 ? { input: item.arguments } : {}),
+            index,
+            count: uses.length,
+          },
+        },
+      },
+    });
+  }
+  return calls;
+}
+
+/**
+ * JSON.parse that refuses what secure-json-parse (the SDK's `safeParseJSON`) refuses: an
+ * object with a `__proto__` key, or a `constructor` key holding a `prototype`.
+ */
+function parseJsonSecurely(text: string): JSONValue | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const unsafe = (node: unknown): boolean => {
+    if (node === null || typeof node !== "object") return false;
+    if (Array.isArray(node)) return node.some(unsafe);
+    const record = node as Record<string, unknown>;
+    if (Object.hasOwn(record, "__proto__")) return true;
+    const ctor = record.constructor;
+    if (Object.hasOwn(record, "constructor") && ctor !== null && typeof ctor === "object") {
+      if (Object.hasOwn(ctor, "prototype")) return true;
+    }
+    return Object.values(record).some(unsafe);
+  };
+  return unsafe(value) ? undefined : (value as JSONValue);
+}
+
 /** Unknown event types (response.in_progress, content_part.*) carry nothing a text call needs. */
 function applyEvent(event: ResponsesEvent, state: ReadState, emit: Emit): boolean {
   const handler = EVENT_HANDLERS.get(event.type);
@@ -578,7 +856,10 @@ function finishResponse(event: ResponsesEvent, state: ReadState): boolean {
   state.promptCacheDiagnostics = response.prompt_cache_diagnostics ?? undefined;
   if (!state.failed) {
     const reason = incompleteReason(response);
-    state.finishReason = { unified: unifiedFinishReason(reason, state.hasRefusal), raw: reason };
+    state.finishReason = {
+      unified: unifiedFinishReason(reason, state.hasRefusal, state.hasFunctionCall),
+      raw: reason,
+    };
   }
   state.usage = isRecord(response.usage) ? response.usage : undefined;
   if (typeof response.service_tier === "string") state.serviceTier = response.service_tier;
@@ -593,15 +874,19 @@ function incompleteReason(response: JSONObject): string | undefined {
   return isRecord(details) && typeof details.reason === "string" ? details.reason : undefined;
 }
 
-/** mapOpenAIResponseFinishReason without tool calls (a text call has none). */
+/** mapOpenAIResponseFinishReason. */
 function unifiedFinishReason(
   reason: string | undefined,
   hasRefusal: boolean,
+  hasFunctionCall: boolean,
 ): LanguageModelV3FinishReason["unified"] {
-  if (reason === undefined) return hasRefusal ? "content-filter" : "stop";
+  if (reason === undefined) {
+    if (hasFunctionCall) return "tool-calls";
+    return hasRefusal ? "content-filter" : "stop";
+  }
   if (reason === "max_output_tokens") return "length";
   if (reason === "content_filter") return "content-filter";
-  return "other";
+  return hasFunctionCall ? "tool-calls" : "other";
 }
 
 /** convertOpenAIResponsesUsage. */

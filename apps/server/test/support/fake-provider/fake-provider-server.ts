@@ -43,6 +43,11 @@ export interface FakeReply {
   omitUsage?: boolean;
   /** For POST …/images/generations: the image's bytes (a small PNG by default). */
   image?: Buffer;
+  /**
+   * An OpenAI Responses stream only: the answer is this one function call, its arguments
+   * streamed in two pieces, instead of text.
+   */
+  toolCall?: { name: string; arguments: string };
 }
 
 function crc32(bytes: Buffer): number {
@@ -399,6 +404,11 @@ export class FakeProviderServer {
         `${event.event ? `event: ${event.event}\n` : ""}data: ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n\n`,
       );
     };
+    if (reply.toolCall && api === "openai-responses") {
+      for (const event of functionCallEvents(context, reply.toolCall)) send(event);
+      if (connectionOpen) res.end();
+      return;
+    }
     for (const event of writer.start(context)) send(event);
     for (const [i, piece] of pieces.entries()) {
       if (i > 0) await wait(reply.chunkDelayMs);
@@ -610,6 +620,64 @@ const openaiResponses: Writer = {
     },
   ],
 };
+
+/** A Responses stream whose one output item is a function call, as OpenAI streams one. */
+function functionCallEvents(
+  ctx: WriteContext,
+  call: { name: string; arguments: string },
+): SseEvent[] {
+  const item = (status: string, args: string) => ({
+    id: "fc_fake",
+    type: "function_call",
+    status,
+    call_id: "call_fake",
+    name: call.name,
+    arguments: args,
+  });
+  const half = Math.ceil(call.arguments.length / 2);
+  const events = [
+    {
+      type: "response.created",
+      response: {
+        id: "resp_fake",
+        object: "response",
+        created_at: CREATED,
+        model: ctx.model,
+        status: "in_progress",
+        output: [],
+      },
+    },
+    { type: "response.output_item.added", output_index: 0, item: item("in_progress", "") },
+    ...[call.arguments.slice(0, half), call.arguments.slice(half)].map((delta) => ({
+      type: "response.function_call_arguments.delta",
+      item_id: "fc_fake",
+      output_index: 0,
+      delta,
+    })),
+    {
+      type: "response.function_call_arguments.done",
+      item_id: "fc_fake",
+      output_index: 0,
+      arguments: call.arguments,
+    },
+    { type: "response.output_item.done", output_index: 0, item: item("completed", call.arguments) },
+    {
+      type: "response.completed",
+      response: {
+        id: "resp_fake",
+        object: "response",
+        created_at: CREATED,
+        model: ctx.model,
+        status: "completed",
+        usage: responsesUsage(ctx),
+      },
+    },
+  ];
+  return events.map((data, sequence_number) => ({
+    event: data.type,
+    data: { ...data, sequence_number },
+  }));
+}
 
 const anthropic: Writer = {
   complete: (ctx) => ({
