@@ -5,6 +5,7 @@
 // substring of a function or file name), the inclusive time is only of the stacks that pass
 // through a matching frame, e.g. `listSessions` or `fastify`. Decision 072.
 import { readFileSync } from "node:fs";
+import { label, where } from "./profile-frames.mjs";
 
 const [file, filter] = process.argv.slice(2);
 if (!file) {
@@ -17,17 +18,6 @@ const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const intervals = profile.timeDeltas;
 const total = intervals.reduce((a, b) => a + b, 0) / 1000;
-
-const where = (frame) => {
-  const url = frame.url ?? "";
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (nm) return nm[1];
-  if (url.startsWith("node:")) return url;
-  if (!url) return "(native/VM)";
-  return url.replace(/^.*\/(apps|packages)\//, "$1/");
-};
-const label = (frame) =>
-  `${frame.functionName || "(anonymous)"} ${where(frame)}:${frame.lineNumber + 1}`;
 
 const self = new Map();
 const inclusive = new Map();

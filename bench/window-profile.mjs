@@ -9,6 +9,7 @@
 // a stretch's CPU is read alone, not mixed with the streaming between (decision 094). launch:
 // the start statement's answer → the first provider request (the head's last stretch).
 import { readFileSync } from "node:fs";
+import { label, where } from "./profile-frames.mjs";
 
 const [timelineFile, profileFile, which = "head"] = process.argv.slice(2);
 if (!timelineFile || !profileFile) {
@@ -47,17 +48,6 @@ if (windows.length === 0) throw new Error(`no ${which} windows found`);
 
 const profile = JSON.parse(readFileSync(profileFile, "utf8"));
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-const where = (frame) => {
-  const url = frame.url ?? "";
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (nm) return nm[1];
-  if (url.startsWith("node:")) return url;
-  if (!url) return "(native/VM)";
-  return url.replace(/^.*\/(apps|packages)\//, "$1/");
-};
-const label = (frame) =>
-  `${frame.functionName || "(anonymous)"} ${where(frame)}:${frame.lineNumber + 1}`;
-
 const bySelf = new Map();
 const byWhere = new Map();
 let inside = 0;

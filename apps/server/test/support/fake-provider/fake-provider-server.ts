@@ -559,14 +559,7 @@ const openaiResponses: Writer = {
       data: {
         type: "response.created",
         sequence_number: 0,
-        response: {
-          id: "resp_fake",
-          object: "response",
-          created_at: CREATED,
-          model: ctx.model,
-          status: "in_progress",
-          output: [],
-        },
+        response: responseObject(ctx, "in_progress"),
       },
     },
     {
@@ -608,18 +601,23 @@ const openaiResponses: Writer = {
       data: {
         type: "response.completed",
         sequence_number: 3 + ctx.pieces.length,
-        response: {
-          id: "resp_fake",
-          object: "response",
-          created_at: CREATED,
-          model: ctx.model,
-          status: "completed",
-          usage: responsesUsage(ctx),
-        },
+        response: responseObject(ctx, "completed"),
       },
     },
   ],
 };
+
+/** A Responses stream's response object, in progress (no output yet) or completed (its usage). */
+function responseObject(ctx: WriteContext, status: "in_progress" | "completed") {
+  return {
+    id: "resp_fake",
+    object: "response",
+    created_at: CREATED,
+    model: ctx.model,
+    status,
+    ...(status === "in_progress" ? { output: [] } : { usage: responsesUsage(ctx) }),
+  };
+}
 
 /** A Responses stream whose one output item is a function call, as OpenAI streams one. */
 function functionCallEvents(
@@ -636,17 +634,7 @@ function functionCallEvents(
   });
   const half = Math.ceil(call.arguments.length / 2);
   const events = [
-    {
-      type: "response.created",
-      response: {
-        id: "resp_fake",
-        object: "response",
-        created_at: CREATED,
-        model: ctx.model,
-        status: "in_progress",
-        output: [],
-      },
-    },
+    { type: "response.created", response: responseObject(ctx, "in_progress") },
     { type: "response.output_item.added", output_index: 0, item: item("in_progress", "") },
     ...[call.arguments.slice(0, half), call.arguments.slice(half)].map((delta) => ({
       type: "response.function_call_arguments.delta",
@@ -661,17 +649,7 @@ function functionCallEvents(
       arguments: call.arguments,
     },
     { type: "response.output_item.done", output_index: 0, item: item("completed", call.arguments) },
-    {
-      type: "response.completed",
-      response: {
-        id: "resp_fake",
-        object: "response",
-        created_at: CREATED,
-        model: ctx.model,
-        status: "completed",
-        usage: responsesUsage(ctx),
-      },
-    },
+    { type: "response.completed", response: responseObject(ctx, "completed") },
   ];
   return events.map((data, sequence_number) => ({
     event: data.type,
