@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { label, where } from "./profile-frames.mjs";
 
 const [timelineFile, profileFile, which = "head"] = process.argv.slice(2);
-if (!timelineFile || !profileFile) {
+if (!timelineFile || !profileFile || !["head", "launch", "tail"].includes(which)) {
   console.error(
     "usage: node bench/window-profile.mjs <timeline.jsonl> <file.cpuprofile> [head|launch|tail]",
   );

@@ -323,7 +323,6 @@ interface ReadState {
 }
 
 interface OngoingToolCall {
-  toolName: string;
   toolCallId: string;
   /** An undeclared `parallel` call: its arguments are held until it can be expanded. */
   buffered: string[] | undefined;
@@ -560,7 +559,6 @@ const EVENT_HANDLERS = new Map<string, EventHandler>(
         if (!isFunctionCallItem(item)) return false;
         const buffered = isUndeclaredParallelCall(item.name, state) ? [] : undefined;
         state.toolCalls.set(event.output_index, {
-          toolName: item.name,
           toolCallId: item.call_id,
           buffered,
           async: item.async ?? undefined,
