@@ -62,6 +62,10 @@ describe("settings: your data", () => {
     await confirmButton.click();
     await page.waitForURL((url) => url.pathname === "/");
     await expectToast(page, ACCOUNT_DATA_MESSAGES.deleted);
+    // It stays there: the settings page's guard, seeing the sign-out before the router had
+    // moved on, once sent the browser on to /login (decision 096).
+    await page.getByRole("link", { name: "Get Started" }).first().waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
     expect(await page.evaluate(() => localStorage.getItem("authToken"))).toBeNull();
 
     // Signed out: /settings sends to /login, and the old password opens nothing.

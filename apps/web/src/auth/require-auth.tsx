@@ -24,12 +24,28 @@ export function useInitialCheckDelay(): boolean {
   return passed;
 }
 
+/**
+ * Whether the router has rendered the address the browser is at. The router moves to a new
+ * address in a transition, after the address bar; a sign-out (the auth store's update is not
+ * one) can render first, with the page being left. A guard that redirected then would undo
+ * the navigation under way: deleting the account goes to `/` and must stay there (decision 096).
+ */
+export function useRouterAtBrowserAddress(): boolean {
+  const location = useLocation();
+  return (
+    window.location.pathname === location.pathname && window.location.search === location.search
+  );
+}
+
 /** Protected routes (the route table): signed-out visitors go to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useAuth();
   const delayPassed = useInitialCheckDelay();
   const location = useLocation();
+  const settled = useRouterAtBrowserAddress();
   if (status === "loading" || !delayPassed) return <FullScreenSpinner />;
+  // Signed out while leaving: the page under way decides, not this one.
+  if (status !== "authenticated" && !settled) return <FullScreenSpinner />;
   if (status !== "authenticated") {
     // The query too: an invitation link (/dashboard?invite=…) must survive signing in.
     return (
