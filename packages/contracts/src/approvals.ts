@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZToolApprovalReason, ZToolRisk } from "./tools";
+import { type TToolApprovalReason, ZToolApprovalReason, ZToolRisk } from "./tools";
 
 /**
  * Approvals (decision 059): a tool call that needs a person's yes pauses its lane and waits
@@ -48,6 +48,16 @@ export const ZToolApproval = z.object({
   note: z.string().nullable(),
 });
 export type TToolApproval = z.infer<typeof ZToolApproval>;
+
+/** The call a person is asked about, in the words the server stores and the card shows. */
+export interface TApprovalCall {
+  tool: string;
+  title: string;
+  serverName: string | null;
+  risk: TToolApproval["risk"];
+  args: unknown;
+  reason: TToolApprovalReason;
+}
 
 export const ZDecideApprovalRequest = z.object({
   decision: z.enum(["approve", "deny"]),

@@ -1,20 +1,14 @@
-import type { TToolApproval, TToolApprovalReason } from "@cohort/contracts";
+import type { TApprovalCall } from "@cohort/contracts";
 import type { Queryable } from "../../db/client";
 import { APPROVAL_COLUMNS, type ApprovalRow, argsHash } from "./approval-row";
 
-export interface NewApproval {
+export interface NewApproval extends TApprovalCall {
   runId: string;
   sessionId: string;
   callId: string | null;
   stepId: string | null;
   role: string | null;
   toolCallId: string;
-  tool: string;
-  title: string;
-  serverName: string | null;
-  risk: TToolApproval["risk"];
-  args: unknown;
-  reason: TToolApprovalReason;
   expiresAt: Date;
 }
 

@@ -1,4 +1,5 @@
 import type {
+  TApprovalCall,
   TApprovalStatus,
   TToolApproval,
   TToolApprovalReason,
@@ -40,17 +41,11 @@ export interface ToolCallView {
 }
 
 /** A request for approval as its card shows it. */
-export interface ApprovalView {
+export interface ApprovalView extends TApprovalCall {
   id: string;
   toolCallId: string;
   callId: string | null;
   stepId: string | null;
-  tool: string;
-  title: string;
-  serverName: string | null;
-  risk: TToolApproval["risk"];
-  args: unknown;
-  reason: TToolApprovalReason;
   expiresAt: string;
   status: TApprovalStatus;
   byName: string | null;

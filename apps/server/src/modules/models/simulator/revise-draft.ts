@@ -1,5 +1,6 @@
 import { codeBlocksOf, numberedStepsOf } from "./merge-drafts";
 import type { SubjectKind } from "./subject";
+import { RISKS } from "./subject-risks";
 
 /**
  * A revision that does what the Critic asked (decision 065): each fix the simulator's Critic
@@ -97,37 +98,6 @@ const MEASURES: Record<SubjectKind, string> = {
   question: "whether the outcome you named in step 1 happened, checked a week after starting",
 };
 
-const RISKS: Record<SubjectKind, [string, string]> = {
-  page: [
-    "Too many choices on one screen: keep one primary action.",
-    "Slow on phones: keep images small and check on a real device.",
-  ],
-  code: [
-    "Unclear requirements: confirm the example inputs before building.",
-    "Edge cases found in production: test empty and oversized input early.",
-  ],
-  data: [
-    "A wrong relationship is expensive to change later: review the model before writing code.",
-    "Missing indexes show up only with real volumes: test with realistic data.",
-  ],
-  visual: [
-    "Designing by committee: agree who decides before showing directions.",
-    "Details lost at small sizes: test at 16 px early.",
-  ],
-  writing: [
-    "Too long: put the key message in the first two lines.",
-    "No clear next step: end with one call to action.",
-  ],
-  plan: [
-    "Scope creep: hold the line on the must-haves.",
-    "Slow decisions: name one person who decides.",
-  ],
-  question: [
-    "Changing too much at once makes it hard to learn what worked.",
-    "Advice that fits someone else's situation: adapt it to yours.",
-  ],
-};
-
 /** The section under a "### Heading" (or the end), with `lines` added at its end. */
 function addUnder(draft: string, heading: RegExp, lines: string[]): string {
   const all = draft.split("\n");
@@ -170,7 +140,10 @@ const CHANGES: readonly Change[] = [
   {
     fix: /no risks are named/,
     apply: (draft, c) =>
-      `${draft.trimEnd()}\n\n**Risks**\n${RISKS[c.kind].map((r) => `- ${r}`).join("\n")}`,
+      `${draft.trimEnd()}\n\n**Risks**\n${RISKS[c.kind]
+        .slice(0, 2)
+        .map((r) => `- ${r}`)
+        .join("\n")}`,
     said: () => "Named the two most likely risks, each with a mitigation.",
   },
   {
