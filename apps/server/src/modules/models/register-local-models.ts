@@ -13,8 +13,9 @@ declare module "fastify" {
 
 /**
  * The catalogue from defaults, file and env, plus the models of the local servers found on
- * loopback ports: looked for once at start (the app is ready when that look ends, at most
- * one probe time-out later) and again from Settings, each change rebuilding the catalogue.
+ * loopback ports: looked for once at start, when the app is otherwise ready (it is ready
+ * when that look ends, at most one probe time-out later), and again from Settings, each
+ * change rebuilding the catalogue.
  */
 export function registerLocalModels(
   app: FastifyInstance,
@@ -35,9 +36,11 @@ export function registerLocalModels(
   localServers.onChange(() => live.rebuild());
   app.decorate("localModelServers", localServers);
   if (localServers.enabled) {
-    const firstLook = localServers.lookAgain();
+    // Looked for once every plugin is loaded, not while they load: a probe's time-out counted
+    // from here ran out while registering the routes held the thread (decision 097), and a
+    // server that had answered at once was reported as not there.
     app.addHook("onReady", async () => {
-      await firstLook;
+      await localServers.lookAgain();
     });
   }
   return { catalogue: live.catalogue, localServers };
