@@ -66,6 +66,7 @@ describe("settings: your data", () => {
     // moved on, once sent the browser on to /login (decision 096).
     await page.getByRole("link", { name: "Get Started" }).first().waitFor();
     expect(new URL(page.url()).pathname).toBe("/");
+    await screenshot(page, "account-deleted", false);
     expect(await page.evaluate(() => localStorage.getItem("authToken"))).toBeNull();
 
     // Signed out: /settings sends to /login, and the old password opens nothing.
